@@ -1,0 +1,3 @@
+export * from './oauth.js';
+export * from './oauth-error.js';
+export * from './problems.js';

@@ -1,0 +1,167 @@
+/**
+ * The OAuth 2.0 errors Gatehouse answers, each with its HTTP status and the page that explains it,
+ * and every reason the server gives for one, with its one stable `error_description`.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2 RFC 6749 §5.2 (token endpoint errors)
+ * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.2.1 RFC 7009 §2.2.1 (unsupported_token_type)
+ */
+
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'unsupported_token_type'
+  | 'server_error'
+  | 'temporarily_unavailable';
+
+export interface OAuthErrorEntry {
+  readonly error: OAuthErrorCode;
+  /** The status answered unless a reason overrides it. */
+  readonly status: number;
+  /** Slug of the page served at `/problems/{page}`; the response's `error_uri` points there. */
+  readonly page: string;
+  readonly title: string;
+  /** What happened, for the page. */
+  readonly summary: string;
+  /** What the client must do: the spec's "client handling" column. */
+  readonly clientAction: string;
+  /** Whether a client may retry the same request later and expect it to succeed. */
+  readonly transient: boolean;
+}
+
+const entry = (e: OAuthErrorEntry): OAuthErrorEntry => e;
+
+export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } = {
+  invalid_request: entry({
+    error: 'invalid_request', status: 400, page: 'invalid-request', title: 'Invalid request', transient: false,
+    summary: 'The request is missing a required parameter, repeats a parameter, or is not a form-encoded body.',
+    clientAction: 'Fix the request as the error_description says; sending it again unchanged fails again.',
+  }),
+  invalid_client: entry({
+    error: 'invalid_client', status: 401, page: 'invalid-client', title: 'Client authentication failed', transient: false,
+    summary: 'The client could not be authenticated: unknown client, wrong secret, no credentials, or more than one authentication method.',
+    clientAction: 'This is a configuration error: check the client id, secret and authentication method. Keep your tokens; do not re-authenticate the user.',
+  }),
+  invalid_grant: entry({
+    error: 'invalid_grant', status: 400, page: 'invalid-grant', title: 'Grant refused', transient: false,
+    summary: 'The refresh token or authorization code is expired, revoked, past its rotation limit, issued to another client, or unknown. The refusal is permanent.',
+    clientAction: 'Do not retry the same token: it will fail again, now and later. Discard it and send the user through the full authorization flow again to obtain a new grant. Optionally introspect the token to confirm it was revoked.',
+  }),
+  unauthorized_client: entry({
+    error: 'unauthorized_client', status: 400, page: 'unauthorized-client', title: 'Grant type not allowed for this client', transient: false,
+    summary: 'The authenticated client is not registered for the grant type it used.',
+    clientAction: 'This is a configuration error: ask the operator to allow the grant type for the client, or use one it allows.',
+  }),
+  unsupported_grant_type: entry({
+    error: 'unsupported_grant_type', status: 400, page: 'unsupported-grant-type', title: 'Unsupported grant type', transient: false,
+    summary: 'The grant_type is not one this server supports (authorization_code, refresh_token, client_credentials).',
+    clientAction: 'Use a supported grant type; the server metadata lists them in grant_types_supported.',
+  }),
+  invalid_scope: entry({
+    error: 'invalid_scope', status: 400, page: 'invalid-scope', title: 'Invalid scope', transient: false,
+    summary: 'The requested scope is malformed, or exceeds what the client or the grant allows.',
+    clientAction: 'Request only scopes the client is registered for; on refresh, only scopes of the original grant.',
+  }),
+  unsupported_token_type: entry({
+    error: 'unsupported_token_type', status: 400, page: 'unsupported-token-type', title: 'Token type cannot be revoked', transient: false,
+    summary: 'Access tokens are short-lived signed JWTs and are not revoked one by one.',
+    clientAction: 'Revoke the refresh token instead: that revokes the whole grant, and access tokens of a revoked grant are refused by the API.',
+  }),
+  server_error: entry({
+    error: 'server_error', status: 500, page: 'server-error', title: 'Server error', transient: true,
+    summary: 'The server met an unexpected condition. Nothing about the token changed.',
+    clientAction: 'Retry with exponential backoff; report the problem to the operator if it persists.',
+  }),
+  temporarily_unavailable: entry({
+    error: 'temporarily_unavailable', status: 503, page: 'temporarily-unavailable', title: 'Temporarily unavailable', transient: true,
+    summary: 'The server is overloaded or its store is busy. Nothing about the token changed.',
+    clientAction: 'Retry after the Retry-After delay, with exponential backoff.',
+  }),
+};
+
+export interface OAuthReasonEntry {
+  readonly error: OAuthErrorCode;
+  /**
+   * The `error_description`, stable for the reason. `{parameter}` stands for one of the server's own
+   * parameter names, never for client input (RFC 6749 §5.2 limits the description to printable ASCII).
+   */
+  readonly description: string;
+  /** Overrides the error's status (e.g. 413 for a body over the limit). */
+  readonly status?: number;
+}
+
+const reason = (r: OAuthReasonEntry): OAuthReasonEntry => r;
+
+/**
+ * Every reason the server gives for an OAuth error. Where a refresh token is in several refused
+ * states at once, the grant logic reports them in the precedence past rotation limit, then revoked,
+ * then expired, so that the answer for one token never changes from one retry to the next.
+ */
+export const OAUTH_REASONS = {
+  parameter_missing: reason({ error: 'invalid_request', description: "missing required parameter '{parameter}'" }),
+  parameter_repeated: reason({ error: 'invalid_request', description: "parameter '{parameter}' was sent more than once" }),
+  parameter_empty: reason({ error: 'invalid_request', description: "parameter '{parameter}' must not be empty" }),
+  body_not_form: reason({ error: 'invalid_request', description: 'request body must be application/x-www-form-urlencoded' }),
+  body_too_large: reason({ error: 'invalid_request', status: 413, description: 'request body is larger than the server accepts' }),
+  request_unreadable: reason({ error: 'invalid_request', description: 'request could not be read' }),
+  multiple_client_authentication: reason({ error: 'invalid_request', description: 'client used more than one authentication method' }),
+  pkce_verifier_malformed: reason({ error: 'invalid_request', description: 'code_verifier must be 43 to 128 characters of [A-Za-z0-9-._~]' }),
+
+  client_authentication_failed: reason({ error: 'invalid_client', description: 'client authentication failed' }),
+  client_authorization_malformed: reason({ error: 'invalid_client', description: 'Authorization header is not valid Basic credentials' }),
+
+  refresh_token_past_rotation_limit: reason({ error: 'invalid_grant', description: 'refresh token is past its rotation limit' }),
+  refresh_token_revoked: reason({ error: 'invalid_grant', description: 'refresh token has been revoked' }),
+  refresh_token_expired: reason({ error: 'invalid_grant', description: 'refresh token has expired' }),
+  refresh_token_client_mismatch: reason({ error: 'invalid_grant', description: 'refresh token was issued to another client' }),
+  refresh_token_invalid: reason({ error: 'invalid_grant', description: 'refresh token is invalid' }),
+  authorization_code_invalid: reason({ error: 'invalid_grant', description: 'authorization code is invalid' }),
+  authorization_code_expired: reason({ error: 'invalid_grant', description: 'authorization code has expired' }),
+  authorization_code_used: reason({ error: 'invalid_grant', description: 'authorization code has already been used' }),
+  authorization_code_client_mismatch: reason({ error: 'invalid_grant', description: 'authorization code was issued to another client' }),
+  redirect_uri_mismatch: reason({ error: 'invalid_grant', description: 'redirect_uri does not match the authorization request' }),
+  code_verifier_mismatch: reason({ error: 'invalid_grant', description: 'code_verifier does not match the code_challenge' }),
+
+  grant_type_not_allowed: reason({ error: 'unauthorized_client', description: 'client is not allowed to use this grant type' }),
+  grant_type_unsupported: reason({ error: 'unsupported_grant_type', description: 'grant_type is not supported' }),
+  scope_not_allowed: reason({ error: 'invalid_scope', description: 'requested scope exceeds the scope the client may request' }),
+  scope_exceeds_grant: reason({ error: 'invalid_scope', description: 'requested scope exceeds the scope of the grant' }),
+  scope_malformed: reason({ error: 'invalid_scope', description: 'scope must be space-separated tokens of printable ASCII' }),
+  access_token_not_revocable: reason({ error: 'unsupported_token_type', description: 'access tokens cannot be revoked; revoke the refresh token' }),
+  internal_error: reason({ error: 'server_error', description: 'the server met an unexpected condition' }),
+  store_busy: reason({ error: 'temporarily_unavailable', description: 'the store is busy; retry later' }),
+} as const satisfies Record<string, OAuthReasonEntry>;
+
+export type OAuthErrorReason = keyof typeof OAUTH_REASONS;
+
+/** An OAuth error response body (RFC 6749 §5.2); wire names are the RFC's. */
+export interface OAuthErrorBody {
+  readonly error: string;
+  readonly error_description?: string;
+  readonly error_uri?: string;
+}
+
+/** The OAuth reasons whose descriptions name a parameter. */
+export type ParameterizedReason = 'parameter_missing' | 'parameter_repeated' | 'parameter_empty';
+
+/** The OAuth reasons whose description is fixed text. */
+export type FixedOAuthReason = Exclude<OAuthErrorReason, ParameterizedReason>;
+
+const PRINTABLE_ASCII = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
+
+/** The `error_description` for a reason; `parameter` fills `{parameter}`. */
+export function describeOAuthReason(reasonName: OAuthErrorReason, parameter?: string): string {
+  const description = OAUTH_REASONS[reasonName].description.replace('{parameter}', parameter ?? '');
+  // RFC 6749 §5.2: error_description is limited to %x20-21 / %x23-5B / %x5D-7E.
+  if (!PRINTABLE_ASCII.test(description)) throw new TypeError(`description of ${reasonName} is not printable ASCII`);
+  return description;
+}
+
+/** The HTTP status answered for a reason. */
+export function statusOfOAuthReason(reasonName: OAuthErrorReason): number {
+  const r: OAuthReasonEntry = OAUTH_REASONS[reasonName];
+  return r.status ?? OAUTH_ERRORS[r.error].status;
+}

@@ -1,0 +1,22 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ServerContext } from './context.js';
+import { notFoundHandler, problemErrorHandler } from './http/problems.js';
+import { oauthRoutes } from './oauth/routes.js';
+
+export interface AppOptions {
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the HTTP application over a context; listening is the caller's business. */
+export async function buildApp(context: ServerContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Time limits against slow clients: a request must arrive whole within 30 s.
+    requestTimeout: 30_000,
+    return503OnClosing: true,
+  });
+  app.setNotFoundHandler(notFoundHandler);
+  app.setErrorHandler(problemErrorHandler);
+  await app.register(oauthRoutes, { context });
+  return app;
+}

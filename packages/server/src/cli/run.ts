@@ -1,0 +1,64 @@
+import { configFromEnv, type ServerConfig } from '../config.js';
+import { OperatorInputError } from '../oauth/clients.js';
+import { clientsCommand } from './clients.js';
+import { grantsCommand } from './grants.js';
+import { serveCommand } from './serve.js';
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** A mistake in how the command was called; exit code 2. */
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: gatehouse <command>
+
+  serve [--demo]                         serve the authorization server
+  clients add --id ID --name NAME [--public] [--redirect-uri URI]... [--grant-types LIST]
+              [--scope LIST] [--rotation-limit N] [--max-rotations N] [--no-rotation]
+              [--refresh-ttl DURATION] [--absolute-ttl DURATION] [--access-ttl DURATION]
+              [--resource-server]
+  clients list
+  clients remove ID
+  grants issue --client ID --user SUBJECT [--scope LIST]
+  grants revoke GRANT_ID
+
+LIST is comma- or space-separated; DURATION is seconds or a number with s, m, h or d.
+Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (sqlite:data/gatehouse.db), ISSUER, LOG_LEVEL.
+Every command but serve prints JSON.`;
+
+type Command = (args: string[], config: ServerConfig, io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = { serve: serveCommand, clients: clientsCommand, grants: grantsCommand };
+
+/** Runs one CLI invocation; resolves to the process exit code (0 ok, 1 refused, 2 usage). */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    io.out(USAGE);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  try {
+    if (!command) throw new UsageError(`unknown command '${name}'`);
+    return await command(args, configFromEnv(env), io);
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(JSON.stringify({ error: 'usage', message: (error as Error).message }));
+      io.err(USAGE);
+      return 2;
+    }
+    if (error instanceof OperatorInputError) {
+      io.err(JSON.stringify({ error: 'refused', message: error.message }));
+      return 1;
+    }
+    io.err(JSON.stringify({ error: 'failed', message: (error as Error).message }));
+    return 1;
+  }
+}
+
+/** Splits a LIST argument. */
+export function listOf(value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : value.split(/[\s,]+/).filter((s) => s !== '');
+}

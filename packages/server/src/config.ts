@@ -1,0 +1,18 @@
+/** Configuration from the environment; every variable is optional. */
+export interface ServerConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  /** The issuer identifier: the public base URL of this server, without a trailing slash. */
+  readonly issuer: string;
+  readonly logLevel: string;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${JSON.stringify(env.PORT)}`);
+  const host = env.HOST || '127.0.0.1';
+  const issuer = (env.ISSUER || `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(issuer)) throw new Error(`ISSUER must be an http(s) URL without query or fragment, got ${JSON.stringify(issuer)}`);
+  return { port, host, databaseUrl: env.DATABASE_URL || 'sqlite:data/gatehouse.db', issuer, logLevel: env.LOG_LEVEL || 'info' };
+}

@@ -1,0 +1,73 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FixedOAuthReason } from '@gatehouse/contract';
+import type { AuthorizationCodeRecord, ClientRecord, GrantRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import { issueGrant } from './grant-issuance.js';
+import { digestOf, newOpaqueSecret, s256 } from './secrets.js';
+
+/** How long an authorization code may wait for its exchange (RFC 6749 §4.1.2 recommends ≤ 10 min). */
+export const AUTHORIZATION_CODE_TTL = 60;
+
+export interface NewCode {
+  readonly client: ClientRecord;
+  readonly subject: string;
+  readonly scope: readonly string[];
+  readonly redirectUri: string;
+  readonly codeChallenge: string;
+  readonly now: number;
+}
+
+/** Creates a single-use code bound to client, redirect URI and PKCE challenge; returns its plaintext. */
+export async function createAuthorizationCode(store: Store, c: NewCode): Promise<string> {
+  const code = newOpaqueSecret();
+  const record: AuthorizationCodeRecord = {
+    id: digestOf(code), clientId: c.client.id, subject: c.subject, scope: c.scope, redirectUri: c.redirectUri,
+    codeChallenge: c.codeChallenge, codeChallengeMethod: 'S256', createdAt: c.now, expiresAt: c.now + AUTHORIZATION_CODE_TTL,
+    usedAt: null, grantId: null,
+  };
+  await store.insertAuthorizationCode(record);
+  return code;
+}
+
+export interface Redemption {
+  readonly code: string;
+  readonly client: ClientRecord;
+  readonly redirectUri: string;
+  readonly codeVerifier: string;
+  readonly now: number;
+}
+
+export type RedemptionOutcome =
+  | { readonly ok: true; readonly grant: GrantRecord; readonly refreshToken: string | null }
+  | { readonly ok: false; readonly reason: FixedOAuthReason };
+
+/**
+ * Exchanges a code for a new grant, atomically. A code used twice is refused and the grant issued
+ * from it is revoked (RFC 6749 §4.1.2); other refusals leave the code as it was.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.3 RFC 6749 §4.1.3
+ * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.6 RFC 7636 §4.6
+ */
+export async function redeemAuthorizationCode(store: Store, r: Redemption): Promise<RedemptionOutcome> {
+  return store.transaction(async (tx) => {
+    const code = await tx.findAuthorizationCode(digestOf(r.code));
+    if (!code) return { ok: false, reason: 'authorization_code_invalid' };
+    if (code.clientId !== r.client.id) return { ok: false, reason: 'authorization_code_client_mismatch' };
+    if (code.usedAt !== null) {
+      if (code.grantId !== null) await tx.revokeGrant(code.grantId, 'code_replayed', r.now);
+      return { ok: false, reason: 'authorization_code_used' };
+    }
+    if (r.now >= code.expiresAt) return { ok: false, reason: 'authorization_code_expired' };
+    if (r.redirectUri !== code.redirectUri) return { ok: false, reason: 'redirect_uri_mismatch' };
+    if (!sameString(s256(r.codeVerifier), code.codeChallenge)) return { ok: false, reason: 'code_verifier_mismatch' };
+    const issued = await issueGrant(tx, r.client, code.subject, code.scope, r.now);
+    await tx.markAuthorizationCodeUsed(code.id, r.now, issued.grant.id);
+    return { ok: true, ...issued };
+  });
+}
+
+function sameString(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

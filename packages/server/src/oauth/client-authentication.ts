@@ -1,0 +1,72 @@
+import { OAuthError } from '@gatehouse/contract';
+import type { FormParams } from '../http/form.js';
+import type { ClientRecord } from '../store/records.js';
+import type { Repository } from '../store/repository.js';
+import { digestOf, secretMatchesDigest } from './secrets.js';
+
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+
+export interface PresentedClient {
+  readonly method: ClientAuthMethod;
+  readonly clientId: string;
+  readonly secret: string | null;
+}
+
+/**
+ * Reads the client's credentials from the Authorization header or the body, refusing more than
+ * one method at once (RFC 6749 §2.3). No credentials at all is an authentication failure.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-2.3.1 RFC 6749 §2.3.1
+ */
+export function presentedClient(authorization: string | undefined, params: FormParams): PresentedClient {
+  const bodyId = params.get('client_id');
+  const bodySecret = params.get('client_secret');
+  if (authorization !== undefined && /^basic /i.test(authorization)) {
+    if (bodySecret !== undefined) throw new OAuthError('multiple_client_authentication');
+    const basic = parseBasic(authorization.slice(6).trim());
+    // A client_id in the body may repeat the header's, but never name another client.
+    if (bodyId !== undefined && bodyId !== basic.clientId) throw new OAuthError('multiple_client_authentication');
+    return { method: 'client_secret_basic', ...basic };
+  }
+  if (bodyId === undefined) throw new OAuthError('client_authentication_failed');
+  return bodySecret === undefined
+    ? { method: 'none', clientId: bodyId, secret: null }
+    : { method: 'client_secret_post', clientId: bodyId, secret: bodySecret };
+}
+
+// RFC 6749 §2.3.1: id and secret are form-urlencoded before being joined by ':' and base64-encoded.
+function parseBasic(encoded: string): { clientId: string; secret: string } {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw new OAuthError('client_authorization_malformed');
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 1) throw new OAuthError('client_authorization_malformed');
+  try {
+    return { clientId: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
+  } catch {
+    throw new OAuthError('client_authorization_malformed');
+  }
+}
+
+function formDecode(value: string): string {
+  return decodeURIComponent(value.replace(/\+/g, ' '));
+}
+
+// Compared against when the client is unknown, so that answering takes as long as for a known one.
+const UNKNOWN_CLIENT_DIGEST = digestOf('gatehouse: no such client');
+
+/**
+ * Authenticates a client. Every failure gives the same `invalid_client` answer, whether the client
+ * is unknown, the secret wrong, or the method not the client's, so nothing about clients leaks.
+ */
+export async function authenticateClient(store: Repository, presented: PresentedClient): Promise<ClientRecord> {
+  const client = await store.findClient(presented.clientId);
+  const storedDigest = client?.secretDigest ?? null;
+  if (presented.secret !== null) {
+    const matches = secretMatchesDigest(presented.secret, storedDigest ?? UNKNOWN_CLIENT_DIGEST);
+    if (client && storedDigest !== null && matches) return client;
+    throw new OAuthError('client_authentication_failed');
+  }
+  // Method "none": only public clients, which have no secret (RFC 6749 §2.1).
+  if (client && storedDigest === null) return client;
+  throw new OAuthError('client_authentication_failed');
+}

@@ -1,0 +1,29 @@
+import { OAuthError } from '@gatehouse/contract';
+import { redeemAuthorizationCode } from '../authorization-codes.js';
+import { tokenResponse } from '../token-response.js';
+import type { GrantHandler } from './grant.js';
+
+// RFC 7636 §4.1: code_verifier = 43*128unreserved.
+const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+/**
+ * grant_type=authorization_code with PKCE S256, required for every client. redirect_uri is
+ * required because every authorization request carries one.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.3 RFC 6749 §4.1.3
+ * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.5 RFC 7636 §4.5
+ */
+export const authorizationCodeGrant: GrantHandler = {
+  grantType: 'authorization_code',
+  async handle(params, client, { store, clock, accessTokens }) {
+    const code = params.require('code');
+    const redirectUri = params.require('redirect_uri');
+    const codeVerifier = params.require('code_verifier');
+    if (!CODE_VERIFIER.test(codeVerifier)) throw new OAuthError('pkce_verifier_malformed');
+    const now = clock.now();
+    const outcome = await redeemAuthorizationCode(store, { code, client, redirectUri, codeVerifier, now });
+    if (!outcome.ok) throw new OAuthError(outcome.reason);
+    const { grant, refreshToken } = outcome;
+    return tokenResponse(accessTokens, { client, subject: grant.subject, scope: grant.scope, grantId: grant.id, refreshToken, now });
+  },
+};

@@ -1,0 +1,20 @@
+import { OAuthError } from '@gatehouse/contract';
+import { isScopeSubset, parseScope } from '../scope.js';
+import { tokenResponse } from '../token-response.js';
+import type { GrantHandler } from './grant.js';
+
+/**
+ * grant_type=client_credentials: confidential clients only, an access token and no refresh token
+ * (RFC 6749 §4.4.3). The subject is the client itself.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.4 RFC 6749 §4.4
+ */
+export const clientCredentialsGrant: GrantHandler = {
+  grantType: 'client_credentials',
+  async handle(params, client, { clock, accessTokens }) {
+    if (client.secretDigest === null) throw new OAuthError('grant_type_not_allowed');
+    const scope = parseScope(params.get('scope')) ?? client.scope;
+    if (!isScopeSubset(scope, client.scope)) throw new OAuthError('scope_not_allowed');
+    return tokenResponse(accessTokens, { client, subject: client.id, scope, grantId: null, refreshToken: null, now: clock.now() });
+  },
+};

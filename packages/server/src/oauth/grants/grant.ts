@@ -1,0 +1,10 @@
+import type { ServerContext } from '../../context.js';
+import type { FormParams } from '../../http/form.js';
+import type { ClientRecord, GrantType } from '../../store/records.js';
+import type { TokenResponse } from '../token-response.js';
+
+/** One grant type of the token endpoint: reads its parameters, answers tokens or throws OAuthError. */
+export interface GrantHandler {
+  readonly grantType: GrantType;
+  handle(params: FormParams, client: ClientRecord, context: ServerContext): Promise<TokenResponse>;
+}

@@ -1,0 +1,24 @@
+import { OAuthError } from '@gatehouse/contract';
+import { exchangeRefreshToken } from '../refresh-token-lifecycle.js';
+import { parseScope } from '../scope.js';
+import { tokenResponse } from '../token-response.js';
+import type { GrantHandler } from './grant.js';
+
+/**
+ * grant_type=refresh_token. The rules live in refresh-token-lifecycle.ts; this reads the request
+ * and turns the outcome into a response.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-6 RFC 6749 §6
+ */
+export const refreshTokenGrant: GrantHandler = {
+  grantType: 'refresh_token',
+  async handle(params, client, { store, clock, accessTokens }) {
+    const presentedToken = params.require('refresh_token');
+    const scope = parseScope(params.get('scope'));
+    const now = clock.now();
+    const outcome = await exchangeRefreshToken(store, { presentedToken, client, scope, now });
+    if (!outcome.ok) throw new OAuthError(outcome.reason);
+    const { grant } = outcome;
+    return tokenResponse(accessTokens, { client, subject: grant.subject, scope: outcome.scope, grantId: grant.id, refreshToken: outcome.refreshToken, now });
+  },
+};

@@ -1,0 +1,56 @@
+import type { ServerContext } from '../context.js';
+import type { ClientRecord } from '../store/records.js';
+import { refreshTokenState } from './refresh-token-lifecycle.js';
+import { digestOf } from './secrets.js';
+
+/** RFC 7662 §2.2 response; wire names are the RFC's. */
+export type IntrospectionResponse =
+  | { readonly active: false }
+  | {
+      readonly active: true;
+      readonly token_type: 'refresh_token' | 'Bearer';
+      readonly client_id: string;
+      readonly sub: string;
+      readonly scope: string;
+      readonly exp: number;
+      readonly iat: number;
+      readonly iss: string;
+    };
+
+const INACTIVE: IntrospectionResponse = Object.freeze({ active: false });
+
+/**
+ * Introspects a refresh or access token for an authenticated caller. An unknown, expired, revoked
+ * or past-limit token, and a token of another client when the caller is not a resource server, all
+ * answer `{"active": false}` and nothing more (RFC 7662 §2.2). Refresh tokens are opaque and access
+ * tokens are JWTs, so the token's shape says where to look and `token_type_hint` is not needed.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7662#section-2 RFC 7662 §2
+ */
+export async function introspectToken(context: ServerContext, caller: ClientRecord, token: string): Promise<IntrospectionResponse> {
+  const found = token.includes('.') ? await introspectAccessToken(context, token) : await introspectRefreshToken(context, token);
+  if (!found.active) return INACTIVE;
+  return caller.resourceServer || caller.id === found.client_id ? found : INACTIVE;
+}
+
+async function introspectRefreshToken({ store, clock, issuer }: ServerContext, token: string): Promise<IntrospectionResponse> {
+  const found = await store.findRefreshToken(digestOf(token));
+  if (!found) return INACTIVE;
+  const client = await store.findClient(found.grant.clientId);
+  if (!client || refreshTokenState(found, client.policy, clock.now()) !== 'active') return INACTIVE;
+  const { grant } = found;
+  return {
+    active: true, token_type: 'refresh_token', client_id: grant.clientId, sub: grant.subject, scope: grant.scope.join(' '),
+    exp: Math.min(found.token.expiresAt, grant.expiresAt), iat: found.token.issuedAt, iss: issuer,
+  };
+}
+
+async function introspectAccessToken({ store, clock, accessTokens }: ServerContext, token: string): Promise<IntrospectionResponse> {
+  const claims = await accessTokens.verify(token, clock.now());
+  if (!claims) return INACTIVE;
+  if (claims.grant_id !== undefined) {
+    const grant = await store.findGrant(claims.grant_id);
+    if (!grant || grant.revokedAt !== null) return INACTIVE;
+  }
+  return { active: true, token_type: 'Bearer', client_id: claims.client_id, sub: claims.sub, scope: claims.scope, exp: claims.exp, iat: claims.iat, iss: claims.iss };
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { buildApp } from './app.js';
+import type { ServerContext } from './context.js';
+import { AccessTokens } from './oauth/access-tokens.js';
+import { systemClock, type Clock } from './oauth/clock.js';
+import { loadKeyRing } from './oauth/keys.js';
+import { openStore } from './store/open.js';
+import type { Store } from './store/store.js';
+
+/** Builds the context the endpoints share: keys loaded (or created) from the store. */
+export async function createContext(store: Store, issuer: string, clock: Clock = systemClock): Promise<ServerContext> {
+  const keys = await loadKeyRing(store, clock.now());
+  return { store, clock, issuer, keys, accessTokens: new AccessTokens(issuer, keys) };
+}
+
+export interface StartOptions {
+  readonly databaseUrl: string;
+  readonly issuer: string;
+  readonly port: number;
+  readonly host: string;
+  readonly clock?: Clock;
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly context: ServerContext;
+  /** Where the server listens, e.g. http://127.0.0.1:3000 */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Opens the store, builds the app and listens. */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const store = await openStore(options.databaseUrl);
+  const context = await createContext(store, options.issuer, options.clock);
+  const app = await buildApp(context, { logger: options.logger });
+  await app.listen({ port: options.port, host: options.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    app, context, url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/**
+ * Migrations in code, written with Kysely's schema builder so the same steps run on SQLite and
+ * PostgreSQL. Applied at start; never edit a released migration, add a new one.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createTable('clients')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('secret_digest', 'text')
+        .addColumn('redirect_uris', 'text', (c) => c.notNull())
+        .addColumn('grant_types', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('rotation', 'integer', (c) => c.notNull())
+        .addColumn('rotation_limit', 'integer', (c) => c.notNull())
+        .addColumn('max_rotations', 'integer')
+        .addColumn('refresh_token_ttl', 'bigint', (c) => c.notNull())
+        .addColumn('refresh_token_absolute_ttl', 'bigint', (c) => c.notNull())
+        .addColumn('access_token_ttl', 'bigint', (c) => c.notNull())
+        .addColumn('resource_server', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createTable('grants')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('rotation_count', 'integer', (c) => c.notNull())
+        .addColumn('head_token_id', 'text')
+        .addColumn('previous_token_id', 'text')
+        .addColumn('revoked_at', 'bigint')
+        .addColumn('revoked_reason', 'text')
+        .execute();
+      await db.schema.createIndex('grants_client_id').on('grants').column('client_id').execute();
+      await db.schema.createTable('refresh_tokens')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('grant_id', 'text', (c) => c.notNull().references('grants.id').onDelete('cascade'))
+        .addColumn('use_count', 'integer', (c) => c.notNull())
+        .addColumn('issued_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('refresh_tokens_grant_id').on('refresh_tokens').column('grant_id').execute();
+      await db.schema.createTable('authorization_codes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('redirect_uri', 'text', (c) => c.notNull())
+        .addColumn('code_challenge', 'text', (c) => c.notNull())
+        .addColumn('code_challenge_method', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .addColumn('grant_id', 'text')
+        .execute();
+      await db.schema.createTable('signing_keys')
+        .addColumn('kid', 'text', (c) => c.primaryKey())
+        .addColumn('alg', 'text', (c) => c.notNull())
+        .addColumn('private_jwk', 'text', (c) => c.notNull())
+        .addColumn('public_jwk', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('retired_at', 'bigint')
+        .execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,19 @@
+import { resolve } from 'node:path';
+import { openSqliteStore } from './sqlite/index.js';
+import type { Store } from './store.js';
+
+/**
+ * Opens the store named by a `DATABASE_URL`: `sqlite:relative/path.db`, `sqlite:///absolute/path.db`
+ * or `sqlite::memory:`. Migrations are applied before it resolves.
+ */
+export async function openStore(databaseUrl: string): Promise<Store> {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const rest = databaseUrl.slice('sqlite:'.length);
+    const filename = rest === ':memory:' ? rest : resolve(rest.startsWith('//') ? rest.slice(2) : rest);
+    return openSqliteStore({ filename });
+  }
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('DATABASE_URL: the PostgreSQL store is not available yet; use sqlite:<path>');
+  }
+  throw new Error(`DATABASE_URL must start with sqlite: (got ${JSON.stringify(databaseUrl.split(':')[0])})`);
+}

@@ -1,0 +1,86 @@
+/** The store's records as the domain sees them: camelCase, typed, times in epoch seconds. */
+
+export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+
+/** A client's refresh-token policy (DESIGN.md, "Refresh token lifecycle"). */
+export interface RefreshPolicy {
+  /** Whether each refresh issues a new refresh token and uses up the old one. */
+  readonly rotation: boolean;
+  /** How many times one refresh token may be exchanged (1: single use). */
+  readonly rotationLimit: number;
+  /** Optional cap on how many rotations a family may go through. */
+  readonly maxRotations: number | null;
+  /** Idle lifetime of each refresh token, seconds. */
+  readonly refreshTokenTtl: number;
+  /** Lifetime of the family from the grant's first issue, seconds. */
+  readonly refreshTokenAbsoluteTtl: number;
+}
+
+export interface ClientRecord {
+  readonly id: string;
+  readonly name: string;
+  /** SHA-256 of the secret, hex; null for a public client. */
+  readonly secretDigest: string | null;
+  readonly redirectUris: readonly string[];
+  readonly grantTypes: readonly GrantType[];
+  /** Scopes the client may request. */
+  readonly scope: readonly string[];
+  readonly policy: RefreshPolicy;
+  readonly accessTokenTtl: number;
+  /** A resource server may introspect tokens of every client. */
+  readonly resourceServer: boolean;
+  readonly createdAt: number;
+}
+
+export type GrantRevocationReason = 'revoked_by_client' | 'revoked_by_admin' | 'reuse_detected' | 'code_replayed';
+
+export interface GrantRecord {
+  readonly id: string;
+  readonly clientId: string;
+  readonly subject: string;
+  readonly scope: readonly string[];
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly rotationCount: number;
+  readonly headTokenId: string | null;
+  readonly previousTokenId: string | null;
+  readonly revokedAt: number | null;
+  readonly revokedReason: GrantRevocationReason | null;
+}
+
+export interface RefreshTokenRecord {
+  readonly id: string;
+  readonly grantId: string;
+  readonly useCount: number;
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+}
+
+export interface AuthorizationCodeRecord {
+  readonly id: string;
+  readonly clientId: string;
+  readonly subject: string;
+  readonly scope: readonly string[];
+  readonly redirectUri: string;
+  readonly codeChallenge: string;
+  readonly codeChallengeMethod: 'S256';
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly usedAt: number | null;
+  readonly grantId: string | null;
+}
+
+export interface SigningKeyRecord {
+  readonly kid: string;
+  readonly alg: 'ES256';
+  readonly privateJwk: JsonWebKey;
+  readonly publicJwk: JsonWebKey;
+  readonly createdAt: number;
+  readonly retiredAt: number | null;
+}
+
+/** A refresh token with the grant (family) it belongs to. */
+export interface RefreshTokenInFamily {
+  readonly token: RefreshTokenRecord;
+  readonly grant: GrantRecord;
+}

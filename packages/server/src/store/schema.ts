@@ -1,0 +1,82 @@
+/**
+ * Table shapes as the database holds them. Times are epoch seconds; booleans are 0/1 integers and
+ * lists are JSON text, so one schema serves SQLite and PostgreSQL alike.
+ */
+export interface Database {
+  clients: ClientsTable;
+  grants: GrantsTable;
+  refresh_tokens: RefreshTokensTable;
+  authorization_codes: AuthorizationCodesTable;
+  signing_keys: SigningKeysTable;
+}
+
+export interface ClientsTable {
+  id: string;
+  name: string;
+  /** SHA-256 of the secret, hex; null for a public client. */
+  secret_digest: string | null;
+  redirect_uris: string;
+  grant_types: string;
+  scope: string;
+  rotation: number;
+  rotation_limit: number;
+  max_rotations: number | null;
+  refresh_token_ttl: number;
+  refresh_token_absolute_ttl: number;
+  access_token_ttl: number;
+  resource_server: number;
+  created_at: number;
+}
+
+/** A grant and its refresh-token family: the chain of rotations issued under it. */
+export interface GrantsTable {
+  id: string;
+  client_id: string;
+  subject: string;
+  scope: string;
+  created_at: number;
+  /** The family's absolute expiry: created_at + the client's absolute TTL. */
+  expires_at: number;
+  rotation_count: number;
+  /** The newest refresh token of the family (null when the family's last rotation issued none). */
+  head_token_id: string | null;
+  /** The token whose exchange issued the head; still exchangeable while it has uses left. */
+  previous_token_id: string | null;
+  revoked_at: number | null;
+  revoked_reason: string | null;
+}
+
+export interface RefreshTokensTable {
+  /** SHA-256 of the token, hex: the plaintext is never stored. */
+  id: string;
+  grant_id: string;
+  use_count: number;
+  issued_at: number;
+  /** Idle expiry; the family's absolute expiry applies too. */
+  expires_at: number;
+}
+
+export interface AuthorizationCodesTable {
+  /** SHA-256 of the code, hex. */
+  id: string;
+  client_id: string;
+  subject: string;
+  scope: string;
+  redirect_uri: string;
+  code_challenge: string;
+  code_challenge_method: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  /** The grant issued from this code, revoked if the code is replayed (RFC 6749 §4.1.2). */
+  grant_id: string | null;
+}
+
+export interface SigningKeysTable {
+  kid: string;
+  alg: string;
+  private_jwk: string;
+  public_jwk: string;
+  created_at: number;
+  retired_at: number | null;
+}
