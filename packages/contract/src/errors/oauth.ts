@@ -103,7 +103,6 @@ const reason = (r: OAuthReasonEntry): OAuthReasonEntry => r;
 export const OAUTH_REASONS = {
   parameter_missing: reason({ error: 'invalid_request', description: "missing required parameter '{parameter}'" }),
   parameter_repeated: reason({ error: 'invalid_request', description: "parameter '{parameter}' was sent more than once" }),
-  parameter_empty: reason({ error: 'invalid_request', description: "parameter '{parameter}' must not be empty" }),
   body_not_form: reason({ error: 'invalid_request', description: 'request body must be application/x-www-form-urlencoded' }),
   body_too_large: reason({ error: 'invalid_request', status: 413, description: 'request body is larger than the server accepts' }),
   request_unreadable: reason({ error: 'invalid_request', description: 'request could not be read' }),
@@ -145,7 +144,7 @@ export interface OAuthErrorBody {
 }
 
 /** The OAuth reasons whose descriptions name a parameter. */
-export type ParameterizedReason = 'parameter_missing' | 'parameter_repeated' | 'parameter_empty';
+export type ParameterizedReason = 'parameter_missing' | 'parameter_repeated';
 
 /** The OAuth reasons whose description is fixed text. */
 export type FixedOAuthReason = Exclude<OAuthErrorReason, ParameterizedReason>;

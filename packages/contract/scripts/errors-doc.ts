@@ -1,0 +1,41 @@
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { OAUTH_ERRORS, OAUTH_REASONS, PROBLEMS, statusOfOAuthReason, type OAuthReasonEntry } from '../src/index.js';
+
+/** docs/errors.md, rendered from the catalog: `npm run docs:errors` writes it, a test checks it is current. */
+export const ERRORS_DOC_PATH = fileURLToPath(new URL('../../../docs/errors.md', import.meta.url));
+
+export function renderErrorsDoc(): string {
+  const lines = [
+    '# Error catalog',
+    '',
+    '<!-- Generated from packages/contract/src/errors by `npm run docs:errors`; do not edit by hand. -->',
+    '',
+    'Every error Gatehouse answers is one of these. The server serves each page below at',
+    '`/problems/{page}`; OAuth errors name it in `error_uri`, REST problems in `type`.',
+    '',
+    '## OAuth 2.0 errors (RFC 6749 §5.2)',
+    '',
+    'Body: `{"error": …, "error_description": …, "error_uri": …}`, with `Cache-Control: no-store` and `Pragma: no-cache`.',
+    '',
+  ];
+  for (const entry of Object.values(OAUTH_ERRORS)) {
+    lines.push(`### \`${entry.error}\` — ${entry.title}`, '', `Page: \`/problems/${entry.page}\` · status ${entry.status} · ${entry.transient ? 'transient: retry with backoff' : 'permanent: retrying the same request fails again'}`, '');
+    lines.push(entry.summary, '', `**What the client must do:** ${entry.clientAction}`, '', '| reason | status | `error_description` |', '|---|---|---|');
+    for (const [name, reason] of Object.entries(OAUTH_REASONS) as [keyof typeof OAUTH_REASONS, OAuthReasonEntry][]) {
+      if (reason.error === entry.error) lines.push(`| \`${name}\` | ${statusOfOAuthReason(name)} | \`${reason.description}\` |`);
+    }
+    lines.push('');
+  }
+  lines.push('## REST API problems (RFC 9457)', '', 'Body: `application/problem+json` with `type`, `title`, `status`, `detail`, `instance`, and `errors` for field-level problems.', '');
+  for (const p of Object.values(PROBLEMS)) {
+    lines.push(`### \`${p.code}\` — ${p.title}`, '', `Page: \`/problems/${p.slug}\` · status ${p.status} · ${p.transient ? 'transient: retry with backoff' : 'permanent: retrying the same request fails again'}`, '');
+    lines.push(p.summary, '', `**What the client must do:** ${p.clientAction}`, '');
+  }
+  return `${lines.join('\n')}`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  writeFileSync(ERRORS_DOC_PATH, renderErrorsDoc());
+  console.log(`wrote ${ERRORS_DOC_PATH}`);
+}

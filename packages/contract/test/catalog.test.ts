@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { ERRORS_DOC_PATH, renderErrorsDoc } from '../scripts/errors-doc.js';
+import {
+  OAUTH_ERRORS, OAUTH_REASONS, OAuthError, PROBLEMS, describeOAuthReason, missingFieldMessage, statusOfOAuthReason,
+  type OAuthErrorReason,
+} from '../src/index.js';
+
+const reasons = Object.keys(OAUTH_REASONS) as OAuthErrorReason[];
+
+describe('the error catalog', () => {
+  it('docs/errors.md is the rendering of the catalog (run npm run docs:errors after changing it)', () => {
+    assert.equal(readFileSync(ERRORS_DOC_PATH, 'utf8'), renderErrorsDoc());
+  });
+
+  it('every OAuth reason names a catalog error and yields a printable-ASCII description (RFC 6749 §5.2)', () => {
+    for (const reason of reasons) {
+      assert.ok(OAUTH_ERRORS[OAUTH_REASONS[reason].error], reason);
+      assert.match(describeOAuthReason(reason, 'grant_type'), /^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/, reason);
+    }
+  });
+
+  it('descriptions are unique, so each cause is recognisable on the wire', () => {
+    const descriptions = reasons.map((r) => OAUTH_REASONS[r].description);
+    assert.equal(new Set(descriptions).size, descriptions.length);
+  });
+
+  it('invalid_grant has one stable description per refused state', () => {
+    assert.equal(OAUTH_REASONS.refresh_token_expired.description, 'refresh token has expired');
+    assert.equal(OAUTH_REASONS.refresh_token_revoked.description, 'refresh token has been revoked');
+    assert.equal(OAUTH_REASONS.refresh_token_past_rotation_limit.description, 'refresh token is past its rotation limit');
+    assert.equal(OAUTH_REASONS.refresh_token_client_mismatch.description, 'refresh token was issued to another client');
+    assert.equal(OAUTH_REASONS.refresh_token_invalid.description, 'refresh token is invalid');
+  });
+
+  it('invalid_client is 401, invalid_grant is 400 and not transient, a body over the limit is 413', () => {
+    assert.equal(statusOfOAuthReason('client_authentication_failed'), 401);
+    assert.equal(statusOfOAuthReason('refresh_token_revoked'), 400);
+    assert.equal(OAUTH_ERRORS.invalid_grant.transient, false);
+    assert.equal(statusOfOAuthReason('body_too_large'), 413);
+  });
+
+  it('an OAuthError becomes the RFC 6749 §5.2 body with error_uri on the server\'s own page', () => {
+    const error = new OAuthError('parameter_missing', 'grant_type');
+    assert.deepEqual(error.toBody('https://auth.example'), {
+      error: 'invalid_request', error_description: "missing required parameter 'grant_type'", error_uri: 'https://auth.example/problems/invalid-request',
+    });
+    assert.equal(error.status, 400);
+  });
+
+  it('the missing-field message is word for word the contract\'s', () => {
+    assert.equal(missingFieldMessage('email'), "Missing required field 'email' in request body");
+    assert.equal(PROBLEMS.missing_required_field.status, 400);
+    assert.notEqual(PROBLEMS.invalid_field_value.status, 400);
+  });
+
+  it('every page slug is unique across OAuth errors and problems', () => {
+    const slugs = [...Object.values(OAUTH_ERRORS).map((e) => e.page), ...Object.values(PROBLEMS).map((p) => p.slug)];
+    assert.equal(new Set(slugs).size, slugs.length);
+  });
+});

@@ -1,0 +1,117 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock } from '../src/oauth/clock.js';
+import { registerClient, type ClientRegistration } from '../src/oauth/clients.js';
+import { createAuthorizationCode } from '../src/oauth/authorization-codes.js';
+import { issueOperatorGrant } from '../src/oauth/operator-grants.js';
+import { s256 } from '../src/oauth/secrets.js';
+import { startServer, type RunningServer } from '../src/server.js';
+
+/** A clock tests move by hand: "after time passes" without waiting. */
+export class ManualClock implements Clock {
+  #now: number;
+  constructor(start = 1_800_000_000) {
+    this.#now = start;
+  }
+  now(): number {
+    return this.#now;
+  }
+  advance(seconds: number): void {
+    this.#now += seconds;
+  }
+}
+
+export interface TestServer extends RunningServer {
+  readonly clock: ManualClock;
+  /** The folder holding the SQLite file (and its WAL). */
+  readonly dataDir: string;
+  addClient(registration: Partial<ClientRegistration> & { id: string }): Promise<TestClient>;
+  /** A grant issued as `gatehouse grants issue` would: its first token response. */
+  issueGrant(client: TestClient, subject?: string, scope?: readonly string[]): Promise<IssuedTokens>;
+  /** An authorization code for a PKCE verifier, created through the store. */
+  createCode(client: TestClient, options: { verifier: string; redirectUri: string; subject?: string; scope?: readonly string[] }): Promise<string>;
+  post(path: string, form: Record<string, string> | string, options?: PostOptions): Promise<Response>;
+}
+
+export interface TestClient {
+  readonly id: string;
+  readonly secret: string | null;
+}
+
+export interface IssuedTokens {
+  readonly access_token: string;
+  readonly refresh_token: string;
+  readonly grant_id: string;
+  readonly scope: string;
+}
+
+export interface PostOptions {
+  /** Client authentication: Basic header (default for confidential clients), body, or none. */
+  readonly as?: TestClient;
+  readonly auth?: 'basic' | 'post' | 'none';
+  readonly headers?: Record<string, string>;
+}
+
+/** Starts Gatehouse on a fresh SQLite file, listening on a free port of 127.0.0.1. */
+export async function startTestServer(): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+  const clock = new ManualClock();
+  const server = await startServer({
+    databaseUrl: `sqlite:${join(dataDir, 'gatehouse.db')}`, issuer: 'http://gatehouse.test', port: 0, host: '127.0.0.1', clock,
+  });
+  const { context } = server;
+  return {
+    ...server, clock, dataDir,
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    async addClient(registration) {
+      const { client, secret } = await registerClient(context.store, {
+        name: registration.id, scope: ['contacts:read', 'contacts:write'], redirectUris: ['https://app.example/callback'], ...registration,
+      }, clock.now());
+      return { id: client.id, secret };
+    },
+    async issueGrant(client, subject = 'alice', scope = ['contacts:read']) {
+      return (await issueOperatorGrant(context, client.id, subject, scope)) as IssuedTokens;
+    },
+    async createCode(client, { verifier, redirectUri, subject = 'alice', scope = ['contacts:read'] }) {
+      const record = await context.store.findClient(client.id);
+      if (!record) throw new Error(`no client ${client.id}`);
+      return createAuthorizationCode(context.store, { client: record, subject, scope, redirectUri, codeChallenge: s256(verifier), now: clock.now() });
+    },
+    post(path, form, options = {}) {
+      return postForm(`${server.url}${path}`, form, options);
+    },
+  };
+}
+
+export function basicAuthorization(id: string, secret: string): string {
+  const encode = (s: string): string => encodeURIComponent(s).replace(/%20/g, '+');
+  return `Basic ${Buffer.from(`${encode(id)}:${encode(secret)}`).toString('base64')}`;
+}
+
+export function postForm(url: string, form: Record<string, string> | string, { as, auth, headers = {} }: PostOptions = {}): Promise<Response> {
+  const params = new URLSearchParams(form);
+  const allHeaders: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', ...headers };
+  if (as) {
+    const method = auth ?? (as.secret === null ? 'none' : 'basic');
+    if (method === 'basic') allHeaders.authorization = basicAuthorization(as.id, as.secret ?? '');
+    if (method === 'post') {
+      params.set('client_id', as.id);
+      params.set('client_secret', as.secret ?? '');
+    }
+    if (method === 'none') params.set('client_id', as.id);
+  }
+  return fetch(url, { method: 'POST', headers: allHeaders, body: typeof form === 'string' && !as ? form : params.toString() });
+}
+
+/** Refreshes a token as `client` and returns status and parsed body. */
+export async function refresh(server: TestServer, client: TestClient, refreshToken: string, extra: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const response = await server.post('/token', { grant_type: 'refresh_token', refresh_token: refreshToken, ...extra }, { as: client });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers };
+}
+
+/** A valid PKCE verifier (RFC 7636 §4.1). */
+export const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
