@@ -1,1 +1,2 @@
 export * from './errors/index.js';
+export * from './openapi/index.js';

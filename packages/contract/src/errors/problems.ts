@@ -9,6 +9,7 @@ export type ProblemCode =
   | 'missing_required_field'
   | 'invalid_field_value'
   | 'malformed_json'
+  | 'invalid_parameter'
   | 'unsupported_media_type'
   | 'payload_too_large'
   | 'invalid_token'
@@ -46,6 +47,11 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     code: 'malformed_json', status: 400, slug: 'malformed-json', title: 'Malformed JSON', transient: false,
     summary: 'The request body is not valid JSON, or is empty where a body is required.',
     clientAction: 'Send a well-formed JSON document.',
+  }),
+  invalid_parameter: problem({
+    code: 'invalid_parameter', status: 400, slug: 'invalid-parameter', title: 'Invalid query parameter', transient: false,
+    summary: 'A query parameter has a value the endpoint does not accept, such as a page size out of range or a cursor it did not give out.',
+    clientAction: 'Send the parameter as the detail says, or leave it out.',
   }),
   unsupported_media_type: problem({
     code: 'unsupported_media_type', status: 415, slug: 'unsupported-media-type', title: 'Unsupported media type', transient: false,
@@ -110,9 +116,4 @@ export interface ProblemBody {
   readonly detail: string;
   readonly instance?: string;
   readonly errors?: readonly ProblemFieldError[];
-}
-
-/** The missing-field message, word for word as the error contract states it. */
-export function missingFieldMessage(field: string): string {
-  return `Missing required field '${field}' in request body`;
 }

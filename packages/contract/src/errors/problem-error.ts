@@ -1,0 +1,30 @@
+import { PROBLEMS, type ProblemBody, type ProblemCode, type ProblemFieldError } from './problems.js';
+
+/**
+ * A REST problem the server answers, made only from a catalog code (RFC 9457). `detail` defaults
+ * to the catalog's summary; field-level problems are listed in `errors`.
+ */
+export class ProblemError extends Error {
+  readonly code: ProblemCode;
+  readonly status: number;
+  readonly detail: string;
+  readonly errors: readonly ProblemFieldError[] | undefined;
+
+  constructor(code: ProblemCode, detail?: string, errors?: readonly ProblemFieldError[]) {
+    const entry = PROBLEMS[code];
+    super(detail ?? entry.summary);
+    this.name = 'ProblemError';
+    this.code = code;
+    this.status = entry.status;
+    this.detail = detail ?? entry.summary;
+    this.errors = errors;
+  }
+
+  toBody(instance: string): ProblemBody {
+    const entry = PROBLEMS[this.code];
+    return {
+      type: `/problems/${entry.slug}`, title: entry.title, status: entry.status, detail: this.detail, instance,
+      ...(this.errors ? { errors: this.errors } : {}),
+    };
+  }
+}

@@ -1,0 +1,24 @@
+/** Public surface of the OpenAPI support: document checking, body validation, merge patch. */
+export {
+  OpenApiDocumentError,
+  checkOpenApiDocument,
+  listCollections,
+  resolveSchema,
+  type DocumentLocation,
+  HTTP_METHODS,
+  type CollectionDeclaration,
+  type ComponentsObject,
+  type HttpMethod,
+  type MediaTypeObject,
+  type OpenApiDocument,
+  type OperationObject,
+  type PathItemObject,
+  type ReferenceObject,
+  type RequestBodyObject,
+  type SchemaObject,
+  type SchemaOrReference,
+  type SchemaType,
+} from './document.js';
+export { missingFieldMessage, type FieldProblem, type InvalidField, type MissingField } from './field-errors.js';
+export { compileBodyValidator, compileCollectionValidators, type BodyValidationResult, type BodyValidator } from './validator.js';
+export { mergePatch } from './merge-patch.js';
