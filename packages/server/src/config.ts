@@ -6,6 +6,8 @@ export interface ServerConfig {
   /** The issuer identifier: the public base URL of this server, without a trailing slash. */
   readonly issuer: string;
   readonly logLevel: string;
+  /** The OpenAPI document of the REST API. */
+  readonly openApiPath: string;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -14,5 +16,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   const host = env.HOST || '127.0.0.1';
   const issuer = (env.ISSUER || `http://localhost:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(issuer)) throw new Error(`ISSUER must be an http(s) URL without query or fragment, got ${JSON.stringify(issuer)}`);
-  return { port, host, databaseUrl: env.DATABASE_URL || 'sqlite:data/gatehouse.db', issuer, logLevel: env.LOG_LEVEL || 'info' };
+  return { port, host, databaseUrl: env.DATABASE_URL || 'sqlite:data/gatehouse.db', issuer, logLevel: env.LOG_LEVEL || 'info',
+    openApiPath: env.OPENAPI_PATH || 'openapi.yaml' };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { loadApiDefinition, type ApiDefinition } from './api/definition.js';
 import { buildApp } from './app.js';
 import type { ServerContext } from './context.js';
 import { AccessTokens } from './oauth/access-tokens.js';
@@ -20,6 +21,8 @@ export interface StartOptions {
   readonly host: string;
   readonly clock?: Clock;
   readonly logger?: FastifyServerOptions['logger'];
+  /** The OpenAPI document (a path, or a definition already loaded); no REST API when undefined. */
+  readonly api?: string | ApiDefinition;
 }
 
 export interface RunningServer {
@@ -32,9 +35,11 @@ export interface RunningServer {
 
 /** Opens the store, builds the app and listens. */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
+  // A broken document stops the server before anything listens.
+  const api = typeof options.api === 'string' ? loadApiDefinition(options.api) : options.api;
   const store = await openStore(options.databaseUrl);
   const context = await createContext(store, options.issuer, options.clock);
-  const app = await buildApp(context, { logger: options.logger });
+  const app = await buildApp(context, { logger: options.logger, api });
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

@@ -6,7 +6,12 @@ import { registerClient, type ClientRegistration } from '../src/oauth/clients.js
 import { createAuthorizationCode } from '../src/oauth/authorization-codes.js';
 import { issueOperatorGrant } from '../src/oauth/operator-grants.js';
 import { s256 } from '../src/oauth/secrets.js';
+import { fileURLToPath } from 'node:url';
+import type { ApiDefinition } from '../src/api/definition.js';
 import { startServer, type RunningServer } from '../src/server.js';
+
+/** The OpenAPI document shipped at the repository root. */
+export const SHIPPED_OPENAPI = fileURLToPath(new URL('../../../openapi.yaml', import.meta.url));
 
 /** A clock tests move by hand: "after time passes" without waiting. */
 export class ManualClock implements Clock {
@@ -53,12 +58,17 @@ export interface PostOptions {
   readonly headers?: Record<string, string>;
 }
 
+export interface TestServerOptions {
+  /** The REST API's OpenAPI document (a path or a loaded definition); the shipped one by default. */
+  readonly api?: string | ApiDefinition;
+}
+
 /** Starts Gatehouse on a fresh SQLite file, listening on a free port of 127.0.0.1. */
-export async function startTestServer(): Promise<TestServer> {
+export async function startTestServer({ api = SHIPPED_OPENAPI }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
   const server = await startServer({
-    databaseUrl: `sqlite:${join(dataDir, 'gatehouse.db')}`, issuer: 'http://gatehouse.test', port: 0, host: '127.0.0.1', clock,
+    databaseUrl: `sqlite:${join(dataDir, 'gatehouse.db')}`, issuer: 'http://gatehouse.test', port: 0, host: '127.0.0.1', clock, api,
   });
   const { context } = server;
   return {

@@ -25,7 +25,8 @@ export const USAGE = `Usage: gatehouse <command>
   grants revoke GRANT_ID
 
 LIST is comma- or space-separated; DURATION is seconds or a number with s, m, h or d.
-Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (sqlite:data/gatehouse.db), ISSUER, LOG_LEVEL.
+Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (sqlite:data/gatehouse.db), ISSUER, LOG_LEVEL,
+OPENAPI_PATH (openapi.yaml).
 Every command but serve prints JSON.`;
 
 type Command = (args: string[], config: ServerConfig, io: CliIo) => Promise<number>;

@@ -8,7 +8,7 @@ import type { CliIo } from './run.js';
 export async function serveCommand(args: string[], config: ServerConfig, io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, options: { demo: { type: 'boolean' } } });
   const server = await startServer({
-    databaseUrl: config.databaseUrl, issuer: config.issuer, port: config.port, host: config.host,
+    databaseUrl: config.databaseUrl, issuer: config.issuer, port: config.port, host: config.host, api: config.openApiPath,
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
   });
   if (values.demo) await ensureDemoClient(server.context, io.out);

@@ -1,31 +1,46 @@
-import { PROBLEMS, type ProblemBody, type ProblemCode, type ProblemFieldError } from '@gatehouse/contract';
+import { PROBLEMS, ProblemError } from '@gatehouse/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { StoreBusyError } from '../store/store.js';
 
 /** Sends an RFC 9457 problem from the catalog. */
-export function sendProblem(reply: FastifyReply, request: FastifyRequest, code: ProblemCode, detail?: string, errors?: readonly ProblemFieldError[]): FastifyReply {
-  const entry = PROBLEMS[code];
-  const body: ProblemBody = {
-    type: `/problems/${entry.slug}`, title: entry.title, status: entry.status, detail: detail ?? entry.summary,
-    instance: request.url.split('?')[0] ?? '/', ...(errors ? { errors } : {}),
-  };
-  if (entry.transient) reply.header('retry-after', '1');
-  return reply.code(entry.status).type('application/problem+json').send(body);
+export function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: ProblemError): FastifyReply {
+  if (PROBLEMS[problem.code].transient) reply.header('retry-after', '1');
+  return reply.code(problem.status).type('application/problem+json').send(problem.toBody(pathOf(request)));
+}
+
+function pathOf(request: FastifyRequest): string {
+  return request.url.split('?')[0] ?? '/';
+}
+
+/** The catalog problem for anything thrown on a non-OAuth route. */
+export function toProblem(error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error;
+  if (error instanceof StoreBusyError) return new ProblemError('service_unavailable');
+  const fastifyError = error as Partial<FastifyError>;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ProblemError('payload_too_large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return new ProblemError('unsupported_media_type');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ProblemError('malformed_json', 'The request body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ProblemError('malformed_json', 'The request body is not valid JSON.');
+  }
+  if (error instanceof SyntaxError) return new ProblemError('malformed_json', 'The request body is not valid JSON.');
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) return new ProblemError('malformed_json', 'The request could not be read.');
+  return new ProblemError('internal_error');
 }
 
 /** The error handler of every route that is not an OAuth endpoint. */
 export function problemErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof StoreBusyError) return sendProblem(reply, request, 'service_unavailable');
-  switch ((error as Partial<FastifyError>).code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return sendProblem(reply, request, 'payload_too_large');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return sendProblem(reply, request, 'unsupported_media_type');
-  }
-  request.log.error({ err: error }, 'unexpected error');
-  return sendProblem(reply, request, 'internal_error');
+  const problem = toProblem(error);
+  if (problem.code === 'internal_error') request.log.error({ err: error }, 'unexpected error');
+  return sendProblem(reply, request, problem);
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendProblem(reply, request, 'not_found', `There is no resource at ${request.method} ${request.url.split('?')[0] ?? '/'}.`);
+  return sendProblem(reply, request, new ProblemError('not_found', `There is no resource at ${request.method} ${pathOf(request)}.`));
 }

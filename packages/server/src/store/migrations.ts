@@ -68,6 +68,19 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002_records': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createTable('records')
+        .addColumn('collection', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('records_pk', ['collection', 'id'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

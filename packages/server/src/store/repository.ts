@@ -4,10 +4,11 @@ import type {
   RefreshTokenRecord, SigningKeyRecord,
 } from './records.js';
 import { clientFromRow, clientToRow, codeFromRow, codeToRow, grantFromRow, grantToRow, refreshTokenFromRow, signingKeyFromRow } from './rows.js';
+import { createRecordRepository, type RecordRepository } from './record-repository.js';
 import type { Database } from './schema.js';
 
 /** Every query the domain needs, dialect-neutral. Inside a transaction, reads that lock rows do. */
-export interface Repository {
+export interface Repository extends RecordRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -40,6 +41,7 @@ export interface RepositoryOptions {
 
 export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryOptions): Repository {
   return {
+    ...createRecordRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },

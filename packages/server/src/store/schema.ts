@@ -8,6 +8,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   authorization_codes: AuthorizationCodesTable;
   signing_keys: SigningKeysTable;
+  records: RecordsTable;
 }
 
 export interface ClientsTable {
@@ -79,4 +80,17 @@ export interface SigningKeysTable {
   public_jwk: string;
   created_at: number;
   retired_at: number | null;
+}
+
+/** A record of a REST collection declared in the OpenAPI document. */
+export interface RecordsTable {
+  collection: string;
+  /** Time-ordered, so listing by id lists in creation order. */
+  id: string;
+  /** The record's JSON. */
+  body: string;
+  /** Starts at 1, incremented by every write; the ETag. */
+  version: number;
+  created_at: number;
+  updated_at: number;
 }

@@ -1,0 +1,25 @@
+import { ProblemError, type BodyValidationResult, type FieldProblem } from '@gatehouse/contract';
+
+/**
+ * The validated body, or the catalog problem: 400 missing-required-field when a required field is
+ * omitted or null (its detail is exactly the contract's message; every missing field is listed),
+ * 422 invalid-field-value for a present but unacceptable value.
+ */
+export function validBodyOrThrow(result: BodyValidationResult): Record<string, unknown> {
+  if (result.ok) return result.value;
+  if (result.kind === 'missing') {
+    throw new ProblemError('missing_required_field', first(result.fields).message, result.fields.map((f) => fieldError('missing_required_field', f)));
+  }
+  const detail = result.fields.length === 1 ? first(result.fields).message : `${result.fields.length} fields have unacceptable values; see errors.`;
+  throw new ProblemError('invalid_field_value', detail, result.fields.map((f) => fieldError('invalid_field_value', f)));
+}
+
+function first(fields: readonly FieldProblem[]): FieldProblem {
+  const f = fields[0];
+  if (!f) throw new Error('a refused body names at least one field');
+  return f;
+}
+
+function fieldError(code: 'missing_required_field' | 'invalid_field_value', f: FieldProblem) {
+  return { code, field: f.field, pointer: f.pointer, detail: f.message } as const;
+}

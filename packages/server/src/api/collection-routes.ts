@@ -1,0 +1,80 @@
+import { ProblemError } from '@gatehouse/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { allowOnly } from '../http/method-not-allowed.js';
+import { createRecord, deleteRecord, etagOf, patchRecord, readRecord, replaceRecord, representation, type Collection } from './records.js';
+
+const DEFAULT_PAGE = 20;
+const MAX_PAGE = 100;
+
+type IdRequest = FastifyRequest<{ Params: { id: string } }>;
+
+/** The five routes of one collection, named by the OpenAPI document. */
+export function collectionRoutes(app: FastifyInstance, { store, clock }: ServerContext, collection: Collection): void {
+  const base = `/${collection.name}`;
+  const item = `${base}/:id`;
+  const read = { scope: `${collection.name}:read` };
+  const write = { scope: `${collection.name}:write` };
+
+  app.post(base, { config: write }, async (request, reply) => {
+    requireMediaType(request, 'application/json');
+    const record = await createRecord(store, collection, request.body, clock.now());
+    return reply.code(201).header('location', `${request.url.split('?')[0]}/${record.id}`).header('etag', etagOf(record)).send(representation(record));
+  });
+  app.get<{ Querystring: Record<string, string | string[] | undefined> }>(base, { config: read }, async (request) => {
+    const limit = pageSize(request.query.limit);
+    const after = cursorPosition(request.query.cursor);
+    const page = await store.listRecords(collection.name, after, limit + 1);
+    const items = page.slice(0, limit);
+    const last = items[items.length - 1];
+    return { items: items.map(representation), next_cursor: page.length > limit && last ? Buffer.from(last.id).toString('base64url') : null };
+  });
+  allowOnly(app, base, ['GET', 'POST']);
+
+  app.get(item, { config: read }, async (request: IdRequest, reply) => {
+    const record = await readRecord(store, collection, request.params.id);
+    return reply.header('etag', etagOf(record)).send(representation(record));
+  });
+  app.put(item, { config: write }, async (request: IdRequest, reply) => {
+    requireMediaType(request, 'application/json');
+    const record = await replaceRecord(store, collection, request.params.id, request.body, ifMatchOf(request), clock.now());
+    return reply.header('etag', etagOf(record)).send(representation(record));
+  });
+  app.patch(item, { config: write }, async (request: IdRequest, reply) => {
+    requireMediaType(request, 'application/merge-patch+json');
+    const record = await patchRecord(store, collection, request.params.id, request.body, ifMatchOf(request), clock.now());
+    return reply.header('etag', etagOf(record)).send(representation(record));
+  });
+  app.delete(item, { config: write }, async (request: IdRequest, reply) => {
+    await deleteRecord(store, collection, request.params.id, ifMatchOf(request));
+    return reply.code(204).send();
+  });
+  allowOnly(app, item, ['GET', 'PUT', 'PATCH', 'DELETE']);
+}
+
+/** A body must come as `type`; a request without a body is malformed JSON (there is nothing to read). */
+function requireMediaType(request: FastifyRequest, type: string): void {
+  const sent = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  if (sent === undefined || request.body === undefined) throw new ProblemError('malformed_json', 'The request body is empty; send a JSON object.');
+  if (sent !== type) throw new ProblemError('unsupported_media_type', `Send this request as Content-Type: ${type}.`);
+}
+
+function ifMatchOf(request: FastifyRequest): string | undefined {
+  const value = request.headers['if-match'];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+function pageSize(value: string | string[] | undefined): number {
+  if (value === undefined) return DEFAULT_PAGE;
+  if (typeof value !== 'string' || !/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGE) {
+    throw new ProblemError('invalid_parameter', `limit must be a whole number from 1 to ${MAX_PAGE}.`);
+  }
+  return Number(value);
+}
+
+function cursorPosition(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const id = typeof value === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(value) ? Buffer.from(value, 'base64url').toString('utf8') : '';
+  if (!/^[0-9a-z]{12,}$/.test(id)) throw new ProblemError('invalid_parameter', 'cursor is not a cursor this API gave out; start again without one.');
+  return id;
+}

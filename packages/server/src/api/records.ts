@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { ProblemError, mergePatch, type BodyValidator } from '@gatehouse/contract';
+import type { StoredRecord } from '../store/record-repository.js';
+import type { Repository } from '../store/repository.js';
+import { validBodyOrThrow } from './body-problems.js';
+
+/**
+ * The REST collections' operations, HTTP-free. Every body is validated before anything is written,
+ * and every write is conditional on the version read, so a refused or stale request changes nothing.
+ */
+export interface Collection {
+  readonly name: string;
+  readonly validate: BodyValidator;
+}
+
+/** The record as the API shows it: its id, then its fields. */
+export function representation(record: StoredRecord): Record<string, unknown> {
+  return { id: record.id, ...record.body };
+}
+
+export function etagOf(record: Pick<StoredRecord, 'version'>): string {
+  return `"${record.version}"`;
+}
+
+export async function createRecord(store: Repository, collection: Collection, body: unknown, now: number): Promise<StoredRecord> {
+  const value = validBodyOrThrow(collection.validate(body));
+  const record: StoredRecord = { collection: collection.name, id: newRecordId(), body: value, version: 1, createdAt: now, updatedAt: now };
+  await store.insertRecord(record);
+  return record;
+}
+
+export async function readRecord(store: Repository, collection: Collection, id: string): Promise<StoredRecord> {
+  const record = await store.findRecord(collection.name, id);
+  if (!record) throw new ProblemError('not_found', `There is no ${collection.name} record '${id}'.`);
+  return record;
+}
+
+/** PUT: a full replacement, validated exactly as a POST body. */
+export async function replaceRecord(store: Repository, collection: Collection, id: string, body: unknown, ifMatch: string | undefined, now: number): Promise<StoredRecord> {
+  const value = validBodyOrThrow(collection.validate(body));
+  const current = await currentVersion(store, collection, id, ifMatch);
+  return write(store, current, value, now);
+}
+
+/** PATCH: an RFC 7396 merge patch; the merged record is validated, so null on a required field is "missing". */
+export async function patchRecord(store: Repository, collection: Collection, id: string, patch: unknown, ifMatch: string | undefined, now: number): Promise<StoredRecord> {
+  const current = await currentVersion(store, collection, id, ifMatch);
+  const value = validBodyOrThrow(collection.validate(mergePatch(current.body, patch)));
+  return write(store, current, value, now);
+}
+
+export async function deleteRecord(store: Repository, collection: Collection, id: string, ifMatch: string | undefined): Promise<void> {
+  const current = await currentVersion(store, collection, id, ifMatch);
+  if (!(await store.deleteRecord(collection.name, id, current.version))) throw changedMeanwhile();
+}
+
+async function write(store: Repository, current: StoredRecord, body: Record<string, unknown>, now: number): Promise<StoredRecord> {
+  if (!(await store.updateRecord(current.collection, current.id, body, current.version, now))) throw changedMeanwhile();
+  return { ...current, body, version: current.version + 1, updatedAt: now };
+}
+
+/** The record, after checking `If-Match` against its ETag (RFC 9110 §13.1.1). */
+async function currentVersion(store: Repository, collection: Collection, id: string, ifMatch: string | undefined): Promise<StoredRecord> {
+  const record = await readRecord(store, collection, id);
+  if (ifMatch !== undefined) {
+    const tags = ifMatch.split(',').map((t) => t.trim());
+    if (!tags.includes('*') && !tags.includes(etagOf(record))) {
+      throw new ProblemError('precondition_failed', `If-Match does not name the current version ${etagOf(record)}.`);
+    }
+  }
+  return record;
+}
+
+function changedMeanwhile(): ProblemError {
+  return new ProblemError('precondition_failed', 'The record changed while this request was processed; read it again.');
+}
+
+let lastMillis = 0;
+let sequence = 0;
+
+/** Time-ordered ids, so that listing by id lists in creation order. */
+function newRecordId(): string {
+  const millis = Date.now();
+  sequence = millis === lastMillis ? sequence + 1 : 0;
+  lastMillis = millis;
+  return `${millis.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(3, '0')}${randomBytes(6).toString('hex')}`;
+}
