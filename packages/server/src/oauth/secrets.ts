@@ -9,9 +9,12 @@ export function newOpaqueSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Random identifier for records (grants). */
+/**
+ * Random identifier for records (grants, JWT ids): 128 bits, hex, so that an id an operator copies
+ * from one command into another can never be read as an option (base64url may start with '-').
+ */
 export function newId(): string {
-  return randomBytes(16).toString('base64url');
+  return randomBytes(16).toString('hex');
 }
 
 /** SHA-256, hex: the only form in which opaque credentials are stored. */

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { digestOf } from '../src/oauth/secrets.js';
+import { assertOkJson } from './_oauth-assertions.js';
+import { refresh, startTestServer, VERIFIER, type TestServer } from './_server.js';
+
+const REDIRECT_URI = 'https://app.example/callback';
+
+/** Every file of the data folder (the SQLite file, its -wal and -shm), as bytes. */
+function dataFiles(dataDir: string): Map<string, Buffer> {
+  return new Map(readdirSync(dataDir).map((name) => [name, readFileSync(join(dataDir, name))]));
+}
+
+/** The files (by name) whose bytes contain `needle` as UTF-8. */
+function filesContaining(files: Map<string, Buffer>, needle: string): string[] {
+  return [...files].filter(([, bytes]) => bytes.includes(Buffer.from(needle, 'utf8'))).map(([name]) => name);
+}
+
+describe('credentials at rest: only digests are stored', () => {
+  let server: TestServer;
+  /** Every plaintext credential the server handed out, by what it is. */
+  const secrets: Array<{ what: string; value: string }> = [];
+
+  before(async () => {
+    server = await startTestServer();
+    const confidential = await server.addClient({ id: 'secret-keeper-confidential' });
+    const other = await server.addClient({ id: 'secret-keeper-other', rotationLimit: 2 });
+    const spa = await server.addClient({ id: 'secret-keeper-spa', public: true });
+    for (const client of [confidential, other]) secrets.push({ what: `client secret of ${client.id}`, value: client.secret as string });
+
+    for (const [client, subject] of [[confidential, 'subject-alice'], [other, 'subject-bob'], [spa, 'subject-carol']] as const) {
+      const issued = await server.issueGrant(client, subject);
+      secrets.push({ what: `first refresh token of ${client.id}`, value: issued.refresh_token });
+      const rotated = await refresh(server, client, issued.refresh_token);
+      assert.equal(rotated.status, 200);
+      secrets.push({ what: `rotated refresh token of ${client.id}`, value: rotated.body.refresh_token as string });
+    }
+
+    const exchanged = await server.createCode(confidential, { verifier: VERIFIER, redirectUri: REDIRECT_URI, subject: 'subject-dave' });
+    secrets.push({ what: 'exchanged authorization code', value: exchanged });
+    const tokens = await assertOkJson(await server.post('/token', {
+      grant_type: 'authorization_code', code: exchanged, redirect_uri: REDIRECT_URI, code_verifier: VERIFIER,
+    }, { as: confidential }));
+    secrets.push({ what: 'refresh token from the code exchange', value: tokens.refresh_token as string });
+    const pending = await server.createCode(spa, { verifier: VERIFIER, redirectUri: REDIRECT_URI });
+    secrets.push({ what: 'authorization code not yet exchanged', value: pending });
+  });
+  after(() => server.close());
+
+  it('the scan reads the live data: client ids, subjects and the credentials\' SHA-256 digests are in the files', () => {
+    const files = dataFiles(server.dataDir);
+    assert.ok(files.size >= 1);
+    for (const visible of ['secret-keeper-confidential', 'secret-keeper-spa', 'subject-alice', 'subject-dave']) {
+      assert.notDeepEqual(filesContaining(files, visible), [], `${visible} should be found by the scan`);
+    }
+    for (const { what, value } of secrets) assert.notDeepEqual(filesContaining(files, digestOf(value)), [], `digest of the ${what}`);
+  });
+
+  it('no file of the data folder (database, WAL, shared memory) holds a refresh token, client secret or authorization code in plaintext', () => {
+    const files = dataFiles(server.dataDir);
+    assert.ok([...files.keys()].some((name) => name.endsWith('-wal')), 'the WAL is scanned while the server runs');
+    assert.equal(secrets.length, 11);
+    for (const { what, value } of secrets) assert.deepEqual(filesContaining(files, value), [], `the ${what} is stored in plaintext`);
+  });
+
+  it('after a WAL checkpoint into the main database file, still no credential is in plaintext', () => {
+    const [databaseFile] = [...dataFiles(server.dataDir).keys()].filter((name) => name.endsWith('.db'));
+    assert.ok(databaseFile);
+    const connection = new Database(join(server.dataDir, databaseFile));
+    try {
+      connection.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      connection.close();
+    }
+    const files = dataFiles(server.dataDir);
+    assert.notDeepEqual(filesContaining(new Map([[databaseFile, files.get(databaseFile) as Buffer]]), 'subject-dave'), [], 'the checkpoint moved the data into the database file');
+    for (const { what, value } of secrets) assert.deepEqual(filesContaining(files, value), [], `the ${what} is stored in plaintext`);
+  });
+});
