@@ -8,6 +8,7 @@ import { issueOperatorGrant } from '../src/oauth/operator-grants.js';
 import { s256 } from '../src/oauth/secrets.js';
 import { fileURLToPath } from 'node:url';
 import type { ApiDefinition } from '../src/api/definition.js';
+import { createPostgresSchema, type Dialect } from './_dialects.js';
 import { startServer, type RunningServer } from '../src/server.js';
 
 /** The OpenAPI document shipped at the repository root. */
@@ -31,6 +32,8 @@ export interface TestServer extends RunningServer {
   readonly clock: ManualClock;
   /** The folder holding the SQLite file (and its WAL). */
   readonly dataDir: string;
+  /** The store's DATABASE_URL, for a second process on the same database. */
+  readonly databaseUrl: string;
   addClient(registration: Partial<ClientRegistration> & { id: string }): Promise<TestClient>;
   /** A grant issued as `gatehouse grants issue` would: its first token response. */
   issueGrant(client: TestClient, subject?: string, scope?: readonly string[]): Promise<IssuedTokens>;
@@ -61,20 +64,23 @@ export interface PostOptions {
 export interface TestServerOptions {
   /** The REST API's OpenAPI document (a path or a loaded definition); the shipped one by default. */
   readonly api?: string | ApiDefinition;
+  /** The store's dialect; SQLite by default. */
+  readonly dialect?: Dialect;
 }
 
 /** Starts Gatehouse on a fresh SQLite file, listening on a free port of 127.0.0.1. */
-export async function startTestServer({ api = SHIPPED_OPENAPI }: TestServerOptions = {}): Promise<TestServer> {
+export async function startTestServer({ api = SHIPPED_OPENAPI, dialect = 'sqlite' }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
-  const server = await startServer({
-    databaseUrl: `sqlite:${join(dataDir, 'gatehouse.db')}`, issuer: 'http://gatehouse.test', port: 0, host: '127.0.0.1', clock, api,
-  });
+  const schema = dialect === 'postgres' ? await createPostgresSchema() : undefined;
+  const databaseUrl = schema?.url ?? `sqlite:${join(dataDir, 'gatehouse.db')}`;
+  const server = await startServer({ databaseUrl, issuer: 'http://gatehouse.test', port: 0, host: '127.0.0.1', clock, api });
   const { context } = server;
   return {
-    ...server, clock, dataDir,
+    ...server, clock, dataDir, databaseUrl,
     async close() {
       await server.close();
+      await schema?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
     async addClient(registration) {

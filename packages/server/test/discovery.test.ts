@@ -3,13 +3,14 @@ import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { assertOkJson, ISSUER } from './_oauth-assertions.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
+import { DIALECTS } from './_dialects.js';
 
-describe('server metadata (RFC 8414) and access tokens (RFC 9068)', () => {
+for (const dialect of DIALECTS) describe(`server metadata (RFC 8414) and access tokens (RFC 9068) [${dialect}]`, () => {
   let server: TestServer;
   let app: TestClient;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     app = await server.addClient({ id: 'app' });
   });
   after(() => server.close());

@@ -2,18 +2,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertOAuthError, assertOkJson, ISSUER } from './_oauth-assertions.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
+import { DIALECTS } from './_dialects.js';
 
 const HOUR = 3600;
 const ACTIVE_KEYS = ['active', 'client_id', 'exp', 'iat', 'iss', 'scope', 'sub', 'token_type'];
 
-describe('POST /introspect (RFC 7662)', () => {
+for (const dialect of DIALECTS) describe(`POST /introspect (RFC 7662) [${dialect}]`, () => {
   let server: TestServer;
   let app: TestClient;
   let other: TestClient;
   let resourceServer: TestClient;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     app = await server.addClient({ id: 'app', refreshTokenTtl: HOUR });
     other = await server.addClient({ id: 'other' });
     resourceServer = await server.addClient({ id: 'api', resourceServer: true });

@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
+import { DIALECTS } from './_dialects.js';
 
 const DAY = 86_400;
 
-describe('refresh-token lifecycle (the spec\'s state table)', () => {
+for (const dialect of DIALECTS) describe(`refresh-token lifecycle (the spec's state table) [${dialect}]`, () => {
   let server: TestServer;
   let client: TestClient;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     client = await server.addClient({ id: 'app', refreshTokenTtl: 14 * DAY, refreshTokenAbsoluteTtl: 90 * DAY });
   });
   after(() => server.close());
@@ -144,11 +145,11 @@ describe('refresh-token lifecycle (the spec\'s state table)', () => {
   });
 });
 
-describe('refresh-token policy per client', () => {
+for (const dialect of DIALECTS) describe(`refresh-token policy per client [${dialect}]`, () => {
   let server: TestServer;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
   });
   after(() => server.close());
 

@@ -2,16 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertOAuthError, ISSUER } from './_oauth-assertions.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
+import { DIALECTS } from './_dialects.js';
 
 const REVOKED = { error: 'invalid_grant', error_description: 'refresh token has been revoked', error_uri: `${ISSUER}/problems/invalid-grant` };
 
-describe('POST /revoke (RFC 7009)', () => {
+for (const dialect of DIALECTS) describe(`POST /revoke (RFC 7009) [${dialect}]`, () => {
   let server: TestServer;
   let app: TestClient;
   let other: TestClient;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     app = await server.addClient({ id: 'app' });
     other = await server.addClient({ id: 'other' });
   });

@@ -3,19 +3,20 @@ import { after, before, describe, it } from 'node:test';
 import { OAUTH_ERRORS, type OAuthErrorCode } from '@gatehouse/contract';
 import { assertOAuthError, assertOkJson, ISSUER } from './_oauth-assertions.js';
 import { basicAuthorization, refresh, startTestServer, VERIFIER, type PostOptions, type TestClient, type TestServer } from './_server.js';
+import { DIALECTS } from './_dialects.js';
 
 const REDIRECT_URI = 'https://app.example/callback';
 /** Well-formed (RFC 7636 §4.1) but not the verifier the codes are made for. */
 const OTHER_VERIFIER = 'A'.repeat(43);
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-describe('POST /token', () => {
+for (const dialect of DIALECTS) describe(`POST /token [${dialect}]`, () => {
   let server: TestServer;
   let app: TestClient;
   let other: TestClient;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ dialect });
     app = await server.addClient({ id: 'app' });
     other = await server.addClient({ id: 'other' });
   });

@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
+import { openPostgresStore } from './postgres/index.js';
 import { openSqliteStore } from './sqlite/index.js';
 import type { Store } from './store.js';
 
 /**
- * Opens the store named by a `DATABASE_URL`: `sqlite:relative/path.db`, `sqlite:///absolute/path.db`
- * or `sqlite::memory:`. Migrations are applied before it resolves.
+ * Opens the store named by a `DATABASE_URL`: `sqlite:relative/path.db`, `sqlite:///absolute/path.db`,
+ * `sqlite::memory:`, or `postgres://user@host:port/database`. Migrations are applied before it
+ * resolves.
  */
 export async function openStore(databaseUrl: string): Promise<Store> {
   if (databaseUrl.startsWith('sqlite:')) {
@@ -13,7 +15,7 @@ export async function openStore(databaseUrl: string): Promise<Store> {
     return openSqliteStore({ filename });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new Error('DATABASE_URL: the PostgreSQL store is not available yet; use sqlite:<path>');
+    return openPostgresStore({ connectionString: databaseUrl });
   }
-  throw new Error(`DATABASE_URL must start with sqlite: (got ${JSON.stringify(databaseUrl.split(':')[0])})`);
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${JSON.stringify(databaseUrl.split(':')[0])})`);
 }
