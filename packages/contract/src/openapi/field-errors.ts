@@ -39,7 +39,9 @@ export const MAX_REPORT_CHARS = 64 * 1024;
 /** Sorts Ajv errors into missing and invalid fields; an invalid value AT or UNDER a missing field is its echo and is dropped. */
 export function classifyErrors(errors: readonly ErrorObject[], body: unknown): { missing: MissingField[]; invalid: InvalidField[] } {
   const relevant = errors.filter((error) => !isBranchError(error));
-  const missing = collect(relevant.filter(isMissing), (error) => toMissing(error, body));
+  // Ajv reports a nested object's required fields before its parent's; the contract's detail names
+  // the first missing field, which must be the shallowest one (`sku` before `address.city`).
+  const missing = collect(relevant.filter(isMissing), (error) => toMissing(error, body)).sort(byDepth);
   const invalid = collect(relevant.filter((error) => !isMissing(error)), (error) => toInvalid(error, body))
     .filter((problem) => !missing.some((gone) => isAtOrUnder(problem.pointer, gone.pointer)));
   return { missing, invalid };
@@ -69,6 +71,11 @@ function collect(errors: readonly ErrorObject[], toProblem: (error: ErrorObject)
  */
 function isBranchError(error: ErrorObject): boolean {
   return /\/(?:anyOf|oneOf)\/\d+(?:\/|$)/.test(error.schemaPath);
+}
+
+/** Shallower pointers first; the stable sort keeps document order within one depth. */
+function byDepth(a: FieldProblem, b: FieldProblem): number {
+  return a.pointer.split('/').length - b.pointer.split('/').length;
 }
 
 function isMissing(error: ErrorObject): boolean {

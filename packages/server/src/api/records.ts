@@ -75,13 +75,22 @@ function changedMeanwhile(): ProblemError {
   return new ProblemError('precondition_failed', 'The record changed while this request was processed; read it again.');
 }
 
+const SEQUENCE_SPAN = 36 ** 3;
 let lastMillis = 0;
 let sequence = 0;
 
-/** Time-ordered ids, so that listing by id lists in creation order. */
+/**
+ * Time-ordered ids, so that listing by id lists in creation order: milliseconds, a sequence within
+ * the millisecond, and randomness against other processes. Monotonic within a process even if the
+ * wall clock steps back or a millisecond sees more ids than the sequence holds.
+ */
 function newRecordId(): string {
-  const millis = Date.now();
+  let millis = Math.max(Date.now(), lastMillis);
   sequence = millis === lastMillis ? sequence + 1 : 0;
+  if (sequence >= SEQUENCE_SPAN) {
+    millis += 1;
+    sequence = 0;
+  }
   lastMillis = millis;
   return `${millis.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(3, '0')}${randomBytes(6).toString('hex')}`;
 }

@@ -14,6 +14,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The bearer scope a route needs; routes without one are public. */
     scope?: string;
+    /** The only media type the route's body may have. */
+    mediaType?: string;
   }
 }
 
@@ -40,6 +42,14 @@ export async function apiRoutes(app: FastifyInstance, { context, api }: { contex
   app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
     const scope = request.routeOptions.config.scope;
     if (scope !== undefined) await authenticateBearer(context, request.headers.authorization, scope);
+  });
+  // The content type is refused before the body is read, so a wrong type is a 415 whatever the body.
+  app.addHook('preParsing', async (request: FastifyRequest) => {
+    const expected = request.routeOptions.config.mediaType;
+    const sent = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+    if (expected !== undefined && sent !== undefined && sent !== expected) {
+      throw new ProblemError('unsupported_media_type', `Send this request as Content-Type: ${expected}.`);
+    }
   });
 
   app.get('/openapi.json', async (_request, reply) => reply.header('cache-control', 'public, max-age=60').send(api.document));
