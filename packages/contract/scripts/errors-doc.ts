@@ -27,7 +27,8 @@ export function renderErrorsDoc(): string {
     }
     lines.push('');
   }
-  lines.push('## REST API problems (RFC 9457)', '', 'Body: `application/problem+json` with `type`, `title`, `status`, `detail`, `instance`, and `errors` for field-level problems.', '');
+  lines.push('## REST API problems (RFC 9457)', '', 'Body: `application/problem+json` with `type`, `title`, `status`, `detail`, `instance`, and `errors` for field-level problems.',
+    'The sign-in and consent pages (`/authorize`, `/login`, `/consent`) show the same entries as HTML pages, with the same status.', '');
   for (const p of Object.values(PROBLEMS)) {
     lines.push(`### \`${p.code}\` — ${p.title}`, '', `Page: \`/problems/${p.slug}\` · status ${p.status} · ${p.transient ? 'transient: retry with backoff' : 'permanent: retrying the same request fails again'}`, '');
     lines.push(p.summary, '', `**What the client must do:** ${p.clientAction}`, '');

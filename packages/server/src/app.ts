@@ -1,7 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { apiRoutes } from './api/routes.js';
 import type { ApiDefinition } from './api/definition.js';
+import { authorizationPages } from './authorize/routes.js';
 import type { ServerContext } from './context.js';
+import { clientErrorHandler, frameworkErrorHandler } from './http/client-errors.js';
 import { problemPages } from './http/problem-pages.js';
 import { notFoundHandler, problemErrorHandler } from './http/problems.js';
 import { oauthRoutes } from './oauth/routes.js';
@@ -10,6 +12,8 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** The REST API to serve under /v2; none when undefined. */
   readonly api?: ApiDefinition;
+  /** Fastify's trustProxy: whose X-Forwarded-For gives the client address. */
+  readonly trustProxy?: boolean | string;
 }
 
 /** Builds the HTTP application over a context; listening is the caller's business. */
@@ -19,11 +23,16 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     // Time limits against slow clients: a request must arrive whole within 30 s.
     requestTimeout: 30_000,
     return503OnClosing: true,
+    trustProxy: options.trustProxy ?? false,
+    // Requests the parser or the router refuses are answered from the catalog too.
+    clientErrorHandler: clientErrorHandler(context.issuer),
+    frameworkErrors: frameworkErrorHandler,
   });
   app.setNotFoundHandler(notFoundHandler);
   app.setErrorHandler(problemErrorHandler);
   problemPages(app);
   await app.register(oauthRoutes, { context });
+  await app.register(authorizationPages, { context });
   if (options.api) await app.register(apiRoutes, { prefix: '/v2', context, api: options.api });
   return app;
 }

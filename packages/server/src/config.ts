@@ -8,6 +8,13 @@ export interface ServerConfig {
   readonly logLevel: string;
   /** The OpenAPI document of the REST API. */
   readonly openApiPath: string;
+  /** Whether `serve` applies pending migrations; when false it refuses to start until `gatehouse migrate` ran. */
+  readonly autoMigrate: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (login throttling, logs):
+   * false (none), true (any), or a comma-separated list of addresses/CIDRs.
+   */
+  readonly trustProxy: boolean | string;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -17,5 +24,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   const issuer = (env.ISSUER || `http://localhost:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(issuer)) throw new Error(`ISSUER must be an http(s) URL without query or fragment, got ${JSON.stringify(issuer)}`);
   return { port, host, databaseUrl: env.DATABASE_URL || 'sqlite:data/gatehouse.db', issuer, logLevel: env.LOG_LEVEL || 'info',
-    openApiPath: env.OPENAPI_PATH || 'openapi.yaml' };
+    openApiPath: env.OPENAPI_PATH || 'openapi.yaml', autoMigrate: env.AUTO_MIGRATE !== 'false',
+    trustProxy: trustProxyFrom(env.TRUST_PROXY) };
+}
+
+function trustProxyFrom(value: string | undefined): boolean | string {
+  if (value === undefined || value === '' || value === 'false') return false;
+  return value === 'true' ? true : value;
 }

@@ -4,13 +4,14 @@ import { buildApp } from './app.js';
 import type { ServerContext } from './context.js';
 import { AccessTokens } from './oauth/access-tokens.js';
 import { systemClock, type Clock } from './oauth/clock.js';
-import { loadKeyRing } from './oauth/keys.js';
+import { KeyRing } from './oauth/keys.js';
 import { openStore } from './store/open.js';
+import type { MigrationMode } from './store/migrations.js';
 import type { Store } from './store/store.js';
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
 export async function createContext(store: Store, issuer: string, clock: Clock = systemClock): Promise<ServerContext> {
-  const keys = await loadKeyRing(store, clock.now());
+  const keys = await KeyRing.load(store, clock);
   return { store, clock, issuer, keys, accessTokens: new AccessTokens(issuer, keys) };
 }
 
@@ -23,6 +24,9 @@ export interface StartOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** The OpenAPI document (a path, or a definition already loaded); no REST API when undefined. */
   readonly api?: string | ApiDefinition;
+  /** Apply pending migrations (default), or refuse to start while any is pending. */
+  readonly migrations?: MigrationMode;
+  readonly trustProxy?: boolean | string;
 }
 
 export interface RunningServer {
@@ -37,15 +41,17 @@ export interface RunningServer {
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   // A broken document stops the server before anything listens.
   const api = typeof options.api === 'string' ? loadApiDefinition(options.api) : options.api;
-  const store = await openStore(options.databaseUrl);
+  const store = await openStore(options.databaseUrl, { migrations: options.migrations ?? 'apply' });
   const context = await createContext(store, options.issuer, options.clock);
-  const app = await buildApp(context, { logger: options.logger, api });
+  const app = await buildApp(context, { logger: options.logger, api, trustProxy: options.trustProxy });
+  context.keys.startReloading();
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return {
     app, context, url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
     async close() {
+      context.keys.stop();
       await app.close();
       await store.close();
     },

@@ -3,6 +3,7 @@
  * and every reason the server gives for one, with its one stable `error_description`.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2 RFC 6749 §5.2 (token endpoint errors)
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1 RFC 6749 §4.1.2.1 (authorization endpoint errors)
  * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.2.1 RFC 7009 §2.2.1 (unsupported_token_type)
  */
 
@@ -14,6 +15,8 @@ export type OAuthErrorCode =
   | 'unsupported_grant_type'
   | 'invalid_scope'
   | 'unsupported_token_type'
+  | 'access_denied'
+  | 'unsupported_response_type'
   | 'server_error'
   | 'temporarily_unavailable';
 
@@ -37,7 +40,7 @@ const entry = (e: OAuthErrorEntry): OAuthErrorEntry => e;
 export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } = {
   invalid_request: entry({
     error: 'invalid_request', status: 400, page: 'invalid-request', title: 'Invalid request', transient: false,
-    summary: 'The request is missing a required parameter, repeats a parameter, or is not a form-encoded body.',
+    summary: 'The request is missing a required parameter, repeats a parameter, or is not a form-encoded body; at the authorization endpoint, it lacks a PKCE S256 code_challenge.',
     clientAction: 'Fix the request as the error_description says; sending it again unchanged fails again.',
   }),
   invalid_client: entry({
@@ -52,7 +55,7 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
   }),
   unauthorized_client: entry({
     error: 'unauthorized_client', status: 400, page: 'unauthorized-client', title: 'Grant type not allowed for this client', transient: false,
-    summary: 'The authenticated client is not registered for the grant type it used.',
+    summary: 'The client is not registered for the grant type it used, or, at the authorization endpoint, for the authorization code flow.',
     clientAction: 'This is a configuration error: ask the operator to allow the grant type for the client, or use one it allows.',
   }),
   unsupported_grant_type: entry({
@@ -69,6 +72,16 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     error: 'unsupported_token_type', status: 400, page: 'unsupported-token-type', title: 'Token type cannot be revoked', transient: false,
     summary: 'Access tokens are short-lived signed JWTs and are not revoked one by one.',
     clientAction: 'Revoke the refresh token instead: that revokes the whole grant, and access tokens of a revoked grant are refused by the API.',
+  }),
+  access_denied: entry({
+    error: 'access_denied', status: 400, page: 'access-denied', title: 'Access denied', transient: false,
+    summary: 'The user declined the authorization request on the consent page. The authorization server sends this to the redirect_uri; no code was issued.',
+    clientAction: 'Tell the user the application was not given access, and offer to start the authorization flow again when they choose to. Do not retry on your own.',
+  }),
+  unsupported_response_type: entry({
+    error: 'unsupported_response_type', status: 400, page: 'unsupported-response-type', title: 'Unsupported response type', transient: false,
+    summary: 'The authorization request asked for a response_type other than code. Only the authorization code flow with PKCE is served; the implicit flow (token) is not.',
+    clientAction: 'Send response_type=code with a PKCE S256 code_challenge, then exchange the code at the token endpoint.',
   }),
   server_error: entry({
     error: 'server_error', status: 500, page: 'server-error', title: 'Server error', transient: true,
@@ -108,6 +121,9 @@ export const OAUTH_REASONS = {
   request_unreadable: reason({ error: 'invalid_request', description: 'request could not be read' }),
   multiple_client_authentication: reason({ error: 'invalid_request', description: 'client used more than one authentication method' }),
   pkce_verifier_malformed: reason({ error: 'invalid_request', description: 'code_verifier must be 43 to 128 characters of [A-Za-z0-9-._~]' }),
+  pkce_challenge_missing: reason({ error: 'invalid_request', description: 'code_challenge is required: PKCE with S256 is required for every client' }),
+  pkce_method_unsupported: reason({ error: 'invalid_request', description: 'code_challenge_method must be S256' }),
+  pkce_challenge_malformed: reason({ error: 'invalid_request', description: 'code_challenge must be the 43-character base64url SHA-256 of the code_verifier' }),
 
   client_authentication_failed: reason({ error: 'invalid_client', description: 'client authentication failed' }),
   client_authorization_malformed: reason({ error: 'invalid_client', description: 'Authorization header is not valid Basic credentials' }),
@@ -125,6 +141,9 @@ export const OAUTH_REASONS = {
   code_verifier_mismatch: reason({ error: 'invalid_grant', description: 'code_verifier does not match the code_challenge' }),
 
   grant_type_not_allowed: reason({ error: 'unauthorized_client', description: 'client is not allowed to use this grant type' }),
+  code_flow_not_allowed: reason({ error: 'unauthorized_client', description: 'client is not allowed to use the authorization code flow' }),
+  response_type_unsupported: reason({ error: 'unsupported_response_type', description: 'response_type must be code' }),
+  consent_denied: reason({ error: 'access_denied', description: 'the user denied the authorization request' }),
   grant_type_unsupported: reason({ error: 'unsupported_grant_type', description: 'grant_type is not supported' }),
   scope_not_allowed: reason({ error: 'invalid_scope', description: 'requested scope exceeds the scope the client may request' }),
   scope_exceeds_grant: reason({ error: 'invalid_scope', description: 'requested scope exceeds the scope of the grant' }),

@@ -81,18 +81,60 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_users_sessions': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createTable('users')
+        .addColumn('username', 'text', (c) => c.primaryKey())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createTable('browser_sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('csrf_token', 'text', (c) => c.notNull())
+        .addColumn('username', 'text', (c) => c.references('users.username').onDelete('cascade'))
+        .addColumn('authenticated_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('browser_sessions_expires_at').on('browser_sessions').column('expires_at').execute();
+      await db.schema.createIndex('browser_sessions_username').on('browser_sessions').column('username').execute();
+      // Remembered consent looks up a user's grants for one client.
+      await db.schema.createIndex('grants_client_subject').on('grants').columns(['client_id', 'subject']).execute();
+    },
+  },
+  '0004_signing_key_activation': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('signing_keys').addColumn('activates_at', 'bigint').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** `apply` runs pending migrations; `check` refuses a database that has any (for `AUTO_MIGRATE=false`). */
+export type MigrationMode = 'apply' | 'check';
+
+/** Brings the schema to the code's version, or checks it is; returns the migrations applied now. */
+export async function prepareSchema(db: Kysely<unknown>, mode: MigrationMode, schema?: string): Promise<string[]> {
+  if (mode === 'apply') return migrateToLatest(db, schema);
+  const migrations = await migratorFor(db, schema).getMigrations();
+  const pending = migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+  if (pending.length > 0) throw new Error(`the database lacks migrations ${pending.join(', ')}: run gatehouse migrate`);
+  return [];
+}
+
+function migratorFor(db: Kysely<unknown>, schema: string | undefined): Migrator {
+  return new Migrator({ db, provider, ...(schema === undefined ? {} : { migrationTableSchema: schema }) });
+}
 
 /**
  * Applies every pending migration; throws with the failing migration's name. On PostgreSQL, `schema`
  * names the schema of the migration tables: without it Kysely looks for them in every schema and
  * mistakes another schema's for ours.
  */
-export async function migrateToLatest(db: Kysely<unknown>, schema?: string): Promise<string[]> {
-  const migrator = new Migrator({ db, provider, ...(schema === undefined ? {} : { migrationTableSchema: schema }) });
-  const { error, results } = await migrator.migrateToLatest();
+async function migrateToLatest(db: Kysely<unknown>, schema?: string): Promise<string[]> {
+  const { error, results } = await migratorFor(db, schema).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

@@ -76,6 +76,8 @@ export interface SigningKeyRecord {
   readonly privateJwk: JsonWebKey;
   readonly publicJwk: JsonWebKey;
   readonly createdAt: number;
+  /** When it starts signing; published from createdAt on. */
+  readonly activatesAt: number;
   readonly retiredAt: number | null;
 }
 

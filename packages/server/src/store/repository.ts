@@ -4,11 +4,12 @@ import type {
   RefreshTokenRecord, SigningKeyRecord,
 } from './records.js';
 import { clientFromRow, clientToRow, codeFromRow, codeToRow, grantFromRow, grantToRow, refreshTokenFromRow, signingKeyFromRow } from './rows.js';
+import { createIdentityRepository, type IdentityRepository } from './identity-repository.js';
 import { createRecordRepository, type RecordRepository } from './record-repository.js';
 import type { Database } from './schema.js';
 
 /** Every query the domain needs, dialect-neutral. Inside a transaction, reads that lock rows do. */
-export interface Repository extends RecordRepository {
+export interface Repository extends RecordRepository, IdentityRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -32,6 +33,8 @@ export interface Repository extends RecordRepository {
   listSigningKeys(): Promise<SigningKeyRecord[]>;
   /** Inserts a key unless one with its kid exists. */
   insertSigningKey(key: SigningKeyRecord): Promise<void>;
+  /** Retires a key: no longer published or accepted. True when this call retired it. */
+  retireSigningKey(kid: string, now: number): Promise<boolean>;
 }
 
 export interface RepositoryOptions {
@@ -42,6 +45,7 @@ export interface RepositoryOptions {
 export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryOptions): Repository {
   return {
     ...createRecordRepository(db),
+    ...createIdentityRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },
@@ -114,8 +118,12 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     async insertSigningKey(key) {
       await db.insertInto('signing_keys').values({
         kid: key.kid, alg: key.alg, private_jwk: JSON.stringify(key.privateJwk), public_jwk: JSON.stringify(key.publicJwk),
-        created_at: key.createdAt, retired_at: key.retiredAt,
+        created_at: key.createdAt, activates_at: key.activatesAt, retired_at: key.retiredAt,
       }).onConflict((oc) => oc.column('kid').doNothing()).execute();
+    },
+    async retireSigningKey(kid, now) {
+      const result = await db.updateTable('signing_keys').set({ retired_at: now }).where('kid', '=', kid).where('retired_at', 'is', null).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
   };
 }

@@ -9,6 +9,8 @@ export interface Database {
   authorization_codes: AuthorizationCodesTable;
   signing_keys: SigningKeysTable;
   records: RecordsTable;
+  users: UsersTable;
+  browser_sessions: BrowserSessionsTable;
 }
 
 export interface ClientsTable {
@@ -79,6 +81,8 @@ export interface SigningKeysTable {
   private_jwk: string;
   public_jwk: string;
   created_at: number;
+  /** When the key starts signing: published in /jwks before that, so verifiers' caches have it. */
+  activates_at: number | null;
   retired_at: number | null;
 }
 
@@ -93,4 +97,27 @@ export interface RecordsTable {
   version: number;
   created_at: number;
   updated_at: number;
+}
+
+/** A person who signs in on the authorization pages; the username is the `sub` of their grants. */
+export interface UsersTable {
+  username: string;
+  /** `scrypt$N$r$p$salt$hash` (see users/passwords.ts). */
+  password_hash: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A browser's sign-in session on the authorization pages, shared by every process on the store. */
+export interface BrowserSessionsTable {
+  /** SHA-256 of the cookie value, hex: the cookie itself is never stored. */
+  id: string;
+  /** The synchronizer token every form of the session carries. */
+  csrf_token: string;
+  /** Null until the browser signs in. */
+  username: string | null;
+  authenticated_at: number | null;
+  created_at: number;
+  /** Idle expiry, moved on by use but never past created_at + the absolute lifetime. */
+  expires_at: number;
 }

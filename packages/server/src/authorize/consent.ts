@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { OAuthError } from '@gatehouse/contract';
+import { formParamsOf } from '../http/form.js';
+import { createAuthorizationCode } from '../oauth/authorization-codes.js';
+import { isScopeSubset } from '../oauth/scope.js';
+import type { BrowserSessionRecord } from '../store/identity-repository.js';
+import type { AuthorizationRequest } from './authorization-request.js';
+import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
+import { answerRefusal, loadAuthorizationRequest, redirectWithError, type AuthorizePages } from './flow.js';
+import { renderConsentPage } from './pages.js';
+import { formActionSource, redirectToClient, sendPage } from './responses.js';
+import { currentSession } from './sessions.js';
+
+const SCOPE_WORDS: Readonly<Record<string, string>> = {
+  'contacts:read': 'See your contacts',
+  'contacts:write': 'Create, change and delete your contacts',
+};
+
+/**
+ * A scope in plain words for the consent page. The REST API's scopes are `{collection}:read|write`,
+ * so every collection the OpenAPI document declares reads well; anything else is shown as its name.
+ */
+export function describeScope(scope: string): string {
+  const known = SCOPE_WORDS[scope];
+  if (known !== undefined) return known;
+  const match = /^([a-z][a-z0-9_-]*):(read|write)$/.exec(scope);
+  if (!match) return scope;
+  const things = (match[1] as string).replace(/[_-]+/g, ' ');
+  return match[2] === 'read' ? `See your ${things}` : `Create, change and delete your ${things}`;
+}
+
+/**
+ * Consent is remembered per grant: a user who holds a live (not revoked, not expired) grant of this
+ * client covering the requested scope is not asked again. Once that grant is revoked, they are.
+ */
+export async function hasRememberedConsent({ context: { store, clock } }: AuthorizePages, request: AuthorizationRequest, username: string): Promise<boolean> {
+  const grants = await store.listLiveGrants(request.client.id, username, clock.now());
+  return grants.some((grant) => isScopeSubset(request.scope, grant.scope));
+}
+
+/**
+ * Answers the client with a new authorization code (RFC 6749 §4.1.2): single use, 60 s, bound to
+ * the client, the redirect URI and the PKCE challenge; the grant is made when it is exchanged.
+ */
+export async function issueCode({ context: { store, clock, issuer } }: AuthorizePages, reply: FastifyReply, request: AuthorizationRequest, username: string, status: 302 | 303): Promise<FastifyReply> {
+  const code = await createAuthorizationCode(store, {
+    client: request.client, subject: username, scope: request.scope, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge, now: clock.now(),
+  });
+  return redirectToClient(reply, request.redirectUri, { code, state: request.state, iss: issuer }, status);
+}
+
+/** GET /authorize for a signed-in browser: a code at once if consent is remembered, else the consent page. */
+export async function answerSignedIn(pages: AuthorizePages, reply: FastifyReply, request: AuthorizationRequest, session: BrowserSessionRecord & { username: string }): Promise<FastifyReply> {
+  if (await hasRememberedConsent(pages, request, session.username)) return issueCode(pages, reply, request, session.username, 302);
+  const page = renderConsentPage(pages.base, {
+    clientName: request.client.name, destination: destinationOf(request.redirectUri), username: session.username,
+    scopes: request.scope.map((name) => ({ name, words: describeScope(name) })), query: request.query, csrfToken: session.csrfToken,
+  });
+  return sendPage(reply, 200, page, [formActionSource(request.redirectUri)]);
+}
+
+function destinationOf(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.host === '' ? `${url.protocol}${url.pathname}` : url.host;
+}
+
+/**
+ * POST /consent: CSRF token, the request checked again, then the user's decision. Allow answers the
+ * client with a code, anything else with `access_denied` (RFC 6749 §4.1.2.1); 303 either way.
+ */
+export function consentEndpoint(app: FastifyInstance, pages: AuthorizePages): void {
+  const { context: { store, clock, issuer }, base } = pages;
+  app.post('/consent', async (request, reply) => {
+    const form = formParamsOf(request.body);
+    const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
+    const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
+    if (check.kind !== 'valid') return answerRefusal(reply, check, issuer, 303);
+    const authorization = check.request;
+    // Not signed in (any more): back to the start of the flow, which shows the sign-in page.
+    if (session.username === null) return reply.code(303).header('location', `${base}/authorize?${authorization.query}`).send();
+    if (form.get('decision') !== 'allow') {
+      return redirectWithError(reply, authorization.redirectUri, authorization.state, new OAuthError('consent_denied'), issuer, 303);
+    }
+    return issueCode(pages, reply, authorization, session.username, 303);
+  });
+}

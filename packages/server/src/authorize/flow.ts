@@ -1,0 +1,44 @@
+import { OAuthError, ProblemError } from '@gatehouse/contract';
+import type { FastifyReply } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { checkAuthorizationRequest, clientIdOf, type AuthorizationRequestCheck } from './authorization-request.js';
+import type { LoginThrottle } from './login-throttle.js';
+import type { BasePath } from './pages.js';
+import { redirectToClient } from './responses.js';
+import type { CookiePolicy } from './sessions.js';
+
+/** What the routes of the authorization pages share, passed to each explicitly. */
+export interface AuthorizePages {
+  readonly context: ServerContext;
+  readonly base: BasePath;
+  readonly cookies: CookiePolicy;
+  readonly throttle: LoginThrottle;
+}
+
+/** Looks the client up and checks the request: on GET /authorize and again on every POST. */
+export async function loadAuthorizationRequest({ store }: ServerContext, query: string): Promise<AuthorizationRequestCheck> {
+  const clientId = clientIdOf(query);
+  const client = clientId === undefined ? undefined : await store.findClient(clientId);
+  return checkAuthorizationRequest(query, client);
+}
+
+/**
+ * Answers a request that did not pass: an untrusted client or redirect URI is shown on a page
+ * (400), every other error goes back to the client as RFC 6749 §4.1.2.1 says, with `iss`
+ * (RFC 9207 §2) so the client can tell which server answered.
+ */
+export function answerRefusal(reply: FastifyReply, check: Exclude<AuthorizationRequestCheck, { kind: 'valid' }>, issuer: string, status: 302 | 303): FastifyReply {
+  if (check.kind === 'untrusted') throw new ProblemError('invalid_authorization_request', check.detail);
+  return redirectWithError(reply, check.redirectUri, check.state, check.error, issuer, status);
+}
+
+export function redirectWithError(reply: FastifyReply, redirectUri: string, state: string | undefined, error: OAuthError, issuer: string, status: 302 | 303): FastifyReply {
+  const { error: code, error_description, error_uri } = error.toBody(issuer);
+  return redirectToClient(reply, redirectUri, { error: code, error_description, error_uri, state, iss: issuer }, status);
+}
+
+/** The query string of a request URL, as sent. */
+export function rawQuery(url: string): string {
+  const mark = url.indexOf('?');
+  return mark < 0 ? '' : url.slice(mark + 1);
+}

@@ -1,0 +1,58 @@
+import { PROBLEMS } from '@gatehouse/contract';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { formParamsOf } from '../http/form.js';
+import type { BrowserSessionRecord } from '../store/identity-repository.js';
+import { authenticateUser, normalizeUsername } from '../users/users.js';
+import type { AuthorizationRequest } from './authorization-request.js';
+import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
+import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
+import { addressKey, usernameKey } from './login-throttle.js';
+import { renderLoginPage, type LoginPage } from './pages.js';
+import { formActionSource, sendPage } from './responses.js';
+import { currentSession, signIn } from './sessions.js';
+
+/** Sends the sign-in page of a request; its form may lead (by redirects) to the client. */
+export function sendLoginPage(
+  { base }: AuthorizePages, reply: FastifyReply, request: AuthorizationRequest, session: BrowserSessionRecord,
+  status: number, extra: Pick<LoginPage, 'username' | 'alert'> = {},
+): FastifyReply {
+  const page = renderLoginPage(base, { clientName: request.client.name, query: request.query, csrfToken: session.csrfToken, ...extra });
+  return sendPage(reply, status, page, [formActionSource(request.redirectUri)]);
+}
+
+function waitInWords(seconds: number): string {
+  return seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+}
+
+/**
+ * POST /login: CSRF token, then the request checked again, then the throttle, then the password.
+ * Success starts a new signed-in session and goes back to GET /authorize (303, same origin), which
+ * asks for consent or answers the client. An unknown user and a wrong password get the same 401.
+ */
+export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void {
+  const { context: { store, clock, issuer }, base, cookies, throttle } = pages;
+  app.post('/login', async (request, reply) => {
+    const form = formParamsOf(request.body);
+    const now = clock.now();
+    const session = checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD));
+    const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
+    if (check.kind !== 'valid') return answerRefusal(reply, check, issuer, 303);
+    const username = normalizeUsername(form.get('username') ?? '');
+    const keys = [usernameKey(username), addressKey(request.ip)];
+    const wait = throttle.retryAfter(keys, now);
+    if (wait > 0) {
+      const { title } = PROBLEMS.too_many_login_attempts;
+      reply.header('retry-after', String(wait));
+      return sendLoginPage(pages, reply, check.request, session, 429, { username, alert: { title, text: `Try again in ${waitInWords(wait)}.` } });
+    }
+    const user = await authenticateUser(store, username, form.get('password') ?? '');
+    if (!user) {
+      throttle.recordFailure(keys, now);
+      const { title } = PROBLEMS.login_failed;
+      return sendLoginPage(pages, reply, check.request, session, 401, { username, alert: { title, text: 'Check them and try again.' } });
+    }
+    throttle.recordSuccess(usernameKey(user.username));
+    await signIn(store, reply, cookies, session, user.username, now);
+    return reply.code(303).header('cache-control', 'no-store').header('location', `${base}/authorize?${check.request.query}`).send();
+  });
+}

@@ -1,0 +1,66 @@
+import { OAUTH_ERRORS, OAuthError, PROBLEMS } from '@gatehouse/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { toProblem } from '../http/problems.js';
+import { renderErrorPage, type BasePath, type ErrorPage } from './pages.js';
+
+// A CSP source expression: an origin, or a bare scheme for private-use redirect URIs (RFC 8252 §7.1).
+const SOURCE_EXPRESSION = /^([a-z][a-z0-9+.-]*:\/\/[A-Za-z0-9.[\]:-]+|[a-z][a-z0-9+.-]*:)$/;
+
+/**
+ * The CSP source that lets a form on our page end up at the client's redirect URI. Chrome applies
+ * `form-action` to every redirect that follows a form submission (CSP3 §6.3.1.1 leaves it open), so
+ * the 303 from POST /consent to the client would be blocked under `form-action 'self'` alone.
+ */
+export function formActionSource(redirectUri: string): string | undefined {
+  const url = new URL(redirectUri);
+  const source = url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+  return SOURCE_EXPRESSION.test(source) ? source : undefined;
+}
+
+/** Headers of every page: no script, no inline style, no framing (RFC 9700 §4.4.1.9), no caching. */
+function pageHeaders(reply: FastifyReply, formTargets: readonly (string | undefined)[]): FastifyReply {
+  const formAction = ["'self'", ...formTargets.filter((t): t is string => t !== undefined)].join(' ');
+  const csp = `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
+  return reply.header('content-security-policy', csp).header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store').type('text/html; charset=utf-8');
+}
+
+/** Sends a page; `formTargets` are the CSP sources its forms may lead to besides this server. */
+export function sendPage(reply: FastifyReply, status: number, html: string, formTargets: readonly (string | undefined)[] = []): FastifyReply {
+  return pageHeaders(reply, formTargets).code(status).send(html);
+}
+
+/**
+ * Sends the browser to the client's redirect URI with response parameters appended to its own
+ * query, which is kept (RFC 6749 §3.1.2). 302 after a GET; 303 after a POST, so that the browser
+ * never re-posts the form to the client (RFC 9700 §4.12).
+ */
+export function redirectToClient(reply: FastifyReply, redirectUri: string, params: Readonly<Record<string, string | undefined>>, status: 302 | 303): FastifyReply {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) search.append(name, value);
+  const separator = !redirectUri.includes('?') ? '?' : /[?&]$/.test(redirectUri) ? '' : '&';
+  return reply.code(status).header('location', `${redirectUri}${separator}${search}`)
+    .header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
+}
+
+/** The page for anything thrown on the authorization pages: a catalog entry, as HTML. */
+export function errorPageOf(error: unknown): ErrorPage {
+  if (error instanceof OAuthError) {
+    const e = OAUTH_ERRORS[error.error];
+    return { status: error.status, code: e.error, slug: e.page, title: e.title, summary: e.summary, detail: error.description, action: e.clientAction };
+  }
+  const problem = toProblem(error);
+  const p = PROBLEMS[problem.code];
+  return { status: p.status, code: p.code, slug: p.slug, title: p.title, summary: p.summary, detail: problem.detail, action: p.clientAction };
+}
+
+/** The error handler of the authorization pages: people get a page, not JSON. */
+export function htmlErrorHandler(base: BasePath) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const page = errorPageOf(error);
+    if (page.code === 'internal_error') request.log.error({ err: error }, 'unexpected error on an authorization page');
+    if (page.code === 'service_unavailable') reply.header('retry-after', '1');
+    return sendPage(reply, page.status, renderErrorPage(base, page));
+  };
+}

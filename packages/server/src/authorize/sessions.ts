@@ -1,0 +1,89 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { digestOf, newOpaqueSecret } from '../oauth/secrets.js';
+import type { BrowserSessionRecord } from '../store/identity-repository.js';
+import type { Repository } from '../store/repository.js';
+
+/**
+ * Sign-in sessions of the authorization pages. A session is a row in the store (so every process
+ * sharing the store knows it); the browser holds a random 256-bit value in an HttpOnly cookie and
+ * the store only its SHA-256, like every other credential.
+ */
+export const SESSION_COOKIE = 'gatehouse_session';
+/** A session unused for this long ends, seconds. */
+export const SESSION_IDLE_TTL = 60 * 60;
+/** No session lives longer than this, however busy, seconds. */
+export const SESSION_ABSOLUTE_TTL = 12 * 60 * 60;
+// Moving the idle expiry costs a write: do it at most every few minutes, not on every page.
+const TOUCH_AFTER = 5 * 60;
+
+export interface CookiePolicy {
+  /** `Secure` when the issuer is https (RFC 6265 §4.1.2.5). */
+  readonly secure: boolean;
+  /** The issuer's path, so that the cookie is sent to every page of this server and no other. */
+  readonly path: string;
+}
+
+export function cookiePolicyFor(issuer: string): CookiePolicy {
+  const url = new URL(issuer);
+  return { secure: url.protocol === 'https:', path: url.pathname.replace(/\/+$/, '') || '/' };
+}
+
+/** The value of one cookie in a Cookie header (RFC 6265 §5.4), or undefined. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const pair of (header ?? '').split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** The browser's live session, its idle expiry moved on; undefined when it has none. */
+export async function currentSession(store: Repository, request: FastifyRequest, now: number): Promise<BrowserSessionRecord | undefined> {
+  const value = cookieValue(request.headers.cookie, SESSION_COOKIE);
+  if (value === undefined || !/^[A-Za-z0-9_-]{43}$/.test(value)) return undefined;
+  const session = await store.findBrowserSession(digestOf(value), now);
+  if (!session) return undefined;
+  const expiresAt = idleExpiry(session.createdAt, now);
+  if (expiresAt - session.expiresAt >= TOUCH_AFTER) {
+    await store.touchBrowserSession(session.id, expiresAt);
+    return { ...session, expiresAt };
+  }
+  return session;
+}
+
+function idleExpiry(createdAt: number, now: number): number {
+  return Math.min(now + SESSION_IDLE_TTL, createdAt + SESSION_ABSOLUTE_TTL);
+}
+
+/**
+ * Starts a session and sets its cookie: anonymous for a browser arriving without one (its forms
+ * need a CSRF token before anyone signs in), or signed in as `username`.
+ */
+export async function startSession(store: Repository, reply: FastifyReply, policy: CookiePolicy, now: number, username: string | null = null): Promise<BrowserSessionRecord> {
+  // Anonymous sessions are cheap to make: clear the dead ones as new ones come.
+  await store.deleteExpiredBrowserSessions(now);
+  const value = newOpaqueSecret();
+  const session: BrowserSessionRecord = {
+    id: digestOf(value), csrfToken: newOpaqueSecret(), username, authenticatedAt: username === null ? null : now,
+    createdAt: now, expiresAt: idleExpiry(now, now),
+  };
+  await store.insertBrowserSession(session);
+  reply.header('set-cookie', sessionCookie(value, policy));
+  return session;
+}
+
+/**
+ * Signs a browser in: the old session (and its CSRF token) is dropped and a new one with a new
+ * cookie value begins, so that a session id planted before sign-in is worth nothing after it
+ * (session fixation, OWASP ASVS V3.2.1).
+ */
+export async function signIn(store: Repository, reply: FastifyReply, policy: CookiePolicy, old: BrowserSessionRecord, username: string, now: number): Promise<BrowserSessionRecord> {
+  await store.deleteBrowserSession(old.id);
+  return startSession(store, reply, policy, now, username);
+}
+
+function sessionCookie(value: string, { secure, path }: CookiePolicy): string {
+  const attributes = [`${SESSION_COOKIE}=${value}`, `Path=${path}`, `Max-Age=${SESSION_ABSOLUTE_TTL}`, 'HttpOnly', 'SameSite=Lax'];
+  if (secure) attributes.push('Secure');
+  return attributes.join('; ');
+}

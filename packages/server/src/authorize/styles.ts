@@ -1,0 +1,102 @@
+/**
+ * The pages' only stylesheet, served by the server itself at /assets/gatehouse.css (no CDN, no
+ * web font: the system font of each device). A TypeScript string so that it ships inside dist.
+ */
+export const STYLESHEET = `:root {
+  color-scheme: light dark;
+  --bg: #eef1f7; --card: #ffffff; --text: #18202f; --muted: #5d6677; --line: #dde2eb;
+  --accent: #2f5bd8; --accent-hover: #2449b8; --accent-text: #ffffff; --accent-soft: #e8eefc;
+  --ok: #17804a; --ok-soft: #e3f4ea; --danger: #a3231c; --danger-soft: #fcebea; --focus: #7aa0ff;
+  --shadow: 0 1px 2px rgba(16, 24, 40, .06), 0 12px 32px rgba(16, 24, 40, .08);
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #10141c; --card: #1a202b; --text: #e8ecf3; --muted: #a0a9b8; --line: #2d3544;
+    --accent: #5b82f0; --accent-hover: #7394f3; --accent-soft: #233155;
+    --ok: #5ccf8f; --ok-soft: #1d3a2b; --danger: #ff8a80; --danger-soft: #3d2222; --shadow: none;
+  }
+}
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
+body {
+  margin: 0; min-height: 100vh; display: flex; flex-direction: column; align-items: center; justify-content: center;
+  padding: 32px 16px; background: var(--bg); color: var(--text);
+  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "Noto Sans", "Liberation Sans", Arial, sans-serif;
+}
+.card {
+  width: 100%; max-width: 420px; padding: 28px 28px 24px; background: var(--card);
+  border: 1px solid var(--line); border-radius: 16px; box-shadow: var(--shadow);
+}
+.brand { display: flex; align-items: center; gap: 8px; margin-bottom: 24px; color: var(--muted); font-size: 14px; font-weight: 600; letter-spacing: .01em; }
+.brand .logo { color: var(--accent); }
+.parties { display: flex; align-items: center; justify-content: center; gap: 10px; margin: 4px 0 20px; }
+.mark {
+  display: inline-flex; align-items: center; justify-content: center; width: 56px; height: 56px;
+  border-radius: 16px; font-size: 26px; font-weight: 700; line-height: 1;
+}
+.mark-client { background: var(--accent); color: var(--accent-text); }
+.mark-user { background: var(--accent-soft); color: var(--accent); border-radius: 50%; }
+.mark-error { background: var(--danger-soft); color: var(--danger); border-radius: 50%; }
+.link { width: 40px; border-top: 3px dotted var(--muted); opacity: .45; }
+h1 { margin: 0 0 6px; font-size: 22px; line-height: 1.3; font-weight: 700; text-align: center; overflow-wrap: anywhere; }
+h2 { margin: 0 0 4px; font-size: 15px; }
+p { margin: 0 0 12px; }
+.lead, .signed-in { margin-bottom: 22px; color: var(--muted); text-align: center; }
+.client-name { color: var(--text); font-weight: 700; overflow-wrap: anywhere; }
+.signed-in strong { color: var(--text); }
+.stack { display: flex; flex-direction: column; }
+label { margin: 0 0 6px; font-size: 14px; font-weight: 600; }
+input[type="text"], input[type="password"] {
+  width: 100%; margin: 0 0 16px; padding: 11px 12px; font: inherit; color: var(--text);
+  background: var(--card); border: 1px solid var(--line); border-radius: 10px;
+}
+input:focus { outline: 3px solid var(--focus); outline-offset: 1px; border-color: var(--accent); }
+.button {
+  display: inline-flex; align-items: center; justify-content: center; min-height: 46px; padding: 10px 18px;
+  font: inherit; font-weight: 650; border-radius: 10px; border: 1px solid transparent; cursor: pointer;
+}
+.button:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.primary { background: var(--accent); color: var(--accent-text); }
+.primary:hover { background: var(--accent-hover); }
+.secondary { background: var(--card); color: var(--text); border-color: var(--line); }
+.secondary:hover { background: var(--bg); }
+.stack .button { margin-top: 8px; width: 100%; }
+.actions { display: flex; gap: 12px; margin: 24px 0 0; }
+.actions .button { flex: 1 1 0; }
+.list-title { margin: 0 0 10px; font-weight: 600; }
+.scopes { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line); border-radius: 12px; }
+.scopes li { display: flex; gap: 12px; align-items: flex-start; padding: 12px 14px; }
+.scopes li + li { border-top: 1px solid var(--line); }
+.tick {
+  flex: none; position: relative; width: 22px; height: 22px; margin-top: 1px; border-radius: 50%; background: var(--ok-soft);
+}
+.tick::after {
+  content: ""; position: absolute; left: 8px; top: 4px; width: 5px; height: 10px;
+  border: solid var(--ok); border-width: 0 2px 2px 0; transform: rotate(45deg);
+}
+.scope-words { display: block; font-weight: 500; }
+.scope-name { display: block; color: var(--muted); font-size: 12.5px; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; }
+.alert {
+  margin: 0 0 18px; padding: 11px 14px; color: var(--danger); background: var(--danger-soft);
+  border-radius: 10px; font-size: 15px;
+}
+.alert strong { display: block; }
+.summary { margin: 12px 0 14px; color: var(--muted); font-size: 15px; }
+.detail { margin: 0; padding: 10px 12px; background: var(--bg); border-radius: 10px; font-size: 14px; overflow-wrap: anywhere; }
+.detail strong { display: block; font-size: 12.5px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
+.what-to-do { margin: 16px 0 0; padding: 12px 14px; background: var(--accent-soft); border-radius: 10px; }
+.what-to-do p { margin: 0; }
+.fine-print { margin: 20px 0 0; color: var(--muted); font-size: 13.5px; text-align: center; overflow-wrap: anywhere; }
+.fine-print strong { color: var(--text); font-weight: 600; }
+a { color: var(--accent); }
+.page-footer { margin-top: 20px; color: var(--muted); font-size: 12.5px; text-align: center; }
+@media (max-width: 420px) {
+  body { justify-content: flex-start; padding: 16px 12px; }
+  .card { padding: 22px 18px 20px; border-radius: 14px; }
+  h1 { font-size: 20px; }
+}
+`;
+
+/** The favicon: the same shield as the pages' brand mark. */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path fill="#2f5bd8" d="M12 2 4 5.5v5.6c0 4.9 3.4 9.5 8 10.9 4.6-1.4 8-6 8-10.9V5.5L12 2Zm0 4.2a3 3 0 0 1 3 3V11h.6c.5 0 .9.4.9.9v4.2c0 .5-.4.9-.9.9H8.4a.9.9 0 0 1-.9-.9v-4.2c0-.5.4-.9.9-.9H9V9.2a3 3 0 0 1 3-3Zm0 1.6c-.8 0-1.4.6-1.4 1.4V11h2.8V9.2c0-.8-.6-1.4-1.4-1.4Z"/></svg>`;

@@ -1,0 +1,67 @@
+import { parseArgs } from 'node:util';
+import type { ServerConfig } from '../config.js';
+import { OperatorInputError } from '../oauth/clients.js';
+import { generatePassword } from '../users/passwords.js';
+import { addUser, changePassword, describeUser, removeUser } from '../users/users.js';
+import { withContext } from './open-context.js';
+import { UsageError, type CliIo } from './run.js';
+
+/** `gatehouse users add|list|remove|passwd`. */
+export async function usersCommand([sub, ...args]: string[], config: ServerConfig, io: CliIo): Promise<number> {
+  switch (sub) {
+    case 'add': {
+      const { values } = parseArgs({ args, options: { username: { type: 'string' }, 'password-stdin': { type: 'boolean' } } });
+      if (values.username === undefined) throw new UsageError('users add needs --username');
+      const username = values.username;
+      // Without --password-stdin a strong password is made and shown this once: only its hash is kept.
+      const generated = values['password-stdin'] ? undefined : generatePassword();
+      const password = generated ?? (await passwordFromStdin(io));
+      const user = await withContext(config, ({ store, clock }) => addUser(store, username, password, clock.now()));
+      io.out(JSON.stringify({ ...describeUser(user), ...(generated === undefined ? {} : { password: generated }) }, null, 2));
+      return 0;
+    }
+    case 'list': {
+      parseArgs({ args, options: {} });
+      const users = await withContext(config, ({ store }) => store.listUsers());
+      io.out(JSON.stringify(users.map(describeUser), null, 2));
+      return 0;
+    }
+    case 'remove': {
+      const username = oneName(args, 'users remove takes one username');
+      const { removed, grantsRevoked } = await withContext(config, ({ store, clock }) => removeUser(store, username, clock.now()));
+      if (!removed) throw new OperatorInputError(`no user '${username}'`);
+      io.out(JSON.stringify({ username, removed, grants_revoked: grantsRevoked }));
+      return 0;
+    }
+    case 'passwd': {
+      const { values, positionals } = parseArgs({ args, options: { 'password-stdin': { type: 'boolean' } }, allowPositionals: true });
+      if (positionals.length !== 1) throw new UsageError('users passwd takes one username');
+      const username = positionals[0] as string;
+      const generated = values['password-stdin'] ? undefined : generatePassword();
+      const password = generated ?? (await passwordFromStdin(io));
+      await withContext(config, ({ store, clock }) => changePassword(store, username, password, clock.now()));
+      io.out(JSON.stringify({ username, password_changed: true, signed_out: true, ...(generated === undefined ? {} : { password: generated }) }, null, 2));
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown users command '${sub ?? ''}'`);
+  }
+}
+
+function oneName(args: string[], usage: string): string {
+  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+  if (positionals.length !== 1) throw new UsageError(usage);
+  return positionals[0] as string;
+}
+
+/** The password on standard input, without the line end a shell or `echo` adds. */
+async function passwordFromStdin(io: CliIo): Promise<string> {
+  const text = io.readInput ? await io.readInput() : await readProcessStdin();
+  return text.replace(/\r?\n$/, '');
+}
+
+async function readProcessStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,119 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { GrantRecord, GrantRevocationReason } from './records.js';
+import { grantFromRow } from './rows.js';
+import type { BrowserSessionsTable, Database, UsersTable } from './schema.js';
+
+/** A person who signs in on the authorization pages. */
+export interface UserRecord {
+  readonly username: string;
+  /** `scrypt$N$r$p$salt$hash`; never leaves the server. */
+  readonly passwordHash: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** A browser's session on the authorization pages; `id` is the SHA-256 of the cookie value. */
+export interface BrowserSessionRecord {
+  readonly id: string;
+  readonly csrfToken: string;
+  readonly username: string | null;
+  readonly authenticatedAt: number | null;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+/** The queries of users, browser sessions and the grants a user holds. */
+export interface IdentityRepository {
+  insertUser(user: UserRecord): Promise<void>;
+  findUser(username: string): Promise<UserRecord | undefined>;
+  listUsers(): Promise<UserRecord[]>;
+  /** True when the user exists and its password was replaced. */
+  updateUserPassword(username: string, passwordHash: string, now: number): Promise<boolean>;
+  /** Removes the user and (by cascade) its sessions; true when it existed. */
+  removeUser(username: string): Promise<boolean>;
+
+  insertBrowserSession(session: BrowserSessionRecord): Promise<void>;
+  /** The session unless it is unknown or expired at `now`. */
+  findBrowserSession(id: string, now: number): Promise<BrowserSessionRecord | undefined>;
+  touchBrowserSession(id: string, expiresAt: number): Promise<void>;
+  deleteBrowserSession(id: string): Promise<void>;
+  deleteBrowserSessionsOf(username: string): Promise<number>;
+  deleteExpiredBrowserSessions(now: number): Promise<number>;
+
+  /** The grants of `subject` for `clientId` that are neither revoked nor past their absolute expiry. */
+  listLiveGrants(clientId: string, subject: string, now: number): Promise<GrantRecord[]>;
+  /** Revokes every live grant of `subject`, of every client; how many it revoked. */
+  revokeGrantsOf(subject: string, reason: GrantRevocationReason, now: number): Promise<number>;
+}
+
+function userFromRow(r: Selectable<UsersTable>): UserRecord {
+  return { username: r.username, passwordHash: r.password_hash, createdAt: Number(r.created_at), updatedAt: Number(r.updated_at) };
+}
+
+function sessionFromRow(r: Selectable<BrowserSessionsTable>): BrowserSessionRecord {
+  return {
+    id: r.id, csrfToken: r.csrf_token, username: r.username,
+    authenticatedAt: r.authenticated_at === null ? null : Number(r.authenticated_at),
+    createdAt: Number(r.created_at), expiresAt: Number(r.expires_at),
+  };
+}
+
+export function createIdentityRepository(db: Kysely<Database>): IdentityRepository {
+  return {
+    async insertUser(u) {
+      await db.insertInto('users').values({ username: u.username, password_hash: u.passwordHash, created_at: u.createdAt, updated_at: u.updatedAt }).execute();
+    },
+    async findUser(username) {
+      const row = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+      return row && userFromRow(row);
+    },
+    async listUsers() {
+      return (await db.selectFrom('users').selectAll().orderBy('username').execute()).map(userFromRow);
+    },
+    async updateUserPassword(username, passwordHash, now) {
+      const result = await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('username', '=', username).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async removeUser(username) {
+      const result = await db.deleteFrom('users').where('username', '=', username).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async insertBrowserSession(s) {
+      await db.insertInto('browser_sessions').values({
+        id: s.id, csrf_token: s.csrfToken, username: s.username, authenticated_at: s.authenticatedAt, created_at: s.createdAt, expires_at: s.expiresAt,
+      }).execute();
+    },
+    async findBrowserSession(id, now) {
+      const row = await db.selectFrom('browser_sessions').selectAll().where('id', '=', id).where('expires_at', '>', now).executeTakeFirst();
+      return row && sessionFromRow(row);
+    },
+    async touchBrowserSession(id, expiresAt) {
+      await db.updateTable('browser_sessions').set({ expires_at: expiresAt }).where('id', '=', id).execute();
+    },
+    async deleteBrowserSession(id) {
+      await db.deleteFrom('browser_sessions').where('id', '=', id).execute();
+    },
+    async deleteBrowserSessionsOf(username) {
+      const result = await db.deleteFrom('browser_sessions').where('username', '=', username).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    async deleteExpiredBrowserSessions(now) {
+      const result = await db.deleteFrom('browser_sessions').where('expires_at', '<=', now).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    async listLiveGrants(clientId, subject, now) {
+      const rows = await db.selectFrom('grants').selectAll()
+        .where('client_id', '=', clientId).where('subject', '=', subject)
+        .where('revoked_at', 'is', null).where('expires_at', '>', now)
+        .orderBy('created_at', 'desc').execute();
+      return rows.map(grantFromRow);
+    },
+    async revokeGrantsOf(subject, reason, now) {
+      const result = await db.updateTable('grants').set({ revoked_at: now, revoked_reason: reason })
+        .where('subject', '=', subject).where('revoked_at', 'is', null).executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+
+/** Debian's chromium, installed by .ci/run through apt; never a browser download. */
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** Where the test run saves its screenshots (gitignored). */
+export const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
+
+/**
+ * Whether the browser suite runs. Without chromium it fails, in CI always; a developer without it
+ * may set GATEHOUSE_SKIP_BROWSER_TESTS=1 to have the suite reported as skipped (never silently),
+ * which CI ignores.
+ */
+export function browserSuiteSkip(): string | false {
+  if (existsSync(CHROMIUM)) return false;
+  const reason = `chromium is not installed at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+  if (process.env.CI !== 'true' && process.env.GATEHOUSE_SKIP_BROWSER_TESTS === '1') return `${reason}; skipped because GATEHOUSE_SKIP_BROWSER_TESTS=1`;
+  throw new Error(`${reason}. The browser tests need it; a developer may set GATEHOUSE_SKIP_BROWSER_TESTS=1 to skip them visibly.`);
+}
+
+/** Headless chromium; Playwright gives each launch a fresh temporary user data dir. */
+export async function launchChromium(): Promise<Browser> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface CallbackServer {
+  /** The redirect URI to register: http://127.0.0.1:{port}/callback */
+  readonly uri: string;
+  /** The query of every request it received, in order. */
+  readonly received: URLSearchParams[];
+  close(): Promise<void>;
+}
+
+/** The client's side of the redirect: a loopback listener (RFC 8252 §7.3) that records the query. */
+export async function startCallbackServer(): Promise<CallbackServer> {
+  const received: URLSearchParams[] = [];
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === '/callback') received.push(url.searchParams);
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Signed in</title><p>You can close this tab.</p>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    uri: `http://127.0.0.1:${port}/callback`, received,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { DEMO_PUBLIC_CLIENT_ID, ensureDemoClient } from '../src/cli/demo.js';
+import { runCli } from '../src/cli/run.js';
+import { createContext } from '../src/server.js';
+import { openStore } from '../src/store/open.js';
+import type { Store } from '../src/store/store.js';
+import { hashPassword, verifyPassword } from '../src/users/passwords.js';
+import { authenticateUser } from '../src/users/users.js';
+import { DIALECTS, freshDatabase } from './_dialects.js';
+import { ISSUER } from './_oauth-assertions.js';
+
+describe('user passwords (scrypt)', () => {
+  it('are stored as scrypt$N$r$p$salt$hash with a random 16-byte salt, and verify', async () => {
+    const one = await hashPassword('correct horse');
+    const two = await hashPassword('correct horse');
+    assert.match(one, /^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    assert.notEqual(one, two, 'a fresh salt each time');
+    assert.equal(await verifyPassword('correct horse', one), true);
+    assert.equal(await verifyPassword('correct horsE', one), false);
+  });
+
+  it('the parameters travel with the hash, so a hash made with others still verifies', async () => {
+    const cheap = await hashPassword('pässword', { N: 1024, r: 8, p: 1 });
+    assert.match(cheap, /^scrypt\$1024\$8\$1\$/);
+    assert.equal(await verifyPassword('pässword', cheap), true);
+    assert.equal(await verifyPassword('pa\u0308ssword', cheap), true, 'NFC: the same password typed another way');
+  });
+
+  it('a malformed or absurd hash verifies nothing', async () => {
+    for (const stored of ['', 'plain', 'scrypt$3$8$1$AAAA$AAAA', `scrypt$${2 ** 24}$8$1$AAAA$AAAA`, 'bcrypt$1$2$3$4$5']) {
+      assert.equal(await verifyPassword('x', stored), false, stored);
+    }
+  });
+});
+
+for (const dialect of DIALECTS) describe(`gatehouse users [${dialect}]`, () => {
+  let database: { url: string; drop(): Promise<void> };
+  let databaseUrl: string;
+  let store: Store;
+
+  before(async () => {
+    database = await freshDatabase(dialect);
+    databaseUrl = database.url;
+    store = await openStore(databaseUrl);
+  });
+  after(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  async function cli(argv: string[], input?: string): Promise<{ code: number; out: string; err: string }> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { out: (t: string) => out.push(t), err: (t: string) => err.push(t), ...(input === undefined ? {} : { readInput: async () => input }) };
+    const code = await runCli(argv, { DATABASE_URL: databaseUrl, ISSUER }, io);
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('users add without --password-stdin makes a strong password and prints it once', async () => {
+    const run = await cli(['users', 'add', '--username', 'Carol']);
+    assert.equal(run.code, 0, run.err);
+    const printed = JSON.parse(run.out) as Record<string, string>;
+    assert.equal(printed.username, 'carol', 'usernames are stored lowercase');
+    assert.match(printed.password as string, /^[A-Za-z0-9_-]{24}$/);
+    assert.ok(await authenticateUser(store, 'carol', printed.password as string));
+    assert.doesNotMatch(JSON.stringify((await store.findUser('carol'))?.passwordHash), new RegExp(printed.password as string));
+  });
+
+  it('users add --password-stdin reads the password (without its line end)', async () => {
+    const run = await cli(['users', 'add', '--username', 'dave', '--password-stdin'], 'a long passphrase\n');
+    assert.equal(run.code, 0, run.err);
+    assert.equal('password' in JSON.parse(run.out), false, 'a given password is not echoed');
+    assert.ok(await authenticateUser(store, 'dave', 'a long passphrase'));
+  });
+
+  it('an empty or too-short password, a bad username, a duplicate user are refused (exit 1)', async () => {
+    for (const [argv, input, message] of [
+      [['users', 'add', '--username', 'erin', '--password-stdin'], '\n', /at least 8 characters/],
+      [['users', 'add', '--username', 'erin', '--password-stdin'], 'short', /at least 8 characters/],
+      [['users', 'add', '--username', 'not valid!', '--password-stdin'], 'long enough', /username/],
+      [['users', 'add', '--username', 'dave', '--password-stdin'], 'long enough', /already exists/],
+    ] as const) {
+      const run = await cli([...argv], input);
+      assert.equal(run.code, 1, run.out);
+      assert.equal(JSON.parse(run.err).error, 'refused');
+      assert.match(JSON.parse(run.err).message, message);
+    }
+    assert.equal(await store.findUser('erin'), undefined);
+  });
+
+  it('users add without --username is a usage error (exit 2)', async () => {
+    assert.equal((await cli(['users', 'add'])).code, 2);
+  });
+
+  it('users list shows the users and never a hash', async () => {
+    const run = await cli(['users', 'list']);
+    assert.equal(run.code, 0);
+    const users = JSON.parse(run.out) as Record<string, unknown>[];
+    assert.deepEqual(users.map((u) => u.username), ['carol', 'dave']);
+    assert.doesNotMatch(run.out, /scrypt|hash|password/);
+  });
+
+  it('users passwd changes the password and signs the user out of every browser', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await store.insertBrowserSession({ id: 'x'.repeat(64), csrfToken: 't', username: 'dave', authenticatedAt: now, createdAt: now, expiresAt: now + 3600 });
+    const run = await cli(['users', 'passwd', 'dave', '--password-stdin'], 'another passphrase');
+    assert.equal(run.code, 0, run.err);
+    assert.equal(await authenticateUser(store, 'dave', 'a long passphrase'), undefined);
+    assert.ok(await authenticateUser(store, 'dave', 'another passphrase'));
+    assert.equal(await store.findBrowserSession('x'.repeat(64), now), undefined);
+    assert.equal((await cli(['users', 'passwd', 'nobody', '--password-stdin'], 'long enough')).code, 1);
+  });
+
+  it('users remove removes the user and revokes every grant it gave', async () => {
+    const context = await createContext(store, ISSUER);
+    const { registerClient } = await import('../src/oauth/clients.js');
+    const { issueOperatorGrant } = await import('../src/oauth/operator-grants.js');
+    await registerClient(store, { id: 'app', name: 'App', scope: ['contacts:read'] }, context.clock.now());
+    const { grant_id } = await issueOperatorGrant(context, 'app', 'carol', ['contacts:read']);
+    const run = await cli(['users', 'remove', 'carol']);
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(JSON.parse(run.out), { username: 'carol', removed: true, grants_revoked: 1 });
+    assert.equal(await store.findUser('carol'), undefined);
+    assert.equal((await store.findGrant(grant_id))?.revokedReason, 'revoked_by_admin');
+    assert.equal((await cli(['users', 'remove', 'carol'])).code, 1, 'removing again is refused');
+  });
+
+  it('the usage names the users commands', async () => {
+    assert.match((await cli(['help'])).out, /users add --username NAME \[--password-stdin\]/);
+  });
+});
+
+describe('the demo (npm start)', () => {
+  it('creates the demo user (password printed once), the public client, and prints an authorization URL with PKCE', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-demo-'));
+    const store = await openStore(`sqlite:${join(dir, 'x.db')}`);
+    try {
+      const context = await createContext(store, 'http://localhost:3000');
+      const first: string[] = [];
+      await ensureDemoClient(context, (line) => first.push(line));
+      const text = first.join('\n');
+      const password = /username: demo\n\s+password: (\S+)/.exec(text)?.[1];
+      assert.ok(password, text);
+      assert.ok(await authenticateUser(store, 'demo', password));
+      const publicClient = await store.findClient(DEMO_PUBLIC_CLIENT_ID);
+      assert.equal(publicClient?.secretDigest, null, 'a public client');
+      assert.deepEqual(publicClient?.redirectUris, ['http://127.0.0.1:8765/callback']);
+      assert.deepEqual(publicClient?.scope, ['contacts:read', 'contacts:write']);
+      const url = new URL(/(http:\/\/localhost:3000\/authorize\?\S+)/.exec(text)?.[1] as string);
+      assert.equal(url.searchParams.get('client_id'), DEMO_PUBLIC_CLIENT_ID);
+      assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
+      const again: string[] = [];
+      await ensureDemoClient(context, (line) => again.push(line));
+      assert.doesNotMatch(again.join('\n'), new RegExp(password), 'the password is shown only at first start');
+      assert.match(again.join('\n'), /Demo user 'demo' exists/);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
