@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -48,4 +51,11 @@ export async function createPostgresSchema(): Promise<PostgresSchema> {
       }
     },
   };
+}
+
+/** An empty database of the dialect (a SQLite file in a temporary folder, or a fresh schema). */
+export async function freshDatabase(dialect: Dialect): Promise<{ readonly url: string; drop(): Promise<void> }> {
+  if (dialect === 'postgres') return createPostgresSchema();
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-db-'));
+  return { url: `sqlite:${join(dir, 'gatehouse.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -66,15 +66,17 @@ export interface TestServerOptions {
   readonly api?: string | ApiDefinition;
   /** The store's dialect; SQLite by default. */
   readonly dialect?: Dialect;
+  /** Whose X-Forwarded-For to believe (TRUST_PROXY). */
+  readonly trustProxy?: boolean | string;
 }
 
 /** Starts Gatehouse on a fresh SQLite file, listening on a free port of 127.0.0.1. */
-export async function startTestServer({ api = SHIPPED_OPENAPI, dialect = 'sqlite' }: TestServerOptions = {}): Promise<TestServer> {
+export async function startTestServer({ api = SHIPPED_OPENAPI, dialect = 'sqlite', trustProxy }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
   const schema = dialect === 'postgres' ? await createPostgresSchema() : undefined;
   const databaseUrl = schema?.url ?? `sqlite:${join(dataDir, 'gatehouse.db')}`;
-  const server = await startServer({ databaseUrl, issuer: 'http://gatehouse.test', port: 0, host: '127.0.0.1', clock, api });
+  const server = await startServer({ databaseUrl, issuer: 'http://gatehouse.test', port: 0, host: '127.0.0.1', clock, api, trustProxy });
   const { context } = server;
   return {
     ...server, clock, dataDir, databaseUrl,

@@ -2,11 +2,16 @@ import { configFromEnv, type ServerConfig } from '../config.js';
 import { OperatorInputError } from '../oauth/clients.js';
 import { clientsCommand } from './clients.js';
 import { grantsCommand } from './grants.js';
+import { keysCommand } from './keys.js';
+import { migrateCommand } from './migrate.js';
 import { serveCommand } from './serve.js';
+import { usersCommand } from './users.js';
 
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /** Standard input, whole (for --password-stdin); process.stdin when not given. */
+  readInput?(): Promise<string>;
 }
 
 /** A mistake in how the command was called; exit code 2. */
@@ -14,7 +19,8 @@ export class UsageError extends Error {}
 
 export const USAGE = `Usage: gatehouse <command>
 
-  serve [--demo]                         serve the authorization server
+  serve [--demo] [--workers N|auto]      serve the authorization server (N processes sharing the port)
+  migrate                                apply pending database migrations
   clients add --id ID --name NAME [--public] [--redirect-uri URI]... [--grant-types LIST]
               [--scope LIST] [--rotation-limit N] [--max-rotations N] [--no-rotation]
               [--refresh-ttl DURATION] [--absolute-ttl DURATION] [--access-ttl DURATION]
@@ -23,15 +29,26 @@ export const USAGE = `Usage: gatehouse <command>
   clients remove ID
   grants issue --client ID --user SUBJECT [--scope LIST]
   grants revoke GRANT_ID
+  users add --username NAME [--password-stdin]   without --password-stdin, a password is made and shown once
+  users list
+  users remove NAME                      also revokes every grant the user gave
+  users passwd NAME [--password-stdin]   also signs the user out of every browser
+  keys list                              signing keys and their status
+  keys rotate [--now]                    add a key: published now, signing in 10 minutes (--now: at once)
+  keys retire KID                        stop publishing and accepting a key
 
 LIST is comma- or space-separated; DURATION is seconds or a number with s, m, h or d.
 Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (sqlite:data/gatehouse.db), ISSUER, LOG_LEVEL,
-OPENAPI_PATH (openapi.yaml).
+OPENAPI_PATH (openapi.yaml), AUTO_MIGRATE (true; false: serve refuses a database with pending migrations),
+TRUST_PROXY (false; true, or proxy addresses/CIDRs: whose X-Forwarded-For names the client).
 Every command but serve prints JSON.`;
 
 type Command = (args: string[], config: ServerConfig, io: CliIo) => Promise<number>;
 
-const COMMANDS: Record<string, Command> = { serve: serveCommand, clients: clientsCommand, grants: grantsCommand };
+const COMMANDS: Record<string, Command> = {
+  serve: serveCommand, migrate: migrateCommand, clients: clientsCommand, grants: grantsCommand, keys: keysCommand,
+  users: usersCommand,
+};
 
 /** Runs one CLI invocation; resolves to the process exit code (0 ok, 1 refused, 2 usage). */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {

@@ -1,42 +1,130 @@
-import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey as NodeJwk, type KeyObject } from 'node:crypto';
+import type { JSONWebKeySet, JWK, JWTVerifyGetKey } from 'jose';
 import type { SigningKeyRecord } from '../store/records.js';
 import type { Repository } from '../store/repository.js';
+import type { Clock } from './clock.js';
 
-/** The keys access tokens are signed and verified with, kept in the store so every node shares them. */
-export interface KeyRing {
-  readonly signingKey: { readonly kid: string; readonly key: KeyObject };
-  /** The public keys served at /jwks: the signing key and every key not yet retired. */
+/**
+ * A new key is published at /jwks this long before it signs, so that verifiers which cache the key
+ * set (we allow 5 minutes) and every Gatehouse process (which reloads every minute) know it first.
+ */
+export const KEY_PUBLISH_DELAY = 10 * 60;
+/** How often a process reloads the keys from the store. */
+export const KEY_RELOAD_INTERVAL_MS = 60_000;
+// A token with an unknown kid triggers a reload, at most this often.
+const UNKNOWN_KID_RELOAD_MS = 5_000;
+
+interface LoadedKeys {
+  readonly signing: { readonly kid: string; readonly key: KeyObject };
   readonly jwks: JSONWebKeySet;
-  readonly verificationKeys: JWTVerifyGetKey;
+  /** Public keys by kid, imported once per load. */
+  readonly byKid: ReadonlyMap<string, KeyObject>;
 }
 
-/** Loads the newest active key, creating the first one if the store has none. */
-export async function loadKeyRing(store: Repository, now: number): Promise<KeyRing> {
-  let keys = (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
-  if (keys.length === 0) {
-    // Two processes starting together may both generate a key; insertSigningKey keeps both and
-    // every process signs with the newest one it reads, verifying with all.
-    await store.insertSigningKey(generateSigningKey(now));
-    keys = (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
+/**
+ * The keys access tokens are signed and verified with. They live in the store, so every process
+ * shares them; each process reloads them periodically and when it meets an unknown `kid`, so a
+ * rotation needs no restart.
+ */
+export class KeyRing {
+  readonly #store: Repository;
+  readonly #clock: Clock;
+  #loaded: LoadedKeys;
+  #lastUnknownKidReload = 0;
+  #timer: NodeJS.Timeout | undefined;
+
+  private constructor(store: Repository, clock: Clock, loaded: LoadedKeys) {
+    this.#store = store;
+    this.#clock = clock;
+    this.#loaded = loaded;
   }
-  const newest = keys[0];
-  if (!newest) throw new Error('no signing key could be loaded');
-  const jwks: JSONWebKeySet = { keys: keys.map((k) => ({ ...k.publicJwk, kid: k.kid, alg: k.alg, use: 'sig' })) as JSONWebKeySet['keys'] };
+
+  /** Loads the keys, creating the first one (active at once) if the store has none. */
+  static async load(store: Repository, clock: Clock): Promise<KeyRing> {
+    if ((await activeKeys(store)).length === 0) await store.insertSigningKey(generateSigningKey(clock.now(), clock.now()));
+    return new KeyRing(store, clock, await loadKeys(store, clock.now()));
+  }
+
+  get signingKey(): { readonly kid: string; readonly key: KeyObject } {
+    return this.#loaded.signing;
+  }
+
+  /** The public keys served at /jwks: every key not retired, including those not yet signing. */
+  get jwks(): JSONWebKeySet {
+    return this.#loaded.jwks;
+  }
+
+  /** jose's key lookup; an unknown kid reloads the keys once before giving up. */
+  readonly verificationKey: JWTVerifyGetKey = async (header) => {
+    let key = header.kid === undefined ? undefined : this.#loaded.byKid.get(header.kid);
+    if (!key && Date.now() - this.#lastUnknownKidReload > UNKNOWN_KID_RELOAD_MS) {
+      this.#lastUnknownKidReload = Date.now();
+      await this.reload();
+      key = header.kid === undefined ? undefined : this.#loaded.byKid.get(header.kid);
+    }
+    if (!key) throw new Error("no key with this kid");
+    return key;
+  };
+
+  async reload(): Promise<void> {
+    this.#loaded = await loadKeys(this.#store, this.#clock.now());
+  }
+
+  /** Reloads every KEY_RELOAD_INTERVAL_MS until stop(); a failed reload keeps the keys it had. */
+  startReloading(intervalMs = KEY_RELOAD_INTERVAL_MS): void {
+    this.#timer = setInterval(() => void this.reload().catch(() => {}), intervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+}
+
+async function activeKeys(store: Repository): Promise<SigningKeyRecord[]> {
+  return (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
+}
+
+async function loadKeys(store: Repository, now: number): Promise<LoadedKeys> {
+  const keys = await activeKeys(store);
+  const signing = chooseSigningKey(keys, now);
+  if (!signing) throw new Error('no signing key: every key is retired; run gatehouse keys rotate --now');
+  const published = keys.map((k) => ({ ...k.publicJwk, kid: k.kid, alg: k.alg, use: 'sig' }) as JWK);
   return {
-    signingKey: { kid: newest.kid, key: createPrivateKey({ key: newest.privateJwk as import('node:crypto').JsonWebKey, format: 'jwk' }) },
-    jwks,
-    verificationKeys: createLocalJWKSet(jwks),
+    signing: { kid: signing.kid, key: createPrivateKey({ key: signing.privateJwk as NodeJwk, format: 'jwk' }) },
+    jwks: { keys: published },
+    byKid: new Map(keys.map((k) => [k.kid, createPublicKey({ key: k.publicJwk as NodeJwk, format: 'jwk' })])),
   };
 }
 
-export function generateSigningKey(now: number): SigningKeyRecord {
+/**
+ * The newest key already active; before any is, the oldest one (a store's very first key). Ties are
+ * broken by kid, so that every process picks the same key — two processes starting on an empty
+ * store may each create a first key in the same second.
+ */
+export function chooseSigningKey(keys: readonly SigningKeyRecord[], now: number): SigningKeyRecord | undefined {
+  const byActivation = [...keys].sort((a, b) => a.activatesAt - b.activatesAt || (a.kid < b.kid ? -1 : 1));
+  return byActivation.filter((k) => k.activatesAt <= now).at(-1) ?? byActivation[0];
+}
+
+/**
+ * When a key rotated in now starts signing: after `delay`, and strictly after every key active by
+ * then, so it wins the choice. A key still waiting to be published longer does not hold it back
+ * (an emergency `--now` rotation signs at once).
+ */
+export function activationOfNextKey(existing: readonly SigningKeyRecord[], now: number, delay: number): number {
+  const start = now + delay;
+  return Math.max(start, ...existing.filter((k) => k.activatesAt <= start).map((k) => k.activatesAt + 1));
+}
+
+/** A new P-256 key, published from `now`, signing from `activatesAt`. */
+export function generateSigningKey(now: number, activatesAt = now + KEY_PUBLISH_DELAY): SigningKeyRecord {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const publicJwk = publicKey.export({ format: 'jwk' });
   return {
     kid: jwkThumbprint(publicJwk), alg: 'ES256',
     privateJwk: privateKey.export({ format: 'jwk' }) as JsonWebKey, publicJwk: publicJwk as JsonWebKey,
-    createdAt: now, retiredAt: null,
+    createdAt: now, activatesAt, retiredAt: null,
   };
 }
 

@@ -8,6 +8,8 @@ import type { Repository } from './repository.js';
  */
 export interface Store extends Repository {
   readonly dialect: 'sqlite' | 'postgres';
+  /** The migrations this open applied (none when the schema was current). */
+  readonly appliedMigrations: readonly string[];
   transaction<T>(work: (tx: Repository) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

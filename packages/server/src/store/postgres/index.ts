@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest } from '../migrations.js';
+import { prepareSchema, type MigrationMode } from '../migrations.js';
 import { createRepository } from '../repository.js';
 import type { Database } from '../schema.js';
 import { StoreBusyError, type Store } from '../store.js';
@@ -10,6 +10,7 @@ export interface PostgresStoreOptions {
   readonly connectionString: string;
   /** Connections per process. */
   readonly poolSize?: number;
+  readonly migrations?: MigrationMode;
 }
 
 // int8 (oid 20) comes back as a string by default; our bigints are epoch seconds, well inside 2^53.
@@ -30,14 +31,15 @@ const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE',
  * at READ COMMITTED with row locks (`SELECT … FOR UPDATE`): of concurrent exchanges of one token,
  * one takes the lock and the others, once it commits, read the row as it left it.
  */
-export async function openPostgresStore({ connectionString, poolSize = 10 }: PostgresStoreOptions): Promise<Store> {
+export async function openPostgresStore({ connectionString, poolSize = 10, migrations = 'apply' }: PostgresStoreOptions): Promise<Store> {
   const pool = new pg.Pool({ connectionString, max: poolSize, types });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let appliedMigrations: string[];
   try {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-    await migrateToLatest(db as Kysely<unknown>, rows[0]?.schema);
+    appliedMigrations = await prepareSchema(db as Kysely<unknown>, migrations, rows[0]?.schema);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -45,6 +47,7 @@ export async function openPostgresStore({ connectionString, poolSize = 10 }: Pos
   const repository = createRepository(db, { lockRows: false });
   return {
     dialect: 'postgres',
+    appliedMigrations,
     ...withUnavailableMapped(repository),
     transaction: (work) => withRetries(() => db.transaction().execute((trx) => work(createRepository(trx, { lockRows: true })))),
     async close() {

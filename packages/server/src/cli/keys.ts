@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import type { ServerConfig } from '../config.js';
+import { OperatorInputError } from '../oauth/clients.js';
+import { systemClock } from '../oauth/clock.js';
+import { activationOfNextKey, chooseSigningKey, generateSigningKey, KEY_PUBLISH_DELAY } from '../oauth/keys.js';
+import type { SigningKeyRecord } from '../store/records.js';
+import { withStore } from './open-context.js';
+import { UsageError, type CliIo } from './run.js';
+
+/**
+ * `gatehouse keys list|rotate|retire`: rotation without downtime. A rotated-in key is published at
+ * once and signs KEY_PUBLISH_DELAY later; retire the old key once the tokens it signed have expired.
+ */
+export async function keysCommand([sub, ...args]: string[], config: ServerConfig, io: CliIo): Promise<number> {
+  switch (sub) {
+    case 'list': {
+      parseArgs({ args, options: {} });
+      const keys = await withStore(config, (store) => store.listSigningKeys());
+      io.out(JSON.stringify(describeKeys(keys, now()), null, 2));
+      return 0;
+    }
+    case 'rotate': {
+      const { values } = parseArgs({ args, options: { now: { type: 'boolean' } } });
+      const key = await withStore(config, async (store) => {
+        const existing = (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
+        const rotated = generateSigningKey(now(), activationOfNextKey(existing, now(), values.now ? 0 : KEY_PUBLISH_DELAY));
+        await store.insertSigningKey(rotated);
+        return rotated;
+      });
+      io.out(JSON.stringify({ kid: key.kid, published_at: iso(key.createdAt), signs_from: iso(key.activatesAt) }));
+      return 0;
+    }
+    case 'retire': {
+      const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+      if (positionals.length !== 1) throw new UsageError('keys retire takes one kid');
+      const kid = positionals[0] as string;
+      await withStore(config, async (store) => {
+        const keys = (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
+        if (!keys.some((k) => k.kid === kid)) throw new OperatorInputError(`no active key '${kid}'`);
+        // Some other key must be able to sign at once, or the servers would have none.
+        const successor = chooseSigningKey(keys.filter((k) => k.kid !== kid), now());
+        if (!successor || successor.activatesAt > now()) throw new OperatorInputError(`no other key signs yet; run gatehouse keys rotate and wait until it signs (or use --now) before retiring '${kid}'`);
+        await store.retireSigningKey(kid, now());
+      });
+      io.out(JSON.stringify({ kid, retired: true }));
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown keys command '${sub ?? ''}'`);
+  }
+}
+
+function describeKeys(keys: readonly SigningKeyRecord[], at: number): Record<string, unknown>[] {
+  const signing = chooseSigningKey(keys.filter((k) => k.retiredAt === null), at);
+  return keys.map((k) => ({
+    kid: k.kid, alg: k.alg, published_at: iso(k.createdAt), signs_from: iso(k.activatesAt),
+    retired_at: k.retiredAt === null ? null : iso(k.retiredAt),
+    status: k.retiredAt !== null ? 'retired' : k.kid === signing?.kid ? 'signing' : k.activatesAt > at ? 'published' : 'verifying',
+  }));
+}
+
+const now = (): number => systemClock.now();
+const iso = (t: number): string => new Date(t * 1000).toISOString();
