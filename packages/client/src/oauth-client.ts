@@ -1,0 +1,65 @@
+import { ClientConfigurationError, OAuthResponseError } from './errors.js';
+import type { ClientAuthMethod, EndpointContext, FetchFunction } from './http.js';
+import { discoverAuthorizationServer } from './metadata.js';
+import { withRetry, type RetryPolicy } from './retry.js';
+import { requestTokens, type TokenRequest } from './token-endpoint.js';
+import type { AuthorizationServerMetadata, TokenResponse } from './wire.js';
+
+export interface OAuthClientOptions {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret?: string | undefined;
+  readonly clientAuthMethod?: ClientAuthMethod | undefined;
+  readonly metadata?: AuthorizationServerMetadata | undefined;
+  readonly retry: RetryPolicy;
+  readonly fetch: FetchFunction;
+}
+
+// The client's setup is wrong, not the user's grant: the tokens are kept.
+const CONFIGURATION_ERRORS = new Set(['invalid_client', 'unauthorized_client']);
+
+/** One client of one authorization server: its metadata, its credentials, its token requests. */
+export class OAuthClient {
+  readonly #options: OAuthClientOptions;
+  #metadata: Promise<AuthorizationServerMetadata> | undefined;
+
+  constructor(options: OAuthClientOptions) {
+    this.#options = options;
+  }
+
+  get clientId(): string {
+    return this.#options.clientId;
+  }
+
+  /** The server's metadata, read once (RFC 8414); a failed read is tried again next time. */
+  discover(): Promise<AuthorizationServerMetadata> {
+    const { metadata, issuer, retry } = this.#options;
+    this.#metadata ??= metadata !== undefined ? Promise.resolve(metadata)
+      : withRetry(() => discoverAuthorizationServer(issuer, this.#options.fetch), retry).catch((error: unknown) => {
+        this.#metadata = undefined;
+        throw error;
+      });
+    return this.#metadata;
+  }
+
+  /** What an endpoint call needs. Default authentication: client_secret_basic with a secret, none without. */
+  async context(): Promise<EndpointContext> {
+    const { clientId, clientSecret, clientAuthMethod } = this.#options;
+    const method = clientAuthMethod ?? (clientSecret === undefined ? 'none' : 'client_secret_basic');
+    return { fetch: this.#options.fetch, metadata: await this.discover(), client: { clientId, clientSecret, method } };
+  }
+
+  /**
+   * A token request, retried while `retryable` says so. invalid_client and unauthorized_client
+   * become ClientConfigurationError; every other refusal is thrown as it came.
+   */
+  async tokenRequest(request: TokenRequest, retryable: (error: unknown) => boolean): Promise<TokenResponse> {
+    const ctx = await this.context();
+    try {
+      return await withRetry(() => requestTokens(ctx, request), this.#options.retry, retryable);
+    } catch (error) {
+      if (error instanceof OAuthResponseError && CONFIGURATION_ERRORS.has(error.error)) throw new ClientConfigurationError(error);
+      throw error;
+    }
+  }
+}

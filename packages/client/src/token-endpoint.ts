@@ -1,0 +1,40 @@
+import { InvalidResponseError } from './errors.js';
+import { jsonObjectOf, postForm, type EndpointContext } from './http.js';
+import type { TokenResponse } from './wire.js';
+
+export type TokenRequest =
+  | { readonly grant_type: 'refresh_token'; readonly refresh_token: string; readonly scope?: string }
+  | { readonly grant_type: 'authorization_code'; readonly code: string; readonly redirect_uri: string; readonly code_verifier: string };
+
+/**
+ * One request to the token endpoint. A refusal is thrown as OAuthResponseError (the §5.2 body) or
+ * InvalidResponseError (an answer that is not OAuth), a lost connection as TransportError.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-6 RFC 6749 §6 (refresh)
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.3 RFC 6749 §4.1.3 (code exchange)
+ */
+export async function requestTokens(ctx: EndpointContext, request: TokenRequest): Promise<TokenResponse> {
+  const response = await postForm(ctx, ctx.metadata.token_endpoint, request);
+  return parseTokenResponse(await jsonObjectOf(response, 'token endpoint'));
+}
+
+/**
+ * Checks a successful token response: a non-empty access token of type Bearer, and optional
+ * members of the right types.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 RFC 6749 §5.1
+ */
+export function parseTokenResponse(body: Readonly<Record<string, unknown>>): TokenResponse {
+  const bad = (what: string): never => {
+    throw new InvalidResponseError(`the token response ${what}`, 200);
+  };
+  if (typeof body.access_token !== 'string' || body.access_token === '') bad('has no access_token');
+  if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer') bad('is not of token_type Bearer');
+  for (const name of ['expires_in', 'refresh_expires_in', 'refresh_token_expires_in']) {
+    const value = body[name];
+    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) bad(`has a ${name} that is not a number of seconds`);
+  }
+  if (body.refresh_token !== undefined && (typeof body.refresh_token !== 'string' || body.refresh_token === '')) bad('has an empty refresh_token');
+  if (body.scope !== undefined && typeof body.scope !== 'string') bad('has a scope that is not a string');
+  return body as unknown as TokenResponse;
+}

@@ -1,0 +1,208 @@
+import { completeAuthorization, startAuthorization, type AuthorizationStart } from './authorization-flow.js';
+import { OAuthResponseError, ReauthenticationRequired } from './errors.js';
+import { TypedEmitter } from './events.js';
+import type { ClientAuthMethod, FetchFunction } from './http.js';
+import { introspectToken } from './introspect.js';
+import { OAuthClient } from './oauth-client.js';
+import { DEFAULT_RETRY_POLICY, isTransient, type RetryPolicy } from './retry.js';
+import { revokeToken } from './revoke.js';
+import { isFresh, storedTokensFrom } from './stored-tokens.js';
+import { TokenState } from './token-state.js';
+import { MemoryTokenStore, type StoredTokens, type TokenStore } from './token-store.js';
+import type { AuthorizationServerMetadata, IntrospectionResponse, TokenResponse } from './wire.js';
+
+export type { AuthorizationStart } from './authorization-flow.js';
+
+export interface TokenManagerOptions {
+  /** The issuer; its metadata (RFC 8414, or OpenID Connect Discovery) names the endpoints, unless `metadata` is given. */
+  readonly issuer: string;
+  readonly clientId: string;
+  /** For a confidential client; a public client (RFC 8252 native app, browser app) has none. */
+  readonly clientSecret?: string;
+  /** Default: client_secret_basic with a secret, none without. */
+  readonly clientAuthMethod?: ClientAuthMethod;
+  /** Must be registered with the server, character for character at Gatehouse. */
+  readonly redirectUri: string;
+  readonly scope?: string;
+  /** Default: a MemoryTokenStore. */
+  readonly store?: TokenStore;
+  readonly metadata?: AuthorizationServerMetadata;
+  /** Refresh when the access token has less than this left (default 30 s). */
+  readonly refreshSkewSeconds?: number;
+  /** Emit `refresh-token-expiring` when the refresh token has less than this left (default 1 day). */
+  readonly refreshTokenWarningSeconds?: number;
+  /** The server's refresh-token lifetime, when its responses do not say (Gatehouse: the client's idle TTL). */
+  readonly refreshTokenLifetimeSeconds?: number;
+  /** On invalid_grant, introspect the refused token first to confirm it is no longer active. */
+  readonly introspectOnInvalidGrant?: boolean;
+  readonly retry?: Partial<RetryPolicy>;
+  readonly fetch?: FetchFunction;
+  /** Epoch milliseconds; Date.now by default. */
+  readonly now?: () => number;
+}
+
+export interface TokenManagerEvents {
+  readonly refreshed: { readonly accessTokenExpiresAt: number | undefined; readonly scope: string | undefined; readonly refreshTokenRotated: boolean };
+  readonly 'refresh-token-expiring': { readonly refreshTokenExpiresAt: number; readonly secondsLeft: number };
+  readonly 'reauthentication-required': { readonly error: ReauthenticationRequired };
+}
+
+/**
+ * Keeps one grant's tokens and hands out valid access tokens: refreshes before expiry, shares one
+ * refresh among concurrent callers, retries only transient failures, and on `invalid_grant` never
+ * retries but discards the tokens and raises ReauthenticationRequired with a new authorization URL.
+ */
+export class TokenManager extends TypedEmitter<TokenManagerEvents> {
+  readonly #options: TokenManagerOptions;
+  readonly #client: OAuthClient;
+  readonly #state: TokenState;
+  readonly #now: () => number;
+  #refreshing: Promise<StoredTokens> | undefined;
+  #warnedFor: string | undefined;
+
+  constructor(options: TokenManagerOptions) {
+    super();
+    this.#options = options;
+    const { issuer, clientId, clientSecret, clientAuthMethod, metadata } = options;
+    this.#client = new OAuthClient({
+      issuer, clientId, clientSecret, clientAuthMethod, metadata,
+      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry }, fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    });
+    this.#state = new TokenState(options.store ?? new MemoryTokenStore());
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** An access token to send as Bearer (RFC 6750), refreshed first when it has less than `refreshSkewSeconds` left. */
+  async getAccessToken(): Promise<string> {
+    const tokens = (await this.#state.current()).tokens;
+    if (tokens !== undefined && this.#isFresh(tokens)) {
+      this.#warnIfRefreshTokenExpiring(tokens);
+      return tokens.accessToken;
+    }
+    return (await this.refresh()).accessToken;
+  }
+
+  /** A resource server refused `rejected` (401): refresh, unless another caller already did. */
+  async accessTokenRejected(rejected: string): Promise<string> {
+    const tokens = (await this.#state.current()).tokens;
+    if (this.#refreshing === undefined && tokens !== undefined && tokens.accessToken !== rejected && this.#isFresh(tokens)) return tokens.accessToken;
+    return (await this.refresh()).accessToken;
+  }
+
+  /**
+   * Refreshes now. Concurrent callers share one request, so a single-use refresh token is never
+   * presented twice.
+   *
+   * @see https://www.rfc-editor.org/rfc/rfc6749#section-6 RFC 6749 §6
+   */
+  refresh(): Promise<StoredTokens> {
+    this.#refreshing ??= this.#refreshOnce().finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  async #refreshOnce(): Promise<StoredTokens> {
+    const previous = (await this.#state.current()).tokens;
+    const refreshToken = previous?.refreshToken;
+    if (refreshToken === undefined) throw await this.#reauthenticationRequired();
+    let response: TokenResponse;
+    try {
+      response = await this.#client.tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken }, isTransient);
+    } catch (error) {
+      // RFC 6749 §5.2: invalid_grant is permanent. Never retried, never presented again.
+      if (error instanceof OAuthResponseError && error.error === 'invalid_grant') throw await this.#reauthenticationRequired(error, refreshToken);
+      throw error;
+    }
+    const tokens = await this.#keep(response, previous);
+    this.emit('refreshed', { accessTokenExpiresAt: tokens.accessTokenExpiresAt, scope: tokens.scope, refreshTokenRotated: tokens.refreshToken !== refreshToken });
+    this.#warnIfRefreshTokenExpiring(tokens);
+    return tokens;
+  }
+
+  /** Discards the tokens first, then (optionally) introspects the refused one, then prepares a new flow. */
+  async #reauthenticationRequired(refusal?: OAuthResponseError, refusedToken?: string): Promise<ReauthenticationRequired> {
+    await this.#state.update((state) => ({ ...state, tokens: undefined }));
+    let introspection: IntrospectionResponse | undefined;
+    if (refusal !== undefined && refusedToken !== undefined && this.#options.introspectOnInvalidGrant === true) {
+      // Only a report: a public client may not introspect, and nothing depends on the answer.
+      introspection = await introspectToken(await this.#client.context(), refusedToken, 'refresh_token').catch(() => undefined);
+    }
+    const start = await startAuthorization(this.#client, this.#state, { ...this.#requestSettings(), reuse: true });
+    const error = new ReauthenticationRequired(start, refusal, introspection);
+    this.emit('reauthentication-required', { error });
+    return error;
+  }
+
+  /** Starts the authorization code flow with PKCE; the verifier and state are kept for the callback. */
+  startAuthorization(): Promise<AuthorizationStart> {
+    return startAuthorization(this.#client, this.#state, { ...this.#requestSettings(), reuse: false });
+  }
+
+  /** Finishes the flow from the callback URL: checks state and iss, exchanges the code, stores the tokens. */
+  async completeAuthorization(callbackUrl: string | URL): Promise<StoredTokens> {
+    const { response, scope } = await completeAuthorization(this.#client, this.#state, callbackUrl, this.#now());
+    return this.#keep(response, undefined, scope);
+  }
+
+  /** Adopts a token response obtained elsewhere (e.g. `gatehouse grants issue`). */
+  setTokens(response: TokenResponse): Promise<StoredTokens> {
+    return this.#keep(response, undefined, this.#options.scope);
+  }
+
+  /** The stored tokens, if any. */
+  async tokens(): Promise<StoredTokens | undefined> {
+    return (await this.#state.current()).tokens;
+  }
+
+  /**
+   * Introspects the stored refresh token (RFC 7662 §2.1; at Gatehouse, confidential clients only)
+   * and records its `exp`, so that `refresh-token-expiring` can fire in time.
+   */
+  async introspect(): Promise<IntrospectionResponse | undefined> {
+    const token = (await this.#state.current()).tokens?.refreshToken;
+    if (token === undefined) return undefined;
+    const introspection = await introspectToken(await this.#client.context(), token, 'refresh_token');
+    const { exp } = introspection;
+    if (introspection.active && typeof exp === 'number') {
+      await this.#state.update((state) => state.tokens?.refreshToken !== token ? state : { ...state, tokens: { ...state.tokens, refreshTokenExpiresAt: exp * 1000 } });
+      const tokens = (await this.#state.current()).tokens;
+      if (tokens !== undefined) this.#warnIfRefreshTokenExpiring(tokens);
+    }
+    return introspection;
+  }
+
+  /** Forgets the tokens, then revokes the refresh token (RFC 7009 §2.1), which at Gatehouse ends the grant. */
+  async logout(): Promise<void> {
+    const token = (await this.#state.current()).tokens?.refreshToken;
+    await this.#state.update((state) => ({ ...state, tokens: undefined }));
+    if (token !== undefined) await revokeToken(await this.#client.context(), token, 'refresh_token');
+  }
+
+  /** The server's metadata, read once. */
+  discover(): Promise<AuthorizationServerMetadata> {
+    return this.#client.discover();
+  }
+
+  async #keep(response: TokenResponse, previous: StoredTokens | undefined, requestedScope = previous?.scope): Promise<StoredTokens> {
+    const tokens = storedTokensFrom(response, this.#now(), previous, requestedScope, this.#options.refreshTokenLifetimeSeconds);
+    await this.#state.update((state) => ({ ...state, tokens }));
+    return tokens;
+  }
+
+  #warnIfRefreshTokenExpiring({ refreshToken, refreshTokenExpiresAt }: StoredTokens): void {
+    if (refreshToken === undefined || refreshTokenExpiresAt === undefined || this.#warnedFor === refreshToken) return;
+    const secondsLeft = Math.max(0, Math.floor((refreshTokenExpiresAt - this.#now()) / 1000));
+    if (secondsLeft > (this.#options.refreshTokenWarningSeconds ?? 86_400)) return;
+    this.#warnedFor = refreshToken;
+    this.emit('refresh-token-expiring', { refreshTokenExpiresAt, secondsLeft });
+  }
+
+  #isFresh(tokens: StoredTokens): boolean {
+    return isFresh(tokens, this.#now(), (this.#options.refreshSkewSeconds ?? 30) * 1000);
+  }
+
+  #requestSettings(): { redirectUri: string; scope: string | undefined; now: number } {
+    return { redirectUri: this.#options.redirectUri, scope: this.#options.scope, now: this.#now() };
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Where a TokenManager keeps its state. A store saves and returns one small record; the manager
+ * decides what goes in it. Implement TokenStore to keep tokens elsewhere (a browser's
+ * sessionStorage, a keychain); `@gatehouse/client/node` has an encrypted file store.
+ */
+
+/** The tokens of one grant, as the manager keeps them (times in epoch milliseconds). */
+export interface StoredTokens {
+  readonly accessToken: string;
+  readonly tokenType: string;
+  /** When the access token expires; undefined when the server did not say (no expires_in). */
+  readonly accessTokenExpiresAt?: number | undefined;
+  readonly refreshToken?: string | undefined;
+  /** When the refresh token expires, when known (a server's refresh_expires_in, introspection, or configuration). */
+  readonly refreshTokenExpiresAt?: number | undefined;
+  readonly scope?: string | undefined;
+  readonly obtainedAt: number;
+}
+
+/**
+ * An authorization request waiting for its callback: the PKCE verifier and `state` must outlive
+ * the redirect (RFC 7636 §4.5, RFC 6749 §10.12).
+ */
+export interface PendingAuthorization {
+  readonly state: string;
+  readonly codeVerifier: string;
+  readonly redirectUri: string;
+  readonly scope?: string | undefined;
+  readonly createdAt: number;
+}
+
+export interface TokenStoreState {
+  readonly tokens?: StoredTokens | undefined;
+  readonly pending?: readonly PendingAuthorization[] | undefined;
+}
+
+export interface TokenStore {
+  /** The saved state; `{}` when nothing was saved. */
+  read(): Promise<TokenStoreState>;
+  /** Replaces the saved state. The manager awaits it before handing out a rotated token. */
+  write(state: TokenStoreState): Promise<void>;
+}
+
+/** Keeps the state in memory: the default, and what a browser page without persistence wants. */
+export class MemoryTokenStore implements TokenStore {
+  #state: TokenStoreState;
+
+  constructor(initial: TokenStoreState = {}) {
+    this.#state = initial;
+  }
+
+  async read(): Promise<TokenStoreState> {
+    return this.#state;
+  }
+
+  async write(state: TokenStoreState): Promise<void> {
+    this.#state = state;
+  }
+}

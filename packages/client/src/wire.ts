@@ -1,0 +1,56 @@
+/**
+ * What travels on the wire, in the RFCs' own snake_case names. Everything here is readonly: a
+ * response is read, never edited.
+ */
+
+/**
+ * A successful token response.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 RFC 6749 §5.1
+ */
+export interface TokenResponse {
+  readonly access_token: string;
+  readonly token_type: string;
+  readonly expires_in?: number;
+  readonly refresh_token?: string;
+  readonly scope?: string;
+  /** Not in RFC 6749; some servers (Keycloak) say how long the refresh token lives. */
+  readonly refresh_expires_in?: number;
+  /** Not in RFC 6749; the name other servers (Entra ID) use for the same. */
+  readonly refresh_token_expires_in?: number;
+}
+
+/**
+ * Authorization server metadata, the members this SDK reads.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc8414#section-2 RFC 8414 §2
+ */
+export interface AuthorizationServerMetadata {
+  readonly issuer: string;
+  readonly token_endpoint: string;
+  readonly authorization_endpoint?: string;
+  readonly introspection_endpoint?: string;
+  readonly revocation_endpoint?: string;
+  readonly code_challenge_methods_supported?: readonly string[];
+  readonly grant_types_supported?: readonly string[];
+  /** RFC 9207 §3: the server sends `iss` with every authorization response. */
+  readonly authorization_response_iss_parameter_supported?: boolean;
+  readonly [member: string]: unknown;
+}
+
+/**
+ * An introspection response.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7662#section-2.2 RFC 7662 §2.2
+ */
+export interface IntrospectionResponse {
+  readonly active: boolean;
+  readonly token_type?: string;
+  readonly client_id?: string;
+  readonly sub?: string;
+  readonly scope?: string;
+  readonly exp?: number;
+  readonly iat?: number;
+  readonly iss?: string;
+  readonly [member: string]: unknown;
+}

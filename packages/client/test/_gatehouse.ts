@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { addUser, issueOperatorGrant, registerClient, startServer, type ClientRegistration, type RunningServer } from '@gatehouse/server';
+import { startCountingProxy, type CountingProxy } from './_proxy.js';
+
+/** The OpenAPI document shipped at the repository root. */
+export const SHIPPED_OPENAPI = fileURLToPath(new URL('../../../openapi.yaml', import.meta.url));
+export const CALLBACK = 'http://127.0.0.1:8765/callback';
+export const PASSWORD = 'correct horse battery staple';
+
+/** The server's clock (epoch seconds): real time plus whatever the test let pass. */
+export class TestClock {
+  offsetSeconds = 0;
+  now(): number {
+    return Math.floor(Date.now() / 1000) + this.offsetSeconds;
+  }
+  /** The same time for the SDK, in epoch milliseconds. */
+  nowMs = (): number => Date.now() + this.offsetSeconds * 1000;
+  advance(seconds: number): void {
+    this.offsetSeconds += seconds;
+  }
+}
+
+export interface Gatehouse {
+  /** The issuer: the counting proxy in front of the server. */
+  readonly issuer: string;
+  /** The REST API's base URL. */
+  readonly apiBase: string;
+  readonly server: RunningServer;
+  readonly proxy: CountingProxy;
+  readonly clock: TestClock;
+  addClient(registration: Partial<ClientRegistration> & { id: string }): Promise<{ id: string; secret: string | null }>;
+  addUser(username?: string, password?: string): Promise<void>;
+  issueGrant(clientId: string, scope?: readonly string[]): Promise<{ access_token: string; token_type: string; expires_in: number; refresh_token?: string; scope: string; grant_id: string }>;
+  /** A grant's rotation count and revocation, read from the store. */
+  grant(id: string): Promise<{ rotationCount: number; revokedAt: number | null }>;
+  /** What `gatehouse grants revoke` does. */
+  revokeGrant(id: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Gatehouse on a fresh SQLite file, behind a counting proxy whose URL is the issuer. */
+export async function startGatehouse(): Promise<Gatehouse> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-client-test-'));
+  const clock = new TestClock();
+  const proxy = await startCountingProxy();
+  const server = await startServer({
+    databaseUrl: `sqlite:${join(dataDir, 'gatehouse.db')}`, issuer: proxy.url, port: 0, host: '127.0.0.1', clock, api: SHIPPED_OPENAPI,
+  });
+  proxy.target = server.url;
+  const { store } = server.context;
+  return {
+    issuer: proxy.url, apiBase: `${proxy.url}/v2`, server, proxy, clock,
+    async addClient(registration) {
+      const { client, secret } = await registerClient(store, {
+        name: registration.id, scope: ['contacts:read', 'contacts:write'], redirectUris: [CALLBACK], ...registration,
+      }, clock.now());
+      return { id: client.id, secret };
+    },
+    async addUser(username = 'alice', password = PASSWORD) {
+      await addUser(store, username, password, clock.now());
+    },
+    async issueGrant(clientId, scope = ['contacts:read', 'contacts:write']) {
+      return issueOperatorGrant(server.context, clientId, 'alice', scope);
+    },
+    async grant(id) {
+      const grant = await store.findGrant(id);
+      if (!grant) throw new Error(`no grant ${id}`);
+      return grant;
+    },
+    async revokeGrant(id) {
+      await store.revokeGrant(id, 'revoked_by_admin', clock.now());
+    },
+    async close() {
+      await server.close();
+      await proxy.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The `grant_id` claim of a Gatehouse access token (a JWT). */
+export function grantIdOf(accessToken: string): string {
+  const payload = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { grant_id?: string };
+  if (payload.grant_id === undefined) throw new Error('the access token names no grant');
+  return payload.grant_id;
+}
