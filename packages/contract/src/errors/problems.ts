@@ -1,6 +1,7 @@
 /**
  * The problem types of the REST API and of every non-OAuth route, answered as RFC 9457
- * `application/problem+json`. `type` is `/problems/{slug}`, a page the server serves.
+ * `application/problem+json`. `type` is `/problems/{slug}`, a page the server serves. The
+ * authorization pages (sign-in and consent) show the same entries as HTML error pages.
  *
  * @see https://www.rfc-editor.org/rfc/rfc9457 RFC 9457
  */
@@ -18,7 +19,14 @@ export type ProblemCode =
   | 'method_not_allowed'
   | 'precondition_failed'
   | 'internal_error'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  | 'invalid_authorization_request'
+  | 'csrf_token_invalid'
+  | 'login_failed'
+  | 'too_many_login_attempts'
+  | 'malformed_request'
+  | 'request_header_too_large'
+  | 'request_timeout';
 
 export interface ProblemEntry {
   readonly code: ProblemCode;
@@ -45,7 +53,7 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
   }),
   malformed_json: problem({
     code: 'malformed_json', status: 400, slug: 'malformed-json', title: 'Malformed JSON', transient: false,
-    summary: 'The request body is not valid JSON, or is empty where a body is required.',
+    summary: 'The request body is not valid JSON in UTF-8, nests arrays and objects more than 64 levels deep, or is empty where a body is required.',
     clientAction: 'Send a well-formed JSON document.',
   }),
   invalid_parameter: problem({
@@ -97,6 +105,43 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     code: 'service_unavailable', status: 503, slug: 'service-unavailable', title: 'Service unavailable', transient: true,
     summary: 'The server is overloaded or its store is busy; nothing was written.',
     clientAction: 'Retry after the Retry-After delay, with exponential backoff.',
+  }),
+  invalid_authorization_request: problem({
+    code: 'invalid_authorization_request', status: 400, slug: 'invalid-authorization-request', title: 'This sign-in link is not valid', transient: false,
+    summary: 'The authorization request names no client or an unknown one, or a redirect_uri that is missing or not registered for the client. The server cannot know where it would be safe to send you back, so it stops here instead of redirecting (RFC 6749 §4.1.2.1).',
+    clientAction: 'Go back to the application and tell its developer. The developer must send a registered client_id and exactly one of its registered redirect URIs, character for character (gatehouse clients add --redirect-uri).',
+  }),
+  csrf_token_invalid: problem({
+    code: 'csrf_token_invalid', status: 403, slug: 'csrf-token-invalid', title: 'This form has expired', transient: false,
+    summary: 'The form was sent without its security token, with a wrong one, or after the sign-in session ended, so it may not have come from this site. Nothing was changed and nothing was granted.',
+    clientAction: 'Go back to the application and start signing in again. If it keeps happening, allow cookies for this site.',
+  }),
+  login_failed: problem({
+    code: 'login_failed', status: 401, slug: 'login-failed', title: 'Wrong username or password', transient: false,
+    summary: 'The username and password do not match an account. The same answer is given for an unknown username and a wrong password.',
+    clientAction: 'Check the username and password and try again. After 5 failed attempts in 15 minutes, further attempts are refused for a while.',
+  }),
+  too_many_login_attempts: problem({
+    code: 'too_many_login_attempts', status: 429, slug: 'too-many-login-attempts', title: 'Too many sign-in attempts', transient: true,
+    summary: 'Sign-in was refused after 5 failed attempts in 15 minutes for this username or from this address. The wait doubles with each further failure, up to 15 minutes.',
+    clientAction: 'Wait for the time given in the Retry-After header (shown on the page), then try again.',
+  }),
+  // The HTTP layer's own refusals, before any route: the request cannot be read as HTTP/1.1. On the
+  // OAuth endpoints they are answered as invalid_request (request_unreadable) instead.
+  malformed_request: problem({
+    code: 'malformed_request', status: 400, slug: 'malformed-request', title: 'Malformed request', transient: false,
+    summary: 'The request is not valid HTTP/1.1: an unknown method, a malformed request line or header field, a body shorter than its Content-Length, or a URL path that is not valid percent-encoded UTF-8.',
+    clientAction: 'Send a well-formed HTTP/1.1 request with the path percent-encoded as UTF-8; sending the same bytes again fails again.',
+  }),
+  request_header_too_large: problem({
+    code: 'request_header_too_large', status: 431, slug: 'request-header-too-large', title: 'Request header fields too large', transient: false,
+    summary: 'The request line and header fields together are larger than the server accepts (16 KiB), for example an authorization URL with a very long state.',
+    clientAction: 'Shorten the URL and the header fields; send large values in a request body.',
+  }),
+  request_timeout: problem({
+    code: 'request_timeout', status: 408, slug: 'request-timeout', title: 'Request timeout', transient: true,
+    summary: 'The request did not arrive whole within 30 seconds. Nothing was done.',
+    clientAction: 'Send the request again, without pausing in the middle of it.',
   }),
 };
 

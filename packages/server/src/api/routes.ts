@@ -6,6 +6,7 @@ import { problemErrorHandler } from '../http/problems.js';
 import { authenticateBearer, BearerChallenge } from './bearer.js';
 import type { ApiDefinition } from './definition.js';
 import { collectionRoutes } from './collection-routes.js';
+import { parseJsonBody } from './json-body.js';
 
 /** JSON bodies of the REST API; anything larger is refused with 413 before parsing. */
 export const API_BODY_LIMIT = 64 * 1024;
@@ -26,13 +27,11 @@ declare module 'fastify' {
  */
 export async function apiRoutes(app: FastifyInstance, { context, api }: { context: ServerContext; api: ApiDefinition }): Promise<void> {
   app.removeAllContentTypeParsers();
-  // JSON.parse makes `__proto__` an own property, never a prototype; the validator then refuses it
-  // as an unknown field.
-  app.addContentTypeParser(['application/json', 'application/merge-patch+json'], { parseAs: 'string', bodyLimit: API_BODY_LIMIT }, (_request, body, done) => {
+  app.addContentTypeParser(['application/json', 'application/merge-patch+json'], { parseAs: 'buffer', bodyLimit: API_BODY_LIMIT }, (_request, body, done) => {
     try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(new ProblemError('malformed_json', (body as string).trim() === '' ? 'The request body is empty; send a JSON object.' : 'The request body is not valid JSON.'), undefined);
+      done(null, parseJsonBody(body as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
     }
   });
   app.setErrorHandler((error, request, reply) => {

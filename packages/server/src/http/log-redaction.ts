@@ -1,0 +1,62 @@
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+
+/**
+ * What the request logs may say about a request. Credentials travel in headers and bodies, which
+ * are never logged, but careless clients put them in the URL too (an RFC 6750 §2.3 `access_token`
+ * query, a token request sent as a query string, a password in a link), and Fastify logs the URL
+ * of every request. So the query is logged with the values of a few harmless parameters only.
+ */
+
+/** Parameters whose values are never secret: logged as sent. */
+const PUBLIC_PARAMETERS: ReadonlySet<string> = new Set([
+  'response_type', 'client_id', 'redirect_uri', 'scope', 'code_challenge_method', 'grant_type', 'token_type_hint',
+  'error', 'iss', 'limit', 'cursor',
+]);
+
+/** Parameters logged by name with the value hidden; any other name is hidden too (it could be a secret itself). */
+const KNOWN_PARAMETERS: ReadonlySet<string> = new Set([
+  ...PUBLIC_PARAMETERS, 'code', 'state', 'code_challenge', 'code_verifier', 'refresh_token', 'access_token', 'id_token', 'token',
+  'client_secret', 'client_assertion', 'client_assertion_type', 'assertion', 'password', 'username', 'csrf_token', 'request', 'decision',
+  'error_description', 'error_uri',
+]);
+
+const REDACTED = '[redacted]';
+
+/** The URL with every query value hidden but the harmless ones: `/token?grant_type=refresh_token&refresh_token=[redacted]`. */
+export function redactUrl(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark < 0) return url;
+  const pairs = url.slice(mark + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const name = decodeName(eq < 0 ? pair : pair.slice(0, eq));
+    if (name === undefined || !KNOWN_PARAMETERS.has(name)) return pair === '' ? '' : REDACTED;
+    return PUBLIC_PARAMETERS.has(name) ? pair : `${name}=${REDACTED}`;
+  });
+  return `${url.slice(0, mark)}?${pairs.join('&')}`;
+}
+
+function decodeName(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Fastify's request serializer (the same fields), with the URL redacted. */
+export function requestLogSerializer(request: FastifyRequest): Record<string, unknown> {
+  return {
+    method: request.method, url: redactUrl(request.url), version: request.headers?.['accept-version'], host: request.host,
+    remoteAddress: request.ip, remotePort: request.socket?.remotePort,
+  };
+}
+
+/** The logger of `gatehouse serve`: pino at `level`, URLs redacted, credential headers removed. */
+export function serverLoggerOptions(level: string): NonNullable<Exclude<FastifyServerOptions['logger'], boolean>> {
+  return {
+    level,
+    serializers: { req: requestLogSerializer as (request: unknown) => Record<string, unknown> },
+    // Not serialised by the above; kept in case a log line ever carries the headers.
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+  };
+}
