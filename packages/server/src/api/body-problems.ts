@@ -10,10 +10,24 @@ export function validBodyOrThrow(result: BodyValidationResult): Record<string, u
   if (result.kind === 'missing') {
     // Every missing field, then whatever else is wrong with the body, so one round trip tells all.
     const errors = [...result.fields.map((f) => fieldError('missing_required_field', f)), ...result.invalid.map((f) => fieldError('invalid_field_value', f))];
-    throw new ProblemError('missing_required_field', first(result.fields).message, errors);
+    throw withoutStack(() => new ProblemError('missing_required_field', first(result.fields).message, errors));
   }
   const detail = result.fields.length === 1 ? first(result.fields).message : `${result.fields.length} fields have unacceptable values; see errors.`;
-  throw new ProblemError('invalid_field_value', detail, result.fields.map((f) => fieldError('invalid_field_value', f)));
+  throw withoutStack(() => new ProblemError('invalid_field_value', detail, result.fields.map((f) => fieldError('invalid_field_value', f))));
+}
+
+/**
+ * A refused body is an answer, not a fault: nothing reads its stack, and capturing one is the
+ * costliest step of answering the 400 (a tenth of the request's CPU time, measured by bench/).
+ */
+function withoutStack<T>(make: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 function first(fields: readonly FieldProblem[]): FieldProblem {

@@ -1,7 +1,7 @@
 import { jwtVerify } from 'jose';
 import type { KeyRing } from './keys.js';
 import { signEs256Jwt } from './jwt.js';
-import { newId } from './secrets.js';
+import { digestOf, newId } from './secrets.js';
 
 /** The claims of a Gatehouse access token (RFC 9068 §2.2 plus the grant it belongs to). */
 export interface AccessTokenClaims {
@@ -30,6 +30,7 @@ export interface MintRequest {
 export class AccessTokens {
   readonly #issuer: string;
   readonly #keys: KeyRing;
+  readonly #verified = new VerifiedTokens(4096);
 
   constructor(issuer: string, keys: KeyRing) {
     this.#issuer = issuer;
@@ -47,14 +48,58 @@ export class AccessTokens {
 
   /** The claims of a token this server signed and that has not expired at `now`; undefined otherwise. */
   async verify(token: string, now: number): Promise<AccessTokenClaims | undefined> {
+    // The key set the token is checked against; a reload during the verification does not retag it.
+    const keySet = this.#keys.jwks;
+    // Remembered by digest: looking a bearer token up compares digests, never the token itself.
+    const digest = digestOf(token);
+    const known = this.#verified.get(digest, keySet);
+    if (known) return isCurrent(known, now) ? known : undefined;
     try {
-      const { payload } = await jwtVerify(token, this.#keys.verificationKeys, {
+      const { payload } = await jwtVerify(token, this.#keys.verificationKey, {
         issuer: this.#issuer, audience: this.#issuer, typ: 'at+jwt', algorithms: ['ES256'],
         currentDate: new Date(now * 1000), requiredClaims: ['sub', 'client_id', 'scope', 'jti', 'iat', 'exp'],
       });
-      return payload as unknown as AccessTokenClaims;
+      const claims = Object.freeze(payload) as unknown as AccessTokenClaims;
+      this.#verified.set(digest, claims, keySet);
+      return claims;
     } catch {
       return undefined;
     }
+  }
+}
+
+/** What jwtVerify checks that depends on the time (RFC 7519 §4.1.4, §4.1.5), as jose checks it. */
+function isCurrent(claims: AccessTokenClaims & { nbf?: unknown }, now: number): boolean {
+  return claims.exp > now && (typeof claims.nbf !== 'number' || claims.nbf <= now);
+}
+
+/**
+ * Tokens whose signature and claims were verified, by the SHA-256 of their text: a bearer presents
+ * the same token on every call, and an ES256 verification costs more than the rest of a REST request. Only
+ * what does not change with the time is remembered; the expiry is checked on every use, and the
+ * grant's revocation by the caller. Every entry is dropped when the key set is reloaded (a retired
+ * key's tokens then fail as before), and the oldest when `capacity` is reached.
+ */
+class VerifiedTokens {
+  readonly #capacity: number;
+  readonly #claims = new Map<string, AccessTokenClaims>();
+  #keySet: object | undefined;
+
+  constructor(capacity: number) {
+    this.#capacity = capacity;
+  }
+
+  get(digest: string, keySet: object): AccessTokenClaims | undefined {
+    if (keySet !== this.#keySet) return undefined;
+    return this.#claims.get(digest);
+  }
+
+  set(digest: string, claims: AccessTokenClaims, keySet: object): void {
+    if (keySet !== this.#keySet) {
+      this.#claims.clear();
+      this.#keySet = keySet;
+    }
+    if (this.#claims.size >= this.#capacity) this.#claims.delete(this.#claims.keys().next().value as string);
+    this.#claims.set(digest, claims);
   }
 }

@@ -28,15 +28,16 @@ const INACTIVE: IntrospectionResponse = Object.freeze({ active: false });
  * @see https://www.rfc-editor.org/rfc/rfc7662#section-2 RFC 7662 §2
  */
 export async function introspectToken(context: ServerContext, caller: ClientRecord, token: string): Promise<IntrospectionResponse> {
-  const found = token.includes('.') ? await introspectAccessToken(context, token) : await introspectRefreshToken(context, token);
+  const found = token.includes('.') ? await introspectAccessToken(context, token) : await introspectRefreshToken(context, caller, token);
   if (!found.active) return INACTIVE;
   return caller.resourceServer || caller.id === found.client_id ? found : INACTIVE;
 }
 
-async function introspectRefreshToken({ store, clock, issuer }: ServerContext, token: string): Promise<IntrospectionResponse> {
+async function introspectRefreshToken({ store, clock, issuer }: ServerContext, caller: ClientRecord, token: string): Promise<IntrospectionResponse> {
   const found = await store.findRefreshToken(digestOf(token));
   if (!found) return INACTIVE;
-  const client = await store.findClient(found.grant.clientId);
+  // The token's client decides its policy; usually it is the caller, just read.
+  const client = found.grant.clientId === caller.id ? caller : await store.findClient(found.grant.clientId);
   if (!client || refreshTokenState(found, client.policy, clock.now()) !== 'active') return INACTIVE;
   const { grant } = found;
   return {

@@ -6,7 +6,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  * against guessing 2^256 values, and a lookup by digest stays one indexed read.
  */
 export function newOpaqueSecret(): string {
-  return randomBytes(32).toString('base64url');
+  return randomText(32, 'base64url');
 }
 
 /**
@@ -14,7 +14,25 @@ export function newOpaqueSecret(): string {
  * from one command into another can never be read as an option (base64url may start with '-').
  */
 export function newId(): string {
-  return randomBytes(16).toString('hex');
+  return randomText(16, 'hex');
+}
+
+// A call to the CSPRNG costs several microseconds whatever its size, twice per token response; so
+// random bytes are drawn 4 KiB at a time (as node:crypto's randomUUID does) and handed out once
+// each. What was handed out is zeroed, so the pool never holds a value already in use.
+const POOL_SIZE = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+function randomText(bytes: number, encoding: 'base64url' | 'hex'): string {
+  if (poolOffset + bytes > pool.length) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  const chunk = pool.subarray(poolOffset, (poolOffset += bytes));
+  const text = chunk.toString(encoding);
+  chunk.fill(0);
+  return text;
 }
 
 /** SHA-256, hex: the only form in which opaque credentials are stored. */

@@ -1,0 +1,119 @@
+// The load generator: one process, run by run.mjs once per measurement, apart from the server it
+// loads. Closed loop: N keep-alive connections (one undici Client each, no pipelining), and each
+// connection sends its next request only when the previous one has been answered and read whole.
+// A chain (a refresh token rotated on every request) lives on one connection, so the token of the
+// next request comes from the previous response.
+//
+// Input: one JSON argument (see `Plan` in run.mjs). Output: one JSON line on stdout with the
+// requests and latency percentiles of the measured window. Any unexpected answer stops the run with
+// exit code 1 and the answer on stderr: a benchmark of error paths measures nothing.
+import { Client } from 'undici';
+
+const plan = JSON.parse(process.argv[2]);
+const REQUESTS = { refresh, introspect, restCreate, restMissing };
+const makeRequest = REQUESTS[plan.kind];
+if (!makeRequest) fail(`unknown kind ${plan.kind}`);
+
+/** grant_type=refresh_token with rotation: the answer's refresh_token is the chain's next token. */
+function refresh(chain) {
+  return {
+    request: { method: 'POST', path: plan.path, headers: { ...formHeaders(), authorization: plan.authorization },
+      body: `grant_type=refresh_token&refresh_token=${encodeURIComponent(chain.token)}` },
+    expect: 200,
+    check(body, full) {
+      const json = JSON.parse(body);
+      if (typeof json.refresh_token !== 'string' || typeof json.access_token !== 'string') fail('no refresh_token/access_token in a refresh answer', body);
+      if (full && json.token_type?.toLowerCase() !== 'bearer') fail('token_type is not Bearer', body);
+      chain.token = json.refresh_token;
+    },
+  };
+}
+
+/** RFC 7662 introspection of the chain's refresh token, which stays live. */
+function introspect(chain) {
+  return {
+    request: { method: 'POST', path: plan.path, headers: { ...formHeaders(), authorization: plan.authorization },
+      body: `token=${encodeURIComponent(chain.token)}&token_type_hint=refresh_token` },
+    expect: 200,
+    check(body) {
+      if (JSON.parse(body).active !== true) fail('the live refresh token was introspected as inactive', body);
+    },
+  };
+}
+
+function restCreate(chain) {
+  chain.n += 1;
+  return {
+    request: { method: 'POST', path: plan.path, headers: { ...jsonHeaders() },
+      body: JSON.stringify({ email: `ada.${chain.id}.${chain.n}@example.com`, name: 'Ada Lovelace' }) },
+    expect: 201,
+    check(body, full) {
+      if (full && JSON.parse(body).email !== `ada.${chain.id}.${chain.n}@example.com`) fail('201 without the created record', body);
+    },
+  };
+}
+
+function restMissing() {
+  return {
+    request: { method: 'POST', path: plan.path, headers: { ...jsonHeaders() }, body: '{"name":"Ada Lovelace"}' },
+    expect: 400,
+    check(body, full) {
+      if (full && JSON.parse(body).detail !== "Missing required field 'email' in request body") fail('400 without the contract message', body);
+    },
+  };
+}
+
+function formHeaders() {
+  return { 'content-type': 'application/x-www-form-urlencoded' };
+}
+
+function jsonHeaders() {
+  return { 'content-type': 'application/json', ...(plan.authorization ? { authorization: plan.authorization } : {}) };
+}
+
+function fail(message, body) {
+  process.stderr.write(`loadgen: ${message}${body === undefined ? '' : `\n${String(body).slice(0, 500)}`}\n`);
+  process.exit(1);
+}
+
+// --- the closed loop ---------------------------------------------------------------------------
+
+const start = performance.now();
+const measureFrom = start + plan.warmupMs;
+const measureTo = measureFrom + plan.durationMs;
+// Latencies of the requests that completed inside the measured window, in microseconds.
+const samples = new Float64Array(Math.max(1, plan.maxSamples ?? 2_000_000));
+let count = 0;
+
+async function runConnection(id) {
+  const client = new Client(plan.origin, { pipelining: 1, keepAliveTimeout: 30_000 });
+  const chain = { id, token: plan.tokens?.[id % plan.tokens.length], n: 0 };
+  let first = true;
+  try {
+    for (;;) {
+      const { request, expect, check } = makeRequest(chain);
+      const sent = process.hrtime.bigint();
+      const { statusCode, body } = await client.request(request);
+      const text = await body.text();
+      const tookUs = Number(process.hrtime.bigint() - sent) / 1000;
+      if (statusCode !== expect) fail(`${request.method} ${request.path} answered ${statusCode}, expected ${expect}`, text);
+      // Every answer is checked; the first of each connection in full.
+      check(text, first);
+      first = false;
+      const now = performance.now();
+      if (now >= measureTo) break;
+      if (now >= measureFrom && count < samples.length) samples[count++] = tookUs;
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+await Promise.all(Array.from({ length: plan.connections }, (_, i) => runConnection(i)));
+
+const measured = samples.subarray(0, count).sort();
+const percentile = (p) => (count === 0 ? NaN : measured[Math.min(count - 1, Math.floor((p / 100) * count))] / 1000);
+process.stdout.write(`${JSON.stringify({
+  requests: count, seconds: plan.durationMs / 1000, rps: count / (plan.durationMs / 1000),
+  p50Ms: percentile(50), p99Ms: percentile(99),
+})}\n`);

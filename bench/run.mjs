@@ -1,0 +1,427 @@
+// `npm run bench [-- --quick] [-- --profile] [-- --only refresh,introspect] [-- --runs N]`
+//
+// Runs every scenario against Gatehouse and its peers, each server in its own process, the load
+// generator (lib/loadgen.mjs) in another; prints one table of medians and writes it, with the
+// machine and the date, to bench/RESULTS.md (bench/RESULTS-quick.md for --quick, a smoke run).
+// --profile starts Gatehouse with --cpu-prof and leaves one .cpuprofile per measurement in
+// bench/profiles/; `node bench/lib/profile-summary.mjs <file>` says where its time went.
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const ROOT = dirname(BENCH);
+
+
+const { values: options } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    runs: { type: 'string' },
+    // Another build of Gatehouse (its dist/cli/main.js), e.g. to measure a change before and after;
+    // such a run writes no results file.
+    gatehouse: { type: 'string' },
+    peers: { type: 'string' },
+    // Re-renders the table and results file from the log (stderr) of an earlier run.
+    'from-log': { type: 'string' },
+  },
+});
+const QUICK = options.quick;
+const RUNS = Number(options.runs ?? (QUICK ? 1 : 3));
+const WARMUP_MS = QUICK ? 500 : 2000;
+const DURATION_MS = QUICK ? 1500 : 10_000;
+const CHAINS = 64;
+const GATEHOUSE_MAIN = options.gatehouse ?? join(ROOT, 'packages/server/dist/cli/main.js');
+const RSS_TARGET_MB = 200;
+
+/**
+ * The scenarios. Every one runs its peers in the same run, one after the other, so that the ratios
+ * are taken within one run. `stored`: refresh tokens in Gatehouse's database when the load starts.
+ */
+const SCENARIOS = [
+  { id: 'refresh', title: 'refresh grant, rotation (64 chains)', kind: 'refresh', peers: ['gatehouse', 'oidc-provider', 'node:http'], stored: CHAINS },
+  { id: 'introspect', title: 'introspection of a live refresh token', kind: 'introspect', peers: ['gatehouse', 'oidc-provider', 'node:http'], stored: CHAINS },
+  { id: 'rest-201', title: 'POST /v2/contacts → 201', kind: 'restCreate', peers: ['gatehouse', 'node:http', 'fastify'], stored: CHAINS },
+  { id: 'rest-400', title: 'POST /v2/contacts, no email → 400', kind: 'restMissing', peers: ['gatehouse', 'node:http', 'fastify'], stored: CHAINS },
+  { id: 'growth-1k', title: 'refresh with 1,000 stored tokens', kind: 'refresh', peers: ['gatehouse'], stored: 1_000 },
+  { id: 'growth-1m', title: 'refresh with 1,000,000 stored tokens', kind: 'refresh', peers: ['gatehouse'], stored: 1_000_000 },
+].filter((s) => !options.only || options.only.split(',').includes(s.id))
+  .map((s) => ({ ...s, peers: s.peers.filter((p) => !options.peers || options.peers.split(',').includes(p)) }));
+
+const PATHS = {
+  gatehouse: { refresh: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
+  'oidc-provider': { refresh: '/token', introspect: '/token/introspection' },
+  'node:http': { refresh: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
+  fastify: { restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
+};
+
+const work = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
+const profileDir = join(BENCH, 'profiles');
+if (options.profile) mkdirSync(profileDir, { recursive: true });
+
+function writeReport(results) {
+  const report = renderReport(results);
+  process.stdout.write(`\n${report.table}\n${report.targets}\n`);
+  if (!options.gatehouse) {
+    const file = join(BENCH, QUICK ? 'RESULTS-quick.md' : 'RESULTS.md');
+    writeFileSync(file, report.markdown);
+    log(`written to ${file}`);
+  }
+}
+
+/** The measurements of a log, as the lines logged by main() print them. */
+function resultsFromLog(text) {
+  const line = /^run (\d+)\/\d+ (\S+) (\S+): ([\d,]+) req\/s, p50 ([\d.]+), p99 ([\d.]+), RSS ([\d,]+) MB, server ([\d.]+) cores = ([\d,]+) µs CPU\/request, other processes ([\d.]+) cores$/;
+  const number = (v) => Number(v.replaceAll(',', ''));
+  return text.split('\n').map((l) => line.exec(l)).filter(Boolean).map((m) => ({
+    run: number(m[1]), scenario: m[2], peer: m[3], rps: number(m[4]), p50Ms: number(m[5]), p99Ms: number(m[6]), rssMb: number(m[7]),
+    serverCores: number(m[8]), cpuUsPerRequest: number(m[9]), otherCpu: number(m[10]),
+  }));
+}
+
+// --- one measurement ---------------------------------------------------------------------------
+
+async function measure(scenario, peer, run) {
+  if (!QUICK) {
+    const busy = await waitForQuiet(120_000);
+    if (busy >= 0.15) log(`other processes keep ${busy.toFixed(2)} cores busy; measuring anyway`);
+  }
+  const server = peer === 'gatehouse' ? await startGatehouse(scenario, run) : await startPeer(peer);
+  try {
+    const plan = {
+      kind: scenario.kind, origin: `http://127.0.0.1:${server.port}`, path: PATHS[peer][scenario.kind], connections: CHAINS,
+      warmupMs: WARMUP_MS, durationMs: DURATION_MS, tokens: server.tokens,
+      authorization: scenario.kind.startsWith('rest') ? server.bearer : basic(server.clientId, server.clientSecret),
+    };
+    return await runLoad(plan, server.child.pid);
+  } finally {
+    await stop(server.child);
+  }
+}
+
+/**
+ * Runs the load generator; samples the server's resident memory while the load is measured, and
+ * how much CPU processes other than the server and the load generator took meanwhile (this machine
+ * may be shared: such a measurement is flagged in the log and the report).
+ */
+async function runLoad(plan, serverPid) {
+  const loadgen = spawn(process.execPath, [join(BENCH, 'lib/loadgen.mjs'), JSON.stringify(plan)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = collect(loadgen);
+  let rssKb = 0;
+  let cpuAtStart = null;
+  const startedAt = Date.now();
+  const sampler = setInterval(() => {
+    if (Date.now() - startedAt < plan.warmupMs) return;
+    rssKb = Math.max(rssKb, residentKb(serverPid));
+    cpuAtStart ??= cpuTicks([serverPid, loadgen.pid]);
+    serverAtStart ??= cpuTicks([serverPid]);
+    if (Date.now() - startedAt < plan.warmupMs + plan.durationMs) {
+      cpuAtEnd = cpuTicks([serverPid, loadgen.pid]);
+      serverAtEnd = cpuTicks([serverPid]);
+    }
+  }, 200);
+  let cpuAtEnd = null;
+  let serverAtStart = null;
+  let serverAtEnd = null;
+  const code = await exited(loadgen);
+  clearInterval(sampler);
+  const { stdout, stderr } = output();
+  if (code !== 0) throw new Error(`the load generator stopped (${code}): ${stderr.trim()}`);
+  const measured = JSON.parse(stdout);
+  // The server's CPU time per answered request: what the server itself spends, whatever else runs.
+  const serverCores = serverAtStart && serverAtEnd ? (serverAtEnd.own - serverAtStart.own) / 100 / ((serverAtEnd.at - serverAtStart.at) / 1000) : NaN;
+  return { ...measured, rssMb: rssKb / 1024, otherCpu: otherCpuShare(cpuAtStart, cpuAtEnd), serverCores, cpuUsPerRequest: (serverCores * 1e6) / measured.rps };
+}
+
+/** Busy ticks of the whole machine and of `pids`, from /proc. */
+function cpuTicks(pids) {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+  const busy = fields.slice(0, 8).reduce((a, b) => a + b, 0) - fields[3] - fields[4];
+  let own = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      own += Number(after[11]) + Number(after[12]); // utime, stime
+    } catch {
+      // exited
+    }
+  }
+  return { busy, own, at: performance.now() };
+}
+
+/** CPU taken by other processes between two samples, in cores (1 = one core fully busy). */
+function otherCpuShare(start, end) {
+  if (!start || !end || end.at <= start.at) return NaN;
+  const ticksPerSecond = 100;
+  return Math.max(0, (end.busy - start.busy) - (end.own - start.own)) / ticksPerSecond / ((end.at - start.at) / 1000);
+}
+
+/** Waits (up to `limitMs`) until other processes use less than `cores` of CPU over one second. */
+async function waitForQuiet(limitMs, cores = 0.15) {
+  const until = Date.now() + limitMs;
+  for (;;) {
+    const start = cpuTicks([]);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const share = otherCpuShare(start, cpuTicks([]));
+    if (share < cores || Date.now() >= until) return share;
+  }
+}
+
+function residentKb(pid) {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+// --- the servers -------------------------------------------------------------------------------
+
+/** Gatehouse from its build, as `gatehouse serve` on SQLite, its database prepared beforehand. */
+async function startGatehouse(scenario, run) {
+  const template = await gatehouseTemplate(scenario.stored - CHAINS);
+  const database = join(work, `${scenario.id}-${run}.db`);
+  rmSync(database, { force: true });
+  copyFileSync(template.file, database);
+  const { tokens, accessToken } = JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), 'chains', database, String(CHAINS)]));
+  const flags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${scenario.id}-${run}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...flags, GATEHOUSE_MAIN, 'serve'], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DATABASE_URL: `sqlite://${database}`, PORT: '0', HOST: '127.0.0.1', ISSUER: 'http://localhost', LOG_LEVEL: 'warn',
+      OPENAPI_PATH: join(ROOT, 'openapi.yaml') },
+  });
+  const line = await firstLine(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+  const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(line)[1]);
+  return { child, port, tokens, clientId: template.clientId, clientSecret: template.clientSecret, bearer: `Bearer ${accessToken}` };
+}
+
+const templates = new Map();
+
+/** A database with the bench client and `fill` stored tokens, made once per bench and copied per run. */
+async function gatehouseTemplate(fill) {
+  if (!templates.has(fill)) {
+    const file = join(work, `template-${fill}.db`);
+    const made = JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), 'client', file, String(fill)]));
+    if (fill > 0) log(`filled a database with ${fmtInt(fill)} refresh tokens in ${made.fillSeconds.toFixed(1)} s`);
+    templates.set(fill, { file, ...made });
+  }
+  return templates.get(fill);
+}
+
+const PEER_SERVERS = {
+  'oidc-provider': 'servers/oidc-provider.mjs',
+  'node:http': 'servers/node-http.mjs',
+  fastify: 'servers/fastify-route.mjs',
+};
+
+/** A peer prints one JSON line when it listens: its port, and its credentials and tokens if any. */
+async function startPeer(peer) {
+  const child = spawn(process.execPath, [join(BENCH, PEER_SERVERS[peer]), String(CHAINS)], { cwd: BENCH, stdio: ['ignore', 'pipe', 'inherit'] });
+  const ready = JSON.parse(await firstLine(child, /^\{"ready":true/));
+  return {
+    child, port: ready.port, clientId: ready.clientId ?? 'bench', clientSecret: ready.clientSecret ?? 'secret',
+    tokens: ready.tokens ?? Array.from({ length: CHAINS }, (_, i) => `opaque-token-${i}`),
+    // The same header Gatehouse gets, so that the peers parse as much; they do not check it.
+    bearer: `Bearer ${'x'.repeat(520)}`,
+  };
+}
+
+// --- processes ---------------------------------------------------------------------------------
+
+function node(args) {
+  const child = spawn(process.execPath, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = collect(child);
+  return exited(child).then((code) => {
+    const { stdout, stderr } = output();
+    if (code !== 0) throw new Error(`node ${args.join(' ')} failed (${code}): ${stderr.trim()}`);
+    return stdout;
+  });
+}
+
+function collect(child) {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => (stdout += chunk));
+  child.stderr?.on('data', (chunk) => (stderr += chunk));
+  return () => ({ stdout, stderr });
+}
+
+function exited(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code, signal) => resolve(code ?? signal));
+  });
+}
+
+/** The first stdout line matching `pattern`; fails if the process exits or takes over 60 s. */
+function firstLine(child, pattern) {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`no ready line from ${child.spawnargs.join(' ')}`)), 60_000);
+    const onData = (chunk) => {
+      buffer += chunk;
+      const line = buffer.split('\n').find((l) => pattern.test(l));
+      if (line) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        child.stdout.resume();
+        resolve(line);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${child.spawnargs.join(' ')} exited (${code}) before it was ready`));
+    });
+  });
+}
+
+async function stop(child) {
+  if (child.exitCode !== null) return;
+  const done = exited(child);
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await done;
+  clearTimeout(timer);
+}
+
+// --- the report --------------------------------------------------------------------------------
+
+function renderReport(results) {
+  const median = (values) => {
+    const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+    if (sorted.length === 0) return NaN;
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  const of = (scenario, peer) => results.filter((r) => r.scenario === scenario && r.peer === peer);
+  const stat = (scenario, peer, key) => median(of(scenario, peer).map((r) => r[key]));
+  // Ratios within one run, then their median.
+  const ratio = (scenarioA, peerA, scenarioB, peerB) => median(of(scenarioA, peerA).map((a) => {
+    const b = results.find((r) => r.run === a.run && r.scenario === scenarioB && r.peer === peerB);
+    return b ? a.rps / b.rps : NaN;
+  }));
+
+  const peerColumns = ['oidc-provider', 'node:http', 'fastify'];
+  const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'RSS MB', 'CPU µs/req', ...peerColumns.map((p) => `× ${p}`)];
+  const rows = [];
+  for (const scenario of SCENARIOS) {
+    for (const peer of scenario.peers) {
+      const ratios = peerColumns.map((other) => (peer === 'gatehouse' && scenario.peers.includes(other) ? fmtRatio(ratio(scenario.id, peer, scenario.id, other)) : ''));
+      rows.push([scenario.id, peer, fmtInt(stat(scenario.id, peer, 'rps')), fmtMs(stat(scenario.id, peer, 'p50Ms')),
+        fmtMs(stat(scenario.id, peer, 'p99Ms')), fmtInt(stat(scenario.id, peer, 'rssMb')), fmtInt(stat(scenario.id, peer, 'cpuUsPerRequest')), ...ratios]);
+    }
+  }
+
+  const has = (id) => SCENARIOS.some((s) => s.id === id);
+  const targets = [];
+  if (has('refresh')) {
+    const r = ratio('refresh', 'gatehouse', 'refresh', 'oidc-provider');
+    targets.push([`refresh ≥ 5× oidc-provider`, fmtRatio(r), r >= 5]);
+    const [p99, peerP99] = [stat('refresh', 'gatehouse', 'p99Ms'), stat('refresh', 'oidc-provider', 'p99Ms')];
+    targets.push([`refresh p99 below oidc-provider's`, `${fmtMs(p99)} vs ${fmtMs(peerP99)} ms`, p99 < peerP99]);
+  }
+  if (has('introspect')) {
+    const r = ratio('introspect', 'gatehouse', 'introspect', 'oidc-provider');
+    targets.push([`introspection ≥ 5× oidc-provider`, fmtRatio(r), r >= 5]);
+  }
+  if (has('rest-400')) {
+    const r = ratio('rest-400', 'gatehouse', 'rest-400', 'node:http');
+    targets.push([`400 missing-field ≥ 0.6× bare node:http`, fmtRatio(r), r >= 0.6]);
+  }
+  if (has('growth-1k') && has('growth-1m')) {
+    const r = ratio('growth-1m', 'gatehouse', 'growth-1k', 'gatehouse');
+    targets.push([`refresh at 1,000,000 tokens ≥ 0.8× at 1,000`, fmtRatio(r), r >= 0.8]);
+  }
+  const rss = Math.max(...SCENARIOS.filter((s) => s.peers.includes('gatehouse')).map((s) => stat(s.id, 'gatehouse', 'rssMb')));
+  targets.push([`Gatehouse RSS under load ≤ ${RSS_TARGET_MB} MB`, `${fmtInt(rss)} MB at most`, rss <= RSS_TARGET_MB]);
+
+  const others = results.map((r) => r.otherCpu).filter(Number.isFinite);
+  const table = markdownTable(header, rows);
+  const targetTable = markdownTable(['target', 'measured', 'met'], targets.map(([t, m, ok]) => [t, m, ok ? 'yes' : 'NO']));
+  const machine = machineDescription();
+  const markdown = [
+    `# Benchmark results${QUICK ? ' (quick smoke run: not for comparison)' : ''}`, '',
+    `Written by \`npm run bench${QUICK ? ' -- --quick' : ''}\` on ${runDate().toISOString().slice(0, 16).replace('T', ' ')} UTC.`, '',
+    `Machine: ${machine}.`, '',
+    `${RUNS} run${RUNS > 1 ? 's' : ''}; each measurement ${WARMUP_MS / 1000} s warm-up then ${DURATION_MS / 1000} s measured, ${CHAINS} keep-alive connections`
+      + ` in a closed loop; figures are medians over the runs, ratios (× peer: Gatehouse's req/s over the peer's) are taken within`
+      + ` each run and their median shown. RSS is the server process's peak VmRSS while measured; CPU µs/req is the server`
+      + ` process's CPU time (user + system) over the requests it answered in the window.`
+      + ` Other processes on the machine used ${fmtCores(median(others))} cores in the median measurement, ${fmtCores(Math.max(...others))} at most.`, '',
+    table, '', '## Targets', '', targetTable, '',
+    'Scenarios and peers: bench/README.md. Gatehouse runs from its build on SQLite (WAL, synchronous=FULL), one process,'
+      + ' LOG_LEVEL=warn; what limits each figure: the README, Performance.', '',
+  ].join('\n');
+  return { table, targets: targetTable, markdown };
+}
+
+/** When the measurements were made: now, or when the log re-rendered with --from-log was written. */
+function runDate() {
+  return options['from-log'] ? statSync(options['from-log']).mtime : new Date();
+}
+
+function markdownTable(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  return [line(header), `|${widths.map((w, i) => (i < 2 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+function machineDescription() {
+  const model = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown CPU';
+  return `${model}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB memory, Node.js ${process.version}, ${process.platform} ${process.arch}`;
+}
+
+function basic(id, secret) {
+  return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+}
+
+function fmtInt(n) {
+  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—';
+}
+
+function fmtMs(n) {
+  return Number.isFinite(n) ? n.toFixed(2) : '—';
+}
+
+function fmtCores(n) {
+  return Number.isFinite(n) ? n.toFixed(2) : '—';
+}
+
+function fmtRatio(n) {
+  return Number.isFinite(n) ? `${n.toFixed(2)}×` : '—';
+}
+
+function log(message) {
+  process.stderr.write(`${message}\n`);
+}
+
+// --- main -------------------------------------------------------------------------------------
+
+async function main() {
+  try {
+    if (options['from-log']) return writeReport(resultsFromLog(readFileSync(options['from-log'], 'utf8')));
+    const results = []; // { run, scenario, peer, rps, p50Ms, p99Ms, rssMb }
+    for (let run = 1; run <= RUNS; run++) {
+      for (const scenario of SCENARIOS) {
+        for (const peer of scenario.peers) {
+          const result = await measure(scenario, peer, run);
+          results.push({ run, scenario: scenario.id, peer, ...result });
+          log(`run ${run}/${RUNS} ${scenario.id} ${peer}: ${fmtInt(result.rps)} req/s, p50 ${fmtMs(result.p50Ms)}, p99 ${fmtMs(result.p99Ms)}, RSS ${fmtInt(result.rssMb)} MB, server ${result.serverCores.toFixed(2)} cores = ${fmtInt(result.cpuUsPerRequest)} µs CPU/request, other processes ${result.otherCpu.toFixed(2)} cores`);
+        }
+      }
+    }
+    writeReport(results);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,157 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Repository } from '../repository.js';
+import { StoreBusyError } from '../store.js';
+
+/** The connection a GroupCommit runs on. */
+export interface GroupCommitConnection {
+  readonly database: BetterSqlite3.Database;
+  /** How long to wait for another process's write lock before failing with StoreBusyError, ms. */
+  readonly busyBudgetMs: number;
+  /**
+   * Runs `batch` while holding the connection, with a repository on it. Nothing else runs a
+   * statement on the connection meanwhile (Kysely's connection mutex), except the hot queries
+   * gated by `GroupCommit.outsideTransactions`.
+   */
+  exclusive<T>(batch: (tx: Repository) => Promise<T>): Promise<T>;
+}
+
+interface Pending {
+  readonly work: (tx: Repository) => Promise<unknown>;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * `Store.transaction` on SQLite, with group commit. With `synchronous=FULL` every COMMIT waits for
+ * the disk (an fsync of the WAL), and that wait, not the queries, bounds how many refreshes one
+ * process answers. So the transactions requested in one turn of the event loop are run one after
+ * the other inside ONE database transaction, each in its own SAVEPOINT, and committed together:
+ *
+ * - atomic, each on its own: a work that throws is rolled back to its savepoint, alone, and its
+ *   caller gets the error; the others are unaffected. Works run strictly one at a time, in order,
+ *   each seeing what the earlier ones wrote, exactly as if they had been separate transactions.
+ * - durable before anyone is answered: no promise settles until the shared COMMIT has returned
+ *   (and so is on disk); if the COMMIT fails, every work of the batch fails with it and nothing of
+ *   it is visible.
+ * - isolated from other processes: BEGIN IMMEDIATE takes the write lock before the first read, as
+ *   a single transaction did, so concurrent exchanges of one token on several processes still see
+ *   each other's commits and exactly one succeeds. A lock not obtained within the busy budget fails
+ *   the batch with StoreBusyError (503), as a lone transaction would.
+ *
+ * The batch is flushed by setImmediate: after the I/O callbacks of this turn have queued their
+ * transactions, and without waiting for any timer.
+ */
+export class GroupCommit {
+  readonly #connection: GroupCommitConnection;
+  readonly #statements: { begin: BetterSqlite3.Statement; commit: BetterSqlite3.Statement; rollback: BetterSqlite3.Statement;
+    savepoint: BetterSqlite3.Statement; release: BetterSqlite3.Statement; rollbackToSavepoint: BetterSqlite3.Statement };
+  #queue: Pending[] = [];
+  #flushScheduled = false;
+  /** Settles when the batch that is open on the connection has committed or rolled back. */
+  #open: Promise<void> | null = null;
+
+  constructor(connection: GroupCommitConnection) {
+    this.#connection = connection;
+    const { database } = connection;
+    this.#statements = {
+      begin: database.prepare('begin immediate'),
+      commit: database.prepare('commit'),
+      rollback: database.prepare('rollback'),
+      savepoint: database.prepare('savepoint work'),
+      release: database.prepare('release work'),
+      rollbackToSavepoint: database.prepare('rollback to work'),
+    };
+  }
+
+  /** Runs `work` as one atomic, durable step; see the class comment. */
+  run<T>(work: (tx: Repository) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.#flushScheduled) {
+        this.#flushScheduled = true;
+        setImmediate(() => void this.#flush());
+      }
+    });
+  }
+
+  /**
+   * Wraps queries that run on the connection outside any transaction, so that they never run
+   * inside an open batch — where they would see writes not yet committed, which may never be —
+   * and wait for another process's lock as the Kysely queries do.
+   */
+  outsideTransactions<Q extends object>(queries: Q): Q {
+    const gated = {} as Record<string, unknown>;
+    for (const [name, query] of Object.entries(queries) as [string, (...args: unknown[]) => Promise<unknown>][]) {
+      gated[name] = (...args: unknown[]) => this.#busyAware(async () => {
+        // Re-checked after each wait: another batch may have opened in the meantime.
+        while (this.#open) await this.#open;
+        return query(...args);
+      });
+    }
+    return gated as Q;
+  }
+
+  async #flush(): Promise<void> {
+    this.#flushScheduled = false;
+    const batch = this.#queue;
+    this.#queue = [];
+    const outcomes: (() => void)[] = [];
+    try {
+      await this.#connection.exclusive(async (tx) => {
+        await this.#busyAware(() => this.#statements.begin.run());
+        let closeBatch!: () => void;
+        this.#open = new Promise<void>((resolve) => (closeBatch = resolve));
+        try {
+          for (const pending of batch) outcomes.push(await this.#runInSavepoint(pending, tx));
+          await this.#busyAware(() => this.#statements.commit.run());
+        } catch (error) {
+          if (this.#connection.database.inTransaction) this.#statements.rollback.run();
+          throw error;
+        } finally {
+          this.#open = null;
+          closeBatch();
+        }
+      });
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    for (const settle of outcomes) settle();
+  }
+
+  /** Runs one work in its own savepoint; returns how to settle its promise once committed. */
+  async #runInSavepoint(pending: Pending, tx: Repository): Promise<() => void> {
+    const { savepoint, release, rollbackToSavepoint } = this.#statements;
+    savepoint.run();
+    try {
+      const value = await pending.work(tx);
+      release.run();
+      return () => pending.resolve(value);
+    } catch (error) {
+      // Undoes this work's writes only; if the error took the whole transaction with it, this
+      // throws and the batch fails as a whole.
+      rollbackToSavepoint.run();
+      release.run();
+      return () => pending.reject(error);
+    }
+  }
+
+  /**
+   * The connection runs with busy_timeout 0 (see BusyWaitingDriver): another process's lock is
+   * waited for here, asynchronously, with backoff, up to the budget; then StoreBusyError (503).
+   */
+  async #busyAware<T>(statement: () => T | Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.#connection.busyBudgetMs;
+    for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 25)) {
+      try {
+        return await statement();
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+        if (Date.now() >= deadline) throw new StoreBusyError({ cause: error });
+        // Jitter, so that waiting processes do not retry in lockstep.
+        await sleep(delayMs * (0.5 + Math.random()));
+      }
+    }
+  }
+}
