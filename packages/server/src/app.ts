@@ -4,6 +4,7 @@ import type { ApiDefinition } from './api/definition.js';
 import { authorizationPages } from './authorize/routes.js';
 import type { ServerContext } from './context.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/client-errors.js';
+import { metricsRoutes } from './http/metrics.js';
 import { problemPages } from './http/problem-pages.js';
 import { notFoundHandler, problemErrorHandler } from './http/problems.js';
 import { oauthRoutes } from './oauth/routes.js';
@@ -14,6 +15,8 @@ export interface AppOptions {
   readonly api?: ApiDefinition;
   /** Fastify's trustProxy: whose X-Forwarded-For gives the client address. */
   readonly trustProxy?: boolean | string;
+  /** METRICS_TOKEN: when set, GET /metrics needs it as a Bearer token; otherwise only loopback callers get it. */
+  readonly metricsToken?: string;
 }
 
 /** Builds the HTTP application over a context; listening is the caller's business. */
@@ -30,6 +33,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   });
   app.setNotFoundHandler(notFoundHandler);
   app.setErrorHandler(problemErrorHandler);
+  metricsRoutes(app, { token: options.metricsToken });
   problemPages(app);
   await app.register(oauthRoutes, { context });
   await app.register(authorizationPages, { context });

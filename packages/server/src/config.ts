@@ -15,6 +15,8 @@ export interface ServerConfig {
    * false (none), true (any), or a comma-separated list of addresses/CIDRs.
    */
   readonly trustProxy: boolean | string;
+  /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`; when unset, only loopback callers may scrape. */
+  readonly metricsToken?: string;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -25,7 +27,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(issuer)) throw new Error(`ISSUER must be an http(s) URL without query or fragment, got ${JSON.stringify(issuer)}`);
   return { port, host, databaseUrl: env.DATABASE_URL || 'sqlite:data/gatehouse.db', issuer, logLevel: env.LOG_LEVEL || 'info',
     openApiPath: env.OPENAPI_PATH || 'openapi.yaml', autoMigrate: env.AUTO_MIGRATE !== 'false',
-    trustProxy: trustProxyFrom(env.TRUST_PROXY) };
+    trustProxy: trustProxyFrom(env.TRUST_PROXY), metricsToken: env.METRICS_TOKEN || undefined };
 }
 
 function trustProxyFrom(value: string | undefined): boolean | string {

@@ -27,6 +27,8 @@ export interface StartOptions {
   /** Apply pending migrations (default), or refuse to start while any is pending. */
   readonly migrations?: MigrationMode;
   readonly trustProxy?: boolean | string;
+  /** METRICS_TOKEN (see AppOptions). */
+  readonly metricsToken?: string;
 }
 
 export interface RunningServer {
@@ -43,7 +45,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const api = typeof options.api === 'string' ? loadApiDefinition(options.api) : options.api;
   const store = await openStore(options.databaseUrl, { migrations: options.migrations ?? 'apply' });
   const context = await createContext(store, options.issuer, options.clock);
-  const app = await buildApp(context, { logger: options.logger, api, trustProxy: options.trustProxy });
+  const app = await buildApp(context, { logger: options.logger, api, trustProxy: options.trustProxy, metricsToken: options.metricsToken });
   context.keys.startReloading();
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address();

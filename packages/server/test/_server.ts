@@ -68,15 +68,17 @@ export interface TestServerOptions {
   readonly dialect?: Dialect;
   /** Whose X-Forwarded-For to believe (TRUST_PROXY). */
   readonly trustProxy?: boolean | string;
+  /** METRICS_TOKEN. */
+  readonly metricsToken?: string;
 }
 
 /** Starts Gatehouse on a fresh SQLite file, listening on a free port of 127.0.0.1. */
-export async function startTestServer({ api = SHIPPED_OPENAPI, dialect = 'sqlite', trustProxy }: TestServerOptions = {}): Promise<TestServer> {
+export async function startTestServer({ api = SHIPPED_OPENAPI, dialect = 'sqlite', trustProxy, metricsToken }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
   const schema = dialect === 'postgres' ? await createPostgresSchema() : undefined;
   const databaseUrl = schema?.url ?? `sqlite:${join(dataDir, 'gatehouse.db')}`;
-  const server = await startServer({ databaseUrl, issuer: 'http://gatehouse.test', port: 0, host: '127.0.0.1', clock, api, trustProxy });
+  const server = await startServer({ databaseUrl, issuer: 'http://gatehouse.test', port: 0, host: '127.0.0.1', clock, api, trustProxy, metricsToken });
   const { context } = server;
   return {
     ...server, clock, dataDir, databaseUrl,

@@ -84,7 +84,7 @@ let sequence = 0;
  * the millisecond, and randomness against other processes. Monotonic within a process even if the
  * wall clock steps back or a millisecond sees more ids than the sequence holds.
  */
-function newRecordId(): string {
+export function newRecordId(): string {
   let millis = Math.max(Date.now(), lastMillis);
   sequence = millis === lastMillis ? sequence + 1 : 0;
   if (sequence >= SEQUENCE_SPAN) {

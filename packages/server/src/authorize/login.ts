@@ -1,5 +1,7 @@
 import { PROBLEMS } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AUDIT_USERNAME_MAX, recordAudit, truncated } from '../audit/audit.js';
+import { auditLogOf } from '../http/audit-log.js';
 import { formParamsOf } from '../http/form.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import { authenticateUser, normalizeUsername } from '../users/users.js';
@@ -48,6 +50,9 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
     const user = await authenticateUser(store, username, form.get('password') ?? '');
     if (!user) {
       throttle.recordFailure(keys, now);
+      await recordAudit(store, {
+        event: 'login_failed', at: now, clientId: check.request.client.id, subject: truncated(username, AUDIT_USERNAME_MAX), address: request.ip,
+      }, auditLogOf(request));
       const { title } = PROBLEMS.login_failed;
       return sendLoginPage(pages, reply, check.request, session, 401, { username, alert: { title, text: 'Check them and try again.' } });
     }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { storeAudit } from '../audit/audit.js';
 import type { ServerConfig } from '../config.js';
 import { issueOperatorGrant } from '../oauth/operator-grants.js';
 import { withContext } from './open-context.js';
@@ -20,9 +21,14 @@ export async function grantsCommand([sub, ...args]: string[], config: ServerConf
       if (positionals.length !== 1) throw new UsageError('grants revoke takes one grant id');
       const id = positionals[0] as string;
       const found = await withContext(config, async ({ store, clock }) => {
-        const grant = await store.findGrant(id);
-        if (grant) await store.revokeGrant(id, 'revoked_by_admin', clock.now());
-        return grant;
+        const now = clock.now();
+        return store.transaction(async (tx) => {
+          const grant = await tx.findGrant(id);
+          if (grant && (await tx.revokeGrant(id, 'revoked_by_admin', now))) {
+            await storeAudit(tx, { event: 'grant_revoked', at: now, clientId: grant.clientId, subject: grant.subject, grantId: id, reason: 'revoked_by_admin' });
+          }
+          return grant;
+        });
       });
       if (!found) {
         io.err(JSON.stringify({ error: 'refused', message: `no grant '${id}'` }));

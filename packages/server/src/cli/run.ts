@@ -1,5 +1,6 @@
 import { configFromEnv, type ServerConfig } from '../config.js';
 import { OperatorInputError } from '../oauth/clients.js';
+import { auditCommand } from './audit.js';
 import { clientsCommand } from './clients.js';
 import { grantsCommand } from './grants.js';
 import { keysCommand } from './keys.js';
@@ -36,18 +37,23 @@ export const USAGE = `Usage: gatehouse <command>
   keys list                              signing keys and their status
   keys rotate [--now]                    add a key: published now, signing in 10 minutes (--now: at once)
   keys retire KID                        stop publishing and accepting a key
+  audit [--since ISO|DURATION] [--limit N] [--event NAME]
+                                         security events, oldest first (default: the newest 100); NAME is
+                                         refresh_token_reuse_detected, grant_revoked, client_authentication_failed
+                                         or login_failed
 
 LIST is comma- or space-separated; DURATION is seconds or a number with s, m, h or d.
 Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (sqlite:data/gatehouse.db), ISSUER, LOG_LEVEL,
 OPENAPI_PATH (openapi.yaml), AUTO_MIGRATE (true; false: serve refuses a database with pending migrations),
-TRUST_PROXY (false; true, or proxy addresses/CIDRs: whose X-Forwarded-For names the client).
+TRUST_PROXY (false; true, or proxy addresses/CIDRs: whose X-Forwarded-For names the client),
+METRICS_TOKEN (unset: GET /metrics from loopback only; set: only with Authorization: Bearer METRICS_TOKEN).
 Every command but serve prints JSON.`;
 
 type Command = (args: string[], config: ServerConfig, io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   serve: serveCommand, migrate: migrateCommand, clients: clientsCommand, grants: grantsCommand, keys: keysCommand,
-  users: usersCommand,
+  users: usersCommand, audit: auditCommand,
 };
 
 /** Runs one CLI invocation; resolves to the process exit code (0 ok, 1 refused, 2 usage). */

@@ -42,7 +42,7 @@ interface ServeOptions {
 async function serveUntilStopped(config: ServerConfig, io: CliIo, options: ServeOptions): Promise<number> {
   const server = await startServer({
     databaseUrl: config.databaseUrl, issuer: config.issuer, port: config.port, host: config.host, api: config.openApiPath,
-    migrations: options.migrations, trustProxy: config.trustProxy, logger: serverLoggerOptions(config.logLevel),
+    migrations: options.migrations, trustProxy: config.trustProxy, metricsToken: config.metricsToken, logger: serverLoggerOptions(config.logLevel),
   });
   if (options.demo) await ensureDemoClient(server.context, io.out);
   if (!options.quiet) io.out(`Gatehouse is serving ${config.issuer} (listening on ${server.url}, store ${config.databaseUrl.split(':')[0]})`);

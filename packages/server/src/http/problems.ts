@@ -4,6 +4,7 @@ import { StoreBusyError } from '../store/store.js';
 
 /** Sends an RFC 9457 problem from the catalog. */
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: ProblemError): FastifyReply {
+  request.server.metrics?.problems.inc({ code: problem.code });
   if (PROBLEMS[problem.code].transient) reply.header('retry-after', '1');
   return reply.code(problem.status).type('application/problem+json').send(problem.toBody(pathOf(request)));
 }

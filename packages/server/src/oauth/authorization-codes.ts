@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FixedOAuthReason } from '@gatehouse/contract';
+import { announceAudit, storeAudit, type AuditEvent, type AuditSink } from '../audit/audit.js';
 import type { AuthorizationCodeRecord, ClientRecord, GrantRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { issueGrant } from './grant-issuance.js';
@@ -35,6 +36,8 @@ export interface Redemption {
   readonly redirectUri: string;
   readonly codeVerifier: string;
   readonly now: number;
+  /** Where the revocation of a replayed code's grant is reported, after it is stored. */
+  readonly audit?: AuditSink;
 }
 
 export type RedemptionOutcome =
@@ -49,12 +52,17 @@ export type RedemptionOutcome =
  * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.6 RFC 7636 §4.6
  */
 export async function redeemAuthorizationCode(store: Store, r: Redemption): Promise<RedemptionOutcome> {
-  return store.transaction(async (tx) => {
+  const audit: AuditEvent[] = [];
+  const outcome = await store.transaction(async (tx): Promise<RedemptionOutcome> => {
     const code = await tx.findAuthorizationCode(digestOf(r.code));
     if (!code) return { ok: false, reason: 'authorization_code_invalid' };
     if (code.clientId !== r.client.id) return { ok: false, reason: 'authorization_code_client_mismatch' };
     if (code.usedAt !== null) {
-      if (code.grantId !== null) await tx.revokeGrant(code.grantId, 'code_replayed', r.now);
+      if (code.grantId !== null && (await tx.revokeGrant(code.grantId, 'code_replayed', r.now))) {
+        audit.push(await storeAudit(tx, {
+          event: 'grant_revoked', at: r.now, clientId: code.clientId, subject: code.subject, grantId: code.grantId, reason: 'code_replayed',
+        }));
+      }
       return { ok: false, reason: 'authorization_code_used' };
     }
     if (r.now >= code.expiresAt) return { ok: false, reason: 'authorization_code_expired' };
@@ -64,6 +72,8 @@ export async function redeemAuthorizationCode(store: Store, r: Redemption): Prom
     await tx.markAuthorizationCodeUsed(code.id, r.now, issued.grant.id);
     return { ok: true, ...issued };
   });
+  announceAudit(audit, r.audit);
+  return outcome;
 }
 
 function sameString(a: string, b: string): boolean {

@@ -1,4 +1,5 @@
 import { OAuthError } from '@gatehouse/contract';
+import { AUDIT_CLIENT_ID_MAX, recordAudit, truncated, type AuditSink } from '../audit/audit.js';
 import type { FormParams } from '../http/form.js';
 import type { ClientRecord } from '../store/records.js';
 import type { Repository } from '../store/repository.js';
@@ -54,19 +55,41 @@ function formDecode(value: string): string {
 // Compared against when the client is unknown, so that answering takes as long as for a known one.
 const UNKNOWN_CLIENT_DIGEST = digestOf('gatehouse: no such client');
 
+/** Who is authenticating, for the audit trail of failures. */
+export interface AuthenticationOrigin {
+  /** The client's address (TRUST_PROXY applied). */
+  readonly address?: string;
+  /** Epoch seconds. */
+  readonly now: number;
+  readonly audit?: AuditSink;
+}
+
+type FailureReason = 'unknown_client' | 'wrong_secret' | 'secret_missing' | 'unexpected_secret';
+
 /**
  * Authenticates a client. Every failure gives the same `invalid_client` answer, whether the client
  * is unknown, the secret wrong, or the method not the client's, so nothing about clients leaks.
+ * With an `origin`, a failure is recorded in the audit trail (client id as presented, truncated).
  */
-export async function authenticateClient(store: Repository, presented: PresentedClient): Promise<ClientRecord> {
+export async function authenticateClient(store: Repository, presented: PresentedClient, origin?: AuthenticationOrigin): Promise<ClientRecord> {
   const client = await store.findClient(presented.clientId);
   const storedDigest = client?.secretDigest ?? null;
   if (presented.secret !== null) {
     const matches = secretMatchesDigest(presented.secret, storedDigest ?? UNKNOWN_CLIENT_DIGEST);
     if (client && storedDigest !== null && matches) return client;
-    throw new OAuthError('client_authentication_failed');
+    return failed(store, presented, origin, !client ? 'unknown_client' : storedDigest === null ? 'unexpected_secret' : 'wrong_secret');
   }
   // Method "none": only public clients, which have no secret (RFC 6749 §2.1).
   if (client && storedDigest === null) return client;
+  return failed(store, presented, origin, client ? 'secret_missing' : 'unknown_client');
+}
+
+async function failed(store: Repository, presented: PresentedClient, origin: AuthenticationOrigin | undefined, reason: FailureReason): Promise<never> {
+  if (origin) {
+    await recordAudit(store, {
+      event: 'client_authentication_failed', at: origin.now, clientId: truncated(presented.clientId, AUDIT_CLIENT_ID_MAX), reason,
+      address: origin.address ?? null,
+    }, origin.audit);
+  }
   throw new OAuthError('client_authentication_failed');
 }

@@ -1,4 +1,5 @@
 import type { FixedOAuthReason } from '@gatehouse/contract';
+import { announceAudit, storeAudit, type AuditEvent, type AuditSink } from '../audit/audit.js';
 import type { ClientRecord, GrantRecord, RefreshPolicy, RefreshTokenInFamily } from '../store/records.js';
 import type { Repository } from '../store/repository.js';
 import type { Store } from '../store/store.js';
@@ -65,6 +66,8 @@ export interface RefreshRequest {
   /** The scope asked for; the grant's scope when undefined (RFC 6749 §6). */
   readonly scope: readonly string[] | undefined;
   readonly now: number;
+  /** Where a detected reuse is reported, after it is stored with the revocation. */
+  readonly audit?: AuditSink;
 }
 
 export type RefreshOutcome =
@@ -77,7 +80,8 @@ export type RefreshOutcome =
  */
 export async function exchangeRefreshToken(store: Store, request: RefreshRequest): Promise<RefreshOutcome> {
   const { client, now } = request;
-  return store.transaction(async (tx) => {
+  const audit: AuditEvent[] = [];
+  const outcome = await store.transaction(async (tx): Promise<RefreshOutcome> => {
     const found = await tx.findRefreshToken(digestOf(request.presentedToken));
     if (!found) return refused('refresh_token_invalid');
     // Checked before the state, so a client learns nothing about another client's tokens.
@@ -85,6 +89,8 @@ export async function exchangeRefreshToken(store: Store, request: RefreshRequest
     const state = refreshTokenState(found, client.policy, now);
     if (state !== 'active') {
       const familyRevoked = isReplay(found, client.policy) && (await tx.revokeGrant(found.grant.id, 'reuse_detected', now));
+      // Recorded with the revocation, in its transaction: once, since only the first replay revokes.
+      if (familyRevoked) audit.push(...(await recordReuse(tx, found, now)));
       return refused(REFUSAL[state], familyRevoked);
     }
     const scope = request.scope ?? found.grant.scope;
@@ -93,6 +99,16 @@ export async function exchangeRefreshToken(store: Store, request: RefreshRequest
     const refreshToken = client.policy.rotation ? await rotate(tx, found, client.policy, now) : await keepAlive(tx, found, client.policy, now);
     return { ok: true, grant: found.grant, scope, refreshToken };
   });
+  announceAudit(audit, request.audit);
+  return outcome;
+}
+
+async function recordReuse(tx: Repository, { grant }: RefreshTokenInFamily, now: number): Promise<AuditEvent[]> {
+  const who = { at: now, clientId: grant.clientId, subject: grant.subject, grantId: grant.id };
+  return [
+    await storeAudit(tx, { ...who, event: 'refresh_token_reuse_detected' }),
+    await storeAudit(tx, { ...who, event: 'grant_revoked', reason: 'reuse_detected' }),
+  ];
 }
 
 function refused(reason: FixedOAuthReason, familyRevoked = false): RefreshOutcome {

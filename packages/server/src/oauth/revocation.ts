@@ -1,3 +1,4 @@
+import { announceAudit, storeAudit, type AuditSink } from '../audit/audit.js';
 import type { ServerContext } from '../context.js';
 import type { ClientRecord } from '../store/records.js';
 import { digestOf } from './secrets.js';
@@ -11,11 +12,18 @@ export type RevocationOutcome = 'revoked' | 'unknown' | 'access_token' | 'other_
  *
  * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.1 RFC 7009 §2.1
  */
-export async function revokeToken({ store, clock, accessTokens }: ServerContext, caller: ClientRecord, token: string): Promise<RevocationOutcome> {
+export async function revokeToken(
+  { store, clock, accessTokens }: ServerContext, caller: ClientRecord, token: string, audit?: AuditSink,
+): Promise<RevocationOutcome> {
   const found = await store.findRefreshToken(digestOf(token));
   if (found) {
     if (found.grant.clientId !== caller.id) return 'other_client';
-    await store.revokeGrant(found.grant.id, 'revoked_by_client', clock.now());
+    const now = clock.now();
+    const { grant } = found;
+    const event = await store.transaction(async (tx) => (await tx.revokeGrant(grant.id, 'revoked_by_client', now))
+      ? storeAudit(tx, { event: 'grant_revoked', at: now, clientId: grant.clientId, subject: grant.subject, grantId: grant.id, reason: 'revoked_by_client' })
+      : undefined);
+    announceAudit(event ? [event] : [], audit);
     return 'revoked';
   }
   if (token.includes('.') && (await accessTokens.verify(token, clock.now()))) return 'access_token';

@@ -108,6 +108,22 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('signing_keys').addColumn('activates_at', 'bigint').execute();
     },
   },
+  '0005_audit_events': {
+    async up(db: Kysely<unknown>) {
+      // Security events for operators; never a token, secret, password or digest.
+      await db.schema.createTable('audit_events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('event', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text')
+        .addColumn('subject', 'text')
+        .addColumn('grant_id', 'text')
+        .addColumn('reason', 'text')
+        .addColumn('address', 'text')
+        .execute();
+      await db.schema.createIndex('audit_events_at').on('audit_events').column('at').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -5,11 +5,12 @@ import type {
 } from './records.js';
 import { clientFromRow, clientToRow, codeFromRow, codeToRow, grantFromRow, grantToRow, refreshTokenFromRow, signingKeyFromRow } from './rows.js';
 import { createIdentityRepository, type IdentityRepository } from './identity-repository.js';
+import { createAuditRepository, type AuditRepository } from './audit-repository.js';
 import { createRecordRepository, type RecordRepository } from './record-repository.js';
 import type { Database } from './schema.js';
 
 /** Every query the domain needs, dialect-neutral. Inside a transaction, reads that lock rows do. */
-export interface Repository extends RecordRepository, IdentityRepository {
+export interface Repository extends RecordRepository, IdentityRepository, AuditRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -46,6 +47,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
   return {
     ...createRecordRepository(db),
     ...createIdentityRepository(db),
+    ...createAuditRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },

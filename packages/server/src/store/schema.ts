@@ -11,6 +11,7 @@ export interface Database {
   records: RecordsTable;
   users: UsersTable;
   browser_sessions: BrowserSessionsTable;
+  audit_events: AuditEventsTable;
 }
 
 export interface ClientsTable {
@@ -120,4 +121,17 @@ export interface BrowserSessionsTable {
   created_at: number;
   /** Idle expiry, moved on by use but never past created_at + the absolute lifetime. */
   expires_at: number;
+}
+
+/** A security event (audit/audit.ts). Holds no token, secret, password or digest. */
+export interface AuditEventsTable {
+  /** Time-ordered, so listing by id lists in the order recorded. */
+  id: string;
+  at: number;
+  event: string;
+  client_id: string | null;
+  subject: string | null;
+  grant_id: string | null;
+  reason: string | null;
+  address: string | null;
 }

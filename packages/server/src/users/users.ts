@@ -1,3 +1,4 @@
+import { storeAudit } from '../audit/audit.js';
 import { OperatorInputError } from '../oauth/clients.js';
 import type { UserRecord } from '../store/identity-repository.js';
 import type { Store } from '../store/store.js';
@@ -57,6 +58,8 @@ export async function removeUser(store: Store, typedUsername: string, now: numbe
   return store.transaction(async (tx) => {
     const removed = await tx.removeUser(username);
     const grantsRevoked = removed ? await tx.revokeGrantsOf(username, 'revoked_by_admin', now) : 0;
+    // One event for the user's grants (grant_id null): the revocation is one statement.
+    if (grantsRevoked > 0) await storeAudit(tx, { event: 'grant_revoked', at: now, subject: username, reason: 'revoked_by_admin' });
     return { removed, grantsRevoked };
   });
 }

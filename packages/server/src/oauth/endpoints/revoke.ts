@@ -1,6 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../../context.js';
+import { auditLogOf } from '../../http/audit-log.js';
 import { formParamsOf } from '../../http/form.js';
 import { noStore } from '../../http/oauth-errors.js';
 import { authenticateClient, presentedClient } from '../client-authentication.js';
@@ -10,10 +11,12 @@ import { revokeToken } from '../revocation.js';
 export function revokeEndpoint(app: FastifyInstance, context: ServerContext): void {
   app.post('/revoke', async (request, reply) => {
     const params = formParamsOf(request.body);
-    const caller = await authenticateClient(context.store, presentedClient(request.headers.authorization, params));
+    const audit = auditLogOf(request);
+    const caller = await authenticateClient(context.store, presentedClient(request.headers.authorization, params),
+      { address: request.ip, now: context.clock.now(), audit });
     const token = params.require('token');
     params.get('token_type_hint');
-    const outcome = await revokeToken(context, caller, token);
+    const outcome = await revokeToken(context, caller, token, audit);
     if (outcome === 'access_token') throw new OAuthError('access_token_not_revocable');
     if (outcome === 'other_client') throw new OAuthError('refresh_token_client_mismatch');
     return noStore(reply).code(200).send();

@@ -1,6 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../../context.js';
+import { auditLogOf } from '../../http/audit-log.js';
 import { formParamsOf } from '../../http/form.js';
 import { noStore } from '../../http/oauth-errors.js';
 import { authenticateClient, presentedClient } from '../client-authentication.js';
@@ -14,12 +15,14 @@ import { GRANT_HANDLERS } from '../grants/index.js';
 export function tokenEndpoint(app: FastifyInstance, context: ServerContext): void {
   app.post('/token', async (request, reply) => {
     const params = formParamsOf(request.body);
+    const audit = auditLogOf(request);
     const grantType = params.require('grant_type');
     const grant = GRANT_HANDLERS.get(grantType);
     if (!grant) throw new OAuthError('grant_type_unsupported');
-    const client = await authenticateClient(context.store, presentedClient(request.headers.authorization, params));
+    const client = await authenticateClient(context.store, presentedClient(request.headers.authorization, params),
+      { address: request.ip, now: context.clock.now(), audit });
     if (!client.grantTypes.includes(grant.grantType)) throw new OAuthError('grant_type_not_allowed');
-    const response = await grant.handle(params, client, context);
+    const response = await grant.handle(params, client, context, audit);
     return noStore(reply).send(response);
   });
 }

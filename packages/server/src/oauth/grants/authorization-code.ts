@@ -15,13 +15,13 @@ const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
  */
 export const authorizationCodeGrant: GrantHandler = {
   grantType: 'authorization_code',
-  async handle(params, client, { store, clock, accessTokens }) {
+  async handle(params, client, { store, clock, accessTokens }, audit) {
     const code = params.require('code');
     const redirectUri = params.require('redirect_uri');
     const codeVerifier = params.require('code_verifier');
     if (!CODE_VERIFIER.test(codeVerifier)) throw new OAuthError('pkce_verifier_malformed');
     const now = clock.now();
-    const outcome = await redeemAuthorizationCode(store, { code, client, redirectUri, codeVerifier, now });
+    const outcome = await redeemAuthorizationCode(store, { code, client, redirectUri, codeVerifier, now, audit });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant, refreshToken } = outcome;
     return tokenResponse(accessTokens, { client, subject: grant.subject, scope: grant.scope, grantId: grant.id, refreshToken, now });

@@ -12,11 +12,11 @@ import type { GrantHandler } from './grant.js';
  */
 export const refreshTokenGrant: GrantHandler = {
   grantType: 'refresh_token',
-  async handle(params, client, { store, clock, accessTokens }) {
+  async handle(params, client, { store, clock, accessTokens }, audit) {
     const presentedToken = params.require('refresh_token');
     const scope = parseScope(params.get('scope'));
     const now = clock.now();
-    const outcome = await exchangeRefreshToken(store, { presentedToken, client, scope, now });
+    const outcome = await exchangeRefreshToken(store, { presentedToken, client, scope, now, audit });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant } = outcome;
     return tokenResponse(accessTokens, { client, subject: grant.subject, scope: outcome.scope, grantId: grant.id, refreshToken: outcome.refreshToken, now });

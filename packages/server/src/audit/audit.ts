@@ -1,0 +1,63 @@
+import { newRecordId } from '../api/records.js';
+import type { AuditEvent, AuditEventName } from '../store/audit-repository.js';
+import type { AuditRepository } from '../store/audit-repository.js';
+
+export type { AuditEvent, AuditEventName };
+
+/**
+ * The audit trail: security events stored in `audit_events` (read with `gatehouse audit`) and
+ * handed to a sink (the HTTP layer logs them). Recorded on refusal paths only, never on a
+ * successful exchange. An event holds identifiers and reasons, never a token, secret, password
+ * or digest: callers pass only the fields below, and free text is truncated.
+ */
+export interface AuditInput {
+  readonly event: AuditEventName;
+  readonly at: number;
+  readonly clientId?: string | null;
+  readonly subject?: string | null;
+  readonly grantId?: string | null;
+  readonly reason?: string | null;
+  readonly address?: string | null;
+}
+
+/** Where recorded events go besides the store, e.g. the request's logger. */
+export type AuditSink = (event: AuditEvent) => void;
+
+/** Client ids as presented are truncated to this many characters. */
+export const AUDIT_CLIENT_ID_MAX = 128;
+/** Usernames as typed are truncated to this many characters. */
+export const AUDIT_USERNAME_MAX = 64;
+
+/** Stores one event (in `repo`, which may be a transaction) and returns it; the caller hands it to a sink after commit. */
+export async function storeAudit(repo: AuditRepository, input: AuditInput): Promise<AuditEvent> {
+  const event: AuditEvent = {
+    id: newRecordId(), at: input.at, event: input.event, clientId: input.clientId ?? null, subject: input.subject ?? null,
+    grantId: input.grantId ?? null, reason: input.reason ?? null, address: input.address ?? null,
+  };
+  await repo.insertAuditEvent(event);
+  return event;
+}
+
+/** Stores one event outside any transaction and hands it to the sink. */
+export async function recordAudit(repo: AuditRepository, input: AuditInput, sink?: AuditSink): Promise<AuditEvent> {
+  const event = await storeAudit(repo, input);
+  sink?.(event);
+  return event;
+}
+
+/** Hands events stored inside a transaction to the sink, once it committed. */
+export function announceAudit(events: readonly AuditEvent[], sink: AuditSink | undefined): void {
+  if (sink) for (const event of events) sink(event);
+}
+
+export function truncated(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max) : text;
+}
+
+/** The event as `gatehouse audit` prints it. */
+export function auditEventJson(e: AuditEvent): Record<string, unknown> {
+  return {
+    id: e.id, at: new Date(e.at * 1000).toISOString(), event: e.event, client_id: e.clientId, subject: e.subject, grant_id: e.grantId,
+    reason: e.reason, address: e.address,
+  };
+}

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { api, clientWithToken } from './_api.js';
+import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
+
+async function scrape(server: TestServer, headers: Record<string, string> = {}): Promise<{ status: number; type: string; text: string }> {
+  const response = await fetch(`${server.url}/metrics`, { headers });
+  return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
+}
+
+/** The value of one exposition line, by its name and labels as rendered. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('GET /metrics (Prometheus text format)', () => {
+  let server: TestServer;
+  let client: TestClient;
+
+  before(async () => {
+    server = await startTestServer();
+    client = await server.addClient({ id: 'svc', refreshTokenTtl: 60 });
+  });
+  after(() => server.close());
+
+  it('counts invalid_grant refusals by cause', async () => {
+    const expiring = await server.issueGrant(client);
+    server.clock.advance(61);
+    assert.equal((await refresh(server, client, expiring.refresh_token)).body.error, 'invalid_grant');
+
+    const revoked = await server.issueGrant(client);
+    assert.equal((await server.post('/revoke', { token: revoked.refresh_token }, { as: client })).status, 200);
+    assert.equal((await refresh(server, client, revoked.refresh_token)).body.error, 'invalid_grant');
+
+    const used = await server.issueGrant(client);
+    assert.equal((await refresh(server, client, used.refresh_token)).status, 200);
+    assert.equal((await refresh(server, client, used.refresh_token)).body.error, 'invalid_grant');
+
+    const { status, type, text } = await scrape(server);
+    assert.equal(status, 200);
+    assert.match(type, /^text\/plain; version=0\.0\.4/);
+    assert.match(text, /^# HELP gatehouse_oauth_errors_total /m);
+    assert.match(text, /^# TYPE gatehouse_oauth_errors_total counter$/m);
+    assert.equal(sample(text, 'gatehouse_oauth_errors_total{error="invalid_grant",reason="refresh_token_expired"}'), 1);
+    assert.equal(sample(text, 'gatehouse_oauth_errors_total{error="invalid_grant",reason="refresh_token_revoked"}'), 1);
+    assert.equal(sample(text, 'gatehouse_oauth_errors_total{error="invalid_grant",reason="refresh_token_past_rotation_limit"}'), 1);
+  });
+
+  it('counts problems by code, e.g. a POST missing a required field', async () => {
+    const { access_token } = await clientWithToken(server, 'writer', ['contacts:read', 'contacts:write']);
+    const before = sample((await scrape(server)).text, 'gatehouse_problems_total{code="missing_required_field"}') ?? 0;
+    assert.equal((await api(server, access_token).post('/v2/contacts', {})).status, 400);
+    assert.equal(sample((await scrape(server)).text, 'gatehouse_problems_total{code="missing_required_field"}'), before + 1);
+  });
+
+  it('has request latency histograms labelled by route pattern, never the raw URL', async () => {
+    const { access_token } = await clientWithToken(server, 'reader', ['contacts:read']);
+    assert.equal((await api(server, access_token).get('/v2/contacts/no-such-contact-123')).status, 404);
+    const { text } = await scrape(server);
+    assert.match(text, /^# TYPE gatehouse_http_request_duration_seconds histogram$/m);
+    const series = 'route="/v2/contacts/:id",method="GET",status_class="4xx"';
+    assert.match(text, new RegExp(`^gatehouse_http_request_duration_seconds_bucket\\{${series},le="0\\.005"\\} \\d+$`, 'm'));
+    assert.equal(sample(text, `gatehouse_http_request_duration_seconds_bucket{${series},le="+Inf"}`), 1);
+    assert.equal(sample(text, `gatehouse_http_request_duration_seconds_count{${series}}`), 1);
+    assert.ok((sample(text, `gatehouse_http_request_duration_seconds_sum{${series}}`) ?? -1) >= 0);
+    assert.match(text, /route="\/token",method="POST",status_class="2xx"/);
+    assert.ok(!text.includes('no-such-contact-123'));
+  });
+
+  it('is refused (404 problem) to a non-loopback caller', async () => {
+    const proxied = await startTestServer({ trustProxy: '127.0.0.1' });
+    try {
+      const remote = await scrape(proxied, { 'x-forwarded-for': '203.0.113.7' });
+      assert.equal(remote.status, 404);
+      assert.match(remote.type, /^application\/problem\+json/);
+      assert.equal((await scrape(proxied, { 'x-forwarded-for': '127.0.0.1' })).status, 200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('with METRICS_TOKEN set, needs that Bearer token from anyone', async () => {
+    const guarded = await startTestServer({ trustProxy: '127.0.0.1', metricsToken: 'scrape-secret' });
+    try {
+      assert.equal((await scrape(guarded)).status, 404, 'loopback alone is not enough once a token is set');
+      assert.equal((await scrape(guarded, { authorization: 'Bearer wrong' })).status, 404);
+      assert.equal((await scrape(guarded, { 'x-forwarded-for': '203.0.113.7', authorization: 'Bearer scrape-secret' })).status, 200);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
