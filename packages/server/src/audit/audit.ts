@@ -1,6 +1,8 @@
 import { newRecordId } from '../api/records.js';
 import type { AuditEvent, AuditEventName } from '../store/audit-repository.js';
 import type { AuditRepository } from '../store/audit-repository.js';
+import type { Repository } from '../store/repository.js';
+import type { Store } from '../store/store.js';
 
 export type { AuditEvent, AuditEventName };
 
@@ -45,9 +47,21 @@ export async function recordAudit(repo: AuditRepository, input: AuditInput, sink
   return event;
 }
 
-/** Hands events stored inside a transaction to the sink, once it committed. */
-export function announceAudit(events: readonly AuditEvent[], sink: AuditSink | undefined): void {
+/**
+ * Runs `work` in a store transaction; the events it stores (pushed to `events`) reach the sink once,
+ * after the commit. Each attempt gets a fresh list, so when the store retries a transaction (a
+ * PostgreSQL serialization failure) only the events of the attempt that committed are announced.
+ */
+export async function auditedTransaction<T>(
+  store: Store, sink: AuditSink | undefined, work: (tx: Repository, events: AuditEvent[]) => Promise<T>,
+): Promise<T> {
+  let events: AuditEvent[] = [];
+  const result = await store.transaction((tx) => {
+    events = [];
+    return work(tx, events);
+  });
   if (sink) for (const event of events) sink(event);
+  return result;
 }
 
 export function truncated(text: string, max: number): string {

@@ -31,7 +31,8 @@ export function toProblem(error: unknown): ProblemError {
   }
   if (error instanceof SyntaxError) return new ProblemError('malformed_json', 'The request body is not valid JSON.');
   const status = fastifyError.statusCode;
-  if (status !== undefined && status >= 400 && status < 500) return new ProblemError('malformed_json', 'The request could not be read.');
+  // Any other request Fastify could not read (bad Content-Length, aborted body…) is the client's.
+  if (status !== undefined && status >= 400 && status < 500) return new ProblemError('malformed_request', 'The request could not be read.');
   return new ProblemError('internal_error');
 }
 

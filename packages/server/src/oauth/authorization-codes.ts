@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FixedOAuthReason } from '@gatehouse/contract';
-import { announceAudit, storeAudit, type AuditEvent, type AuditSink } from '../audit/audit.js';
+import { auditedTransaction, storeAudit, type AuditSink } from '../audit/audit.js';
 import type { AuthorizationCodeRecord, ClientRecord, GrantRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { issueGrant } from './grant-issuance.js';
@@ -52,8 +52,7 @@ export type RedemptionOutcome =
  * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.6 RFC 7636 §4.6
  */
 export async function redeemAuthorizationCode(store: Store, r: Redemption): Promise<RedemptionOutcome> {
-  const audit: AuditEvent[] = [];
-  const outcome = await store.transaction(async (tx): Promise<RedemptionOutcome> => {
+  return auditedTransaction(store, r.audit, async (tx, audit): Promise<RedemptionOutcome> => {
     const code = await tx.findAuthorizationCode(digestOf(r.code));
     if (!code) return { ok: false, reason: 'authorization_code_invalid' };
     if (code.clientId !== r.client.id) return { ok: false, reason: 'authorization_code_client_mismatch' };
@@ -72,8 +71,6 @@ export async function redeemAuthorizationCode(store: Store, r: Redemption): Prom
     await tx.markAuthorizationCodeUsed(code.id, r.now, issued.grant.id);
     return { ok: true, ...issued };
   });
-  announceAudit(audit, r.audit);
-  return outcome;
 }
 
 function sameString(a: string, b: string): boolean {

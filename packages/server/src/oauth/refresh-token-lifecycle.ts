@@ -1,5 +1,5 @@
 import type { FixedOAuthReason } from '@gatehouse/contract';
-import { announceAudit, storeAudit, type AuditEvent, type AuditSink } from '../audit/audit.js';
+import { auditedTransaction, storeAudit, type AuditEvent, type AuditSink } from '../audit/audit.js';
 import type { ClientRecord, GrantRecord, RefreshPolicy, RefreshTokenInFamily } from '../store/records.js';
 import type { Repository } from '../store/repository.js';
 import type { Store } from '../store/store.js';
@@ -80,8 +80,7 @@ export type RefreshOutcome =
  */
 export async function exchangeRefreshToken(store: Store, request: RefreshRequest): Promise<RefreshOutcome> {
   const { client, now } = request;
-  const audit: AuditEvent[] = [];
-  const outcome = await store.transaction(async (tx): Promise<RefreshOutcome> => {
+  return auditedTransaction(store, request.audit, async (tx, audit): Promise<RefreshOutcome> => {
     const found = await tx.findRefreshToken(digestOf(request.presentedToken));
     if (!found) return refused('refresh_token_invalid');
     // Checked before the state, so a client learns nothing about another client's tokens.
@@ -99,8 +98,6 @@ export async function exchangeRefreshToken(store: Store, request: RefreshRequest
     const refreshToken = client.policy.rotation ? await rotate(tx, found, client.policy, now) : await keepAlive(tx, found, client.policy, now);
     return { ok: true, grant: found.grant, scope, refreshToken };
   });
-  announceAudit(audit, request.audit);
-  return outcome;
 }
 
 async function recordReuse(tx: Repository, { grant }: RefreshTokenInFamily, now: number): Promise<AuditEvent[]> {

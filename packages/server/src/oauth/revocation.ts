@@ -1,4 +1,4 @@
-import { announceAudit, storeAudit, type AuditSink } from '../audit/audit.js';
+import { auditedTransaction, storeAudit, type AuditSink } from '../audit/audit.js';
 import type { ServerContext } from '../context.js';
 import type { ClientRecord } from '../store/records.js';
 import { digestOf } from './secrets.js';
@@ -20,10 +20,11 @@ export async function revokeToken(
     if (found.grant.clientId !== caller.id) return 'other_client';
     const now = clock.now();
     const { grant } = found;
-    const event = await store.transaction(async (tx) => (await tx.revokeGrant(grant.id, 'revoked_by_client', now))
-      ? storeAudit(tx, { event: 'grant_revoked', at: now, clientId: grant.clientId, subject: grant.subject, grantId: grant.id, reason: 'revoked_by_client' })
-      : undefined);
-    announceAudit(event ? [event] : [], audit);
+    await auditedTransaction(store, audit, async (tx, events) => {
+      if (await tx.revokeGrant(grant.id, 'revoked_by_client', now)) {
+        events.push(await storeAudit(tx, { event: 'grant_revoked', at: now, clientId: grant.clientId, subject: grant.subject, grantId: grant.id, reason: 'revoked_by_client' }));
+      }
+    });
     return 'revoked';
   }
   if (token.includes('.') && (await accessTokens.verify(token, clock.now()))) return 'access_token';

@@ -55,22 +55,30 @@ class BusyWaitingConnection implements DatabaseConnection {
     this.#budgetMs = budgetMs;
   }
 
-  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const deadline = Date.now() + this.#budgetMs;
-    for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 25)) {
-      try {
-        return await this.inner.executeQuery<R>(query);
-      } catch (error) {
-        if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
-        if (Date.now() >= deadline) throw new StoreBusyError({ cause: error });
-        // Jitter, so that waiting processes do not retry in lockstep.
-        await sleep(delayMs * (0.5 + Math.random()));
-      }
-    }
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return waitOutBusy(() => this.inner.executeQuery<R>(query), this.#budgetMs);
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
     return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+/**
+ * Runs `statement`, and while SQLite answers SQLITE_BUSY (another connection holds the lock) runs it
+ * again after an asynchronous, growing, jittered pause, until `budgetMs` is spent; then StoreBusyError.
+ */
+export async function waitOutBusy<T>(statement: () => T | Promise<T>, budgetMs: number): Promise<T> {
+  const deadline = Date.now() + budgetMs;
+  for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 25)) {
+    try {
+      return await statement();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+      if (Date.now() >= deadline) throw new StoreBusyError({ cause: error });
+      // Jitter, so that waiting processes do not retry in lockstep.
+      await sleep(delayMs * (0.5 + Math.random()));
+    }
   }
 }
 

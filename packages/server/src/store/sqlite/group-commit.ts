@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Repository } from '../repository.js';
-import { StoreBusyError } from '../store.js';
+import { waitOutBusy } from './busy-waiting-driver.js';
 
 /** The connection a GroupCommit runs on. */
 export interface GroupCommitConnection {
@@ -137,21 +136,8 @@ export class GroupCommit {
     }
   }
 
-  /**
-   * The connection runs with busy_timeout 0 (see BusyWaitingDriver): another process's lock is
-   * waited for here, asynchronously, with backoff, up to the budget; then StoreBusyError (503).
-   */
-  async #busyAware<T>(statement: () => T | Promise<T>): Promise<T> {
-    const deadline = Date.now() + this.#connection.busyBudgetMs;
-    for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 25)) {
-      try {
-        return await statement();
-      } catch (error) {
-        if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
-        if (Date.now() >= deadline) throw new StoreBusyError({ cause: error });
-        // Jitter, so that waiting processes do not retry in lockstep.
-        await sleep(delayMs * (0.5 + Math.random()));
-      }
-    }
+  /** Another process's lock is waited for asynchronously (see BusyWaitingDriver), up to the budget. */
+  #busyAware<T>(statement: () => T | Promise<T>): Promise<T> {
+    return waitOutBusy(statement, this.#connection.busyBudgetMs);
   }
 }
