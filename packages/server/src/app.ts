@@ -3,6 +3,7 @@ import { apiRoutes } from './api/routes.js';
 import type { ApiDefinition } from './api/definition.js';
 import { authorizationPages } from './authorize/routes.js';
 import type { ServerContext } from './context.js';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/client-errors.js';
 import { metricsRoutes } from './http/metrics.js';
 import { problemPages } from './http/problem-pages.js';
@@ -17,20 +18,33 @@ export interface AppOptions {
   readonly trustProxy?: boolean | string;
   /** METRICS_TOKEN: when set, GET /metrics needs it as a Bearer token; otherwise only loopback callers get it. */
   readonly metricsToken?: string;
+  readonly connectionLimits?: Partial<ConnectionLimits>;
 }
+
+/** Bodies of routes that set no limit of their own (the sign-in and consent forms). */
+const DEFAULT_BODY_LIMIT = 16 * 1024;
 
 /** Builds the HTTP application over a context; listening is the caller's business. */
 export async function buildApp(context: ServerContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
   const app = Fastify({
     logger: options.logger ?? false,
-    // Time limits against slow clients: a request must arrive whole within 30 s.
-    requestTimeout: 30_000,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+      // Node checks the two timeouts above on this beat (30 s by default, which would stretch them).
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    bodyLimit: DEFAULT_BODY_LIMIT,
     return503OnClosing: true,
     trustProxy: options.trustProxy ?? false,
     // Requests the parser or the router refuses are answered from the catalog too.
     clientErrorHandler: clientErrorHandler(context.issuer),
     frameworkErrors: frameworkErrorHandler,
   });
+  app.server.maxConnections = limits.maxConnections;
   app.setNotFoundHandler(notFoundHandler);
   app.setErrorHandler(problemErrorHandler);
   metricsRoutes(app, { token: options.metricsToken });

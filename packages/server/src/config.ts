@@ -1,3 +1,6 @@
+import { rateLimitsFromEnv, type RateLimitPolicies } from './abuse/policies.js';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
+
 /** Configuration from the environment; every variable is optional. */
 export interface ServerConfig {
   readonly port: number;
@@ -17,6 +20,10 @@ export interface ServerConfig {
   readonly trustProxy: boolean | string;
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`; when unset, only loopback callers may scrape. */
   readonly metricsToken?: string;
+  /** RATE_LIMITS and RATE_LIMIT_<NAME> (see abuse/policies.ts). */
+  readonly rateLimits: RateLimitPolicies;
+  /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_HEADER_BYTES, MAX_CONNECTIONS. */
+  readonly connectionLimits: ConnectionLimits;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -27,7 +34,29 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(issuer)) throw new Error(`ISSUER must be an http(s) URL without query or fragment, got ${JSON.stringify(issuer)}`);
   return { port, host, databaseUrl: env.DATABASE_URL || 'sqlite:data/gatehouse.db', issuer, logLevel: env.LOG_LEVEL || 'info',
     openApiPath: env.OPENAPI_PATH || 'openapi.yaml', autoMigrate: env.AUTO_MIGRATE !== 'false',
-    trustProxy: trustProxyFrom(env.TRUST_PROXY), metricsToken: env.METRICS_TOKEN || undefined };
+    trustProxy: trustProxyFrom(env.TRUST_PROXY), metricsToken: env.METRICS_TOKEN || undefined,
+    rateLimits: rateLimitsFromEnv(env), connectionLimits: connectionLimitsFrom(env) };
+}
+
+const CONNECTION_LIMIT_VARIABLES: { readonly [K in keyof ConnectionLimits]: string } = {
+  headersTimeoutMs: 'HEADERS_TIMEOUT_MS',
+  requestTimeoutMs: 'REQUEST_TIMEOUT_MS',
+  keepAliveTimeoutMs: 'KEEP_ALIVE_TIMEOUT_MS',
+  maxHeaderBytes: 'MAX_HEADER_BYTES',
+  maxConnections: 'MAX_CONNECTIONS',
+};
+
+function connectionLimitsFrom(env: NodeJS.ProcessEnv): ConnectionLimits {
+  const limits: Record<string, number> = { ...DEFAULT_CONNECTION_LIMITS };
+  for (const [key, variable] of Object.entries(CONNECTION_LIMIT_VARIABLES)) {
+    const value = env[variable];
+    if (value === undefined || value === '') continue;
+    if (!/^[1-9]\d{0,9}$/.test(value)) throw new Error(`${variable} must be a whole number above 0, got ${JSON.stringify(value)}`);
+    limits[key] = Number(value);
+  }
+  const result = limits as unknown as ConnectionLimits;
+  if (result.headersTimeoutMs > result.requestTimeoutMs) throw new Error('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
+  return result;
 }
 
 function trustProxyFrom(value: string | undefined): boolean | string {

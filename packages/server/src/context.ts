@@ -1,3 +1,4 @@
+import type { RateLimiter } from './abuse/rate-limiter.js';
 import type { AccessTokens } from './oauth/access-tokens.js';
 import type { Clock } from './oauth/clock.js';
 import type { KeyRing } from './oauth/keys.js';
@@ -11,4 +12,5 @@ export interface ServerContext {
   readonly issuer: string;
   readonly keys: KeyRing;
   readonly accessTokens: AccessTokens;
+  readonly rateLimits: RateLimiter;
 }

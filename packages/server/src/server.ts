@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from './abuse/policies.js';
+import { RateLimiter } from './abuse/rate-limiter.js';
 import { loadApiDefinition, type ApiDefinition } from './api/definition.js';
 import { buildApp } from './app.js';
+import type { ConnectionLimits } from './http/connection-limits.js';
 import type { ServerContext } from './context.js';
 import { AccessTokens } from './oauth/access-tokens.js';
 import { systemClock, type Clock } from './oauth/clock.js';
@@ -9,10 +12,19 @@ import { openStore } from './store/open.js';
 import type { MigrationMode } from './store/migrations.js';
 import type { Store } from './store/store.js';
 
+export interface ContextOptions {
+  readonly clock?: Clock;
+  readonly rateLimits?: RateLimitPolicies;
+  /** The rate limiter's clock, in epoch milliseconds (limits need finer time than `clock`). */
+  readonly rateLimitClock?: () => number;
+}
+
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
-export async function createContext(store: Store, issuer: string, clock: Clock = systemClock): Promise<ServerContext> {
+export async function createContext(store: Store, issuer: string, options: ContextOptions = {}): Promise<ServerContext> {
+  const clock = options.clock ?? systemClock;
   const keys = await KeyRing.load(store, clock);
-  return { store, clock, issuer, keys, accessTokens: new AccessTokens(issuer, keys) };
+  const rateLimits = new RateLimiter(store.rateLimits, options.rateLimits ?? DEFAULT_RATE_LIMITS, options.rateLimitClock);
+  return { store, clock, issuer, keys, accessTokens: new AccessTokens(issuer, keys), rateLimits };
 }
 
 export interface StartOptions {
@@ -29,6 +41,11 @@ export interface StartOptions {
   readonly trustProxy?: boolean | string;
   /** METRICS_TOKEN (see AppOptions). */
   readonly metricsToken?: string;
+  /** Rate limits (RATE_LIMIT_*); the defaults when undefined. */
+  readonly rateLimits?: RateLimitPolicies;
+  readonly rateLimitClock?: () => number;
+  /** Limits against slow and greedy clients (REQUEST_TIMEOUT_MS and friends); the defaults when undefined. */
+  readonly connectionLimits?: Partial<ConnectionLimits>;
 }
 
 export interface RunningServer {
@@ -44,9 +61,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // A broken document stops the server before anything listens.
   const api = typeof options.api === 'string' ? loadApiDefinition(options.api) : options.api;
   const store = await openStore(options.databaseUrl, { migrations: options.migrations ?? 'apply' });
-  const context = await createContext(store, options.issuer, options.clock);
-  const app = await buildApp(context, { logger: options.logger, api, trustProxy: options.trustProxy, metricsToken: options.metricsToken });
+  const context = await createContext(store, options.issuer, options);
+  const app = await buildApp(context, {
+    logger: options.logger, api, trustProxy: options.trustProxy, metricsToken: options.metricsToken, connectionLimits: options.connectionLimits,
+  });
   context.keys.startReloading();
+  context.rateLimits.start();
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -54,6 +74,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     app, context, url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
     async close() {
       context.keys.stop();
+      context.rateLimits.stop();
       await app.close();
       await store.close();
     },

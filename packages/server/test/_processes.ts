@@ -20,9 +20,12 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Starts `gatehouse serve` on a free port and resolves once it listens. */
+/**
+ * Starts `gatehouse serve` on a free port and resolves once it listens. Rate limits are off unless
+ * the test sets a RATE_LIMIT_<NAME> (which turns that one on): load tests send far past them.
+ */
 export async function spawnServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [GATEHOUSE_BIN, 'serve', ...args], { env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [GATEHOUSE_BIN, 'serve', ...args], { env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMITS: 'off', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer): void => {

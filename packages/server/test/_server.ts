@@ -9,6 +9,8 @@ import { s256 } from '../src/oauth/secrets.js';
 import { fileURLToPath } from 'node:url';
 import type { ApiDefinition } from '../src/api/definition.js';
 import { createPostgresSchema, type Dialect } from './_dialects.js';
+import { RATE_LIMIT_NAMES, type RateLimitPolicies } from '../src/abuse/policies.js';
+import type { ConnectionLimits } from '../src/http/connection-limits.js';
 import { startServer, type RunningServer } from '../src/server.js';
 
 /** The OpenAPI document shipped at the repository root. */
@@ -70,15 +72,29 @@ export interface TestServerOptions {
   readonly trustProxy?: boolean | string;
   /** METRICS_TOKEN. */
   readonly metricsToken?: string;
+  /** Rate limits to enforce; every other limit is so high that no test meets it (but still charged). */
+  readonly rateLimits?: Partial<RateLimitPolicies>;
+  readonly connectionLimits?: Partial<ConnectionLimits>;
 }
 
+/** Limits no test reaches, so that every request still goes through the limiter and its store. */
+export const UNREACHABLE_RATE_LIMITS: RateLimitPolicies = Object.fromEntries(
+  RATE_LIMIT_NAMES.map((name) => [name, { limit: 1_000_000_000, periodMs: 1000 }]),
+) as RateLimitPolicies;
+
 /** Starts Gatehouse on a fresh SQLite file, listening on a free port of 127.0.0.1. */
-export async function startTestServer({ api = SHIPPED_OPENAPI, dialect = 'sqlite', trustProxy, metricsToken }: TestServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  { api = SHIPPED_OPENAPI, dialect = 'sqlite', trustProxy, metricsToken, rateLimits, connectionLimits }: TestServerOptions = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
   const schema = dialect === 'postgres' ? await createPostgresSchema() : undefined;
   const databaseUrl = schema?.url ?? `sqlite:${join(dataDir, 'gatehouse.db')}`;
-  const server = await startServer({ databaseUrl, issuer: 'http://gatehouse.test', port: 0, host: '127.0.0.1', clock, api, trustProxy, metricsToken });
+  const server = await startServer({
+    databaseUrl, issuer: 'http://gatehouse.test', port: 0, host: '127.0.0.1', clock, api, trustProxy, metricsToken, connectionLimits,
+    // The limiter runs on the test's clock too: time passes for it only when a test says so.
+    rateLimits: { ...UNREACHABLE_RATE_LIMITS, ...rateLimits }, rateLimitClock: () => clock.now() * 1000,
+  });
   const { context } = server;
   return {
     ...server, clock, dataDir, databaseUrl,

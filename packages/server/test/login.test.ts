@@ -9,6 +9,13 @@ import { addUser } from '../src/users/users.js';
 import { addTestUser, assertPageHeaders, authorizationQuery, CALLBACK, PageBrowser, PASSWORD, pkce, type PageAnswer } from './_authorize.js';
 import { DIALECTS } from './_dialects.js';
 import { startTestServer, type TestServer } from './_server.js';
+import { DEFAULT_RATE_LIMITS } from '../src/abuse/policies.js';
+
+/** The default sign-in limits (10 failures per username per hour), with 12 failures per address per hour. */
+const LOGIN_LIMITS = {
+  login_address: DEFAULT_RATE_LIMITS.login_address, login_client: DEFAULT_RATE_LIMITS.login_client,
+  login_failure_user: DEFAULT_RATE_LIMITS.login_failure_user, login_failure_address: { limit: 12, periodMs: 3_600_000 },
+};
 
 for (const dialect of DIALECTS) describe(`POST /login: signing in on the authorization pages [${dialect}]`, () => {
   let server: TestServer;
@@ -16,13 +23,13 @@ for (const dialect of DIALECTS) describe(`POST /login: signing in on the authori
   const query = authorizationQuery('app', challenge);
 
   before(async () => {
-    server = await startTestServer({ dialect });
+    server = await startTestServer({ dialect, rateLimits: LOGIN_LIMITS });
     await server.addClient({ id: 'app', name: 'Contacts Sync', public: true, redirectUris: [CALLBACK] });
     await addTestUser(server, 'alice');
     await addTestUser(server, 'bob');
   });
   after(() => server.close());
-  // Each test starts with the throttle's window behind it.
+  // Each test starts with the rate limits' periods behind it.
   beforeEach(() => server.clock.advance(3600));
 
   async function loginPage(): Promise<{ browser: PageBrowser; page: PageAnswer }> {
@@ -123,7 +130,7 @@ for (const dialect of DIALECTS) describe(`POST /login: signing in on the authori
     assert.equal(await isSignedIn(browser), false);
   });
 
-  describe('repeated failures are slowed down (per username and per address, in this process)', () => {
+  describe('repeated failures are limited (per username and per address)', () => {
     async function failures(username: string, count: number): Promise<PageAnswer> {
       let answer: PageAnswer | undefined;
       for (let i = 0; i < count; i++) {
@@ -133,31 +140,32 @@ for (const dialect of DIALECTS) describe(`POST /login: signing in on the authori
       return answer as PageAnswer;
     }
 
-    it('after 5 failures, the 6th attempt gets 429 with Retry-After, even with the right password', async () => {
-      assert.equal((await failures('alice', 5)).status, 401);
+    it('after 10 failures for a username, the 11th attempt gets 429 with Retry-After, even with the right password', async () => {
+      assert.equal((await failures('alice', 10)).status, 401);
       const { browser, page } = await loginPage();
       const refused = await browser.login(page, 'alice', PASSWORD);
       assert.equal(refused.status, 429);
-      assert.equal(refused.headers.get('retry-after'), '30');
+      assert.equal(refused.headers.get('retry-after'), '360', 'one more attempt every 6 minutes (10 per hour)');
       assert.match(refused.html, /Too many sign-in attempts/);
-      assert.match(refused.html, /Try again in 30 seconds/);
+      assert.match(refused.html, /Try again in 6 minutes/);
       assert.equal(await isSignedIn(browser), false);
     });
 
-    it('the wait doubles with each further failure, and a success clears the username\'s count', async () => {
-      await failures('bob', 5);
-      server.clock.advance(30);
-      assert.equal((await failures('bob', 1)).status, 401, 'one more attempt after the wait');
+    it('then one attempt per interval; a refused attempt costs nothing and a success does not count', async () => {
+      await failures('bob', 10);
       const { browser, page } = await loginPage();
-      assert.equal((await browser.login(page, 'bob', PASSWORD)).headers.get('retry-after'), '60');
-      server.clock.advance(60);
+      assert.equal((await browser.login(page, 'bob', PASSWORD)).status, 429);
+      assert.equal((await failures('bob', 3)).status, 429, 'still refused, and not for longer');
+      assert.equal((await loginPage().then(({ browser: b, page: p }) => b.login(p, 'bob', PASSWORD))).headers.get('retry-after'), '360');
+      server.clock.advance(360);
       const signedIn = await loginPage();
-      assert.equal((await signedIn.browser.login(signedIn.page, 'bob', PASSWORD)).status, 303);
-      assert.equal((await failures('bob', 1)).status, 401, 'the count started again');
+      assert.equal((await signedIn.browser.login(signedIn.page, 'bob', PASSWORD)).status, 303, 'the right password after the wait');
+      assert.equal((await failures('bob', 1)).status, 401, 'the success left the free attempt free');
+      assert.equal((await failures('bob', 1)).status, 429);
     });
 
     it('failures spread over usernames from one address are counted for the address', async () => {
-      for (const name of ['u1', 'u2', 'u3', 'u4', 'u5']) assert.equal((await failures(name, 1)).status, 401);
+      for (let i = 1; i <= 12; i++) assert.equal((await failures(`u${i}`, 1)).status, 401);
       const { browser, page } = await loginPage();
       assert.equal((await browser.login(page, 'alice', PASSWORD)).status, 429);
     });

@@ -70,3 +70,44 @@ for (const dialect of DIALECTS) describe(`two gatehouse serve processes sharing 
     assert.equal(((await read.json()) as { email: string }).email, 'carol@example.com');
   });
 });
+
+for (const dialect of DIALECTS) describe(`rate limits across two gatehouse serve processes [${dialect}]`, () => {
+  let database: { url: string; drop(): Promise<void> };
+  let a: ServerProcess;
+  let b: ServerProcess;
+  let client: TestClient;
+
+  before(async () => {
+    database = await freshDatabase(dialect);
+    const env = { DATABASE_URL: database.url, ISSUER, OPENAPI_PATH: SHIPPED_OPENAPI, RATE_LIMIT_INTROSPECT_CLIENT: '4/h' };
+    let out = '';
+    assert.equal(await runCli(['clients', 'add', '--id', 'rs', '--name', 'Resource server'], env, { out: (t) => (out += t), err: () => {} }), 0);
+    client = { id: 'rs', secret: (JSON.parse(out) as { client_secret: string }).client_secret };
+    [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+  });
+  after(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await database.drop();
+  });
+
+  const introspect = (server: ServerProcess): Promise<Response> => postForm(`${server.url}/introspect`, { token: 'unknown' }, { as: client });
+
+  if (dialect === 'postgres') {
+    it('on PostgreSQL the processes share the buckets: 2 + 2 requests use up a limit of 4, then both refuse with Retry-After', async () => {
+      for (const server of [a, b, a, b]) assert.equal((await introspect(server)).status, 200);
+      for (const server of [a, b]) {
+        const refused = await introspect(server);
+        assert.equal(refused.status, 429);
+        const wait = Number(refused.headers.get('retry-after'));
+        assert.ok(wait > 800 && wait <= 900, `Retry-After ${wait}: one request every 15 minutes`);
+      }
+    });
+  } else {
+    it('on SQLite each process keeps its own buckets (docs/deployment.md): each allows the limit', async () => {
+      for (let i = 0; i < 4; i++) assert.equal((await introspect(a)).status, 200);
+      assert.equal((await introspect(a)).status, 429);
+      for (let i = 0; i < 4; i++) assert.equal((await introspect(b)).status, 200);
+      assert.equal((await introspect(b)).status, 429);
+    });
+  }
+});

@@ -24,21 +24,21 @@ describe('the client address behind a proxy (TRUST_PROXY)', () => {
   after(() => Promise.all(servers.map((s) => s.close())));
 
   async function start(trustProxy?: string): Promise<TestServer> {
-    const server = await startTestServer({ trustProxy });
+    const server = await startTestServer({ trustProxy, rateLimits: { login_failure_address: { limit: 5, periodMs: 3_600_000 } } });
     servers.push(server);
     await server.addClient({ id: 'app', name: 'App', public: true, redirectUris: [CALLBACK] });
     await addTestUser(server, 'alice');
     return server;
   }
 
-  it('with the proxy trusted, the sign-in throttle counts per client address from X-Forwarded-For', async () => {
+  it('with the proxy trusted, the sign-in limits count per client address from X-Forwarded-For', async () => {
     const server = await start('127.0.0.1');
     await failFiveTimesFrom(server, query, '203.0.113.1');
     assert.equal(await signInFrom(server, query, '203.0.113.1'), 429);
     assert.equal(await signInFrom(server, query, '203.0.113.2'), 303, 'another client behind the same proxy is not slowed down');
   });
 
-  it('without it, X-Forwarded-For is ignored: a client cannot escape the throttle by inventing addresses', async () => {
+  it('without it, X-Forwarded-For is ignored: a client cannot escape the limits by inventing addresses', async () => {
     const server = await start();
     await failFiveTimesFrom(server, query, '203.0.113.1');
     assert.equal(await signInFrom(server, query, '203.0.113.2'), 429);

@@ -90,8 +90,8 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
   }),
   temporarily_unavailable: entry({
     error: 'temporarily_unavailable', status: 503, page: 'temporarily-unavailable', title: 'Temporarily unavailable', transient: true,
-    summary: 'The server is overloaded or its store is busy. Nothing about the token changed.',
-    clientAction: 'Retry after the Retry-After delay, with exponential backoff.',
+    summary: 'The server is overloaded or its store is busy (503), or the client or its address sent more requests than its rate limit allows (429). Nothing about the token changed.',
+    clientAction: 'Retry after the Retry-After delay (whole seconds), with exponential backoff. On 429, send fewer requests: reuse access tokens until they expire instead of refreshing early, and cache introspection answers briefly.',
   }),
 };
 
@@ -151,6 +151,7 @@ export const OAUTH_REASONS = {
   access_token_not_revocable: reason({ error: 'unsupported_token_type', description: 'access tokens cannot be revoked; revoke the refresh token' }),
   internal_error: reason({ error: 'server_error', description: 'the server met an unexpected condition' }),
   store_busy: reason({ error: 'temporarily_unavailable', description: 'the store is busy; retry later' }),
+  rate_limited: reason({ error: 'temporarily_unavailable', status: 429, description: 'too many requests; retry after the Retry-After delay' }),
 } as const satisfies Record<string, OAuthReasonEntry>;
 
 export type OAuthErrorReason = keyof typeof OAUTH_REASONS;

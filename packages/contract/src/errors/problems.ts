@@ -119,11 +119,11 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
   login_failed: problem({
     code: 'login_failed', status: 401, slug: 'login-failed', title: 'Wrong username or password', transient: false,
     summary: 'The username and password do not match an account. The same answer is given for an unknown username and a wrong password.',
-    clientAction: 'Check the username and password and try again. After 5 failed attempts in 15 minutes, further attempts are refused for a while.',
+    clientAction: 'Check the username and password and try again. After 10 failed attempts in an hour for one username (or 100 from one address), further attempts are refused for a while.',
   }),
   too_many_login_attempts: problem({
     code: 'too_many_login_attempts', status: 429, slug: 'too-many-login-attempts', title: 'Too many sign-in attempts', transient: true,
-    summary: 'Sign-in was refused after 5 failed attempts in 15 minutes for this username or from this address. The wait doubles with each further failure, up to 15 minutes.',
+    summary: 'Sign-in was refused before the password was checked: too many failed attempts for this username or from this address (by default 10 per hour per username and 100 per hour per address, then one more every 6 minutes), or too many attempts of any kind from this address or for this application (60 and 600 a minute). Operators set the limits with RATE_LIMIT_LOGIN_*.',
     clientAction: 'Wait for the time given in the Retry-After header (shown on the page), then try again.',
   }),
   // The HTTP layer's own refusals, before any route: the request cannot be read as HTTP/1.1. On the
@@ -135,12 +135,12 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
   }),
   request_header_too_large: problem({
     code: 'request_header_too_large', status: 431, slug: 'request-header-too-large', title: 'Request header fields too large', transient: false,
-    summary: 'The request line and header fields together are larger than the server accepts (16 KiB), for example an authorization URL with a very long state.',
+    summary: 'The request line and header fields together are larger than the server accepts (16 KiB unless the operator set MAX_HEADER_BYTES), for example an authorization URL with a very long state.',
     clientAction: 'Shorten the URL and the header fields; send large values in a request body.',
   }),
   request_timeout: problem({
     code: 'request_timeout', status: 408, slug: 'request-timeout', title: 'Request timeout', transient: true,
-    summary: 'The request did not arrive whole within 30 seconds. Nothing was done.',
+    summary: 'The request did not arrive in time: its headers within 10 seconds, or the whole request within 30 seconds (unless the operator set HEADERS_TIMEOUT_MS or REQUEST_TIMEOUT_MS). Nothing was done.',
     clientAction: 'Send the request again, without pausing in the middle of it.',
   }),
 };

@@ -2,7 +2,6 @@ import { OAuthError, ProblemError } from '@gatehouse/contract';
 import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { checkAuthorizationRequest, clientIdOf, type AuthorizationRequestCheck } from './authorization-request.js';
-import type { LoginThrottle } from './login-throttle.js';
 import type { BasePath } from './pages.js';
 import { redirectToClient } from './responses.js';
 import type { CookiePolicy } from './sessions.js';
@@ -12,7 +11,6 @@ export interface AuthorizePages {
   readonly context: ServerContext;
   readonly base: BasePath;
   readonly cookies: CookiePolicy;
-  readonly throttle: LoginThrottle;
 }
 
 /** Looks the client up and checks the request: on GET /authorize and again on every POST. */

@@ -1,6 +1,7 @@
 import { PROBLEMS } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AUDIT_USERNAME_MAX, recordAudit, truncated } from '../audit/audit.js';
+import { addressKey, usernameKey, type Charge } from '../abuse/rate-limiter.js';
 import { auditLogOf } from '../http/audit-log.js';
 import { formParamsOf } from '../http/form.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
@@ -8,7 +9,6 @@ import { authenticateUser, normalizeUsername } from '../users/users.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
 import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
-import { addressKey, usernameKey } from './login-throttle.js';
 import { renderLoginPage, type LoginPage } from './pages.js';
 import { formActionSource, sendPage } from './responses.js';
 import { currentSession, signIn } from './sessions.js';
@@ -27,12 +27,16 @@ function waitInWords(seconds: number): string {
 }
 
 /**
- * POST /login: CSRF token, then the request checked again, then the throttle, then the password.
+ * POST /login: CSRF token, then the request checked again, then the rate limits, then the password.
  * Success starts a new signed-in session and goes back to GET /authorize (303, same origin), which
  * asks for consent or answers the client. An unknown user and a wrong password get the same 401.
+ *
+ * Two kinds of limits: every attempt counts per address and per OAuth client, and every failure
+ * per username and per address; past a failure limit, the form is refused before any password is
+ * checked, the right one included (NIST SP 800-63B §5.2.2).
  */
 export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void {
-  const { context: { store, clock, issuer }, base, cookies, throttle } = pages;
+  const { context: { store, clock, issuer, rateLimits }, base, cookies } = pages;
   app.post('/login', async (request, reply) => {
     const form = formParamsOf(request.body);
     const now = clock.now();
@@ -40,8 +44,10 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
     const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
     if (check.kind !== 'valid') return answerRefusal(reply, check, issuer, 303);
     const username = normalizeUsername(form.get('username') ?? '');
-    const keys = [usernameKey(username), addressKey(request.ip)];
-    const wait = throttle.retryAfter(keys, now);
+    const address = addressKey(request.ip);
+    const failureBuckets: Charge[] = [['login_failure_user', usernameKey(username)], ['login_failure_address', address]];
+    const wait = (await rateLimits.consume([['login_address', address], ['login_client', check.request.client.id]]))
+      || (await rateLimits.peek(failureBuckets));
     if (wait > 0) {
       const { title } = PROBLEMS.too_many_login_attempts;
       reply.header('retry-after', String(wait));
@@ -49,14 +55,13 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
     }
     const user = await authenticateUser(store, username, form.get('password') ?? '');
     if (!user) {
-      throttle.recordFailure(keys, now);
+      await rateLimits.consume(failureBuckets);
       await recordAudit(store, {
         event: 'login_failed', at: now, clientId: check.request.client.id, subject: truncated(username, AUDIT_USERNAME_MAX), address: request.ip,
       }, auditLogOf(request));
       const { title } = PROBLEMS.login_failed;
       return sendLoginPage(pages, reply, check.request, session, 401, { username, alert: { title, text: 'Check them and try again.' } });
     }
-    throttle.recordSuccess(usernameKey(user.username));
     await signIn(store, reply, cookies, session, user.username, now);
     return reply.code(303).header('cache-control', 'no-store').header('location', `${base}/authorize?${check.request.query}`).send();
   });

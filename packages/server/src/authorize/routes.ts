@@ -6,7 +6,6 @@ import { consentEndpoint } from './consent.js';
 import { authorizationEndpoint } from './endpoint.js';
 import type { AuthorizePages } from './flow.js';
 import { loginEndpoint } from './login.js';
-import { LoginThrottle } from './login-throttle.js';
 import { htmlErrorHandler } from './responses.js';
 import { cookiePolicyFor } from './sessions.js';
 import { FAVICON_SVG, STYLESHEET } from './styles.js';
@@ -24,7 +23,7 @@ export async function authorizationPages(app: FastifyInstance, { context }: { co
     done(null, FormParams.parse(body as string));
   });
   const base = new URL(context.issuer).pathname.replace(/\/+$/, '');
-  const pages: AuthorizePages = { context, base, cookies: cookiePolicyFor(context.issuer), throttle: new LoginThrottle() };
+  const pages: AuthorizePages = { context, base, cookies: cookiePolicyFor(context.issuer) };
   app.setErrorHandler(htmlErrorHandler(base));
   assets(app);
   authorizationEndpoint(app, pages);

@@ -7,6 +7,15 @@ export function noStore(reply: FastifyReply): FastifyReply {
   return reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 }
 
+/** A request over its rate limit: 429, and how many whole seconds to wait (Retry-After). */
+export class OAuthRateLimited extends OAuthError {
+  readonly retryAfter: number;
+  constructor(retryAfter: number) {
+    super('rate_limited');
+    this.retryAfter = retryAfter;
+  }
+}
+
 /** The catalog error for anything thrown on an OAuth route. */
 export function toOAuthError(error: unknown): OAuthError {
   if (error instanceof OAuthError) return error;
@@ -35,7 +44,9 @@ export function oauthErrorHandler(issuer: string) {
     if (oauthError.error === 'invalid_client' && /^basic\b/i.test(request.headers.authorization ?? '')) {
       reply.header('www-authenticate', 'Basic realm="gatehouse", charset="UTF-8"');
     }
-    if (oauthError.error === 'temporarily_unavailable') reply.header('retry-after', '1');
+    if (oauthError.error === 'temporarily_unavailable') {
+      reply.header('retry-after', String(oauthError instanceof OAuthRateLimited ? oauthError.retryAfter : 1));
+    }
     return reply.code(oauthError.status).send(oauthError.toBody(issuer));
   };
 }

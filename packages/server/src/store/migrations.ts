@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 /**
  * Migrations in code, written with Kysely's schema builder so the same steps run on SQLite and
@@ -122,6 +122,20 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('address', 'text')
         .execute();
       await db.schema.createIndex('audit_events_at').on('audit_events').column('at').execute();
+    },
+  },
+  '0006_rate_limits': {
+    async up(db: Kysely<unknown>) {
+      // Only PostgreSQL shares rate limits between processes; SQLite keeps them in memory. Unlogged:
+      // no WAL for counters that may be lost. No index on `tat`: each charge rewrites it, and an
+      // unindexed column keeps that a heap-only update.
+      if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+      await db.schema.createTable('rate_limits')
+        .modifyFront(sql`unlogged`)
+        .addColumn('bucket', 'text', (c) => c.primaryKey())
+        .addColumn('tat', 'double precision', (c) => c.notNull())
+        .addColumn('period_ms', 'double precision', (c) => c.notNull())
+        .execute();
     },
   },
 };

@@ -12,6 +12,7 @@ export interface Database {
   users: UsersTable;
   browser_sessions: BrowserSessionsTable;
   audit_events: AuditEventsTable;
+  rate_limits: RateLimitsTable;
 }
 
 export interface ClientsTable {
@@ -134,4 +135,16 @@ export interface AuditEventsTable {
   grant_id: string | null;
   reason: string | null;
   address: string | null;
+}
+
+/**
+ * Rate-limit buckets shared by the processes on PostgreSQL (UNLOGGED: after a crash they start
+ * empty, which only forgives). `tat` is the bucket's theoretical arrival time in epoch
+ * milliseconds (GCRA); a bucket whose `tat` is past is the same as no row.
+ */
+export interface RateLimitsTable {
+  bucket: string;
+  tat: number;
+  /** The period of the policy that last charged the bucket, ms: what "within one period" means for it. */
+  period_ms: number;
 }

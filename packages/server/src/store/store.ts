@@ -1,3 +1,4 @@
+import type { RateLimitStore } from '../abuse/rate-limits.js';
 import type { Repository } from './repository.js';
 
 /**
@@ -10,6 +11,8 @@ export interface Store extends Repository {
   readonly dialect: 'sqlite' | 'postgres';
   /** The migrations this open applied (none when the schema was current). */
   readonly appliedMigrations: readonly string[];
+  /** Rate-limit buckets: in memory on SQLite (one process), in a shared table on PostgreSQL. */
+  readonly rateLimits: RateLimitStore;
   transaction<T>(work: (tx: Repository) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -1,11 +1,10 @@
 import { OAuthError } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../../context.js';
-import { auditLogOf } from '../../http/audit-log.js';
 import { formParamsOf } from '../../http/form.js';
 import { noStore } from '../../http/oauth-errors.js';
-import { authenticateClient, presentedClient } from '../client-authentication.js';
 import { introspectToken } from '../introspection.js';
+import { authenticateWithinLimits } from './authenticate-within-limits.js';
 
 /**
  * POST /introspect (RFC 7662 §2.1): confidential clients only; 200 for every authenticated caller.
@@ -14,8 +13,7 @@ import { introspectToken } from '../introspection.js';
 export function introspectEndpoint(app: FastifyInstance, context: ServerContext): void {
   app.post('/introspect', async (request, reply) => {
     const params = formParamsOf(request.body);
-    const caller = await authenticateClient(context.store, presentedClient(request.headers.authorization, params),
-      { address: request.ip, now: context.clock.now(), audit: auditLogOf(request) });
+    const caller = await authenticateWithinLimits(context, 'introspect', request, params);
     if (caller.secretDigest === null) throw new OAuthError('client_authentication_failed');
     const token = params.require('token');
     params.get('token_type_hint');

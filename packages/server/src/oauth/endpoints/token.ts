@@ -4,11 +4,12 @@ import type { ServerContext } from '../../context.js';
 import { auditLogOf } from '../../http/audit-log.js';
 import { formParamsOf } from '../../http/form.js';
 import { noStore } from '../../http/oauth-errors.js';
-import { authenticateClient, presentedClient } from '../client-authentication.js';
 import { GRANT_HANDLERS } from '../grants/index.js';
+import { authenticateWithinLimits } from './authenticate-within-limits.js';
 
 /**
- * POST /token: validate the request, authenticate the client, hand over to the grant type.
+ * POST /token: validate the request, authenticate the client within the rate limits, hand over to
+ * the grant type.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-3.2 RFC 6749 §3.2
  */
@@ -19,8 +20,7 @@ export function tokenEndpoint(app: FastifyInstance, context: ServerContext): voi
     const grantType = params.require('grant_type');
     const grant = GRANT_HANDLERS.get(grantType);
     if (!grant) throw new OAuthError('grant_type_unsupported');
-    const client = await authenticateClient(context.store, presentedClient(request.headers.authorization, params),
-      { address: request.ip, now: context.clock.now(), audit });
+    const client = await authenticateWithinLimits(context, 'token', request, params);
     if (!client.grantTypes.includes(grant.grantType)) throw new OAuthError('grant_type_not_allowed');
     const response = await grant.handle(params, client, context, audit);
     return noStore(reply).send(response);

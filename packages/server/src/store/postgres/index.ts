@@ -4,6 +4,7 @@ import { prepareSchema, type MigrationMode } from '../migrations.js';
 import { createRepository } from '../repository.js';
 import type { Database } from '../schema.js';
 import { StoreBusyError, type Store } from '../store.js';
+import { postgresRateLimitStore } from './rate-limits.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user@host:port/database`; `?options=-c search_path=…` selects a schema. */
@@ -49,6 +50,7 @@ export async function openPostgresStore({ connectionString, poolSize = 10, migra
     dialect: 'postgres',
     appliedMigrations,
     ...withUnavailableMapped(repository),
+    rateLimits: withUnavailableMapped(postgresRateLimitStore(db)),
     transaction: (work) => withRetries(() => db.transaction().execute((trx) => work(createRepository(trx, { lockRows: true })))),
     async close() {
       await db.destroy();

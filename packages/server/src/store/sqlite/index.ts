@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler, type Dialect } from 'kysely';
+import { MemoryRateLimitStore } from '../../abuse/rate-limits.js';
 import { prepareSchema, type MigrationMode } from '../migrations.js';
 import { createRepository } from '../repository.js';
 import type { Database } from '../schema.js';
@@ -50,6 +51,9 @@ export async function openSqliteStore({ filename, busyTimeoutMs = 5000, migratio
   return {
     dialect: 'sqlite',
     appliedMigrations,
+    // One process per SQLite file serves requests in the common case; with `serve --workers` each
+    // worker keeps its own buckets (docs/deployment.md).
+    rateLimits: new MemoryRateLimitStore(),
     ...createRepository(db, { lockRows: false }),
     ...commits.outsideTransactions({ findClient: hot.findClient, findGrant: hot.findGrant, findRefreshToken: hot.findRefreshToken }),
     // The REST API's writes are one statement each: as transactions of their own they share the

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
+import type { RateLimitName, RateLimitPolicies } from './policies.js';
+import type { RateCharge, RateLimitStore } from './rate-limits.js';
+
+/** One limit to charge, and whose bucket: a client id, an address (see `addressKey`), a username. */
+export type Charge = readonly [name: RateLimitName, key: string];
+
+/** How often buckets that are back to full are forgotten. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+/** At most this many refusals are remembered locally; past it, the ones already over are dropped. */
+const MAX_REMEMBERED_REFUSALS = 10_000;
+
+/**
+ * The rate limits of one process, over a store of buckets that may be shared with other processes.
+ * Every refusal is remembered here until it ends, so a client that keeps sending while refused is
+ * answered without a round trip to the store.
+ */
+export class RateLimiter {
+  readonly #store: RateLimitStore;
+  readonly #policies: RateLimitPolicies;
+  readonly #now: () => number;
+  /** Bucket → the time (ms) its refusal ends. */
+  readonly #refusedUntil = new Map<string, number>();
+  #sweeper: NodeJS.Timeout | undefined;
+
+  constructor(store: RateLimitStore, policies: RateLimitPolicies, now: () => number = Date.now) {
+    this.#store = store;
+    this.#policies = policies;
+    this.#now = now;
+  }
+
+  /** Whether a limit is on at all. */
+  enforces(name: RateLimitName): boolean {
+    return this.#policies[name] !== null;
+  }
+
+  /** Whole seconds to wait when a bucket of `charges` is known to be refused now; 0 otherwise. Counts nothing. */
+  knownRefusal(charges: readonly Charge[]): number {
+    const now = this.#now();
+    let wait = 0;
+    for (const [name, key] of charges) {
+      const until = this.#refusedUntil.get(bucketOf(name, key));
+      if (until !== undefined && until > now) wait = Math.max(wait, until - now);
+    }
+    return toSeconds(wait);
+  }
+
+  /** Counts one request in every bucket of `charges`; whole seconds to wait when any refused it, else 0. */
+  async consume(charges: readonly Charge[]): Promise<number> {
+    return this.#ask(charges, (resolved, now) => this.#store.consume(resolved, now));
+  }
+
+  /** What `consume` would answer, without counting anything. */
+  async peek(charges: readonly Charge[]): Promise<number> {
+    return this.#ask(charges, (resolved, now) => this.#store.peek(resolved, now));
+  }
+
+  /** Starts forgetting full buckets every minute (the store's and the remembered refusals). */
+  start(): void {
+    this.#sweeper ??= setInterval(() => {
+      const now = this.#now();
+      this.#forgetEndedRefusals(now);
+      this.#store.sweep(now).catch(() => {});
+    }, SWEEP_INTERVAL_MS).unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
+  }
+
+  async #ask(charges: readonly Charge[], ask: (resolved: RateCharge[], now: number) => Promise<number[]>): Promise<number> {
+    const now = this.#now();
+    const known = this.knownRefusal(charges);
+    if (known > 0) return known;
+    const resolved: RateCharge[] = [];
+    for (const [name, key] of charges) {
+      const policy = this.#policies[name];
+      if (policy !== null) resolved.push({ bucket: bucketOf(name, key), policy });
+    }
+    if (resolved.length === 0) return 0;
+    const waits = await ask(resolved, now);
+    let wait = 0;
+    waits.forEach((ms, i) => {
+      if (ms <= 0) return;
+      this.#refusedUntil.set((resolved[i] as RateCharge).bucket, now + ms);
+      wait = Math.max(wait, ms);
+    });
+    if (this.#refusedUntil.size > MAX_REMEMBERED_REFUSALS) this.#forgetEndedRefusals(now);
+    return toSeconds(wait);
+  }
+
+  #forgetEndedRefusals(now: number): void {
+    for (const [bucket, until] of this.#refusedUntil) if (until <= now) this.#refusedUntil.delete(bucket);
+    // Still over: forget the oldest; the store still refuses them, at the cost of a round trip.
+    for (const bucket of this.#refusedUntil.keys()) {
+      if (this.#refusedUntil.size <= MAX_REMEMBERED_REFUSALS) break;
+      this.#refusedUntil.delete(bucket);
+    }
+  }
+}
+
+function bucketOf(name: RateLimitName, key: string): string {
+  return `${name}:${key}`;
+}
+
+/** Retry-After is whole seconds (RFC 9110 §10.2.3); a refusal always asks for at least one. */
+function toSeconds(ms: number): number {
+  return ms <= 0 ? 0 : Math.max(1, Math.ceil(ms / 1000));
+}
+
+/**
+ * The bucket key of a client address. An IPv6 client is limited by its /64, the smallest network a
+ * host is given (RFC 6177): otherwise one host could change address for every request. An
+ * IPv4-mapped IPv6 address is its IPv4 address.
+ */
+export function addressKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${parts.join(':')}::/64`;
+}
+
+/**
+ * The bucket key of a username typed into the sign-in form: a digest, since what was typed may be
+ * a password typed into the wrong field, and buckets are stored (on PostgreSQL) and never secret.
+ */
+export function usernameKey(username: string): string {
+  return createHash('sha256').update(username.normalize('NFC').toLowerCase()).digest('base64url').slice(0, 22);
+}

@@ -1,0 +1,53 @@
+import { sql, type Kysely } from 'kysely';
+import { gcraStep, type RateCharge, type RateLimitStore } from '../../abuse/rate-limits.js';
+import type { Database } from '../schema.js';
+
+/**
+ * Rate-limit buckets in the `rate_limits` table, shared by every process on the database. A charge
+ * is one statement for all its buckets: an upsert that moves a bucket's `tat` only where the GCRA
+ * allows it (`abuse/rate-limits.ts`), under the row lock PostgreSQL takes for the upsert, so two
+ * processes charging one bucket at once are counted one after the other.
+ */
+export function postgresRateLimitStore(db: Kysely<Database>): RateLimitStore {
+  async function read(buckets: readonly string[]): Promise<Map<string, number>> {
+    if (buckets.length === 0) return new Map();
+    const rows = await db.selectFrom('rate_limits').select(['bucket', 'tat']).where('bucket', 'in', buckets).execute();
+    return new Map(rows.map((row) => [row.bucket, row.tat]));
+  }
+
+  return {
+    async consume(charges: readonly RateCharge[], nowMs: number): Promise<number[]> {
+      if (charges.length === 0) return [];
+      // Rows locked in one order, so two charges of the same buckets cannot deadlock.
+      const ordered = [...charges].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+      const values = sql.join(ordered.map(({ bucket, policy }) =>
+        sql`(${bucket}, ${nowMs + policy.periodMs / policy.limit}::float8, ${policy.periodMs}::float8)`));
+      // excluded.tat is now + the bucket's emission interval: the next tat of a bucket at rest.
+      const next = sql`greatest(r.tat, ${nowMs}::float8) + excluded.tat - ${nowMs}::float8`;
+      const { rows } = await sql<{ bucket: string }>`
+        insert into rate_limits as r (bucket, tat, period_ms) values ${values}
+        on conflict (bucket) do update set tat = ${next}, period_ms = excluded.period_ms
+        where ${next} - excluded.period_ms <= ${nowMs}::float8
+        returning r.bucket`.execute(db);
+      const allowed = new Set(rows.map((row) => row.bucket));
+      const refused = charges.filter((charge) => !allowed.has(charge.bucket));
+      const tats = await read(refused.map((charge) => charge.bucket));
+      return charges.map((charge) => {
+        if (allowed.has(charge.bucket)) return 0;
+        // Refused a moment ago: at least a millisecond, even if the bucket has refilled since.
+        return Math.max(1, gcraStep(tats.get(charge.bucket), nowMs, charge.policy).retryAfterMs);
+      });
+    },
+
+    async peek(charges: readonly RateCharge[], nowMs: number): Promise<number[]> {
+      const tats = await read(charges.map((charge) => charge.bucket));
+      return charges.map((charge) => gcraStep(tats.get(charge.bucket), nowMs, charge.policy).retryAfterMs);
+    },
+
+    async sweep(nowMs: number): Promise<void> {
+      await db.deleteFrom('rate_limits').where('tat', '<=', nowMs).execute();
+    },
+
+    async close(): Promise<void> {},
+  };
+}
