@@ -63,7 +63,7 @@ for (const dialect of DIALECTS) describe(`the audit trail [${dialect}]`, () => {
     assert.equal(failed[1]?.reason, 'unknown_client');
   });
 
-  it('a failed sign-in records login_failed with the username as typed and the address', async () => {
+  it('a failed sign-in records login_failed with the username, the reason and the address; an unknown name is not recorded', async () => {
     await server.addClient({ id: 'app', name: 'App', public: true, redirectUris: [CALLBACK] });
     await addTestUser(server, 'alice');
     secrets.push(PASSWORD);
@@ -74,8 +74,16 @@ for (const dialect of DIALECTS) describe(`the audit trail [${dialect}]`, () => {
     const failed = await events('login_failed');
     assert.equal(failed.length, 1);
     assert.equal(failed[0]?.subject, 'alice');
+    assert.equal(failed[0]?.reason, 'wrong_password');
     assert.equal(failed[0]?.clientId, 'app');
     assert.equal(failed[0]?.address, '127.0.0.1');
+    // A password typed into the username field: refused, and not kept.
+    const typedPassword = 'hunter2hunter2';
+    secrets.push(typedPassword);
+    assert.equal((await browser.login(await browser.authorize(authorizationQuery('app', pkce().challenge)), typedPassword, wrong)).status, 401);
+    const unknown = (await events('login_failed'))[1];
+    assert.equal(unknown?.subject, null);
+    assert.equal(unknown?.reason, 'unknown_user');
   });
 
   it('revocation through /revoke and through `gatehouse grants revoke` is recorded once each', async () => {
@@ -109,7 +117,7 @@ for (const dialect of DIALECTS) describe(`the audit trail [${dialect}]`, () => {
     assert.equal(printed.length, (await events()).length);
     assert.deepEqual(Object.keys(printed[0] ?? {}), ['id', 'at', 'event', 'client_id', 'subject', 'grant_id', 'reason', 'address']);
     const logins = JSON.parse((await cli('audit', '--event', 'login_failed')).out) as Record<string, unknown>[];
-    assert.deepEqual(logins.map((e) => e.subject), ['alice']);
+    assert.deepEqual(logins.map((e) => e.subject), ['alice', null]);
     const last = JSON.parse((await cli('audit', '--limit', '1')).out) as Record<string, unknown>[];
     assert.deepEqual(last, printed.slice(-1), 'the newest events');
     // The test clock is in 2027: events recorded by the server are after 2027-01-01, none after 2100.

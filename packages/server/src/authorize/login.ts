@@ -56,8 +56,12 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
     const user = await authenticateUser(store, username, form.get('password') ?? '');
     if (!user) {
       await rateLimits.consume(failureBuckets);
+      // The name typed is recorded only when it is an account's: an unknown one may be a password
+      // typed into the wrong field. (The scrypt above already took as long for both.)
+      const known = (await store.findUser(username)) !== undefined;
       await recordAudit(store, {
-        event: 'login_failed', at: now, clientId: check.request.client.id, subject: truncated(username, AUDIT_USERNAME_MAX), address: request.ip,
+        event: 'login_failed', at: now, clientId: check.request.client.id, address: request.ip,
+        subject: known ? truncated(username, AUDIT_USERNAME_MAX) : null, reason: known ? 'wrong_password' : 'unknown_user',
       }, auditLogOf(request));
       const { title } = PROBLEMS.login_failed;
       return sendLoginPage(pages, reply, check.request, session, 401, { username, alert: { title, text: 'Check them and try again.' } });
