@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { addUser, issueOperatorGrant, registerClient, startServer, type ClientRegistration, type RunningServer } from '@gatehouse/server';
+import {
+  addUser, DEFAULT_RATE_LIMITS, issueOperatorGrant, registerClient, startServer, type ClientRegistration, type RateLimitPolicies, type RunningServer,
+} from '@gatehouse/server';
 import { startCountingProxy, type CountingProxy } from './_proxy.js';
 
 /** The OpenAPI document shipped at the repository root. */
@@ -41,13 +43,14 @@ export interface Gatehouse {
   close(): Promise<void>;
 }
 
-/** Gatehouse on a fresh SQLite file, behind a counting proxy whose URL is the issuer. */
-export async function startGatehouse(): Promise<Gatehouse> {
+/** Gatehouse on a fresh SQLite file, behind a counting proxy whose URL is the issuer; the default rate limits unless given others. */
+export async function startGatehouse({ rateLimits }: { rateLimits?: Partial<RateLimitPolicies> } = {}): Promise<Gatehouse> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-client-test-'));
   const clock = new TestClock();
   const proxy = await startCountingProxy();
   const server = await startServer({
     databaseUrl: `sqlite:${join(dataDir, 'gatehouse.db')}`, issuer: proxy.url, port: 0, host: '127.0.0.1', clock, api: SHIPPED_OPENAPI,
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...rateLimits }, rateLimitClock: clock.nowMs,
   });
   proxy.target = server.url;
   const { store } = server.context;

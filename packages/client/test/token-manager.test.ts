@@ -170,3 +170,30 @@ describe('TokenManager against Gatehouse', () => {
     assert.equal(gatehouse.proxy.exchanges.length, mark, 'no code was sent anywhere');
   });
 });
+
+describe('TokenManager against Gatehouse\'s rate limits', () => {
+  let gatehouse: Gatehouse;
+  before(async () => {
+    gatehouse = await startGatehouse({ rateLimits: { token_client: { limit: 1, periodMs: 1000 } } });
+  });
+  after(() => gatehouse.close());
+
+  test('a 429 from the token endpoint is waited out (Retry-After) and the same refresh token sent again: nothing is lost', async () => {
+    const client = await gatehouse.addClient({ id: 'limited', public: true });
+    const store = new MemoryTokenStore();
+    const manager = new TokenManager({
+      issuer: gatehouse.issuer, clientId: client.id, redirectUri: CALLBACK, store, now: gatehouse.clock.nowMs, retry: { baseDelayMs: 1, maxDelayMs: 2000 },
+    });
+    await manager.setTokens(await gatehouse.issueGrant(client.id));
+    const mark = gatehouse.proxy.exchanges.length;
+    await manager.refresh();
+    const limited = (await store.read()).tokens?.refreshToken;
+    const started = Date.now();
+    await manager.refresh();
+    const refreshes = gatehouse.proxy.exchanges.slice(mark).filter(isRefresh);
+    assert.deepEqual(refreshes.map((e) => e.status), [200, 429, 200]);
+    assert.ok(Date.now() - started >= 900, 'waited for the Retry-After of 1 s');
+    assert.equal(refreshes[1]?.form?.refresh_token, limited);
+    assert.equal(refreshes[2]?.form?.refresh_token, limited, 'the refused token was kept and sent again');
+  });
+});
