@@ -47,7 +47,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   app.server.maxConnections = limits.maxConnections;
   app.setNotFoundHandler(notFoundHandler);
   app.setErrorHandler(problemErrorHandler);
-  metricsRoutes(app, { token: options.metricsToken });
+  metricsRoutes(app, { token: options.metricsToken, rateLimits: context.rateLimits });
   problemPages(app);
   await app.register(oauthRoutes, { context });
   await app.register(authorizationPages, { context });

@@ -217,5 +217,7 @@ for (const dialect of DIALECTS) describe(`rate limits on /token, /introspect and
     for (let i = 0; i < 4; i++) await server.post('/token', clientCredentials, { as: app });
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     assert.match(metrics, /gatehouse_oauth_errors_total\{error="temporarily_unavailable",reason="rate_limited"\} [1-9]/);
+    assert.match(metrics, /gatehouse_rate_limit_refusals_total\{limit="token_client"\} [1-9]/);
+    assert.match(metrics, /gatehouse_rate_limit_refusals_total\{limit="login_address"\} 1\n/);
   });
 });

@@ -6,6 +6,10 @@ import type { RateCharge, RateLimitStore } from './rate-limits.js';
 /** One limit to charge, and whose bucket: a client id, an address (see `addressKey`), a username. */
 export type Charge = readonly [name: RateLimitName, key: string];
 
+interface NamedCharge extends RateCharge {
+  readonly name: RateLimitName;
+}
+
 /** How often buckets that are back to full are forgotten. */
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -23,6 +27,8 @@ export class RateLimiter {
   readonly #now: () => number;
   /** Bucket → the time (ms) its refusal ends. */
   readonly #refusedUntil = new Map<string, number>();
+  /** Refusals answered, by limit, for the metrics. */
+  readonly #refusals = new Map<RateLimitName, number>();
   #sweeper: NodeJS.Timeout | undefined;
 
   constructor(store: RateLimitStore, policies: RateLimitPolicies, now: () => number = Date.now) {
@@ -36,15 +42,22 @@ export class RateLimiter {
     return this.#policies[name] !== null;
   }
 
-  /** Whole seconds to wait when a bucket of `charges` is known to be refused now; 0 otherwise. Counts nothing. */
+  /** Whole seconds to wait when a bucket of `charges` is known to be refused now; 0 otherwise. Charges nothing. */
   knownRefusal(charges: readonly Charge[]): number {
     const now = this.#now();
     let wait = 0;
+    let refusedBy: RateLimitName | undefined;
     for (const [name, key] of charges) {
       const until = this.#refusedUntil.get(bucketOf(name, key));
-      if (until !== undefined && until > now) wait = Math.max(wait, until - now);
+      if (until !== undefined && until - now > wait) [wait, refusedBy] = [until - now, name];
     }
+    if (refusedBy !== undefined) this.#countRefusal(refusedBy);
     return toSeconds(wait);
+  }
+
+  /** How many requests each limit refused since the process started. */
+  refusals(): ReadonlyMap<RateLimitName, number> {
+    return this.#refusals;
   }
 
   /** Counts one request in every bucket of `charges`; whole seconds to wait when any refused it, else 0. */
@@ -71,23 +84,29 @@ export class RateLimiter {
     this.#sweeper = undefined;
   }
 
-  async #ask(charges: readonly Charge[], ask: (resolved: RateCharge[], now: number) => Promise<number[]>): Promise<number> {
+  #countRefusal(name: RateLimitName): void {
+    this.#refusals.set(name, (this.#refusals.get(name) ?? 0) + 1);
+  }
+
+  async #ask(charges: readonly Charge[], ask: (resolved: NamedCharge[], now: number) => Promise<number[]>): Promise<number> {
     const now = this.#now();
     const known = this.knownRefusal(charges);
     if (known > 0) return known;
-    const resolved: RateCharge[] = [];
+    const resolved: NamedCharge[] = [];
     for (const [name, key] of charges) {
       const policy = this.#policies[name];
-      if (policy !== null) resolved.push({ bucket: bucketOf(name, key), policy });
+      if (policy !== null) resolved.push({ name, bucket: bucketOf(name, key), policy });
     }
     if (resolved.length === 0) return 0;
     const waits = await ask(resolved, now);
     let wait = 0;
+    let refusedBy: RateLimitName | undefined;
     waits.forEach((ms, i) => {
       if (ms <= 0) return;
-      this.#refusedUntil.set((resolved[i] as RateCharge).bucket, now + ms);
-      wait = Math.max(wait, ms);
+      this.#refusedUntil.set((resolved[i] as NamedCharge).bucket, now + ms);
+      if (ms > wait) [wait, refusedBy] = [ms, resolved[i]?.name];
     });
+    if (refusedBy !== undefined) this.#countRefusal(refusedBy);
     if (this.#refusedUntil.size > MAX_REMEMBERED_REFUSALS) this.#forgetEndedRefusals(now);
     return toSeconds(wait);
   }

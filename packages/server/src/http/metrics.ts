@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ProblemError } from '@gatehouse/contract';
+import type { RateLimiter } from '../abuse/rate-limiter.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendProblem } from './problems.js';
 
@@ -108,8 +109,17 @@ export class Metrics {
   readonly requestDuration = new Histogram('gatehouse_http_request_duration_seconds',
     'HTTP request latency, by route pattern, method and status class.', ['route', 'method', 'status_class'], DURATION_BUCKETS);
 
+  readonly #rateLimits: RateLimiter | undefined;
+
+  /** `rateLimits`: the process's rate limiter, whose refusal counts are rendered with the rest. */
+  constructor(rateLimits?: RateLimiter) {
+    this.#rateLimits = rateLimits;
+  }
+
   render(): string {
-    return `${[...this.oauthErrors.render(), ...this.problems.render(), ...this.requestDuration.render()].join('\n')}\n`;
+    const refusals = new Counter('gatehouse_rate_limit_refusals_total', 'Requests refused by a rate limit, by limit (RATE_LIMIT_<LIMIT>).', ['limit']);
+    for (const [limit, count] of this.#rateLimits?.refusals() ?? []) refusals.inc({ limit }, count);
+    return `${[...this.oauthErrors.render(), ...this.problems.render(), ...refusals.render(), ...this.requestDuration.render()].join('\n')}\n`;
   }
 }
 
@@ -125,11 +135,12 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 export interface MetricsOptions {
   /** When set, GET /metrics requires `Authorization: Bearer <token>`; otherwise it answers loopback callers only. */
   readonly token?: string;
+  readonly rateLimits?: RateLimiter;
 }
 
 /** Registers the metrics on the root app: the latency hook and GET /metrics. */
-export function metricsRoutes(app: FastifyInstance, { token }: MetricsOptions = {}): Metrics {
-  const metrics = new Metrics();
+export function metricsRoutes(app: FastifyInstance, { token, rateLimits }: MetricsOptions = {}): Metrics {
+  const metrics = new Metrics(rateLimits);
   app.decorate('metrics', metrics);
   app.addHook('onResponse', async (request, reply) => {
     // The route's pattern (/v2/contacts/:id), never the raw URL: label values stay a bounded set.
