@@ -24,6 +24,8 @@ export interface ServerConfig {
   readonly rateLimits: RateLimitPolicies;
   /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_HEADER_BYTES, MAX_CONNECTIONS. */
   readonly connectionLimits: ConnectionLimits;
+  /** KEY_ENCRYPTION_KEY: when set, signing keys are sealed at rest under it (oauth/key-sealing.ts). */
+  readonly keyEncryptionKey?: string;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -35,7 +37,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   return { port, host, databaseUrl: env.DATABASE_URL || 'sqlite:data/gatehouse.db', issuer, logLevel: env.LOG_LEVEL || 'info',
     openApiPath: env.OPENAPI_PATH || 'openapi.yaml', autoMigrate: env.AUTO_MIGRATE !== 'false',
     trustProxy: trustProxyFrom(env.TRUST_PROXY), metricsToken: env.METRICS_TOKEN || undefined,
-    rateLimits: rateLimitsFromEnv(env), connectionLimits: connectionLimitsFrom(env) };
+    rateLimits: rateLimitsFromEnv(env), connectionLimits: connectionLimitsFrom(env), keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined };
 }
 
 const CONNECTION_LIMIT_VARIABLES: { readonly [K in keyof ConnectionLimits]: string } = {

@@ -7,6 +7,7 @@ import type { ConnectionLimits } from './http/connection-limits.js';
 import type { ServerContext } from './context.js';
 import { AccessTokens } from './oauth/access-tokens.js';
 import { systemClock, type Clock } from './oauth/clock.js';
+import { KeyEncryption } from './oauth/key-sealing.js';
 import { KeyRing } from './oauth/keys.js';
 import { openStore } from './store/open.js';
 import type { MigrationMode } from './store/migrations.js';
@@ -17,12 +18,15 @@ export interface ContextOptions {
   readonly rateLimits?: RateLimitPolicies;
   /** The rate limiter's clock, in epoch milliseconds (limits need finer time than `clock`). */
   readonly rateLimitClock?: () => number;
+  /** KEY_ENCRYPTION_KEY: signing keys are sealed at rest under it. */
+  readonly keyEncryptionKey?: string;
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
 export async function createContext(store: Store, issuer: string, options: ContextOptions = {}): Promise<ServerContext> {
   const clock = options.clock ?? systemClock;
-  const keys = await KeyRing.load(store, clock);
+  const encryption = options.keyEncryptionKey === undefined ? undefined : KeyEncryption.fromSecret(options.keyEncryptionKey);
+  const keys = await KeyRing.load(store, clock, encryption);
   const rateLimits = new RateLimiter(store.rateLimits, options.rateLimits ?? DEFAULT_RATE_LIMITS, options.rateLimitClock);
   return { store, clock, issuer, keys, accessTokens: new AccessTokens(issuer, keys), rateLimits };
 }
@@ -46,6 +50,8 @@ export interface StartOptions {
   readonly rateLimitClock?: () => number;
   /** Limits against slow and greedy clients (REQUEST_TIMEOUT_MS and friends); the defaults when undefined. */
   readonly connectionLimits?: Partial<ConnectionLimits>;
+  /** KEY_ENCRYPTION_KEY (see ContextOptions). */
+  readonly keyEncryptionKey?: string;
 }
 
 export interface RunningServer {

@@ -2,16 +2,20 @@ import { parseArgs } from 'node:util';
 import type { ServerConfig } from '../config.js';
 import { OperatorInputError } from '../oauth/clients.js';
 import { systemClock } from '../oauth/clock.js';
-import { activationOfNextKey, chooseSigningKey, generateSigningKey, KEY_PUBLISH_DELAY } from '../oauth/keys.js';
+import { isSealed, KeyEncryption } from '../oauth/key-sealing.js';
+import { activationOfNextKey, chooseSigningKey, generateSigningKey, KEY_PUBLISH_DELAY, sealPlaintextKeys } from '../oauth/keys.js';
 import type { SigningKeyRecord } from '../store/records.js';
 import { withStore } from './open-context.js';
 import { UsageError, type CliIo } from './run.js';
 
 /**
- * `gatehouse keys list|rotate|retire`: rotation without downtime. A rotated-in key is published at
- * once and signs KEY_PUBLISH_DELAY later; retire the old key once the tokens it signed have expired.
+ * `gatehouse keys list|rotate|retire|seal`: rotation without downtime. A rotated-in key is published
+ * at once and signs KEY_PUBLISH_DELAY later; retire the old key once the tokens it signed have
+ * expired. With KEY_ENCRYPTION_KEY set, new keys are sealed, and `seal` seals the older ones (as
+ * `serve` does when it starts).
  */
 export async function keysCommand([sub, ...args]: string[], config: ServerConfig, io: CliIo): Promise<number> {
+  const encryption = config.keyEncryptionKey === undefined ? undefined : KeyEncryption.fromSecret(config.keyEncryptionKey);
   switch (sub) {
     case 'list': {
       parseArgs({ args, options: {} });
@@ -23,7 +27,7 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
       const { values } = parseArgs({ args, options: { now: { type: 'boolean' } } });
       const key = await withStore(config, async (store) => {
         const existing = (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
-        const rotated = generateSigningKey(now(), activationOfNextKey(existing, now(), values.now ? 0 : KEY_PUBLISH_DELAY));
+        const rotated = generateSigningKey(now(), activationOfNextKey(existing, now(), values.now ? 0 : KEY_PUBLISH_DELAY), encryption);
         await store.insertSigningKey(rotated);
         return rotated;
       });
@@ -45,6 +49,13 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
       io.out(JSON.stringify({ kid, retired: true }));
       return 0;
     }
+    case 'seal': {
+      parseArgs({ args, options: {} });
+      if (!encryption) throw new OperatorInputError('set KEY_ENCRYPTION_KEY to seal the signing keys under it');
+      const sealed = await withStore(config, (store) => sealPlaintextKeys(store, encryption));
+      io.out(JSON.stringify({ sealed }));
+      return 0;
+    }
     default:
       throw new UsageError(`unknown keys command '${sub ?? ''}'`);
   }
@@ -53,7 +64,7 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
 function describeKeys(keys: readonly SigningKeyRecord[], at: number): Record<string, unknown>[] {
   const signing = chooseSigningKey(keys.filter((k) => k.retiredAt === null), at);
   return keys.map((k) => ({
-    kid: k.kid, alg: k.alg, published_at: iso(k.createdAt), signs_from: iso(k.activatesAt),
+    kid: k.kid, alg: k.alg, published_at: iso(k.createdAt), signs_from: iso(k.activatesAt), sealed: isSealed(k.privateJwk),
     retired_at: k.retiredAt === null ? null : iso(k.retiredAt),
     status: k.retiredAt !== null ? 'retired' : k.kid === signing?.kid ? 'signing' : k.activatesAt > at ? 'published' : 'verifying',
   }));

@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
 export async function withContext<T>(config: ServerConfig, work: (context: ServerContext) => Promise<T>, migrations: MigrationMode = 'apply'): Promise<T> {
   const store = await openStore(config.databaseUrl, { migrations });
   try {
-    return await work(await createContext(store, config.issuer));
+    return await work(await createContext(store, config.issuer, { keyEncryptionKey: config.keyEncryptionKey }));
   } finally {
     await store.close();
   }

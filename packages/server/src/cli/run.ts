@@ -36,6 +36,7 @@ export const USAGE = `Usage: gatehouse <command>
   users passwd NAME [--password-stdin]   also signs the user out of every browser
   keys list                              signing keys and their status
   keys rotate [--now]                    add a key: published now, signing in 10 minutes (--now: at once)
+  keys seal                              seal stored private keys under KEY_ENCRYPTION_KEY
   keys retire KID                        stop publishing and accepting a key
   audit [--since ISO|DURATION] [--limit N] [--event NAME]
                                          security events, oldest first (default: the newest 100); NAME is

@@ -43,7 +43,7 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
   const server = await startServer({
     databaseUrl: config.databaseUrl, issuer: config.issuer, port: config.port, host: config.host, api: config.openApiPath,
     migrations: options.migrations, trustProxy: config.trustProxy, metricsToken: config.metricsToken, logger: serverLoggerOptions(config.logLevel),
-    rateLimits: config.rateLimits, connectionLimits: config.connectionLimits,
+    rateLimits: config.rateLimits, connectionLimits: config.connectionLimits, keyEncryptionKey: config.keyEncryptionKey,
   });
   if (options.demo) await ensureDemoClient(server.context, io.out);
   if (!options.quiet) io.out(`Gatehouse is serving ${config.issuer} (listening on ${server.url}, store ${config.databaseUrl.split(':')[0]})`);

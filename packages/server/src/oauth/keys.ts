@@ -3,6 +3,7 @@ import type { JSONWebKeySet, JWK, JWTVerifyGetKey } from 'jose';
 import type { SigningKeyRecord } from '../store/records.js';
 import type { Repository } from '../store/repository.js';
 import type { Clock } from './clock.js';
+import { isSealed, privateJwkOf, type KeyEncryption } from './key-sealing.js';
 
 /**
  * A new key is published at /jwks this long before it signs, so that verifiers which cache the key
@@ -29,20 +30,26 @@ interface LoadedKeys {
 export class KeyRing {
   readonly #store: Repository;
   readonly #clock: Clock;
+  readonly #encryption: KeyEncryption | undefined;
   #loaded: LoadedKeys;
   #lastUnknownKidReload = 0;
   #timer: NodeJS.Timeout | undefined;
 
-  private constructor(store: Repository, clock: Clock, loaded: LoadedKeys) {
+  private constructor(store: Repository, clock: Clock, encryption: KeyEncryption | undefined, loaded: LoadedKeys) {
     this.#store = store;
     this.#clock = clock;
+    this.#encryption = encryption;
     this.#loaded = loaded;
   }
 
-  /** Loads the keys, creating the first one (active at once) if the store has none. */
-  static async load(store: Repository, clock: Clock): Promise<KeyRing> {
-    if ((await activeKeys(store)).length === 0) await store.insertSigningKey(generateSigningKey(clock.now(), clock.now()));
-    return new KeyRing(store, clock, await loadKeys(store, clock.now()));
+  /**
+   * Loads the keys, creating the first one (active at once) if the store has none. With an
+   * `encryption` (KEY_ENCRYPTION_KEY), every private key still stored in plaintext is sealed first.
+   */
+  static async load(store: Repository, clock: Clock, encryption?: KeyEncryption): Promise<KeyRing> {
+    if (encryption) await sealPlaintextKeys(store, encryption);
+    if ((await activeKeys(store)).length === 0) await store.insertSigningKey(generateSigningKey(clock.now(), clock.now(), encryption));
+    return new KeyRing(store, clock, encryption, await loadKeys(store, clock.now(), encryption));
   }
 
   get signingKey(): { readonly kid: string; readonly key: KeyObject } {
@@ -67,7 +74,7 @@ export class KeyRing {
   };
 
   async reload(): Promise<void> {
-    this.#loaded = await loadKeys(this.#store, this.#clock.now());
+    this.#loaded = await loadKeys(this.#store, this.#clock.now(), this.#encryption);
   }
 
   /** Reloads every KEY_RELOAD_INTERVAL_MS until stop(); a failed reload keeps the keys it had. */
@@ -85,13 +92,20 @@ async function activeKeys(store: Repository): Promise<SigningKeyRecord[]> {
   return (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
 }
 
-async function loadKeys(store: Repository, now: number): Promise<LoadedKeys> {
+/** Seals every private key stored in plaintext (keys created before KEY_ENCRYPTION_KEY was set). */
+export async function sealPlaintextKeys(store: Repository, encryption: KeyEncryption): Promise<string[]> {
+  const plaintext = (await store.listSigningKeys()).filter((k) => !isSealed(k.privateJwk));
+  for (const key of plaintext) await store.replaceSigningKeyPrivateJwk(key.kid, encryption.seal(key.privateJwk as JsonWebKey, key.kid));
+  return plaintext.map((k) => k.kid);
+}
+
+async function loadKeys(store: Repository, now: number, encryption: KeyEncryption | undefined): Promise<LoadedKeys> {
   const keys = await activeKeys(store);
   const signing = chooseSigningKey(keys, now);
   if (!signing) throw new Error('no signing key: every key is retired; run gatehouse keys rotate --now');
   const published = keys.map((k) => ({ ...k.publicJwk, kid: k.kid, alg: k.alg, use: 'sig' }) as JWK);
   return {
-    signing: { kid: signing.kid, key: createPrivateKey({ key: signing.privateJwk as NodeJwk, format: 'jwk' }) },
+    signing: { kid: signing.kid, key: createPrivateKey({ key: privateJwkOf(signing.privateJwk, signing.kid, encryption) as NodeJwk, format: 'jwk' }) },
     jwks: { keys: published },
     byKid: new Map(keys.map((k) => [k.kid, createPublicKey({ key: k.publicJwk as NodeJwk, format: 'jwk' })])),
   };
@@ -117,13 +131,15 @@ export function activationOfNextKey(existing: readonly SigningKeyRecord[], now: 
   return Math.max(start, ...existing.filter((k) => k.activatesAt <= start).map((k) => k.activatesAt + 1));
 }
 
-/** A new P-256 key, published from `now`, signing from `activatesAt`. */
-export function generateSigningKey(now: number, activatesAt = now + KEY_PUBLISH_DELAY): SigningKeyRecord {
+/** A new P-256 key, published from `now`, signing from `activatesAt`; sealed when given an `encryption`. */
+export function generateSigningKey(now: number, activatesAt = now + KEY_PUBLISH_DELAY, encryption?: KeyEncryption): SigningKeyRecord {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const publicJwk = publicKey.export({ format: 'jwk' });
+  const kid = jwkThumbprint(publicJwk);
+  const privateJwk = privateKey.export({ format: 'jwk' }) as JsonWebKey;
   return {
-    kid: jwkThumbprint(publicJwk), alg: 'ES256',
-    privateJwk: privateKey.export({ format: 'jwk' }) as JsonWebKey, publicJwk: publicJwk as JsonWebKey,
+    kid, alg: 'ES256',
+    privateJwk: encryption ? encryption.seal(privateJwk, kid) : privateJwk, publicJwk: publicJwk as JsonWebKey,
     createdAt: now, activatesAt, retiredAt: null,
   };
 }

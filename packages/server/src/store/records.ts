@@ -1,3 +1,4 @@
+import type { SealedPrivateKey } from '../oauth/key-sealing.js';
 /** The store's records as the domain sees them: camelCase, typed, times in epoch seconds. */
 
 export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
@@ -73,7 +74,8 @@ export interface AuthorizationCodeRecord {
 export interface SigningKeyRecord {
   readonly kid: string;
   readonly alg: 'ES256';
-  readonly privateJwk: JsonWebKey;
+  /** Plaintext, or sealed under KEY_ENCRYPTION_KEY (oauth/key-sealing.ts). */
+  readonly privateJwk: JsonWebKey | SealedPrivateKey;
   readonly publicJwk: JsonWebKey;
   readonly createdAt: number;
   /** When it starts signing; published from createdAt on. */

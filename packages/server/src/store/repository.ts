@@ -36,6 +36,8 @@ export interface Repository extends RecordRepository, IdentityRepository, AuditR
   insertSigningKey(key: SigningKeyRecord): Promise<void>;
   /** Retires a key: no longer published or accepted. True when this call retired it. */
   retireSigningKey(kid: string, now: number): Promise<boolean>;
+  /** Replaces a key's stored private key (sealing it under KEY_ENCRYPTION_KEY). */
+  replaceSigningKeyPrivateJwk(kid: string, privateJwk: SigningKeyRecord['privateJwk']): Promise<void>;
 }
 
 export interface RepositoryOptions {
@@ -126,6 +128,9 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     async retireSigningKey(kid, now) {
       const result = await db.updateTable('signing_keys').set({ retired_at: now }).where('kid', '=', kid).where('retired_at', 'is', null).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
+    },
+    async replaceSigningKeyPrivateJwk(kid, privateJwk) {
+      await db.updateTable('signing_keys').set({ private_jwk: JSON.stringify(privateJwk) }).where('kid', '=', kid).execute();
     },
   };
 }

@@ -72,7 +72,7 @@ export function codeToRow(c: AuthorizationCodeRecord): Selectable<AuthorizationC
 
 export function signingKeyFromRow(r: Selectable<SigningKeysTable>): SigningKeyRecord {
   return {
-    kid: r.kid, alg: 'ES256', privateJwk: JSON.parse(r.private_jwk) as JsonWebKey, publicJwk: JSON.parse(r.public_jwk) as JsonWebKey,
+    kid: r.kid, alg: 'ES256', privateJwk: JSON.parse(r.private_jwk) as SigningKeyRecord['privateJwk'], publicJwk: JSON.parse(r.public_jwk) as JsonWebKey,
     createdAt: Number(r.created_at), activatesAt: Number(r.activates_at ?? r.created_at),
     retiredAt: r.retired_at === null ? null : Number(r.retired_at),
   };
