@@ -38,6 +38,10 @@ export const MAX_REPORT_CHARS = 64 * 1024;
 
 /** Sorts Ajv errors into missing and invalid fields; an invalid value AT or UNDER a missing field is its echo and is dropped. */
 export function classifyErrors(errors: readonly ErrorObject[], body: unknown): { missing: MissingField[]; invalid: InvalidField[] } {
+  // The commonest refusal, one required field missing, without the general sorting below (which
+  // would give the same answer).
+  const only = errors.length === 1 ? errors[0] : undefined;
+  if (only !== undefined && isMissing(only) && !isBranchError(only)) return { missing: [toMissing(only, body)], invalid: [] };
   const relevant = errors.filter((error) => !isBranchError(error));
   // Ajv reports a nested object's required fields before its parent's; the contract's detail names
   // the first missing field, which must be the shallowest one (`sku` before `address.city`).

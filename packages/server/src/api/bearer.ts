@@ -12,6 +12,9 @@ export class BearerChallenge extends ProblemError {
 }
 
 const REALM = 'realm="gatehouse"';
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
+
+type BearerContext = Pick<ServerContext, 'accessTokens' | 'store' | 'clock'>;
 
 /**
  * Authenticates an RFC 6750 bearer access token and checks it carries `scope`. Tokens of a revoked
@@ -19,17 +22,36 @@ const REALM = 'realm="gatehouse"';
  *
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-3.1 RFC 6750 §3.1
  */
-export async function authenticateBearer({ accessTokens, store, clock }: ServerContext, authorization: string | undefined, scope: string): Promise<AccessTokenClaims> {
-  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization ?? '');
+export async function authenticateBearer(context: BearerContext, authorization: string | undefined, scope: string): Promise<AccessTokenClaims> {
+  return checkBearer(context, authorization, scope);
+}
+
+/**
+ * authenticateBearer without a promise where none is needed: a refusal known at once is thrown,
+ * and a promise is returned only to wait for the store (the grant) or a signature check.
+ */
+export function checkBearer(context: BearerContext, authorization: string | undefined, scope: string): AccessTokenClaims | Promise<AccessTokenClaims> {
   // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
   if (!authorization) throw new BearerChallenge('invalid_token', 'The request carries no bearer access token.', `Bearer ${REALM}`);
+  const match = BEARER.exec(authorization);
   if (!match?.[1]) throw invalidToken('The Authorization header is not a bearer access token.');
-  const claims = await accessTokens.verify(match[1], clock.now());
+  const verified = context.accessTokens.check(match[1], context.clock.now());
+  if (verified instanceof Promise) return verified.then((claims) => withLiveGrant(context, claims, scope));
+  return withLiveGrant(context, verified, scope);
+}
+
+/** The grant is read on every request: a revocation, by any process, takes effect at once. */
+function withLiveGrant(context: BearerContext, claims: AccessTokenClaims | undefined, scope: string): AccessTokenClaims | Promise<AccessTokenClaims> {
   if (!claims) throw invalidToken('The access token is malformed, expired, or not signed by this server.');
-  if (claims.grant_id !== undefined) {
-    const grant = await store.findGrant(claims.grant_id);
+  if (claims.grant_id === undefined) return inScope(claims, scope);
+  // Promise.resolve: callers tell "wait" from "done" by `instanceof Promise`, whatever the store returns.
+  return Promise.resolve(context.store.findGrant(claims.grant_id)).then((grant) => {
     if (!grant || grant.revokedAt !== null) throw invalidToken('The grant of this access token has been revoked.');
-  }
+    return inScope(claims, scope);
+  });
+}
+
+function inScope(claims: AccessTokenClaims, scope: string): AccessTokenClaims {
   if (!claims.scope.split(' ').includes(scope)) {
     throw new BearerChallenge('insufficient_scope', `This operation needs the scope '${scope}'.`, `Bearer ${REALM}, error="insufficient_scope", scope="${scope}"`);
   }

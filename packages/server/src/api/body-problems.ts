@@ -7,13 +7,18 @@ import { ProblemError, type BodyValidationResult, type FieldProblem } from '@gat
  */
 export function validBodyOrThrow(result: BodyValidationResult): Record<string, unknown> {
   if (result.ok) return result.value;
+  throw refusedBody(result);
+}
+
+/** The problem of a refused body (see validBodyOrThrow), to throw or to send. */
+export function refusedBody(result: Exclude<BodyValidationResult, { ok: true }>): ProblemError {
   if (result.kind === 'missing') {
     // Every missing field, then whatever else is wrong with the body, so one round trip tells all.
     const errors = [...result.fields.map((f) => fieldError('missing_required_field', f)), ...result.invalid.map((f) => fieldError('invalid_field_value', f))];
-    throw withoutStack(() => new ProblemError('missing_required_field', first(result.fields).message, errors));
+    return withoutStack(() => new ProblemError('missing_required_field', first(result.fields).message, errors));
   }
   const detail = result.fields.length === 1 ? first(result.fields).message : `${result.fields.length} fields have unacceptable values; see errors.`;
-  throw withoutStack(() => new ProblemError('invalid_field_value', detail, result.fields.map((f) => fieldError('invalid_field_value', f))));
+  return withoutStack(() => new ProblemError('invalid_field_value', detail, result.fields.map((f) => fieldError('invalid_field_value', f))));
 }
 
 /**

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { ProblemError, mergePatch, type BodyValidator } from '@gatehouse/contract';
 import type { StoredRecord } from '../store/record-repository.js';
+import { randomHex } from '../oauth/secrets.js';
 import type { Repository } from '../store/repository.js';
 import { validBodyOrThrow } from './body-problems.js';
 
@@ -23,10 +23,14 @@ export function etagOf(record: Pick<StoredRecord, 'version'>): string {
 }
 
 export async function createRecord(store: Repository, collection: Collection, body: unknown, now: number): Promise<StoredRecord> {
-  const value = validBodyOrThrow(collection.validate(body));
-  const record: StoredRecord = { collection: collection.name, id: newRecordId(), body: value, version: 1, createdAt: now, updatedAt: now };
+  const record = newRecord(collection, validBodyOrThrow(collection.validate(body)), now);
   await store.insertRecord(record);
   return record;
+}
+
+/** The record a POST of the (validated) `value` creates, not yet stored. */
+export function newRecord(collection: Collection, value: Record<string, unknown>, now: number): StoredRecord {
+  return { collection: collection.name, id: newRecordId(), body: value, version: 1, createdAt: now, updatedAt: now };
 }
 
 export async function readRecord(store: Repository, collection: Collection, id: string): Promise<StoredRecord> {
@@ -92,5 +96,5 @@ export function newRecordId(): string {
     sequence = 0;
   }
   lastMillis = millis;
-  return `${millis.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(3, '0')}${randomBytes(6).toString('hex')}`;
+  return `${millis.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(3, '0')}${randomHex(6)}`;
 }

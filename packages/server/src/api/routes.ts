@@ -1,9 +1,9 @@
 import { ProblemError } from '@gatehouse/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
 import { problemErrorHandler } from '../http/problems.js';
-import { authenticateBearer, BearerChallenge } from './bearer.js';
+import { BearerChallenge, checkBearer } from './bearer.js';
 import type { ApiDefinition } from './definition.js';
 import { collectionRoutes } from './collection-routes.js';
 import { parseJsonBody } from './json-body.js';
@@ -22,8 +22,8 @@ declare module 'fastify' {
 
 /**
  * REST API v2 under /v2: the OpenAPI document, then CRUD for every collection it declares. The
- * bearer token is checked first (onRequest, before the body is read), then the content type, the
- * JSON, the size, and last the body against the schema.
+ * bearer token is checked first, then the content type (both onRequest, before the body is read),
+ * then the JSON, the size, and last the body against the schema.
  */
 export async function apiRoutes(app: FastifyInstance, { context, api }: { context: ServerContext; api: ApiDefinition }): Promise<void> {
   app.removeAllContentTypeParsers();
@@ -36,22 +36,48 @@ export async function apiRoutes(app: FastifyInstance, { context, api }: { contex
   });
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof BearerChallenge) reply.header('www-authenticate', error.challenge);
-    return problemErrorHandler(error, request, reply);
+    // The reply is sent before this returns; returning it would only make Fastify wait on it.
+    problemErrorHandler(error, request, reply);
   });
-  app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
-    const scope = request.routeOptions.config.scope;
-    if (scope !== undefined) await authenticateBearer(context, request.headers.authorization, scope);
-  });
-  // The content type is refused before the body is read, so a wrong type is a 415 whatever the body.
-  app.addHook('preParsing', async (request: FastifyRequest) => {
-    const expected = request.routeOptions.config.mediaType;
-    const sent = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-    if (expected !== undefined && sent !== undefined && sent !== expected) {
-      throw new ProblemError('unsupported_media_type', `Send this request as Content-Type: ${expected}.`);
-    }
+  // Each route that needs a scope or a media type gets its own onRequest hook, made once from its
+  // config, so no request pays for a hook (or for reading its route's options) it does not need.
+  app.addHook('onRoute', (route) => {
+    const { scope, mediaType } = route.config ?? {};
+    if (scope === undefined && mediaType === undefined) return;
+    const hooks = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [...hooks, requestChecks(context, scope, mediaType)];
   });
 
   app.get('/openapi.json', async (_request, reply) => reply.header('cache-control', 'public, max-age=60').send(api.document));
   allowOnly(app, '/openapi.json', ['GET']);
   for (const [name, validate] of api.collections) collectionRoutes(app, context, { name, validate });
+}
+
+/**
+ * What is checked before the body is read, in this order: the bearer token and its scope, then
+ * the content type (so a wrong type is a 415 whatever the body). Callback-style, so that a request
+ * waits only for what is asynchronous: the grant lookup in the store.
+ */
+function requestChecks(context: ServerContext, scope: string | undefined, mediaType: string | undefined): onRequestHookHandler {
+  return function checkRequest(request, _reply, done) {
+    let authenticated: unknown;
+    try {
+      authenticated = scope === undefined ? undefined : checkBearer(context, request.headers.authorization, scope);
+    } catch (error) {
+      done(error as FastifyError);
+      return;
+    }
+    if (authenticated instanceof Promise) authenticated.then(() => done(mediaTypeProblem(request, mediaType)), done);
+    else done(mediaTypeProblem(request, mediaType));
+  };
+}
+
+/** 415 when the request's Content-Type, without its parameters, is not the route's media type. */
+function mediaTypeProblem(request: FastifyRequest, expected: string | undefined): ProblemError | undefined {
+  const header = request.headers['content-type'];
+  if (expected === undefined || header === undefined || header === expected) return undefined;
+  const semicolon = header.indexOf(';');
+  const sent = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+  if (sent === expected) return undefined;
+  return new ProblemError('unsupported_media_type', `Send this request as Content-Type: ${expected}.`);
 }

@@ -22,9 +22,11 @@ function labelText(labels: Labels, extra?: [string, string]): string {
   return pairs.length === 0 ? '' : `{${pairs.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}`;
 }
 
-/** Series are keyed by their label values in the metric's label order. */
+/** Series are keyed by their label values in the metric's label order (values never hold NUL). */
 function seriesKey(labelNames: readonly string[], labels: Labels): string {
-  return JSON.stringify(labelNames.map((n) => labels[n] ?? ''));
+  let key = '';
+  for (const name of labelNames) key += `${labels[name] ?? ''}\u0000`;
+  return key;
 }
 
 function ordered(labelNames: readonly string[], labels: Labels): Labels {
@@ -142,11 +144,13 @@ export interface MetricsOptions {
 export function metricsRoutes(app: FastifyInstance, { token, rateLimits }: MetricsOptions = {}): Metrics {
   const metrics = new Metrics(rateLimits);
   app.decorate('metrics', metrics);
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback style: an async hook costs every request a promise.
+  app.addHook('onResponse', (request, reply, done) => {
     // The route's pattern (/v2/contacts/:id), never the raw URL: label values stay a bounded set.
     const route = request.routeOptions.url ?? 'unmatched';
     const method = METHODS.has(request.method) ? request.method : 'other';
     metrics.requestDuration.observe({ route, method, status_class: `${Math.floor(reply.statusCode / 100)}xx` }, reply.elapsedTime / 1000);
+    done();
   });
   app.get('/metrics', async (request, reply) => {
     if (!mayScrape(request, token)) return sendProblem(reply, request, new ProblemError('not_found', `There is no resource at GET /metrics.`));

@@ -17,6 +17,11 @@ export function newId(): string {
   return randomText(16, 'hex');
 }
 
+/** `bytes` random bytes as hex, from the pool below. */
+export function randomHex(bytes: number): string {
+  return randomText(bytes, 'hex');
+}
+
 // A call to the CSPRNG costs several microseconds whatever its size, twice per token response; so
 // random bytes are drawn 4 KiB at a time (as node:crypto's randomUUID does) and handed out once
 // each. What was handed out is zeroed, so the pool never holds a value already in use.
