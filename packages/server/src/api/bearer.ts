@@ -45,8 +45,9 @@ function withLiveGrant(context: BearerContext, claims: AccessTokenClaims | undef
   if (!claims) throw invalidToken('The access token is malformed, expired, or not signed by this server.');
   if (claims.grant_id === undefined) return inScope(claims, scope);
   // Promise.resolve: callers tell "wait" from "done" by `instanceof Promise`, whatever the store returns.
-  return Promise.resolve(context.store.findGrant(claims.grant_id)).then((grant) => {
-    if (!grant || grant.revokedAt !== null) throw invalidToken('The grant of this access token has been revoked.');
+  return Promise.resolve(context.store.findGrantRevokedAt(claims.grant_id)).then((revokedAt) => {
+    // No grant at all (its client or user was removed) is refused like a revoked one.
+    if (revokedAt !== null) throw invalidToken('The grant of this access token has been revoked.');
     return inScope(claims, scope);
   });
 }

@@ -18,6 +18,8 @@ export interface Repository extends RecordRepository, IdentityRepository, AuditR
 
   insertGrant(grant: GrantRecord): Promise<void>;
   findGrant(id: string): Promise<GrantRecord | undefined>;
+  /** A grant's revocation time: null while live, undefined when there is no such grant. Every bearer request asks. */
+  findGrantRevokedAt(id: string): Promise<number | null | undefined>;
   /** Marks a grant revoked unless it already is; true when this call revoked it. */
   revokeGrant(id: string, reason: GrantRevocationReason, now: number): Promise<boolean>;
   updateGrantFamily(id: string, family: Pick<GrantRecord, 'rotationCount' | 'headTokenId' | 'previousTokenId'>): Promise<void>;
@@ -67,6 +69,10 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
 
     async insertGrant(grant) {
       await db.insertInto('grants').values(grantToRow(grant)).execute();
+    },
+    async findGrantRevokedAt(id) {
+      const row = await db.selectFrom('grants').select('revoked_at').where('id', '=', id).executeTakeFirst();
+      return row === undefined ? undefined : row.revoked_at === null ? null : Number(row.revoked_at);
     },
     async findGrant(id) {
       const row = await db.selectFrom('grants').selectAll().where('id', '=', id).executeTakeFirst();

@@ -6,7 +6,7 @@ import type { ClientsTable, GrantsTable } from '../schema.js';
 
 /** The repository methods every token request runs, and which this file implements on SQLite. */
 export type HotQueries = Pick<Repository,
-  'findClient' | 'findGrant' | 'findRefreshToken' | 'insertRefreshToken' | 'updateRefreshToken' | 'updateGrantFamily' | 'revokeGrant'
+  'findClient' | 'findGrant' | 'findGrantRevokedAt' | 'findRefreshToken' | 'insertRefreshToken' | 'updateRefreshToken' | 'updateGrantFamily' | 'revokeGrant'
   | 'insertRecord'>;
 
 /** A grants row as an array, in the order of GRANT_COLUMNS. */
@@ -32,6 +32,7 @@ export function prepareHotQueries(database: BetterSqlite3.Database): HotQueries 
   // Every bearer request reads its grant. Rows as arrays: better-sqlite3 builds an object row
   // property by property, with its column names made anew each time, which costs more than the read.
   const findGrant = database.prepare<[string], GrantTuple>(`select ${GRANT_COLUMNS} from grants where id = ?`).raw(true);
+  const findGrantRevokedAt = database.prepare<[string], number | null>('select revoked_at from grants where id = ?').pluck(true);
   const findRefreshToken = database.prepare<[string], TokenInFamilyRow>(`
     select t.id as t_id, t.grant_id, t.use_count, t.issued_at, t.expires_at as t_expires_at,
       g.id, g.client_id, g.subject, g.scope, g.created_at, g.expires_at, g.rotation_count,
@@ -56,6 +57,9 @@ export function prepareHotQueries(database: BetterSqlite3.Database): HotQueries 
     async findGrant(id) {
       const row = findGrant.get(id);
       return row && grantFromRow(grantRow(row));
+    },
+    async findGrantRevokedAt(id) {
+      return findGrantRevokedAt.get(id);
     },
     async findRefreshToken(id) {
       const row = findRefreshToken.get(id);

@@ -55,7 +55,9 @@ export async function openSqliteStore({ filename, busyTimeoutMs = 5000, migratio
     // worker keeps its own buckets (docs/deployment.md).
     rateLimits: new MemoryRateLimitStore(),
     ...createRepository(db, { lockRows: false }),
-    ...commits.outsideTransactions({ findClient: hot.findClient, findGrant: hot.findGrant, findRefreshToken: hot.findRefreshToken }),
+    ...commits.outsideTransactions({
+      findClient: hot.findClient, findGrant: hot.findGrant, findGrantRevokedAt: hot.findGrantRevokedAt, findRefreshToken: hot.findRefreshToken,
+    }),
     // The REST API's writes are one statement each: as transactions of their own they share the
     // group commit's fsync instead of paying one each.
     insertRecord: (record) => commits.run((tx) => tx.insertRecord(record)),
