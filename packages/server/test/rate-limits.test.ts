@@ -95,7 +95,7 @@ describe('the rate-limit algorithm (GCRA)', () => {
     const store = new MemoryRateLimitStore();
     let asked = 0;
     const counting = { ...store, consume: (...args: Parameters<MemoryRateLimitStore['consume']>) => { asked++; return store.consume(...args); },
-      peek: store.peek.bind(store), sweep: store.sweep.bind(store), close: store.close.bind(store) };
+      peek: store.peek.bind(store), sweep: store.sweep.bind(store) };
     const limiter = new RateLimiter(counting, { ...NO_RATE_LIMITS, token_address: { limit: 1, periodMs: MINUTE } }, () => now);
     assert.equal(await limiter.consume([['token_address', 'a']]), 0);
     assert.equal(await limiter.consume([['token_address', 'a']]), 60);

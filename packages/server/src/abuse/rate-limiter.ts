@@ -37,11 +37,6 @@ export class RateLimiter {
     this.#now = now;
   }
 
-  /** Whether a limit is on at all. */
-  enforces(name: RateLimitName): boolean {
-    return this.#policies[name] !== null;
-  }
-
   /** Whole seconds to wait when a bucket of `charges` is known to be refused now; 0 otherwise. Charges nothing. */
   knownRefusal(charges: readonly Charge[]): number {
     const now = this.#now();

@@ -50,7 +50,6 @@ export interface RateLimitStore {
   peek(charges: readonly RateCharge[], nowMs: number): Promise<number[]>;
   /** Forgets buckets that are back to full (their `tat` is past): they answer as a new bucket would. */
   sweep(nowMs: number): Promise<void>;
-  close(): Promise<void>;
 }
 
 /**
@@ -85,10 +84,6 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   async sweep(nowMs: number): Promise<void> {
     for (const [bucket, tat] of this.#tats) if (tat <= nowMs) this.#tats.delete(bucket);
-  }
-
-  async close(): Promise<void> {
-    this.#tats.clear();
   }
 
   /** How many buckets are remembered (for tests). */

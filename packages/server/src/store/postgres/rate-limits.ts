@@ -47,7 +47,5 @@ export function postgresRateLimitStore(db: Kysely<Database>): RateLimitStore {
     async sweep(nowMs: number): Promise<void> {
       await db.deleteFrom('rate_limits').where('tat', '<=', nowMs).execute();
     },
-
-    async close(): Promise<void> {},
   };
 }
