@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { ERRORS_DOC_PATH, renderErrorsDoc } from '../scripts/errors-doc.js';
 import {
-  OAUTH_ERRORS, OAUTH_REASONS, OAuthError, PROBLEMS, describeOAuthReason, missingFieldMessage, statusOfOAuthReason,
-  type OAuthErrorReason,
+  OAUTH_ERRORS, OAUTH_REASONS, OAuthError, PROBLEMS, ProblemError, describeOAuthReason, missingFieldMessage, statusOfOAuthReason,
+  type OAuthErrorReason, type ProblemCode,
 } from '../src/index.js';
 
 const reasons = Object.keys(OAUTH_REASONS) as OAuthErrorReason[];
@@ -58,5 +59,20 @@ describe('the error catalog', () => {
   it('every page slug is unique across OAuth errors and problems', () => {
     const slugs = [...Object.values(OAUTH_ERRORS).map((e) => e.page), ...Object.values(PROBLEMS).map((p) => p.slug)];
     assert.equal(new Set(slugs).size, slugs.length);
+  });
+});
+
+describe('a problem on the wire', () => {
+  it('property: toJson is JSON.stringify(toBody) byte for byte, for every code, detail, instance and field errors', () => {
+    const codes = Object.keys(PROBLEMS) as ProblemCode[];
+    const fieldError = fc.record({ code: fc.constantFrom(...codes), field: fc.string(), pointer: fc.string(), detail: fc.string() });
+    fc.assert(fc.property(
+      fc.constantFrom(...codes), fc.option(fc.string({ unit: 'binary' }), { nil: undefined }), fc.string({ unit: 'binary' }),
+      fc.option(fc.array(fieldError, { maxLength: 3 }), { nil: undefined }),
+      (code, detail, instance, errors) => {
+        const problem = new ProblemError(code, detail, errors);
+        assert.equal(problem.toJson(instance), JSON.stringify(problem.toBody(instance)));
+      },
+    ), { numRuns: 500 });
   });
 });

@@ -9,9 +9,16 @@ import { createContext } from '../src/server.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { hashPassword, verifyPassword } from '../src/users/passwords.js';
-import { authenticateUser } from '../src/users/users.js';
+import type { UserRecord } from '../src/store/identity-repository.js';
+import { checkPassword } from '../src/users/users.js';
 import { DIALECTS, freshDatabase } from './_dialects.js';
 import { ISSUER } from './_oauth-assertions.js';
+
+/** The user whose password this is, or undefined. */
+async function authenticateUser(store: Store, username: string, password: string): Promise<UserRecord | undefined> {
+  const check = await checkPassword(store, username, password);
+  return 'user' in check ? check.user : undefined;
+}
 
 describe('user passwords (scrypt)', () => {
   it('are stored as scrypt$N$r$p$salt$hash with a random 16-byte salt, and verify', async () => {

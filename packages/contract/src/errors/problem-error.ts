@@ -27,4 +27,19 @@ export class ProblemError extends Error {
       ...(this.errors ? { errors: this.errors } : {}),
     };
   }
+
+  /**
+   * `JSON.stringify(this.toBody(instance))`, byte for byte, without building the body: the catalog's
+   * part (type, title, status) is serialised once per code. Servers answer with this.
+   */
+  toJson(instance: string): string {
+    const errors = this.errors ? `,"errors":${JSON.stringify(this.errors)}` : '';
+    return `${PROBLEM_HEADS[this.code]}${JSON.stringify(this.detail)},"instance":${JSON.stringify(instance)}${errors}}`;
+  }
 }
+
+/** `{"type":…,"title":…,"status":…,"detail":` of each catalog entry, in toBody's order. */
+const PROBLEM_HEADS = Object.fromEntries((Object.keys(PROBLEMS) as ProblemCode[]).map((code) => {
+  const entry = PROBLEMS[code];
+  return [code, `{"type":${JSON.stringify(`/problems/${entry.slug}`)},"title":${JSON.stringify(entry.title)},"status":${entry.status},"detail":`];
+})) as Readonly<Record<ProblemCode, string>>;

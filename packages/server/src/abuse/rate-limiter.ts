@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import type { RateLimitName, RateLimitPolicies } from './policies.js';
-import type { RateCharge, RateLimitStore } from './rate-limits.js';
+import { forgetPast, type RateCharge, type RateLimitStore } from './rate-limits.js';
 
 /** One limit to charge, and whose bucket: a client id, an address (see `addressKey`), a username. */
 export type Charge = readonly [name: RateLimitName, key: string];
@@ -69,7 +69,7 @@ export class RateLimiter {
   start(): void {
     this.#sweeper ??= setInterval(() => {
       const now = this.#now();
-      this.#forgetEndedRefusals(now);
+      forgetPast(this.#refusedUntil, now);
       this.#store.sweep(now).catch(() => {});
     }, SWEEP_INTERVAL_MS).unref();
   }
@@ -102,17 +102,10 @@ export class RateLimiter {
       if (ms > wait) [wait, refusedBy] = [ms, resolved[i]?.name];
     });
     if (refusedBy !== undefined) this.#countRefusal(refusedBy);
-    if (this.#refusedUntil.size > MAX_REMEMBERED_REFUSALS) this.#forgetEndedRefusals(now);
+    // Past the cap, the oldest are forgotten too (the store still refuses them, at the cost of a round
+    // trip), down to 90% so that a flood of new addresses does not sweep on every request.
+    if (this.#refusedUntil.size > MAX_REMEMBERED_REFUSALS) forgetPast(this.#refusedUntil, now, MAX_REMEMBERED_REFUSALS * 0.9);
     return toSeconds(wait);
-  }
-
-  #forgetEndedRefusals(now: number): void {
-    for (const [bucket, until] of this.#refusedUntil) if (until <= now) this.#refusedUntil.delete(bucket);
-    // Still over: forget the oldest; the store still refuses them, at the cost of a round trip.
-    for (const bucket of this.#refusedUntil.keys()) {
-      if (this.#refusedUntil.size <= MAX_REMEMBERED_REFUSALS) break;
-      this.#refusedUntil.delete(bucket);
-    }
   }
 }
 

@@ -42,6 +42,18 @@ export function gcraStep(tat: number | undefined, nowMs: number, { limit, period
   return { allowed: false, tat: tat ?? nowMs, retryAfterMs: allowedAt - nowMs };
 }
 
+/**
+ * Keeps a map of times (a bucket's `tat`, a refusal's end) small: entries already past are dropped
+ * (they mean nothing any more), then the oldest-inserted, down to `keepAtMost`.
+ */
+export function forgetPast(times: Map<string, number>, nowMs: number, keepAtMost = Number.POSITIVE_INFINITY): void {
+  for (const [key, time] of times) if (time <= nowMs) times.delete(key);
+  for (const key of times.keys()) {
+    if (times.size <= keepAtMost) break;
+    times.delete(key);
+  }
+}
+
 /** Where the buckets live. `consume` charges every bucket it is given, each on its own. */
 export interface RateLimitStore {
   /** Per charge, 0 when allowed, else the milliseconds to wait; every allowed charge is counted. */
@@ -74,7 +86,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
       }
       return step.retryAfterMs;
     });
-    if (this.#tats.size > this.#maxBuckets) this.#forget(nowMs);
+    // Down to 90% of the cap, so that a full map is swept once per many charges, not on each.
+    if (this.#tats.size > this.#maxBuckets) forgetPast(this.#tats, nowMs, Math.floor(this.#maxBuckets * 0.9));
     return waits;
   }
 
@@ -83,21 +96,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async sweep(nowMs: number): Promise<void> {
-    for (const [bucket, tat] of this.#tats) if (tat <= nowMs) this.#tats.delete(bucket);
+    forgetPast(this.#tats, nowMs);
   }
 
   /** How many buckets are remembered (for tests). */
   get size(): number {
     return this.#tats.size;
-  }
-
-  /** Down to 90% of the cap, so that a full map is swept once per many charges, not on each. */
-  #forget(nowMs: number): void {
-    const target = Math.floor(this.#maxBuckets * 0.9);
-    for (const [bucket, tat] of this.#tats) if (tat <= nowMs) this.#tats.delete(bucket);
-    for (const bucket of this.#tats.keys()) {
-      if (this.#tats.size <= target) break;
-      this.#tats.delete(bucket);
-    }
   }
 }

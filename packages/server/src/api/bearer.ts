@@ -18,17 +18,10 @@ type BearerContext = Pick<ServerContext, 'accessTokens' | 'store' | 'clock'>;
 
 /**
  * Authenticates an RFC 6750 bearer access token and checks it carries `scope`. Tokens of a revoked
- * grant are refused even before they expire.
+ * grant are refused even before they expire. A refusal known at once is thrown; a promise is
+ * returned only to wait for the store (the grant) or a signature check.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-3.1 RFC 6750 §3.1
- */
-export async function authenticateBearer(context: BearerContext, authorization: string | undefined, scope: string): Promise<AccessTokenClaims> {
-  return checkBearer(context, authorization, scope);
-}
-
-/**
- * authenticateBearer without a promise where none is needed: a refusal known at once is thrown,
- * and a promise is returned only to wait for the store (the grant) or a signature check.
  */
 export function checkBearer(context: BearerContext, authorization: string | undefined, scope: string): AccessTokenClaims | Promise<AccessTokenClaims> {
   // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.

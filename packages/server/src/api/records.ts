@@ -22,12 +22,6 @@ export function etagOf(record: Pick<StoredRecord, 'version'>): string {
   return `"${record.version}"`;
 }
 
-export async function createRecord(store: Repository, collection: Collection, body: unknown, now: number): Promise<StoredRecord> {
-  const record = newRecord(collection, validBodyOrThrow(collection.validate(body)), now);
-  await store.insertRecord(record);
-  return record;
-}
-
 /** The record a POST of the (validated) `value` creates, not yet stored. */
 export function newRecord(collection: Collection, value: Record<string, unknown>, now: number): StoredRecord {
   return { collection: collection.name, id: newRecordId(), body: value, version: 1, createdAt: now, updatedAt: now };

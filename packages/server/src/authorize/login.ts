@@ -5,7 +5,7 @@ import { addressKey, usernameKey, type Charge } from '../abuse/rate-limiter.js';
 import { auditLogOf } from '../http/audit-log.js';
 import { formParamsOf } from '../http/form.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
-import { authenticateUser, normalizeUsername } from '../users/users.js';
+import { checkPassword, normalizeUsername } from '../users/users.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
 import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
@@ -53,20 +53,19 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
       reply.header('retry-after', String(wait));
       return sendLoginPage(pages, reply, check.request, session, 429, { username, alert: { title, text: `Try again in ${waitInWords(wait)}.` } });
     }
-    const user = await authenticateUser(store, username, form.get('password') ?? '');
-    if (!user) {
+    const attempt = await checkPassword(store, username, form.get('password') ?? '');
+    if ('failure' in attempt) {
       await rateLimits.consume(failureBuckets);
       // The name typed is recorded only when it is an account's: an unknown one may be a password
-      // typed into the wrong field. (The scrypt above already took as long for both.)
-      const known = (await store.findUser(username)) !== undefined;
+      // typed into the wrong field.
       await recordAudit(store, {
-        event: 'login_failed', at: now, clientId: check.request.client.id, address: request.ip,
-        subject: known ? truncated(username, AUDIT_USERNAME_MAX) : null, reason: known ? 'wrong_password' : 'unknown_user',
+        event: 'login_failed', at: now, clientId: check.request.client.id, address: request.ip, reason: attempt.failure,
+        subject: attempt.failure === 'wrong_password' ? truncated(username, AUDIT_USERNAME_MAX) : null,
       }, auditLogOf(request));
       const { title } = PROBLEMS.login_failed;
       return sendLoginPage(pages, reply, check.request, session, 401, { username, alert: { title, text: 'Check them and try again.' } });
     }
-    await signIn(store, reply, cookies, session, user.username, now);
+    await signIn(store, reply, cookies, session, attempt.user.username, now);
     return reply.code(303).header('cache-control', 'no-store').header('location', `${base}/authorize?${check.request.query}`).send();
   });
 }

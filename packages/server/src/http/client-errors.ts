@@ -47,7 +47,7 @@ export function unreadableRequestAnswer(error: ConnectionError, path: string | u
   } else {
     const code = problemOfParserError(error.code);
     status = PROBLEMS[code].status;
-    body = JSON.stringify(new ProblemError(code).toBody(path ?? '/'));
+    body = new ProblemError(code).toJson(path ?? '/');
     headers['content-type'] = 'application/problem+json; charset=utf-8';
     if (PROBLEMS[code].transient) headers['retry-after'] = '1';
   }

@@ -1,4 +1,4 @@
-import { PROBLEMS, ProblemError, type ProblemCode } from '@gatehouse/contract';
+import { PROBLEMS, ProblemError } from '@gatehouse/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { StoreBusyError } from '../store/store.js';
 
@@ -8,26 +8,7 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, proble
   if (PROBLEMS[problem.code].transient) reply.header('retry-after', '1');
   // A string body is sent as it is, without Fastify's serialiser (no route here has a response
   // schema); the type is what Fastify makes of `application/problem+json` for an object.
-  return reply.code(problem.status).type('application/problem+json; charset=utf-8').send(problemJson(problem, pathOf(request)));
-}
-
-/**
- * `JSON.stringify(problem.toBody(instance))`, byte for byte, without building the body: the
- * catalog's part of it (type, title, status) is serialised once per code.
- */
-export function problemJson(problem: ProblemError, instance: string): string {
-  const head = PROBLEM_HEADS[problem.code] ?? problemHead(problem.code);
-  const errors = problem.errors ? `,"errors":${JSON.stringify(problem.errors)}` : '';
-  return `${head}${JSON.stringify(problem.detail)},"instance":${JSON.stringify(instance)}${errors}}`;
-}
-
-/** `{"type":…,"title":…,"status":…,"detail":` of each catalog entry, in toBody's order. */
-const PROBLEM_HEADS: Partial<Record<ProblemCode, string>> = Object.fromEntries(
-  (Object.keys(PROBLEMS) as ProblemCode[]).map((code) => [code, problemHead(code)]));
-
-function problemHead(code: ProblemCode): string {
-  const entry = PROBLEMS[code];
-  return `{"type":${JSON.stringify(`/problems/${entry.slug}`)},"title":${JSON.stringify(entry.title)},"status":${JSON.stringify(entry.status)},"detail":`;
+  return reply.code(problem.status).type('application/problem+json; charset=utf-8').send(problem.toJson(pathOf(request)));
 }
 
 function pathOf(request: FastifyRequest): string {

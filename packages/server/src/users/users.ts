@@ -67,15 +67,19 @@ export async function removeUser(store: Store, typedUsername: string, now: numbe
 // Verified against when the username is unknown, so that answering takes as long as for a known one.
 let unknownUserHash: Promise<string> | undefined;
 
+/** A sign-in attempt's outcome: the user, or why not (for the audit trail, never for the page). */
+export type PasswordCheck = { readonly user: UserRecord } | { readonly failure: 'unknown_user' | 'wrong_password' };
+
 /**
- * The user whose password this is, or undefined. An unknown username costs the same scrypt as a
- * wrong password, so timing does not tell which usernames exist.
+ * Checks a password. An unknown username costs the same scrypt as a wrong password, so timing does
+ * not tell which usernames exist.
  */
-export async function authenticateUser(store: Store, typedUsername: string, password: string): Promise<UserRecord | undefined> {
+export async function checkPassword(store: Store, typedUsername: string, password: string): Promise<PasswordCheck> {
   const user = await store.findUser(normalizeUsername(typedUsername));
   unknownUserHash ??= hashPassword('gatehouse: no such user');
   const matches = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash));
-  return user && matches ? user : undefined;
+  if (!user) return { failure: 'unknown_user' };
+  return matches ? { user } : { failure: 'wrong_password' };
 }
 
 /** The user as operators see it: never the hash. */
