@@ -1,4 +1,11 @@
-import { checkOpenApiDocument, compileCollectionValidators, listCollections, type BodyValidator, type OpenApiDocument, type SchemaObject } from '@gatehouse/contract';
+import {
+  checkOpenApiDocument,
+  compileCollectionValidators,
+  listCollections,
+  type BodyValidator,
+  type OpenApiDocument,
+  type SchemaObject,
+} from '@gatehouse/contract';
 import { CollectionClient } from './api-collection.js';
 import { problemErrorOf } from './api-problems.js';
 import { send, type FetchFunction } from './http.js';
@@ -63,11 +70,14 @@ export class ApiClient {
   static async fromServer(options: Omit<ApiClientOptions, 'document'>): Promise<ApiClient> {
     const fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
     const url = `${options.baseUrl.replace(/\/+$/, '')}/openapi.json`;
-    const response = await withRetry(async () => {
-      const answer = await send(fetchFn, url, { headers: { accept: 'application/json' } });
-      if (answer.ok) return answer;
-      throw await problemErrorOf(answer);
-    }, { ...DEFAULT_RETRY_POLICY, ...options.retry });
+    const response = await withRetry(
+      async () => {
+        const answer = await send(fetchFn, url, { headers: { accept: 'application/json' } });
+        if (answer.ok) return answer;
+        throw await problemErrorOf(answer);
+      },
+      { ...DEFAULT_RETRY_POLICY, ...options.retry },
+    );
     return new ApiClient({ ...options, document: await response.json() });
   }
 
@@ -81,9 +91,17 @@ export class ApiClient {
     const validate = this.#validators.get(name);
     const schema = this.#schemas.get(name);
     if (validate === undefined || schema === undefined) {
-      throw new TypeError(`the OpenAPI document declares no collection '${name}' (it declares: ${this.collections.join(', ') || 'none'})`);
+      throw new TypeError(
+        `the OpenAPI document declares no collection '${name}' (it declares: ${this.collections.join(', ') || 'none'})`,
+      );
     }
-    return new CollectionClient<T>({ name, validate, schema, document: this.document, request: (r) => this.request(r) });
+    return new CollectionClient<T>({
+      name,
+      validate,
+      schema,
+      document: this.document,
+      request: (r) => this.request(r),
+    });
   }
 
   /**
@@ -92,24 +110,35 @@ export class ApiClient {
    * thrown as ProblemResponseError.
    */
   async request(request: ApiRequest): Promise<Response> {
-    const retryable = (error: unknown): boolean => isTransient(error) && (IDEMPOTENT.has(request.method) || !(error instanceof TransportError));
-    return withRetry(async () => {
-      const token = await this.#tokens.getAccessToken();
-      let response = await this.#send(request, token);
-      if (response.status === 401) {
-        await response.body?.cancel();
-        response = await this.#send(request, await this.#tokens.accessTokenRejected(token));
-      }
-      if (!response.ok) throw await problemErrorOf(response);
-      return response;
-    }, this.#retry, retryable);
+    const retryable = (error: unknown): boolean =>
+      isTransient(error) && (IDEMPOTENT.has(request.method) || !(error instanceof TransportError));
+    return withRetry(
+      async () => {
+        const token = await this.#tokens.getAccessToken();
+        let response = await this.#send(request, token);
+        if (response.status === 401) {
+          await response.body?.cancel();
+          response = await this.#send(request, await this.#tokens.accessTokenRejected(token));
+        }
+        if (!response.ok) throw await problemErrorOf(response);
+        return response;
+      },
+      this.#retry,
+      retryable,
+    );
   }
 
   #send({ method, path, body, contentType, ifMatch }: ApiRequest, token: string): Promise<Response> {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json, application/problem+json' };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json, application/problem+json',
+    };
     if (body !== undefined) headers['content-type'] = contentType ?? 'application/json';
     if (ifMatch !== undefined) headers['if-match'] = ifMatch;
-    return send(this.#fetch, `${this.#baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return send(this.#fetch, `${this.#baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   }
 }
-

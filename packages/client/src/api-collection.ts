@@ -1,4 +1,11 @@
-import { missingFieldMessage, resolveSchema, type BodyValidator, type MissingField, type OpenApiDocument, type SchemaObject } from '@gatehouse/contract';
+import {
+  missingFieldMessage,
+  resolveSchema,
+  type BodyValidator,
+  type MissingField,
+  type OpenApiDocument,
+  type SchemaObject,
+} from '@gatehouse/contract';
 import type { ApiRequest } from './api-client.js';
 import { InvalidResponseError, LocalValidationError, isRecord } from './errors.js';
 
@@ -50,7 +57,9 @@ export class CollectionClient<T extends object> {
   validate(body: unknown): void {
     const result = this.#deps.validate(body);
     if (result.ok) return;
-    throw result.kind === 'missing' ? new LocalValidationError('missing', result.fields, result.invalid) : new LocalValidationError('invalid', result.fields);
+    throw result.kind === 'missing'
+      ? new LocalValidationError('missing', result.fields, result.invalid)
+      : new LocalValidationError('invalid', result.fields);
   }
 
   /** POST: validated first; nothing is sent when it would be refused. */
@@ -66,7 +75,9 @@ export class CollectionClient<T extends object> {
   /** PUT: a full replacement, validated exactly like create. */
   async replace(id: string, body: T, options: WriteOptions = {}): Promise<RecordResult<T>> {
     this.validate(body);
-    return this.#record(await this.#deps.request({ method: 'PUT', path: this.#itemPath(id), body, ifMatch: options.ifMatch }));
+    return this.#record(
+      await this.#deps.request({ method: 'PUT', path: this.#itemPath(id), body, ifMatch: options.ifMatch }),
+    );
   }
 
   /**
@@ -76,9 +87,15 @@ export class CollectionClient<T extends object> {
   async patch(id: string, patch: MergePatch<T>, options: WriteOptions = {}): Promise<RecordResult<T>> {
     const missing = requiredFieldsNulled(this.#deps.document, this.#deps.schema, patch, '', '');
     if (missing.length > 0) throw new LocalValidationError('missing', missing);
-    return this.#record(await this.#deps.request({
-      method: 'PATCH', path: this.#itemPath(id), body: patch, contentType: 'application/merge-patch+json', ifMatch: options.ifMatch,
-    }));
+    return this.#record(
+      await this.#deps.request({
+        method: 'PATCH',
+        path: this.#itemPath(id),
+        body: patch,
+        contentType: 'application/merge-patch+json',
+        ifMatch: options.ifMatch,
+      }),
+    );
   }
 
   async remove(id: string, options: WriteOptions = {}): Promise<void> {
@@ -94,7 +111,11 @@ export class CollectionClient<T extends object> {
     const search = query.toString();
     const suffix = search === '' ? '' : `?${search}`;
     const body = await jsonBody(await this.#deps.request({ method: 'GET', path: `/${this.name}${suffix}` }));
-    if (!isRecord(body) || !Array.isArray(body.items) || !(typeof body.next_cursor === 'string' || body.next_cursor === null)) {
+    if (
+      !isRecord(body) ||
+      !Array.isArray(body.items) ||
+      !(typeof body.next_cursor === 'string' || body.next_cursor === null)
+    ) {
       throw new InvalidResponseError(`the list of ${this.name} is not a page of items`);
     }
     return body as unknown as RecordPage<T>;
@@ -106,7 +127,8 @@ export class CollectionClient<T extends object> {
 
   async #record(response: Response): Promise<RecordResult<T>> {
     const body = await jsonBody(response);
-    if (!isRecord(body) || typeof body.id !== 'string') throw new InvalidResponseError(`the ${this.name} record has no id`, response.status);
+    if (!isRecord(body) || typeof body.id !== 'string')
+      throw new InvalidResponseError(`the ${this.name} record has no id`, response.status);
     return { record: body as ApiRecord<T>, etag: response.headers.get('etag') ?? undefined };
   }
 }
@@ -120,7 +142,13 @@ async function jsonBody(response: Response): Promise<unknown> {
 }
 
 /** Required, non-nullable, writable fields that `patch` sets to null, nested objects included. */
-function requiredFieldsNulled(doc: OpenApiDocument, schema: SchemaObject, patch: unknown, field: string, pointer: string): MissingField[] {
+function requiredFieldsNulled(
+  doc: OpenApiDocument,
+  schema: SchemaObject,
+  patch: unknown,
+  field: string,
+  pointer: string,
+): MissingField[] {
   if (!isRecord(patch)) return [];
   const missing: MissingField[] = [];
   for (const [key, value] of Object.entries(patch)) {
@@ -128,7 +156,12 @@ function requiredFieldsNulled(doc: OpenApiDocument, schema: SchemaObject, patch:
     const property = reference === undefined ? undefined : resolveSchema(doc, reference);
     const name = field === '' ? key : `${field}.${key}`;
     const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (value === null && schema.required?.includes(key) && property?.nullable !== true && property?.readOnly !== true) {
+    if (
+      value === null &&
+      schema.required?.includes(key) &&
+      property?.nullable !== true &&
+      property?.readOnly !== true
+    ) {
       missing.push({ field: name, pointer: at, message: missingFieldMessage(name) });
     } else if (property !== undefined && isRecord(value)) {
       missing.push(...requiredFieldsNulled(doc, property, value, name, at));

@@ -15,10 +15,16 @@ export async function problemErrorOf(response: Response): Promise<ProblemRespons
   const isProblem = /^application\/problem\+json\b/i.test(response.headers.get('content-type') ?? '');
   const body: unknown = isProblem ? await response.json().catch(() => undefined) : await response.body?.cancel();
   if (!isRecord(body) || typeof body.type !== 'string' || typeof body.title !== 'string') {
-    return new InvalidResponseError(`the API answered ${response.status} without a problem body`, response.status, retryAfter);
+    return new InvalidResponseError(
+      `the API answered ${response.status} without a problem body`,
+      response.status,
+      retryAfter,
+    );
   }
   const problem: ProblemBody = {
-    type: body.type, title: body.title, status: typeof body.status === 'number' ? body.status : response.status,
+    type: body.type,
+    title: body.title,
+    status: typeof body.status === 'number' ? body.status : response.status,
     detail: typeof body.detail === 'string' ? body.detail : body.title,
     ...(typeof body.instance === 'string' ? { instance: body.instance } : {}),
     ...(Array.isArray(body.errors) ? { errors: body.errors as ProblemBody['errors'] } : {}),

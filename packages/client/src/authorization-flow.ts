@@ -27,16 +27,34 @@ export interface AuthorizationRequestSettings {
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.1 RFC 6749 §4.1.1
  * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.3 RFC 7636 §4.3
  */
-export async function startAuthorization(client: OAuthClient, tokenState: TokenState, settings: AuthorizationRequestSettings): Promise<AuthorizationStart> {
+export async function startAuthorization(
+  client: OAuthClient,
+  tokenState: TokenState,
+  settings: AuthorizationRequestSettings,
+): Promise<AuthorizationStart> {
   const metadata = await client.discover();
   const endpoint = metadata.authorization_endpoint;
   if (endpoint === undefined) throw new TypeError(`the metadata of ${metadata.issuer} names no authorization_endpoint`);
   const { redirectUri, scope, now } = settings;
-  const pending = (settings.reuse ? reusablePending(await tokenState.current(), redirectUri, scope, now) : undefined)
-    ?? { state: generateState(), codeVerifier: generateCodeVerifier(), redirectUri, scope, createdAt: now };
+  const pending = (settings.reuse
+    ? reusablePending(await tokenState.current(), redirectUri, scope, now)
+    : undefined) ?? {
+    state: generateState(),
+    codeVerifier: generateCodeVerifier(),
+    redirectUri,
+    scope,
+    createdAt: now,
+  };
   await tokenState.update((state) => withPending(state, pending, now));
   const codeChallenge = await codeChallengeS256(pending.codeVerifier);
-  const authorizationUrl = buildAuthorizationUrl({ authorizationEndpoint: endpoint, clientId: client.clientId, redirectUri, scope, state: pending.state, codeChallenge });
+  const authorizationUrl = buildAuthorizationUrl({
+    authorizationEndpoint: endpoint,
+    clientId: client.clientId,
+    redirectUri,
+    scope,
+    state: pending.state,
+    codeChallenge,
+  });
   return { authorizationUrl, state: pending.state };
 }
 
@@ -48,20 +66,33 @@ export async function startAuthorization(client: OAuthClient, tokenState: TokenS
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.3 RFC 6749 §4.1.3
  * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.5 RFC 7636 §4.5
  */
-export async function completeAuthorization(client: OAuthClient, tokenState: TokenState, callbackUrl: string | URL, now: number): Promise<{ response: TokenResponse; scope: string | undefined }> {
+export async function completeAuthorization(
+  client: OAuthClient,
+  tokenState: TokenState,
+  callbackUrl: string | URL,
+  now: number,
+): Promise<{ response: TokenResponse; scope: string | undefined }> {
   const metadata = await client.discover();
   const pending = livePending(await tokenState.current(), now);
   const callbackState = new URL(callbackUrl).searchParams.get('state');
   const request = pending.find((p) => p.state === callbackState);
   try {
     const callback = readAuthorizationCallback(callbackUrl, {
-      issuer: metadata.issuer, issRequired: metadata.authorization_response_iss_parameter_supported === true, isPendingState: () => request !== undefined,
+      issuer: metadata.issuer,
+      issRequired: metadata.authorization_response_iss_parameter_supported === true,
+      isPendingState: () => request !== undefined,
     });
     if (request === undefined) throw new TypeError('unreachable: the state was checked');
     // A code is single use: a request whose answer was lost must not be replayed, so only answered failures are retried.
-    const response = await client.tokenRequest({
-      grant_type: 'authorization_code', code: callback.code, redirect_uri: request.redirectUri, code_verifier: request.codeVerifier,
-    }, (error) => isTransient(error) && !(error instanceof TransportError));
+    const response = await client.tokenRequest(
+      {
+        grant_type: 'authorization_code',
+        code: callback.code,
+        redirect_uri: request.redirectUri,
+        code_verifier: request.codeVerifier,
+      },
+      (error) => isTransient(error) && !(error instanceof TransportError),
+    );
     return { response, scope: request.scope };
   } finally {
     if (request !== undefined) await tokenState.update((state) => withoutPending(state, request.state, now));

@@ -42,21 +42,39 @@ export interface AuthorizationCallback {
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2 RFC 6749 §4.1.2
  * @see https://www.rfc-editor.org/rfc/rfc9207#section-2.4 RFC 9207 §2.4
  */
-export function readAuthorizationCallback(callbackUrl: string | URL, expected: { readonly issuer: string; readonly issRequired: boolean; readonly isPendingState: (state: string) => boolean }): AuthorizationCallback {
+export function readAuthorizationCallback(
+  callbackUrl: string | URL,
+  expected: {
+    readonly issuer: string;
+    readonly issRequired: boolean;
+    readonly isPendingState: (state: string) => boolean;
+  },
+): AuthorizationCallback {
   const params = new URL(callbackUrl).searchParams;
   const state = params.get('state');
   if (state === null || !expected.isPendingState(state)) {
-    throw new AuthorizationCallbackError('unknown_state', 'the callback does not carry the state of an authorization request this client started');
+    throw new AuthorizationCallbackError(
+      'unknown_state',
+      'the callback does not carry the state of an authorization request this client started',
+    );
   }
   const iss = params.get('iss');
   if ((iss !== null || expected.issRequired) && iss !== expected.issuer) {
-    throw new AuthorizationCallbackError('issuer_mismatch', `the callback's iss ${JSON.stringify(iss)} is not the issuer ${expected.issuer}`);
+    throw new AuthorizationCallbackError(
+      'issuer_mismatch',
+      `the callback's iss ${JSON.stringify(iss)} is not the issuer ${expected.issuer}`,
+    );
   }
   const error = params.get('error');
   if (error !== null) {
-    throw new OAuthResponseError({ error, error_description: params.get('error_description') ?? undefined, error_uri: params.get('error_uri') ?? undefined });
+    throw new OAuthResponseError({
+      error,
+      error_description: params.get('error_description') ?? undefined,
+      error_uri: params.get('error_uri') ?? undefined,
+    });
   }
   const code = params.get('code');
-  if (code === null || code === '') throw new AuthorizationCallbackError('missing_code', 'the callback carries neither a code nor an error');
+  if (code === null || code === '')
+    throw new AuthorizationCallbackError('missing_code', 'the callback carries neither a code nor an error');
   return { state, code };
 }

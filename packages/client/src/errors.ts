@@ -11,8 +11,15 @@ import type { FieldProblem, ProblemBody, ProblemCode, ProblemFieldError } from '
 import type { IntrospectionResponse } from './wire.js';
 
 export const CLIENT_ERROR_CODES = [
-  'ERR_OAUTH_RESPONSE', 'ERR_PROBLEM_RESPONSE', 'ERR_INVALID_RESPONSE', 'ERR_TRANSPORT', 'ERR_REAUTHENTICATION_REQUIRED',
-  'ERR_CLIENT_CONFIGURATION', 'ERR_LOCAL_VALIDATION', 'ERR_AUTHORIZATION_CALLBACK', 'ERR_TOKEN_STORE',
+  'ERR_OAUTH_RESPONSE',
+  'ERR_PROBLEM_RESPONSE',
+  'ERR_INVALID_RESPONSE',
+  'ERR_TRANSPORT',
+  'ERR_REAUTHENTICATION_REQUIRED',
+  'ERR_CLIENT_CONFIGURATION',
+  'ERR_LOCAL_VALIDATION',
+  'ERR_AUTHORIZATION_CALLBACK',
+  'ERR_TOKEN_STORE',
 ] as const;
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 
@@ -41,8 +48,19 @@ export class OAuthResponseError extends GatehouseClientError {
   /** How long the server asked us to wait (Retry-After), in milliseconds. */
   readonly retryAfterMs: number | undefined;
 
-  constructor(body: { readonly error: string; readonly error_description?: string | undefined; readonly error_uri?: string | undefined }, status?: number, retryAfterMs?: number) {
-    super('ERR_OAUTH_RESPONSE', body.error_description === undefined ? body.error : `${body.error}: ${body.error_description}`);
+  constructor(
+    body: {
+      readonly error: string;
+      readonly error_description?: string | undefined;
+      readonly error_uri?: string | undefined;
+    },
+    status?: number,
+    retryAfterMs?: number,
+  ) {
+    super(
+      'ERR_OAUTH_RESPONSE',
+      body.error_description === undefined ? body.error : `${body.error}: ${body.error_description}`,
+    );
     this.error = body.error;
     this.error_description = body.error_description;
     this.error_uri = body.error_uri;
@@ -51,7 +69,10 @@ export class OAuthResponseError extends GatehouseClientError {
   }
 
   /** Reads an error response of the token, introspection or revocation endpoint. */
-  static async fromResponse(response: Response, retryAfterMs?: number): Promise<OAuthResponseError | InvalidResponseError> {
+  static async fromResponse(
+    response: Response,
+    retryAfterMs?: number,
+  ): Promise<OAuthResponseError | InvalidResponseError> {
     const text = await response.text().catch(() => '');
     let body: unknown;
     try {
@@ -62,11 +83,21 @@ export class OAuthResponseError extends GatehouseClientError {
     const fields = isRecord(body) ? body : {};
     const { error, error_description: description, error_uri: uri } = fields;
     if (typeof error !== 'string' || error === '') {
-      return new InvalidResponseError(`HTTP ${response.status} without an OAuth 2.0 error body`, response.status, retryAfterMs);
+      return new InvalidResponseError(
+        `HTTP ${response.status} without an OAuth 2.0 error body`,
+        response.status,
+        retryAfterMs,
+      );
     }
-    return new OAuthResponseError({
-      error, error_description: typeof description === 'string' ? description : undefined, error_uri: typeof uri === 'string' ? uri : undefined,
-    }, response.status, retryAfterMs);
+    return new OAuthResponseError(
+      {
+        error,
+        error_description: typeof description === 'string' ? description : undefined,
+        error_uri: typeof uri === 'string' ? uri : undefined,
+      },
+      response.status,
+      retryAfterMs,
+    );
   }
 }
 
@@ -104,8 +135,11 @@ export class TransportError extends GatehouseClientError {
   readonly url: string;
   readonly attempts: number;
   constructor(url: string, cause: unknown, attempts = 1) {
-    const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
-    super('ERR_TRANSPORT', `could not reach ${url} (${attempts} attempt${attempts === 1 ? '' : 's'}): ${reason}`, { cause });
+    const reason =
+      cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+    super('ERR_TRANSPORT', `could not reach ${url} (${attempts} attempt${attempts === 1 ? '' : 's'}): ${reason}`, {
+      cause,
+    });
     this.url = url;
     this.attempts = attempts;
   }
@@ -126,9 +160,18 @@ export class ReauthenticationRequired extends GatehouseClientError {
   /** True when introspection confirmed the token is no longer active; undefined when not asked. */
   readonly revocationConfirmed: boolean | undefined;
 
-  constructor(start: { readonly authorizationUrl: string; readonly state: string }, refusal?: OAuthResponseError, introspection?: IntrospectionResponse) {
-    const why = refusal === undefined ? 'no refresh token is stored' : `the refresh token was refused (${refusal.message})`;
-    super('ERR_REAUTHENTICATION_REQUIRED', `re-authentication required: ${why}; send the user to the authorization URL`, { cause: refusal });
+  constructor(
+    start: { readonly authorizationUrl: string; readonly state: string },
+    refusal?: OAuthResponseError,
+    introspection?: IntrospectionResponse,
+  ) {
+    const why =
+      refusal === undefined ? 'no refresh token is stored' : `the refresh token was refused (${refusal.message})`;
+    super(
+      'ERR_REAUTHENTICATION_REQUIRED',
+      `re-authentication required: ${why}; send the user to the authorization URL`,
+      { cause: refusal },
+    );
     this.authorizationUrl = start.authorizationUrl;
     this.state = start.state;
     this.refusal = refusal;
@@ -141,8 +184,12 @@ export class ReauthenticationRequired extends GatehouseClientError {
 export class ClientConfigurationError extends GatehouseClientError {
   readonly refusal: OAuthResponseError;
   constructor(refusal: OAuthResponseError) {
-    super('ERR_CLIENT_CONFIGURATION', `client configuration error (${refusal.message}): check the client id, secret, `
-      + 'authentication method and registered grant types; the stored tokens were kept', { cause: refusal });
+    super(
+      'ERR_CLIENT_CONFIGURATION',
+      `client configuration error (${refusal.message}): check the client id, secret, ` +
+        'authentication method and registered grant types; the stored tokens were kept',
+      { cause: refusal },
+    );
     this.refusal = refusal;
   }
 }
@@ -160,14 +207,22 @@ export class LocalValidationError extends GatehouseClientError {
 
   constructor(kind: 'missing' | 'invalid', fields: readonly FieldProblem[], alsoInvalid: readonly FieldProblem[] = []) {
     const first = fields[0]?.message ?? 'Request body is invalid';
-    const detail = kind === 'missing' || fields.length === 1 ? first : `${fields.length} fields have unacceptable values; see errors.`;
+    const detail =
+      kind === 'missing' || fields.length === 1
+        ? first
+        : `${fields.length} fields have unacceptable values; see errors.`;
     super('ERR_LOCAL_VALIDATION', detail);
     this.problemCode = kind === 'missing' ? 'missing_required_field' : 'invalid_field_value';
     this.status = kind === 'missing' ? 400 : 422;
     this.detail = detail;
     this.errors = [
       ...fields.map((f) => ({ code: this.problemCode, field: f.field, pointer: f.pointer, detail: f.message })),
-      ...alsoInvalid.map((f) => ({ code: 'invalid_field_value' as const, field: f.field, pointer: f.pointer, detail: f.message })),
+      ...alsoInvalid.map((f) => ({
+        code: 'invalid_field_value' as const,
+        field: f.field,
+        pointer: f.pointer,
+        detail: f.message,
+      })),
     ];
   }
 }

@@ -40,9 +40,16 @@ export async function send(fetchFn: FetchFunction, url: string, init: RequestIni
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-2.3.1 RFC 6749 §2.3.1
  */
-export function postForm(ctx: EndpointContext, url: string, params: Readonly<Record<string, string>>): Promise<Response> {
+export function postForm(
+  ctx: EndpointContext,
+  url: string,
+  params: Readonly<Record<string, string>>,
+): Promise<Response> {
   const body = new URLSearchParams(params);
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
   const { clientId, clientSecret, method } = ctx.client;
   if (method === 'client_secret_basic') {
     const credentials = `${formEncode(clientId)}:${formEncode(clientSecret ?? '')}`;

@@ -3,18 +3,59 @@
  * Node-only parts (the encrypted file store, the loopback listener of the login CLI) are in
  * `@gatehouse/client/node`.
  */
-export { TokenManager, type AuthorizationStart, type TokenManagerEvents, type TokenManagerOptions } from './token-manager.js';
-export { OAuthClient, type OAuthClientOptions } from './oauth-client.js';
-export { MemoryTokenStore, type PendingAuthorization, type StoredTokens, type TokenStore, type TokenStoreState } from './token-store.js';
-export { ApiClient, type AccessTokenSource, type ApiClientOptions, type ApiRequest } from './api-client.js';
-export { CollectionClient, type ApiRecord, type MergePatch, type RecordPage, type RecordResult, type WriteOptions } from './api-collection.js';
 export {
-  AuthorizationCallbackError, CLIENT_ERROR_CODES, ClientConfigurationError, GatehouseClientError, InvalidResponseError, LocalValidationError,
-  OAuthResponseError, ProblemResponseError, ReauthenticationRequired, TokenStoreError, TransportError, type CallbackProblem, type ClientErrorCode,
+  TokenManager,
+  type AuthorizationStart,
+  type TokenManagerEvents,
+  type TokenManagerOptions,
+} from './token-manager.js';
+export { OAuthClient, type OAuthClientOptions } from './oauth-client.js';
+export {
+  MemoryTokenStore,
+  type PendingAuthorization,
+  type StoredTokens,
+  type TokenStore,
+  type TokenStoreState,
+} from './token-store.js';
+export { ApiClient, type AccessTokenSource, type ApiClientOptions, type ApiRequest } from './api-client.js';
+export {
+  CollectionClient,
+  type ApiRecord,
+  type MergePatch,
+  type RecordPage,
+  type RecordResult,
+  type WriteOptions,
+} from './api-collection.js';
+export {
+  AuthorizationCallbackError,
+  CLIENT_ERROR_CODES,
+  ClientConfigurationError,
+  GatehouseClientError,
+  InvalidResponseError,
+  LocalValidationError,
+  OAuthResponseError,
+  ProblemResponseError,
+  ReauthenticationRequired,
+  TokenStoreError,
+  TransportError,
+  type CallbackProblem,
+  type ClientErrorCode,
 } from './errors.js';
-export { DEFAULT_RETRY_POLICY, backoffDelay, isTransient, parseRetryAfter, withRetry, type RetryPolicy } from './retry.js';
+export {
+  DEFAULT_RETRY_POLICY,
+  backoffDelay,
+  isTransient,
+  parseRetryAfter,
+  withRetry,
+  type RetryPolicy,
+} from './retry.js';
 export { codeChallengeS256, generateCodeVerifier, generateState } from './pkce.js';
-export { buildAuthorizationUrl, readAuthorizationCallback, type AuthorizationCallback, type AuthorizationUrlParameters } from './authorization-url.js';
+export {
+  buildAuthorizationUrl,
+  readAuthorizationCallback,
+  type AuthorizationCallback,
+  type AuthorizationUrlParameters,
+} from './authorization-url.js';
 export { discoverAuthorizationServer, metadataUrlOf, openIdConfigurationUrlOf } from './metadata.js';
 export { introspectToken } from './introspect.js';
 export { revokeToken } from './revoke.js';

@@ -30,7 +30,10 @@ export function openIdConfigurationUrlOf(issuer: string): string {
  *
  * @see https://www.rfc-editor.org/rfc/rfc8414#section-3.3 RFC 8414 §3.3
  */
-export async function discoverAuthorizationServer(issuer: string, fetchFn: FetchFunction): Promise<AuthorizationServerMetadata> {
+export async function discoverAuthorizationServer(
+  issuer: string,
+  fetchFn: FetchFunction,
+): Promise<AuthorizationServerMetadata> {
   let url = metadataUrlOf(issuer);
   let response = await send(fetchFn, url, { headers: { accept: 'application/json' } });
   if (response.status === 404) {
@@ -40,8 +43,11 @@ export async function discoverAuthorizationServer(issuer: string, fetchFn: Fetch
   }
   const body = await jsonObjectOf(response, 'metadata endpoint');
   if (body.issuer !== issuer) {
-    throw new InvalidResponseError(`the metadata at ${url} names the issuer ${JSON.stringify(body.issuer)}, not ${issuer} (RFC 8414 §3.3)`);
+    throw new InvalidResponseError(
+      `the metadata at ${url} names the issuer ${JSON.stringify(body.issuer)}, not ${issuer} (RFC 8414 §3.3)`,
+    );
   }
-  if (typeof body.token_endpoint !== 'string') throw new InvalidResponseError(`the metadata at ${url} names no token_endpoint`);
+  if (typeof body.token_endpoint !== 'string')
+    throw new InvalidResponseError(`the metadata at ${url} names no token_endpoint`);
   return body as AuthorizationServerMetadata;
 }

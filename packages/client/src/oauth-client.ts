@@ -34,11 +34,13 @@ export class OAuthClient {
   /** The server's metadata, read once (RFC 8414); a failed read is tried again next time. */
   discover(): Promise<AuthorizationServerMetadata> {
     const { metadata, issuer, retry } = this.#options;
-    this.#metadata ??= metadata !== undefined ? Promise.resolve(metadata)
-      : withRetry(() => discoverAuthorizationServer(issuer, this.#options.fetch), retry).catch((error: unknown) => {
-        this.#metadata = undefined;
-        throw error;
-      });
+    this.#metadata ??=
+      metadata !== undefined
+        ? Promise.resolve(metadata)
+        : withRetry(() => discoverAuthorizationServer(issuer, this.#options.fetch), retry).catch((error: unknown) => {
+            this.#metadata = undefined;
+            throw error;
+          });
     return this.#metadata;
   }
 
@@ -58,7 +60,8 @@ export class OAuthClient {
     try {
       return await withRetry(() => requestTokens(ctx, request), this.#options.retry, retryable);
     } catch (error) {
-      if (error instanceof OAuthResponseError && CONFIGURATION_ERRORS.has(error.error)) throw new ClientConfigurationError(error);
+      if (error instanceof OAuthResponseError && CONFIGURATION_ERRORS.has(error.error))
+        throw new ClientConfigurationError(error);
       throw error;
     }
   }

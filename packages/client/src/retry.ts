@@ -48,9 +48,12 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number 
 export function isTransient(error: unknown): boolean {
   if (error instanceof TransportError) return true;
   if (error instanceof OAuthResponseError) {
-    return error.error === 'temporarily_unavailable' || error.error === 'server_error' || isTransientStatus(error.status);
+    return (
+      error.error === 'temporarily_unavailable' || error.error === 'server_error' || isTransientStatus(error.status)
+    );
   }
-  if (error instanceof ProblemResponseError || error instanceof InvalidResponseError) return isTransientStatus(error.status);
+  if (error instanceof ProblemResponseError || error instanceof InvalidResponseError)
+    return isTransientStatus(error.status);
   return false;
 }
 
@@ -59,8 +62,11 @@ function isTransientStatus(status: number | undefined): boolean {
 }
 
 function retryAfterOf(error: unknown): number | undefined {
-  return error instanceof OAuthResponseError || error instanceof ProblemResponseError || error instanceof InvalidResponseError
-    ? error.retryAfterMs : undefined;
+  return error instanceof OAuthResponseError ||
+    error instanceof ProblemResponseError ||
+    error instanceof InvalidResponseError
+    ? error.retryAfterMs
+    : undefined;
 }
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -71,7 +77,11 @@ const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * than `maxDelayMs` is not made and the failure is thrown. A TransportError thrown in the end
  * counts every attempt.
  */
-export async function withRetry<T>(operation: () => Promise<T>, policy: RetryPolicy = DEFAULT_RETRY_POLICY, shouldRetry: (error: unknown) => boolean = isTransient): Promise<T> {
+export async function withRetry<T>(
+  operation: () => Promise<T>,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  shouldRetry: (error: unknown) => boolean = isTransient,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await operation();

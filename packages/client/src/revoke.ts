@@ -9,7 +9,11 @@ import { postForm, type EndpointContext } from './http.js';
  *
  * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.1 RFC 7009 §2.1
  */
-export async function revokeToken(ctx: EndpointContext, token: string, tokenTypeHint: 'refresh_token' | 'access_token'): Promise<boolean> {
+export async function revokeToken(
+  ctx: EndpointContext,
+  token: string,
+  tokenTypeHint: 'refresh_token' | 'access_token',
+): Promise<boolean> {
   const endpoint = ctx.metadata.revocation_endpoint;
   if (endpoint === undefined) return false;
   const response = await postForm(ctx, endpoint, { token, token_type_hint: tokenTypeHint });

@@ -10,7 +10,13 @@ import type { TokenResponse } from './wire.js';
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 RFC 6749 §5.1
  */
-export function storedTokensFrom(response: TokenResponse, now: number, previous: StoredTokens | undefined, requestedScope: string | undefined, refreshLifetimeSeconds: number | undefined): StoredTokens {
+export function storedTokensFrom(
+  response: TokenResponse,
+  now: number,
+  previous: StoredTokens | undefined,
+  requestedScope: string | undefined,
+  refreshLifetimeSeconds: number | undefined,
+): StoredTokens {
   const issuedRefresh = response.refresh_token !== undefined;
   const refreshSeconds = response.refresh_expires_in ?? response.refresh_token_expires_in ?? refreshLifetimeSeconds;
   return {
@@ -18,7 +24,11 @@ export function storedTokensFrom(response: TokenResponse, now: number, previous:
     tokenType: response.token_type,
     accessTokenExpiresAt: response.expires_in === undefined ? undefined : now + response.expires_in * 1000,
     refreshToken: response.refresh_token ?? previous?.refreshToken,
-    refreshTokenExpiresAt: issuedRefresh ? (refreshSeconds === undefined ? undefined : now + refreshSeconds * 1000) : previous?.refreshTokenExpiresAt,
+    refreshTokenExpiresAt: issuedRefresh
+      ? refreshSeconds === undefined
+        ? undefined
+        : now + refreshSeconds * 1000
+      : previous?.refreshTokenExpiresAt,
     scope: response.scope ?? previous?.scope ?? requestedScope,
     obtainedAt: now,
   };
@@ -50,6 +60,13 @@ export function livePending(state: TokenStoreState, now: number): readonly Pendi
 }
 
 /** A recent pending request for the same redirect URI and scope, which a re-authentication may reuse. */
-export function reusablePending(state: TokenStoreState, redirectUri: string, scope: string | undefined, now: number): PendingAuthorization | undefined {
-  return livePending(state, now).findLast((p) => p.redirectUri === redirectUri && p.scope === scope && now - p.createdAt < PENDING_REUSE_MS);
+export function reusablePending(
+  state: TokenStoreState,
+  redirectUri: string,
+  scope: string | undefined,
+  now: number,
+): PendingAuthorization | undefined {
+  return livePending(state, now).findLast(
+    (p) => p.redirectUri === redirectUri && p.scope === scope && now - p.createdAt < PENDING_REUSE_MS,
+  );
 }

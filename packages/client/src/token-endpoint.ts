@@ -4,7 +4,12 @@ import type { TokenResponse } from './wire.js';
 
 export type TokenRequest =
   | { readonly grant_type: 'refresh_token'; readonly refresh_token: string; readonly scope?: string }
-  | { readonly grant_type: 'authorization_code'; readonly code: string; readonly redirect_uri: string; readonly code_verifier: string };
+  | {
+      readonly grant_type: 'authorization_code';
+      readonly code: string;
+      readonly redirect_uri: string;
+      readonly code_verifier: string;
+    };
 
 /**
  * One request to the token endpoint. A refusal is thrown as OAuthResponseError (the §5.2 body) or
@@ -29,12 +34,15 @@ export function parseTokenResponse(body: Readonly<Record<string, unknown>>): Tok
     throw new InvalidResponseError(`the token response ${what}`, 200);
   };
   if (typeof body.access_token !== 'string' || body.access_token === '') bad('has no access_token');
-  if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer') bad('is not of token_type Bearer');
+  if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')
+    bad('is not of token_type Bearer');
   for (const name of ['expires_in', 'refresh_expires_in', 'refresh_token_expires_in']) {
     const value = body[name];
-    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) bad(`has a ${name} that is not a number of seconds`);
+    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0))
+      bad(`has a ${name} that is not a number of seconds`);
   }
-  if (body.refresh_token !== undefined && (typeof body.refresh_token !== 'string' || body.refresh_token === '')) bad('has an empty refresh_token');
+  if (body.refresh_token !== undefined && (typeof body.refresh_token !== 'string' || body.refresh_token === ''))
+    bad('has an empty refresh_token');
   if (body.scope !== undefined && typeof body.scope !== 'string') bad('has a scope that is not a string');
   return body as unknown as TokenResponse;
 }

@@ -42,7 +42,11 @@ export interface TokenManagerOptions {
 }
 
 export interface TokenManagerEvents {
-  readonly refreshed: { readonly accessTokenExpiresAt: number | undefined; readonly scope: string | undefined; readonly refreshTokenRotated: boolean };
+  readonly refreshed: {
+    readonly accessTokenExpiresAt: number | undefined;
+    readonly scope: string | undefined;
+    readonly refreshTokenRotated: boolean;
+  };
   readonly 'refresh-token-expiring': { readonly refreshTokenExpiresAt: number; readonly secondsLeft: number };
   readonly 'reauthentication-required': { readonly error: ReauthenticationRequired };
 }
@@ -65,8 +69,13 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
     this.#options = options;
     const { issuer, clientId, clientSecret, clientAuthMethod, metadata } = options;
     this.#client = new OAuthClient({
-      issuer, clientId, clientSecret, clientAuthMethod, metadata,
-      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry }, fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+      issuer,
+      clientId,
+      clientSecret,
+      clientAuthMethod,
+      metadata,
+      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+      fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     });
     this.#state = new TokenState(options.store ?? new MemoryTokenStore());
     this.#now = options.now ?? Date.now;
@@ -85,7 +94,13 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
   /** A resource server refused `rejected` (401): refresh, unless another caller already did. */
   async accessTokenRejected(rejected: string): Promise<string> {
     const tokens = (await this.#state.current()).tokens;
-    if (this.#refreshing === undefined && tokens !== undefined && tokens.accessToken !== rejected && this.#isFresh(tokens)) return tokens.accessToken;
+    if (
+      this.#refreshing === undefined &&
+      tokens !== undefined &&
+      tokens.accessToken !== rejected &&
+      this.#isFresh(tokens)
+    )
+      return tokens.accessToken;
     return (await this.refresh()).accessToken;
   }
 
@@ -108,25 +123,38 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
     if (refreshToken === undefined) throw await this.#reauthenticationRequired();
     let response: TokenResponse;
     try {
-      response = await this.#client.tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken }, isTransient);
+      response = await this.#client.tokenRequest(
+        { grant_type: 'refresh_token', refresh_token: refreshToken },
+        isTransient,
+      );
     } catch (error) {
       // RFC 6749 §5.2: invalid_grant is permanent. Never retried, never presented again.
-      if (error instanceof OAuthResponseError && error.error === 'invalid_grant') throw await this.#reauthenticationRequired(error, refreshToken);
+      if (error instanceof OAuthResponseError && error.error === 'invalid_grant')
+        throw await this.#reauthenticationRequired(error, refreshToken);
       throw error;
     }
     const tokens = await this.#keep(response, previous);
-    this.emit('refreshed', { accessTokenExpiresAt: tokens.accessTokenExpiresAt, scope: tokens.scope, refreshTokenRotated: tokens.refreshToken !== refreshToken });
+    this.emit('refreshed', {
+      accessTokenExpiresAt: tokens.accessTokenExpiresAt,
+      scope: tokens.scope,
+      refreshTokenRotated: tokens.refreshToken !== refreshToken,
+    });
     this.#warnIfRefreshTokenExpiring(tokens);
     return tokens;
   }
 
   /** Discards the tokens first, then (optionally) introspects the refused one, then prepares a new flow. */
-  async #reauthenticationRequired(refusal?: OAuthResponseError, refusedToken?: string): Promise<ReauthenticationRequired> {
+  async #reauthenticationRequired(
+    refusal?: OAuthResponseError,
+    refusedToken?: string,
+  ): Promise<ReauthenticationRequired> {
     await this.#state.update((state) => ({ ...state, tokens: undefined }));
     let introspection: IntrospectionResponse | undefined;
     if (refusal !== undefined && refusedToken !== undefined && this.#options.introspectOnInvalidGrant === true) {
       // Only a report: a public client may not introspect, and nothing depends on the answer.
-      introspection = await introspectToken(await this.#client.context(), refusedToken, 'refresh_token').catch(() => undefined);
+      introspection = await introspectToken(await this.#client.context(), refusedToken, 'refresh_token').catch(
+        () => undefined,
+      );
     }
     const start = await startAuthorization(this.#client, this.#state, { ...this.#requestSettings(), reuse: true });
     const error = new ReauthenticationRequired(start, refusal, introspection);
@@ -165,7 +193,11 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
     const introspection = await introspectToken(await this.#client.context(), token, 'refresh_token');
     const { exp } = introspection;
     if (introspection.active && typeof exp === 'number') {
-      await this.#state.update((state) => state.tokens?.refreshToken !== token ? state : { ...state, tokens: { ...state.tokens, refreshTokenExpiresAt: exp * 1000 } });
+      await this.#state.update((state) =>
+        state.tokens?.refreshToken !== token
+          ? state
+          : { ...state, tokens: { ...state.tokens, refreshTokenExpiresAt: exp * 1000 } },
+      );
       const tokens = (await this.#state.current()).tokens;
       if (tokens !== undefined) this.#warnIfRefreshTokenExpiring(tokens);
     }
@@ -184,8 +216,18 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
     return this.#client.discover();
   }
 
-  async #keep(response: TokenResponse, previous: StoredTokens | undefined, requestedScope = previous?.scope): Promise<StoredTokens> {
-    const tokens = storedTokensFrom(response, this.#now(), previous, requestedScope, this.#options.refreshTokenLifetimeSeconds);
+  async #keep(
+    response: TokenResponse,
+    previous: StoredTokens | undefined,
+    requestedScope = previous?.scope,
+  ): Promise<StoredTokens> {
+    const tokens = storedTokensFrom(
+      response,
+      this.#now(),
+      previous,
+      requestedScope,
+      this.#options.refreshTokenLifetimeSeconds,
+    );
     await this.#state.update((state) => ({ ...state, tokens }));
     return tokens;
   }

@@ -17,11 +17,14 @@ export class TokenState {
 
   async current(): Promise<TokenStoreState> {
     if (this.#state === undefined) {
-      this.#loading ??= this.#store.read().then((state) => {
-        this.#state ??= state;
-      }).finally(() => {
-        this.#loading = undefined;
-      });
+      this.#loading ??= this.#store
+        .read()
+        .then((state) => {
+          this.#state ??= state;
+        })
+        .finally(() => {
+          this.#loading = undefined;
+        });
       await this.#loading;
     }
     return this.#state ?? {};

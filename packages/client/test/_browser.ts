@@ -9,7 +9,10 @@ import { PASSWORD } from './_gatehouse.js';
 export class UserAgent {
   #cookie: string | undefined;
 
-  async authorize(authorizationUrl: string, { username = 'alice', password = PASSWORD, decision = 'allow' as 'allow' | 'deny' } = {}): Promise<string> {
+  async authorize(
+    authorizationUrl: string,
+    { username = 'alice', password = PASSWORD, decision = 'allow' as 'allow' | 'deny' } = {},
+  ): Promise<string> {
     const origin = new URL(authorizationUrl).origin;
     let page = await this.#send(authorizationUrl, { method: 'GET' });
     for (let step = 0; step < 6; step++) {
@@ -18,9 +21,18 @@ export class UserAgent {
         if (location.origin !== origin) return location.href;
         page = await this.#send(location.href, { method: 'GET' });
       } else if (page.status === 200 && page.html.includes('action="/login"')) {
-        page = await this.#post(`${origin}/login`, { csrf_token: hidden(page.html, 'csrf_token'), request: hidden(page.html, 'request'), username, password });
+        page = await this.#post(`${origin}/login`, {
+          csrf_token: hidden(page.html, 'csrf_token'),
+          request: hidden(page.html, 'request'),
+          username,
+          password,
+        });
       } else if (page.status === 200 && page.html.includes('action="/consent"')) {
-        page = await this.#post(`${origin}/consent`, { csrf_token: hidden(page.html, 'csrf_token'), request: hidden(page.html, 'request'), decision });
+        page = await this.#post(`${origin}/consent`, {
+          csrf_token: hidden(page.html, 'csrf_token'),
+          request: hidden(page.html, 'request'),
+          decision,
+        });
       } else {
         assert.fail(`unexpected page ${page.status}: ${page.html.slice(0, 500)}`);
       }
@@ -29,7 +41,11 @@ export class UserAgent {
   }
 
   #post(url: string, form: Record<string, string>): Promise<Page> {
-    return this.#send(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+    return this.#send(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+    });
   }
 
   async #send(url: string, init: RequestInit): Promise<Page> {
@@ -38,7 +54,11 @@ export class UserAgent {
     const response = await fetch(url, { ...init, headers, redirect: 'manual' });
     const setCookie = response.headers.get('set-cookie');
     if (setCookie) this.#cookie = setCookie.split(';')[0];
-    return { status: response.status, html: await response.text(), location: response.headers.get('location') ?? undefined };
+    return {
+      status: response.status,
+      html: await response.text(),
+      location: response.headers.get('location') ?? undefined,
+    };
   }
 }
 
@@ -51,5 +71,7 @@ interface Page {
 function hidden(html: string, name: string): string {
   const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(html);
   assert.ok(match, `the page has a hidden field ${name}`);
-  return (match[1] as string).replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');
+  return (match[1] as string)
+    .replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)))
+    .replace(/&amp;/g, '&');
 }

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  addUser, DEFAULT_RATE_LIMITS, issueOperatorGrant, registerClient, startServer, type ClientRegistration, type RateLimitPolicies, type RunningServer,
+  addUser,
+  DEFAULT_RATE_LIMITS,
+  issueOperatorGrant,
+  registerClient,
+  startServer,
+  type ClientRegistration,
+  type RateLimitPolicies,
+  type RunningServer,
 } from '@gatehouse/server';
 import { startCountingProxy, type CountingProxy } from './_proxy.js';
 
@@ -35,7 +42,17 @@ export interface Gatehouse {
   readonly clock: TestClock;
   addClient(registration: Partial<ClientRegistration> & { id: string }): Promise<{ id: string; secret: string | null }>;
   addUser(username?: string, password?: string): Promise<void>;
-  issueGrant(clientId: string, scope?: readonly string[]): Promise<{ access_token: string; token_type: string; expires_in: number; refresh_token?: string; scope: string; grant_id: string }>;
+  issueGrant(
+    clientId: string,
+    scope?: readonly string[],
+  ): Promise<{
+    access_token: string;
+    token_type: string;
+    expires_in: number;
+    refresh_token?: string;
+    scope: string;
+    grant_id: string;
+  }>;
   /** A grant's rotation count and revocation, read from the store. */
   grant(id: string): Promise<{ rotationCount: number; revokedAt: number | null }>;
   /** What `gatehouse grants revoke` does. */
@@ -44,22 +61,41 @@ export interface Gatehouse {
 }
 
 /** Gatehouse on a fresh SQLite file, behind a counting proxy whose URL is the issuer; the default rate limits unless given others. */
-export async function startGatehouse({ rateLimits }: { rateLimits?: Partial<RateLimitPolicies> } = {}): Promise<Gatehouse> {
+export async function startGatehouse({
+  rateLimits,
+}: { rateLimits?: Partial<RateLimitPolicies> } = {}): Promise<Gatehouse> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-client-test-'));
   const clock = new TestClock();
   const proxy = await startCountingProxy();
   const server = await startServer({
-    databaseUrl: `sqlite:${join(dataDir, 'gatehouse.db')}`, issuer: proxy.url, port: 0, host: '127.0.0.1', clock, api: SHIPPED_OPENAPI,
-    rateLimits: { ...DEFAULT_RATE_LIMITS, ...rateLimits }, rateLimitClock: clock.nowMs,
+    databaseUrl: `sqlite:${join(dataDir, 'gatehouse.db')}`,
+    issuer: proxy.url,
+    port: 0,
+    host: '127.0.0.1',
+    clock,
+    api: SHIPPED_OPENAPI,
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...rateLimits },
+    rateLimitClock: clock.nowMs,
   });
   proxy.target = server.url;
   const { store } = server.context;
   return {
-    issuer: proxy.url, apiBase: `${proxy.url}/v2`, server, proxy, clock,
+    issuer: proxy.url,
+    apiBase: `${proxy.url}/v2`,
+    server,
+    proxy,
+    clock,
     async addClient(registration) {
-      const { client, secret } = await registerClient(store, {
-        name: registration.id, scope: ['contacts:read', 'contacts:write'], redirectUris: [CALLBACK], ...registration,
-      }, clock.now());
+      const { client, secret } = await registerClient(
+        store,
+        {
+          name: registration.id,
+          scope: ['contacts:read', 'contacts:write'],
+          redirectUris: [CALLBACK],
+          ...registration,
+        },
+        clock.now(),
+      );
       return { id: client.id, secret };
     },
     async addUser(username = 'alice', password = PASSWORD) {
@@ -86,7 +122,9 @@ export async function startGatehouse({ rateLimits }: { rateLimits?: Partial<Rate
 
 /** The `grant_id` claim of a Gatehouse access token (a JWT). */
 export function grantIdOf(accessToken: string): string {
-  const payload = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { grant_id?: string };
+  const payload = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+    grant_id?: string;
+  };
   if (payload.grant_id === undefined) throw new Error('the access token names no grant');
   return payload.grant_id;
 }

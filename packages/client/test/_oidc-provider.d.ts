@@ -13,8 +13,17 @@ declare module 'oidc-provider' {
     constructor(issuer: string, configuration: Readonly<Record<string, unknown>>);
     listen(port: number, host: string): Server;
     on(event: 'grant.error', listener: (ctx: unknown, error: Error & { error_detail?: string }) => void): this;
-    readonly Grant: new (fields: { accountId: string; clientId: string }) => { addOIDCScope(scope: string): void; save(): Promise<string> };
+    readonly Grant: new (fields: { accountId: string; clientId: string }) => {
+      addOIDCScope(scope: string): void;
+      save(): Promise<string>;
+    };
     readonly Client: { find(id: string): Promise<ClientModel | undefined> };
-    readonly RefreshToken: new (fields: { accountId: string; client: ClientModel | undefined; grantId: string; scope: string; gty: string }) => { save(): Promise<string> };
+    readonly RefreshToken: new (fields: {
+      accountId: string;
+      client: ClientModel | undefined;
+      grantId: string;
+      scope: string;
+      gty: string;
+    }) => { save(): Promise<string> };
   }
 }

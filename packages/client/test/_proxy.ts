@@ -35,7 +35,9 @@ export async function startCountingProxy(): Promise<CountingProxy> {
       const body = Buffer.concat(chunks);
       const isForm = /^application\/x-www-form-urlencoded/.test(incoming.headers['content-type'] ?? '');
       const exchange: Exchange = {
-        method: incoming.method ?? 'GET', path: incoming.url ?? '/', status: 0,
+        method: incoming.method ?? 'GET',
+        path: incoming.url ?? '/',
+        status: 0,
         form: isForm ? Object.fromEntries(new URLSearchParams(body.toString('utf8'))) : undefined,
       };
       exchanges.push(exchange);
@@ -58,12 +60,14 @@ export async function startCountingProxy(): Promise<CountingProxy> {
     url: `http://127.0.0.1:${port}`,
     exchanges,
     count: (filter: (e: Exchange) => boolean) => exchanges.filter(filter).length,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   });
 }
 
 /** A refresh-token request at the token endpoint. */
-export const isRefresh = (e: Exchange): boolean => e.method === 'POST' && e.path === '/token' && e.form?.grant_type === 'refresh_token';
+export const isRefresh = (e: Exchange): boolean =>
+  e.method === 'POST' && e.path === '/token' && e.form?.grant_type === 'refresh_token';

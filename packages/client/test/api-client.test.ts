@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ApiClient, LocalValidationError, MemoryTokenStore, ProblemResponseError, TokenManager, type CollectionClient } from '@gatehouse/client';
+import {
+  ApiClient,
+  LocalValidationError,
+  MemoryTokenStore,
+  ProblemResponseError,
+  TokenManager,
+  type CollectionClient,
+} from '@gatehouse/client';
 import { CALLBACK, startGatehouse, type Gatehouse } from './_gatehouse.js';
 import { isRefresh } from './_proxy.js';
 
@@ -18,7 +25,12 @@ describe('ApiClient against Gatehouse', () => {
   before(async () => {
     gatehouse = await startGatehouse();
     const client = await gatehouse.addClient({ id: 'api', public: true });
-    manager = new TokenManager({ issuer: gatehouse.issuer, clientId: client.id, redirectUri: CALLBACK, store: new MemoryTokenStore() });
+    manager = new TokenManager({
+      issuer: gatehouse.issuer,
+      clientId: client.id,
+      redirectUri: CALLBACK,
+      store: new MemoryTokenStore(),
+    });
     await manager.setTokens(await gatehouse.issueGrant(client.id));
     const api = await ApiClient.fromServer({ baseUrl: gatehouse.apiBase, tokens: manager, retry: { baseDelayMs: 1 } });
     contacts = api.collection<Contact>('contacts');
@@ -36,13 +48,18 @@ describe('ApiClient against Gatehouse', () => {
   test('a body missing email throws the contract message locally, and the server sees no request', async () => {
     const body = { name: 'Ada' } as unknown as Contact;
     const traffic = await trafficOf(async () => {
-      const error = await contacts.create(body).then(() => assert.fail('refused'), (e: unknown) => e);
+      const error = await contacts.create(body).then(
+        () => assert.fail('refused'),
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof LocalValidationError);
       assert.equal(error.message, missing('email'));
       assert.equal(error.code, 'ERR_LOCAL_VALIDATION');
       assert.equal(error.problemCode, 'missing_required_field');
       assert.equal(error.status, 400);
-      assert.deepEqual(error.errors, [{ code: 'missing_required_field', field: 'email', pointer: '/email', detail: missing('email') }]);
+      assert.deepEqual(error.errors, [
+        { code: 'missing_required_field', field: 'email', pointer: '/email', detail: missing('email') },
+      ]);
     });
     assert.deepEqual(traffic, []);
   });
@@ -51,18 +68,28 @@ describe('ApiClient against Gatehouse', () => {
     const { record } = await contacts.create({ email: 'ada@example.com', name: 'Ada' });
     const traffic = await trafficOf(async () => {
       await assert.rejects(contacts.create({ email: null } as unknown as Contact), { message: missing('email') });
-      await assert.rejects(contacts.replace(record.id, { name: 'Ada' } as unknown as Contact), { message: missing('email') });
-      await assert.rejects(contacts.patch(record.id, { email: null }), { message: missing('email'), problemCode: 'missing_required_field' });
+      await assert.rejects(contacts.replace(record.id, { name: 'Ada' } as unknown as Contact), {
+        message: missing('email'),
+      });
+      await assert.rejects(contacts.patch(record.id, { email: null }), {
+        message: missing('email'),
+        problemCode: 'missing_required_field',
+      });
     });
     assert.deepEqual(traffic, []);
   });
 
   test('the local refusal is the one the server would have answered', async () => {
     const body = { name: 'Ada', nickname: 'countess' };
-    const local = await contacts.create(body as unknown as Contact).then(() => assert.fail('refused'), (e: unknown) => e);
+    const local = await contacts.create(body as unknown as Contact).then(
+      () => assert.fail('refused'),
+      (e: unknown) => e,
+    );
     assert.ok(local instanceof LocalValidationError);
     const response = await fetch(`${gatehouse.apiBase}/contacts`, {
-      method: 'POST', headers: { authorization: `Bearer ${await manager.getAccessToken()}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+      method: 'POST',
+      headers: { authorization: `Bearer ${await manager.getAccessToken()}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
     });
     const problem = (await response.json()) as { status: number; detail: string; errors: unknown };
     assert.equal(response.status, local.status);
@@ -71,7 +98,10 @@ describe('ApiClient against Gatehouse', () => {
   });
 
   test('an empty email is an invalid value, not a missing field', async () => {
-    const error = await contacts.create({ email: '' }).then(() => assert.fail('refused'), (e: unknown) => e);
+    const error = await contacts.create({ email: '' }).then(
+      () => assert.fail('refused'),
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof LocalValidationError);
     assert.equal(error.status, 422);
     assert.equal(error.problemCode, 'invalid_field_value');
@@ -83,9 +113,16 @@ describe('ApiClient against Gatehouse', () => {
     assert.equal(created.record.email, 'grace@example.com');
     assert.ok(created.etag);
     assert.deepEqual((await contacts.get(created.record.id)).record, created.record);
-    const replaced = await contacts.replace(created.record.id, { email: 'grace@navy.example' }, { ifMatch: created.etag });
+    const replaced = await contacts.replace(
+      created.record.id,
+      { email: 'grace@navy.example' },
+      { ifMatch: created.etag },
+    );
     assert.deepEqual(replaced.record, { id: created.record.id, email: 'grace@navy.example' });
-    const stale = await contacts.replace(created.record.id, { email: 'x@example.com' }, { ifMatch: created.etag }).then(() => assert.fail('stale'), (e: unknown) => e);
+    const stale = await contacts.replace(created.record.id, { email: 'x@example.com' }, { ifMatch: created.etag }).then(
+      () => assert.fail('stale'),
+      (e: unknown) => e,
+    );
     assert.ok(stale instanceof ProblemResponseError);
     assert.equal(stale.status, 412);
     assert.equal(stale.problemCode, 'precondition_failed');
@@ -99,7 +136,10 @@ describe('ApiClient against Gatehouse', () => {
     assert.notEqual(second.items[0]?.id, first.items[0]?.id);
 
     await contacts.remove(created.record.id, { ifMatch: patched.etag });
-    const gone = await contacts.get(created.record.id).then(() => assert.fail('deleted'), (e: unknown) => e);
+    const gone = await contacts.get(created.record.id).then(
+      () => assert.fail('deleted'),
+      (e: unknown) => e,
+    );
     assert.ok(gone instanceof ProblemResponseError);
     assert.equal(gone.problemCode, 'not_found');
     assert.equal(gone.problem.type, '/problems/not-found');
@@ -109,7 +149,10 @@ describe('ApiClient against Gatehouse', () => {
     gatehouse.clock.advance(6 * 60); // the server now finds the access token expired; the SDK's clock does not move
     try {
       const traffic = await trafficOf(() => contacts.list());
-      assert.deepEqual(traffic.filter((t) => t.includes(' /v2/')), ['GET /v2/contacts 401', 'GET /v2/contacts 200']);
+      assert.deepEqual(
+        traffic.filter((t) => t.includes(' /v2/')),
+        ['GET /v2/contacts 401', 'GET /v2/contacts 200'],
+      );
       assert.equal(gatehouse.proxy.exchanges.filter(isRefresh).length, 1);
     } finally {
       gatehouse.clock.advance(-6 * 60);
@@ -117,6 +160,14 @@ describe('ApiClient against Gatehouse', () => {
   });
 
   test('an unknown collection is a programming error', () => {
-    assert.throws(() => new ApiClient({ baseUrl: gatehouse.apiBase, document: { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} }, tokens: manager }).collection('contacts'), TypeError);
+    assert.throws(
+      () =>
+        new ApiClient({
+          baseUrl: gatehouse.apiBase,
+          document: { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} },
+          tokens: manager,
+        }).collection('contacts'),
+      TypeError,
+    );
   });
 });

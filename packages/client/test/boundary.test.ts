@@ -15,10 +15,16 @@ const BUILTINS = new Set(builtinModules);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []);
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
+  );
 }
 
-const withoutComments = (code: string): string => code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+const withoutComments = (code: string): string =>
+  code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
 
 /** Every module specifier of a file: static imports and re-exports, side-effect imports, dynamic import(). */
 function specifiersOf(file: string): string[] {
@@ -32,7 +38,8 @@ const coreFiles = sourceFiles(SRC).filter(isCore);
 
 describe('client boundaries', () => {
   test('the walk sees the core files', () => {
-    for (const name of ['index.ts', 'token-manager.ts', 'api-client.ts', 'errors.ts']) assert.ok(coreFiles.includes(join(SRC, name)), name);
+    for (const name of ['index.ts', 'token-manager.ts', 'api-client.ts', 'errors.ts'])
+      assert.ok(coreFiles.includes(join(SRC, name)), name);
   });
 
   test('no file of the client imports the server', () => {
@@ -41,8 +48,14 @@ describe('client boundaries', () => {
         assert.ok(!specifier.startsWith('@gatehouse/server'), `${relative(SRC, file)} imports ${specifier}`);
       }
     }
-    const manifest = JSON.parse(readFileSync(join(SRC, '..', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    assert.deepEqual(Object.keys(manifest.dependencies), ['@gatehouse/contract'], 'the client depends only on the contract');
+    const manifest = JSON.parse(readFileSync(join(SRC, '..', 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    assert.deepEqual(
+      Object.keys(manifest.dependencies),
+      ['@gatehouse/contract'],
+      'the client depends only on the contract',
+    );
   });
 
   test('the core imports no Node builtin and nothing from src/node or src/cli', () => {
@@ -51,7 +64,11 @@ describe('client boundaries', () => {
         const where = `${relative(SRC, file)} imports ${specifier}`;
         assert.ok(!specifier.startsWith('node:') && !BUILTINS.has(specifier.split('/')[0] ?? ''), where);
         if (specifier.startsWith('.')) assert.ok(isCore(resolve(dirname(file), specifier)), where);
-        else assert.ok(specifier.startsWith('@gatehouse/contract'), `${where}: the core's only package import is the contract`);
+        else
+          assert.ok(
+            specifier.startsWith('@gatehouse/contract'),
+            `${where}: the core's only package import is the contract`,
+          );
       }
     }
   });
@@ -59,7 +76,11 @@ describe('client boundaries', () => {
   test('the core uses no Node-only global (process, Buffer, require, __dirname)', () => {
     for (const file of coreFiles) {
       const code = withoutComments(readFileSync(file, 'utf8'));
-      assert.doesNotMatch(code, /\b(process\.|Buffer\b|require\(|__dirname|__filename|setImmediate)/, relative(SRC, file));
+      assert.doesNotMatch(
+        code,
+        /\b(process\.|Buffer\b|require\(|__dirname|__filename|setImmediate)/,
+        relative(SRC, file),
+      );
     }
   });
 
@@ -72,8 +93,14 @@ describe('client boundaries', () => {
       return;
     }
     const result = await esbuild.build({
-      entryPoints: [join(SRC, 'index.ts')], bundle: true, write: false, platform: 'browser', format: 'esm',
-      conditions: ['@gatehouse/source'], logLevel: 'silent', target: 'es2022',
+      entryPoints: [join(SRC, 'index.ts')],
+      bundle: true,
+      write: false,
+      platform: 'browser',
+      format: 'esm',
+      conditions: ['@gatehouse/source'],
+      logLevel: 'silent',
+      target: 'es2022',
     });
     assert.deepEqual(result.errors, []);
     const bundle = result.outputFiles[0]?.text ?? '';

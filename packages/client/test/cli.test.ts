@@ -19,7 +19,13 @@ interface Run {
 
 function ioFor(configDir: string): CliIo & { readonly lines: { out: string[]; err: string[] } } {
   const lines = { out: [] as string[], err: [] as string[] };
-  return { lines, out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: { GATEHOUSE_CONFIG_DIR: configDir }, retry: { baseDelayMs: 1 } };
+  return {
+    lines,
+    out: (t) => lines.out.push(t),
+    err: (t) => lines.err.push(t),
+    env: { GATEHOUSE_CONFIG_DIR: configDir },
+    retry: { baseDelayMs: 1 },
+  };
 }
 
 async function run(configDir: string, ...args: string[]): Promise<Run> {
@@ -46,7 +52,12 @@ describe('gatehouse-login', () => {
     port = await freePort();
     // Gatehouse matches redirect URIs exactly, port included: the CLI's client registers its loopback port.
     // An access token shorter than the 30 s refresh skew makes every `token` refresh.
-    await gatehouse.addClient({ id: 'cli', public: true, redirectUris: [`http://127.0.0.1:${port}/callback`], accessTokenTtl: 20 });
+    await gatehouse.addClient({
+      id: 'cli',
+      public: true,
+      redirectUris: [`http://127.0.0.1:${port}/callback`],
+      accessTokenTtl: 20,
+    });
     configDir = join(mkdtempSync(join(tmpdir(), 'gatehouse-login-')), 'gatehouse');
   });
   after(async () => {
@@ -57,7 +68,20 @@ describe('gatehouse-login', () => {
   /** Runs `login`, plays the user at the printed URL, and lets the browser land on the loopback listener. */
   async function login(): Promise<Run> {
     const io = ioFor(configDir);
-    const running = runLoginCli(['login', '--issuer', gatehouse.issuer, '--client-id', 'cli', '--scope', 'contacts:read contacts:write', '--port', String(port)], io);
+    const running = runLoginCli(
+      [
+        'login',
+        '--issuer',
+        gatehouse.issuer,
+        '--client-id',
+        'cli',
+        '--scope',
+        'contacts:read contacts:write',
+        '--port',
+        String(port),
+      ],
+      io,
+    );
     while (io.lines.out.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const callback = await new UserAgent().authorize(io.lines.out[0] ?? '');
     assert.ok(callback.startsWith(`http://127.0.0.1:${port}/callback?`), callback);
@@ -84,7 +108,11 @@ describe('gatehouse-login', () => {
     assert.equal(first.code, EXIT_CODES.ok, first.err);
     const second = await run(configDir, 'token');
     assert.notEqual(second.out, first.out);
-    assert.equal(gatehouse.proxy.exchanges.slice(mark).filter(isRefresh).length, 2, 'each run refreshed a 20-second token once');
+    assert.equal(
+      gatehouse.proxy.exchanges.slice(mark).filter(isRefresh).length,
+      2,
+      'each run refreshed a 20-second token once',
+    );
     const answer = await fetch(`${gatehouse.apiBase}/contacts`, { headers: { authorization: `Bearer ${second.out}` } });
     assert.equal(answer.status, 200);
   });
@@ -97,8 +125,19 @@ describe('gatehouse-login', () => {
     assert.equal(refused.code, EXIT_CODES.reauthenticate);
     assert.equal(refused.out, '');
     assert.match(refused.err, /refresh token has been revoked/);
-    assert.ok(refused.err.includes(`Log in again: gatehouse-login login --issuer ${gatehouse.issuer} --client-id cli --scope 'contacts:read contacts:write' --port ${port}`), refused.err);
-    assert.deepEqual(gatehouse.proxy.exchanges.slice(mark).filter(isRefresh).map((e) => e.status), [400]);
+    assert.ok(
+      refused.err.includes(
+        `Log in again: gatehouse-login login --issuer ${gatehouse.issuer} --client-id cli --scope 'contacts:read contacts:write' --port ${port}`,
+      ),
+      refused.err,
+    );
+    assert.deepEqual(
+      gatehouse.proxy.exchanges
+        .slice(mark)
+        .filter(isRefresh)
+        .map((e) => e.status),
+      [400],
+    );
     assert.equal((await run(configDir, 'token')).code, EXIT_CODES.reauthenticate);
     assert.equal(gatehouse.proxy.exchanges.slice(mark).filter(isRefresh).length, 1);
 
@@ -121,21 +160,37 @@ describe('gatehouse-login', () => {
       const { writeProfile, cliPaths } = await import('../src/cli/profile.js');
       const paths = cliPaths({ GATEHOUSE_CONFIG_DIR: dir });
       const store = await FileTokenStore.open({ path: paths.tokens, keyFile: paths.key, env: {} });
-      await store.write({ tokens: { accessToken: 'x', tokenType: 'Bearer', accessTokenExpiresAt: 0, refreshToken: 'r', obtainedAt: 0 } });
-      await writeProfile(paths, { issuer: gatehouse.issuer, client_id: 'no-such-client', redirect_uri: 'http://127.0.0.1:1/callback' });
+      await store.write({
+        tokens: { accessToken: 'x', tokenType: 'Bearer', accessTokenExpiresAt: 0, refreshToken: 'r', obtainedAt: 0 },
+      });
+      await writeProfile(paths, {
+        issuer: gatehouse.issuer,
+        client_id: 'no-such-client',
+        redirect_uri: 'http://127.0.0.1:1/callback',
+      });
       const misconfigured = await run(dir, 'token');
       assert.equal(misconfigured.code, EXIT_CODES.configuration);
       assert.match(misconfigured.err, /invalid_client/);
       assert.equal((await store.read()).tokens?.refreshToken, 'r', 'the tokens were kept');
 
-      await writeProfile(paths, { issuer: `http://127.0.0.1:${await freePort()}`, client_id: 'cli', redirect_uri: 'http://127.0.0.1:1/callback' });
+      await writeProfile(paths, {
+        issuer: `http://127.0.0.1:${await freePort()}`,
+        client_id: 'cli',
+        redirect_uri: 'http://127.0.0.1:1/callback',
+      });
       const unreachable = await run(dir, 'token');
       assert.equal(unreachable.code, EXIT_CODES.unreachable);
       assert.match(unreachable.err, /could not reach .* \(4 attempts\)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    for (const args of [[], ['frobnicate'], ['login', '--client-id', 'x'], ['login', '--issuer', 'http://a', '--client-id', 'x', '--port', 'abc'], ['token', '--extra']]) {
+    for (const args of [
+      [],
+      ['frobnicate'],
+      ['login', '--client-id', 'x'],
+      ['login', '--issuer', 'http://a', '--client-id', 'x', '--port', 'abc'],
+      ['token', '--extra'],
+    ]) {
       assert.equal((await run(configDir, ...args)).code, EXIT_CODES.usage, args.join(' '));
     }
   });
@@ -144,9 +199,11 @@ describe('gatehouse-login', () => {
     const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
     const empty = mkdtempSync(join(tmpdir(), 'gatehouse-login-'));
     try {
-      const node = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@gatehouse/source', main, ...args], {
-        env: { ...process.env, GATEHOUSE_CONFIG_DIR: empty }, encoding: 'utf8',
-      });
+      const node = (...args: string[]) =>
+        spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@gatehouse/source', main, ...args], {
+          env: { ...process.env, GATEHOUSE_CONFIG_DIR: empty },
+          encoding: 'utf8',
+        });
       const help = node('--help');
       assert.equal(help.status, 0);
       assert.match(help.stdout, /Exit codes: 0 ok/);

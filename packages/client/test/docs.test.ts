@@ -5,7 +5,10 @@ import { CLIENT_ERROR_CODES } from '@gatehouse/client';
 import { EXIT_CODES } from '@gatehouse/client/node';
 
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-const section = README.slice(README.indexOf('## Client SDK'), README.indexOf('\n## ', README.indexOf('## Client SDK') + 1));
+const section = README.slice(
+  README.indexOf('## Client SDK'),
+  README.indexOf('\n## ', README.indexOf('## Client SDK') + 1),
+);
 
 describe('the README documents the client', () => {
   test('every error code of the SDK is in the "Errors by class" table', () => {

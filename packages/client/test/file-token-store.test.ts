@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
@@ -8,8 +17,22 @@ import { TokenStoreError, type TokenStoreState } from '@gatehouse/client';
 import { FileTokenStore, TOKEN_KEY_ENV } from '@gatehouse/client/node';
 
 const STATE: TokenStoreState = {
-  tokens: { accessToken: 'eyJhbGciOi.access.token', tokenType: 'Bearer', accessTokenExpiresAt: 1_900_000_000_000, refreshToken: 'refresh-token-plaintext-value', scope: 'contacts:read', obtainedAt: 1 },
-  pending: [{ state: 'state-value', codeVerifier: 'verifier-value-verifier-value-verifier-value', redirectUri: 'http://127.0.0.1:8765/callback', createdAt: 1 }],
+  tokens: {
+    accessToken: 'eyJhbGciOi.access.token',
+    tokenType: 'Bearer',
+    accessTokenExpiresAt: 1_900_000_000_000,
+    refreshToken: 'refresh-token-plaintext-value',
+    scope: 'contacts:read',
+    obtainedAt: 1,
+  },
+  pending: [
+    {
+      state: 'state-value',
+      codeVerifier: 'verifier-value-verifier-value-verifier-value',
+      redirectUri: 'http://127.0.0.1:8765/callback',
+      createdAt: 1,
+    },
+  ],
 };
 
 const modeOf = (path: string): number => statSync(path).mode & 0o777;
@@ -46,7 +69,8 @@ describe('FileTokenStore: AES-256-GCM, 0600, atomic', () => {
     const first = readFileSync(path, 'utf8');
     await store.write(STATE);
     const second = readFileSync(path, 'utf8');
-    for (const secret of ['refresh-token-plaintext-value', 'eyJhbGciOi', 'verifier-value']) assert.ok(!first.includes(secret), secret);
+    for (const secret of ['refresh-token-plaintext-value', 'eyJhbGciOi', 'verifier-value'])
+      assert.ok(!first.includes(secret), secret);
     const [a, b] = [JSON.parse(first), JSON.parse(second)];
     assert.equal(a.alg, 'A256GCM');
     assert.equal(Buffer.from(a.iv, 'base64url').length, 12);
@@ -61,8 +85,15 @@ describe('FileTokenStore: AES-256-GCM, 0600, atomic', () => {
     await (await FileTokenStore.open({ path, env })).write(STATE);
     assert.ok(!existsSync(`${path}.key`));
     assert.deepEqual(await (await FileTokenStore.open({ path, env })).read(), STATE);
-    await assert.rejects(async () => (await FileTokenStore.open({ path, env: {} })).read(), TokenStoreError, 'another key cannot decrypt it');
-    await assert.rejects(FileTokenStore.open({ path, env: { [TOKEN_KEY_ENV]: 'too-short' } }), { code: 'ERR_TOKEN_STORE', message: /32-byte key/ });
+    await assert.rejects(
+      async () => (await FileTokenStore.open({ path, env: {} })).read(),
+      TokenStoreError,
+      'another key cannot decrypt it',
+    );
+    await assert.rejects(FileTokenStore.open({ path, env: { [TOKEN_KEY_ENV]: 'too-short' } }), {
+      code: 'ERR_TOKEN_STORE',
+      message: /32-byte key/,
+    });
   });
 
   test('an altered file is refused, not half-read', async () => {

@@ -18,7 +18,10 @@ describe('interoperability: Gatehouse with oauth4webapi', () => {
     gatehouse = await startGatehouse();
     await gatehouse.addUser();
     const issuer = new URL(gatehouse.issuer);
-    as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+    );
   });
   after(() => gatehouse.close());
 
@@ -27,12 +30,25 @@ describe('interoperability: Gatehouse with oauth4webapi', () => {
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint ?? assert.fail('no authorization_endpoint'));
     url.search = new URLSearchParams({
-      response_type: 'code', client_id: client.client_id, redirect_uri: CALLBACK, scope: 'contacts:read', state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: 'S256',
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: CALLBACK,
+      scope: 'contacts:read',
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
     }).toString();
     const callback = new URL(await new UserAgent().authorize(url.href));
     const params = oauth.validateAuthResponse(as, client, callback, state); // checks state and RFC 9207 iss
-    const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, CALLBACK, codeVerifier, insecure);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      clientAuth,
+      params,
+      CALLBACK,
+      codeVerifier,
+      insecure,
+    );
     return oauth.processAuthorizationCodeResponse(as, client, response);
   }
 
@@ -50,20 +66,36 @@ describe('interoperability: Gatehouse with oauth4webapi', () => {
     assert.equal(first.scope, 'contacts:read');
     const firstRefresh = first.refresh_token ?? assert.fail('a refresh token');
 
-    const rotated = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, firstRefresh, insecure));
+    const rotated = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, firstRefresh, insecure),
+    );
     assert.ok(rotated.refresh_token && rotated.refresh_token !== firstRefresh, 'a new refresh token');
 
-    const active = await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, clientAuth, rotated.refresh_token, {
-      additionalParameters: { token_type_hint: 'refresh_token' }, ...insecure,
-    }));
+    const active = await oauth.processIntrospectionResponse(
+      as,
+      client,
+      await oauth.introspectionRequest(as, client, clientAuth, rotated.refresh_token, {
+        additionalParameters: { token_type_hint: 'refresh_token' },
+        ...insecure,
+      }),
+    );
     assert.equal(active.active, true);
     assert.equal(active.client_id, registered.id);
     assert.equal(active.sub, 'alice');
-    const used = await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, clientAuth, firstRefresh, insecure));
+    const used = await oauth.processIntrospectionResponse(
+      as,
+      client,
+      await oauth.introspectionRequest(as, client, clientAuth, firstRefresh, insecure),
+    );
     assert.deepEqual(used.active, false);
 
     const replay = await oauth.refreshTokenGrantRequest(as, client, clientAuth, firstRefresh, insecure);
-    const error = await oauth.processRefreshTokenResponse(as, client, replay).then(() => assert.fail('refused'), (e: unknown) => e);
+    const error = await oauth.processRefreshTokenResponse(as, client, replay).then(
+      () => assert.fail('refused'),
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof oauth.ResponseBodyError, String(error));
     assert.equal(error.status, 400);
     assert.equal(error.error, 'invalid_grant');
@@ -77,11 +109,19 @@ describe('interoperability: Gatehouse with oauth4webapi', () => {
     const first = await codeFlow(client, oauth.None());
     const refreshToken = first.refresh_token ?? assert.fail('a refresh token');
     const revoked = await fetch(`${gatehouse.issuer}/revoke`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: refreshToken, client_id: registered.id }).toString(),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: refreshToken, client_id: registered.id }).toString(),
     });
     assert.equal(revoked.status, 200);
     const response = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshToken, insecure);
-    await assert.rejects(oauth.processRefreshTokenResponse(as, client, response), (e: unknown) =>
-      e instanceof oauth.ResponseBodyError && e.status === 400 && e.error === 'invalid_grant' && e.error_description === 'refresh token has been revoked');
+    await assert.rejects(
+      oauth.processRefreshTokenResponse(as, client, response),
+      (e: unknown) =>
+        e instanceof oauth.ResponseBodyError &&
+        e.status === 400 &&
+        e.error === 'invalid_grant' &&
+        e.error_description === 'refresh token has been revoked',
+    );
   });
 });

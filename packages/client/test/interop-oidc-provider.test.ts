@@ -29,17 +29,32 @@ describe('interoperability: the SDK against oidc-provider', () => {
     const signing = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
     provider = new Provider(proxy.url, {
-      clients: [{
-        client_id: CLIENT_ID, client_secret: CLIENT_SECRET, token_endpoint_auth_method: 'client_secret_basic',
-        grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], redirect_uris: [CALLBACK],
-      }],
-      jwks: { keys: [{ ...rsa, kid: 'rsa', use: 'sig' }, { ...signing, kid: 'ec', use: 'sig' }] },
+      clients: [
+        {
+          client_id: CLIENT_ID,
+          client_secret: CLIENT_SECRET,
+          token_endpoint_auth_method: 'client_secret_basic',
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          redirect_uris: [CALLBACK],
+        },
+      ],
+      jwks: {
+        keys: [
+          { ...rsa, kid: 'rsa', use: 'sig' },
+          { ...signing, kid: 'ec', use: 'sig' },
+        ],
+      },
       cookies: { keys: [randomBytes(32).toString('base64url')] },
       scopes: SCOPE.split(' '),
       rotateRefreshToken: true,
       features: {
         devInteractions: { enabled: false },
-        introspection: { enabled: true, allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) => token.clientId === client.clientId },
+        introspection: {
+          enabled: true,
+          allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) =>
+            token.clientId === client.clientId,
+        },
       },
     });
     // error_detail is the provider's private reason; clients only see `grant request is invalid`.
@@ -62,13 +77,28 @@ describe('interoperability: the SDK against oidc-provider', () => {
     return new provider.RefreshToken({ accountId, client, grantId, scope: SCOPE, gty: 'authorization_code' }).save();
   }
 
-  async function managerWith(refreshToken: string, clock = new TestClock()): Promise<{ manager: TokenManager; store: MemoryTokenStore }> {
+  async function managerWith(
+    refreshToken: string,
+    clock = new TestClock(),
+  ): Promise<{ manager: TokenManager; store: MemoryTokenStore }> {
     const store = new MemoryTokenStore();
     const manager = new TokenManager({
-      issuer: proxy.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, redirectUri: CALLBACK, scope: SCOPE, store,
-      now: clock.nowMs, introspectOnInvalidGrant: true, retry: { baseDelayMs: 1 },
+      issuer: proxy.url,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      redirectUri: CALLBACK,
+      scope: SCOPE,
+      store,
+      now: clock.nowMs,
+      introspectOnInvalidGrant: true,
+      retry: { baseDelayMs: 1 },
     });
-    await manager.setTokens({ access_token: 'expired', token_type: 'Bearer', expires_in: 0, refresh_token: refreshToken });
+    await manager.setTokens({
+      access_token: 'expired',
+      token_type: 'Bearer',
+      expires_in: 0,
+      refresh_token: refreshToken,
+    });
     return { manager, store };
   }
 
@@ -80,13 +110,26 @@ describe('interoperability: the SDK against oidc-provider', () => {
     const tokens = await Promise.all(Array.from({ length: 20 }, () => manager.getAccessToken()));
     assert.equal(new Set(tokens).size, 1);
     assert.notEqual(tokens[0], 'expired');
-    assert.deepEqual(proxy.exchanges.slice(mark).filter(isRefresh).map((e) => e.status), [200], 'one refresh reached the provider');
+    assert.deepEqual(
+      proxy.exchanges
+        .slice(mark)
+        .filter(isRefresh)
+        .map((e) => e.status),
+      [200],
+      'one refresh reached the provider',
+    );
     const rotated = (await store.read()).tokens?.refreshToken;
     assert.ok(rotated && rotated !== first, 'the provider rotated the refresh token');
 
     clock.advance(3600); // the access token (1 h at oidc-provider by default) is now expired for the SDK
     assert.notEqual(await manager.getAccessToken(), tokens[0]);
-    assert.deepEqual(proxy.exchanges.slice(mark).filter(isRefresh).map((e) => e.status), [200, 200]);
+    assert.deepEqual(
+      proxy.exchanges
+        .slice(mark)
+        .filter(isRefresh)
+        .map((e) => e.status),
+      [200, 200],
+    );
   });
 
   test('a consumed refresh token: ReauthenticationRequired after exactly one refused attempt, and the revoked grant refuses the other holder too', async () => {
@@ -97,11 +140,21 @@ describe('interoperability: the SDK against oidc-provider', () => {
     const mark = proxy.exchanges.length;
     const before = refusals.length;
 
-    const error = await replayer.manager.getAccessToken().then(() => assert.fail('refused'), (e: unknown) => e);
+    const error = await replayer.manager.getAccessToken().then(
+      () => assert.fail('refused'),
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof ReauthenticationRequired, String(error));
     assert.equal(error.refusal?.error, 'invalid_grant');
     assert.equal(error.refusal?.status, 400);
-    assert.deepEqual(proxy.exchanges.slice(mark).filter(isRefresh).map((e) => e.status), [400], 'exactly one refused attempt');
+    assert.deepEqual(
+      proxy.exchanges
+        .slice(mark)
+        .filter(isRefresh)
+        .map((e) => e.status),
+      [400],
+      'exactly one refused attempt',
+    );
     assert.deepEqual(refusals.slice(before), ['refresh token already used'], 'the provider saw one refused grant');
     assert.equal(error.revocationConfirmed, true, 'introspection confirms the token is no longer active');
     assert.equal((await replayer.store.read()).tokens, undefined);
@@ -111,7 +164,10 @@ describe('interoperability: the SDK against oidc-provider', () => {
     assert.equal(url.searchParams.get('client_id'), CLIENT_ID);
 
     // oidc-provider revoked the whole grant on the replay: the legitimate holder must sign in again as well.
-    const holderError = await holder.manager.refresh().then(() => assert.fail('refused'), (e: unknown) => e);
+    const holderError = await holder.manager.refresh().then(
+      () => assert.fail('refused'),
+      (e: unknown) => e,
+    );
     assert.ok(holderError instanceof ReauthenticationRequired);
     assert.equal(proxy.exchanges.slice(mark).filter(isRefresh).length, 2);
     await assert.rejects(holder.manager.getAccessToken(), ReauthenticationRequired);

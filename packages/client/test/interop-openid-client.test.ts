@@ -20,18 +20,27 @@ describe('interoperability: Gatehouse with openid-client', () => {
   /** Discovery of a plain-http loopback issuer needs openid-client's documented allowInsecureRequests. */
   function discover(clientId: string, secret: string | null): Promise<client.Configuration> {
     const auth = secret === null ? client.None() : client.ClientSecretBasic(secret);
-    return client.discovery(new URL(gatehouse.issuer), clientId, secret ?? undefined, auth, { algorithm: 'oauth2', execute: [client.allowInsecureRequests] });
+    return client.discovery(new URL(gatehouse.issuer), clientId, secret ?? undefined, auth, {
+      algorithm: 'oauth2',
+      execute: [client.allowInsecureRequests],
+    });
   }
 
   async function codeFlow(config: client.Configuration): ReturnType<typeof client.authorizationCodeGrant> {
     const codeVerifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: CALLBACK, scope: 'contacts:read contacts:write', state,
-      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: 'S256',
+      redirect_uri: CALLBACK,
+      scope: 'contacts:read contacts:write',
+      state,
+      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
     });
     const callback = await new UserAgent().authorize(url.href);
-    return client.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: codeVerifier, expectedState: state });
+    return client.authorizationCodeGrant(config, new URL(callback), {
+      pkceCodeVerifier: codeVerifier,
+      expectedState: state,
+    });
   }
 
   test('code + PKCE, rotation and introspection for a confidential client; a replayed refresh token is invalid_grant with status 400', async () => {
@@ -45,19 +54,28 @@ describe('interoperability: Gatehouse with openid-client', () => {
 
     const rotated = await client.refreshTokenGrant(config, firstRefresh);
     assert.ok(rotated.refresh_token && rotated.refresh_token !== firstRefresh);
-    const introspection = await client.tokenIntrospection(config, rotated.refresh_token, { token_type_hint: 'refresh_token' });
+    const introspection = await client.tokenIntrospection(config, rotated.refresh_token, {
+      token_type_hint: 'refresh_token',
+    });
     assert.equal(introspection.active, true);
     assert.equal(introspection.scope, 'contacts:read contacts:write');
     assert.equal((await client.tokenIntrospection(config, firstRefresh)).active, false);
 
-    const error = await client.refreshTokenGrant(config, firstRefresh).then(() => assert.fail('refused'), (e: unknown) => e);
+    const error = await client.refreshTokenGrant(config, firstRefresh).then(
+      () => assert.fail('refused'),
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof client.ResponseBodyError, String(error));
     assert.equal(error.status, 400);
     assert.equal(error.error, 'invalid_grant');
     assert.equal(error.error_description, 'refresh token is past its rotation limit');
     // Reuse detection revoked the family: the rotated token is refused too, identically on retry.
     for (let attempt = 0; attempt < 2; attempt++) {
-      await assert.rejects(client.refreshTokenGrant(config, rotated.refresh_token), { error: 'invalid_grant', status: 400, error_description: 'refresh token has been revoked' });
+      await assert.rejects(client.refreshTokenGrant(config, rotated.refresh_token), {
+        error: 'invalid_grant',
+        status: 400,
+        error_description: 'refresh token has been revoked',
+      });
     }
   });
 
@@ -67,7 +85,9 @@ describe('interoperability: Gatehouse with openid-client', () => {
     const first = await codeFlow(config);
     const rotated = await client.refreshTokenGrant(config, first.refresh_token ?? assert.fail('a refresh token'));
     assert.ok(rotated.access_token);
-    const response = await fetch(`${gatehouse.apiBase}/contacts`, { headers: { authorization: `Bearer ${rotated.access_token}` } });
+    const response = await fetch(`${gatehouse.apiBase}/contacts`, {
+      headers: { authorization: `Bearer ${rotated.access_token}` },
+    });
     assert.equal(response.status, 200, 'the REST API accepts the access token');
   });
 });

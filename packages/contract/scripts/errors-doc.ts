@@ -20,17 +20,40 @@ export function renderErrorsDoc(): string {
     '',
   ];
   for (const entry of Object.values(OAUTH_ERRORS)) {
-    lines.push(`### \`${entry.error}\` — ${entry.title}`, '', `Page: \`/problems/${entry.page}\` · status ${entry.status} · ${entry.transient ? 'transient: retry with backoff' : 'permanent: retrying the same request fails again'}`, '');
-    lines.push(entry.summary, '', `**What the client must do:** ${entry.clientAction}`, '', '| reason | status | `error_description` |', '|---|---|---|');
+    lines.push(
+      `### \`${entry.error}\` — ${entry.title}`,
+      '',
+      `Page: \`/problems/${entry.page}\` · status ${entry.status} · ${entry.transient ? 'transient: retry with backoff' : 'permanent: retrying the same request fails again'}`,
+      '',
+    );
+    lines.push(
+      entry.summary,
+      '',
+      `**What the client must do:** ${entry.clientAction}`,
+      '',
+      '| reason | status | `error_description` |',
+      '|---|---|---|',
+    );
     for (const [name, reason] of Object.entries(OAUTH_REASONS) as [keyof typeof OAUTH_REASONS, OAuthReasonEntry][]) {
-      if (reason.error === entry.error) lines.push(`| \`${name}\` | ${statusOfOAuthReason(name)} | \`${reason.description}\` |`);
+      if (reason.error === entry.error)
+        lines.push(`| \`${name}\` | ${statusOfOAuthReason(name)} | \`${reason.description}\` |`);
     }
     lines.push('');
   }
-  lines.push('## REST API problems (RFC 9457)', '', 'Body: `application/problem+json` with `type`, `title`, `status`, `detail`, `instance`, and `errors` for field-level problems.',
-    'The sign-in and consent pages (`/authorize`, `/login`, `/consent`) show the same entries as HTML pages, with the same status.', '');
+  lines.push(
+    '## REST API problems (RFC 9457)',
+    '',
+    'Body: `application/problem+json` with `type`, `title`, `status`, `detail`, `instance`, and `errors` for field-level problems.',
+    'The sign-in and consent pages (`/authorize`, `/login`, `/consent`) show the same entries as HTML pages, with the same status.',
+    '',
+  );
   for (const p of Object.values(PROBLEMS)) {
-    lines.push(`### \`${p.code}\` — ${p.title}`, '', `Page: \`/problems/${p.slug}\` · status ${p.status} · ${p.transient ? 'transient: retry with backoff' : 'permanent: retrying the same request fails again'}`, '');
+    lines.push(
+      `### \`${p.code}\` — ${p.title}`,
+      '',
+      `Page: \`/problems/${p.slug}\` · status ${p.status} · ${p.transient ? 'transient: retry with backoff' : 'permanent: retrying the same request fails again'}`,
+      '',
+    );
     lines.push(p.summary, '', `**What the client must do:** ${p.clientAction}`, '');
   }
   return `${lines.join('\n')}`;

@@ -4,8 +4,16 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ERRORS_DOC_PATH, renderErrorsDoc } from '../scripts/errors-doc.js';
 import {
-  OAUTH_ERRORS, OAUTH_REASONS, OAuthError, PROBLEMS, ProblemError, describeOAuthReason, missingFieldMessage, statusOfOAuthReason,
-  type OAuthErrorReason, type ProblemCode,
+  OAUTH_ERRORS,
+  OAUTH_REASONS,
+  OAuthError,
+  PROBLEMS,
+  ProblemError,
+  describeOAuthReason,
+  missingFieldMessage,
+  statusOfOAuthReason,
+  type OAuthErrorReason,
+  type ProblemCode,
 } from '../src/index.js';
 
 const reasons = Object.keys(OAUTH_REASONS) as OAuthErrorReason[];
@@ -30,7 +38,10 @@ describe('the error catalog', () => {
   it('invalid_grant has one stable description per refused state', () => {
     assert.equal(OAUTH_REASONS.refresh_token_expired.description, 'refresh token has expired');
     assert.equal(OAUTH_REASONS.refresh_token_revoked.description, 'refresh token has been revoked');
-    assert.equal(OAUTH_REASONS.refresh_token_past_rotation_limit.description, 'refresh token is past its rotation limit');
+    assert.equal(
+      OAUTH_REASONS.refresh_token_past_rotation_limit.description,
+      'refresh token is past its rotation limit',
+    );
     assert.equal(OAUTH_REASONS.refresh_token_client_mismatch.description, 'refresh token was issued to another client');
     assert.equal(OAUTH_REASONS.refresh_token_invalid.description, 'refresh token is invalid');
   });
@@ -42,15 +53,17 @@ describe('the error catalog', () => {
     assert.equal(statusOfOAuthReason('body_too_large'), 413);
   });
 
-  it('an OAuthError becomes the RFC 6749 §5.2 body with error_uri on the server\'s own page', () => {
+  it("an OAuthError becomes the RFC 6749 §5.2 body with error_uri on the server's own page", () => {
     const error = new OAuthError('parameter_missing', 'grant_type');
     assert.deepEqual(error.toBody('https://auth.example'), {
-      error: 'invalid_request', error_description: "missing required parameter 'grant_type'", error_uri: 'https://auth.example/problems/invalid-request',
+      error: 'invalid_request',
+      error_description: "missing required parameter 'grant_type'",
+      error_uri: 'https://auth.example/problems/invalid-request',
     });
     assert.equal(error.status, 400);
   });
 
-  it('the missing-field message is word for word the contract\'s', () => {
+  it("the missing-field message is word for word the contract's", () => {
     assert.equal(missingFieldMessage('email'), "Missing required field 'email' in request body");
     assert.equal(PROBLEMS.missing_required_field.status, 400);
     assert.notEqual(PROBLEMS.invalid_field_value.status, 400);
@@ -65,14 +78,24 @@ describe('the error catalog', () => {
 describe('a problem on the wire', () => {
   it('property: toJson is JSON.stringify(toBody) byte for byte, for every code, detail, instance and field errors', () => {
     const codes = Object.keys(PROBLEMS) as ProblemCode[];
-    const fieldError = fc.record({ code: fc.constantFrom(...codes), field: fc.string(), pointer: fc.string(), detail: fc.string() });
-    fc.assert(fc.property(
-      fc.constantFrom(...codes), fc.option(fc.string({ unit: 'binary' }), { nil: undefined }), fc.string({ unit: 'binary' }),
-      fc.option(fc.array(fieldError, { maxLength: 3 }), { nil: undefined }),
-      (code, detail, instance, errors) => {
-        const problem = new ProblemError(code, detail, errors);
-        assert.equal(problem.toJson(instance), JSON.stringify(problem.toBody(instance)));
-      },
-    ), { numRuns: 500 });
+    const fieldError = fc.record({
+      code: fc.constantFrom(...codes),
+      field: fc.string(),
+      pointer: fc.string(),
+      detail: fc.string(),
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...codes),
+        fc.option(fc.string({ unit: 'binary' }), { nil: undefined }),
+        fc.string({ unit: 'binary' }),
+        fc.option(fc.array(fieldError, { maxLength: 3 }), { nil: undefined }),
+        (code, detail, instance, errors) => {
+          const problem = new ProblemError(code, detail, errors);
+          assert.equal(problem.toJson(instance), JSON.stringify(problem.toBody(instance)));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -14,7 +14,11 @@ const RFC_7396_EXAMPLES: [unknown, unknown, unknown][] = [
   [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
   [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
   [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-  [['a', 'b'], ['c', 'd'], ['c', 'd']],
+  [
+    ['a', 'b'],
+    ['c', 'd'],
+    ['c', 'd'],
+  ],
   [{ a: 'b' }, ['c'], ['c']],
   [{ a: 'foo' }, null, null],
   [{ a: 'foo' }, 'bar', 'bar'],
@@ -57,7 +61,10 @@ describe('mergePatch (RFC 7396 JSON Merge Patch)', () => {
     assert.equal(Object.getPrototypeOf(result), Object.prototype);
     assert.deepEqual(Object.keys(result), ['name', '__proto__', 'constructor']);
     assert.deepEqual(result['__proto__'], { polluted: true });
-    assert.deepEqual(mergePatch(result, JSON.parse('{"__proto__":null}')), { name: 'Ada', constructor: { prototype: { polluted: true } } });
+    assert.deepEqual(mergePatch(result, JSON.parse('{"__proto__":null}')), {
+      name: 'Ada',
+      constructor: { prototype: { polluted: true } },
+    });
   });
 
   test('patching a required field to null makes the merged record a missing-field error (PATCH is validated after merging)', () => {

@@ -3,17 +3,24 @@ import { describe, test } from 'node:test';
 import { OpenApiDocumentError, checkOpenApiDocument, listCollections } from '../src/openapi/index.js';
 import { documentWith, loadShippedDocument, readShippedDocument } from './openapi-fixtures.js';
 
-const contact = { type: 'object', required: ['email'], properties: { email: { type: 'string', format: 'email' }, name: { type: 'string' } } };
+const contact = {
+  type: 'object',
+  required: ['email'],
+  properties: { email: { type: 'string', format: 'email' }, name: { type: 'string' } },
+};
 
 /** Asserts that checking `doc` throws an OpenApiDocumentError whose message starts with `message` and whose pointer is `pointer`. */
 function assertDocumentError(doc: unknown, message: string, pointer: string): void {
-  assert.throws(() => checkOpenApiDocument(doc), (error: unknown) => {
-    assert.ok(error instanceof OpenApiDocumentError, `expected OpenApiDocumentError, got ${String(error)}`);
-    assert.ok(error.message.startsWith(message), `message was: ${error.message}`);
-    assert.equal(error.pointer, pointer);
-    assert.ok(error.message.endsWith(`(at #${pointer})`), 'the message names the JSON pointer');
-    return true;
-  });
+  assert.throws(
+    () => checkOpenApiDocument(doc),
+    (error: unknown) => {
+      assert.ok(error instanceof OpenApiDocumentError, `expected OpenApiDocumentError, got ${String(error)}`);
+      assert.ok(error.message.startsWith(message), `message was: ${error.message}`);
+      assert.equal(error.pointer, pointer);
+      assert.ok(error.message.endsWith(`(at #${pointer})`), 'the message names the JSON pointer');
+      return true;
+    },
+  );
 }
 
 describe('the shipped openapi.yaml', () => {
@@ -28,7 +35,10 @@ describe('the shipped openapi.yaml', () => {
 
   test('declares exactly one collection, contacts, whose schema Contact requires email (format email) and has a string name', () => {
     const collections = listCollections(doc);
-    assert.deepEqual(collections.map(({ name, schemaName }) => ({ name, schemaName })), [{ name: 'contacts', schemaName: 'Contact' }]);
+    assert.deepEqual(
+      collections.map(({ name, schemaName }) => ({ name, schemaName })),
+      [{ name: 'contacts', schemaName: 'Contact' }],
+    );
     const schema = collections[0]?.schema;
     assert.deepEqual(schema?.required, ['email']);
     assert.deepEqual(schema?.properties?.['email'], { type: 'string', format: 'email', example: 'ada@example.com' });
@@ -36,18 +46,31 @@ describe('the shipped openapi.yaml', () => {
   });
 
   test('serves POST/GET on /contacts and GET/PUT/PATCH/DELETE on /contacts/{id}, PATCH taking a merge patch', () => {
-    const methods = (path: string): string[] => Object.keys(doc.paths[path] ?? {}).filter((key) => key !== 'parameters').sort();
+    const methods = (path: string): string[] =>
+      Object.keys(doc.paths[path] ?? {})
+        .filter((key) => key !== 'parameters')
+        .sort();
     assert.deepEqual(methods('/contacts'), ['get', 'post']);
     assert.deepEqual(methods('/contacts/{id}'), ['delete', 'get', 'patch', 'put']);
-    assert.deepEqual(Object.keys(doc.paths['/contacts/{id}']?.patch?.requestBody?.content ?? {}), ['application/merge-patch+json']);
-    assert.deepEqual(doc.paths['/contacts/{id}']?.put?.requestBody?.content['application/json']?.schema, { $ref: '#/components/schemas/Contact' });
+    assert.deepEqual(Object.keys(doc.paths['/contacts/{id}']?.patch?.requestBody?.content ?? {}), [
+      'application/merge-patch+json',
+    ]);
+    assert.deepEqual(doc.paths['/contacts/{id}']?.put?.requestBody?.content['application/json']?.schema, {
+      $ref: '#/components/schemas/Contact',
+    });
     const parameters = doc.paths['/contacts']?.get?.['parameters'] as { name: string; in: string }[];
-    assert.deepEqual(parameters.map((p) => `${p.in}:${p.name}`), ['query:cursor', 'query:limit']);
+    assert.deepEqual(
+      parameters.map((p) => `${p.in}:${p.name}`),
+      ['query:cursor', 'query:limit'],
+    );
   });
 
   test('secures every operation with a JWT bearer token, describing the contacts:read and contacts:write scopes', () => {
     const schemes = doc.components?.['securitySchemes'] as Record<string, Record<string, string>>;
-    assert.deepEqual({ ...schemes['bearerAuth'], description: undefined }, { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: undefined });
+    assert.deepEqual(
+      { ...schemes['bearerAuth'], description: undefined },
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: undefined },
+    );
     assert.match(schemes['bearerAuth']?.['description'] ?? '', /contacts:read[\s\S]*contacts:write/);
     assert.deepEqual(doc['security'], [{ bearerAuth: [] }]);
   });
@@ -72,7 +95,9 @@ describe('collections', () => {
   });
 
   test('collections are listed in document order with their resolved schema', () => {
-    const doc = checkOpenApiDocument(documentWith({ Contact: contact, Note: { type: 'object' } }, { notes: 'Note', contacts: 'Contact' }));
+    const doc = checkOpenApiDocument(
+      documentWith({ Contact: contact, Note: { type: 'object' } }, { notes: 'Note', contacts: 'Contact' }),
+    );
     assert.deepEqual(listCollections(doc), [
       { name: 'notes', schemaName: 'Note', schema: { type: 'object' } },
       { name: 'contacts', schemaName: 'Contact', schema: contact },
@@ -81,51 +106,114 @@ describe('collections', () => {
 
   test('an inline POST schema declares a collection whose schemaName is null', () => {
     const doc = documentWith({}, {}) as { paths: Record<string, unknown> };
-    doc.paths['/tags'] = { post: { requestBody: { content: { 'application/json': { schema: contact } } }, responses: {} } };
+    doc.paths['/tags'] = {
+      post: { requestBody: { content: { 'application/json': { schema: contact } } }, responses: {} },
+    };
     doc.paths['/tags/{tagId}'] = { delete: { responses: {} } };
     assert.deepEqual(listCollections(checkOpenApiDocument(doc)), [{ name: 'tags', schemaName: null, schema: contact }]);
   });
 
   test('a component alias ($ref to another component) is followed to the record schema', () => {
-    const doc = checkOpenApiDocument(documentWith({ Contact: contact, Person: { $ref: '#/components/schemas/Contact' } }, { people: 'Person' }));
+    const doc = checkOpenApiDocument(
+      documentWith({ Contact: contact, Person: { $ref: '#/components/schemas/Contact' } }, { people: 'Person' }),
+    );
     assert.deepEqual(listCollections(doc)[0]?.schema, contact);
   });
 });
 
 describe('a broken document is refused with the problem and its JSON pointer', () => {
-  const withContact = (patch: Record<string, unknown>): unknown => documentWith({ Contact: { ...contact, ...patch } }, { contacts: 'Contact' });
+  const withContact = (patch: Record<string, unknown>): unknown =>
+    documentWith({ Contact: { ...contact, ...patch } }, { contacts: 'Contact' });
 
   test('the example of the brief: a required that is not an array of strings', () => {
-    assertDocumentError(withContact({ required: 'email' }), 'components.schemas.Contact.required must be an array of strings', '/components/schemas/Contact/required');
+    assertDocumentError(
+      withContact({ required: 'email' }),
+      'components.schemas.Contact.required must be an array of strings',
+      '/components/schemas/Contact/required',
+    );
   });
 
   const cases: [string, unknown, string, string][] = [
     ['a document that is not an object', [], 'The document must be an object', ''],
-    ['an OpenAPI 3.1 document', { ...documentWith({}), openapi: '3.1.0' }, "openapi must be an OpenAPI 3.0.x version such as '3.0.3'", '/openapi'],
-    ['a missing info.title', { ...documentWith({}), info: { version: '1' } }, 'info.title must be a string', '/info/title'],
+    [
+      'an OpenAPI 3.1 document',
+      { ...documentWith({}), openapi: '3.1.0' },
+      "openapi must be an OpenAPI 3.0.x version such as '3.0.3'",
+      '/openapi',
+    ],
+    [
+      'a missing info.title',
+      { ...documentWith({}), info: { version: '1' } },
+      'info.title must be a string',
+      '/info/title',
+    ],
     ['missing paths', { openapi: '3.0.3', info: { title: 't', version: '1' } }, 'paths must be an object', '/paths'],
-    ['a dangling $ref', withContact({ properties: { address: { $ref: '#/components/schemas/Address' } } }),
-      "components.schemas.Contact.properties.address.$ref refers to '#/components/schemas/Address', which does not exist", '/components/schemas/Contact/properties/address/$ref'],
-    ['a non-local $ref', withContact({ properties: { address: { $ref: 'common.yaml#/Address' } } }),
-      'components.schemas.Contact.properties.address.$ref must be a local reference of the form #/components/schemas/<name>', '/components/schemas/Contact/properties/address/$ref'],
-    ['a misspelt keyword', withContact({ properties: { name: { type: 'string', minLenght: 1 } } }),
-      'components.schemas.Contact.properties.name.minLenght is not an OpenAPI 3.0 Schema Object keyword', '/components/schemas/Contact/properties/name/minLenght'],
-    ['a 3.1-style type list', withContact({ properties: { name: { type: ['string', 'null'] } } }),
-      'components.schemas.Contact.properties.name.type must be one of string, number, integer, boolean, array, object', '/components/schemas/Contact/properties/name/type'],
-    ['an array schema without items', withContact({ properties: { tags: { type: 'array' } } }),
-      'components.schemas.Contact.properties.tags.items must be present when type is array', '/components/schemas/Contact/properties/tags/items'],
-    ['a pattern that is not a regular expression', withContact({ properties: { name: { type: 'string', pattern: '(' } } }),
-      'components.schemas.Contact.properties.name.pattern must be a valid regular expression', '/components/schemas/Contact/properties/name/pattern'],
-    ['a negative minLength', withContact({ properties: { name: { type: 'string', minLength: -1 } } }),
-      'components.schemas.Contact.properties.name.minLength must be a non-negative integer', '/components/schemas/Contact/properties/name/minLength'],
-    ['circular component aliases', documentWith({ A: { $ref: '#/components/schemas/B' }, B: { $ref: '#/components/schemas/A' } }),
-      'components.schemas.A is a dangling or circular reference', '/components/schemas/A'],
-    ['a component name with a space', documentWith({ 'My Contact': contact }),
-      "components.schemas['My Contact'] must use only letters, digits, '.', '-' and '_'", '/components/schemas/My Contact'],
-    ['a collection whose record schema is not an object', documentWith({ Contact: { type: 'array', items: {} } }, { contacts: 'Contact' }),
-      "components.schemas.Contact.type must be 'object': collection 'contacts' stores JSON objects", '/components/schemas/Contact/type'],
-    ['a field named __proto__', withContact({ properties: JSON.parse('{"__proto__":{"type":"string"}}') as unknown }),
-      'components.schemas.Contact.properties.__proto__ cannot be a field name', '/components/schemas/Contact/properties/__proto__'],
+    [
+      'a dangling $ref',
+      withContact({ properties: { address: { $ref: '#/components/schemas/Address' } } }),
+      "components.schemas.Contact.properties.address.$ref refers to '#/components/schemas/Address', which does not exist",
+      '/components/schemas/Contact/properties/address/$ref',
+    ],
+    [
+      'a non-local $ref',
+      withContact({ properties: { address: { $ref: 'common.yaml#/Address' } } }),
+      'components.schemas.Contact.properties.address.$ref must be a local reference of the form #/components/schemas/<name>',
+      '/components/schemas/Contact/properties/address/$ref',
+    ],
+    [
+      'a misspelt keyword',
+      withContact({ properties: { name: { type: 'string', minLenght: 1 } } }),
+      'components.schemas.Contact.properties.name.minLenght is not an OpenAPI 3.0 Schema Object keyword',
+      '/components/schemas/Contact/properties/name/minLenght',
+    ],
+    [
+      'a 3.1-style type list',
+      withContact({ properties: { name: { type: ['string', 'null'] } } }),
+      'components.schemas.Contact.properties.name.type must be one of string, number, integer, boolean, array, object',
+      '/components/schemas/Contact/properties/name/type',
+    ],
+    [
+      'an array schema without items',
+      withContact({ properties: { tags: { type: 'array' } } }),
+      'components.schemas.Contact.properties.tags.items must be present when type is array',
+      '/components/schemas/Contact/properties/tags/items',
+    ],
+    [
+      'a pattern that is not a regular expression',
+      withContact({ properties: { name: { type: 'string', pattern: '(' } } }),
+      'components.schemas.Contact.properties.name.pattern must be a valid regular expression',
+      '/components/schemas/Contact/properties/name/pattern',
+    ],
+    [
+      'a negative minLength',
+      withContact({ properties: { name: { type: 'string', minLength: -1 } } }),
+      'components.schemas.Contact.properties.name.minLength must be a non-negative integer',
+      '/components/schemas/Contact/properties/name/minLength',
+    ],
+    [
+      'circular component aliases',
+      documentWith({ A: { $ref: '#/components/schemas/B' }, B: { $ref: '#/components/schemas/A' } }),
+      'components.schemas.A is a dangling or circular reference',
+      '/components/schemas/A',
+    ],
+    [
+      'a component name with a space',
+      documentWith({ 'My Contact': contact }),
+      "components.schemas['My Contact'] must use only letters, digits, '.', '-' and '_'",
+      '/components/schemas/My Contact',
+    ],
+    [
+      'a collection whose record schema is not an object',
+      documentWith({ Contact: { type: 'array', items: {} } }, { contacts: 'Contact' }),
+      "components.schemas.Contact.type must be 'object': collection 'contacts' stores JSON objects",
+      '/components/schemas/Contact/type',
+    ],
+    [
+      'a field named __proto__',
+      withContact({ properties: JSON.parse('{"__proto__":{"type":"string"}}') as unknown }),
+      'components.schemas.Contact.properties.__proto__ cannot be a field name',
+      '/components/schemas/Contact/properties/__proto__',
+    ],
   ];
   for (const [what, doc, message, pointer] of cases) {
     test(`${what} is refused`, () => assertDocumentError(doc, message, pointer));
@@ -138,21 +226,35 @@ describe('a broken document is refused with the problem and its JSON pointer', (
   });
 
   test('an operation without responses is refused, naming the path readably and escaping "/" in the pointer', () => {
-    const doc = documentWith({ Contact: contact }, { contacts: 'Contact' }) as { paths: Record<string, { get: Record<string, unknown> }> };
+    const doc = documentWith({ Contact: contact }, { contacts: 'Contact' }) as {
+      paths: Record<string, { get: Record<string, unknown> }>;
+    };
     doc.paths['/contacts/{id}'] = { get: {} };
-    assertDocumentError(doc, "paths['/contacts/{id}'].get.responses must be an object", '/paths/~1contacts~1{id}/get/responses');
+    assertDocumentError(
+      doc,
+      "paths['/contacts/{id}'].get.responses must be an object",
+      '/paths/~1contacts~1{id}/get/responses',
+    );
   });
 
   test('a request body given as a $ref is refused: only schema references are supported', () => {
     const doc = documentWith({}) as { paths: Record<string, unknown> };
     doc.paths['/things'] = { post: { requestBody: { $ref: '#/components/requestBodies/Thing' }, responses: {} } };
-    assertDocumentError(doc, "paths['/things'].post.requestBody.$ref is not supported", '/paths/~1things/post/requestBody/$ref');
+    assertDocumentError(
+      doc,
+      "paths['/things'].post.requestBody.$ref is not supported",
+      '/paths/~1things/post/requestBody/$ref',
+    );
   });
 
   test('a dangling $ref outside schemas (a response) is refused too', () => {
     const doc = documentWith({}) as { paths: Record<string, unknown> };
     doc.paths['/things'] = { get: { responses: { '404': { $ref: '#/components/responses/NotFound' } } } };
-    assertDocumentError(doc, "paths['/things'].get.responses['404'].$ref refers to '#/components/responses/NotFound', which is not a local reference that resolves", '/paths/~1things/get/responses/404/$ref');
+    assertDocumentError(
+      doc,
+      "paths['/things'].get.responses['404'].$ref refers to '#/components/responses/NotFound', which is not a local reference that resolves",
+      '/paths/~1things/get/responses/404/$ref',
+    );
   });
 
   test('a "$ref" inside example data is just data', () => {

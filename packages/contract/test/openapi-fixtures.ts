@@ -18,7 +18,10 @@ export function loadShippedDocument(): OpenApiDocument {
  * A minimal valid document: `components.schemas` = `schemas`, and for each entry of
  * `collections` (name → component name) the two collection paths.
  */
-export function documentWith(schemas: Record<string, unknown>, collections: Record<string, string> = {}): Record<string, unknown> {
+export function documentWith(
+  schemas: Record<string, unknown>,
+  collections: Record<string, string> = {},
+): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const [name, schemaName] of Object.entries(collections)) {
     const body = { content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName}` } } } };
@@ -28,6 +31,9 @@ export function documentWith(schemas: Record<string, unknown>, collections: Reco
   return { openapi: '3.0.3', info: { title: 'Test', version: '1.0.0' }, paths, components: { schemas } };
 }
 
-export function checkedDocumentWith(schemas: Record<string, unknown>, collections: Record<string, string> = {}): OpenApiDocument {
+export function checkedDocumentWith(
+  schemas: Record<string, unknown>,
+  collections: Record<string, string> = {},
+): OpenApiDocument {
   return checkOpenApiDocument(documentWith(schemas, collections));
 }

@@ -24,7 +24,14 @@ const SCHEMAS = {
     type: 'object',
     required: ['items'],
     properties: {
-      items: { type: 'array', items: { type: 'object', required: ['sku'], properties: { sku: { type: 'string' }, qty: { type: 'integer', minimum: 1 } } } },
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['sku'],
+          properties: { sku: { type: 'string' }, qty: { type: 'integer', minimum: 1 } },
+        },
+      },
     },
   },
   Profile: {
@@ -42,7 +49,11 @@ const SCHEMAS = {
       free: { type: 'object' },
     },
   },
-  Risky: { type: 'object', required: ['constructor'], properties: { constructor: { type: 'string' }, toString: { type: 'string' } } },
+  Risky: {
+    type: 'object',
+    required: ['constructor'],
+    properties: { constructor: { type: 'string' }, toString: { type: 'string' } },
+  },
   Choice: {
     type: 'object',
     properties: {
@@ -54,25 +65,40 @@ const SCHEMAS = {
       },
     },
   },
-  Node: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } },
+  Node: {
+    type: 'object',
+    required: ['name'],
+    properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } },
+  },
   Odd: { type: 'object', required: ['a/b'], properties: { 'a/b': { type: 'string' }, 'c~d': { type: 'integer' } } },
 };
 const doc = checkedDocumentWith(SCHEMAS);
-const validatorFor = (name: keyof typeof SCHEMAS): BodyValidator => compileBodyValidator(doc, { $ref: `#/components/schemas/${name}` });
+const validatorFor = (name: keyof typeof SCHEMAS): BodyValidator =>
+  compileBodyValidator(doc, { $ref: `#/components/schemas/${name}` });
 const contacts = compileCollectionValidators(loadShippedDocument()).get('contacts');
 assert.ok(contacts, 'the shipped document declares contacts');
 
 function expectMissing(result: BodyValidationResult, fields: string[]): void {
   assert.equal(result.ok, false);
   assert.ok(!result.ok && result.kind === 'missing', `expected missing, got ${JSON.stringify(result)}`);
-  assert.deepEqual(result.fields.map((f) => f.field), fields);
+  assert.deepEqual(
+    result.fields.map((f) => f.field),
+    fields,
+  );
   for (const f of result.fields) assert.equal(f.message, MISSING(f.field));
 }
 
-function expectInvalid(result: BodyValidationResult, expected: { field: string; pointer?: string; message: string }[]): void {
+function expectInvalid(
+  result: BodyValidationResult,
+  expected: { field: string; pointer?: string; message: string }[],
+): void {
   assert.ok(!result.ok && result.kind === 'invalid', `expected invalid, got ${JSON.stringify(result)}`);
-  assert.deepEqual(result.fields.map(({ field, message }) => ({ field, message })), expected.map(({ field, message }) => ({ field, message })));
-  for (const [i, e] of expected.entries()) if (e.pointer !== undefined) assert.equal(result.fields[i]?.pointer, e.pointer);
+  assert.deepEqual(
+    result.fields.map(({ field, message }) => ({ field, message })),
+    expected.map(({ field, message }) => ({ field, message })),
+  );
+  for (const [i, e] of expected.entries())
+    if (e.pointer !== undefined) assert.equal(result.fields[i]?.pointer, e.pointer);
   for (const f of result.fields) assert.doesNotMatch(f.message, /Missing required field/);
 }
 
@@ -80,7 +106,11 @@ describe('missing required fields (400 missing-required-field)', () => {
   test('an omitted required field is reported missing with the exact contract message', () => {
     const result = contacts({ name: 'Ada' });
     expectMissing(result, ['email']);
-    assert.deepEqual(!result.ok && result.fields[0], { field: 'email', pointer: '/email', message: "Missing required field 'email' in request body" });
+    assert.deepEqual(!result.ok && result.fields[0], {
+      field: 'email',
+      pointer: '/email',
+      message: "Missing required field 'email' in request body",
+    });
   });
 
   test('a required field sent as null is reported missing, like an omitted one', () => {
@@ -133,35 +163,51 @@ describe('missing required fields (400 missing-required-field)', () => {
   });
 
   test('a required field inside one anyOf branch is not reported missing (it is only conditionally required)', () => {
-    expectInvalid(validatorFor('Choice')({ contact: {} }), [{ field: 'contact', message: "Field 'contact' must match at least one of the allowed forms" }]);
+    expectInvalid(validatorFor('Choice')({ contact: {} }), [
+      { field: 'contact', message: "Field 'contact' must match at least one of the allowed forms" },
+    ]);
     assert.equal(validatorFor('Choice')({ contact: { phone: '+33' } }).ok, true);
   });
 
   test('recursive schemas report missing fields at any depth', () => {
-    expectMissing(validatorFor('Node')({ name: 'root', children: [{ name: 'a', children: [{}] }] }), ['children[0].children[0].name']);
+    expectMissing(validatorFor('Node')({ name: 'root', children: [{ name: 'a', children: [{}] }] }), [
+      'children[0].children[0].name',
+    ]);
   });
 });
 
 describe('invalid field values (422 invalid-field-value)', () => {
   test('an empty string for an email-format field is invalid, not missing', () => {
-    expectInvalid(contacts({ email: '' }), [{ field: 'email', pointer: '/email', message: "Field 'email' must be a valid email address" }]);
+    expectInvalid(contacts({ email: '' }), [
+      { field: 'email', pointer: '/email', message: "Field 'email' must be a valid email address" },
+    ]);
   });
 
   test('a malformed email is invalid', () => {
-    expectInvalid(contacts({ email: 'not-an-email' }), [{ field: 'email', message: "Field 'email' must be a valid email address" }]);
+    expectInvalid(contacts({ email: 'not-an-email' }), [
+      { field: 'email', message: "Field 'email' must be a valid email address" },
+    ]);
   });
 
   test('a wrong type is invalid and never coerced', () => {
-    expectInvalid(contacts({ email: 'ada@example.com', name: 42 }), [{ field: 'name', message: "Field 'name' must be a string" }]);
-    expectInvalid(validatorFor('Order')({ items: [{ sku: 'A', qty: '2' }] }), [{ field: 'items[0].qty', pointer: '/items/0/qty', message: "Field 'items[0].qty' must be an integer" }]);
+    expectInvalid(contacts({ email: 'ada@example.com', name: 42 }), [
+      { field: 'name', message: "Field 'name' must be a string" },
+    ]);
+    expectInvalid(validatorFor('Order')({ items: [{ sku: 'A', qty: '2' }] }), [
+      { field: 'items[0].qty', pointer: '/items/0/qty', message: "Field 'items[0].qty' must be an integer" },
+    ]);
   });
 
   test('an optional field sent as null is invalid (null is not a string), not missing', () => {
-    expectInvalid(contacts({ email: 'ada@example.com', name: null }), [{ field: 'name', message: "Field 'name' must be a string" }]);
+    expectInvalid(contacts({ email: 'ada@example.com', name: null }), [
+      { field: 'name', message: "Field 'name' must be a string" },
+    ]);
   });
 
   test('an unknown field is refused, at the top level and nested', () => {
-    expectInvalid(contacts({ email: 'ada@example.com', foo: 1 }), [{ field: 'foo', pointer: '/foo', message: "Unknown field 'foo' in request body" }]);
+    expectInvalid(contacts({ email: 'ada@example.com', foo: 1 }), [
+      { field: 'foo', pointer: '/foo', message: "Unknown field 'foo' in request body" },
+    ]);
     expectInvalid(validatorFor('Person')({ email: 'ada@example.com', address: { city: 'Paris', zip: '75001' } }), [
       { field: 'address.zip', pointer: '/address/zip', message: "Unknown field 'address.zip' in request body" },
     ]);
@@ -173,17 +219,31 @@ describe('invalid field values (422 invalid-field-value)', () => {
 
   test('constraint failures read as sentences', () => {
     const profile = validatorFor('Profile');
-    expectInvalid(profile({ nickname: 'a', status: 'gone' }), [{ field: 'status', message: 'Field \'status\' must be one of "active", "archived"' }]);
-    expectInvalid(profile({ nickname: 'a', title: '' }), [{ field: 'title', message: "Field 'title' must not be empty" }]);
-    expectInvalid(profile({ nickname: 'a', title: 'toolong' }), [{ field: 'title', message: "Field 'title' must be at most 5 characters long" }]);
-    expectInvalid(profile({ nickname: 'a', age: 150 }), [{ field: 'age', message: "Field 'age' must be less than 150" }]);
+    expectInvalid(profile({ nickname: 'a', status: 'gone' }), [
+      { field: 'status', message: 'Field \'status\' must be one of "active", "archived"' },
+    ]);
+    expectInvalid(profile({ nickname: 'a', title: '' }), [
+      { field: 'title', message: "Field 'title' must not be empty" },
+    ]);
+    expectInvalid(profile({ nickname: 'a', title: 'toolong' }), [
+      { field: 'title', message: "Field 'title' must be at most 5 characters long" },
+    ]);
+    expectInvalid(profile({ nickname: 'a', age: 150 }), [
+      { field: 'age', message: "Field 'age' must be less than 150" },
+    ]);
     expectInvalid(profile({ nickname: 'a', age: -1 }), [{ field: 'age', message: "Field 'age' must be at least 0" }]);
-    expectInvalid(profile({ nickname: 'a', tags: ['x', 'x'] }), [{ field: 'tags', message: "Field 'tags' must not contain duplicate items" }]);
-    expectInvalid(profile({ nickname: 'a', tags: ['x', 1] }), [{ field: 'tags[1]', pointer: '/tags/1', message: "Field 'tags[1]' must be a string" }]);
+    expectInvalid(profile({ nickname: 'a', tags: ['x', 'x'] }), [
+      { field: 'tags', message: "Field 'tags' must not contain duplicate items" },
+    ]);
+    expectInvalid(profile({ nickname: 'a', tags: ['x', 1] }), [
+      { field: 'tags[1]', pointer: '/tags/1', message: "Field 'tags[1]' must be a string" },
+    ]);
   });
 
   test('field names with "/" or "~" are escaped in the pointer (RFC 6901)', () => {
-    expectInvalid(validatorFor('Odd')({ 'a/b': 'x', 'c~d': 'y' }), [{ field: 'c~d', pointer: '/c~0d', message: "Field 'c~d' must be an integer" }]);
+    expectInvalid(validatorFor('Odd')({ 'a/b': 'x', 'c~d': 'y' }), [
+      { field: 'c~d', pointer: '/c~0d', message: "Field 'c~d' must be an integer" },
+    ]);
     const result = validatorFor('Odd')({});
     expectMissing(result, ['a/b']);
     assert.equal(!result.ok && result.fields[0]?.pointer, '/a~1b');
@@ -198,7 +258,9 @@ describe('invalid field values (422 invalid-field-value)', () => {
 
 describe('robustness', () => {
   test('__proto__ and constructor keys never crash or pollute, and are refused as unknown fields', () => {
-    const body: unknown = JSON.parse('{"email":"ada@example.com","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
+    const body: unknown = JSON.parse(
+      '{"email":"ada@example.com","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+    );
     const result = contacts(body);
     expectInvalid(result, [
       { field: '__proto__', message: "Unknown field '__proto__' in request body" },
@@ -210,7 +272,9 @@ describe('robustness', () => {
   test('a body nested thousands of levels deep under a recursive schema is a 422, not a crash', () => {
     const depth = 20_000;
     const body: unknown = JSON.parse(`${'{"name":"n","children":['.repeat(depth)}{"name":"leaf"}${']}'.repeat(depth)}`);
-    expectInvalid(validatorFor('Node')(body), [{ field: '', pointer: '', message: 'Request body is nested too deeply to be validated' }]);
+    expectInvalid(validatorFor('Node')(body), [
+      { field: '', pointer: '', message: 'Request body is nested too deeply to be validated' },
+    ]);
   });
 
   test('the report stays small however many problems a body has (at most 100, about 64 KiB of text)', () => {
@@ -218,8 +282,14 @@ describe('robustness', () => {
     const wide = contacts({ email: 'ada@example.com', ...many });
     assert.ok(!wide.ok && wide.kind === 'invalid' && wide.fields.length === 100);
     const longKey = 'k'.repeat(100_000);
-    const deepLong = validatorFor('Person')({ email: 'ada@example.com', address: { city: 'Paris', [longKey]: 1, [`${longKey}2`]: 2 } });
-    assert.ok(!deepLong.ok && deepLong.kind === 'invalid' && deepLong.fields.length === 1, 'stops once the text budget is spent');
+    const deepLong = validatorFor('Person')({
+      email: 'ada@example.com',
+      address: { city: 'Paris', [longKey]: 1, [`${longKey}2`]: 2 },
+    });
+    assert.ok(
+      !deepLong.ok && deepLong.kind === 'invalid' && deepLong.fields.length === 1,
+      'stops once the text budget is spent',
+    );
   });
 
   test('validation neither fills defaults nor changes the body, and returns the body as value', () => {
@@ -233,19 +303,28 @@ describe('robustness', () => {
   test('each schema is compiled once: the same validator is returned for the same schema', () => {
     assert.equal(validatorFor('Person'), validatorFor('Person'));
     const shipped = loadShippedDocument();
-    assert.equal(compileCollectionValidators(shipped).get('contacts'), compileBodyValidator(shipped, { $ref: '#/components/schemas/Contact' }));
+    assert.equal(
+      compileCollectionValidators(shipped).get('contacts'),
+      compileBodyValidator(shipped, { $ref: '#/components/schemas/Contact' }),
+    );
   });
 
   test('an unknown format is a document error, so a typo cannot switch validation off', () => {
-    const broken = checkedDocumentWith({ X: { type: 'object', properties: { e: { type: 'string', format: 'emial' } } } });
-    assert.throws(() => compileBodyValidator(broken, { $ref: '#/components/schemas/X' }), (error: unknown) => {
-      assert.ok(error instanceof OpenApiDocumentError);
-      assert.match(error.message, /components\.schemas\.X\.properties\.e\.format names the unknown format 'emial'/);
-      return true;
+    const broken = checkedDocumentWith({
+      X: { type: 'object', properties: { e: { type: 'string', format: 'emial' } } },
     });
+    assert.throws(
+      () => compileBodyValidator(broken, { $ref: '#/components/schemas/X' }),
+      (error: unknown) => {
+        assert.ok(error instanceof OpenApiDocumentError);
+        assert.match(error.message, /components\.schemas\.X\.properties\.e\.format names the unknown format 'emial'/);
+        return true;
+      },
+    );
     const inline = { type: 'object', properties: { e: { type: 'string', format: 'emial' } } } as const;
     assert.throws(() => compileBodyValidator(doc, inline, ['paths', '/x', 'post']), {
-      message: "paths['/x'].post.properties.e.format names the unknown format 'emial' (at #/paths/~1x/post/properties/e/format)",
+      message:
+        "paths['/x'].post.properties.e.format names the unknown format 'emial' (at #/paths/~1x/post/properties/e/format)",
     });
   });
 });
@@ -258,8 +337,10 @@ function withoutUndefined(record: Record<string, unknown>): Record<string, unkno
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
 }
 
-const isAbsent = (body: Record<string, unknown>, key: string): boolean => !Object.hasOwn(body, key) || body[key] === null;
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isAbsent = (body: Record<string, unknown>, key: string): boolean =>
+  !Object.hasOwn(body, key) || body[key] === null;
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function missingNames(result: BodyValidationResult): string[] {
   return !result.ok && result.kind === 'missing' ? result.fields.map((f) => f.field).sort() : [];
@@ -273,7 +354,13 @@ function assertNoMissingMessage(result: BodyValidationResult): void {
 
 describe('properties over generated bodies', () => {
   const contactBody = fc
-    .tuple(extraKeys, fc.record({ email: fc.oneof(anyJsonOrOmitted, fc.emailAddress()), name: fc.oneof(anyJsonOrOmitted, fc.string()) }))
+    .tuple(
+      extraKeys,
+      fc.record({
+        email: fc.oneof(anyJsonOrOmitted, fc.emailAddress()),
+        name: fc.oneof(anyJsonOrOmitted, fc.string()),
+      }),
+    )
     .map(([extra, known]) => ({ ...extra, ...withoutUndefined(known) }));
 
   test('a contact body without email, or with email null, is ALWAYS reported missing with that exact field and message', () => {
@@ -281,7 +368,9 @@ describe('properties over generated bodies', () => {
       fc.property(contactBody, (body) => {
         const result = contacts(body);
         if (isAbsent(body, 'email')) {
-          assert.deepEqual(!result.ok && result.kind === 'missing' && result.fields, [{ field: 'email', pointer: '/email', message: MISSING('email') }]);
+          assert.deepEqual(!result.ok && result.kind === 'missing' && result.fields, [
+            { field: 'email', pointer: '/email', message: MISSING('email') },
+          ]);
         } else {
           assertNoMissingMessage(result);
         }
@@ -289,9 +378,19 @@ describe('properties over generated bodies', () => {
     );
   });
 
-  const address = fc.oneof(fc.jsonValue(), fc.record({ city: anyJsonOrOmitted, street: anyJsonOrOmitted }).map(withoutUndefined));
+  const address = fc.oneof(
+    fc.jsonValue(),
+    fc.record({ city: anyJsonOrOmitted, street: anyJsonOrOmitted }).map(withoutUndefined),
+  );
   const personBody = fc
-    .tuple(extraKeys, fc.record({ email: fc.oneof(anyJsonOrOmitted, fc.emailAddress()), name: anyJsonOrOmitted, address: fc.option(address, { nil: undefined }) }))
+    .tuple(
+      extraKeys,
+      fc.record({
+        email: fc.oneof(anyJsonOrOmitted, fc.emailAddress()),
+        name: anyJsonOrOmitted,
+        address: fc.option(address, { nil: undefined }),
+      }),
+    )
     .map(([extra, known]) => ({ ...extra, ...withoutUndefined(known) }));
 
   test('with a nested required field, exactly the absent or null required fields are reported missing; a body with all of them present never is', () => {
@@ -310,7 +409,10 @@ describe('properties over generated bodies', () => {
     );
   });
 
-  const item = fc.oneof(fc.jsonValue(), fc.record({ sku: anyJsonOrOmitted, qty: anyJsonOrOmitted }).map(withoutUndefined));
+  const item = fc.oneof(
+    fc.jsonValue(),
+    fc.record({ sku: anyJsonOrOmitted, qty: anyJsonOrOmitted }).map(withoutUndefined),
+  );
   const orderBody = fc
     .record({ items: fc.option(fc.oneof(fc.jsonValue(), fc.array(item, { maxLength: 4 })), { nil: undefined }) })
     .map(withoutUndefined);
@@ -323,7 +425,9 @@ describe('properties over generated bodies', () => {
         const expected = isAbsent(body, 'items')
           ? ['items']
           : Array.isArray(items)
-            ? items.flatMap((element: unknown, i) => (isPlainObject(element) && isAbsent(element, 'sku') ? [`items[${i}].sku`] : []))
+            ? items.flatMap((element: unknown, i) =>
+                isPlainObject(element) && isAbsent(element, 'sku') ? [`items[${i}].sku`] : [],
+              )
             : [];
         const result = order(body);
         assert.deepEqual(missingNames(result), expected.sort());

@@ -30,14 +30,26 @@ export interface ServerConfig {
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${JSON.stringify(env.PORT)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got ${JSON.stringify(env.PORT)}`);
   const host = env.HOST || '127.0.0.1';
   const issuer = (env.ISSUER || `http://localhost:${port}`).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(issuer)) throw new Error(`ISSUER must be an http(s) URL without query or fragment, got ${JSON.stringify(issuer)}`);
-  return { port, host, databaseUrl: env.DATABASE_URL || 'sqlite:data/gatehouse.db', issuer, logLevel: env.LOG_LEVEL || 'info',
-    openApiPath: env.OPENAPI_PATH || 'openapi.yaml', autoMigrate: env.AUTO_MIGRATE !== 'false',
-    trustProxy: trustProxyFrom(env.TRUST_PROXY), metricsToken: env.METRICS_TOKEN || undefined,
-    rateLimits: rateLimitsFromEnv(env), connectionLimits: connectionLimitsFrom(env), keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined };
+  if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(issuer))
+    throw new Error(`ISSUER must be an http(s) URL without query or fragment, got ${JSON.stringify(issuer)}`);
+  return {
+    port,
+    host,
+    databaseUrl: env.DATABASE_URL || 'sqlite:data/gatehouse.db',
+    issuer,
+    logLevel: env.LOG_LEVEL || 'info',
+    openApiPath: env.OPENAPI_PATH || 'openapi.yaml',
+    autoMigrate: env.AUTO_MIGRATE !== 'false',
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    rateLimits: rateLimitsFromEnv(env),
+    connectionLimits: connectionLimitsFrom(env),
+    keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
+  };
 }
 
 const CONNECTION_LIMIT_VARIABLES: { readonly [K in keyof ConnectionLimits]: string } = {
@@ -53,11 +65,13 @@ function connectionLimitsFrom(env: NodeJS.ProcessEnv): ConnectionLimits {
   for (const [key, variable] of Object.entries(CONNECTION_LIMIT_VARIABLES)) {
     const value = env[variable];
     if (value === undefined || value === '') continue;
-    if (!/^[1-9]\d{0,9}$/.test(value)) throw new Error(`${variable} must be a whole number above 0, got ${JSON.stringify(value)}`);
+    if (!/^[1-9]\d{0,9}$/.test(value))
+      throw new Error(`${variable} must be a whole number above 0, got ${JSON.stringify(value)}`);
     limits[key] = Number(value);
   }
   const result = limits as unknown as ConnectionLimits;
-  if (result.headersTimeoutMs > result.requestTimeoutMs) throw new Error('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
+  if (result.headersTimeoutMs > result.requestTimeoutMs)
+    throw new Error('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
   return result;
 }
 

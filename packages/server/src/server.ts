@@ -23,11 +23,20 @@ export interface ContextOptions {
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
-export async function createContext(store: Store, issuer: string, options: ContextOptions = {}): Promise<ServerContext> {
+export async function createContext(
+  store: Store,
+  issuer: string,
+  options: ContextOptions = {},
+): Promise<ServerContext> {
   const clock = options.clock ?? systemClock;
-  const encryption = options.keyEncryptionKey === undefined ? undefined : KeyEncryption.fromSecret(options.keyEncryptionKey);
+  const encryption =
+    options.keyEncryptionKey === undefined ? undefined : KeyEncryption.fromSecret(options.keyEncryptionKey);
   const keys = await KeyRing.load(store, clock, encryption);
-  const rateLimits = new RateLimiter(store.rateLimits, options.rateLimits ?? DEFAULT_RATE_LIMITS, options.rateLimitClock);
+  const rateLimits = new RateLimiter(
+    store.rateLimits,
+    options.rateLimits ?? DEFAULT_RATE_LIMITS,
+    options.rateLimitClock,
+  );
   return { store, clock, issuer, keys, accessTokens: new AccessTokens(issuer, keys), rateLimits };
 }
 
@@ -69,7 +78,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const store = await openStore(options.databaseUrl, { migrations: options.migrations ?? 'apply' });
   const context = await createContext(store, options.issuer, options);
   const app = await buildApp(context, {
-    logger: options.logger, api, trustProxy: options.trustProxy, metricsToken: options.metricsToken, connectionLimits: options.connectionLimits,
+    logger: options.logger,
+    api,
+    trustProxy: options.trustProxy,
+    metricsToken: options.metricsToken,
+    connectionLimits: options.connectionLimits,
   });
   context.keys.startReloading();
   context.rateLimits.start();
@@ -77,7 +90,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return {
-    app, context, url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
+    app,
+    context,
+    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
     async close() {
       context.keys.stop();
       context.rateLimits.stop();

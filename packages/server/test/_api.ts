@@ -28,7 +28,12 @@ const MERGE_PATCH = 'application/merge-patch+json';
  * bearer token, if any.
  */
 export function api(server: Pick<TestServer, 'url'>, token?: string) {
-  async function request(method: string, path: string, body?: unknown, options: ApiRequestOptions = {}): Promise<ApiResponse> {
+  async function request(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: ApiRequestOptions = {},
+  ): Promise<ApiResponse> {
     const headers: Record<string, string> = {};
     const hasBody = body !== undefined || options.raw !== undefined;
     if (hasBody) headers['content-type'] = method === 'PATCH' ? MERGE_PATCH : 'application/json';
@@ -64,7 +69,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** A client holding `scopes` and an access token of a grant for exactly those scopes. */
-export async function clientWithToken(server: TestServer, id: string, scopes: readonly string[]): Promise<{ client: TestClient; access_token: string; refresh_token: string; grant_id: string }> {
+export async function clientWithToken(
+  server: TestServer,
+  id: string,
+  scopes: readonly string[],
+): Promise<{ client: TestClient; access_token: string; refresh_token: string; grant_id: string }> {
   const client = await server.addClient({ id, scope: [...scopes] });
   const tokens = await server.issueGrant(client, 'alice', scopes);
   return { client, ...tokens };
@@ -87,7 +96,11 @@ export function assertProblem(response: ApiResponse, status: number, slug: strin
 }
 
 /** Asserts the contract's missing-field 400 for exactly the `fields` listed, in order. */
-export function assertMissingFields(response: ApiResponse, fields: readonly { field: string; pointer: string }[], instance?: string): void {
+export function assertMissingFields(
+  response: ApiResponse,
+  fields: readonly { field: string; pointer: string }[],
+  instance?: string,
+): void {
   assertProblem(response, 400, 'missing-required-field');
   const first = fields[0];
   assert.ok(first, 'name at least one missing field');
@@ -96,7 +109,12 @@ export function assertMissingFields(response: ApiResponse, fields: readonly { fi
   if (instance !== undefined) assert.equal(response.body.instance, instance);
   assert.deepEqual(
     response.body.errors,
-    fields.map(({ field, pointer }) => ({ code: 'missing_required_field', field, pointer, detail: missingMessage(field) })),
+    fields.map(({ field, pointer }) => ({
+      code: 'missing_required_field',
+      field,
+      pointer,
+      detail: missingMessage(field),
+    })),
   );
 }
 
@@ -109,5 +127,9 @@ export function assertInvalidValue(response: ApiResponse, field?: string): void 
     assert.equal(error.code, 'invalid_field_value');
     assert.doesNotMatch(error.detail, /Missing required field/);
   }
-  if (field !== undefined) assert.ok(response.body.errors.some((e: { field: string }) => e.field === field), `errors name '${field}': ${response.text}`);
+  if (field !== undefined)
+    assert.ok(
+      response.body.errors.some((e: { field: string }) => e.field === field),
+      `errors name '${field}': ${response.text}`,
+    );
 }

@@ -15,12 +15,24 @@ export function pkce(): { verifier: string; challenge: string } {
 }
 
 /** The query of a valid authorization request, with `overrides` (undefined removes a parameter). */
-export function authorizationQuery(clientId: string, challenge: string, overrides: Record<string, string | undefined> = {}): string {
+export function authorizationQuery(
+  clientId: string,
+  challenge: string,
+  overrides: Record<string, string | undefined> = {},
+): string {
   const params: Record<string, string | undefined> = {
-    response_type: 'code', client_id: clientId, redirect_uri: CALLBACK, scope: 'contacts:read', state: 'state-123',
-    code_challenge: challenge, code_challenge_method: 'S256', ...overrides,
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: CALLBACK,
+    scope: 'contacts:read',
+    state: 'state-123',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...overrides,
   };
-  return new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+  return new URLSearchParams(
+    Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined),
+  ).toString();
 }
 
 export async function addTestUser(server: TestServer, username = 'alice', password = PASSWORD): Promise<void> {
@@ -55,7 +67,11 @@ export class PageBrowser {
 
   post(path: string, form: Record<string, string | undefined>): Promise<PageAnswer> {
     const body = new URLSearchParams(Object.entries(form).filter((e): e is [string, string] => e[1] !== undefined));
-    return this.#send(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+    return this.#send(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: body.toString(),
+    });
   }
 
   async #send(path: string, init: RequestInit): Promise<PageAnswer> {
@@ -65,7 +81,12 @@ export class PageBrowser {
     const response = await fetch(`${this.#server.url}${path}`, { ...init, headers, redirect: 'manual' });
     const setCookie = response.headers.get('set-cookie');
     if (setCookie) this.cookie = setCookie.split(';')[0];
-    return { status: response.status, headers: response.headers, html: await response.text(), location: response.headers.get('location') ?? undefined };
+    return {
+      status: response.status,
+      headers: response.headers,
+      html: await response.text(),
+      location: response.headers.get('location') ?? undefined,
+    };
   }
 
   /** GET /authorize with a query. */
@@ -74,13 +95,33 @@ export class PageBrowser {
   }
 
   /** Posts the sign-in form of `page` (its hidden fields) with a username and password. */
-  login(page: PageAnswer, username: string, password: string, override: Record<string, string | undefined> = {}): Promise<PageAnswer> {
-    return this.post('/login', { csrf_token: hiddenField(page.html, 'csrf_token'), request: hiddenField(page.html, 'request'), username, password, ...override });
+  login(
+    page: PageAnswer,
+    username: string,
+    password: string,
+    override: Record<string, string | undefined> = {},
+  ): Promise<PageAnswer> {
+    return this.post('/login', {
+      csrf_token: hiddenField(page.html, 'csrf_token'),
+      request: hiddenField(page.html, 'request'),
+      username,
+      password,
+      ...override,
+    });
   }
 
   /** Posts the consent form of `page` with a decision. */
-  consent(page: PageAnswer, decision: 'allow' | 'deny', override: Record<string, string | undefined> = {}): Promise<PageAnswer> {
-    return this.post('/consent', { csrf_token: hiddenField(page.html, 'csrf_token'), request: hiddenField(page.html, 'request'), decision, ...override });
+  consent(
+    page: PageAnswer,
+    decision: 'allow' | 'deny',
+    override: Record<string, string | undefined> = {},
+  ): Promise<PageAnswer> {
+    return this.post('/consent', {
+      csrf_token: hiddenField(page.html, 'csrf_token'),
+      request: hiddenField(page.html, 'request'),
+      decision,
+      ...override,
+    });
   }
 }
 
@@ -98,7 +139,12 @@ export function callbackParams(location: string | undefined): Record<string, str
 }
 
 /** Runs the flow as a user would, up to the code: sign in (if needed) and allow. */
-export async function obtainCode(browser: PageBrowser, query: string, username = 'alice', password = PASSWORD): Promise<Record<string, string>> {
+export async function obtainCode(
+  browser: PageBrowser,
+  query: string,
+  username = 'alice',
+  password = PASSWORD,
+): Promise<Record<string, string>> {
   let page = await browser.authorize(query);
   if (page.status === 200 && page.html.includes('action="/login"')) {
     const signedIn = await browser.login(page, username, password);
@@ -113,7 +159,13 @@ export async function obtainCode(browser: PageBrowser, query: string, username =
 export function assertPageHeaders(page: PageAnswer): void {
   assert.match(page.headers.get('content-type') ?? '', /^text\/html; charset=utf-8/);
   const csp = page.headers.get('content-security-policy') ?? '';
-  for (const directive of ["default-src 'none'", "style-src 'self'", "img-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"]) {
+  for (const directive of [
+    "default-src 'none'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ]) {
     assert.ok(csp.includes(directive), `CSP ${csp} has ${directive}`);
   }
   assert.match(csp, /form-action 'self'/);

@@ -18,8 +18,11 @@ export const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', impor
 export function browserSuiteSkip(): string | false {
   if (existsSync(CHROMIUM)) return false;
   const reason = `chromium is not installed at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
-  if (process.env.CI !== 'true' && process.env.GATEHOUSE_SKIP_BROWSER_TESTS === '1') return `${reason}; skipped because GATEHOUSE_SKIP_BROWSER_TESTS=1`;
-  throw new Error(`${reason}. The browser tests need it; a developer may set GATEHOUSE_SKIP_BROWSER_TESTS=1 to skip them visibly.`);
+  if (process.env.CI !== 'true' && process.env.GATEHOUSE_SKIP_BROWSER_TESTS === '1')
+    return `${reason}; skipped because GATEHOUSE_SKIP_BROWSER_TESTS=1`;
+  throw new Error(
+    `${reason}. The browser tests need it; a developer may set GATEHOUSE_SKIP_BROWSER_TESTS=1 to skip them visibly.`,
+  );
 }
 
 /** Headless chromium; Playwright gives each launch a fresh temporary user data dir. */
@@ -27,8 +30,16 @@ export async function launchChromium(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -46,15 +57,19 @@ export async function startCallbackServer(): Promise<CallbackServer> {
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === '/callback') received.push(url.searchParams);
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Signed in</title><p>You can close this tab.</p>');
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end('<!doctype html><title>Signed in</title><p>You can close this tab.</p>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    uri: `http://127.0.0.1:${port}/callback`, received,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    uri: `http://127.0.0.1:${port}/callback`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -30,7 +30,10 @@ export async function createPostgresSchema(): Promise<PostgresSchema> {
   try {
     await client.connect();
   } catch (error) {
-    throw new Error(`PostgreSQL is not reachable at ${POSTGRES_URL} (${(error as Error).message}); the PostgreSQL suites need it`, { cause: error });
+    throw new Error(
+      `PostgreSQL is not reachable at ${POSTGRES_URL} (${(error as Error).message}); the PostgreSQL suites need it`,
+      { cause: error },
+    );
   }
   try {
     await client.query(`CREATE SCHEMA ${schema}`);
@@ -57,5 +60,8 @@ export async function createPostgresSchema(): Promise<PostgresSchema> {
 export async function freshDatabase(dialect: Dialect): Promise<{ readonly url: string; drop(): Promise<void> }> {
   if (dialect === 'postgres') return createPostgresSchema();
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-db-'));
-  return { url: `sqlite:${join(dir, 'gatehouse.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    url: `sqlite:${join(dir, 'gatehouse.db')}`,
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -24,8 +24,11 @@ function positiveInteger(value: string | undefined, fallback: number): number {
  * they got: the predicate may return a label of the outcome (e.g. the answer's status and error).
  */
 export async function fuzz<Ts extends [unknown, ...unknown[]]>(
-  t: TestContext, label: string, arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
-  predicate: (...args: Ts) => Promise<string | void>, runs = FUZZ_RUNS,
+  t: TestContext,
+  label: string,
+  arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
+  predicate: (...args: Ts) => Promise<string | void>,
+  runs = FUZZ_RUNS,
 ): Promise<void> {
   let tried = 0;
   const outcomes = new Map<string, number>();
@@ -39,7 +42,10 @@ export async function fuzz<Ts extends [unknown, ...unknown[]]>(
     const seed = process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {};
     await fc.assert(property as fc.IAsyncProperty<Ts>, { numRuns: runs, includeErrorInReport: true, ...seed });
   } finally {
-    const seen = [...outcomes].sort((a, b) => b[1] - a[1]).map(([outcome, n]) => `${outcome} ×${n}`).join(', ');
+    const seen = [...outcomes]
+      .sort((a, b) => b[1] - a[1])
+      .map(([outcome, n]) => `${outcome} ×${n}`)
+      .join(', ');
     t.diagnostic(`fuzz ${label}: ${tried} inputs tried${seen ? `; answers: ${seen}` : ''}`);
   }
 }
@@ -74,11 +80,20 @@ export const NO_ANSWER = Symbol('no answer');
  * Sends one request over a fresh TCP connection (with `Connection: close`) and reads the answer to
  * the end. Resolves NO_ANSWER if the server closes without answering; rejects on timeout.
  */
-export function sendRaw(baseUrl: string, request: RawRequest, timeoutMs = 10_000): Promise<RawAnswer | typeof NO_ANSWER> {
+export function sendRaw(
+  baseUrl: string,
+  request: RawRequest,
+  timeoutMs = 10_000,
+): Promise<RawAnswer | typeof NO_ANSWER> {
   const { hostname, port } = new URL(baseUrl);
-  const head: Buffer[] = [Buffer.from(`${request.method} `, 'latin1'), toBytes(request.target), Buffer.from(' HTTP/1.1\r\n', 'latin1')];
+  const head: Buffer[] = [
+    Buffer.from(`${request.method} `, 'latin1'),
+    toBytes(request.target),
+    Buffer.from(' HTTP/1.1\r\n', 'latin1'),
+  ];
   head.push(Buffer.from(`host: ${hostname}:${port}\r\nconnection: close\r\n`, 'latin1'));
-  for (const [name, value] of request.headers ?? []) head.push(Buffer.from(`${name}: `, 'latin1'), toBytes(value), Buffer.from('\r\n', 'latin1'));
+  for (const [name, value] of request.headers ?? [])
+    head.push(Buffer.from(`${name}: `, 'latin1'), toBytes(value), Buffer.from('\r\n', 'latin1'));
   const body = request.body ?? Buffer.alloc(0);
   const length = request.contentLength ?? body.length;
   if (length !== 'none') head.push(Buffer.from(`content-length: ${length}\r\n`, 'latin1'));
@@ -134,7 +149,8 @@ function parseAnswer(all: Buffer): RawAnswer {
     const colon = line.indexOf(':');
     const name = line.slice(0, colon).trim().toLowerCase();
     const value = line.slice(colon + 1).trim();
-    headers[name] = headers[name] === undefined ? value : `${headers[name]}${name === 'set-cookie' ? '\n' : ', '}${value}`;
+    headers[name] =
+      headers[name] === undefined ? value : `${headers[name]}${name === 'set-cookie' ? '\n' : ', '}${value}`;
   }
   let body = all.subarray(end + 4);
   if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) body = dechunk(body);
@@ -179,7 +195,12 @@ const HTML_CODES = new Map<string, number>([
 function reasonOf(error: string, description: string): string | undefined {
   for (const [name, entry] of Object.entries(OAUTH_REASONS) as [string, OAuthReasonEntry][]) {
     if (entry.error !== error) continue;
-    const pattern = new RegExp(`^${entry.description.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('\\{parameter\\}', '[a-z_]+').replace('{parameter}', '[a-z_]+')}$`);
+    const pattern = new RegExp(
+      `^${entry.description
+        .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+        .replace('\\{parameter\\}', '[a-z_]+')
+        .replace('{parameter}', '[a-z_]+')}$`,
+    );
     if (pattern.test(description)) return name;
   }
   return undefined;
@@ -205,16 +226,28 @@ export function assertCatalogAnswer(answer: RawAnswer, expected: CatalogExpectat
     return;
   }
   const kinds: readonly AnswerKind[] = typeof expected.kind === 'string' ? [expected.kind] : expected.kind;
-  const given: AnswerKind = /^application\/problem\+json\b/.test(type) ? 'problem' : /^text\/html\b/.test(type) ? 'page' : 'oauth';
+  const given: AnswerKind = /^application\/problem\+json\b/.test(type)
+    ? 'problem'
+    : /^text\/html\b/.test(type)
+      ? 'page'
+      : 'oauth';
   // The pages answer problem+json where the HTTP layer refuses a request before any route.
-  assert.ok(kinds.includes(given) || (given === 'problem' && kinds.includes('page')), `an answer of the kind ${kinds.join(' or ')}: ${where}`);
+  assert.ok(
+    kinds.includes(given) || (given === 'problem' && kinds.includes('page')),
+    `an answer of the kind ${kinds.join(' or ')}: ${where}`,
+  );
   if (given === 'oauth') return assertOAuthBody(answer, expected.issuer, where);
   if (given === 'problem') return assertProblemBody(answer, where);
   return assertErrorPage(answer, where);
 }
 
 /** What the fuzzers inject to break out of HTML text or attributes; a page must never carry it as markup. */
-export const MARKUP_PROBES = ['<script>alert(1)</script>', '"><x-fuzz-probe>', "'><x-fuzz-probe>", '<x-fuzz-probe onerror=1>'] as const;
+export const MARKUP_PROBES = [
+  '<script>alert(1)</script>',
+  '"><x-fuzz-probe>',
+  "'><x-fuzz-probe>",
+  '<x-fuzz-probe onerror=1>',
+] as const;
 
 function assertNoMarkup(html: string, where: string): void {
   assert.ok(!/<script/i.test(html), `no script on a page: ${where}`);
@@ -244,7 +277,8 @@ function assertProblemBody(answer: RawAnswer, where: string): void {
   assert.equal(body.title, entry.title, where);
   assert.equal(typeof body.detail, 'string', where);
   assert.equal(typeof body.instance, 'string', where);
-  for (const key of Object.keys(body)) assert.ok(['type', 'title', 'status', 'detail', 'instance', 'errors'].includes(key), `member ${key}: ${where}`);
+  for (const key of Object.keys(body))
+    assert.ok(['type', 'title', 'status', 'detail', 'instance', 'errors'].includes(key), `member ${key}: ${where}`);
 }
 
 function assertErrorPage(answer: RawAnswer, where: string): void {
@@ -258,12 +292,23 @@ function assertErrorPage(answer: RawAnswer, where: string): void {
   }
   // The sign-in page itself answers a failed sign-in (401) or the throttle (429).
   const alert = /<div class="alert" role="alert"><strong>([^<]+)<\/strong>/.exec(answer.text)?.[1];
-  const expectedTitle = answer.status === 401 ? PROBLEMS.login_failed.title : answer.status === 429 ? PROBLEMS.too_many_login_attempts.title : undefined;
-  assert.ok(expectedTitle !== undefined && alert === expectedTitle.replace(/'/g, '&#39;'), `a catalog error page: ${where}`);
+  const expectedTitle =
+    answer.status === 401
+      ? PROBLEMS.login_failed.title
+      : answer.status === 429
+        ? PROBLEMS.too_many_login_attempts.title
+        : undefined;
+  assert.ok(
+    expectedTitle !== undefined && alert === expectedTitle.replace(/'/g, '&#39;'),
+    `a catalog error page: ${where}`,
+  );
 }
 
 function assertRedirect(answer: RawAnswer, expected: CatalogExpectation, where: string): void {
-  assert.ok(expected.kind === 'page' || expected.kind.includes('page'), `only the authorization pages redirect: ${where}`);
+  assert.ok(
+    expected.kind === 'page' || expected.kind.includes('page'),
+    `only the authorization pages redirect: ${where}`,
+  );
   const location = answer.headers.location;
   assert.ok(location, `a Location: ${where}`);
   const url = new URL(location, expected.issuer);
@@ -279,14 +324,69 @@ function assertRedirect(answer: RawAnswer, expected: CatalogExpectation, where: 
 // --- hostile input -------------------------------------------------------------------------------
 
 /** Keys that have tripped JavaScript servers: prototype pollution and inherited members. */
-export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'then'] as const;
+export const PROTOTYPE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+  'then',
+] as const;
 
 /** Strings that are odd rather than random: Unicode corners, controls, separators, huge ones. */
 const ODD_STRINGS = [
-  '', ' ', '\t', '\u0000', '\r\n', '\u0085', '\u2028', '\uFEFF', '\u200B', '\u202E', 'e\u0301', '\uD800', '\uDFFF', '\uDBFF\uDFFF',
-  '😀', 'ǅ', 'ß', 'İ', 'ﬁ', '\u0130', 'Ω', '∞', 'NaN', '-0', '1e309', 'null', 'undefined', 'true', '[]', '{}', '%', '%%', '%zz',
-  '%00', '%C0%80', '%ED%A0%80', '%FF', '+', '&', '=', '&&==', '../../etc/passwd', '"\'><', '${7*7}', ...MARKUP_PROBES,
-  '\\', 'Basic', 'Bearer', 'a'.repeat(300), 'x'.repeat(5000),
+  '',
+  ' ',
+  '\t',
+  '\u0000',
+  '\r\n',
+  '\u0085',
+  '\u2028',
+  '\uFEFF',
+  '\u200B',
+  '\u202E',
+  'e\u0301',
+  '\uD800',
+  '\uDFFF',
+  '\uDBFF\uDFFF',
+  '😀',
+  'ǅ',
+  'ß',
+  'İ',
+  'ﬁ',
+  '\u0130',
+  'Ω',
+  '∞',
+  'NaN',
+  '-0',
+  '1e309',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '%',
+  '%%',
+  '%zz',
+  '%00',
+  '%C0%80',
+  '%ED%A0%80',
+  '%FF',
+  '+',
+  '&',
+  '=',
+  '&&==',
+  '../../etc/passwd',
+  '"\'><',
+  '${7*7}',
+  ...MARKUP_PROBES,
+  '\\',
+  'Basic',
+  'Bearer',
+  'a'.repeat(300),
+  'x'.repeat(5000),
 ] as const;
 
 /** A hostile text value: random (lone surrogates and controls included), odd, or a prototype key. */
@@ -300,10 +400,23 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
 
 /** Bytes that are not valid UTF-8: stray continuation bytes, overlongs, surrogates, truncations. */
 export const invalidUtf8: fc.Arbitrary<Buffer> = fc.oneof(
-  fc.constantFrom(
-    [0x80], [0xff], [0xfe, 0xff], [0xc0, 0x80], [0xc1, 0xbf], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80],
-    [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0x00], [0xc3],
-  ).map((bytes) => Buffer.from(bytes)),
+  fc
+    .constantFrom(
+      [0x80],
+      [0xff],
+      [0xfe, 0xff],
+      [0xc0, 0x80],
+      [0xc1, 0xbf],
+      [0xe0, 0x80, 0x80],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xf8, 0x88, 0x80, 0x80, 0x80],
+      [0xe2, 0x82],
+      [0xf0, 0x9f, 0x98],
+      [0x00],
+      [0xc3],
+    )
+    .map((bytes) => Buffer.from(bytes)),
   fc.uint8Array({ minLength: 1, maxLength: 24 }).map((bytes) => Buffer.from(bytes)),
 );
 
@@ -318,7 +431,12 @@ export function formPart(text: fc.Arbitrary<string>): fc.Arbitrary<Buffer> {
     { weight: 4, arbitrary: text.map((s) => Buffer.from(formEncode(s), 'latin1')) },
     { weight: 1, arbitrary: text.map((s) => Buffer.from(s, 'utf8')) },
     { weight: 1, arbitrary: invalidUtf8 },
-    { weight: 1, arbitrary: invalidUtf8.map((b) => Buffer.from([...b].map((x) => `%${x.toString(16).padStart(2, '0').toUpperCase()}`).join(''), 'latin1')) },
+    {
+      weight: 1,
+      arbitrary: invalidUtf8.map((b) =>
+        Buffer.from([...b].map((x) => `%${x.toString(16).padStart(2, '0').toUpperCase()}`).join(''), 'latin1'),
+      ),
+    },
   );
 }
 
@@ -329,12 +447,22 @@ export function formPart(text: fc.Arbitrary<string>): fc.Arbitrary<Buffer> {
  */
 export function hostileForm(fields: Readonly<Record<string, fc.Arbitrary<string>>>): fc.Arbitrary<Buffer> {
   const names = Object.keys(fields);
-  const value = (name: string): fc.Arbitrary<Buffer> => fc.oneof(
-    { weight: 4, arbitrary: (fields[name] as fc.Arbitrary<string>).map((v) => Buffer.from(formEncode(v), 'latin1')) },
-    { weight: 1, arbitrary: formPart(hostileText) },
+  const value = (name: string): fc.Arbitrary<Buffer> =>
+    fc.oneof(
+      { weight: 4, arbitrary: (fields[name] as fc.Arbitrary<string>).map((v) => Buffer.from(formEncode(v), 'latin1')) },
+      { weight: 1, arbitrary: formPart(hostileText) },
+    );
+  const base = fc.tuple(
+    ...names.map((name) =>
+      fc.option(
+        value(name).map((v) => [Buffer.from(name, 'latin1'), v] as const),
+        { nil: undefined, freq: 6 },
+      ),
+    ),
   );
-  const base = fc.tuple(...names.map((name) => fc.option(value(name).map((v) => [Buffer.from(name, 'latin1'), v] as const), { nil: undefined, freq: 6 })));
-  const repeated = fc.constantFrom(...names).chain((name) => value(name).map((v) => [Buffer.from(name, 'latin1'), v] as const));
+  const repeated = fc
+    .constantFrom(...names)
+    .chain((name) => value(name).map((v) => [Buffer.from(name, 'latin1'), v] as const));
   const odd = fc.tuple(formPart(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), hostileText)), formPart(hostileText));
   const extras = fc.oneof(
     { weight: 3, arbitrary: fc.constant([]) },
@@ -344,7 +472,14 @@ export function hostileForm(fields: Readonly<Record<string, fc.Arbitrary<string>
   return fc.tuple(base, extras, separator, fc.boolean()).map(([present, more, sep, shuffle]) => {
     const pairs = [...present.filter((p) => p !== undefined), ...more] as (readonly [Buffer, Buffer])[];
     if (shuffle) pairs.reverse();
-    return Buffer.concat(pairs.flatMap(([name, v], i) => [...(i === 0 ? [] : [Buffer.from(sep, 'latin1')]), name, Buffer.from('=', 'latin1'), v]));
+    return Buffer.concat(
+      pairs.flatMap(([name, v], i) => [
+        ...(i === 0 ? [] : [Buffer.from(sep, 'latin1')]),
+        name,
+        Buffer.from('=', 'latin1'),
+        v,
+      ]),
+    );
   });
 }
 
@@ -355,37 +490,102 @@ export function hostileForm(fields: Readonly<Record<string, fc.Arbitrary<string>
 export function nearlyRightForm(right: Readonly<Record<string, string>>): fc.Arbitrary<Buffer> {
   const names = Object.keys(right);
   const how = fc.constantFrom('hostile', 'hostile', 'hostile', 'missing', 'empty', 'repeated', 'prototype-key');
-  return fc.tuple(fc.constantFrom(...names), how, formPart(hostileText), fc.constantFrom(...PROTOTYPE_KEYS)).map(([target, change, bad, key]) => {
-    const pairs: Buffer[] = [];
-    for (const name of names) {
-      const value = Buffer.from(formEncode(right[name] as string), 'latin1');
-      if (name !== target || change === 'repeated' || change === 'prototype-key') pairs.push(Buffer.concat([Buffer.from(`${name}=`, 'latin1'), value]));
-      else if (change === 'hostile') pairs.push(Buffer.concat([Buffer.from(`${name}=`, 'latin1'), bad]));
-      else if (change === 'empty') pairs.push(Buffer.from(`${name}=`, 'latin1'));
-      if (name === target && change === 'repeated') pairs.push(Buffer.concat([Buffer.from(`${name}=`, 'latin1'), bad]));
-    }
-    if (change === 'prototype-key') pairs.push(Buffer.concat([Buffer.from(`${key}=`, 'latin1'), bad]));
-    return Buffer.concat(pairs.flatMap((pair, i) => (i === 0 ? [pair] : [Buffer.from('&', 'latin1'), pair])));
-  });
+  return fc
+    .tuple(fc.constantFrom(...names), how, formPart(hostileText), fc.constantFrom(...PROTOTYPE_KEYS))
+    .map(([target, change, bad, key]) => {
+      const pairs: Buffer[] = [];
+      for (const name of names) {
+        const value = Buffer.from(formEncode(right[name] as string), 'latin1');
+        if (name !== target || change === 'repeated' || change === 'prototype-key')
+          pairs.push(Buffer.concat([Buffer.from(`${name}=`, 'latin1'), value]));
+        else if (change === 'hostile') pairs.push(Buffer.concat([Buffer.from(`${name}=`, 'latin1'), bad]));
+        else if (change === 'empty') pairs.push(Buffer.from(`${name}=`, 'latin1'));
+        if (name === target && change === 'repeated')
+          pairs.push(Buffer.concat([Buffer.from(`${name}=`, 'latin1'), bad]));
+      }
+      if (change === 'prototype-key') pairs.push(Buffer.concat([Buffer.from(`${key}=`, 'latin1'), bad]));
+      return Buffer.concat(pairs.flatMap((pair, i) => (i === 0 ? [pair] : [Buffer.from('&', 'latin1'), pair])));
+    });
 }
 
 /** A JSON document that is hostile: deep nesting, prototype keys, huge numbers, odd strings, or broken text. */
 export const hostileJsonText: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS), fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('email', 'name', 'id')).map(
-    ([key, value, other]) => `{"${key}":${JSON.stringify(value)},"${other}":"a@b.co","${key}":{"polluted":true}}`) },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 20_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`) },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 5_000 }).map((depth) => `${'{"a":'.repeat(depth)}null${'}'.repeat(depth)}`) },
-  { weight: 1, arbitrary: fc.constantFrom('1e999', '-1e999', '123456789012345678901234567890', '0.' + '1'.repeat(400), '"\\uD800"', '"\\u0000"', 'NaN', 'Infinity', '{"email":"a@b.co",}', '{"email":"a@b.co"', '{', '', ' ', 'null', '[]', '"x"', '\uFEFF{}', '{"email":"a@b.co","email":"b@c.de"}') },
-  { weight: 2, arbitrary: fc.record({ email: hostileText, name: hostileText }, { requiredKeys: [] }).map((v) => JSON.stringify(v)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...PROTOTYPE_KEYS), fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('email', 'name', 'id'))
+      .map(
+        ([key, value, other]) => `{"${key}":${JSON.stringify(value)},"${other}":"a@b.co","${key}":{"polluted":true}}`,
+      ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1, max: 20_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1, max: 5_000 }).map((depth) => `${'{"a":'.repeat(depth)}null${'}'.repeat(depth)}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '1e999',
+      '-1e999',
+      '123456789012345678901234567890',
+      '0.' + '1'.repeat(400),
+      '"\\uD800"',
+      '"\\u0000"',
+      'NaN',
+      'Infinity',
+      '{"email":"a@b.co",}',
+      '{"email":"a@b.co"',
+      '{',
+      '',
+      ' ',
+      'null',
+      '[]',
+      '"x"',
+      '\uFEFF{}',
+      '{"email":"a@b.co","email":"b@c.de"}',
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ email: hostileText, name: hostileText }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+  },
 );
 
 /** Content types an attacker might send, right ones included, or none at all (undefined). */
 export function contentTypes(right: readonly string[]): fc.Arbitrary<string | undefined> {
   return fc.oneof(
     { weight: 12, arbitrary: fc.constantFrom(...right) },
-    { weight: 1, arbitrary: fc.constantFrom(...right.map((r) => r.toUpperCase()), ...right.map((r) => `${r}; charset=utf-8`), ...right.map((r) => `${r}; charset=latin1`), ...right.map((r) => `${r};;;`)) },
-    { weight: 1, arbitrary: fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x', 'application/xml', '*/*', '', ';', 'application/', 'application/json, application/x-www-form-urlencoded', 'application/merge-patch+json', 'text/html; charset=utf-8') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        ...right.map((r) => r.toUpperCase()),
+        ...right.map((r) => `${r}; charset=utf-8`),
+        ...right.map((r) => `${r}; charset=latin1`),
+        ...right.map((r) => `${r};;;`),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'application/json',
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+        '*/*',
+        '',
+        ';',
+        'application/',
+        'application/json, application/x-www-form-urlencoded',
+        'application/merge-patch+json',
+        'text/html; charset=utf-8',
+      ),
+    },
     { weight: 1, arbitrary: hostileText.filter((s) => /^[\x20-\x7e]*$/.test(s)) },
     { weight: 1, arbitrary: fc.constant(undefined) },
   );
@@ -401,18 +601,43 @@ export const delivery: fc.Arbitrary<Delivery> = fc.oneof(
 /** The request fields of a delivery. */
 export function delivered(body: Buffer, how: Delivery): Pick<RawRequest, 'body' | 'contentLength' | 'thenClose'> {
   switch (how) {
-    case 'whole': return { body };
-    case 'no-length': return { body: Buffer.alloc(0), contentLength: 'none' };
-    case 'truncated-end': return { body, contentLength: body.length + 10, thenClose: 'end' };
-    case 'truncated-destroy': return { body, contentLength: body.length + 10, thenClose: 'destroy' };
+    case 'whole':
+      return { body };
+    case 'no-length':
+      return { body: Buffer.alloc(0), contentLength: 'none' };
+    case 'truncated-end':
+      return { body, contentLength: body.length + 10, thenClose: 'end' };
+    case 'truncated-destroy':
+      return { body, contentLength: body.length + 10, thenClose: 'destroy' };
   }
 }
 
 /** Extra headers an attacker adds: duplicated Content-Type or Authorization, odd Accept, junk. */
-export const junkHeaders: fc.Arbitrary<Array<[string, string | Buffer]>> = fc.array(fc.oneof(
-  fc.tuple(fc.constantFrom('accept', 'accept-charset', 'x-forwarded-for', 'cookie', 'if-match', 'origin', 'referer', 'x-junk'), fc.oneof(hostileText.filter((s) => /^[\x20-\x7e]*$/.test(s)), fc.constant('*/*'))),
-  fc.tuple(fc.constantFrom('x-junk', 'cookie', 'user-agent'), invalidUtf8.map((b) => Buffer.from(b.filter((x) => x >= 0x80)))),
-), { maxLength: 3 }) as fc.Arbitrary<Array<[string, string | Buffer]>>;
+export const junkHeaders: fc.Arbitrary<Array<[string, string | Buffer]>> = fc.array(
+  fc.oneof(
+    fc.tuple(
+      fc.constantFrom(
+        'accept',
+        'accept-charset',
+        'x-forwarded-for',
+        'cookie',
+        'if-match',
+        'origin',
+        'referer',
+        'x-junk',
+      ),
+      fc.oneof(
+        hostileText.filter((s) => /^[\x20-\x7e]*$/.test(s)),
+        fc.constant('*/*'),
+      ),
+    ),
+    fc.tuple(
+      fc.constantFrom('x-junk', 'cookie', 'user-agent'),
+      invalidUtf8.map((b) => Buffer.from(b.filter((x) => x >= 0x80))),
+    ),
+  ),
+  { maxLength: 3 },
+) as fc.Arbitrary<Array<[string, string | Buffer]>>;
 
 /** A short label of an answer for the run's summary: status and OAuth error or problem slug. */
 export function outcomeOf(answer: RawAnswer | typeof NO_ANSWER): string {
@@ -428,9 +653,17 @@ export function outcomeOf(answer: RawAnswer | typeof NO_ANSWER): string {
     }
   } else if (answer.status === 302 || answer.status === 303) {
     const location = answer.headers.location ?? '';
-    what = /[?&]error=([a-z_]+)/.exec(location)?.[1] ?? (/[?&]code=/.test(location) ? 'code' : location.startsWith('/') ? 'same-site' : 'redirect');
+    what =
+      /[?&]error=([a-z_]+)/.exec(location)?.[1] ??
+      (/[?&]code=/.test(location) ? 'code' : location.startsWith('/') ? 'same-site' : 'redirect');
   } else if (/html/.test(type)) {
-    what = /Error <code>([a-z_]+)<\/code>/.exec(answer.text)?.[1] ?? (/action="[^"]*\/login"/.test(answer.text) ? 'sign-in page' : /action="[^"]*\/consent"/.test(answer.text) ? 'consent page' : 'page');
+    what =
+      /Error <code>([a-z_]+)<\/code>/.exec(answer.text)?.[1] ??
+      (/action="[^"]*\/login"/.test(answer.text)
+        ? 'sign-in page'
+        : /action="[^"]*\/consent"/.test(answer.text)
+          ? 'consent page'
+          : 'page');
   }
   return `${answer.status}${what ? ` ${what}` : ''}`;
 }

@@ -14,7 +14,10 @@ export interface ExpectedOAuthError {
  * exactly the keys error, error_description and error_uri, the page of the error under the issuer,
  * and the no-cache headers. Returns the body.
  */
-export async function assertOAuthError(response: Response, expected: ExpectedOAuthError): Promise<Record<string, unknown>> {
+export async function assertOAuthError(
+  response: Response,
+  expected: ExpectedOAuthError,
+): Promise<Record<string, unknown>> {
   const entry = OAUTH_ERRORS[expected.error];
   const text = await response.text();
   assert.equal(response.status, expected.status ?? entry.status, `status of ${text}`);

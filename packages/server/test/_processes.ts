@@ -25,7 +25,10 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  * the test sets a RATE_LIMIT_<NAME> (which turns that one on): load tests send far past them.
  */
 export async function spawnServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [GATEHOUSE_BIN, 'serve', ...args], { env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMITS: 'off', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [GATEHOUSE_BIN, 'serve', ...args], {
+    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMITS: 'off', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer): void => {
@@ -39,7 +42,8 @@ export async function spawnServer(env: Record<string, string>, args: string[] = 
     setTimeout(() => reject(new Error(`gatehouse serve did not listen within 20 s: ${output}`)), 20_000).unref();
   });
   return {
-    url, child,
+    url,
+    child,
     output: () => output,
     async stop() {
       if (child.exitCode !== null) return;

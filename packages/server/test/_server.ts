@@ -40,7 +40,10 @@ export interface TestServer extends RunningServer {
   /** A grant issued as `gatehouse grants issue` would: its first token response. */
   issueGrant(client: TestClient, subject?: string, scope?: readonly string[]): Promise<IssuedTokens>;
   /** An authorization code for a PKCE verifier, created through the store. */
-  createCode(client: TestClient, options: { verifier: string; redirectUri: string; subject?: string; scope?: readonly string[] }): Promise<string>;
+  createCode(
+    client: TestClient,
+    options: { verifier: string; redirectUri: string; subject?: string; scope?: readonly string[] },
+  ): Promise<string>;
   post(path: string, form: Record<string, string> | string, options?: PostOptions): Promise<Response>;
 }
 
@@ -83,30 +86,54 @@ export const UNREACHABLE_RATE_LIMITS: RateLimitPolicies = Object.fromEntries(
 ) as RateLimitPolicies;
 
 /** Starts Gatehouse on a fresh SQLite file, listening on a free port of 127.0.0.1. */
-export async function startTestServer(
-  { api = SHIPPED_OPENAPI, dialect = 'sqlite', trustProxy, metricsToken, rateLimits, connectionLimits }: TestServerOptions = {},
-): Promise<TestServer> {
+export async function startTestServer({
+  api = SHIPPED_OPENAPI,
+  dialect = 'sqlite',
+  trustProxy,
+  metricsToken,
+  rateLimits,
+  connectionLimits,
+}: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
   const schema = dialect === 'postgres' ? await createPostgresSchema() : undefined;
   const databaseUrl = schema?.url ?? `sqlite:${join(dataDir, 'gatehouse.db')}`;
   const server = await startServer({
-    databaseUrl, issuer: 'http://gatehouse.test', port: 0, host: '127.0.0.1', clock, api, trustProxy, metricsToken, connectionLimits,
+    databaseUrl,
+    issuer: 'http://gatehouse.test',
+    port: 0,
+    host: '127.0.0.1',
+    clock,
+    api,
+    trustProxy,
+    metricsToken,
+    connectionLimits,
     // The limiter runs on the test's clock too: time passes for it only when a test says so.
-    rateLimits: { ...UNREACHABLE_RATE_LIMITS, ...rateLimits }, rateLimitClock: () => clock.now() * 1000,
+    rateLimits: { ...UNREACHABLE_RATE_LIMITS, ...rateLimits },
+    rateLimitClock: () => clock.now() * 1000,
   });
   const { context } = server;
   return {
-    ...server, clock, dataDir, databaseUrl,
+    ...server,
+    clock,
+    dataDir,
+    databaseUrl,
     async close() {
       await server.close();
       await schema?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
     async addClient(registration) {
-      const { client, secret } = await registerClient(context.store, {
-        name: registration.id, scope: ['contacts:read', 'contacts:write'], redirectUris: ['https://app.example/callback'], ...registration,
-      }, clock.now());
+      const { client, secret } = await registerClient(
+        context.store,
+        {
+          name: registration.id,
+          scope: ['contacts:read', 'contacts:write'],
+          redirectUris: ['https://app.example/callback'],
+          ...registration,
+        },
+        clock.now(),
+      );
       return { id: client.id, secret };
     },
     async issueGrant(client, subject = 'alice', scope = ['contacts:read']) {
@@ -115,7 +142,14 @@ export async function startTestServer(
     async createCode(client, { verifier, redirectUri, subject = 'alice', scope = ['contacts:read'] }) {
       const record = await context.store.findClient(client.id);
       if (!record) throw new Error(`no client ${client.id}`);
-      return createAuthorizationCode(context.store, { client: record, subject, scope, redirectUri, codeChallenge: s256(verifier), now: clock.now() });
+      return createAuthorizationCode(context.store, {
+        client: record,
+        subject,
+        scope,
+        redirectUri,
+        codeChallenge: s256(verifier),
+        now: clock.now(),
+      });
     },
     post(path, form, options = {}) {
       return postForm(`${server.url}${path}`, form, options);
@@ -128,7 +162,11 @@ export function basicAuthorization(id: string, secret: string): string {
   return `Basic ${Buffer.from(`${encode(id)}:${encode(secret)}`).toString('base64')}`;
 }
 
-export function postForm(url: string, form: Record<string, string> | string, { as, auth, headers = {} }: PostOptions = {}): Promise<Response> {
+export function postForm(
+  url: string,
+  form: Record<string, string> | string,
+  { as, auth, headers = {} }: PostOptions = {},
+): Promise<Response> {
   const params = new URLSearchParams(form);
   const allHeaders: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', ...headers };
   if (as) {
@@ -140,13 +178,30 @@ export function postForm(url: string, form: Record<string, string> | string, { a
     }
     if (method === 'none') params.set('client_id', as.id);
   }
-  return fetch(url, { method: 'POST', headers: allHeaders, body: typeof form === 'string' && !as ? form : params.toString() });
+  return fetch(url, {
+    method: 'POST',
+    headers: allHeaders,
+    body: typeof form === 'string' && !as ? form : params.toString(),
+  });
 }
 
 /** Refreshes a token as `client` and returns status and parsed body. */
-export async function refresh(server: TestServer, client: TestClient, refreshToken: string, extra: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
-  const response = await server.post('/token', { grant_type: 'refresh_token', refresh_token: refreshToken, ...extra }, { as: client });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers };
+export async function refresh(
+  server: TestServer,
+  client: TestClient,
+  refreshToken: string,
+  extra: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const response = await server.post(
+    '/token',
+    { grant_type: 'refresh_token', refresh_token: refreshToken, ...extra },
+    { as: client },
+  );
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown>,
+    headers: response.headers,
+  };
 }
 
 /** A valid PKCE verifier (RFC 7636 §4.1). */

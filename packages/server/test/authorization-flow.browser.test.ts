@@ -30,7 +30,12 @@ describe('the authorization flow in a real browser (chromium)', { skip, timeout:
     if (unavailable) return;
     server = await startTestServer();
     callback = await startCallbackServer();
-    client = await server.addClient({ id: 'contacts-app', name: 'Contacts Sync', public: true, redirectUris: [callback.uri] });
+    client = await server.addClient({
+      id: 'contacts-app',
+      name: 'Contacts Sync',
+      public: true,
+      redirectUris: [callback.uri],
+    });
     await addTestUser(server, 'alice');
     browser = await launchChromium();
   });
@@ -53,8 +58,13 @@ describe('the authorization flow in a real browser (chromium)', { skip, timeout:
   function authorizationRequest(state: string): { url: string; verifier: string } {
     const { verifier, challenge } = pkce();
     const query = new URLSearchParams({
-      response_type: 'code', client_id: client.id, redirect_uri: callback.uri, scope: 'contacts:read contacts:write', state,
-      code_challenge: challenge, code_challenge_method: 'S256',
+      response_type: 'code',
+      client_id: client.id,
+      redirect_uri: callback.uri,
+      scope: 'contacts:read contacts:write',
+      state,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
     });
     return { url: `${server.url}/authorize?${query}`, verifier };
   }
@@ -64,7 +74,10 @@ describe('the authorization flow in a real browser (chromium)', { skip, timeout:
     await page.setViewportSize(MOBILE);
     await page.screenshot({ path: join(ARTIFACTS, `${name}-mobile.png`), fullPage: true });
     // Readable on a phone: nothing wider than the screen.
-    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${name} fits 375 px`);
+    assert.ok(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      `${name} fits 375 px`,
+    );
     await page.setViewportSize(DESKTOP);
   }
 
@@ -78,7 +91,13 @@ describe('the authorization flow in a real browser (chromium)', { skip, timeout:
   }
 
   async function exchange(code: string, verifier: string): Promise<Record<string, unknown>> {
-    return assertOkJson(await server.post('/token', { grant_type: 'authorization_code', code, redirect_uri: callback.uri, code_verifier: verifier }, { as: client }));
+    return assertOkJson(
+      await server.post(
+        '/token',
+        { grant_type: 'authorization_code', code, redirect_uri: callback.uri, code_verifier: verifier },
+        { as: client },
+      ),
+    );
   }
 
   async function signIn(page: Page, password = PASSWORD): Promise<void> {
@@ -100,19 +119,26 @@ describe('the authorization flow in a real browser (chromium)', { skip, timeout:
     await page.goto(first.url);
     assert.equal(await page.title(), 'Sign in · Gatehouse');
     assert.ok((await page.textContent('.lead'))?.includes('Contacts Sync'));
-    assert.notEqual(await page.evaluate(() => getComputedStyle(document.querySelector('.card') as Element).borderRadius), '0px', 'the stylesheet applies');
+    assert.notEqual(
+      await page.evaluate(() => getComputedStyle(document.querySelector('.card') as Element).borderRadius),
+      '0px',
+      'the stylesheet applies',
+    );
     await screenshots(page, 'login');
 
     // A wrong password: the same page again, with the catalog's message, and nothing granted.
     await signIn(page, 'not the password');
     await page.waitForSelector('.alert');
-    assert.match(await page.textContent('.alert') ?? '', /Wrong username or password/);
+    assert.match((await page.textContent('.alert')) ?? '', /Wrong username or password/);
     await screenshots(page, 'login-failed');
 
     await signIn(page);
     await page.waitForSelector('form[action="/consent"]');
-    assert.match(await page.textContent('h1') ?? '', /Contacts Sync wants to access your account/);
-    assert.deepEqual(await page.locator('.scope-words').allTextContents(), ['See your contacts', 'Create, change and delete your contacts']);
+    assert.match((await page.textContent('h1')) ?? '', /Contacts Sync wants to access your account/);
+    assert.deepEqual(await page.locator('.scope-words').allTextContents(), [
+      'See your contacts',
+      'Create, change and delete your contacts',
+    ]);
     await screenshots(page, 'consent');
 
     // Allow: a 303 from the form POST straight to the client, which the CSP's form-action lets through.
@@ -139,7 +165,11 @@ describe('the authorization flow in a real browser (chromium)', { skip, timeout:
     for (const token of [liveRefreshToken, secondTokens.refresh_token as string]) {
       assert.equal((await server.post('/revoke', { token }, { as: client })).status, 200);
     }
-    const refused = await server.post('/token', { grant_type: 'refresh_token', refresh_token: liveRefreshToken }, { as: client });
+    const refused = await server.post(
+      '/token',
+      { grant_type: 'refresh_token', refresh_token: liveRefreshToken },
+      { as: client },
+    );
     await assertOAuthError(refused, { error: 'invalid_grant', description: 'refresh token has been revoked' });
 
     // The same browser is still signed in: the consent page comes back. Deny first…
@@ -157,7 +187,11 @@ describe('the authorization flow in a real browser (chromium)', { skip, timeout:
     await page.getByRole('button', { name: 'Allow' }).click();
     const newAnswer = await landedAtClient(page);
     const newTokens = await exchange(newAnswer.get('code') as string, again.verifier);
-    assert.equal((await refresh(server, client, newTokens.refresh_token as string)).status, 200, 'the new grant refreshes');
+    assert.equal(
+      (await refresh(server, client, newTokens.refresh_token as string)).status,
+      200,
+      'the new grant refreshes',
+    );
     assert.equal((await refresh(server, client, liveRefreshToken)).status, 400, 'the revoked grant stays refused');
     await context.close();
   });
@@ -166,7 +200,9 @@ describe('the authorization flow in a real browser (chromium)', { skip, timeout:
     if (unavailable) throw unavailable;
     const { context, page } = await newContext();
     const before = callback.received.length;
-    const response = await page.goto(`${server.url}/authorize?response_type=code&client_id=unknown-app&redirect_uri=${encodeURIComponent(callback.uri)}`);
+    const response = await page.goto(
+      `${server.url}/authorize?response_type=code&client_id=unknown-app&redirect_uri=${encodeURIComponent(callback.uri)}`,
+    );
     assert.equal(response?.status(), 400);
     assert.equal(await page.textContent('h1'), 'This sign-in link is not valid');
     await screenshots(page, 'error');

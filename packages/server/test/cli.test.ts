@@ -38,7 +38,11 @@ describe('the gatehouse operator CLI', () => {
   async function cli(...argv: string[]): Promise<CliRun> {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(argv, { DATABASE_URL: databaseUrl, ISSUER }, { out: (t) => out.push(t), err: (t) => err.push(t) });
+    const code = await runCli(
+      argv,
+      { DATABASE_URL: databaseUrl, ISSUER },
+      { out: (t) => out.push(t), err: (t) => err.push(t) },
+    );
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
@@ -50,7 +54,20 @@ describe('the gatehouse operator CLI', () => {
   }
 
   it('clients add prints the client as JSON with its client_id and its secret, shown only this once', async () => {
-    const client = await cliJson('clients', 'add', '--id', 'svc', '--name', 'Service', '--scope', 'a b', '--rotation-limit', '2', '--refresh-ttl', '1h');
+    const client = await cliJson(
+      'clients',
+      'add',
+      '--id',
+      'svc',
+      '--name',
+      'Service',
+      '--scope',
+      'a b',
+      '--rotation-limit',
+      '2',
+      '--refresh-ttl',
+      '1h',
+    );
     assert.equal(client.client_id, 'svc');
     assert.equal(client.name, 'Service');
     assert.equal(client.type, 'confidential');
@@ -69,7 +86,11 @@ describe('the gatehouse operator CLI', () => {
     const listed = clients.find((c) => c.client_id === 'listed');
     assert.ok(listed, 'the new client is listed');
     assert.equal(listed.type, 'confidential');
-    for (const c of clients) assert.deepEqual(Object.keys(c).filter((k) => /secret|digest/i.test(k)), []);
+    for (const c of clients)
+      assert.deepEqual(
+        Object.keys(c).filter((k) => /secret|digest/i.test(k)),
+        [],
+      );
     assert.equal(run.out.includes(added.client_secret as string), false);
     assert.doesNotMatch(run.out, /\b[0-9a-f]{64}\b/, 'no SHA-256 digest is printed');
   });
@@ -83,7 +104,17 @@ describe('the gatehouse operator CLI', () => {
   });
 
   it('clients add --public registers a public client without a secret', async () => {
-    const client = await cliJson('clients', 'add', '--id', 'spa', '--name', 'SPA', '--public', '--redirect-uri', 'http://127.0.0.1:8765/callback');
+    const client = await cliJson(
+      'clients',
+      'add',
+      '--id',
+      'spa',
+      '--name',
+      'SPA',
+      '--public',
+      '--redirect-uri',
+      'http://127.0.0.1:8765/callback',
+    );
     assert.equal(client.type, 'public');
     assert.equal('client_secret' in client, false);
   });
@@ -93,7 +124,10 @@ describe('the gatehouse operator CLI', () => {
     assert.equal(run.code, 2);
     assert.equal((JSON.parse(run.err.split('\n')[0] as string) as { error: string }).error, 'usage');
     const clients = (await cliJson('clients', 'list')) as unknown as Array<{ client_id: string }>;
-    assert.equal(clients.some((c) => c.client_id === 'bad-ttl'), false);
+    assert.equal(
+      clients.some((c) => c.client_id === 'bad-ttl'),
+      false,
+    );
   });
 
   it('grants issue prints an access token, a refresh token and the grant id', async () => {
@@ -113,10 +147,16 @@ describe('the gatehouse operator CLI', () => {
     assert.deepEqual(revoked, { grant_id: grant.grant_id, revoked: true, already_revoked: false });
     const as = { id: 'revoked-svc', secret: client.client_secret as string };
     for (let attempt = 0; attempt < 2; attempt++) {
-      const response = await postForm(`${server.url}/token`, { grant_type: 'refresh_token', refresh_token: grant.refresh_token as string }, { as });
+      const response = await postForm(
+        `${server.url}/token`,
+        { grant_type: 'refresh_token', refresh_token: grant.refresh_token as string },
+        { as },
+      );
       assert.equal(response.status, 400);
       assert.deepEqual(await response.json(), {
-        error: 'invalid_grant', error_description: 'refresh token has been revoked', error_uri: `${ISSUER}/problems/invalid-grant`,
+        error: 'invalid_grant',
+        error_description: 'refresh token has been revoked',
+        error_uri: `${ISSUER}/problems/invalid-grant`,
       });
     }
   });
@@ -149,7 +189,11 @@ describe('the gatehouse operator CLI', () => {
   it('the built bin, run as `npx gatehouse clients list` from the repository root on an empty database, exits 0 and prints []', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'spawned.db')}` };
     delete env.NODE_OPTIONS; // the real bin, not the test runner's TypeScript loader
-    const { stdout } = await promisify(execFile)('npx', ['gatehouse', 'clients', 'list'], { cwd: REPO_ROOT, env, timeout: 60_000 });
+    const { stdout } = await promisify(execFile)('npx', ['gatehouse', 'clients', 'list'], {
+      cwd: REPO_ROOT,
+      env,
+      timeout: 60_000,
+    });
     assert.equal(stdout.trim(), '[]');
   });
 });

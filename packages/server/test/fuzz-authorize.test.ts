@@ -3,8 +3,21 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { addTestUser, authorizationQuery, CALLBACK, hiddenField, PageBrowser, PASSWORD, pkce } from './_authorize.js';
 import {
-  answered, assertCatalogAnswer, contentTypes, delivered, delivery, formEncode, fuzz, hostileForm, hostileText, junkHeaders, nearlyRightForm,
-  outcomeOf, sendRaw, type RawAnswer, type RawRequest,
+  answered,
+  assertCatalogAnswer,
+  contentTypes,
+  delivered,
+  delivery,
+  formEncode,
+  fuzz,
+  hostileForm,
+  hostileText,
+  junkHeaders,
+  nearlyRightForm,
+  outcomeOf,
+  sendRaw,
+  type RawAnswer,
+  type RawRequest,
 } from './_fuzz.js';
 import { startTestServer, type TestServer } from './_server.js';
 
@@ -37,7 +50,11 @@ describe('fuzzing the authorization pages: /authorize, /login, /consent', () => 
   before(async () => {
     // Trusting X-Forwarded-For lets the fuzzer come from many addresses, past the per-address throttle.
     server = await startTestServer({ trustProxy: true });
-    await server.addClient({ id: 'fuzz-app', name: 'Fuzz <App> "&"', redirectUris: [...(REGISTERED['fuzz-app'] as string[])] });
+    await server.addClient({
+      id: 'fuzz-app',
+      name: 'Fuzz <App> "&"',
+      redirectUris: [...(REGISTERED['fuzz-app'] as string[])],
+    });
     await server.addClient({ id: 'fuzz-spa', public: true, redirectUris: [CALLBACK] });
     await server.addClient({ id: 'fuzz-service', grantTypes: ['client_credentials'], redirectUris: [CALLBACK] });
     await addTestUser(server, 'alice');
@@ -49,20 +66,52 @@ describe('fuzzing the authorization pages: /authorize, /login, /consent', () => 
     const browser = new PageBrowser(server);
     const page = await browser.authorize(authorizationQuery('fuzz-app', challenge));
     assert.equal((await browser.login(page, 'alice', PASSWORD)).status, 303);
-    const consentPage = await browser.authorize(authorizationQuery('fuzz-app', challenge, { scope: 'contacts:read contacts:write' }));
+    const consentPage = await browser.authorize(
+      authorizationQuery('fuzz-app', challenge, { scope: 'contacts:read contacts:write' }),
+    );
     assert.equal(consentPage.status, 200);
     return { browser, consentPage };
   }
 
   // --- what the fuzzer sends -----------------------------------------------------------------------
 
-  const clientId = fc.constantFrom('fuzz-app', 'fuzz-app', 'fuzz-spa', 'fuzz-service', 'unknown', 'FUZZ-APP', '__proto__', 'constructor');
+  const clientId = fc.constantFrom(
+    'fuzz-app',
+    'fuzz-app',
+    'fuzz-spa',
+    'fuzz-service',
+    'unknown',
+    'FUZZ-APP',
+    '__proto__',
+    'constructor',
+  );
   const AUTHORIZE_FIELDS: Record<string, fc.Arbitrary<string>> = {
     response_type: fc.constantFrom('code', 'code', 'code', 'token', 'code id_token', 'CODE', 'none'),
     client_id: clientId,
-    redirect_uri: fc.constantFrom(CALLBACK, CALLBACK, KEEP_QUERY, PRIVATE_USE, `${CALLBACK}/`, CALLBACK.toUpperCase(), `${CALLBACK}#x`, `${CALLBACK}?x=1`,
-      'https://evil.example/callback', 'javascript:alert(1)', '//evil.example', 'http://127.0.0.1:8765/callback/../evil', 'http://127.0.0.1:8766/callback'),
-    scope: fc.constantFrom('contacts:read', 'contacts:read contacts:write', 'contacts:write', 'admin', 'contacts:read\u0000', ' ', 'a"b'),
+    redirect_uri: fc.constantFrom(
+      CALLBACK,
+      CALLBACK,
+      KEEP_QUERY,
+      PRIVATE_USE,
+      `${CALLBACK}/`,
+      CALLBACK.toUpperCase(),
+      `${CALLBACK}#x`,
+      `${CALLBACK}?x=1`,
+      'https://evil.example/callback',
+      'javascript:alert(1)',
+      '//evil.example',
+      'http://127.0.0.1:8765/callback/../evil',
+      'http://127.0.0.1:8766/callback',
+    ),
+    scope: fc.constantFrom(
+      'contacts:read',
+      'contacts:read contacts:write',
+      'contacts:write',
+      'admin',
+      'contacts:read\u0000',
+      ' ',
+      'a"b',
+    ),
     state: hostileText,
     code_challenge: fc.constantFrom(challenge, challenge, 'short', `${challenge}x`, '+'.repeat(43), '='.repeat(43)),
     code_challenge_method: fc.constantFrom('S256', 'S256', 'plain', 's256', 'RS256'),
@@ -71,7 +120,10 @@ describe('fuzzing the authorization pages: /authorize, /login, /consent', () => 
   /** The query of an authorization request: valid and near-valid ones, and wholly hostile ones. */
   const authorizeQuery: fc.Arbitrary<Buffer> = fc.oneof(
     { weight: 2, arbitrary: hostileForm(AUTHORIZE_FIELDS) },
-    { weight: 2, arbitrary: nearlyRightForm(Object.fromEntries(new URLSearchParams(authorizationQuery('fuzz-app', challenge)))) },
+    {
+      weight: 2,
+      arbitrary: nearlyRightForm(Object.fromEntries(new URLSearchParams(authorizationQuery('fuzz-app', challenge)))),
+    },
     { weight: 1, arbitrary: fc.record(AUTHORIZE_FIELDS).map((q) => Buffer.from(new URLSearchParams(q).toString())) },
   );
 
@@ -82,9 +134,11 @@ describe('fuzzing the authorization pages: /authorize, /login, /consent', () => 
     if (location.startsWith('/authorize?')) return;
     const ids = new URLSearchParams(query).getAll('client_id');
     assert.equal(ids.length, 1, `a redirect only for a request naming one client: ${location}`);
-    const registered = Object.hasOwn(REGISTERED, ids[0] as string) ? REGISTERED[ids[0] as string] ?? [] : [];
-    assert.ok(registered.some((uri) => location.startsWith(uri.includes('?') ? `${uri}&` : `${uri}?`)),
-      `a redirect to a URI registered for ${ids[0]}: ${location}`);
+    const registered = Object.hasOwn(REGISTERED, ids[0] as string) ? (REGISTERED[ids[0] as string] ?? []) : [];
+    assert.ok(
+      registered.some((uri) => location.startsWith(uri.includes('?') ? `${uri}&` : `${uri}?`)),
+      `a redirect to a URI registered for ${ids[0]}: ${location}`,
+    );
   }
 
   function cookieHeader(cookie: string | undefined): Array<[string, string]> {
@@ -92,18 +146,40 @@ describe('fuzzing the authorization pages: /authorize, /login, /consent', () => 
   }
 
   const hostileCookie = fc.oneof(
-    fc.constantFrom('gatehouse_session=', 'gatehouse_session=__proto__', 'gatehouse_session=a; gatehouse_session=b', `gatehouse_session=${'A'.repeat(43)}`, 'gatehouse_session', '=; ;=;'),
+    fc.constantFrom(
+      'gatehouse_session=',
+      'gatehouse_session=__proto__',
+      'gatehouse_session=a; gatehouse_session=b',
+      `gatehouse_session=${'A'.repeat(43)}`,
+      'gatehouse_session',
+      '=; ;=;',
+    ),
     hostileText.filter((s) => /^[\x20-\x7e]*$/.test(s)).map((s) => `gatehouse_session=${s}`),
   );
   const address = fc.tuple(fc.nat(255), fc.nat(255)).map(([a, b]) => `10.0.${a}.${b}`);
 
   it('GET /authorize with hostile queries and cookies: catalog pages or catalog redirects, only to registered URIs', async (t) => {
     signedInCookie = (await signIn()).browser.cookie as string;
-    const cookie = fc.oneof(fc.constant(undefined), fc.constant(null).map(() => signedInCookie), hostileCookie);
-    await fuzz(t, 'GET /authorize with hostile queries',
-      [authorizeQuery, cookie, junkHeaders, fc.constantFrom('GET', 'GET', 'GET', 'GET', 'GET', 'GET', 'GET', 'HEAD', 'POST', 'DELETE')],
+    const cookie = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null).map(() => signedInCookie),
+      hostileCookie,
+    );
+    await fuzz(
+      t,
+      'GET /authorize with hostile queries',
+      [
+        authorizeQuery,
+        cookie,
+        junkHeaders,
+        fc.constantFrom('GET', 'GET', 'GET', 'GET', 'GET', 'GET', 'GET', 'HEAD', 'POST', 'DELETE'),
+      ],
       async (query, sessionCookie, junk, method) => {
-        const request: RawRequest = { method, target: Buffer.concat([Buffer.from('/authorize?'), query]), headers: [...cookieHeader(sessionCookie), ...junk] };
+        const request: RawRequest = {
+          method,
+          target: Buffer.concat([Buffer.from('/authorize?'), query]),
+          headers: [...cookieHeader(sessionCookie), ...junk],
+        };
         const answer = await sendRaw(server.url, request);
         if (!answered(answer, 'whole')) return 'no answer';
         if (method === 'HEAD') {
@@ -113,20 +189,47 @@ describe('fuzzing the authorization pages: /authorize, /login, /consent', () => 
         assertCatalogAnswer(answer, { kind: 'page', issuer: ISSUER });
         assertSafeRedirect(answer, query.toString('latin1'));
         return outcomeOf(answer);
-      });
+      },
+    );
   });
 
   it('POST /login with hostile forms, tokens, cookies and content types: catalog pages, and sign-in only back to /authorize', async (t) => {
     const LOGIN_FIELDS: Record<string, fc.Arbitrary<string>> = {
       csrf_token: fc.constantFrom(CSRF_HERE, CSRF_HERE, CSRF_HERE, CSRF_HERE, 'x'.repeat(43), ''),
-      request: fc.oneof({ weight: 4, arbitrary: fc.constant(REQUEST_HERE) }, { weight: 1, arbitrary: authorizeQuery.map((q) => q.toString('latin1')) }),
+      request: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(REQUEST_HERE) },
+        { weight: 1, arbitrary: authorizeQuery.map((q) => q.toString('latin1')) },
+      ),
       username: fc.constantFrom('alice', 'alice', 'alice', ' ALICE ', 'bob', 'alice\u0000', 'a'.repeat(65)),
-      password: fc.constantFrom(PASSWORD, PASSWORD, PASSWORD, 'wrong password', '', 'p'.repeat(2000), `${PASSWORD}\u0000`),
+      password: fc.constantFrom(
+        PASSWORD,
+        PASSWORD,
+        PASSWORD,
+        'wrong password',
+        '',
+        'p'.repeat(2000),
+        `${PASSWORD}\u0000`,
+      ),
     };
     const withSession = fc.constantFrom('own', 'own', 'own', 'own', 'own', 'none', 'hostile');
-    const loginForm = fc.oneof(hostileForm(LOGIN_FIELDS), nearlyRightForm({ csrf_token: CSRF_HERE, request: REQUEST_HERE, username: 'alice', password: PASSWORD }));
-    await fuzz(t, 'POST /login with hostile forms',
-      [loginForm, authorizeQuery, withSession, hostileCookie, contentTypes([FORM]), delivery, address, fc.constantFrom(0, 0, 901), junkHeaders],
+    const loginForm = fc.oneof(
+      hostileForm(LOGIN_FIELDS),
+      nearlyRightForm({ csrf_token: CSRF_HERE, request: REQUEST_HERE, username: 'alice', password: PASSWORD }),
+    );
+    await fuzz(
+      t,
+      'POST /login with hostile forms',
+      [
+        loginForm,
+        authorizeQuery,
+        withSession,
+        hostileCookie,
+        contentTypes([FORM]),
+        delivery,
+        address,
+        fc.constantFrom(0, 0, 901),
+        junkHeaders,
+      ],
       async (form, query, session, badCookie, contentType, how, from, wait, junk) => {
         server.clock.advance(wait);
         // A fresh browser per input: GET /authorize gives it a session and a sign-in page, usually for
@@ -138,12 +241,18 @@ describe('fuzzing the authorization pages: /authorize, /login, /consent', () => 
         const cookie = session === 'own' ? browser.cookie : session === 'hostile' ? badCookie : undefined;
         const headers: Array<[string, string | Buffer]> = [...cookieHeader(cookie), ['x-forwarded-for', from], ...junk];
         if (contentType !== undefined) headers.push(['content-type', contentType]);
-        const answer = await sendRaw(server.url, { method: 'POST', target: '/login', headers, ...delivered(body, how) });
+        const answer = await sendRaw(server.url, {
+          method: 'POST',
+          target: '/login',
+          headers,
+          ...delivered(body, how),
+        });
         if (!answered(answer, how)) return 'no answer';
         assertCatalogAnswer(answer, { kind: 'page', issuer: ISSUER });
         assertSafeRedirect(answer, requestOf(body) ?? '');
         return outcomeOf(answer);
-      });
+      },
+    );
   });
 
   it('POST /consent with hostile forms from a signed-in browser: catalog pages, codes and errors only to registered URIs', async (t) => {
@@ -152,44 +261,93 @@ describe('fuzzing the authorization pages: /authorize, /login, /consent', () => 
     const request = hiddenField(consentPage.html, 'request');
     const CONSENT_FIELDS: Record<string, fc.Arbitrary<string>> = {
       csrf_token: fc.constantFrom(CSRF_HERE, CSRF_HERE, CSRF_HERE, 'x'.repeat(43)),
-      request: fc.oneof({ weight: 3, arbitrary: fc.constant(REQUEST_HERE) }, { weight: 2, arbitrary: authorizeQuery.map((q) => q.toString('latin1')) }),
+      request: fc.oneof(
+        { weight: 3, arbitrary: fc.constant(REQUEST_HERE) },
+        { weight: 2, arbitrary: authorizeQuery.map((q) => q.toString('latin1')) },
+      ),
       decision: fc.constantFrom('allow', 'allow', 'deny', 'ALLOW', '', 'allow '),
     };
     const withSession = fc.constantFrom('own', 'own', 'own', 'own', 'own', 'none', 'hostile');
-    const consentForm = fc.oneof(hostileForm(CONSENT_FIELDS), nearlyRightForm({ csrf_token: CSRF_HERE, request: REQUEST_HERE, decision: 'allow' }));
-    await fuzz(t, 'POST /consent with hostile forms',
+    const consentForm = fc.oneof(
+      hostileForm(CONSENT_FIELDS),
+      nearlyRightForm({ csrf_token: CSRF_HERE, request: REQUEST_HERE, decision: 'allow' }),
+    );
+    await fuzz(
+      t,
+      'POST /consent with hostile forms',
       [consentForm, withSession, hostileCookie, contentTypes([FORM]), delivery, junkHeaders],
       async (form, session, badCookie, contentType, how, junk) => {
         const body = fill(form, csrf, request);
         const cookie = session === 'own' ? browser.cookie : session === 'hostile' ? badCookie : undefined;
         const headers: Array<[string, string | Buffer]> = [...cookieHeader(cookie), ...junk];
         if (contentType !== undefined) headers.push(['content-type', contentType]);
-        const answer = await sendRaw(server.url, { method: 'POST', target: '/consent', headers, ...delivered(body, how) });
+        const answer = await sendRaw(server.url, {
+          method: 'POST',
+          target: '/consent',
+          headers,
+          ...delivered(body, how),
+        });
         if (!answered(answer, how)) return 'no answer';
         assertCatalogAnswer(answer, { kind: 'page', issuer: ISSUER });
         assertSafeRedirect(answer, requestOf(body) ?? '');
         return outcomeOf(answer);
-      });
+      },
+    );
   });
 
   it('malformed HTTP on the pages (methods, raw bytes in the target, lying lengths, huge queries) gets catalog answers', async (t) => {
-    const target = fc.tuple(fc.constantFrom('/authorize', '/login', '/consent', '/assets/gatehouse.css', '/problems/invalid-request'), fc.oneof(
-      fc.constantFrom('', '?', '?%', '?%FF%FE', '?client_id=%ED%A0%80', '/', '%2F', '/%FF', '/%ZZ', '?state=' + 'x'.repeat(20_000)),
-      fc.uint8Array({ minLength: 1, maxLength: 8 }).map((bytes) => Buffer.concat([Buffer.from('?x='), Buffer.from(bytes)]).toString('latin1')),
-    )).map(([path, suffix]) => Buffer.from(`${path}${suffix}`, 'latin1'));
-    await fuzz(t, 'malformed HTTP on the pages',
-      [fc.constantFrom('GET', 'POST', 'POST', 'PATCH', 'OPTIONS', 'FOO', 'get'), target, hostileForm({ a: hostileText }), delivery, junkHeaders],
+    const target = fc
+      .tuple(
+        fc.constantFrom('/authorize', '/login', '/consent', '/assets/gatehouse.css', '/problems/invalid-request'),
+        fc.oneof(
+          fc.constantFrom(
+            '',
+            '?',
+            '?%',
+            '?%FF%FE',
+            '?client_id=%ED%A0%80',
+            '/',
+            '%2F',
+            '/%FF',
+            '/%ZZ',
+            '?state=' + 'x'.repeat(20_000),
+          ),
+          fc
+            .uint8Array({ minLength: 1, maxLength: 8 })
+            .map((bytes) => Buffer.concat([Buffer.from('?x='), Buffer.from(bytes)]).toString('latin1')),
+        ),
+      )
+      .map(([path, suffix]) => Buffer.from(`${path}${suffix}`, 'latin1'));
+    await fuzz(
+      t,
+      'malformed HTTP on the pages',
+      [
+        fc.constantFrom('GET', 'POST', 'POST', 'PATCH', 'OPTIONS', 'FOO', 'get'),
+        target,
+        hostileForm({ a: hostileText }),
+        delivery,
+        junkHeaders,
+      ],
       async (method, path, body, how, junk) => {
-        const answer = await sendRaw(server.url, { method, target: path, headers: [['content-type', FORM], ...junk], ...delivered(body, how) });
+        const answer = await sendRaw(server.url, {
+          method,
+          target: path,
+          headers: [['content-type', FORM], ...junk],
+          ...delivered(body, how),
+        });
         if (!answered(answer, how)) return 'no answer';
         assertCatalogAnswer(answer, { kind: ['page', 'problem'], issuer: ISSUER });
         return outcomeOf(answer);
-      });
+      },
+    );
   });
 
   /** Puts the session's CSRF token and request where the generated form has placeholders. */
   function fill(form: Buffer, csrf: string, request: string): Buffer {
-    return Buffer.from(form.toString('latin1').replaceAll(CSRF_HERE, formEncode(csrf)).replaceAll(REQUEST_HERE, formEncode(request)), 'latin1');
+    return Buffer.from(
+      form.toString('latin1').replaceAll(CSRF_HERE, formEncode(csrf)).replaceAll(REQUEST_HERE, formEncode(request)),
+      'latin1',
+    );
   }
 
   /** The authorization request a form carries, as the server reads it; undefined when not one. */

@@ -10,102 +10,115 @@ import { ManualClock, postForm, type TestClient } from './_server.js';
 
 const ISSUER = 'http://gatehouse.test';
 
+for (const dialect of DIALECTS)
+  describe(`signing-key rotation without downtime [${dialect}]`, () => {
+    let database: { url: string; drop(): Promise<void> };
+    let signer: RunningServer;
+    let verifier: RunningServer;
+    let client: TestClient;
+    let clock: ManualClock;
 
-for (const dialect of DIALECTS) describe(`signing-key rotation without downtime [${dialect}]`, () => {
-  let database: { url: string; drop(): Promise<void> };
-  let signer: RunningServer;
-  let verifier: RunningServer;
-  let client: TestClient;
-  let clock: ManualClock;
-
-  async function keys(...argv: string[]): Promise<{ code: number; out: unknown }> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(['keys', ...argv], { DATABASE_URL: database.url, ISSUER }, { out: (t) => out.push(t), err: (t) => err.push(t) });
-    // An answer is one JSON document on stdout; a refusal is one JSON line on stderr (then, for usage, the usage text).
-    const text = code === 0 ? out.join('\n') : (err[0] ?? '');
-    try {
-      return { code, out: JSON.parse(text) as unknown };
-    } catch {
-      throw new Error(`gatehouse keys ${argv.join(' ')} exited ${code} with stdout ${JSON.stringify(out)} and stderr ${JSON.stringify(err)}`);
+    async function keys(...argv: string[]): Promise<{ code: number; out: unknown }> {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runCli(
+        ['keys', ...argv],
+        { DATABASE_URL: database.url, ISSUER },
+        { out: (t) => out.push(t), err: (t) => err.push(t) },
+      );
+      // An answer is one JSON document on stdout; a refusal is one JSON line on stderr (then, for usage, the usage text).
+      const text = code === 0 ? out.join('\n') : (err[0] ?? '');
+      try {
+        return { code, out: JSON.parse(text) as unknown };
+      } catch {
+        throw new Error(
+          `gatehouse keys ${argv.join(' ')} exited ${code} with stdout ${JSON.stringify(out)} and stderr ${JSON.stringify(err)}`,
+        );
+      }
     }
-  }
 
-  async function clientCredentialsToken(server: RunningServer): Promise<string> {
-    const response = await postForm(`${server.url}/token`, { grant_type: 'client_credentials' }, { as: client });
-    return ((await response.json()) as { access_token: string }).access_token;
-  }
+    async function clientCredentialsToken(server: RunningServer): Promise<string> {
+      const response = await postForm(`${server.url}/token`, { grant_type: 'client_credentials' }, { as: client });
+      return ((await response.json()) as { access_token: string }).access_token;
+    }
 
-  async function isActiveAt(server: RunningServer, token: string): Promise<boolean> {
-    const response = await postForm(`${server.url}/introspect`, { token }, { as: client });
-    return ((await response.json()) as { active: boolean }).active;
-  }
+    async function isActiveAt(server: RunningServer, token: string): Promise<boolean> {
+      const response = await postForm(`${server.url}/introspect`, { token }, { as: client });
+      return ((await response.json()) as { active: boolean }).active;
+    }
 
-  const kidOf = (token: string): string | undefined => decodeProtectedHeader(token).kid;
-  const jwksKids = async (server: RunningServer): Promise<string[]> =>
-    ((await (await fetch(`${server.url}/jwks`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid).sort();
+    const kidOf = (token: string): string | undefined => decodeProtectedHeader(token).kid;
+    const jwksKids = async (server: RunningServer): Promise<string[]> =>
+      ((await (await fetch(`${server.url}/jwks`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid).sort();
 
-  before(async () => {
-    database = await freshDatabase(dialect);
-    // The CLI dates keys by the system clock; the servers' clock starts there and is moved by hand.
-    clock = new ManualClock(Math.floor(Date.now() / 1000));
-    const options = { databaseUrl: database.url, issuer: ISSUER, port: 0, host: '127.0.0.1', clock };
-    signer = await startServer(options);
-    verifier = await startServer(options);
-    const { secret } = await registerClient(signer.context.store, { id: 'svc', name: 'Service', scope: ['a'] }, signer.context.clock.now());
-    client = { id: 'svc', secret };
+    before(async () => {
+      database = await freshDatabase(dialect);
+      // The CLI dates keys by the system clock; the servers' clock starts there and is moved by hand.
+      clock = new ManualClock(Math.floor(Date.now() / 1000));
+      const options = { databaseUrl: database.url, issuer: ISSUER, port: 0, host: '127.0.0.1', clock };
+      signer = await startServer(options);
+      verifier = await startServer(options);
+      const { secret } = await registerClient(
+        signer.context.store,
+        { id: 'svc', name: 'Service', scope: ['a'] },
+        signer.context.clock.now(),
+      );
+      client = { id: 'svc', secret };
+    });
+    after(async () => {
+      await signer.close();
+      await verifier.close();
+      await database.drop();
+    });
+
+    /** The key that signed before any rotation, and a token it signed. */
+    let firstKid: string | undefined;
+    let signedByFirst: string;
+
+    it('a rotated-in key is published at once but signs only after the publish delay', async () => {
+      signedByFirst = await clientCredentialsToken(signer);
+      const before = kidOf(signedByFirst);
+      firstKid = before;
+      const rotated = (await keys('rotate')).out as { kid: string };
+      await signer.context.keys.reload();
+      assert.ok((await jwksKids(signer)).includes(rotated.kid), 'published in /jwks');
+      assert.equal(kidOf(await clientCredentialsToken(signer)), before, 'still signing with the old key');
+    });
+
+    it('with --now the next token carries the new kid, and another process verifies it at once', async () => {
+      const rotated = (await keys('rotate', '--now')).out as { kid: string; signs_from: string };
+      // "At once" is the first second after the signing key's activation; the CLI judges by the wall
+      // clock, the servers by theirs: let both reach it.
+      const signsFrom = Date.parse(rotated.signs_from);
+      await sleep(Math.max(0, signsFrom - Date.now()));
+      clock.advance(signsFrom / 1000 - clock.now());
+      await signer.context.keys.reload();
+      const token = await clientCredentialsToken(signer);
+      assert.equal(kidOf(token), rotated.kid);
+      // The verifier has not reloaded: the unknown kid makes it look the key up in the store.
+      assert.equal(await isActiveAt(verifier, token), true);
+    });
+
+    it('retiring an old key stops publishing and accepting it; tokens it signed become inactive', async () => {
+      const listed = (await keys('list')).out as { kid: string; status: string }[];
+      assert.equal(listed.find((k) => k.kid === firstKid)?.status, 'verifying', JSON.stringify(listed));
+      assert.equal(await isActiveAt(verifier, signedByFirst), true, 'still accepted before it is retired');
+      assert.equal((await keys('retire', firstKid as string)).code, 0);
+      await verifier.context.keys.reload();
+      assert.ok(!(await jwksKids(verifier)).includes(firstKid as string));
+      assert.equal(await isActiveAt(verifier, signedByFirst), false);
+    });
+
+    it('the key that signs cannot be retired while no other key may sign yet', async () => {
+      const listed = (await keys('list')).out as { kid: string; status: string }[];
+      for (const k of listed.filter((x) => x.status === 'published'))
+        assert.equal((await keys('retire', k.kid)).code, 0);
+      const signing = ((await keys('list')).out as { kid: string; status: string }[]).find(
+        (k) => k.status === 'signing',
+      );
+      assert.ok(signing);
+      const refused = await keys('retire', signing.kid);
+      assert.equal(refused.code, 1);
+      assert.match((refused.out as { message: string }).message, /no other key signs yet/);
+    });
   });
-  after(async () => {
-    await signer.close();
-    await verifier.close();
-    await database.drop();
-  });
-
-  /** The key that signed before any rotation, and a token it signed. */
-  let firstKid: string | undefined;
-  let signedByFirst: string;
-
-  it('a rotated-in key is published at once but signs only after the publish delay', async () => {
-    signedByFirst = await clientCredentialsToken(signer);
-    const before = kidOf(signedByFirst);
-    firstKid = before;
-    const rotated = (await keys('rotate')).out as { kid: string };
-    await signer.context.keys.reload();
-    assert.ok((await jwksKids(signer)).includes(rotated.kid), 'published in /jwks');
-    assert.equal(kidOf(await clientCredentialsToken(signer)), before, 'still signing with the old key');
-  });
-
-  it('with --now the next token carries the new kid, and another process verifies it at once', async () => {
-    const rotated = (await keys('rotate', '--now')).out as { kid: string; signs_from: string };
-    // "At once" is the first second after the signing key's activation; the CLI judges by the wall
-    // clock, the servers by theirs: let both reach it.
-    const signsFrom = Date.parse(rotated.signs_from);
-    await sleep(Math.max(0, signsFrom - Date.now()));
-    clock.advance(signsFrom / 1000 - clock.now());
-    await signer.context.keys.reload();
-    const token = await clientCredentialsToken(signer);
-    assert.equal(kidOf(token), rotated.kid);
-    // The verifier has not reloaded: the unknown kid makes it look the key up in the store.
-    assert.equal(await isActiveAt(verifier, token), true);
-  });
-
-  it('retiring an old key stops publishing and accepting it; tokens it signed become inactive', async () => {
-    const listed = (await keys('list')).out as { kid: string; status: string }[];
-    assert.equal(listed.find((k) => k.kid === firstKid)?.status, 'verifying', JSON.stringify(listed));
-    assert.equal(await isActiveAt(verifier, signedByFirst), true, 'still accepted before it is retired');
-    assert.equal((await keys('retire', firstKid as string)).code, 0);
-    await verifier.context.keys.reload();
-    assert.ok(!(await jwksKids(verifier)).includes(firstKid as string));
-    assert.equal(await isActiveAt(verifier, signedByFirst), false);
-  });
-
-  it('the key that signs cannot be retired while no other key may sign yet', async () => {
-    const listed = (await keys('list')).out as { kid: string; status: string }[];
-    for (const k of listed.filter((x) => x.status === 'published')) assert.equal((await keys('retire', k.kid)).code, 0);
-    const signing = ((await keys('list')).out as { kid: string; status: string }[]).find((k) => k.status === 'signing');
-    assert.ok(signing);
-    const refused = await keys('retire', signing.kid);
-    assert.equal(refused.code, 1);
-    assert.match((refused.out as { message: string }).message, /no other key signs yet/);
-  });
-});

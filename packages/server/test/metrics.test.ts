@@ -3,7 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { api, clientWithToken } from './_api.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
 
-async function scrape(server: TestServer, headers: Record<string, string> = {}): Promise<{ status: number; type: string; text: string }> {
+async function scrape(
+  server: TestServer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; type: string; text: string }> {
   const response = await fetch(`${server.url}/metrics`, { headers });
   return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
 }
@@ -44,14 +47,20 @@ describe('GET /metrics (Prometheus text format)', () => {
     assert.match(text, /^# TYPE gatehouse_oauth_errors_total counter$/m);
     assert.equal(sample(text, 'gatehouse_oauth_errors_total{error="invalid_grant",reason="refresh_token_expired"}'), 1);
     assert.equal(sample(text, 'gatehouse_oauth_errors_total{error="invalid_grant",reason="refresh_token_revoked"}'), 1);
-    assert.equal(sample(text, 'gatehouse_oauth_errors_total{error="invalid_grant",reason="refresh_token_past_rotation_limit"}'), 1);
+    assert.equal(
+      sample(text, 'gatehouse_oauth_errors_total{error="invalid_grant",reason="refresh_token_past_rotation_limit"}'),
+      1,
+    );
   });
 
   it('counts problems by code, e.g. a POST missing a required field', async () => {
     const { access_token } = await clientWithToken(server, 'writer', ['contacts:read', 'contacts:write']);
     const before = sample((await scrape(server)).text, 'gatehouse_problems_total{code="missing_required_field"}') ?? 0;
     assert.equal((await api(server, access_token).post('/v2/contacts', {})).status, 400);
-    assert.equal(sample((await scrape(server)).text, 'gatehouse_problems_total{code="missing_required_field"}'), before + 1);
+    assert.equal(
+      sample((await scrape(server)).text, 'gatehouse_problems_total{code="missing_required_field"}'),
+      before + 1,
+    );
   });
 
   it('has request latency histograms labelled by route pattern, never the raw URL', async () => {
@@ -60,7 +69,10 @@ describe('GET /metrics (Prometheus text format)', () => {
     const { text } = await scrape(server);
     assert.match(text, /^# TYPE gatehouse_http_request_duration_seconds histogram$/m);
     const series = 'route="/v2/contacts/:id",method="GET",status_class="4xx"';
-    assert.match(text, new RegExp(`^gatehouse_http_request_duration_seconds_bucket\\{${series},le="0\\.005"\\} \\d+$`, 'm'));
+    assert.match(
+      text,
+      new RegExp(`^gatehouse_http_request_duration_seconds_bucket\\{${series},le="0\\.005"\\} \\d+$`, 'm'),
+    );
     assert.equal(sample(text, `gatehouse_http_request_duration_seconds_bucket{${series},le="+Inf"}`), 1);
     assert.equal(sample(text, `gatehouse_http_request_duration_seconds_count{${series}}`), 1);
     assert.ok((sample(text, `gatehouse_http_request_duration_seconds_sum{${series}}`) ?? -1) >= 0);
@@ -85,7 +97,10 @@ describe('GET /metrics (Prometheus text format)', () => {
     try {
       assert.equal((await scrape(guarded)).status, 404, 'loopback alone is not enough once a token is set');
       assert.equal((await scrape(guarded, { authorization: 'Bearer wrong' })).status, 404);
-      assert.equal((await scrape(guarded, { 'x-forwarded-for': '203.0.113.7', authorization: 'Bearer scrape-secret' })).status, 200);
+      assert.equal(
+        (await scrape(guarded, { 'x-forwarded-for': '203.0.113.7', authorization: 'Bearer scrape-secret' })).status,
+        200,
+      );
     } finally {
       await guarded.close();
     }

@@ -28,55 +28,66 @@ describe('the rate-limit algorithm (GCRA)', () => {
   });
 
   it('property: whatever the arrival times, allowed requests in any span never exceed limit + span / interval', () => {
-    fc.assert(fc.property(
-      fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 10_000 }),
-      fc.array(fc.integer({ min: 0, max: 5_000 }), { minLength: 1, maxLength: 200 }),
-      (limit, periodMs, gaps) => {
-        const p = { limit, periodMs };
-        let now = 0;
-        let tat: number | undefined;
-        const allowedAt: number[] = [];
-        for (const gap of gaps) {
-          now += gap;
-          const step = gcraStep(tat, now, p);
-          tat = step.tat;
-          if (step.allowed) allowedAt.push(now);
-          else assert.ok(step.retryAfterMs > 0 && step.retryAfterMs <= periodMs);
-        }
-        const interval = periodMs / limit;
-        for (let i = 0; i < allowedAt.length; i++) {
-          for (let j = i; j < allowedAt.length; j++) {
-            const span = (allowedAt[j] as number) - (allowedAt[i] as number);
-            assert.ok(j - i + 1 <= limit + span / interval + 1e-9, `${j - i + 1} allowed within ${span} ms`);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.array(fc.integer({ min: 0, max: 5_000 }), { minLength: 1, maxLength: 200 }),
+        (limit, periodMs, gaps) => {
+          const p = { limit, periodMs };
+          let now = 0;
+          let tat: number | undefined;
+          const allowedAt: number[] = [];
+          for (const gap of gaps) {
+            now += gap;
+            const step = gcraStep(tat, now, p);
+            tat = step.tat;
+            if (step.allowed) allowedAt.push(now);
+            else assert.ok(step.retryAfterMs > 0 && step.retryAfterMs <= periodMs);
           }
-        }
-      },
-    ), { numRuns: 300 });
+          const interval = periodMs / limit;
+          for (let i = 0; i < allowedAt.length; i++) {
+            for (let j = i; j < allowedAt.length; j++) {
+              const span = (allowedAt[j] as number) - (allowedAt[i] as number);
+              assert.ok(j - i + 1 <= limit + span / interval + 1e-9, `${j - i + 1} allowed within ${span} ms`);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('property: a client that waits the Retry-After it was given is allowed; one that keeps to the rate is never refused', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: 100 }), (limit, periodMs, requests) => {
-      const p = { limit, periodMs };
-      let tat: number | undefined;
-      let now = 0;
-      for (let i = 0; i < requests; i++) {
-        const step = gcraStep(tat, now, p);
-        if (!step.allowed) {
-          now += step.retryAfterMs;
-          const retried = gcraStep(tat, now, p);
-          assert.equal(retried.allowed, true);
-          tat = retried.tat;
-        } else {
-          tat = step.tat;
-        }
-      }
-      let steady: number | undefined;
-      for (let i = 0; i < requests; i++) {
-        const step = gcraStep(steady, i * (periodMs / limit), p);
-        assert.equal(step.allowed, true);
-        steady = step.tat;
-      }
-    }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: 1, max: 100 }),
+        (limit, periodMs, requests) => {
+          const p = { limit, periodMs };
+          let tat: number | undefined;
+          let now = 0;
+          for (let i = 0; i < requests; i++) {
+            const step = gcraStep(tat, now, p);
+            if (!step.allowed) {
+              now += step.retryAfterMs;
+              const retried = gcraStep(tat, now, p);
+              assert.equal(retried.allowed, true);
+              tat = retried.tat;
+            } else {
+              tat = step.tat;
+            }
+          }
+          let steady: number | undefined;
+          for (let i = 0; i < requests; i++) {
+            const step = gcraStep(steady, i * (periodMs / limit), p);
+            assert.equal(step.allowed, true);
+            steady = step.tat;
+          }
+        },
+      ),
+    );
   });
 
   it('the memory store forgets full buckets first and never holds more than its cap', async () => {
@@ -94,9 +105,20 @@ describe('the rate-limit algorithm (GCRA)', () => {
     let now = 0;
     const store = new MemoryRateLimitStore();
     let asked = 0;
-    const counting = { ...store, consume: (...args: Parameters<MemoryRateLimitStore['consume']>) => { asked++; return store.consume(...args); },
-      peek: store.peek.bind(store), sweep: store.sweep.bind(store) };
-    const limiter = new RateLimiter(counting, { ...NO_RATE_LIMITS, token_address: { limit: 1, periodMs: MINUTE } }, () => now);
+    const counting = {
+      ...store,
+      consume: (...args: Parameters<MemoryRateLimitStore['consume']>) => {
+        asked++;
+        return store.consume(...args);
+      },
+      peek: store.peek.bind(store),
+      sweep: store.sweep.bind(store),
+    };
+    const limiter = new RateLimiter(
+      counting,
+      { ...NO_RATE_LIMITS, token_address: { limit: 1, periodMs: MINUTE } },
+      () => now,
+    );
     assert.equal(await limiter.consume([['token_address', 'a']]), 0);
     assert.equal(await limiter.consume([['token_address', 'a']]), 60);
     assert.equal(await limiter.consume([['token_address', 'a']]), 60);
@@ -116,11 +138,15 @@ describe('rate-limit configuration', () => {
     assert.deepEqual(policies.token_address, { limit: 30, periodMs: 1000 });
     assert.equal(policies.login_client, null);
     assert.deepEqual(policies.introspect_client, DEFAULT_RATE_LIMITS.introspect_client);
-    assert.deepEqual(rateLimitsFromEnv({ RATE_LIMITS: 'off', RATE_LIMIT_LOGIN_ADDRESS: '5/h' }), { ...NO_RATE_LIMITS, login_address: { limit: 5, periodMs: 3_600_000 } });
+    assert.deepEqual(rateLimitsFromEnv({ RATE_LIMITS: 'off', RATE_LIMIT_LOGIN_ADDRESS: '5/h' }), {
+      ...NO_RATE_LIMITS,
+      login_address: { limit: 5, periodMs: 3_600_000 },
+    });
   });
 
   it('refuses what it cannot read, naming the variable', () => {
-    for (const value of ['0/min', '10', '10/day', '-1/s', '1.5/s', '10 per minute']) assert.throws(() => parseRatePolicy(value), /<count>\/<s\|min\|h>/);
+    for (const value of ['0/min', '10', '10/day', '-1/s', '1.5/s', '10 per minute'])
+      assert.throws(() => parseRatePolicy(value), /<count>\/<s\|min\|h>/);
     assert.throws(() => rateLimitsFromEnv({ RATE_LIMIT_TOKEN_CLIENT: 'lots' }), /^Error: RATE_LIMIT_TOKEN_CLIENT: /);
     assert.throws(() => rateLimitsFromEnv({ RATE_LIMITS: 'maybe' }), /RATE_LIMITS is on or off/);
   });
@@ -138,86 +164,106 @@ describe('rate-limit configuration', () => {
   });
 });
 
-for (const dialect of DIALECTS) describe(`rate limits on /token, /introspect and /login [${dialect}]`, () => {
-  let server: TestServer;
-  let app: TestClient;
-  let other: TestClient;
-  const clientCredentials = { grant_type: 'client_credentials' };
+for (const dialect of DIALECTS)
+  describe(`rate limits on /token, /introspect and /login [${dialect}]`, () => {
+    let server: TestServer;
+    let app: TestClient;
+    let other: TestClient;
+    const clientCredentials = { grant_type: 'client_credentials' };
 
-  before(async () => {
-    server = await startTestServer({
-      dialect,
-      rateLimits: {
-        token_client: { limit: 3, periodMs: MINUTE }, token_address: { limit: 8, periodMs: MINUTE },
-        introspect_client: { limit: 2, periodMs: MINUTE }, introspect_address: { limit: 100, periodMs: MINUTE },
-        login_address: { limit: 3, periodMs: MINUTE }, login_client: { limit: 100, periodMs: MINUTE },
-      },
+    before(async () => {
+      server = await startTestServer({
+        dialect,
+        rateLimits: {
+          token_client: { limit: 3, periodMs: MINUTE },
+          token_address: { limit: 8, periodMs: MINUTE },
+          introspect_client: { limit: 2, periodMs: MINUTE },
+          introspect_address: { limit: 100, periodMs: MINUTE },
+          login_address: { limit: 3, periodMs: MINUTE },
+          login_client: { limit: 100, periodMs: MINUTE },
+        },
+      });
+      app = await server.addClient({ id: 'app' });
+      other = await server.addClient({ id: 'other' });
+      await server.addClient({ id: 'web', public: true, redirectUris: [CALLBACK] });
+      await addTestUser(server, 'alice');
     });
-    app = await server.addClient({ id: 'app' });
-    other = await server.addClient({ id: 'other' });
-    await server.addClient({ id: 'web', public: true, redirectUris: [CALLBACK] });
-    await addTestUser(server, 'alice');
-  });
-  after(() => server.close());
-  // Every test starts with every bucket full.
-  beforeEach(() => server.clock.advance(3600));
+    after(() => server.close());
+    // Every test starts with every bucket full.
+    beforeEach(() => server.clock.advance(3600));
 
-  async function assertRateLimited(response: Response, retryAfter: string): Promise<void> {
-    assert.equal(response.headers.get('retry-after'), retryAfter);
-    await assertOAuthError(response, { status: 429, error: 'temporarily_unavailable', description: 'too many requests; retry after the Retry-After delay' });
-  }
-
-  it('a client past its limit gets 429 temporarily_unavailable with Retry-After; another client is not held back', async () => {
-    for (let i = 0; i < 3; i++) await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
-    await assertRateLimited(await server.post('/token', clientCredentials, { as: app }), '20');
-    await assertOkJson(await server.post('/token', clientCredentials, { as: other }));
-    server.clock.advance(20);
-    await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
-    await assertRateLimited(await server.post('/token', clientCredentials, { as: app }), '20');
-  });
-
-  it('failed client authentications count for the address only: without the secret, nobody uses up a client\'s budget', async () => {
-    for (let i = 0; i < 5; i++) {
-      await assertOAuthError(await server.post('/token', clientCredentials, { as: { id: 'app', secret: 'wrong' } }), { error: 'invalid_client' });
+    async function assertRateLimited(response: Response, retryAfter: string): Promise<void> {
+      assert.equal(response.headers.get('retry-after'), retryAfter);
+      await assertOAuthError(response, {
+        status: 429,
+        error: 'temporarily_unavailable',
+        description: 'too many requests; retry after the Retry-After delay',
+      });
     }
-    for (let i = 0; i < 3; i++) await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
-    // 8 requests from this address: the next is refused, even with a wrong secret, before it is checked.
-    await assertRateLimited(await server.post('/token', clientCredentials, { as: other }), '8');
-    await assertRateLimited(await server.post('/token', clientCredentials, { as: { id: 'app', secret: 'wrong' } }), '8');
-  });
 
-  it('a refused request is not counted: waiting the Retry-After is always enough', async () => {
-    for (let i = 0; i < 3; i++) await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
-    for (let i = 0; i < 5; i++) await assertRateLimited(await server.post('/token', clientCredentials, { as: app }), '20');
-    server.clock.advance(20);
-    await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
-  });
+    it('a client past its limit gets 429 temporarily_unavailable with Retry-After; another client is not held back', async () => {
+      for (let i = 0; i < 3; i++) await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
+      await assertRateLimited(await server.post('/token', clientCredentials, { as: app }), '20');
+      await assertOkJson(await server.post('/token', clientCredentials, { as: other }));
+      server.clock.advance(20);
+      await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
+      await assertRateLimited(await server.post('/token', clientCredentials, { as: app }), '20');
+    });
 
-  it('/introspect has limits of its own', async () => {
-    await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
-    for (let i = 0; i < 2; i++) assert.deepEqual(await assertOkJson(await server.post('/introspect', { token: 'unknown' }, { as: app })), { active: false });
-    await assertRateLimited(await server.post('/introspect', { token: 'unknown' }, { as: app }), '30');
-    await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
-  });
+    it("failed client authentications count for the address only: without the secret, nobody uses up a client's budget", async () => {
+      for (let i = 0; i < 5; i++) {
+        await assertOAuthError(await server.post('/token', clientCredentials, { as: { id: 'app', secret: 'wrong' } }), {
+          error: 'invalid_client',
+        });
+      }
+      for (let i = 0; i < 3; i++) await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
+      // 8 requests from this address: the next is refused, even with a wrong secret, before it is checked.
+      await assertRateLimited(await server.post('/token', clientCredentials, { as: other }), '8');
+      await assertRateLimited(
+        await server.post('/token', clientCredentials, { as: { id: 'app', secret: 'wrong' } }),
+        '8',
+      );
+    });
 
-  it('sign-in attempts are limited per address: past the limit the form is answered 429 with Retry-After', async () => {
-    const query = authorizationQuery('web', pkce().challenge);
-    for (let i = 0; i < 3; i++) {
+    it('a refused request is not counted: waiting the Retry-After is always enough', async () => {
+      for (let i = 0; i < 3; i++) await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
+      for (let i = 0; i < 5; i++)
+        await assertRateLimited(await server.post('/token', clientCredentials, { as: app }), '20');
+      server.clock.advance(20);
+      await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
+    });
+
+    it('/introspect has limits of its own', async () => {
+      await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
+      for (let i = 0; i < 2; i++)
+        assert.deepEqual(await assertOkJson(await server.post('/introspect', { token: 'unknown' }, { as: app })), {
+          active: false,
+        });
+      await assertRateLimited(await server.post('/introspect', { token: 'unknown' }, { as: app }), '30');
+      await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
+    });
+
+    it('sign-in attempts are limited per address: past the limit the form is answered 429 with Retry-After', async () => {
+      const query = authorizationQuery('web', pkce().challenge);
+      for (let i = 0; i < 3; i++) {
+        const browser = new PageBrowser(server);
+        assert.equal((await browser.login(await browser.authorize(query), 'alice', 'wrong password')).status, 401);
+      }
       const browser = new PageBrowser(server);
-      assert.equal((await browser.login(await browser.authorize(query), 'alice', 'wrong password')).status, 401);
-    }
-    const browser = new PageBrowser(server);
-    const refused = await browser.login(await browser.authorize(query), 'alice', PASSWORD);
-    assert.equal(refused.status, 429);
-    assert.equal(refused.headers.get('retry-after'), '20');
-    assert.match(refused.html, /Too many sign-in attempts/);
-  });
+      const refused = await browser.login(await browser.authorize(query), 'alice', PASSWORD);
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('retry-after'), '20');
+      assert.match(refused.html, /Too many sign-in attempts/);
+    });
 
-  it('the metrics count refusals by reason', async () => {
-    for (let i = 0; i < 4; i++) await server.post('/token', clientCredentials, { as: app });
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
-    assert.match(metrics, /gatehouse_oauth_errors_total\{error="temporarily_unavailable",reason="rate_limited"\} [1-9]/);
-    assert.match(metrics, /gatehouse_rate_limit_refusals_total\{limit="token_client"\} [1-9]/);
-    assert.match(metrics, /gatehouse_rate_limit_refusals_total\{limit="login_address"\} 1\n/);
+    it('the metrics count refusals by reason', async () => {
+      for (let i = 0; i < 4; i++) await server.post('/token', clientCredentials, { as: app });
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      assert.match(
+        metrics,
+        /gatehouse_oauth_errors_total\{error="temporarily_unavailable",reason="rate_limited"\} [1-9]/,
+      );
+      assert.match(metrics, /gatehouse_rate_limit_refusals_total\{limit="token_client"\} [1-9]/);
+      assert.match(metrics, /gatehouse_rate_limit_refusals_total\{limit="login_address"\} 1\n/);
+    });
   });
-});

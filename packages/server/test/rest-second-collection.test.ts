@@ -7,7 +7,15 @@ import { after, before, describe, it } from 'node:test';
 import { stringify as toYaml } from 'yaml';
 import { apiDefinitionFrom, ApiDefinitionError, loadApiDefinition } from '../src/api/definition.js';
 import { startServer } from '../src/server.js';
-import { api, assertInvalidValue, assertMissingFields, assertProblem, clientWithToken, missingMessage, type Api } from './_api.js';
+import {
+  api,
+  assertInvalidValue,
+  assertMissingFields,
+  assertProblem,
+  clientWithToken,
+  missingMessage,
+  type Api,
+} from './_api.js';
 import { ManualClock, startTestServer, type TestServer } from './_server.js';
 import { DIALECTS } from './_dialects.js';
 
@@ -20,7 +28,10 @@ function widgetsDocument(): Record<string, unknown> {
     paths: {
       '/widgets': {
         post: {
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } },
+          },
           responses: { '201': { description: 'Created' }, '400': problem },
         },
         get: { responses: { '200': { description: 'A page' } } },
@@ -51,83 +62,96 @@ function widgetsDocument(): Record<string, unknown> {
   };
 }
 
-for (const dialect of DIALECTS) describe(`a second collection, declared only in the OpenAPI document [${dialect}]`, () => {
-  let server: TestServer;
-  let rest: Api;
+for (const dialect of DIALECTS)
+  describe(`a second collection, declared only in the OpenAPI document [${dialect}]`, () => {
+    let server: TestServer;
+    let rest: Api;
 
-  before(async () => {
-    server = await startTestServer({ dialect, api: apiDefinitionFrom(widgetsDocument(), 'widgets-test') });
-    rest = api(server, (await clientWithToken(server, 'widget-app', ['widgets:read', 'widgets:write'])).access_token);
-  });
-  after(() => server.close());
+    before(async () => {
+      server = await startTestServer({ dialect, api: apiDefinitionFrom(widgetsDocument(), 'widgets-test') });
+      rest = api(server, (await clientWithToken(server, 'widget-app', ['widgets:read', 'widgets:write'])).access_token);
+    });
+    after(() => server.close());
 
-  it("POST /v2/widgets with {} is 400: \"Missing required field 'sku' in request body\", sku only (address is optional)", async () => {
-    assertMissingFields(await rest.post('/v2/widgets', {}), [{ field: 'sku', pointer: '/sku' }], '/v2/widgets');
-  });
+    it('POST /v2/widgets with {} is 400: "Missing required field \'sku\' in request body", sku only (address is optional)', async () => {
+      assertMissingFields(await rest.post('/v2/widgets', {}), [{ field: 'sku', pointer: '/sku' }], '/v2/widgets');
+    });
 
-  // Ajv reports nested required fields before the parent's; the detail must still name the top-level one.
-  it("POST with {\"address\":{}} is 400 with detail for 'sku' and errors listing both sku and address.city (/address/city)", async () => {
-    const response = await rest.post('/v2/widgets', { address: {} });
-    assertProblem(response, 400, 'missing-required-field');
-    assert.equal(response.body.errors[0].detail, response.body.detail, 'errors[0] is the field the detail names');
-    assert.equal(response.body.detail, missingMessage('sku'));
-    const errors = [...response.body.errors].sort((a: { field: string }, b: { field: string }) => a.field.localeCompare(b.field));
-    assert.deepEqual(errors, [
-      { code: 'missing_required_field', field: 'address.city', pointer: '/address/city', detail: missingMessage('address.city') },
-      { code: 'missing_required_field', field: 'sku', pointer: '/sku', detail: missingMessage('sku') },
-    ]);
-  });
+    // Ajv reports nested required fields before the parent's; the detail must still name the top-level one.
+    it('POST with {"address":{}} is 400 with detail for \'sku\' and errors listing both sku and address.city (/address/city)', async () => {
+      const response = await rest.post('/v2/widgets', { address: {} });
+      assertProblem(response, 400, 'missing-required-field');
+      assert.equal(response.body.errors[0].detail, response.body.detail, 'errors[0] is the field the detail names');
+      assert.equal(response.body.detail, missingMessage('sku'));
+      const errors = [...response.body.errors].sort((a: { field: string }, b: { field: string }) =>
+        a.field.localeCompare(b.field),
+      );
+      assert.deepEqual(errors, [
+        {
+          code: 'missing_required_field',
+          field: 'address.city',
+          pointer: '/address/city',
+          detail: missingMessage('address.city'),
+        },
+        { code: 'missing_required_field', field: 'sku', pointer: '/sku', detail: missingMessage('sku') },
+      ]);
+    });
 
-  it("a nested required field set to null is missing: {\"sku\":\"A1\",\"address\":{\"city\":null}} is 400 for 'address.city'", async () => {
-    assertMissingFields(await rest.post('/v2/widgets', { sku: 'A1', address: { city: null } }), [{ field: 'address.city', pointer: '/address/city' }]);
-  });
+    it('a nested required field set to null is missing: {"sku":"A1","address":{"city":null}} is 400 for \'address.city\'', async () => {
+      assertMissingFields(await rest.post('/v2/widgets', { sku: 'A1', address: { city: null } }), [
+        { field: 'address.city', pointer: '/address/city' },
+      ]);
+    });
 
-  it("an empty 'sku' is 422 invalid-field-value, not the missing-field message", async () => {
-    assertInvalidValue(await rest.post('/v2/widgets', { sku: '' }), 'sku');
-  });
+    it("an empty 'sku' is 422 invalid-field-value, not the missing-field message", async () => {
+      assertInvalidValue(await rest.post('/v2/widgets', { sku: '' }), 'sku');
+    });
 
-  it("a tag of the wrong type is 422 naming 'tags[1]' at /tags/1", async () => {
-    const response = await rest.post('/v2/widgets', { sku: 'A1', tags: ['ok', 7] });
-    assertInvalidValue(response, 'tags[1]');
-    assert.equal(response.body.errors.find((e: { field: string }) => e.field === 'tags[1]').pointer, '/tags/1');
-  });
+    it("a tag of the wrong type is 422 naming 'tags[1]' at /tags/1", async () => {
+      const response = await rest.post('/v2/widgets', { sku: 'A1', tags: ['ok', 7] });
+      assertInvalidValue(response, 'tags[1]');
+      assert.equal(response.body.errors.find((e: { field: string }) => e.field === 'tags[1]').pointer, '/tags/1');
+    });
 
-  it('an unknown nested field is 422 naming address.zip', async () => {
-    assertInvalidValue(await rest.post('/v2/widgets', { sku: 'A1', address: { city: 'Oslo', zip: '0150' } }), 'address.zip');
-  });
+    it('an unknown nested field is 422 naming address.zip', async () => {
+      assertInvalidValue(
+        await rest.post('/v2/widgets', { sku: 'A1', address: { city: 'Oslo', zip: '0150' } }),
+        'address.zip',
+      );
+    });
 
-  it('a valid widget is 201 with Location /v2/widgets/<id>, and GET of it returns it', async () => {
-    const widget = { sku: 'W-1', address: { city: 'Oslo', street: 'Karl Johans gate 1' }, tags: ['blue', 'small'] };
-    const created = await rest.post('/v2/widgets', widget);
-    assert.equal(created.status, 201, created.text);
-    assert.deepEqual(created.body, { id: created.body.id, ...widget });
-    const location = created.headers.get('location') ?? '';
-    assert.equal(location, `/v2/widgets/${String(created.body.id)}`);
-    const read = await rest.get(location);
-    assert.equal(read.status, 200);
-    assert.deepEqual(read.body, created.body);
-    const list = await rest.get('/v2/widgets');
-    assert.deepEqual(list.body, { items: [created.body], next_cursor: null });
-  });
+    it('a valid widget is 201 with Location /v2/widgets/<id>, and GET of it returns it', async () => {
+      const widget = { sku: 'W-1', address: { city: 'Oslo', street: 'Karl Johans gate 1' }, tags: ['blue', 'small'] };
+      const created = await rest.post('/v2/widgets', widget);
+      assert.equal(created.status, 201, created.text);
+      assert.deepEqual(created.body, { id: created.body.id, ...widget });
+      const location = created.headers.get('location') ?? '';
+      assert.equal(location, `/v2/widgets/${String(created.body.id)}`);
+      const read = await rest.get(location);
+      assert.equal(read.status, 200);
+      assert.deepEqual(read.body, created.body);
+      const list = await rest.get('/v2/widgets');
+      assert.deepEqual(list.body, { items: [created.body], next_cursor: null });
+    });
 
-  it('the widgets scopes are the ones checked: a contacts token is 403 on /v2/widgets', async () => {
-    const contacts = await clientWithToken(server, 'contacts-app', ['contacts:read', 'contacts:write']);
-    const response = await api(server, contacts.access_token).post('/v2/widgets', { sku: 'X' });
-    assertProblem(response, 403, 'insufficient-scope');
-    assert.match(response.headers.get('www-authenticate') ?? '', /scope="widgets:write"/);
-  });
+    it('the widgets scopes are the ones checked: a contacts token is 403 on /v2/widgets', async () => {
+      const contacts = await clientWithToken(server, 'contacts-app', ['contacts:read', 'contacts:write']);
+      const response = await api(server, contacts.access_token).post('/v2/widgets', { sku: 'X' });
+      assertProblem(response, 403, 'insufficient-scope');
+      assert.match(response.headers.get('www-authenticate') ?? '', /scope="widgets:write"/);
+    });
 
-  it('/v2/contacts does not exist on this server (404)', async () => {
-    assertProblem(await rest.get('/v2/contacts'), 404, 'not-found');
-    assertProblem(await rest.post('/v2/contacts', { email: 'a@b.co' }), 404, 'not-found');
-  });
+    it('/v2/contacts does not exist on this server (404)', async () => {
+      assertProblem(await rest.get('/v2/contacts'), 404, 'not-found');
+      assertProblem(await rest.post('/v2/contacts', { email: 'a@b.co' }), 404, 'not-found');
+    });
 
-  it('/v2/openapi.json serves this document', async () => {
-    const response = await api(server).get('/v2/openapi.json');
-    assert.equal(response.status, 200);
-    assert.deepEqual(response.body, widgetsDocument());
+    it('/v2/openapi.json serves this document', async () => {
+      const response = await api(server).get('/v2/openapi.json');
+      assert.equal(response.status, 200);
+      assert.deepEqual(response.body, widgetsDocument());
+    });
   });
-});
 
 describe('a broken OpenAPI document stops the server before anything listens', () => {
   let dir: string;
@@ -163,31 +187,40 @@ describe('a broken OpenAPI document stops the server before anything listens', (
     });
   }
 
-  it("apiDefinitionFrom of a document with required: \"sku\" throws ApiDefinitionError naming components.schemas.Widget.required", () => {
-    assert.throws(() => apiDefinitionFrom(brokenDocument(), 'broken-test'), (error: unknown) => {
-      assert.ok(error instanceof ApiDefinitionError);
-      assert.match(error.message, /broken-test/);
-      assert.match(error.message, /components\.schemas\.Widget\.required/);
-      assert.match(error.message, /#\/components\/schemas\/Widget\/required/);
-      return true;
-    });
+  it('apiDefinitionFrom of a document with required: "sku" throws ApiDefinitionError naming components.schemas.Widget.required', () => {
+    assert.throws(
+      () => apiDefinitionFrom(brokenDocument(), 'broken-test'),
+      (error: unknown) => {
+        assert.ok(error instanceof ApiDefinitionError);
+        assert.match(error.message, /broken-test/);
+        assert.match(error.message, /components\.schemas\.Widget\.required/);
+        assert.match(error.message, /#\/components\/schemas\/Widget\/required/);
+        return true;
+      },
+    );
   });
 
   it('loadApiDefinition of the broken document as a YAML file throws naming the file and the location', () => {
     const path = join(dir, 'broken.yaml');
     writeFileSync(path, toYaml(brokenDocument()));
-    assert.throws(() => loadApiDefinition(path), (error: unknown) => {
-      assert.ok(error instanceof ApiDefinitionError);
-      assert.ok(error.message.includes(path), error.message);
-      assert.match(error.message, /Widget\.required/);
-      return true;
-    });
+    assert.throws(
+      () => loadApiDefinition(path),
+      (error: unknown) => {
+        assert.ok(error instanceof ApiDefinitionError);
+        assert.ok(error.message.includes(path), error.message);
+        assert.match(error.message, /Widget\.required/);
+        return true;
+      },
+    );
   });
 
   it('a file that is not YAML or JSON is refused with its path in the message', () => {
     const path = join(dir, 'garbage.yaml');
     writeFileSync(path, 'openapi: [unclosed\n  - : :');
-    assert.throws(() => loadApiDefinition(path), (error: unknown) => error instanceof ApiDefinitionError && error.message.includes(path));
+    assert.throws(
+      () => loadApiDefinition(path),
+      (error: unknown) => error instanceof ApiDefinitionError && error.message.includes(path),
+    );
   });
 
   it('startServer with the broken file throws, nothing listens on the port, and no database is created', async () => {
@@ -196,7 +229,14 @@ describe('a broken OpenAPI document stops the server before anything listens', (
     const database = join(dir, 'never.db');
     const port = await freePort();
     await assert.rejects(
-      startServer({ databaseUrl: `sqlite:${database}`, issuer: 'http://gatehouse.test', port, host: '127.0.0.1', clock: new ManualClock(), api: path }),
+      startServer({
+        databaseUrl: `sqlite:${database}`,
+        issuer: 'http://gatehouse.test',
+        port,
+        host: '127.0.0.1',
+        clock: new ManualClock(),
+        api: path,
+      }),
       (error: unknown) => error instanceof ApiDefinitionError && /required/.test(error.message),
     );
     assert.equal(await refusesConnections(port), true, `nothing listens on ${port}`);
@@ -204,6 +244,9 @@ describe('a broken OpenAPI document stops the server before anything listens', (
   });
 
   it('startTestServer with a broken loaded definition never gets that far: the definition itself throws', async () => {
-    await assert.rejects(async () => startTestServer({ api: apiDefinitionFrom(brokenDocument(), 'broken') }), ApiDefinitionError);
+    await assert.rejects(
+      async () => startTestServer({ api: apiDefinitionFrom(brokenDocument(), 'broken') }),
+      ApiDefinitionError,
+    );
   });
 });

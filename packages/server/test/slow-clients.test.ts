@@ -39,14 +39,24 @@ describe('limits against slow and greedy clients', () => {
 
   before(async () => {
     server = await startTestServer({
-      connectionLimits: { headersTimeoutMs: 500, requestTimeoutMs: 1000, keepAliveTimeoutMs: 300, maxHeaderBytes: 2048, maxConnections: 6 },
+      connectionLimits: {
+        headersTimeoutMs: 500,
+        requestTimeoutMs: 1000,
+        keepAliveTimeoutMs: 300,
+        maxHeaderBytes: 2048,
+        maxConnections: 6,
+      },
     });
   });
   after(() => server.close());
 
   it('headers sent a byte at a time (slowloris) are cut off at the headers timeout with 408 request-timeout', async () => {
     const connection = await open(server);
-    void trickle(connection, `GET /.well-known/oauth-authorization-server HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`, 50);
+    void trickle(
+      connection,
+      `GET /.well-known/oauth-authorization-server HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`,
+      50,
+    );
     const closedAfter = await connection.closed;
     assert.ok(closedAfter < 3000, `closed after ${closedAfter} ms`);
     assert.match(connection.received(), /^HTTP\/1\.1 408 Request Timeout\r\n/);
@@ -56,7 +66,9 @@ describe('limits against slow and greedy clients', () => {
   it('a body sent a byte at a time is cut off at the request timeout (on /token, as RFC 6749 invalid_request)', async () => {
     const connection = await open(server);
     const body = `grant_type=client_credentials&padding=${'x'.repeat(100)}`;
-    connection.socket.write(`POST /token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`);
+    connection.socket.write(
+      `POST /token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     void trickle(connection, body, 50);
     const closedAfter = await connection.closed;
     assert.ok(closedAfter < 4000, `closed after ${closedAfter} ms`);

@@ -10,67 +10,78 @@ import { DIALECTS, freshDatabase } from './_dialects.js';
 
 const NOW = 1_800_000_000;
 
+for (const dialect of DIALECTS)
+  describe(`the store [${dialect}]`, () => {
+    let database: { url: string; drop(): Promise<void> };
+    let first: Store;
+    let second: Store;
+    let client: ClientRecord;
 
-for (const dialect of DIALECTS) describe(`the store [${dialect}]`, () => {
-  let database: { url: string; drop(): Promise<void> };
-  let first: Store;
-  let second: Store;
-  let client: ClientRecord;
+    before(async () => {
+      database = await freshDatabase(dialect);
+      first = await openStore(database.url);
+      // A second connection (pool) on the same database stands for a second process.
+      second = await openStore(database.url);
+      ({ client } = await registerClient(first, { id: 'app', name: 'App', scope: ['a'] }, NOW));
+    });
+    after(async () => {
+      await first.close();
+      await second.close();
+      await database.drop();
+    });
 
-  before(async () => {
-    database = await freshDatabase(dialect);
-    first = await openStore(database.url);
-    // A second connection (pool) on the same database stands for a second process.
-    second = await openStore(database.url);
-    ({ client } = await registerClient(first, { id: 'app', name: 'App', scope: ['a'] }, NOW));
-  });
-  after(async () => {
-    await first.close();
-    await second.close();
-    await database.drop();
-  });
+    it('rotation is one atomic step: of 20 concurrent exchanges over two connections exactly one succeeds', async () => {
+      const { refreshToken } = await first.transaction((tx) => issueGrant(tx, client, 'alice', ['a'], NOW));
+      const exchange = (store: Store) =>
+        exchangeRefreshToken(store, { presentedToken: refreshToken as string, client, scope: undefined, now: NOW + 1 });
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => exchange(i % 2 === 0 ? first : second)));
+      assert.equal(outcomes.filter((o) => o.ok).length, 1);
+      for (const o of outcomes) if (!o.ok) assert.equal(o.reason, 'refresh_token_past_rotation_limit');
+    });
 
-  it('rotation is one atomic step: of 20 concurrent exchanges over two connections exactly one succeeds', async () => {
-    const { refreshToken } = await first.transaction((tx) => issueGrant(tx, client, 'alice', ['a'], NOW));
-    const exchange = (store: Store) => exchangeRefreshToken(store, { presentedToken: refreshToken as string, client, scope: undefined, now: NOW + 1 });
-    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => exchange(i % 2 === 0 ? first : second)));
-    assert.equal(outcomes.filter((o) => o.ok).length, 1);
-    for (const o of outcomes) if (!o.ok) assert.equal(o.reason, 'refresh_token_past_rotation_limit');
-  });
+    it('a transaction whose work throws writes nothing', async () => {
+      let grantId = '';
+      await assert.rejects(
+        first.transaction(async (tx) => {
+          grantId = (await issueGrant(tx, client, 'rolled-back', ['a'], NOW)).grant.id;
+          assert.ok(await tx.findGrant(grantId), 'visible inside the transaction');
+          throw new Error('boom');
+        }),
+        /boom/,
+      );
+      assert.equal(await first.findGrant(grantId), undefined);
+      assert.equal(await second.findGrant(grantId), undefined);
+    });
 
-  it('a transaction whose work throws writes nothing', async () => {
-    let grantId = '';
-    await assert.rejects(first.transaction(async (tx) => {
-      grantId = (await issueGrant(tx, client, 'rolled-back', ['a'], NOW)).grant.id;
-      assert.ok(await tx.findGrant(grantId), 'visible inside the transaction');
-      throw new Error('boom');
-    }), /boom/);
-    assert.equal(await first.findGrant(grantId), undefined);
-    assert.equal(await second.findGrant(grantId), undefined);
-  });
+    it('what one connection commits, the other reads at once', async () => {
+      const { grant } = await first.transaction((tx) => issueGrant(tx, client, 'bob', ['a'], NOW));
+      assert.equal((await second.findGrant(grant.id))?.subject, 'bob');
+      assert.equal(await second.revokeGrant(grant.id, 'revoked_by_admin', NOW), true);
+      assert.equal((await first.findGrant(grant.id))?.revokedReason, 'revoked_by_admin');
+      assert.equal(
+        await first.revokeGrant(grant.id, 'revoked_by_admin', NOW),
+        false,
+        'revoking twice reports it was already revoked',
+      );
+    });
 
-  it('what one connection commits, the other reads at once', async () => {
-    const { grant } = await first.transaction((tx) => issueGrant(tx, client, 'bob', ['a'], NOW));
-    assert.equal((await second.findGrant(grant.id))?.subject, 'bob');
-    assert.equal(await second.revokeGrant(grant.id, 'revoked_by_admin', NOW), true);
-    assert.equal((await first.findGrant(grant.id))?.revokedReason, 'revoked_by_admin');
-    assert.equal(await first.revokeGrant(grant.id, 'revoked_by_admin', NOW), false, 'revoking twice reports it was already revoked');
-  });
+    it('opening a migrated database applies nothing, and checking it passes', async () => {
+      const again = await openStore(database.url);
+      assert.deepEqual(again.appliedMigrations, []);
+      await again.close();
+      const checked = await openStore(database.url, { migrations: 'check' });
+      await checked.close();
+    });
 
-  it('opening a migrated database applies nothing, and checking it passes', async () => {
-    const again = await openStore(database.url);
-    assert.deepEqual(again.appliedMigrations, []);
-    await again.close();
-    const checked = await openStore(database.url, { migrations: 'check' });
-    await checked.close();
+    it('a database with pending migrations is refused when migrations are only checked, naming the command that fixes it', async () => {
+      const empty = await freshDatabase(dialect);
+      try {
+        await assert.rejects(
+          openStore(empty.url, { migrations: 'check' }),
+          /lacks migrations 0001_initial.*run gatehouse migrate/,
+        );
+      } finally {
+        await empty.drop();
+      }
+    });
   });
-
-  it('a database with pending migrations is refused when migrations are only checked, naming the command that fixes it', async () => {
-    const empty = await freshDatabase(dialect);
-    try {
-      await assert.rejects(openStore(empty.url, { migrations: 'check' }), /lacks migrations 0001_initial.*run gatehouse migrate/);
-    } finally {
-      await empty.drop();
-    }
-  });
-});

@@ -29,9 +29,14 @@ describe('credentials at rest: only digests are stored', () => {
     const confidential = await server.addClient({ id: 'secret-keeper-confidential' });
     const other = await server.addClient({ id: 'secret-keeper-other', rotationLimit: 2 });
     const spa = await server.addClient({ id: 'secret-keeper-spa', public: true });
-    for (const client of [confidential, other]) secrets.push({ what: `client secret of ${client.id}`, value: client.secret as string });
+    for (const client of [confidential, other])
+      secrets.push({ what: `client secret of ${client.id}`, value: client.secret as string });
 
-    for (const [client, subject] of [[confidential, 'subject-alice'], [other, 'subject-bob'], [spa, 'subject-carol']] as const) {
+    for (const [client, subject] of [
+      [confidential, 'subject-alice'],
+      [other, 'subject-bob'],
+      [spa, 'subject-carol'],
+    ] as const) {
       const issued = await server.issueGrant(client, subject);
       secrets.push({ what: `first refresh token of ${client.id}`, value: issued.refresh_token });
       const rotated = await refresh(server, client, issued.refresh_token);
@@ -39,31 +44,49 @@ describe('credentials at rest: only digests are stored', () => {
       secrets.push({ what: `rotated refresh token of ${client.id}`, value: rotated.body.refresh_token as string });
     }
 
-    const exchanged = await server.createCode(confidential, { verifier: VERIFIER, redirectUri: REDIRECT_URI, subject: 'subject-dave' });
+    const exchanged = await server.createCode(confidential, {
+      verifier: VERIFIER,
+      redirectUri: REDIRECT_URI,
+      subject: 'subject-dave',
+    });
     secrets.push({ what: 'exchanged authorization code', value: exchanged });
-    const tokens = await assertOkJson(await server.post('/token', {
-      grant_type: 'authorization_code', code: exchanged, redirect_uri: REDIRECT_URI, code_verifier: VERIFIER,
-    }, { as: confidential }));
+    const tokens = await assertOkJson(
+      await server.post(
+        '/token',
+        {
+          grant_type: 'authorization_code',
+          code: exchanged,
+          redirect_uri: REDIRECT_URI,
+          code_verifier: VERIFIER,
+        },
+        { as: confidential },
+      ),
+    );
     secrets.push({ what: 'refresh token from the code exchange', value: tokens.refresh_token as string });
     const pending = await server.createCode(spa, { verifier: VERIFIER, redirectUri: REDIRECT_URI });
     secrets.push({ what: 'authorization code not yet exchanged', value: pending });
   });
   after(() => server.close());
 
-  it('the scan reads the live data: client ids, subjects and the credentials\' SHA-256 digests are in the files', () => {
+  it("the scan reads the live data: client ids, subjects and the credentials' SHA-256 digests are in the files", () => {
     const files = dataFiles(server.dataDir);
     assert.ok(files.size >= 1);
     for (const visible of ['secret-keeper-confidential', 'secret-keeper-spa', 'subject-alice', 'subject-dave']) {
       assert.notDeepEqual(filesContaining(files, visible), [], `${visible} should be found by the scan`);
     }
-    for (const { what, value } of secrets) assert.notDeepEqual(filesContaining(files, digestOf(value)), [], `digest of the ${what}`);
+    for (const { what, value } of secrets)
+      assert.notDeepEqual(filesContaining(files, digestOf(value)), [], `digest of the ${what}`);
   });
 
   it('no file of the data folder (database, WAL, shared memory) holds a refresh token, client secret or authorization code in plaintext', () => {
     const files = dataFiles(server.dataDir);
-    assert.ok([...files.keys()].some((name) => name.endsWith('-wal')), 'the WAL is scanned while the server runs');
+    assert.ok(
+      [...files.keys()].some((name) => name.endsWith('-wal')),
+      'the WAL is scanned while the server runs',
+    );
     assert.equal(secrets.length, 11);
-    for (const { what, value } of secrets) assert.deepEqual(filesContaining(files, value), [], `the ${what} is stored in plaintext`);
+    for (const { what, value } of secrets)
+      assert.deepEqual(filesContaining(files, value), [], `the ${what} is stored in plaintext`);
   });
 
   it('after a WAL checkpoint into the main database file, still no credential is in plaintext', () => {
@@ -76,7 +99,12 @@ describe('credentials at rest: only digests are stored', () => {
       connection.close();
     }
     const files = dataFiles(server.dataDir);
-    assert.notDeepEqual(filesContaining(new Map([[databaseFile, files.get(databaseFile) as Buffer]]), 'subject-dave'), [], 'the checkpoint moved the data into the database file');
-    for (const { what, value } of secrets) assert.deepEqual(filesContaining(files, value), [], `the ${what} is stored in plaintext`);
+    assert.notDeepEqual(
+      filesContaining(new Map([[databaseFile, files.get(databaseFile) as Buffer]]), 'subject-dave'),
+      [],
+      'the checkpoint moved the data into the database file',
+    );
+    for (const { what, value } of secrets)
+      assert.deepEqual(filesContaining(files, value), [], `the ${what} is stored in plaintext`);
   });
 });

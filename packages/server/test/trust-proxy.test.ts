@@ -24,7 +24,10 @@ describe('the client address behind a proxy (TRUST_PROXY)', () => {
   after(() => Promise.all(servers.map((s) => s.close())));
 
   async function start(trustProxy?: string): Promise<TestServer> {
-    const server = await startTestServer({ trustProxy, rateLimits: { login_failure_address: { limit: 5, periodMs: 3_600_000 } } });
+    const server = await startTestServer({
+      trustProxy,
+      rateLimits: { login_failure_address: { limit: 5, periodMs: 3_600_000 } },
+    });
     servers.push(server);
     await server.addClient({ id: 'app', name: 'App', public: true, redirectUris: [CALLBACK] });
     await addTestUser(server, 'alice');
@@ -35,7 +38,11 @@ describe('the client address behind a proxy (TRUST_PROXY)', () => {
     const server = await start('127.0.0.1');
     await failFiveTimesFrom(server, query, '203.0.113.1');
     assert.equal(await signInFrom(server, query, '203.0.113.1'), 429);
-    assert.equal(await signInFrom(server, query, '203.0.113.2'), 303, 'another client behind the same proxy is not slowed down');
+    assert.equal(
+      await signInFrom(server, query, '203.0.113.2'),
+      303,
+      'another client behind the same proxy is not slowed down',
+    );
   });
 
   it('without it, X-Forwarded-For is ignored: a client cannot escape the limits by inventing addresses', async () => {

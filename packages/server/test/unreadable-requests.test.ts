@@ -35,15 +35,26 @@ describe('requests the HTTP layer cannot read are answered from the catalog', ()
   }
 
   it('an unknown method is 400 malformed-request, and on the token endpoint invalid_request "request could not be read"', async () => {
-    assert.equal(problemOf(await send(server.url, { method: 'FOO', target: '/v2/contacts' })).type, '/problems/malformed-request');
+    assert.equal(
+      problemOf(await send(server.url, { method: 'FOO', target: '/v2/contacts' })).type,
+      '/problems/malformed-request',
+    );
     const token = await send(server.url, { method: 'FOO', target: '/token' });
     assertCatalogAnswer(token, { kind: 'oauth', issuer: ISSUER });
-    assert.deepEqual(JSON.parse(token.text), { error: 'invalid_request', error_description: 'request could not be read', error_uri: `${ISSUER}/problems/invalid-request` });
+    assert.deepEqual(JSON.parse(token.text), {
+      error: 'invalid_request',
+      error_description: 'request could not be read',
+      error_uri: `${ISSUER}/problems/invalid-request`,
+    });
     assert.equal(token.headers['cache-control'], 'no-store');
   });
 
   it('a control character in a header field is 400 malformed-request; the request line is never echoed', async () => {
-    const answer = await send(server.url, { method: 'GET', target: '/v2/contacts?secret=abc', headers: [['x-junk', Buffer.from([0x01])]] });
+    const answer = await send(server.url, {
+      method: 'GET',
+      target: '/v2/contacts?secret=abc',
+      headers: [['x-junk', Buffer.from([0x01])]],
+    });
     const problem = problemOf(answer);
     assert.equal(problem.type, '/problems/malformed-request');
     assert.doesNotMatch(answer.text, /secret=abc/);
@@ -57,15 +68,28 @@ describe('requests the HTTP layer cannot read are answered from the catalog', ()
 
   it('a body cut off before its Content-Length on /token is answered invalid_request, if the client still reads', async () => {
     const answer = await sendRaw(server.url, {
-      method: 'POST', target: '/token', headers: [['content-type', 'application/x-www-form-urlencoded']], body: Buffer.from('grant_type=refresh'), contentLength: 100, thenClose: 'end',
+      method: 'POST',
+      target: '/token',
+      headers: [['content-type', 'application/x-www-form-urlencoded']],
+      body: Buffer.from('grant_type=refresh'),
+      contentLength: 100,
+      thenClose: 'end',
     });
     if (answer !== NO_ANSWER) assertCatalogAnswer(answer, { kind: 'oauth', issuer: ISSUER });
   });
 
   it('a path that is not percent-encoded UTF-8 is 400 malformed-request; a path segment longer than any id is 404', async () => {
-    const bad = await send(server.url, { method: 'GET', target: '/v2/contacts/%FF', headers: [['authorization', bearer]] });
+    const bad = await send(server.url, {
+      method: 'GET',
+      target: '/v2/contacts/%FF',
+      headers: [['authorization', bearer]],
+    });
     assert.equal(problemOf(bad).type, '/problems/malformed-request');
-    const long = await send(server.url, { method: 'GET', target: `/v2/contacts/${'a'.repeat(101)}`, headers: [['authorization', bearer]] });
+    const long = await send(server.url, {
+      method: 'GET',
+      target: `/v2/contacts/${'a'.repeat(101)}`,
+      headers: [['authorization', bearer]],
+    });
     assert.equal(problemOf(long).type, '/problems/not-found');
   });
 
@@ -92,11 +116,23 @@ describe('JSON request bodies: UTF-8 only, nesting bounded', () => {
   after(() => server.close());
 
   async function request(method: string, path: string, body: Buffer, type = 'application/json'): Promise<RawAnswer> {
-    return (await sendRaw(server.url, { method, target: path, headers: [['authorization', bearer], ['content-type', type]], body })) as RawAnswer;
+    return (await sendRaw(server.url, {
+      method,
+      target: path,
+      headers: [
+        ['authorization', bearer],
+        ['content-type', type],
+      ],
+      body,
+    })) as RawAnswer;
   }
 
   it('a body that is not UTF-8 is 400 malformed-json and nothing is stored (it was stored with U+FFFD)', async () => {
-    const body = Buffer.concat([Buffer.from('{"email":"ada@example.com","name":"'), Buffer.from([0xff, 0xc0]), Buffer.from('"}')]);
+    const body = Buffer.concat([
+      Buffer.from('{"email":"ada@example.com","name":"'),
+      Buffer.from([0xff, 0xc0]),
+      Buffer.from('"}'),
+    ]);
     const answer = await request('POST', '/v2/contacts', body);
     assert.equal(answer.status, 400, answer.text);
     assert.equal(JSON.parse(answer.text).detail, 'The request body is not UTF-8.');
@@ -104,7 +140,11 @@ describe('JSON request bodies: UTF-8 only, nesting bounded', () => {
   });
 
   it('a byte-order mark before the JSON is allowed (RFC 8259 §8.1)', async () => {
-    const answer = await request('POST', '/v2/contacts', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"email":"bom@example.com"}')]));
+    const answer = await request(
+      'POST',
+      '/v2/contacts',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"email":"bom@example.com"}')]),
+    );
     assert.equal(answer.status, 201, answer.text);
   });
 
@@ -112,7 +152,10 @@ describe('JSON request bodies: UTF-8 only, nesting bounded', () => {
     const created = await request('POST', '/v2/contacts', Buffer.from('{"email":"deep@example.com"}'));
     assert.equal(created.status, 201);
     const deep = Buffer.from(`{"name":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`);
-    for (const [method, path, type] of [['PATCH', created.headers.location as string, 'application/merge-patch+json'], ['POST', '/v2/contacts', 'application/json']] as const) {
+    for (const [method, path, type] of [
+      ['PATCH', created.headers.location as string, 'application/merge-patch+json'],
+      ['POST', '/v2/contacts', 'application/json'],
+    ] as const) {
       const answer = await request(method, path, deep, type);
       assert.equal(answer.status, 400, `${method}: ${answer.text}`);
       assert.equal(JSON.parse(answer.text).type, '/problems/malformed-json');
@@ -126,6 +169,9 @@ describe('JSON request bodies: UTF-8 only, nesting bounded', () => {
     assert.equal(nestsDeeperThan(nested(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH), true);
     assert.equal(nestsDeeperThan(JSON.stringify({ a: '['.repeat(500), b: '\\"[[[[' }), 2), false);
     assert.deepEqual(parseJsonBody(Buffer.from(nested(MAX_JSON_DEPTH))), JSON.parse(nested(MAX_JSON_DEPTH)));
-    assert.throws(() => parseJsonBody(Buffer.from(nested(MAX_JSON_DEPTH + 1))), { name: 'ProblemError', code: 'malformed_json' });
+    assert.throws(() => parseJsonBody(Buffer.from(nested(MAX_JSON_DEPTH + 1))), {
+      name: 'ProblemError',
+      code: 'malformed_json',
+    });
   });
 });

@@ -38,108 +38,132 @@ describe('user passwords (scrypt)', () => {
   });
 
   it('a malformed or absurd hash verifies nothing', async () => {
-    for (const stored of ['', 'plain', 'scrypt$3$8$1$AAAA$AAAA', `scrypt$${2 ** 24}$8$1$AAAA$AAAA`, 'bcrypt$1$2$3$4$5']) {
+    for (const stored of [
+      '',
+      'plain',
+      'scrypt$3$8$1$AAAA$AAAA',
+      `scrypt$${2 ** 24}$8$1$AAAA$AAAA`,
+      'bcrypt$1$2$3$4$5',
+    ]) {
       assert.equal(await verifyPassword('x', stored), false, stored);
     }
   });
 });
 
-for (const dialect of DIALECTS) describe(`gatehouse users [${dialect}]`, () => {
-  let database: { url: string; drop(): Promise<void> };
-  let databaseUrl: string;
-  let store: Store;
+for (const dialect of DIALECTS)
+  describe(`gatehouse users [${dialect}]`, () => {
+    let database: { url: string; drop(): Promise<void> };
+    let databaseUrl: string;
+    let store: Store;
 
-  before(async () => {
-    database = await freshDatabase(dialect);
-    databaseUrl = database.url;
-    store = await openStore(databaseUrl);
-  });
-  after(async () => {
-    await store.close();
-    await database.drop();
-  });
+    before(async () => {
+      database = await freshDatabase(dialect);
+      databaseUrl = database.url;
+      store = await openStore(databaseUrl);
+    });
+    after(async () => {
+      await store.close();
+      await database.drop();
+    });
 
-  async function cli(argv: string[], input?: string): Promise<{ code: number; out: string; err: string }> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = { out: (t: string) => out.push(t), err: (t: string) => err.push(t), ...(input === undefined ? {} : { readInput: async () => input }) };
-    const code = await runCli(argv, { DATABASE_URL: databaseUrl, ISSUER }, io);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
-
-  it('users add without --password-stdin makes a strong password and prints it once', async () => {
-    const run = await cli(['users', 'add', '--username', 'Carol']);
-    assert.equal(run.code, 0, run.err);
-    const printed = JSON.parse(run.out) as Record<string, string>;
-    assert.equal(printed.username, 'carol', 'usernames are stored lowercase');
-    assert.match(printed.password as string, /^[A-Za-z0-9_-]{24}$/);
-    assert.ok(await authenticateUser(store, 'carol', printed.password as string));
-    assert.doesNotMatch(JSON.stringify((await store.findUser('carol'))?.passwordHash), new RegExp(printed.password as string));
-  });
-
-  it('users add --password-stdin reads the password (without its line end)', async () => {
-    const run = await cli(['users', 'add', '--username', 'dave', '--password-stdin'], 'a long passphrase\n');
-    assert.equal(run.code, 0, run.err);
-    assert.equal('password' in JSON.parse(run.out), false, 'a given password is not echoed');
-    assert.ok(await authenticateUser(store, 'dave', 'a long passphrase'));
-  });
-
-  it('an empty or too-short password, a bad username, a duplicate user are refused (exit 1)', async () => {
-    for (const [argv, input, message] of [
-      [['users', 'add', '--username', 'erin', '--password-stdin'], '\n', /at least 8 characters/],
-      [['users', 'add', '--username', 'erin', '--password-stdin'], 'short', /at least 8 characters/],
-      [['users', 'add', '--username', 'not valid!', '--password-stdin'], 'long enough', /username/],
-      [['users', 'add', '--username', 'dave', '--password-stdin'], 'long enough', /already exists/],
-    ] as const) {
-      const run = await cli([...argv], input);
-      assert.equal(run.code, 1, run.out);
-      assert.equal(JSON.parse(run.err).error, 'refused');
-      assert.match(JSON.parse(run.err).message, message);
+    async function cli(argv: string[], input?: string): Promise<{ code: number; out: string; err: string }> {
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = {
+        out: (t: string) => out.push(t),
+        err: (t: string) => err.push(t),
+        ...(input === undefined ? {} : { readInput: async () => input }),
+      };
+      const code = await runCli(argv, { DATABASE_URL: databaseUrl, ISSUER }, io);
+      return { code, out: out.join('\n'), err: err.join('\n') };
     }
-    assert.equal(await store.findUser('erin'), undefined);
-  });
 
-  it('users add without --username is a usage error (exit 2)', async () => {
-    assert.equal((await cli(['users', 'add'])).code, 2);
-  });
+    it('users add without --password-stdin makes a strong password and prints it once', async () => {
+      const run = await cli(['users', 'add', '--username', 'Carol']);
+      assert.equal(run.code, 0, run.err);
+      const printed = JSON.parse(run.out) as Record<string, string>;
+      assert.equal(printed.username, 'carol', 'usernames are stored lowercase');
+      assert.match(printed.password as string, /^[A-Za-z0-9_-]{24}$/);
+      assert.ok(await authenticateUser(store, 'carol', printed.password as string));
+      assert.doesNotMatch(
+        JSON.stringify((await store.findUser('carol'))?.passwordHash),
+        new RegExp(printed.password as string),
+      );
+    });
 
-  it('users list shows the users and never a hash', async () => {
-    const run = await cli(['users', 'list']);
-    assert.equal(run.code, 0);
-    const users = JSON.parse(run.out) as Record<string, unknown>[];
-    assert.deepEqual(users.map((u) => u.username), ['carol', 'dave']);
-    assert.doesNotMatch(run.out, /scrypt|hash|password/);
-  });
+    it('users add --password-stdin reads the password (without its line end)', async () => {
+      const run = await cli(['users', 'add', '--username', 'dave', '--password-stdin'], 'a long passphrase\n');
+      assert.equal(run.code, 0, run.err);
+      assert.equal('password' in JSON.parse(run.out), false, 'a given password is not echoed');
+      assert.ok(await authenticateUser(store, 'dave', 'a long passphrase'));
+    });
 
-  it('users passwd changes the password and signs the user out of every browser', async () => {
-    const now = Math.floor(Date.now() / 1000);
-    await store.insertBrowserSession({ id: 'x'.repeat(64), csrfToken: 't', username: 'dave', authenticatedAt: now, createdAt: now, expiresAt: now + 3600 });
-    const run = await cli(['users', 'passwd', 'dave', '--password-stdin'], 'another passphrase');
-    assert.equal(run.code, 0, run.err);
-    assert.equal(await authenticateUser(store, 'dave', 'a long passphrase'), undefined);
-    assert.ok(await authenticateUser(store, 'dave', 'another passphrase'));
-    assert.equal(await store.findBrowserSession('x'.repeat(64), now), undefined);
-    assert.equal((await cli(['users', 'passwd', 'nobody', '--password-stdin'], 'long enough')).code, 1);
-  });
+    it('an empty or too-short password, a bad username, a duplicate user are refused (exit 1)', async () => {
+      for (const [argv, input, message] of [
+        [['users', 'add', '--username', 'erin', '--password-stdin'], '\n', /at least 8 characters/],
+        [['users', 'add', '--username', 'erin', '--password-stdin'], 'short', /at least 8 characters/],
+        [['users', 'add', '--username', 'not valid!', '--password-stdin'], 'long enough', /username/],
+        [['users', 'add', '--username', 'dave', '--password-stdin'], 'long enough', /already exists/],
+      ] as const) {
+        const run = await cli([...argv], input);
+        assert.equal(run.code, 1, run.out);
+        assert.equal(JSON.parse(run.err).error, 'refused');
+        assert.match(JSON.parse(run.err).message, message);
+      }
+      assert.equal(await store.findUser('erin'), undefined);
+    });
 
-  it('users remove removes the user and revokes every grant it gave', async () => {
-    const context = await createContext(store, ISSUER);
-    const { registerClient } = await import('../src/oauth/clients.js');
-    const { issueOperatorGrant } = await import('../src/oauth/operator-grants.js');
-    await registerClient(store, { id: 'app', name: 'App', scope: ['contacts:read'] }, context.clock.now());
-    const { grant_id } = await issueOperatorGrant(context, 'app', 'carol', ['contacts:read']);
-    const run = await cli(['users', 'remove', 'carol']);
-    assert.equal(run.code, 0, run.err);
-    assert.deepEqual(JSON.parse(run.out), { username: 'carol', removed: true, grants_revoked: 1 });
-    assert.equal(await store.findUser('carol'), undefined);
-    assert.equal((await store.findGrant(grant_id))?.revokedReason, 'revoked_by_admin');
-    assert.equal((await cli(['users', 'remove', 'carol'])).code, 1, 'removing again is refused');
-  });
+    it('users add without --username is a usage error (exit 2)', async () => {
+      assert.equal((await cli(['users', 'add'])).code, 2);
+    });
 
-  it('the usage names the users commands', async () => {
-    assert.match((await cli(['help'])).out, /users add --username NAME \[--password-stdin\]/);
+    it('users list shows the users and never a hash', async () => {
+      const run = await cli(['users', 'list']);
+      assert.equal(run.code, 0);
+      const users = JSON.parse(run.out) as Record<string, unknown>[];
+      assert.deepEqual(
+        users.map((u) => u.username),
+        ['carol', 'dave'],
+      );
+      assert.doesNotMatch(run.out, /scrypt|hash|password/);
+    });
+
+    it('users passwd changes the password and signs the user out of every browser', async () => {
+      const now = Math.floor(Date.now() / 1000);
+      await store.insertBrowserSession({
+        id: 'x'.repeat(64),
+        csrfToken: 't',
+        username: 'dave',
+        authenticatedAt: now,
+        createdAt: now,
+        expiresAt: now + 3600,
+      });
+      const run = await cli(['users', 'passwd', 'dave', '--password-stdin'], 'another passphrase');
+      assert.equal(run.code, 0, run.err);
+      assert.equal(await authenticateUser(store, 'dave', 'a long passphrase'), undefined);
+      assert.ok(await authenticateUser(store, 'dave', 'another passphrase'));
+      assert.equal(await store.findBrowserSession('x'.repeat(64), now), undefined);
+      assert.equal((await cli(['users', 'passwd', 'nobody', '--password-stdin'], 'long enough')).code, 1);
+    });
+
+    it('users remove removes the user and revokes every grant it gave', async () => {
+      const context = await createContext(store, ISSUER);
+      const { registerClient } = await import('../src/oauth/clients.js');
+      const { issueOperatorGrant } = await import('../src/oauth/operator-grants.js');
+      await registerClient(store, { id: 'app', name: 'App', scope: ['contacts:read'] }, context.clock.now());
+      const { grant_id } = await issueOperatorGrant(context, 'app', 'carol', ['contacts:read']);
+      const run = await cli(['users', 'remove', 'carol']);
+      assert.equal(run.code, 0, run.err);
+      assert.deepEqual(JSON.parse(run.out), { username: 'carol', removed: true, grants_revoked: 1 });
+      assert.equal(await store.findUser('carol'), undefined);
+      assert.equal((await store.findGrant(grant_id))?.revokedReason, 'revoked_by_admin');
+      assert.equal((await cli(['users', 'remove', 'carol'])).code, 1, 'removing again is refused');
+    });
+
+    it('the usage names the users commands', async () => {
+      assert.match((await cli(['help'])).out, /users add --username NAME \[--password-stdin\]/);
+    });
   });
-});
 
 describe('the demo (npm start)', () => {
   it('creates the demo user (password printed once), the public client, and prints an authorization URL with PKCE', async () => {

@@ -24,17 +24,25 @@ export async function login(options: LoginOptions, io: CliIo): Promise<ExitCode>
   const listener = await listenOnLoopback({ port: options.port });
   try {
     const profile: LoginProfile = {
-      issuer: options.issuer, client_id: options.clientId, redirect_uri: listener.redirectUri, ...(options.scope === undefined ? {} : { scope: options.scope }),
+      issuer: options.issuer,
+      client_id: options.clientId,
+      redirect_uri: listener.redirectUri,
+      ...(options.scope === undefined ? {} : { scope: options.scope }),
     };
     const { manager } = await managerFor(profile, paths, io);
     const { authorizationUrl, state } = await manager.startAuthorization();
     io.err('Open this URL in a browser to sign in:');
     io.out(authorizationUrl);
     io.err(`Waiting for the sign-in to come back to ${listener.redirectUri} ...`);
-    const callback = await listener.waitForCallback((url) => url.searchParams.get('state') === state, options.timeoutSeconds * 1000);
+    const callback = await listener.waitForCallback(
+      (url) => url.searchParams.get('state') === state,
+      options.timeoutSeconds * 1000,
+    );
     await manager.completeAuthorization(callback);
     await writeProfile(paths, profile);
-    io.err(`Logged in to ${options.issuer} as client ${options.clientId}; the tokens are stored encrypted in ${paths.tokens}.`);
+    io.err(
+      `Logged in to ${options.issuer} as client ${options.clientId}; the tokens are stored encrypted in ${paths.tokens}.`,
+    );
     return EXIT_CODES.ok;
   } finally {
     await listener.close();

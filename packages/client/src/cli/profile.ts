@@ -36,7 +36,12 @@ export async function readProfile(paths: CliPaths): Promise<LoginProfile | undef
     throw error;
   }
   const value: unknown = JSON.parse(text);
-  if (!isRecord(value) || typeof value.issuer !== 'string' || typeof value.client_id !== 'string' || typeof value.redirect_uri !== 'string') {
+  if (
+    !isRecord(value) ||
+    typeof value.issuer !== 'string' ||
+    typeof value.client_id !== 'string' ||
+    typeof value.redirect_uri !== 'string'
+  ) {
     throw new Error(`${paths.profile} is not a gatehouse-login profile; remove it and log in again`);
   }
   return value as unknown as LoginProfile;
@@ -51,11 +56,20 @@ export async function removeProfile(paths: CliPaths): Promise<void> {
 }
 
 /** The token manager of a profile, over the encrypted file. */
-export async function managerFor(profile: LoginProfile, paths: CliPaths, io: CliIo): Promise<{ manager: TokenManager; store: FileTokenStore }> {
+export async function managerFor(
+  profile: LoginProfile,
+  paths: CliPaths,
+  io: CliIo,
+): Promise<{ manager: TokenManager; store: FileTokenStore }> {
   const store = await FileTokenStore.open({ path: paths.tokens, keyFile: paths.key, env: io.env });
   const manager = new TokenManager({
-    issuer: profile.issuer, clientId: profile.client_id, redirectUri: profile.redirect_uri, scope: profile.scope, store,
-    ...(io.fetch ? { fetch: io.fetch } : {}), ...(io.retry ? { retry: io.retry } : {}),
+    issuer: profile.issuer,
+    clientId: profile.client_id,
+    redirectUri: profile.redirect_uri,
+    scope: profile.scope,
+    store,
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+    ...(io.retry ? { retry: io.retry } : {}),
   });
   return { manager, store };
 }

@@ -38,14 +38,28 @@ async function dispatch([command, ...rest]: readonly string[], io: CliIo): Promi
   switch (command) {
     case 'login': {
       const { values } = parseArgs({
-        args: rest, strict: true,
-        options: { issuer: { type: 'string' }, 'client-id': { type: 'string' }, scope: { type: 'string' }, port: { type: 'string' }, timeout: { type: 'string' } },
+        args: rest,
+        strict: true,
+        options: {
+          issuer: { type: 'string' },
+          'client-id': { type: 'string' },
+          scope: { type: 'string' },
+          port: { type: 'string' },
+          timeout: { type: 'string' },
+        },
       });
-      if (values.issuer === undefined || values['client-id'] === undefined) throw new UsageError('login needs --issuer and --client-id');
-      return login({
-        issuer: values.issuer.replace(/\/+$/, ''), clientId: values['client-id'], scope: values.scope,
-        port: integerOption('--port', values.port ?? '0', 0, 65535), timeoutSeconds: integerOption('--timeout', values.timeout ?? '300', 1, 86_400),
-      }, io);
+      if (values.issuer === undefined || values['client-id'] === undefined)
+        throw new UsageError('login needs --issuer and --client-id');
+      return login(
+        {
+          issuer: values.issuer.replace(/\/+$/, ''),
+          clientId: values['client-id'],
+          scope: values.scope,
+          port: integerOption('--port', values.port ?? '0', 0, 65535),
+          timeoutSeconds: integerOption('--timeout', values.timeout ?? '300', 1, 86_400),
+        },
+        io,
+      );
     }
     case 'token':
       parseArgs({ args: rest, strict: true, options: {} });
@@ -65,7 +79,8 @@ async function dispatch([command, ...rest]: readonly string[], io: CliIo): Promi
 
 function integerOption(name: string, value: string, min: number, max: number): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}`);
   return n;
 }
 

@@ -20,7 +20,10 @@ export async function printToken(io: CliIo): Promise<ExitCode> {
     return EXIT_CODES.ok;
   } catch (error) {
     if (!(error instanceof ReauthenticationRequired)) throw error;
-    const why = error.refusal === undefined ? 'no refresh token is stored' : `the server refused the refresh token: ${error.refusal.message}`;
+    const why =
+      error.refusal === undefined
+        ? 'no refresh token is stored'
+        : `the server refused the refresh token: ${error.refusal.message}`;
     io.err(`The sign-in is no longer valid (${why}).`);
     io.err(`Log in again: ${loginCommandOf(profile)}`);
     return EXIT_CODES.reauthenticate;

@@ -43,7 +43,10 @@ export class FileTokenStore implements TokenStore {
 
   /** Resolves the key (option, GATEHOUSE_TOKEN_KEY, or the key file) and returns the store. */
   static async open(options: FileTokenStoreOptions): Promise<FileTokenStore> {
-    const key = options.key !== undefined ? Buffer.from(options.key) : await loadTokenKey(options.keyFile ?? `${options.path}.key`, options.env);
+    const key =
+      options.key !== undefined
+        ? Buffer.from(options.key)
+        : await loadTokenKey(options.keyFile ?? `${options.path}.key`, options.env);
     if (key.length !== 32) throw new TokenStoreError('the token key must be 32 bytes (AES-256)');
     return new FileTokenStore(options.path, key);
   }
@@ -64,7 +67,11 @@ export class FileTokenStore implements TokenStore {
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv).setAAD(AAD);
     const ciphertext = Buffer.concat([cipher.update(JSON.stringify(state), 'utf8'), cipher.final()]);
     const envelope: Envelope = {
-      version: 1, alg: 'A256GCM', iv: iv.toString('base64url'), ciphertext: ciphertext.toString('base64url'), tag: cipher.getAuthTag().toString('base64url'),
+      version: 1,
+      alg: 'A256GCM',
+      iv: iv.toString('base64url'),
+      ciphertext: ciphertext.toString('base64url'),
+      tag: cipher.getAuthTag().toString('base64url'),
     };
     await writeFileAtomically(this.path, `${JSON.stringify(envelope)}\n`);
   }
@@ -81,8 +88,14 @@ export class FileTokenStore implements TokenStore {
     } catch {
       throw new TokenStoreError(`${this.path} is not a Gatehouse token file`);
     }
-    if (!isRecord(envelope) || envelope.version !== 1 || envelope.alg !== 'A256GCM'
-      || typeof envelope.iv !== 'string' || typeof envelope.ciphertext !== 'string' || typeof envelope.tag !== 'string') {
+    if (
+      !isRecord(envelope) ||
+      envelope.version !== 1 ||
+      envelope.alg !== 'A256GCM' ||
+      typeof envelope.iv !== 'string' ||
+      typeof envelope.ciphertext !== 'string' ||
+      typeof envelope.tag !== 'string'
+    ) {
       throw new TokenStoreError(`${this.path} is not a Gatehouse token file (version 1)`);
     }
     try {

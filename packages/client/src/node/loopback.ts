@@ -13,7 +13,11 @@ export interface LoopbackListener {
   close(): Promise<void>;
 }
 
-const PAGE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'" };
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'",
+};
 const page = (title: string, text: string): string =>
   `<!doctype html><html lang="en"><meta charset="utf-8"><title>${title}</title><h1>${title}</h1><p>${text}</p></html>`;
 
@@ -24,7 +28,9 @@ const page = (title: string, text: string): string =>
  * @see https://www.rfc-editor.org/rfc/rfc8252#section-7.3 RFC 8252 §7.3
  * @see https://www.rfc-editor.org/rfc/rfc8252#section-8.3 RFC 8252 §8.3
  */
-export async function listenOnLoopback(options: { readonly port?: number; readonly path?: string } = {}): Promise<LoopbackListener> {
+export async function listenOnLoopback(
+  options: { readonly port?: number; readonly path?: string } = {},
+): Promise<LoopbackListener> {
   const path = options.path ?? '/callback';
   let deliver: ((url: URL) => boolean) | undefined;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -34,9 +40,13 @@ export async function listenOnLoopback(options: { readonly port?: number; readon
       return;
     }
     if (deliver?.(url) === true) {
-      response.writeHead(200, PAGE_HEADERS).end(page('Signed in', 'You can close this window and return to the terminal.'));
+      response
+        .writeHead(200, PAGE_HEADERS)
+        .end(page('Signed in', 'You can close this window and return to the terminal.'));
     } else {
-      response.writeHead(400, PAGE_HEADERS).end(page('Not expected', 'This is not the sign-in the terminal is waiting for.'));
+      response
+        .writeHead(400, PAGE_HEADERS)
+        .end(page('Not expected', 'This is not the sign-in the terminal is waiting for.'));
     }
   });
   await new Promise<void>((resolve, reject) => {
@@ -51,7 +61,9 @@ export async function listenOnLoopback(options: { readonly port?: number; readon
       return new Promise<URL>((resolve, reject) => {
         const timer = setTimeout(() => {
           deliver = undefined;
-          reject(new Error(`no sign-in arrived at http://127.0.0.1:${port}${path} within ${Math.round(timeoutMs / 1000)} s`));
+          reject(
+            new Error(`no sign-in arrived at http://127.0.0.1:${port}${path} within ${Math.round(timeoutMs / 1000)} s`),
+          );
         }, timeoutMs);
         deliver = (url) => {
           if (!accept(url)) return false;

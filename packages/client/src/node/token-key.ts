@@ -12,7 +12,10 @@ const KEY_BYTES = 32;
  * which is created (mode 0600, 32 random bytes, base64) when it does not exist. A key file that
  * others may read is refused, as ssh refuses such private keys.
  */
-export async function loadTokenKey(keyFile: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<Buffer> {
+export async function loadTokenKey(
+  keyFile: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<Buffer> {
   const fromEnv = env[TOKEN_KEY_ENV];
   if (fromEnv !== undefined && fromEnv !== '') return decodeKey(fromEnv, TOKEN_KEY_ENV);
   try {
@@ -41,7 +44,9 @@ export async function loadTokenKey(keyFile: string, env: Readonly<Record<string,
 async function readKeyFile(keyFile: string): Promise<Buffer> {
   const info = await stat(keyFile);
   if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
-    throw new TokenStoreError(`the key file ${keyFile} may be read by others (mode ${(info.mode & 0o777).toString(8)}); run: chmod 600 ${keyFile}`);
+    throw new TokenStoreError(
+      `the key file ${keyFile} may be read by others (mode ${(info.mode & 0o777).toString(8)}); run: chmod 600 ${keyFile}`,
+    );
   }
   return decodeKey(await readFile(keyFile, 'utf8'), keyFile);
 }
@@ -50,8 +55,9 @@ function decodeKey(text: string, source: string): Buffer {
   const trimmed = text.trim();
   const key = Buffer.from(trimmed, 'base64');
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(trimmed) || key.length !== KEY_BYTES) {
-    throw new TokenStoreError(`${source} must hold a ${KEY_BYTES}-byte key in base64 (e.g. from: openssl rand -base64 32)`);
+    throw new TokenStoreError(
+      `${source} must hold a ${KEY_BYTES}-byte key in base64 (e.g. from: openssl rand -base64 32)`,
+    );
   }
   return key;
 }
-

@@ -1,6 +1,13 @@
 import {
-  OAUTH_ERRORS, OAUTH_REASONS, describeOAuthReason, statusOfOAuthReason,
-  type FixedOAuthReason, type OAuthErrorBody, type OAuthErrorCode, type OAuthErrorReason, type ParameterizedReason,
+  OAUTH_ERRORS,
+  OAUTH_REASONS,
+  describeOAuthReason,
+  statusOfOAuthReason,
+  type FixedOAuthReason,
+  type OAuthErrorBody,
+  type OAuthErrorCode,
+  type OAuthErrorReason,
+  type ParameterizedReason,
 } from './oauth.js';
 
 /**

@@ -39,59 +39,117 @@ const entry = (e: OAuthErrorEntry): OAuthErrorEntry => e;
 
 export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } = {
   invalid_request: entry({
-    error: 'invalid_request', status: 400, page: 'invalid-request', title: 'Invalid request', transient: false,
-    summary: 'The request is missing a required parameter, repeats a parameter, or is not a form-encoded body; at the authorization endpoint, it lacks a PKCE S256 code_challenge.',
+    error: 'invalid_request',
+    status: 400,
+    page: 'invalid-request',
+    title: 'Invalid request',
+    transient: false,
+    summary:
+      'The request is missing a required parameter, repeats a parameter, or is not a form-encoded body; at the authorization endpoint, it lacks a PKCE S256 code_challenge.',
     clientAction: 'Fix the request as the error_description says; sending it again unchanged fails again.',
   }),
   invalid_client: entry({
-    error: 'invalid_client', status: 401, page: 'invalid-client', title: 'Client authentication failed', transient: false,
-    summary: 'The client could not be authenticated: unknown client, wrong secret, no credentials, or more than one authentication method.',
-    clientAction: 'This is a configuration error: check the client id, secret and authentication method. Keep your tokens; do not re-authenticate the user.',
+    error: 'invalid_client',
+    status: 401,
+    page: 'invalid-client',
+    title: 'Client authentication failed',
+    transient: false,
+    summary:
+      'The client could not be authenticated: unknown client, wrong secret, no credentials, or more than one authentication method.',
+    clientAction:
+      'This is a configuration error: check the client id, secret and authentication method. Keep your tokens; do not re-authenticate the user.',
   }),
   invalid_grant: entry({
-    error: 'invalid_grant', status: 400, page: 'invalid-grant', title: 'Grant refused', transient: false,
-    summary: 'The refresh token or authorization code is expired, revoked, past its rotation limit, issued to another client, or unknown. The refusal is permanent.',
-    clientAction: 'Do not retry the same token: it will fail again, now and later. Discard it and send the user through the full authorization flow again to obtain a new grant. Optionally introspect the token to confirm it was revoked.',
+    error: 'invalid_grant',
+    status: 400,
+    page: 'invalid-grant',
+    title: 'Grant refused',
+    transient: false,
+    summary:
+      'The refresh token or authorization code is expired, revoked, past its rotation limit, issued to another client, or unknown. The refusal is permanent.',
+    clientAction:
+      'Do not retry the same token: it will fail again, now and later. Discard it and send the user through the full authorization flow again to obtain a new grant. Optionally introspect the token to confirm it was revoked.',
   }),
   unauthorized_client: entry({
-    error: 'unauthorized_client', status: 400, page: 'unauthorized-client', title: 'Grant type not allowed for this client', transient: false,
-    summary: 'The client is not registered for the grant type it used, or, at the authorization endpoint, for the authorization code flow.',
-    clientAction: 'This is a configuration error: ask the operator to allow the grant type for the client, or use one it allows.',
+    error: 'unauthorized_client',
+    status: 400,
+    page: 'unauthorized-client',
+    title: 'Grant type not allowed for this client',
+    transient: false,
+    summary:
+      'The client is not registered for the grant type it used, or, at the authorization endpoint, for the authorization code flow.',
+    clientAction:
+      'This is a configuration error: ask the operator to allow the grant type for the client, or use one it allows.',
   }),
   unsupported_grant_type: entry({
-    error: 'unsupported_grant_type', status: 400, page: 'unsupported-grant-type', title: 'Unsupported grant type', transient: false,
+    error: 'unsupported_grant_type',
+    status: 400,
+    page: 'unsupported-grant-type',
+    title: 'Unsupported grant type',
+    transient: false,
     summary: 'The grant_type is not one this server supports (authorization_code, refresh_token, client_credentials).',
     clientAction: 'Use a supported grant type; the server metadata lists them in grant_types_supported.',
   }),
   invalid_scope: entry({
-    error: 'invalid_scope', status: 400, page: 'invalid-scope', title: 'Invalid scope', transient: false,
+    error: 'invalid_scope',
+    status: 400,
+    page: 'invalid-scope',
+    title: 'Invalid scope',
+    transient: false,
     summary: 'The requested scope is malformed, or exceeds what the client or the grant allows.',
     clientAction: 'Request only scopes the client is registered for; on refresh, only scopes of the original grant.',
   }),
   unsupported_token_type: entry({
-    error: 'unsupported_token_type', status: 400, page: 'unsupported-token-type', title: 'Token type cannot be revoked', transient: false,
+    error: 'unsupported_token_type',
+    status: 400,
+    page: 'unsupported-token-type',
+    title: 'Token type cannot be revoked',
+    transient: false,
     summary: 'Access tokens are short-lived signed JWTs and are not revoked one by one.',
-    clientAction: 'Revoke the refresh token instead: that revokes the whole grant, and access tokens of a revoked grant are refused by the API.',
+    clientAction:
+      'Revoke the refresh token instead: that revokes the whole grant, and access tokens of a revoked grant are refused by the API.',
   }),
   access_denied: entry({
-    error: 'access_denied', status: 400, page: 'access-denied', title: 'Access denied', transient: false,
-    summary: 'The user declined the authorization request on the consent page. The authorization server sends this to the redirect_uri; no code was issued.',
-    clientAction: 'Tell the user the application was not given access, and offer to start the authorization flow again when they choose to. Do not retry on your own.',
+    error: 'access_denied',
+    status: 400,
+    page: 'access-denied',
+    title: 'Access denied',
+    transient: false,
+    summary:
+      'The user declined the authorization request on the consent page. The authorization server sends this to the redirect_uri; no code was issued.',
+    clientAction:
+      'Tell the user the application was not given access, and offer to start the authorization flow again when they choose to. Do not retry on your own.',
   }),
   unsupported_response_type: entry({
-    error: 'unsupported_response_type', status: 400, page: 'unsupported-response-type', title: 'Unsupported response type', transient: false,
-    summary: 'The authorization request asked for a response_type other than code. Only the authorization code flow with PKCE is served; the implicit flow (token) is not.',
-    clientAction: 'Send response_type=code with a PKCE S256 code_challenge, then exchange the code at the token endpoint.',
+    error: 'unsupported_response_type',
+    status: 400,
+    page: 'unsupported-response-type',
+    title: 'Unsupported response type',
+    transient: false,
+    summary:
+      'The authorization request asked for a response_type other than code. Only the authorization code flow with PKCE is served; the implicit flow (token) is not.',
+    clientAction:
+      'Send response_type=code with a PKCE S256 code_challenge, then exchange the code at the token endpoint.',
   }),
   server_error: entry({
-    error: 'server_error', status: 500, page: 'server-error', title: 'Server error', transient: true,
+    error: 'server_error',
+    status: 500,
+    page: 'server-error',
+    title: 'Server error',
+    transient: true,
     summary: 'The server met an unexpected condition. Nothing about the token changed.',
     clientAction: 'Retry with exponential backoff; report the problem to the operator if it persists.',
   }),
   temporarily_unavailable: entry({
-    error: 'temporarily_unavailable', status: 503, page: 'temporarily-unavailable', title: 'Temporarily unavailable', transient: true,
-    summary: 'The server is overloaded or its store is busy (503), or the client or its address sent more requests than its rate limit allows (429). Nothing about the token changed.',
-    clientAction: 'Retry after the Retry-After delay (whole seconds), with exponential backoff. On 429, send fewer requests: reuse access tokens until they expire instead of refreshing early, and cache introspection answers briefly.',
+    error: 'temporarily_unavailable',
+    status: 503,
+    page: 'temporarily-unavailable',
+    title: 'Temporarily unavailable',
+    transient: true,
+    summary:
+      'The server is overloaded or its store is busy (503), or the client or its address sent more requests than its rate limit allows (429). Nothing about the token changed.',
+    clientAction:
+      'Retry after the Retry-After delay (whole seconds), with exponential backoff. On 429, send fewer requests: reuse access tokens until they expire instead of refreshing early, and cache introspection answers briefly.',
   }),
 };
 
@@ -115,43 +173,105 @@ const reason = (r: OAuthReasonEntry): OAuthReasonEntry => r;
  */
 export const OAUTH_REASONS = {
   parameter_missing: reason({ error: 'invalid_request', description: "missing required parameter '{parameter}'" }),
-  parameter_repeated: reason({ error: 'invalid_request', description: "parameter '{parameter}' was sent more than once" }),
-  body_not_form: reason({ error: 'invalid_request', description: 'request body must be application/x-www-form-urlencoded' }),
-  body_too_large: reason({ error: 'invalid_request', status: 413, description: 'request body is larger than the server accepts' }),
+  parameter_repeated: reason({
+    error: 'invalid_request',
+    description: "parameter '{parameter}' was sent more than once",
+  }),
+  body_not_form: reason({
+    error: 'invalid_request',
+    description: 'request body must be application/x-www-form-urlencoded',
+  }),
+  body_too_large: reason({
+    error: 'invalid_request',
+    status: 413,
+    description: 'request body is larger than the server accepts',
+  }),
   request_unreadable: reason({ error: 'invalid_request', description: 'request could not be read' }),
-  multiple_client_authentication: reason({ error: 'invalid_request', description: 'client used more than one authentication method' }),
-  pkce_verifier_malformed: reason({ error: 'invalid_request', description: 'code_verifier must be 43 to 128 characters of [A-Za-z0-9-._~]' }),
-  pkce_challenge_missing: reason({ error: 'invalid_request', description: 'code_challenge is required: PKCE with S256 is required for every client' }),
+  multiple_client_authentication: reason({
+    error: 'invalid_request',
+    description: 'client used more than one authentication method',
+  }),
+  pkce_verifier_malformed: reason({
+    error: 'invalid_request',
+    description: 'code_verifier must be 43 to 128 characters of [A-Za-z0-9-._~]',
+  }),
+  pkce_challenge_missing: reason({
+    error: 'invalid_request',
+    description: 'code_challenge is required: PKCE with S256 is required for every client',
+  }),
   pkce_method_unsupported: reason({ error: 'invalid_request', description: 'code_challenge_method must be S256' }),
-  pkce_challenge_malformed: reason({ error: 'invalid_request', description: 'code_challenge must be the 43-character base64url SHA-256 of the code_verifier' }),
+  pkce_challenge_malformed: reason({
+    error: 'invalid_request',
+    description: 'code_challenge must be the 43-character base64url SHA-256 of the code_verifier',
+  }),
 
   client_authentication_failed: reason({ error: 'invalid_client', description: 'client authentication failed' }),
-  client_authorization_malformed: reason({ error: 'invalid_client', description: 'Authorization header is not valid Basic credentials' }),
+  client_authorization_malformed: reason({
+    error: 'invalid_client',
+    description: 'Authorization header is not valid Basic credentials',
+  }),
 
-  refresh_token_past_rotation_limit: reason({ error: 'invalid_grant', description: 'refresh token is past its rotation limit' }),
+  refresh_token_past_rotation_limit: reason({
+    error: 'invalid_grant',
+    description: 'refresh token is past its rotation limit',
+  }),
   refresh_token_revoked: reason({ error: 'invalid_grant', description: 'refresh token has been revoked' }),
   refresh_token_expired: reason({ error: 'invalid_grant', description: 'refresh token has expired' }),
-  refresh_token_client_mismatch: reason({ error: 'invalid_grant', description: 'refresh token was issued to another client' }),
+  refresh_token_client_mismatch: reason({
+    error: 'invalid_grant',
+    description: 'refresh token was issued to another client',
+  }),
   refresh_token_invalid: reason({ error: 'invalid_grant', description: 'refresh token is invalid' }),
   authorization_code_invalid: reason({ error: 'invalid_grant', description: 'authorization code is invalid' }),
   authorization_code_expired: reason({ error: 'invalid_grant', description: 'authorization code has expired' }),
   authorization_code_used: reason({ error: 'invalid_grant', description: 'authorization code has already been used' }),
-  authorization_code_client_mismatch: reason({ error: 'invalid_grant', description: 'authorization code was issued to another client' }),
-  redirect_uri_mismatch: reason({ error: 'invalid_grant', description: 'redirect_uri does not match the authorization request' }),
-  code_verifier_mismatch: reason({ error: 'invalid_grant', description: 'code_verifier does not match the code_challenge' }),
+  authorization_code_client_mismatch: reason({
+    error: 'invalid_grant',
+    description: 'authorization code was issued to another client',
+  }),
+  redirect_uri_mismatch: reason({
+    error: 'invalid_grant',
+    description: 'redirect_uri does not match the authorization request',
+  }),
+  code_verifier_mismatch: reason({
+    error: 'invalid_grant',
+    description: 'code_verifier does not match the code_challenge',
+  }),
 
-  grant_type_not_allowed: reason({ error: 'unauthorized_client', description: 'client is not allowed to use this grant type' }),
-  code_flow_not_allowed: reason({ error: 'unauthorized_client', description: 'client is not allowed to use the authorization code flow' }),
+  grant_type_not_allowed: reason({
+    error: 'unauthorized_client',
+    description: 'client is not allowed to use this grant type',
+  }),
+  code_flow_not_allowed: reason({
+    error: 'unauthorized_client',
+    description: 'client is not allowed to use the authorization code flow',
+  }),
   response_type_unsupported: reason({ error: 'unsupported_response_type', description: 'response_type must be code' }),
   consent_denied: reason({ error: 'access_denied', description: 'the user denied the authorization request' }),
   grant_type_unsupported: reason({ error: 'unsupported_grant_type', description: 'grant_type is not supported' }),
-  scope_not_allowed: reason({ error: 'invalid_scope', description: 'requested scope exceeds the scope the client may request' }),
-  scope_exceeds_grant: reason({ error: 'invalid_scope', description: 'requested scope exceeds the scope of the grant' }),
-  scope_malformed: reason({ error: 'invalid_scope', description: 'scope must be space-separated tokens of printable ASCII' }),
-  access_token_not_revocable: reason({ error: 'unsupported_token_type', description: 'access tokens cannot be revoked; revoke the refresh token' }),
+  scope_not_allowed: reason({
+    error: 'invalid_scope',
+    description: 'requested scope exceeds the scope the client may request',
+  }),
+  scope_exceeds_grant: reason({
+    error: 'invalid_scope',
+    description: 'requested scope exceeds the scope of the grant',
+  }),
+  scope_malformed: reason({
+    error: 'invalid_scope',
+    description: 'scope must be space-separated tokens of printable ASCII',
+  }),
+  access_token_not_revocable: reason({
+    error: 'unsupported_token_type',
+    description: 'access tokens cannot be revoked; revoke the refresh token',
+  }),
   internal_error: reason({ error: 'server_error', description: 'the server met an unexpected condition' }),
   store_busy: reason({ error: 'temporarily_unavailable', description: 'the store is busy; retry later' }),
-  rate_limited: reason({ error: 'temporarily_unavailable', status: 429, description: 'too many requests; retry after the Retry-After delay' }),
+  rate_limited: reason({
+    error: 'temporarily_unavailable',
+    status: 429,
+    description: 'too many requests; retry after the Retry-After delay',
+  }),
 } as const satisfies Record<string, OAuthReasonEntry>;
 
 export type OAuthErrorReason = keyof typeof OAUTH_REASONS;

@@ -23,7 +23,11 @@ export class ProblemError extends Error {
   toBody(instance: string): ProblemBody {
     const entry = PROBLEMS[this.code];
     return {
-      type: `/problems/${entry.slug}`, title: entry.title, status: entry.status, detail: this.detail, instance,
+      type: `/problems/${entry.slug}`,
+      title: entry.title,
+      status: entry.status,
+      detail: this.detail,
+      instance,
       ...(this.errors ? { errors: this.errors } : {}),
     };
   }
@@ -39,7 +43,12 @@ export class ProblemError extends Error {
 }
 
 /** `{"type":…,"title":…,"status":…,"detail":` of each catalog entry, in toBody's order. */
-const PROBLEM_HEADS = Object.fromEntries((Object.keys(PROBLEMS) as ProblemCode[]).map((code) => {
-  const entry = PROBLEMS[code];
-  return [code, `{"type":${JSON.stringify(`/problems/${entry.slug}`)},"title":${JSON.stringify(entry.title)},"status":${entry.status},"detail":`];
-})) as Readonly<Record<ProblemCode, string>>;
+const PROBLEM_HEADS = Object.fromEntries(
+  (Object.keys(PROBLEMS) as ProblemCode[]).map((code) => {
+    const entry = PROBLEMS[code];
+    return [
+      code,
+      `{"type":${JSON.stringify(`/problems/${entry.slug}`)},"title":${JSON.stringify(entry.title)},"status":${entry.status},"detail":`,
+    ];
+  }),
+) as Readonly<Record<ProblemCode, string>>;

@@ -9,10 +9,23 @@
  * A top-level path without both is not a collection and is ignored by {@link listCollections}.
  * Only local references are supported; schemas may only refer to `#/components/schemas/<name>`.
  */
-import { OpenApiDocumentError, expectObject, expectString, isObject, own, type DocumentLocation } from './document-error.js';
+import {
+  OpenApiDocumentError,
+  expectObject,
+  expectString,
+  isObject,
+  own,
+  type DocumentLocation,
+} from './document-error.js';
 import { fromPointer, getAtPointer } from './json-pointer.js';
 import { checkSchema, componentNameOfRef } from './schema-check.js';
-import { HTTP_METHODS, type CollectionDeclaration, type OpenApiDocument, type SchemaObject, type SchemaOrReference } from './types.js';
+import {
+  HTTP_METHODS,
+  type CollectionDeclaration,
+  type OpenApiDocument,
+  type SchemaObject,
+  type SchemaOrReference,
+} from './types.js';
 
 export { OpenApiDocumentError, type DocumentLocation } from './document-error.js';
 // The document types live in types.ts to keep files short; this module is their public home.
@@ -41,9 +54,10 @@ export function listCollections(doc: OpenApiDocument): CollectionDeclaration[] {
   const collections: CollectionDeclaration[] = [];
   for (const path of Object.keys(doc.paths)) {
     const name = /^\/([^/{}]+)$/.exec(path)?.[1];
-    const schema = name === undefined ? undefined : doc.paths[path]?.post?.requestBody?.content['application/json']?.schema;
+    const schema =
+      name === undefined ? undefined : doc.paths[path]?.post?.requestBody?.content['application/json']?.schema;
     if (name === undefined || schema === undefined || !hasItemPath(doc, name)) continue;
-    const schemaName = '$ref' in schema ? componentNameOfRef(schema.$ref) ?? null : null;
+    const schemaName = '$ref' in schema ? (componentNameOfRef(schema.$ref) ?? null) : null;
     collections.push({ name, schemaName, schema: resolveSchema(doc, schema) });
   }
   return collections;
@@ -57,7 +71,10 @@ export function resolveSchema(doc: OpenApiDocument, schema: SchemaOrReference): 
     const name = componentNameOfRef(current.$ref);
     const next = name === undefined ? undefined : doc.components?.schemas?.[name];
     if (name === undefined || next === undefined || seen.has(name)) {
-      throw new OpenApiDocumentError(['components', 'schemas', name ?? current.$ref], 'is a dangling or circular reference');
+      throw new OpenApiDocumentError(
+        ['components', 'schemas', name ?? current.$ref],
+        'is a dangling or circular reference',
+      );
     }
     seen.add(name);
     current = next;
@@ -66,7 +83,9 @@ export function resolveSchema(doc: OpenApiDocument, schema: SchemaOrReference): 
 }
 
 function hasItemPath(doc: OpenApiDocument, name: string): boolean {
-  return Object.keys(doc.paths).some((path) => path.startsWith(`/${name}/`) && /^\{[^/{}]+\}$/.test(path.slice(name.length + 2)));
+  return Object.keys(doc.paths).some(
+    (path) => path.startsWith(`/${name}/`) && /^\{[^/{}]+\}$/.test(path.slice(name.length + 2)),
+  );
 }
 
 function checkComponentSchemas(root: Readonly<Record<string, unknown>>): Set<string> {
@@ -78,7 +97,10 @@ function checkComponentSchemas(root: Readonly<Record<string, unknown>>): Set<str
   const names = new Set(Object.keys(table));
   for (const name of names) {
     if (!/^[a-zA-Z0-9.\-_]+$/.test(name)) {
-      throw new OpenApiDocumentError(['components', 'schemas', name], "must use only letters, digits, '.', '-' and '_' (OpenAPI 3.0.3 §4.7.7)");
+      throw new OpenApiDocumentError(
+        ['components', 'schemas', name],
+        "must use only letters, digits, '.', '-' and '_' (OpenAPI 3.0.3 §4.7.7)",
+      );
     }
   }
   for (const name of names) checkSchema(table[name], ['components', 'schemas', name], names);
@@ -88,7 +110,8 @@ function checkComponentSchemas(root: Readonly<Record<string, unknown>>): Set<str
 
 function checkPaths(paths: Readonly<Record<string, unknown>>, schemaNames: ReadonlySet<string>): void {
   for (const path of Object.keys(paths)) {
-    if (!path.startsWith('/')) throw new OpenApiDocumentError(['paths', path], "must start with '/' (OpenAPI 3.0.3 §4.7.8)");
+    if (!path.startsWith('/'))
+      throw new OpenApiDocumentError(['paths', path], "must start with '/' (OpenAPI 3.0.3 §4.7.8)");
     const item = expectObject(paths[path], ['paths', path]);
     for (const method of HTTP_METHODS) {
       if (Object.hasOwn(item, method)) checkOperation(item[method], ['paths', path, method], schemaNames);
@@ -123,7 +146,10 @@ function checkReferences(root: unknown, node: unknown, at: DocumentLocation): vo
   const ref = own(node, '$ref');
   if (typeof ref === 'string') {
     if (!ref.startsWith('#/') || getAtPointer(root, fromPointer(ref.slice(1))) === undefined) {
-      throw new OpenApiDocumentError([...at, '$ref'], `refers to '${ref}', which is not a local reference that resolves`);
+      throw new OpenApiDocumentError(
+        [...at, '$ref'],
+        `refers to '${ref}', which is not a local reference that resolves`,
+      );
     }
   }
   for (const key of Object.keys(node)) if (!DATA_KEYS.has(key)) checkReferences(root, node[key], [...at, key]);
@@ -132,7 +158,13 @@ function checkReferences(root: unknown, node: unknown, at: DocumentLocation): vo
 function checkRecordSchema(collection: CollectionDeclaration): void {
   const type = collection.schema.type;
   if (type !== undefined && type !== 'object') {
-    const at = collection.schemaName === null ? ['paths', `/${collection.name}`, 'post'] : ['components', 'schemas', collection.schemaName];
-    throw new OpenApiDocumentError([...at, 'type'], `must be 'object': collection '${collection.name}' stores JSON objects`);
+    const at =
+      collection.schemaName === null
+        ? ['paths', `/${collection.name}`, 'post']
+        : ['components', 'schemas', collection.schemaName];
+    throw new OpenApiDocumentError(
+      [...at, 'type'],
+      `must be 'object': collection '${collection.name}' stores JSON objects`,
+    );
   }
 }

@@ -25,7 +25,11 @@ export function missingFieldMessage(field: string): string {
   return `Missing required field '${field}' in request body`;
 }
 
-export const NOT_A_JSON_OBJECT: InvalidField = { field: '', pointer: '', message: 'Request body must be a JSON object' };
+export const NOT_A_JSON_OBJECT: InvalidField = {
+  field: '',
+  pointer: '',
+  message: 'Request body must be a JSON object',
+};
 
 /**
  * Safety valve against amplification: field names echo the body's keys, so a body of long
@@ -37,17 +41,23 @@ export const MAX_FIELD_PROBLEMS = 100;
 export const MAX_REPORT_CHARS = 64 * 1024;
 
 /** Sorts Ajv errors into missing and invalid fields; an invalid value AT or UNDER a missing field is its echo and is dropped. */
-export function classifyErrors(errors: readonly ErrorObject[], body: unknown): { missing: MissingField[]; invalid: InvalidField[] } {
+export function classifyErrors(
+  errors: readonly ErrorObject[],
+  body: unknown,
+): { missing: MissingField[]; invalid: InvalidField[] } {
   // The commonest refusal, one required field missing, without the general sorting below (which
   // would give the same answer).
   const only = errors.length === 1 ? errors[0] : undefined;
-  if (only !== undefined && isMissing(only) && !isBranchError(only)) return { missing: [toMissing(only, body)], invalid: [] };
+  if (only !== undefined && isMissing(only) && !isBranchError(only))
+    return { missing: [toMissing(only, body)], invalid: [] };
   const relevant = errors.filter((error) => !isBranchError(error));
   // Ajv reports a nested object's required fields before its parent's; the contract's detail names
   // the first missing field, which must be the shallowest one (`sku` before `address.city`).
   const missing = collect(relevant.filter(isMissing), (error) => toMissing(error, body)).sort(byDepth);
-  const invalid = collect(relevant.filter((error) => !isMissing(error)), (error) => toInvalid(error, body))
-    .filter((problem) => !missing.some((gone) => isAtOrUnder(problem.pointer, gone.pointer)));
+  const invalid = collect(
+    relevant.filter((error) => !isMissing(error)),
+    (error) => toInvalid(error, body),
+  ).filter((problem) => !missing.some((gone) => isAtOrUnder(problem.pointer, gone.pointer)));
   return { missing, invalid };
 }
 
@@ -120,32 +130,57 @@ function describeProblem(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   const limit = Number(params['limit']);
   switch (error.keyword) {
-    case 'type': return `must be ${String(params['type']).split(',').map(describeType).join(' or ')}`;
-    case 'format': return `must be ${describeFormat(String(params['format']))}`;
-    case 'minLength': return limit === 1 ? 'must not be empty' : `must be at least ${limit} characters long`;
-    case 'maxLength': return `must be at most ${limit} characters long`;
-    case 'minimum': return `must be at least ${limit}`;
-    case 'maximum': return `must be at most ${limit}`;
-    case 'exclusiveMinimum': return `must be greater than ${limit}`;
-    case 'exclusiveMaximum': return `must be less than ${limit}`;
-    case 'multipleOf': return `must be a multiple of ${String(params['multipleOf'])}`;
-    case 'pattern': return `must match the pattern ${String(params['pattern'])}`;
-    case 'enum': return `must be one of ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'minItems': return `must contain at least ${count(limit, 'item')}`;
-    case 'maxItems': return `must contain at most ${count(limit, 'item')}`;
-    case 'uniqueItems': return 'must not contain duplicate items';
-    case 'minProperties': return `must have at least ${count(limit, 'field')}`;
-    case 'maxProperties': return `must have at most ${count(limit, 'field')}`;
-    case 'anyOf': return 'must match at least one of the allowed forms';
-    case 'oneOf': return 'must match exactly one of the allowed forms';
-    case 'not': return 'has a value that is not allowed';
-    default: return `is invalid (${error.message ?? error.keyword})`;
+    case 'type':
+      return `must be ${String(params['type']).split(',').map(describeType).join(' or ')}`;
+    case 'format':
+      return `must be ${describeFormat(String(params['format']))}`;
+    case 'minLength':
+      return limit === 1 ? 'must not be empty' : `must be at least ${limit} characters long`;
+    case 'maxLength':
+      return `must be at most ${limit} characters long`;
+    case 'minimum':
+      return `must be at least ${limit}`;
+    case 'maximum':
+      return `must be at most ${limit}`;
+    case 'exclusiveMinimum':
+      return `must be greater than ${limit}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${limit}`;
+    case 'multipleOf':
+      return `must be a multiple of ${String(params['multipleOf'])}`;
+    case 'pattern':
+      return `must match the pattern ${String(params['pattern'])}`;
+    case 'enum':
+      return `must be one of ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'minItems':
+      return `must contain at least ${count(limit, 'item')}`;
+    case 'maxItems':
+      return `must contain at most ${count(limit, 'item')}`;
+    case 'uniqueItems':
+      return 'must not contain duplicate items';
+    case 'minProperties':
+      return `must have at least ${count(limit, 'field')}`;
+    case 'maxProperties':
+      return `must have at most ${count(limit, 'field')}`;
+    case 'anyOf':
+      return 'must match at least one of the allowed forms';
+    case 'oneOf':
+      return 'must match exactly one of the allowed forms';
+    case 'not':
+      return 'has a value that is not allowed';
+    default:
+      return `is invalid (${error.message ?? error.keyword})`;
   }
 }
 
 const TYPE_NAMES: Readonly<Record<string, string>> = {
-  string: 'a string', number: 'a number', integer: 'an integer', boolean: 'true or false',
-  object: 'an object', array: 'an array', null: 'null',
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
 };
 
 function describeType(type: string): string {
@@ -153,10 +188,20 @@ function describeType(type: string): string {
 }
 
 const FORMAT_NAMES: Readonly<Record<string, string>> = {
-  email: 'a valid email address', 'date-time': 'a valid RFC 3339 date-time', date: 'a valid date (YYYY-MM-DD)',
-  time: 'a valid RFC 3339 time', uuid: 'a valid UUID', uri: 'a valid URI', url: 'a valid URL',
-  hostname: 'a valid host name', ipv4: 'a valid IPv4 address', ipv6: 'a valid IPv6 address',
-  int32: 'a 32-bit integer', int64: 'a 64-bit integer', float: 'a 32-bit float', double: 'a 64-bit float',
+  email: 'a valid email address',
+  'date-time': 'a valid RFC 3339 date-time',
+  date: 'a valid date (YYYY-MM-DD)',
+  time: 'a valid RFC 3339 time',
+  uuid: 'a valid UUID',
+  uri: 'a valid URI',
+  url: 'a valid URL',
+  hostname: 'a valid host name',
+  ipv4: 'a valid IPv4 address',
+  ipv6: 'a valid IPv6 address',
+  int32: 'a 32-bit integer',
+  int64: 'a 64-bit integer',
+  float: 'a 32-bit float',
+  double: 'a 64-bit float',
   byte: 'base64-encoded data',
 };
 

@@ -20,5 +20,10 @@ export {
   type SchemaType,
 } from './document.js';
 export { missingFieldMessage, type FieldProblem, type InvalidField, type MissingField } from './field-errors.js';
-export { compileBodyValidator, compileCollectionValidators, type BodyValidationResult, type BodyValidator } from './validator.js';
+export {
+  compileBodyValidator,
+  compileCollectionValidators,
+  type BodyValidationResult,
+  type BodyValidator,
+} from './validator.js';
 export { mergePatch } from './merge-patch.js';

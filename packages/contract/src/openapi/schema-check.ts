@@ -28,7 +28,8 @@ export function checkSchema(value: unknown, at: DocumentLocation, schemaNames: R
   for (const key of Object.keys(schema)) {
     const check = KEYWORD_CHECKS.get(key);
     if (check !== undefined) check(schema[key], [...at, key], schemaNames);
-    else if (!key.startsWith('x-')) fail([...at, key], 'is not an OpenAPI 3.0 Schema Object keyword (OpenAPI 3.0.3 §4.7.24)');
+    else if (!key.startsWith('x-'))
+      fail([...at, key], 'is not an OpenAPI 3.0 Schema Object keyword (OpenAPI 3.0.3 §4.7.24)');
   }
   if (own(schema, 'type') === 'array' && !Object.hasOwn(schema, 'items')) {
     fail([...at, 'items'], 'must be present when type is array (OpenAPI 3.0.3 §4.7.24)');
@@ -113,7 +114,8 @@ const positiveNumberCheck: KeywordCheck = (value, at) => {
 };
 
 const countCheck: KeywordCheck = (value, at) => {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(at, 'must be a non-negative integer');
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    fail(at, 'must be a non-negative integer');
 };
 
 const annotation: KeywordCheck = () => undefined;

@@ -44,57 +44,87 @@ export interface TranslateContext {
 
 /** Keywords whose meaning is identical in OpenAPI 3.0 and draft-07, copied verbatim. */
 const SHARED_KEYWORDS = [
-  'multipleOf', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems',
-  'maxProperties', 'minProperties', 'enum',
+  'multipleOf',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxProperties',
+  'minProperties',
+  'enum',
 ] as const;
 
 /** `{ $id: COMPONENTS_ID, definitions: { Contact: ..., ... } }` for `ajv.addSchema`. */
 export function translateComponents(context: TranslateContext): AnySchemaObject {
   const schemas = context.doc.components?.schemas ?? {};
   const definitions = Object.fromEntries(
-    Object.keys(schemas).map((name) => [name, translateSchema(schemas[name] ?? {}, ['components', 'schemas', name], context)]),
+    Object.keys(schemas).map((name) => [
+      name,
+      translateSchema(schemas[name] ?? {}, ['components', 'schemas', name], context),
+    ]),
   );
   return { $id: COMPONENTS_ID, definitions };
 }
 
 /** Translates one schema; `at` locates it in the document for error messages. */
-export function translateSchema(schema: SchemaOrReference, at: DocumentLocation, context: TranslateContext): AnySchemaObject {
+export function translateSchema(
+  schema: SchemaOrReference,
+  at: DocumentLocation,
+  context: TranslateContext,
+): AnySchemaObject {
   if ('$ref' in schema) return { $ref: componentRef(schema.$ref, at) };
   const out: Record<string, unknown> = {};
   for (const keyword of SHARED_KEYWORDS) if (schema[keyword] !== undefined) out[keyword] = schema[keyword];
   if (schema.type !== undefined) out['type'] = schema.nullable === true ? [schema.type, 'null'] : schema.type;
   if (schema.format !== undefined) out['format'] = checkFormat(schema.format, [...at, 'format'], context);
-  if (schema.maximum !== undefined) out[schema.exclusiveMaximum === true ? 'exclusiveMaximum' : 'maximum'] = schema.maximum;
-  if (schema.minimum !== undefined) out[schema.exclusiveMinimum === true ? 'exclusiveMinimum' : 'minimum'] = schema.minimum;
+  if (schema.maximum !== undefined)
+    out[schema.exclusiveMaximum === true ? 'exclusiveMaximum' : 'maximum'] = schema.maximum;
+  if (schema.minimum !== undefined)
+    out[schema.exclusiveMinimum === true ? 'exclusiveMinimum' : 'minimum'] = schema.minimum;
   Object.assign(out, translateObjectKeywords(schema, at, context), translateSubschemas(schema, at, context));
   return out;
 }
 
-function translateObjectKeywords(schema: SchemaObject, at: DocumentLocation, context: TranslateContext): Record<string, unknown> {
+function translateObjectKeywords(
+  schema: SchemaObject,
+  at: DocumentLocation,
+  context: TranslateContext,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const properties = schema.properties;
   if (properties !== undefined) {
     // Object.fromEntries defines own properties, so a property named `__proto__` stays data.
     out['properties'] = Object.fromEntries(
-      Object.keys(properties).map((key) => [key, translateSchema(properties[key] ?? {}, [...at, 'properties', key], context)]),
+      Object.keys(properties).map((key) => [
+        key,
+        translateSchema(properties[key] ?? {}, [...at, 'properties', key], context),
+      ]),
     );
   }
   const required = requiredEntries(schema, context.doc);
   if (required.length > 0) out[REQUIRED_KEYWORD] = required;
   const additional = schema.additionalProperties;
-  if (typeof additional === 'object') out['additionalProperties'] = translateSchema(additional, [...at, 'additionalProperties'], context);
+  if (typeof additional === 'object')
+    out['additionalProperties'] = translateSchema(additional, [...at, 'additionalProperties'], context);
   else if (additional !== undefined) out['additionalProperties'] = additional;
   else if (properties !== undefined) out['additionalProperties'] = false; // our default, see the module comment
   return out;
 }
 
-function translateSubschemas(schema: SchemaObject, at: DocumentLocation, context: TranslateContext): Record<string, unknown> {
+function translateSubschemas(
+  schema: SchemaObject,
+  at: DocumentLocation,
+  context: TranslateContext,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (schema.items !== undefined) out['items'] = translateSchema(schema.items, [...at, 'items'], context);
   if (schema.not !== undefined) out['not'] = translateSchema(schema.not, [...at, 'not'], context);
   for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = schema[keyword];
-    if (list !== undefined) out[keyword] = list.map((part, index) => translateSchema(part, [...at, keyword, index], context));
+    if (list !== undefined)
+      out[keyword] = list.map((part, index) => translateSchema(part, [...at, keyword, index], context));
   }
   return out;
 }
@@ -112,7 +142,8 @@ function requiredEntries(schema: SchemaObject, doc: OpenApiDocument): RequiredEn
 
 function componentRef(ref: string, at: DocumentLocation): string {
   const name = componentNameOfRef(ref);
-  if (name === undefined) throw new OpenApiDocumentError([...at, '$ref'], `must refer to #/components/schemas/<name>, got '${ref}'`);
+  if (name === undefined)
+    throw new OpenApiDocumentError([...at, '$ref'], `must refer to #/components/schemas/<name>, got '${ref}'`);
   return `${COMPONENTS_ID}#/definitions/${escapePointerToken(name)}`;
 }
 

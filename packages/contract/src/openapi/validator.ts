@@ -7,9 +7,21 @@ import { Ajv, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { OpenApiDocumentError, type DocumentLocation } from './document-error.js';
 import { listCollections } from './document.js';
-import { NOT_A_JSON_OBJECT, classifyErrors, missingFieldMessage, type InvalidField, type MissingField } from './field-errors.js';
+import {
+  NOT_A_JSON_OBJECT,
+  classifyErrors,
+  missingFieldMessage,
+  type InvalidField,
+  type MissingField,
+} from './field-errors.js';
 import type { OpenApiDocument, SchemaOrReference } from './types.js';
-import { REQUIRED_KEYWORD, translateComponents, translateSchema, type RequiredEntry, type TranslateContext } from './translate.js';
+import {
+  REQUIRED_KEYWORD,
+  translateComponents,
+  translateSchema,
+  type RequiredEntry,
+  type TranslateContext,
+} from './translate.js';
 
 // ajv-formats is CommonJS with `module.exports = plugin; exports.default = plugin`. Under NodeNext
 // the default import is `module.exports`, typed as the module, so the plugin is `.default`;
@@ -20,7 +32,12 @@ const addFormats = addFormatsModule.default;
 export type BodyValidationResult =
   | { readonly ok: true; readonly value: Record<string, unknown> }
   /** 400 missing-required-field. `invalid` lists other problems found in the same body. */
-  | { readonly ok: false; readonly kind: 'missing'; readonly fields: readonly MissingField[]; readonly invalid: readonly InvalidField[] }
+  | {
+      readonly ok: false;
+      readonly kind: 'missing';
+      readonly fields: readonly MissingField[];
+      readonly invalid: readonly InvalidField[];
+    }
   /** 422 invalid-field-value. */
   | { readonly ok: false; readonly kind: 'invalid'; readonly fields: readonly InvalidField[] };
 
@@ -92,7 +109,13 @@ function createAjv(): Ajv {
     ownProperties: true, // `constructor`, `toString`... on Object.prototype are not fields
   });
   addFormats(ajv);
-  ajv.addKeyword({ keyword: REQUIRED_KEYWORD, type: 'object', schemaType: 'array', errors: true, validate: checkRequired });
+  ajv.addKeyword({
+    keyword: REQUIRED_KEYWORD,
+    type: 'object',
+    schemaType: 'array',
+    errors: true,
+    validate: checkRequired,
+  });
   return ajv;
 }
 
@@ -101,7 +124,9 @@ function createAjv(): Ajv {
  * or when it is null and the schema does not mark it nullable (DESIGN.md: "omitted or null").
  */
 const checkRequired: SchemaValidateFunction = (entries: readonly RequiredEntry[], data: Record<string, unknown>) => {
-  const missing = entries.filter(({ name, nullable }) => !Object.hasOwn(data, name) || (data[name] === null && !nullable));
+  const missing = entries.filter(
+    ({ name, nullable }) => !Object.hasOwn(data, name) || (data[name] === null && !nullable),
+  );
   checkRequired.errors = missing.map(({ name }) => ({
     keyword: REQUIRED_KEYWORD,
     params: { missingProperty: name },

@@ -13,10 +13,14 @@ import type { RatePolicy } from './rate-limits.js';
  *   form is refused before any password is checked (NIST SP 800-63B §5.2.2, OWASP ASVS V2.2.1).
  */
 export const RATE_LIMIT_NAMES = [
-  'token_client', 'token_address',
-  'introspect_client', 'introspect_address',
-  'login_client', 'login_address',
-  'login_failure_user', 'login_failure_address',
+  'token_client',
+  'token_address',
+  'introspect_client',
+  'introspect_address',
+  'login_client',
+  'login_address',
+  'login_failure_user',
+  'login_failure_address',
 ] as const;
 
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
@@ -43,7 +47,9 @@ export const DEFAULT_RATE_LIMITS: RateLimitPolicies = {
   login_failure_address: per(100, 'h'),
 };
 
-export const NO_RATE_LIMITS: RateLimitPolicies = Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [name, null])) as RateLimitPolicies;
+export const NO_RATE_LIMITS: RateLimitPolicies = Object.fromEntries(
+  RATE_LIMIT_NAMES.map((name) => [name, null]),
+) as RateLimitPolicies;
 
 /** `<count>/<s|min|h>` (e.g. `1200/min`), or `off`. */
 export function parseRatePolicy(text: string): RatePolicy | null {
@@ -74,4 +80,3 @@ export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): RateLimitPolicies {
   }
   return policies as RateLimitPolicies;
 }
-

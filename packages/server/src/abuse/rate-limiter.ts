@@ -83,7 +83,10 @@ export class RateLimiter {
     this.#refusals.set(name, (this.#refusals.get(name) ?? 0) + 1);
   }
 
-  async #ask(charges: readonly Charge[], ask: (resolved: NamedCharge[], now: number) => Promise<number[]>): Promise<number> {
+  async #ask(
+    charges: readonly Charge[],
+    ask: (resolved: NamedCharge[], now: number) => Promise<number[]>,
+  ): Promise<number> {
     const now = this.#now();
     const known = this.knownRefusal(charges);
     if (known > 0) return known;
@@ -104,7 +107,8 @@ export class RateLimiter {
     if (refusedBy !== undefined) this.#countRefusal(refusedBy);
     // Past the cap, the oldest are forgotten too (the store still refuses them, at the cost of a round
     // trip), down to 90% so that a flood of new addresses does not sweep on every request.
-    if (this.#refusedUntil.size > MAX_REMEMBERED_REFUSALS) forgetPast(this.#refusedUntil, now, MAX_REMEMBERED_REFUSALS * 0.9);
+    if (this.#refusedUntil.size > MAX_REMEMBERED_REFUSALS)
+      forgetPast(this.#refusedUntil, now, MAX_REMEMBERED_REFUSALS * 0.9);
     return toSeconds(wait);
   }
 }
@@ -126,7 +130,8 @@ function toSeconds(ms: number): number {
 export function addressKey(address: string): string {
   if (!ipaddr.isValid(address)) return address;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
   return `${parts.join(':')}::/64`;

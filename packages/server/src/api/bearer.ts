@@ -23,9 +23,14 @@ type BearerContext = Pick<ServerContext, 'accessTokens' | 'store' | 'clock'>;
  *
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-3.1 RFC 6750 §3.1
  */
-export function checkBearer(context: BearerContext, authorization: string | undefined, scope: string): AccessTokenClaims | Promise<AccessTokenClaims> {
+export function checkBearer(
+  context: BearerContext,
+  authorization: string | undefined,
+  scope: string,
+): AccessTokenClaims | Promise<AccessTokenClaims> {
   // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
-  if (!authorization) throw new BearerChallenge('invalid_token', 'The request carries no bearer access token.', `Bearer ${REALM}`);
+  if (!authorization)
+    throw new BearerChallenge('invalid_token', 'The request carries no bearer access token.', `Bearer ${REALM}`);
   const match = BEARER.exec(authorization);
   if (!match?.[1]) throw invalidToken('The Authorization header is not a bearer access token.');
   const verified = context.accessTokens.check(match[1], context.clock.now());
@@ -34,7 +39,11 @@ export function checkBearer(context: BearerContext, authorization: string | unde
 }
 
 /** The grant is read on every request: a revocation, by any process, takes effect at once. */
-function withLiveGrant(context: BearerContext, claims: AccessTokenClaims | undefined, scope: string): AccessTokenClaims | Promise<AccessTokenClaims> {
+function withLiveGrant(
+  context: BearerContext,
+  claims: AccessTokenClaims | undefined,
+  scope: string,
+): AccessTokenClaims | Promise<AccessTokenClaims> {
   if (!claims) throw invalidToken('The access token is malformed, expired, or not signed by this server.');
   if (claims.grant_id === undefined) return inScope(claims, scope);
   // Promise.resolve: callers tell "wait" from "done" by `instanceof Promise`, whatever the store returns.
@@ -47,7 +56,11 @@ function withLiveGrant(context: BearerContext, claims: AccessTokenClaims | undef
 
 function inScope(claims: AccessTokenClaims, scope: string): AccessTokenClaims {
   if (!claims.scope.split(' ').includes(scope)) {
-    throw new BearerChallenge('insufficient_scope', `This operation needs the scope '${scope}'.`, `Bearer ${REALM}, error="insufficient_scope", scope="${scope}"`);
+    throw new BearerChallenge(
+      'insufficient_scope',
+      `This operation needs the scope '${scope}'.`,
+      `Bearer ${REALM}, error="insufficient_scope", scope="${scope}"`,
+    );
   }
   return claims;
 }

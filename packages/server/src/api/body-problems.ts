@@ -14,11 +14,24 @@ export function validBodyOrThrow(result: BodyValidationResult): Record<string, u
 export function refusedBody(result: Exclude<BodyValidationResult, { ok: true }>): ProblemError {
   if (result.kind === 'missing') {
     // Every missing field, then whatever else is wrong with the body, so one round trip tells all.
-    const errors = [...result.fields.map((f) => fieldError('missing_required_field', f)), ...result.invalid.map((f) => fieldError('invalid_field_value', f))];
+    const errors = [
+      ...result.fields.map((f) => fieldError('missing_required_field', f)),
+      ...result.invalid.map((f) => fieldError('invalid_field_value', f)),
+    ];
     return withoutStack(() => new ProblemError('missing_required_field', first(result.fields).message, errors));
   }
-  const detail = result.fields.length === 1 ? first(result.fields).message : `${result.fields.length} fields have unacceptable values; see errors.`;
-  return withoutStack(() => new ProblemError('invalid_field_value', detail, result.fields.map((f) => fieldError('invalid_field_value', f))));
+  const detail =
+    result.fields.length === 1
+      ? first(result.fields).message
+      : `${result.fields.length} fields have unacceptable values; see errors.`;
+  return withoutStack(
+    () =>
+      new ProblemError(
+        'invalid_field_value',
+        detail,
+        result.fields.map((f) => fieldError('invalid_field_value', f)),
+      ),
+  );
 }
 
 /**

@@ -3,7 +3,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
 import { refusedBody } from './body-problems.js';
-import { deleteRecord, etagOf, newRecord, patchRecord, readRecord, replaceRecord, representation, type Collection } from './records.js';
+import {
+  deleteRecord,
+  etagOf,
+  newRecord,
+  patchRecord,
+  readRecord,
+  replaceRecord,
+  representation,
+  type Collection,
+} from './records.js';
 
 const DEFAULT_PAGE = 20;
 const MAX_PAGE = 100;
@@ -28,7 +37,11 @@ export function collectionRoutes(app: FastifyInstance, { store, clock }: ServerC
     if (!checked.ok) return void reply.send(refusedBody(checked));
     const record = newRecord(collection, checked.value, now);
     return store.insertRecord(record).then(() => {
-      reply.code(201).header('location', `${request.url.split('?')[0]}/${record.id}`).header('etag', etagOf(record)).send(representation(record));
+      reply
+        .code(201)
+        .header('location', `${request.url.split('?')[0]}/${record.id}`)
+        .header('etag', etagOf(record))
+        .send(representation(record));
     });
   });
   app.get<{ Querystring: Record<string, string | string[] | undefined> }>(base, { config: read }, async (request) => {
@@ -37,7 +50,10 @@ export function collectionRoutes(app: FastifyInstance, { store, clock }: ServerC
     const page = await store.listRecords(collection.name, after, limit + 1);
     const items = page.slice(0, limit);
     const last = items[items.length - 1];
-    return { items: items.map(representation), next_cursor: page.length > limit && last ? Buffer.from(last.id).toString('base64url') : null };
+    return {
+      items: items.map(representation),
+      next_cursor: page.length > limit && last ? Buffer.from(last.id).toString('base64url') : null,
+    };
   });
   allowOnly(app, base, ['GET', 'POST']);
 
@@ -47,12 +63,26 @@ export function collectionRoutes(app: FastifyInstance, { store, clock }: ServerC
   });
   app.put(item, { config: write }, async (request: IdRequest, reply) => {
     requireBody(request);
-    const record = await replaceRecord(store, collection, request.params.id, request.body, ifMatchOf(request), clock.now());
+    const record = await replaceRecord(
+      store,
+      collection,
+      request.params.id,
+      request.body,
+      ifMatchOf(request),
+      clock.now(),
+    );
     return reply.header('etag', etagOf(record)).send(representation(record));
   });
   app.patch(item, { config: mergePatch }, async (request: IdRequest, reply) => {
     requireBody(request);
-    const record = await patchRecord(store, collection, request.params.id, request.body, ifMatchOf(request), clock.now());
+    const record = await patchRecord(
+      store,
+      collection,
+      request.params.id,
+      request.body,
+      ifMatchOf(request),
+      clock.now(),
+    );
     return reply.header('etag', etagOf(record)).send(representation(record));
   });
   app.delete(item, { config: { scope: write.scope } }, async (request: IdRequest, reply) => {
@@ -64,7 +94,8 @@ export function collectionRoutes(app: FastifyInstance, { store, clock }: ServerC
 
 /** A request without a body is malformed JSON: there is nothing to read. */
 function requireBody(request: FastifyRequest): void {
-  if (request.body === undefined) throw new ProblemError('malformed_json', 'The request body is empty; send a JSON object.');
+  if (request.body === undefined)
+    throw new ProblemError('malformed_json', 'The request body is empty; send a JSON object.');
 }
 
 function ifMatchOf(request: FastifyRequest): string | undefined {
@@ -82,7 +113,11 @@ function pageSize(value: string | string[] | undefined): number {
 
 function cursorPosition(value: string | string[] | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const id = typeof value === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(value) ? Buffer.from(value, 'base64url').toString('utf8') : '';
-  if (!/^[0-9a-z]{12,}$/.test(id)) throw new ProblemError('invalid_parameter', 'cursor is not a cursor this API gave out; start again without one.');
+  const id =
+    typeof value === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(value)
+      ? Buffer.from(value, 'base64url').toString('utf8')
+      : '';
+  if (!/^[0-9a-z]{12,}$/.test(id))
+    throw new ProblemError('invalid_parameter', 'cursor is not a cursor this API gave out; start again without one.');
   return id;
 }

@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { checkOpenApiDocument, compileCollectionValidators, type BodyValidator, type OpenApiDocument } from '@gatehouse/contract';
+import {
+  checkOpenApiDocument,
+  compileCollectionValidators,
+  type BodyValidator,
+  type OpenApiDocument,
+} from '@gatehouse/contract';
 import { parse as parseYaml } from 'yaml';
 
 /** The REST API as its OpenAPI document declares it: the collections and their compiled validators. */
@@ -22,13 +27,18 @@ export function loadApiDefinition(path: string): ApiDefinition {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ApiDefinitionError(`cannot read the OpenAPI document ${path}: ${(error as Error).message}`, { cause: error });
+    throw new ApiDefinitionError(`cannot read the OpenAPI document ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (error) {
-    throw new ApiDefinitionError(`the OpenAPI document ${path} is not valid YAML or JSON: ${(error as Error).message}`, { cause: error });
+    throw new ApiDefinitionError(
+      `the OpenAPI document ${path} is not valid YAML or JSON: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   return apiDefinitionFrom(raw, path);
 }
@@ -38,6 +48,8 @@ export function apiDefinitionFrom(raw: unknown, source: string): ApiDefinition {
     const document = checkOpenApiDocument(raw);
     return { document, collections: compileCollectionValidators(document) };
   } catch (error) {
-    throw new ApiDefinitionError(`the OpenAPI document ${source} is broken: ${(error as Error).message}`, { cause: error });
+    throw new ApiDefinitionError(`the OpenAPI document ${source} is broken: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

@@ -27,10 +27,16 @@ export function parseJsonBody(body: Buffer): unknown {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ProblemError('malformed_json', text.trim() === '' ? 'The request body is empty; send a JSON object.' : 'The request body is not valid JSON.');
+    throw new ProblemError(
+      'malformed_json',
+      text.trim() === '' ? 'The request body is empty; send a JSON object.' : 'The request body is not valid JSON.',
+    );
   }
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw new ProblemError('malformed_json', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
+    throw new ProblemError(
+      'malformed_json',
+      `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
+    );
   }
   return value;
 }
@@ -42,7 +48,8 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

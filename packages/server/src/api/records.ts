@@ -34,31 +34,60 @@ export async function readRecord(store: Repository, collection: Collection, id: 
 }
 
 /** PUT: a full replacement, validated exactly as a POST body. */
-export async function replaceRecord(store: Repository, collection: Collection, id: string, body: unknown, ifMatch: string | undefined, now: number): Promise<StoredRecord> {
+export async function replaceRecord(
+  store: Repository,
+  collection: Collection,
+  id: string,
+  body: unknown,
+  ifMatch: string | undefined,
+  now: number,
+): Promise<StoredRecord> {
   const value = validBodyOrThrow(collection.validate(body));
   const current = await currentVersion(store, collection, id, ifMatch);
   return write(store, current, value, now);
 }
 
 /** PATCH: an RFC 7396 merge patch; the merged record is validated, so null on a required field is "missing". */
-export async function patchRecord(store: Repository, collection: Collection, id: string, patch: unknown, ifMatch: string | undefined, now: number): Promise<StoredRecord> {
+export async function patchRecord(
+  store: Repository,
+  collection: Collection,
+  id: string,
+  patch: unknown,
+  ifMatch: string | undefined,
+  now: number,
+): Promise<StoredRecord> {
   const current = await currentVersion(store, collection, id, ifMatch);
   const value = validBodyOrThrow(collection.validate(mergePatch(current.body, patch)));
   return write(store, current, value, now);
 }
 
-export async function deleteRecord(store: Repository, collection: Collection, id: string, ifMatch: string | undefined): Promise<void> {
+export async function deleteRecord(
+  store: Repository,
+  collection: Collection,
+  id: string,
+  ifMatch: string | undefined,
+): Promise<void> {
   const current = await currentVersion(store, collection, id, ifMatch);
   if (!(await store.deleteRecord(collection.name, id, current.version))) throw changedMeanwhile();
 }
 
-async function write(store: Repository, current: StoredRecord, body: Record<string, unknown>, now: number): Promise<StoredRecord> {
+async function write(
+  store: Repository,
+  current: StoredRecord,
+  body: Record<string, unknown>,
+  now: number,
+): Promise<StoredRecord> {
   if (!(await store.updateRecord(current.collection, current.id, body, current.version, now))) throw changedMeanwhile();
   return { ...current, body, version: current.version + 1, updatedAt: now };
 }
 
 /** The record, after checking `If-Match` against its ETag (RFC 9110 §13.1.1). */
-async function currentVersion(store: Repository, collection: Collection, id: string, ifMatch: string | undefined): Promise<StoredRecord> {
+async function currentVersion(
+  store: Repository,
+  collection: Collection,
+  id: string,
+  ifMatch: string | undefined,
+): Promise<StoredRecord> {
   const record = await readRecord(store, collection, id);
   if (ifMatch !== undefined) {
     const tags = ifMatch.split(',').map((t) => t.trim());

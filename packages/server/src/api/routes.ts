@@ -25,15 +25,22 @@ declare module 'fastify' {
  * bearer token is checked first, then the content type (both onRequest, before the body is read),
  * then the JSON, the size, and last the body against the schema.
  */
-export async function apiRoutes(app: FastifyInstance, { context, api }: { context: ServerContext; api: ApiDefinition }): Promise<void> {
+export async function apiRoutes(
+  app: FastifyInstance,
+  { context, api }: { context: ServerContext; api: ApiDefinition },
+): Promise<void> {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(['application/json', 'application/merge-patch+json'], { parseAs: 'buffer', bodyLimit: API_BODY_LIMIT }, (_request, body, done) => {
-    try {
-      done(null, parseJsonBody(body as Buffer));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
+  app.addContentTypeParser(
+    ['application/json', 'application/merge-patch+json'],
+    { parseAs: 'buffer', bodyLimit: API_BODY_LIMIT },
+    (_request, body, done) => {
+      try {
+        done(null, parseJsonBody(body as Buffer));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof BearerChallenge) reply.header('www-authenticate', error.challenge);
     // The reply is sent before this returns; returning it would only make Fastify wait on it.
@@ -44,11 +51,14 @@ export async function apiRoutes(app: FastifyInstance, { context, api }: { contex
   app.addHook('onRoute', (route) => {
     const { scope, mediaType } = route.config ?? {};
     if (scope === undefined && mediaType === undefined) return;
-    const hooks = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    const hooks =
+      route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [...hooks, requestChecks(context, scope, mediaType)];
   });
 
-  app.get('/openapi.json', async (_request, reply) => reply.header('cache-control', 'public, max-age=60').send(api.document));
+  app.get('/openapi.json', async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=60').send(api.document),
+  );
   allowOnly(app, '/openapi.json', ['GET']);
   for (const [name, validate] of api.collections) collectionRoutes(app, context, { name, validate });
 }
@@ -58,7 +68,11 @@ export async function apiRoutes(app: FastifyInstance, { context, api }: { contex
  * the content type (so a wrong type is a 415 whatever the body). Callback-style, so that a request
  * waits only for what is asynchronous: the grant lookup in the store.
  */
-function requestChecks(context: ServerContext, scope: string | undefined, mediaType: string | undefined): onRequestHookHandler {
+function requestChecks(
+  context: ServerContext,
+  scope: string | undefined,
+  mediaType: string | undefined,
+): onRequestHookHandler {
   return function checkRequest(request, _reply, done) {
     let authenticated: unknown;
     try {

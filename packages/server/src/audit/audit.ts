@@ -33,8 +33,14 @@ export const AUDIT_USERNAME_MAX = 64;
 /** Stores one event (in `repo`, which may be a transaction) and returns it; the caller hands it to a sink after commit. */
 export async function storeAudit(repo: AuditRepository, input: AuditInput): Promise<AuditEvent> {
   const event: AuditEvent = {
-    id: newRecordId(), at: input.at, event: input.event, clientId: input.clientId ?? null, subject: input.subject ?? null,
-    grantId: input.grantId ?? null, reason: input.reason ?? null, address: input.address ?? null,
+    id: newRecordId(),
+    at: input.at,
+    event: input.event,
+    clientId: input.clientId ?? null,
+    subject: input.subject ?? null,
+    grantId: input.grantId ?? null,
+    reason: input.reason ?? null,
+    address: input.address ?? null,
   };
   await repo.insertAuditEvent(event);
   return event;
@@ -53,7 +59,9 @@ export async function recordAudit(repo: AuditRepository, input: AuditInput, sink
  * PostgreSQL serialization failure) only the events of the attempt that committed are announced.
  */
 export async function auditedTransaction<T>(
-  store: Store, sink: AuditSink | undefined, work: (tx: Repository, events: AuditEvent[]) => Promise<T>,
+  store: Store,
+  sink: AuditSink | undefined,
+  work: (tx: Repository, events: AuditEvent[]) => Promise<T>,
 ): Promise<T> {
   let events: AuditEvent[] = [];
   const result = await store.transaction((tx) => {
@@ -71,7 +79,13 @@ export function truncated(text: string, max: number): string {
 /** The event as `gatehouse audit` prints it. */
 export function auditEventJson(e: AuditEvent): Record<string, unknown> {
   return {
-    id: e.id, at: new Date(e.at * 1000).toISOString(), event: e.event, client_id: e.clientId, subject: e.subject, grant_id: e.grantId,
-    reason: e.reason, address: e.address,
+    id: e.id,
+    at: new Date(e.at * 1000).toISOString(),
+    event: e.event,
+    client_id: e.clientId,
+    subject: e.subject,
+    grant_id: e.grantId,
+    reason: e.reason,
+    address: e.address,
   };
 }

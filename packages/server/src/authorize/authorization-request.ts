@@ -22,7 +22,12 @@ export type AuthorizationRequestCheck =
   /** The client or its redirect URI cannot be trusted: tell the user, never redirect (RFC 6749 §4.1.2.1). */
   | { readonly kind: 'untrusted'; readonly detail: string }
   /** Any other error goes back to the (verified) redirect URI (RFC 6749 §4.1.2.1). */
-  | { readonly kind: 'refused'; readonly redirectUri: string; readonly state: string | undefined; readonly error: OAuthError };
+  | {
+      readonly kind: 'refused';
+      readonly redirectUri: string;
+      readonly state: string | undefined;
+      readonly error: OAuthError;
+    };
 
 const REPEATED = Symbol('repeated');
 type QueryValue = string | undefined | typeof REPEATED;
@@ -32,7 +37,8 @@ class QueryParams {
   readonly #values = new Map<string, string[]>();
 
   constructor(query: string) {
-    for (const [name, value] of new URLSearchParams(query)) this.#values.set(name, [...(this.#values.get(name) ?? []), value]);
+    for (const [name, value] of new URLSearchParams(query))
+      this.#values.set(name, [...(this.#values.get(name) ?? []), value]);
   }
 
   one(name: string): QueryValue {
@@ -66,17 +72,25 @@ export function checkAuthorizationRequest(query: string, client: ClientRecord | 
   const clientId = params.one('client_id');
   if (clientId === REPEATED) return { kind: 'untrusted', detail: 'client_id was sent more than once.' };
   if (clientId === undefined) return { kind: 'untrusted', detail: 'The request has no client_id.' };
-  if (!client || client.id !== clientId) return { kind: 'untrusted', detail: `No client is registered with client_id '${clientId}'.` };
+  if (!client || client.id !== clientId)
+    return { kind: 'untrusted', detail: `No client is registered with client_id '${clientId}'.` };
   const redirectUri = params.one('redirect_uri');
   if (redirectUri === REPEATED) return { kind: 'untrusted', detail: 'redirect_uri was sent more than once.' };
   if (redirectUri === undefined) return { kind: 'untrusted', detail: 'The request has no redirect_uri.' };
   // RFC 6749 §3.1.2.3 and RFC 9700 §4.1.3: exact string comparison, no pattern, no prefix.
   if (!client.redirectUris.includes(redirectUri)) {
-    return { kind: 'untrusted', detail: `The redirect_uri '${redirectUri}' is not registered for the client '${client.id}'.` };
+    return {
+      kind: 'untrusted',
+      detail: `The redirect_uri '${redirectUri}' is not registered for the client '${client.id}'.`,
+    };
   }
   const state = params.one('state');
-  const refuse = (error: OAuthError): AuthorizationRequestCheck =>
-    ({ kind: 'refused', redirectUri, state: typeof state === 'string' ? state : undefined, error });
+  const refuse = (error: OAuthError): AuthorizationRequestCheck => ({
+    kind: 'refused',
+    redirectUri,
+    state: typeof state === 'string' ? state : undefined,
+    error,
+  });
   const problem = requestProblem(params, client);
   if (problem) return refuse(problem);
   const scope = scopeOf(params.one('scope') as string | undefined, client);
@@ -84,7 +98,10 @@ export function checkAuthorizationRequest(query: string, client: ClientRecord | 
   const codeChallenge = params.one('code_challenge') as string;
   // Re-serialised: the same parameters, only ever in URL-safe ASCII, whatever the form sent back.
   const normalized = new URLSearchParams(query).toString();
-  return { kind: 'valid', request: { client, redirectUri, state: state as string | undefined, scope, codeChallenge, query: normalized } };
+  return {
+    kind: 'valid',
+    request: { client, redirectUri, state: state as string | undefined, scope, codeChallenge, query: normalized },
+  };
 }
 
 /** The first problem of the parameters that are answered at the redirect URI, in RFC order. */

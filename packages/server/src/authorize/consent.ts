@@ -33,7 +33,11 @@ export function describeScope(scope: string): string {
  * Consent is remembered per grant: a user who holds a live (not revoked, not expired) grant of this
  * client covering the requested scope is not asked again. Once that grant is revoked, they are.
  */
-export async function hasRememberedConsent({ context: { store, clock } }: AuthorizePages, request: AuthorizationRequest, username: string): Promise<boolean> {
+export async function hasRememberedConsent(
+  { context: { store, clock } }: AuthorizePages,
+  request: AuthorizationRequest,
+  username: string,
+): Promise<boolean> {
   const grants = await store.listLiveGrants(request.client.id, username, clock.now());
   return grants.some((grant) => isScopeSubset(request.scope, grant.scope));
 }
@@ -42,19 +46,40 @@ export async function hasRememberedConsent({ context: { store, clock } }: Author
  * Answers the client with a new authorization code (RFC 6749 §4.1.2): single use, 60 s, bound to
  * the client, the redirect URI and the PKCE challenge; the grant is made when it is exchanged.
  */
-export async function issueCode({ context: { store, clock, issuer } }: AuthorizePages, reply: FastifyReply, request: AuthorizationRequest, username: string, status: 302 | 303): Promise<FastifyReply> {
+export async function issueCode(
+  { context: { store, clock, issuer } }: AuthorizePages,
+  reply: FastifyReply,
+  request: AuthorizationRequest,
+  username: string,
+  status: 302 | 303,
+): Promise<FastifyReply> {
   const code = await createAuthorizationCode(store, {
-    client: request.client, subject: username, scope: request.scope, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge, now: clock.now(),
+    client: request.client,
+    subject: username,
+    scope: request.scope,
+    redirectUri: request.redirectUri,
+    codeChallenge: request.codeChallenge,
+    now: clock.now(),
   });
   return redirectToClient(reply, request.redirectUri, { code, state: request.state, iss: issuer }, status);
 }
 
 /** GET /authorize for a signed-in browser: a code at once if consent is remembered, else the consent page. */
-export async function answerSignedIn(pages: AuthorizePages, reply: FastifyReply, request: AuthorizationRequest, session: BrowserSessionRecord & { username: string }): Promise<FastifyReply> {
-  if (await hasRememberedConsent(pages, request, session.username)) return issueCode(pages, reply, request, session.username, 302);
+export async function answerSignedIn(
+  pages: AuthorizePages,
+  reply: FastifyReply,
+  request: AuthorizationRequest,
+  session: BrowserSessionRecord & { username: string },
+): Promise<FastifyReply> {
+  if (await hasRememberedConsent(pages, request, session.username))
+    return issueCode(pages, reply, request, session.username, 302);
   const page = renderConsentPage(pages.base, {
-    clientName: request.client.name, destination: destinationOf(request.redirectUri), username: session.username,
-    scopes: request.scope.map((name) => ({ name, words: describeScope(name) })), query: request.query, csrfToken: session.csrfToken,
+    clientName: request.client.name,
+    destination: destinationOf(request.redirectUri),
+    username: session.username,
+    scopes: request.scope.map((name) => ({ name, words: describeScope(name) })),
+    query: request.query,
+    csrfToken: session.csrfToken,
   });
   return sendPage(reply, 200, page, [formActionSource(request.redirectUri)]);
 }
@@ -69,7 +94,10 @@ function destinationOf(redirectUri: string): string {
  * client with a code, anything else with `access_denied` (RFC 6749 §4.1.2.1); 303 either way.
  */
 export function consentEndpoint(app: FastifyInstance, pages: AuthorizePages): void {
-  const { context: { store, clock, issuer }, base } = pages;
+  const {
+    context: { store, clock, issuer },
+    base,
+  } = pages;
   app.post('/consent', async (request, reply) => {
     const form = formParamsOf(request.body);
     const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
@@ -77,9 +105,17 @@ export function consentEndpoint(app: FastifyInstance, pages: AuthorizePages): vo
     if (check.kind !== 'valid') return answerRefusal(reply, check, issuer, 303);
     const authorization = check.request;
     // Not signed in (any more): back to the start of the flow, which shows the sign-in page.
-    if (session.username === null) return reply.code(303).header('location', `${base}/authorize?${authorization.query}`).send();
+    if (session.username === null)
+      return reply.code(303).header('location', `${base}/authorize?${authorization.query}`).send();
     if (form.get('decision') !== 'allow') {
-      return redirectWithError(reply, authorization.redirectUri, authorization.state, new OAuthError('consent_denied'), issuer, 303);
+      return redirectWithError(
+        reply,
+        authorization.redirectUri,
+        authorization.state,
+        new OAuthError('consent_denied'),
+        issuer,
+        303,
+      );
     }
     return issueCode(pages, reply, authorization, session.username, 303);
   });

@@ -11,8 +11,12 @@ export const CSRF_FIELD = 'csrf_token';
  * live session whose token equals the one sent. SameSite=Lax on the cookie is a second layer, not
  * the defence. Throws `csrf_token_invalid` (403) otherwise.
  */
-export function checkCsrfToken(session: BrowserSessionRecord | undefined, presented: string | undefined): BrowserSessionRecord {
-  if (!session || presented === undefined || !sameString(presented, session.csrfToken)) throw new ProblemError('csrf_token_invalid');
+export function checkCsrfToken(
+  session: BrowserSessionRecord | undefined,
+  presented: string | undefined,
+): BrowserSessionRecord {
+  if (!session || presented === undefined || !sameString(presented, session.csrfToken))
+    throw new ProblemError('csrf_token_invalid');
   return session;
 }
 

@@ -12,7 +12,10 @@ import { currentSession, startSession } from './sessions.js';
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.1 RFC 6749 §4.1.1
  */
 export function authorizationEndpoint(app: FastifyInstance, pages: AuthorizePages): void {
-  const { context: { store, clock, issuer }, cookies } = pages;
+  const {
+    context: { store, clock, issuer },
+    cookies,
+  } = pages;
   app.get('/authorize', async (request, reply) => {
     const check = await loadAuthorizationRequest(pages.context, rawQuery(request.url));
     if (check.kind !== 'valid') return answerRefusal(reply, check, issuer, 302);

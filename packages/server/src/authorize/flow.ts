@@ -14,7 +14,10 @@ export interface AuthorizePages {
 }
 
 /** Looks the client up and checks the request: on GET /authorize and again on every POST. */
-export async function loadAuthorizationRequest({ store }: ServerContext, query: string): Promise<AuthorizationRequestCheck> {
+export async function loadAuthorizationRequest(
+  { store }: ServerContext,
+  query: string,
+): Promise<AuthorizationRequestCheck> {
   const clientId = clientIdOf(query);
   const client = clientId === undefined ? undefined : await store.findClient(clientId);
   return checkAuthorizationRequest(query, client);
@@ -25,14 +28,31 @@ export async function loadAuthorizationRequest({ store }: ServerContext, query: 
  * (400), every other error goes back to the client as RFC 6749 §4.1.2.1 says, with `iss`
  * (RFC 9207 §2) so the client can tell which server answered.
  */
-export function answerRefusal(reply: FastifyReply, check: Exclude<AuthorizationRequestCheck, { kind: 'valid' }>, issuer: string, status: 302 | 303): FastifyReply {
+export function answerRefusal(
+  reply: FastifyReply,
+  check: Exclude<AuthorizationRequestCheck, { kind: 'valid' }>,
+  issuer: string,
+  status: 302 | 303,
+): FastifyReply {
   if (check.kind === 'untrusted') throw new ProblemError('invalid_authorization_request', check.detail);
   return redirectWithError(reply, check.redirectUri, check.state, check.error, issuer, status);
 }
 
-export function redirectWithError(reply: FastifyReply, redirectUri: string, state: string | undefined, error: OAuthError, issuer: string, status: 302 | 303): FastifyReply {
+export function redirectWithError(
+  reply: FastifyReply,
+  redirectUri: string,
+  state: string | undefined,
+  error: OAuthError,
+  issuer: string,
+  status: 302 | 303,
+): FastifyReply {
   const { error: code, error_description, error_uri } = error.toBody(issuer);
-  return redirectToClient(reply, redirectUri, { error: code, error_description, error_uri, state, iss: issuer }, status);
+  return redirectToClient(
+    reply,
+    redirectUri,
+    { error: code, error_description, error_uri, state, iss: issuer },
+    status,
+  );
 }
 
 /** The query string of a request URL, as sent. */

@@ -15,10 +15,19 @@ import { currentSession, signIn } from './sessions.js';
 
 /** Sends the sign-in page of a request; its form may lead (by redirects) to the client. */
 export function sendLoginPage(
-  { base }: AuthorizePages, reply: FastifyReply, request: AuthorizationRequest, session: BrowserSessionRecord,
-  status: number, extra: Pick<LoginPage, 'username' | 'alert'> = {},
+  { base }: AuthorizePages,
+  reply: FastifyReply,
+  request: AuthorizationRequest,
+  session: BrowserSessionRecord,
+  status: number,
+  extra: Pick<LoginPage, 'username' | 'alert'> = {},
 ): FastifyReply {
-  const page = renderLoginPage(base, { clientName: request.client.name, query: request.query, csrfToken: session.csrfToken, ...extra });
+  const page = renderLoginPage(base, {
+    clientName: request.client.name,
+    query: request.query,
+    csrfToken: session.csrfToken,
+    ...extra,
+  });
   return sendPage(reply, status, page, [formActionSource(request.redirectUri)]);
 }
 
@@ -36,7 +45,11 @@ function waitInWords(seconds: number): string {
  * checked, the right one included (NIST SP 800-63B §5.2.2).
  */
 export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void {
-  const { context: { store, clock, issuer, rateLimits }, base, cookies } = pages;
+  const {
+    context: { store, clock, issuer, rateLimits },
+    base,
+    cookies,
+  } = pages;
   app.post('/login', async (request, reply) => {
     const form = formParamsOf(request.body);
     const now = clock.now();
@@ -45,27 +58,51 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
     if (check.kind !== 'valid') return answerRefusal(reply, check, issuer, 303);
     const username = normalizeUsername(form.get('username') ?? '');
     const address = addressKey(request.ip);
-    const failureBuckets: Charge[] = [['login_failure_user', usernameKey(username)], ['login_failure_address', address]];
-    const wait = (await rateLimits.consume([['login_address', address], ['login_client', check.request.client.id]]))
-      || (await rateLimits.peek(failureBuckets));
+    const failureBuckets: Charge[] = [
+      ['login_failure_user', usernameKey(username)],
+      ['login_failure_address', address],
+    ];
+    const wait =
+      (await rateLimits.consume([
+        ['login_address', address],
+        ['login_client', check.request.client.id],
+      ])) || (await rateLimits.peek(failureBuckets));
     if (wait > 0) {
       const { title } = PROBLEMS.too_many_login_attempts;
       reply.header('retry-after', String(wait));
-      return sendLoginPage(pages, reply, check.request, session, 429, { username, alert: { title, text: `Try again in ${waitInWords(wait)}.` } });
+      return sendLoginPage(pages, reply, check.request, session, 429, {
+        username,
+        alert: { title, text: `Try again in ${waitInWords(wait)}.` },
+      });
     }
     const attempt = await checkPassword(store, username, form.get('password') ?? '');
     if ('failure' in attempt) {
       await rateLimits.consume(failureBuckets);
       // The name typed is recorded only when it is an account's: an unknown one may be a password
       // typed into the wrong field.
-      await recordAudit(store, {
-        event: 'login_failed', at: now, clientId: check.request.client.id, address: request.ip, reason: attempt.failure,
-        subject: attempt.failure === 'wrong_password' ? truncated(username, AUDIT_USERNAME_MAX) : null,
-      }, auditLogOf(request));
+      await recordAudit(
+        store,
+        {
+          event: 'login_failed',
+          at: now,
+          clientId: check.request.client.id,
+          address: request.ip,
+          reason: attempt.failure,
+          subject: attempt.failure === 'wrong_password' ? truncated(username, AUDIT_USERNAME_MAX) : null,
+        },
+        auditLogOf(request),
+      );
       const { title } = PROBLEMS.login_failed;
-      return sendLoginPage(pages, reply, check.request, session, 401, { username, alert: { title, text: 'Check them and try again.' } });
+      return sendLoginPage(pages, reply, check.request, session, 401, {
+        username,
+        alert: { title, text: 'Check them and try again.' },
+      });
     }
     await signIn(store, reply, cookies, session, attempt.user.username, now);
-    return reply.code(303).header('cache-control', 'no-store').header('location', `${base}/authorize?${check.request.query}`).send();
+    return reply
+      .code(303)
+      .header('cache-control', 'no-store')
+      .header('location', `${base}/authorize?${check.request.query}`)
+      .send();
   });
 }

@@ -15,7 +15,8 @@ export function escapeHtml(value: string | number): string {
 export type BasePath = string;
 
 // The mark of the product: SVG presentation attributes, which a CSP without 'unsafe-inline' allows.
-const LOGO = '<svg class="logo" viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M12 2 4 5.5v5.6c0 4.9 3.4 9.5 8 10.9 4.6-1.4 8-6 8-10.9V5.5L12 2Zm0 4.2a3 3 0 0 1 3 3V11h.6c.5 0 .9.4.9.9v4.2c0 .5-.4.9-.9.9H8.4a.9.9 0 0 1-.9-.9v-4.2c0-.5.4-.9.9-.9H9V9.2a3 3 0 0 1 3-3Zm0 1.6c-.8 0-1.4.6-1.4 1.4V11h2.8V9.2c0-.8-.6-1.4-1.4-1.4Z"/></svg>';
+const LOGO =
+  '<svg class="logo" viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M12 2 4 5.5v5.6c0 4.9 3.4 9.5 8 10.9 4.6-1.4 8-6 8-10.9V5.5L12 2Zm0 4.2a3 3 0 0 1 3 3V11h.6c.5 0 .9.4.9.9v4.2c0 .5-.4.9-.9.9H8.4a.9.9 0 0 1-.9-.9v-4.2c0-.5.4-.9.9-.9H9V9.2a3 3 0 0 1 3-3Zm0 1.6c-.8 0-1.4.6-1.4 1.4V11h2.8V9.2c0-.8-.6-1.4-1.4-1.4Z"/></svg>';
 
 function layout(base: BasePath, title: string, content: string): string {
   return `<!doctype html>
@@ -64,7 +65,10 @@ export function renderLoginPage(base: BasePath, page: LoginPage): string {
   const alert = page.alert
     ? `<div class="alert" role="alert"><strong>${escapeHtml(page.alert.title)}</strong> ${escapeHtml(page.alert.text)}</div>\n`
     : '';
-  return layout(base, 'Sign in', `<div class="parties">${monogram(page.clientName, 'client')}</div>
+  return layout(
+    base,
+    'Sign in',
+    `<div class="parties">${monogram(page.clientName, 'client')}</div>
 <h1>Sign in</h1>
 <p class="lead">to continue to <strong class="client-name">${escapeHtml(page.clientName)}</strong></p>
 ${alert}<form method="post" action="${base}/login" class="stack">
@@ -75,7 +79,8 @@ ${hiddenFields(page.csrfToken, page.query)}
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${page.username ? ' autofocus' : ''}>
 <button type="submit" class="button primary">Sign in</button>
 </form>
-<p class="fine-print">Next, you will choose what ${escapeHtml(page.clientName)} may do with your account.</p>`);
+<p class="fine-print">Next, you will choose what ${escapeHtml(page.clientName)} may do with your account.</p>`,
+  );
 }
 
 export interface ConsentPage {
@@ -90,12 +95,21 @@ export interface ConsentPage {
 
 export function renderConsentPage(base: BasePath, page: ConsentPage): string {
   const client = escapeHtml(page.clientName);
-  const items = page.scopes.map((s) => `<li><span class="tick" aria-hidden="true"></span><span><span class="scope-words">${escapeHtml(s.words)}</span>`
-    + `<code class="scope-name">${escapeHtml(s.name)}</code></span></li>`).join('\n');
-  const access = page.scopes.length === 0
-    ? `<p class="list-title">${client} asks only to know that you are signed in; it gets no access to your data.</p>`
-    : `<p class="list-title">This will allow ${client} to:</p>\n<ul class="scopes">\n${items}\n</ul>`;
-  return layout(base, `Allow ${page.clientName}?`, `<div class="parties">${monogram(page.clientName, 'client')}<span class="link" aria-hidden="true"></span>${monogram(page.username, 'user')}</div>
+  const items = page.scopes
+    .map(
+      (s) =>
+        `<li><span class="tick" aria-hidden="true"></span><span><span class="scope-words">${escapeHtml(s.words)}</span>` +
+        `<code class="scope-name">${escapeHtml(s.name)}</code></span></li>`,
+    )
+    .join('\n');
+  const access =
+    page.scopes.length === 0
+      ? `<p class="list-title">${client} asks only to know that you are signed in; it gets no access to your data.</p>`
+      : `<p class="list-title">This will allow ${client} to:</p>\n<ul class="scopes">\n${items}\n</ul>`;
+  return layout(
+    base,
+    `Allow ${page.clientName}?`,
+    `<div class="parties">${monogram(page.clientName, 'client')}<span class="link" aria-hidden="true"></span>${monogram(page.username, 'user')}</div>
 <h1><span class="client-name">${client}</span> wants to access your account</h1>
 <p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
 ${access}
@@ -104,7 +118,8 @@ ${hiddenFields(page.csrfToken, page.query)}
 <button type="submit" name="decision" value="deny" class="button secondary">Deny</button>
 <button type="submit" name="decision" value="allow" class="button primary">Allow</button>
 </form>
-<p class="fine-print">Either way, you will be sent back to <strong>${escapeHtml(page.destination)}</strong>. You can withdraw access later by revoking the grant.</p>`);
+<p class="fine-print">Either way, you will be sent back to <strong>${escapeHtml(page.destination)}</strong>. You can withdraw access later by revoking the grant.</p>`,
+  );
 }
 
 export interface ErrorPage {
@@ -119,11 +134,18 @@ export interface ErrorPage {
 }
 
 export function renderErrorPage(base: BasePath, page: ErrorPage): string {
-  const detail = page.detail && page.detail !== page.summary ? `<p class="detail"><strong>Details</strong> ${escapeHtml(page.detail)}</p>\n` : '';
-  return layout(base, page.title, `<div class="parties"><span class="mark mark-error" aria-hidden="true">!</span></div>
+  const detail =
+    page.detail && page.detail !== page.summary
+      ? `<p class="detail"><strong>Details</strong> ${escapeHtml(page.detail)}</p>\n`
+      : '';
+  return layout(
+    base,
+    page.title,
+    `<div class="parties"><span class="mark mark-error" aria-hidden="true">!</span></div>
 <h1>${escapeHtml(page.title)}</h1>
 <p class="summary">${escapeHtml(page.summary)}</p>
 ${detail}
 <section class="what-to-do"><h2>What to do</h2><p>${escapeHtml(page.action)}</p></section>
-<p class="fine-print">Error <code>${escapeHtml(page.code)}</code> · HTTP ${page.status} · <a href="${base}/problems/${escapeHtml(page.slug)}">About this error</a></p>`);
+<p class="fine-print">Error <code>${escapeHtml(page.code)}</code> · HTTP ${page.status} · <a href="${base}/problems/${escapeHtml(page.slug)}">About this error</a></p>`,
+  );
 }

@@ -21,13 +21,22 @@ export function formActionSource(redirectUri: string): string | undefined {
 function pageHeaders(reply: FastifyReply, formTargets: readonly (string | undefined)[]): FastifyReply {
   const formAction = ["'self'", ...formTargets.filter((t): t is string => t !== undefined)].join(' ');
   const csp = `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
-  return reply.header('content-security-policy', csp).header('x-frame-options', 'DENY')
-    .header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer')
-    .header('cache-control', 'no-store').type('text/html; charset=utf-8');
+  return reply
+    .header('content-security-policy', csp)
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8');
 }
 
 /** Sends a page; `formTargets` are the CSP sources its forms may lead to besides this server. */
-export function sendPage(reply: FastifyReply, status: number, html: string, formTargets: readonly (string | undefined)[] = []): FastifyReply {
+export function sendPage(
+  reply: FastifyReply,
+  status: number,
+  html: string,
+  formTargets: readonly (string | undefined)[] = [],
+): FastifyReply {
   return pageHeaders(reply, formTargets).code(status).send(html);
 }
 
@@ -36,23 +45,48 @@ export function sendPage(reply: FastifyReply, status: number, html: string, form
  * query, which is kept (RFC 6749 §3.1.2). 302 after a GET; 303 after a POST, so that the browser
  * never re-posts the form to the client (RFC 9700 §4.12).
  */
-export function redirectToClient(reply: FastifyReply, redirectUri: string, params: Readonly<Record<string, string | undefined>>, status: 302 | 303): FastifyReply {
+export function redirectToClient(
+  reply: FastifyReply,
+  redirectUri: string,
+  params: Readonly<Record<string, string | undefined>>,
+  status: 302 | 303,
+): FastifyReply {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value !== undefined) search.append(name, value);
   const separator = !redirectUri.includes('?') ? '?' : /[?&]$/.test(redirectUri) ? '' : '&';
-  return reply.code(status).header('location', `${redirectUri}${separator}${search}`)
-    .header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
+  return reply
+    .code(status)
+    .header('location', `${redirectUri}${separator}${search}`)
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .send();
 }
 
 /** The page for anything thrown on the authorization pages: a catalog entry, as HTML. */
 export function errorPageOf(error: unknown): ErrorPage {
   if (error instanceof OAuthError) {
     const e = OAUTH_ERRORS[error.error];
-    return { status: error.status, code: e.error, slug: e.page, title: e.title, summary: e.summary, detail: error.description, action: e.clientAction };
+    return {
+      status: error.status,
+      code: e.error,
+      slug: e.page,
+      title: e.title,
+      summary: e.summary,
+      detail: error.description,
+      action: e.clientAction,
+    };
   }
   const problem = toProblem(error);
   const p = PROBLEMS[problem.code];
-  return { status: p.status, code: p.code, slug: p.slug, title: p.title, summary: p.summary, detail: problem.detail, action: p.clientAction };
+  return {
+    status: p.status,
+    code: p.code,
+    slug: p.slug,
+    title: p.title,
+    summary: p.summary,
+    detail: problem.detail,
+    action: p.clientAction,
+  };
 }
 
 /** The error handler of the authorization pages: people get a page, not JSON. */

@@ -19,9 +19,13 @@ export const PAGE_FORM_BODY_LIMIT = 16 * 1024;
  */
 export async function authorizationPages(app: FastifyInstance, { context }: { context: ServerContext }): Promise<void> {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: PAGE_FORM_BODY_LIMIT }, (_request, body, done) => {
-    done(null, FormParams.parse(body as string));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: PAGE_FORM_BODY_LIMIT },
+    (_request, body, done) => {
+      done(null, FormParams.parse(body as string));
+    },
+  );
   const base = new URL(context.issuer).pathname.replace(/\/+$/, '');
   const pages: AuthorizePages = { context, base, cookies: cookiePolicyFor(context.issuer) };
   app.setErrorHandler(htmlErrorHandler(base));
@@ -37,7 +41,17 @@ export async function authorizationPages(app: FastifyInstance, { context }: { co
 function assets(app: FastifyInstance): void {
   const cached = 'public, max-age=3600';
   app.get('/assets/gatehouse.css', async (_request, reply) =>
-    reply.header('cache-control', cached).header('x-content-type-options', 'nosniff').type('text/css; charset=utf-8').send(STYLESHEET));
+    reply
+      .header('cache-control', cached)
+      .header('x-content-type-options', 'nosniff')
+      .type('text/css; charset=utf-8')
+      .send(STYLESHEET),
+  );
   app.get('/assets/gatehouse.svg', async (_request, reply) =>
-    reply.header('cache-control', cached).header('x-content-type-options', 'nosniff').type('image/svg+xml').send(FAVICON_SVG));
+    reply
+      .header('cache-control', cached)
+      .header('x-content-type-options', 'nosniff')
+      .type('image/svg+xml')
+      .send(FAVICON_SVG),
+  );
 }

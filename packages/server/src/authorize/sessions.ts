@@ -38,7 +38,11 @@ export function cookieValue(header: string | undefined, name: string): string | 
 }
 
 /** The browser's live session, its idle expiry moved on; undefined when it has none. */
-export async function currentSession(store: Repository, request: FastifyRequest, now: number): Promise<BrowserSessionRecord | undefined> {
+export async function currentSession(
+  store: Repository,
+  request: FastifyRequest,
+  now: number,
+): Promise<BrowserSessionRecord | undefined> {
   const value = cookieValue(request.headers.cookie, SESSION_COOKIE);
   if (value === undefined || !/^[A-Za-z0-9_-]{43}$/.test(value)) return undefined;
   const session = await store.findBrowserSession(digestOf(value), now);
@@ -59,13 +63,23 @@ function idleExpiry(createdAt: number, now: number): number {
  * Starts a session and sets its cookie: anonymous for a browser arriving without one (its forms
  * need a CSRF token before anyone signs in), or signed in as `username`.
  */
-export async function startSession(store: Repository, reply: FastifyReply, policy: CookiePolicy, now: number, username: string | null = null): Promise<BrowserSessionRecord> {
+export async function startSession(
+  store: Repository,
+  reply: FastifyReply,
+  policy: CookiePolicy,
+  now: number,
+  username: string | null = null,
+): Promise<BrowserSessionRecord> {
   // Anonymous sessions are cheap to make: clear the dead ones as new ones come.
   await store.deleteExpiredBrowserSessions(now);
   const value = newOpaqueSecret();
   const session: BrowserSessionRecord = {
-    id: digestOf(value), csrfToken: newOpaqueSecret(), username, authenticatedAt: username === null ? null : now,
-    createdAt: now, expiresAt: idleExpiry(now, now),
+    id: digestOf(value),
+    csrfToken: newOpaqueSecret(),
+    username,
+    authenticatedAt: username === null ? null : now,
+    createdAt: now,
+    expiresAt: idleExpiry(now, now),
   };
   await store.insertBrowserSession(session);
   reply.header('set-cookie', sessionCookie(value, policy));
@@ -77,13 +91,26 @@ export async function startSession(store: Repository, reply: FastifyReply, polic
  * cookie value begins, so that a session id planted before sign-in is worth nothing after it
  * (session fixation, OWASP ASVS V3.2.1).
  */
-export async function signIn(store: Repository, reply: FastifyReply, policy: CookiePolicy, old: BrowserSessionRecord, username: string, now: number): Promise<BrowserSessionRecord> {
+export async function signIn(
+  store: Repository,
+  reply: FastifyReply,
+  policy: CookiePolicy,
+  old: BrowserSessionRecord,
+  username: string,
+  now: number,
+): Promise<BrowserSessionRecord> {
   await store.deleteBrowserSession(old.id);
   return startSession(store, reply, policy, now, username);
 }
 
 function sessionCookie(value: string, { secure, path }: CookiePolicy): string {
-  const attributes = [`${SESSION_COOKIE}=${value}`, `Path=${path}`, `Max-Age=${SESSION_ABSOLUTE_TTL}`, 'HttpOnly', 'SameSite=Lax'];
+  const attributes = [
+    `${SESSION_COOKIE}=${value}`,
+    `Path=${path}`,
+    `Max-Age=${SESSION_ABSOLUTE_TTL}`,
+    'HttpOnly',
+    'SameSite=Lax',
+  ];
   if (secure) attributes.push('Secure');
   return attributes.join('; ');
 }

@@ -5,16 +5,31 @@ import { parseDuration } from './durations.js';
 import { withStore } from './open-context.js';
 import { UsageError, type CliIo } from './run.js';
 
-const EVENTS: readonly AuditEventName[] = ['refresh_token_reuse_detected', 'grant_revoked', 'client_authentication_failed', 'login_failed'];
+const EVENTS: readonly AuditEventName[] = [
+  'refresh_token_reuse_detected',
+  'grant_revoked',
+  'client_authentication_failed',
+  'login_failed',
+];
 const MAX_LIMIT = 10_000;
 
 /** `gatehouse audit [--since ISO|DURATION] [--limit N] [--event NAME]`: the newest events, oldest first, as a JSON array. */
-export async function auditCommand(args: string[], config: ServerConfig, io: CliIo, nowMillis: () => number = Date.now): Promise<number> {
-  const { values } = parseArgs({ args, options: { since: { type: 'string' }, limit: { type: 'string' }, event: { type: 'string' } } });
+export async function auditCommand(
+  args: string[],
+  config: ServerConfig,
+  io: CliIo,
+  nowMillis: () => number = Date.now,
+): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { since: { type: 'string' }, limit: { type: 'string' }, event: { type: 'string' } },
+  });
   const limit = values.limit === undefined ? 100 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}`);
   const event = values.event as AuditEventName | undefined;
-  if (event !== undefined && !EVENTS.includes(event)) throw new UsageError(`--event must be one of ${EVENTS.join(', ')}`);
+  if (event !== undefined && !EVENTS.includes(event))
+    throw new UsageError(`--event must be one of ${EVENTS.join(', ')}`);
   const since = values.since === undefined ? undefined : sinceOf(values.since, nowMillis());
   const events = await withStore(config, (store) => store.listAuditEvents({ since, event, limit }));
   io.out(JSON.stringify(events.map(auditEventJson), null, 2));

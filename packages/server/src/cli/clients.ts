@@ -11,8 +11,12 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
   switch (sub) {
     case 'add': {
       const registration = registrationFrom(args);
-      const { client, secret } = await withContext(config, ({ store, clock }) => registerClient(store, registration, clock.now()));
-      io.out(JSON.stringify({ ...describeClient(client), ...(secret === null ? {} : { client_secret: secret }) }, null, 2));
+      const { client, secret } = await withContext(config, ({ store, clock }) =>
+        registerClient(store, registration, clock.now()),
+      );
+      io.out(
+        JSON.stringify({ ...describeClient(client), ...(secret === null ? {} : { client_secret: secret }) }, null, 2),
+      );
       return 0;
     }
     case 'list': {
@@ -38,22 +42,36 @@ function registrationFrom(args: string[]): ClientRegistration {
   const { values } = parseArgs({
     args,
     options: {
-      id: { type: 'string' }, name: { type: 'string' }, public: { type: 'boolean' },
-      'redirect-uri': { type: 'string', multiple: true }, 'grant-types': { type: 'string' }, scope: { type: 'string' },
-      'rotation-limit': { type: 'string' }, 'max-rotations': { type: 'string' }, 'no-rotation': { type: 'boolean' },
-      'refresh-ttl': { type: 'string' }, 'absolute-ttl': { type: 'string' }, 'access-ttl': { type: 'string' },
+      id: { type: 'string' },
+      name: { type: 'string' },
+      public: { type: 'boolean' },
+      'redirect-uri': { type: 'string', multiple: true },
+      'grant-types': { type: 'string' },
+      scope: { type: 'string' },
+      'rotation-limit': { type: 'string' },
+      'max-rotations': { type: 'string' },
+      'no-rotation': { type: 'boolean' },
+      'refresh-ttl': { type: 'string' },
+      'absolute-ttl': { type: 'string' },
+      'access-ttl': { type: 'string' },
       'resource-server': { type: 'boolean' },
     },
   });
   if (!values.id || !values.name) throw new UsageError('clients add needs --id and --name');
   return {
-    id: values.id, name: values.name, public: values.public ?? false,
-    redirectUris: values['redirect-uri'] ?? [], grantTypes: listOf(values['grant-types']) as GrantType[] | undefined,
-    scope: listOf(values.scope), rotation: values['no-rotation'] ? false : undefined,
+    id: values.id,
+    name: values.name,
+    public: values.public ?? false,
+    redirectUris: values['redirect-uri'] ?? [],
+    grantTypes: listOf(values['grant-types']) as GrantType[] | undefined,
+    scope: listOf(values.scope),
+    rotation: values['no-rotation'] ? false : undefined,
     rotationLimit: integerOption('rotation-limit', values['rotation-limit']),
     maxRotations: integerOption('max-rotations', values['max-rotations']),
-    refreshTokenTtl: durationOption(values['refresh-ttl']), refreshTokenAbsoluteTtl: durationOption(values['absolute-ttl']),
-    accessTokenTtl: durationOption(values['access-ttl']), resourceServer: values['resource-server'] ?? false,
+    refreshTokenTtl: durationOption(values['refresh-ttl']),
+    refreshTokenAbsoluteTtl: durationOption(values['absolute-ttl']),
+    accessTokenTtl: durationOption(values['access-ttl']),
+    resourceServer: values['resource-server'] ?? false,
   };
 }
 

@@ -22,53 +22,90 @@ export async function ensureDemoClient(context: ServerContext, print: (line: str
   print(authorizationHint(context.issuer));
 }
 
-async function ensureConfidentialClient({ store, clock, issuer }: ServerContext, print: (line: string) => void): Promise<void> {
+async function ensureConfidentialClient(
+  { store, clock, issuer }: ServerContext,
+  print: (line: string) => void,
+): Promise<void> {
   if (await store.findClient(DEMO_CLIENT_ID)) {
-    print(`Demo client '${DEMO_CLIENT_ID}' exists; its secret was printed at first start (to start over: npx gatehouse clients remove ${DEMO_CLIENT_ID}, then restart).`);
+    print(
+      `Demo client '${DEMO_CLIENT_ID}' exists; its secret was printed at first start (to start over: npx gatehouse clients remove ${DEMO_CLIENT_ID}, then restart).`,
+    );
     return;
   }
-  const { secret } = await registerClient(store, {
-    id: DEMO_CLIENT_ID, name: 'Gatehouse demo client', scope: DEMO_SCOPE, redirectUris: [DEMO_REDIRECT_URI],
-  }, clock.now());
-  print([
-    'Created the demo confidential client (the secret is shown only now):',
-    `  client_id:     ${DEMO_CLIENT_ID}`,
-    `  client_secret: ${secret}`,
-    `  metadata:      ${issuer}/.well-known/oauth-authorization-server`,
-    `  authorize:     ${issuer}/authorize`,
-    `  token:         ${issuer}/token`,
-    `  introspect:    ${issuer}/introspect`,
-    `  revoke:        ${issuer}/revoke`,
-    `  jwks:          ${issuer}/jwks`,
-    'Try: npx gatehouse grants issue --client demo --user alice --scope "contacts:read"',
-  ].join('\n'));
+  const { secret } = await registerClient(
+    store,
+    {
+      id: DEMO_CLIENT_ID,
+      name: 'Gatehouse demo client',
+      scope: DEMO_SCOPE,
+      redirectUris: [DEMO_REDIRECT_URI],
+    },
+    clock.now(),
+  );
+  print(
+    [
+      'Created the demo confidential client (the secret is shown only now):',
+      `  client_id:     ${DEMO_CLIENT_ID}`,
+      `  client_secret: ${secret}`,
+      `  metadata:      ${issuer}/.well-known/oauth-authorization-server`,
+      `  authorize:     ${issuer}/authorize`,
+      `  token:         ${issuer}/token`,
+      `  introspect:    ${issuer}/introspect`,
+      `  revoke:        ${issuer}/revoke`,
+      `  jwks:          ${issuer}/jwks`,
+      'Try: npx gatehouse grants issue --client demo --user alice --scope "contacts:read"',
+    ].join('\n'),
+  );
 }
 
 /** A public client (authentication `none`, PKCE required) for browser and command-line apps. */
 async function ensurePublicClient({ store, clock }: ServerContext, print: (line: string) => void): Promise<void> {
   if (await store.findClient(DEMO_PUBLIC_CLIENT_ID)) return;
-  await registerClient(store, {
-    id: DEMO_PUBLIC_CLIENT_ID, name: 'Gatehouse demo app', public: true, scope: DEMO_SCOPE, redirectUris: [DEMO_REDIRECT_URI],
-  }, clock.now());
-  print(`Created the demo public client '${DEMO_PUBLIC_CLIENT_ID}' (no secret; PKCE S256; redirect URI ${DEMO_REDIRECT_URI}).`);
+  await registerClient(
+    store,
+    {
+      id: DEMO_PUBLIC_CLIENT_ID,
+      name: 'Gatehouse demo app',
+      public: true,
+      scope: DEMO_SCOPE,
+      redirectUris: [DEMO_REDIRECT_URI],
+    },
+    clock.now(),
+  );
+  print(
+    `Created the demo public client '${DEMO_PUBLIC_CLIENT_ID}' (no secret; PKCE S256; redirect URI ${DEMO_REDIRECT_URI}).`,
+  );
 }
 
 async function ensureDemoUser({ store, clock }: ServerContext, print: (line: string) => void): Promise<void> {
   if (await store.findUser(DEMO_USERNAME)) {
-    print(`Demo user '${DEMO_USERNAME}' exists; its password was printed at first start (new one: npx gatehouse users passwd ${DEMO_USERNAME}).`);
+    print(
+      `Demo user '${DEMO_USERNAME}' exists; its password was printed at first start (new one: npx gatehouse users passwd ${DEMO_USERNAME}).`,
+    );
     return;
   }
   const password = generatePassword();
   await addUser(store, DEMO_USERNAME, password, clock.now());
-  print(['Created the demo user for the sign-in page (the password is shown only now):', `  username: ${DEMO_USERNAME}`, `  password: ${password}`].join('\n'));
+  print(
+    [
+      'Created the demo user for the sign-in page (the password is shown only now):',
+      `  username: ${DEMO_USERNAME}`,
+      `  password: ${password}`,
+    ].join('\n'),
+  );
 }
 
 /** A ready-to-open authorization URL for the public client, with a fresh PKCE pair (RFC 7636 §4.1-4.2). */
 export function authorizationHint(issuer: string): string {
   const verifier = randomBytes(32).toString('base64url');
   const query = new URLSearchParams({
-    response_type: 'code', client_id: DEMO_PUBLIC_CLIENT_ID, redirect_uri: DEMO_REDIRECT_URI, scope: DEMO_SCOPE.join(' '),
-    state: randomBytes(8).toString('hex'), code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+    response_type: 'code',
+    client_id: DEMO_PUBLIC_CLIENT_ID,
+    redirect_uri: DEMO_REDIRECT_URI,
+    scope: DEMO_SCOPE.join(' '),
+    state: randomBytes(8).toString('hex'),
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
   });
   return [
     'Sign in through the browser: open this authorization URL (PKCE code_verifier below):',

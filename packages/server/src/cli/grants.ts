@@ -9,10 +9,15 @@ import { listOf, UsageError, type CliIo } from './run.js';
 export async function grantsCommand([sub, ...args]: string[], config: ServerConfig, io: CliIo): Promise<number> {
   switch (sub) {
     case 'issue': {
-      const { values } = parseArgs({ args, options: { client: { type: 'string' }, user: { type: 'string' }, scope: { type: 'string' } } });
+      const { values } = parseArgs({
+        args,
+        options: { client: { type: 'string' }, user: { type: 'string' }, scope: { type: 'string' } },
+      });
       if (!values.client || values.user === undefined) throw new UsageError('grants issue needs --client and --user');
       const { client, user } = values;
-      const response = await withContext(config, (context) => issueOperatorGrant(context, client, user, listOf(values.scope) ?? []));
+      const response = await withContext(config, (context) =>
+        issueOperatorGrant(context, client, user, listOf(values.scope) ?? []),
+      );
       io.out(JSON.stringify(response, null, 2));
       return 0;
     }
@@ -25,7 +30,14 @@ export async function grantsCommand([sub, ...args]: string[], config: ServerConf
         return store.transaction(async (tx) => {
           const grant = await tx.findGrant(id);
           if (grant && (await tx.revokeGrant(id, 'revoked_by_admin', now))) {
-            await storeAudit(tx, { event: 'grant_revoked', at: now, clientId: grant.clientId, subject: grant.subject, grantId: id, reason: 'revoked_by_admin' });
+            await storeAudit(tx, {
+              event: 'grant_revoked',
+              at: now,
+              clientId: grant.clientId,
+              subject: grant.subject,
+              grantId: id,
+              reason: 'revoked_by_admin',
+            });
           }
           return grant;
         });

@@ -3,7 +3,13 @@ import type { ServerConfig } from '../config.js';
 import { OperatorInputError } from '../oauth/clients.js';
 import { systemClock } from '../oauth/clock.js';
 import { isSealed, KeyEncryption } from '../oauth/key-sealing.js';
-import { activationOfNextKey, chooseSigningKey, generateSigningKey, KEY_PUBLISH_DELAY, sealPlaintextKeys } from '../oauth/keys.js';
+import {
+  activationOfNextKey,
+  chooseSigningKey,
+  generateSigningKey,
+  KEY_PUBLISH_DELAY,
+  sealPlaintextKeys,
+} from '../oauth/keys.js';
 import type { SigningKeyRecord } from '../store/records.js';
 import { withStore } from './open-context.js';
 import { UsageError, type CliIo } from './run.js';
@@ -15,7 +21,8 @@ import { UsageError, type CliIo } from './run.js';
  * `serve` does when it starts).
  */
 export async function keysCommand([sub, ...args]: string[], config: ServerConfig, io: CliIo): Promise<number> {
-  const encryption = config.keyEncryptionKey === undefined ? undefined : KeyEncryption.fromSecret(config.keyEncryptionKey);
+  const encryption =
+    config.keyEncryptionKey === undefined ? undefined : KeyEncryption.fromSecret(config.keyEncryptionKey);
   switch (sub) {
     case 'list': {
       parseArgs({ args, options: {} });
@@ -27,7 +34,11 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
       const { values } = parseArgs({ args, options: { now: { type: 'boolean' } } });
       const key = await withStore(config, async (store) => {
         const existing = (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
-        const rotated = generateSigningKey(now(), activationOfNextKey(existing, now(), values.now ? 0 : KEY_PUBLISH_DELAY), encryption);
+        const rotated = generateSigningKey(
+          now(),
+          activationOfNextKey(existing, now(), values.now ? 0 : KEY_PUBLISH_DELAY),
+          encryption,
+        );
         await store.insertSigningKey(rotated);
         return rotated;
       });
@@ -42,8 +53,14 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
         const keys = (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
         if (!keys.some((k) => k.kid === kid)) throw new OperatorInputError(`no active key '${kid}'`);
         // Some other key must be able to sign at once, or the servers would have none.
-        const successor = chooseSigningKey(keys.filter((k) => k.kid !== kid), now());
-        if (!successor || successor.activatesAt > now()) throw new OperatorInputError(`no other key signs yet; run gatehouse keys rotate and wait until it signs (or use --now) before retiring '${kid}'`);
+        const successor = chooseSigningKey(
+          keys.filter((k) => k.kid !== kid),
+          now(),
+        );
+        if (!successor || successor.activatesAt > now())
+          throw new OperatorInputError(
+            `no other key signs yet; run gatehouse keys rotate and wait until it signs (or use --now) before retiring '${kid}'`,
+          );
         await store.retireSigningKey(kid, now());
       });
       io.out(JSON.stringify({ kid, retired: true }));
@@ -62,11 +79,25 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
 }
 
 function describeKeys(keys: readonly SigningKeyRecord[], at: number): Record<string, unknown>[] {
-  const signing = chooseSigningKey(keys.filter((k) => k.retiredAt === null), at);
+  const signing = chooseSigningKey(
+    keys.filter((k) => k.retiredAt === null),
+    at,
+  );
   return keys.map((k) => ({
-    kid: k.kid, alg: k.alg, published_at: iso(k.createdAt), signs_from: iso(k.activatesAt), sealed: isSealed(k.privateJwk),
+    kid: k.kid,
+    alg: k.alg,
+    published_at: iso(k.createdAt),
+    signs_from: iso(k.activatesAt),
+    sealed: isSealed(k.privateJwk),
     retired_at: k.retiredAt === null ? null : iso(k.retiredAt),
-    status: k.retiredAt !== null ? 'retired' : k.kid === signing?.kid ? 'signing' : k.activatesAt > at ? 'published' : 'verifying',
+    status:
+      k.retiredAt !== null
+        ? 'retired'
+        : k.kid === signing?.kid
+          ? 'signing'
+          : k.activatesAt > at
+            ? 'published'
+            : 'verifying',
   }));
 }
 

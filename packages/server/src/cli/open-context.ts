@@ -6,7 +6,11 @@ import type { MigrationMode } from '../store/migrations.js';
 import type { Store } from '../store/store.js';
 
 /** Opens the configured store for one command and closes it afterwards. */
-export async function withContext<T>(config: ServerConfig, work: (context: ServerContext) => Promise<T>, migrations: MigrationMode = 'apply'): Promise<T> {
+export async function withContext<T>(
+  config: ServerConfig,
+  work: (context: ServerContext) => Promise<T>,
+  migrations: MigrationMode = 'apply',
+): Promise<T> {
   const store = await openStore(config.databaseUrl, { migrations });
   try {
     return await work(await createContext(store, config.issuer, { keyEncryptionKey: config.keyEncryptionKey }));

@@ -53,8 +53,13 @@ Every command but serve prints JSON.`;
 type Command = (args: string[], config: ServerConfig, io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
-  serve: serveCommand, migrate: migrateCommand, clients: clientsCommand, grants: grantsCommand, keys: keysCommand,
-  users: usersCommand, audit: auditCommand,
+  serve: serveCommand,
+  migrate: migrateCommand,
+  clients: clientsCommand,
+  grants: grantsCommand,
+  keys: keysCommand,
+  users: usersCommand,
+  audit: auditCommand,
 };
 
 /** Runs one CLI invocation; resolves to the process exit code (0 ok, 1 refused, 2 usage). */

@@ -17,19 +17,31 @@ export async function serveCommand(args: string[], config: ServerConfig, io: Cli
   const { values } = parseArgs({ args, options: { demo: { type: 'boolean' }, workers: { type: 'string' } } });
   const workers = workerCount(values.workers);
   if (cluster.isWorker) return serveUntilStopped(config, io, { demo: false, migrations: 'check', quiet: true });
-  if (workers === 1) return serveUntilStopped(config, io, { demo: values.demo ?? false, migrations: config.autoMigrate ? 'apply' : 'check', quiet: false });
+  if (workers === 1)
+    return serveUntilStopped(config, io, {
+      demo: values.demo ?? false,
+      migrations: config.autoMigrate ? 'apply' : 'check',
+      quiet: false,
+    });
 
-  await withContext(config, async (context) => {
-    if (values.demo) await ensureDemoClient(context, io.out);
-  }, config.autoMigrate ? 'apply' : 'check');
-  io.out(`Gatehouse is serving ${config.issuer} with ${workers} workers (port ${config.port}, store ${config.databaseUrl.split(':')[0]})`);
+  await withContext(
+    config,
+    async (context) => {
+      if (values.demo) await ensureDemoClient(context, io.out);
+    },
+    config.autoMigrate ? 'apply' : 'check',
+  );
+  io.out(
+    `Gatehouse is serving ${config.issuer} with ${workers} workers (port ${config.port}, store ${config.databaseUrl.split(':')[0]})`,
+  );
   return superviseWorkers(workers);
 }
 
 function workerCount(value: string | undefined): number {
   if (value === undefined) return 1;
   if (value === 'auto') return availableParallelism();
-  if (!/^\d{1,3}$/.test(value) || Number(value) < 1) throw new UsageError('--workers takes a whole number of at least 1, or auto');
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1)
+    throw new UsageError('--workers takes a whole number of at least 1, or auto');
   return Number(value);
 }
 
@@ -41,12 +53,24 @@ interface ServeOptions {
 
 async function serveUntilStopped(config: ServerConfig, io: CliIo, options: ServeOptions): Promise<number> {
   const server = await startServer({
-    databaseUrl: config.databaseUrl, issuer: config.issuer, port: config.port, host: config.host, api: config.openApiPath,
-    migrations: options.migrations, trustProxy: config.trustProxy, metricsToken: config.metricsToken, logger: serverLoggerOptions(config.logLevel),
-    rateLimits: config.rateLimits, connectionLimits: config.connectionLimits, keyEncryptionKey: config.keyEncryptionKey,
+    databaseUrl: config.databaseUrl,
+    issuer: config.issuer,
+    port: config.port,
+    host: config.host,
+    api: config.openApiPath,
+    migrations: options.migrations,
+    trustProxy: config.trustProxy,
+    metricsToken: config.metricsToken,
+    logger: serverLoggerOptions(config.logLevel),
+    rateLimits: config.rateLimits,
+    connectionLimits: config.connectionLimits,
+    keyEncryptionKey: config.keyEncryptionKey,
   });
   if (options.demo) await ensureDemoClient(server.context, io.out);
-  if (!options.quiet) io.out(`Gatehouse is serving ${config.issuer} (listening on ${server.url}, store ${config.databaseUrl.split(':')[0]})`);
+  if (!options.quiet)
+    io.out(
+      `Gatehouse is serving ${config.issuer} (listening on ${server.url}, store ${config.databaseUrl.split(':')[0]})`,
+    );
   await stopSignal();
   await server.close();
   return 0;

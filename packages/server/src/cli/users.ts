@@ -10,14 +10,19 @@ import { UsageError, type CliIo } from './run.js';
 export async function usersCommand([sub, ...args]: string[], config: ServerConfig, io: CliIo): Promise<number> {
   switch (sub) {
     case 'add': {
-      const { values } = parseArgs({ args, options: { username: { type: 'string' }, 'password-stdin': { type: 'boolean' } } });
+      const { values } = parseArgs({
+        args,
+        options: { username: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+      });
       if (values.username === undefined) throw new UsageError('users add needs --username');
       const username = values.username;
       // Without --password-stdin a strong password is made and shown this once: only its hash is kept.
       const generated = values['password-stdin'] ? undefined : generatePassword();
       const password = generated ?? (await passwordFromStdin(io));
       const user = await withContext(config, ({ store, clock }) => addUser(store, username, password, clock.now()));
-      io.out(JSON.stringify({ ...describeUser(user), ...(generated === undefined ? {} : { password: generated }) }, null, 2));
+      io.out(
+        JSON.stringify({ ...describeUser(user), ...(generated === undefined ? {} : { password: generated }) }, null, 2),
+      );
       return 0;
     }
     case 'list': {
@@ -28,19 +33,36 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
     }
     case 'remove': {
       const username = oneName(args, 'users remove takes one username');
-      const { removed, grantsRevoked } = await withContext(config, ({ store, clock }) => removeUser(store, username, clock.now()));
+      const { removed, grantsRevoked } = await withContext(config, ({ store, clock }) =>
+        removeUser(store, username, clock.now()),
+      );
       if (!removed) throw new OperatorInputError(`no user '${username}'`);
       io.out(JSON.stringify({ username, removed, grants_revoked: grantsRevoked }));
       return 0;
     }
     case 'passwd': {
-      const { values, positionals } = parseArgs({ args, options: { 'password-stdin': { type: 'boolean' } }, allowPositionals: true });
+      const { values, positionals } = parseArgs({
+        args,
+        options: { 'password-stdin': { type: 'boolean' } },
+        allowPositionals: true,
+      });
       if (positionals.length !== 1) throw new UsageError('users passwd takes one username');
       const username = positionals[0] as string;
       const generated = values['password-stdin'] ? undefined : generatePassword();
       const password = generated ?? (await passwordFromStdin(io));
       await withContext(config, ({ store, clock }) => changePassword(store, username, password, clock.now()));
-      io.out(JSON.stringify({ username, password_changed: true, signed_out: true, ...(generated === undefined ? {} : { password: generated }) }, null, 2));
+      io.out(
+        JSON.stringify(
+          {
+            username,
+            password_changed: true,
+            signed_out: true,
+            ...(generated === undefined ? {} : { password: generated }),
+          },
+          null,
+          2,
+        ),
+      );
       return 0;
     }
     default:

@@ -1,7 +1,13 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { OAuthError, PROBLEMS, ProblemError, type ProblemCode } from '@gatehouse/contract';
-import type { ConnectionError as FastifyConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  ConnectionError as FastifyConnectionError,
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify';
 import { sendProblem, toProblem } from './problems.js';
 
 /**
@@ -29,8 +35,12 @@ export function problemOfParserError(code: string | undefined): ProblemCode {
 }
 
 /** The path of the refused request, when the parser got that far; never its query. */
-export function pathOfUnreadableRequest(error: ConnectionError, inFlight: ServerResponse | undefined): string | undefined {
-  const target = inFlight?.req?.url ?? /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ ([^\s]+) /.exec(error.rawPacket?.toString('latin1') ?? '')?.[1];
+export function pathOfUnreadableRequest(
+  error: ConnectionError,
+  inFlight: ServerResponse | undefined,
+): string | undefined {
+  const target =
+    inFlight?.req?.url ?? /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ ([^\s]+) /.exec(error.rawPacket?.toString('latin1') ?? '')?.[1];
   return target?.split(/[?#]/)[0];
 }
 
@@ -52,13 +62,19 @@ export function unreadableRequestAnswer(error: ConnectionError, path: string | u
     if (PROBLEMS[code].transient) headers['retry-after'] = '1';
   }
   headers['content-length'] = String(Buffer.byteLength(body));
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head}\r\n${body}`;
 }
 
 /** Fastify's `clientErrorHandler`: a catalog answer, unless the socket is gone or already answering. */
 export function clientErrorHandler(issuer: string) {
-  return function handleClientError(this: FastifyInstance, connectionError: FastifyConnectionError, socket: Socket): void {
+  return function handleClientError(
+    this: FastifyInstance,
+    connectionError: FastifyConnectionError,
+    socket: Socket,
+  ): void {
     // Node passes the parser's bytes as a Buffer (Fastify's type says otherwise).
     const error = connectionError as unknown as ConnectionError;
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -66,7 +82,9 @@ export function clientErrorHandler(issuer: string) {
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
     this.log.debug({ code: error.code }, 'unreadable request refused');
     if (socket.writable && !inFlight?.headersSent) {
-      socket.end(unreadableRequestAnswer(error, pathOfUnreadableRequest(error, inFlight), issuer), () => socket.destroy());
+      socket.end(unreadableRequestAnswer(error, pathOfUnreadableRequest(error, inFlight), issuer), () =>
+        socket.destroy(),
+      );
     } else {
       socket.destroy();
     }
@@ -77,9 +95,20 @@ export function clientErrorHandler(issuer: string) {
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      return sendProblem(reply, request, new ProblemError('malformed_request', 'The URL path is not valid percent-encoded UTF-8.'));
+      return sendProblem(
+        reply,
+        request,
+        new ProblemError('malformed_request', 'The URL path is not valid percent-encoded UTF-8.'),
+      );
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return sendProblem(reply, request, new ProblemError('not_found', 'There is no resource at this URL: a path segment is longer than any identifier.'));
+      return sendProblem(
+        reply,
+        request,
+        new ProblemError(
+          'not_found',
+          'There is no resource at this URL: a path segment is longer than any identifier.',
+        ),
+      );
     default:
       return sendProblem(reply, request, toProblem(error));
   }

@@ -9,15 +9,41 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 /** Parameters whose values are never secret: logged as sent. */
 const PUBLIC_PARAMETERS: ReadonlySet<string> = new Set([
-  'response_type', 'client_id', 'redirect_uri', 'scope', 'code_challenge_method', 'grant_type', 'token_type_hint',
-  'error', 'iss', 'limit', 'cursor',
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'code_challenge_method',
+  'grant_type',
+  'token_type_hint',
+  'error',
+  'iss',
+  'limit',
+  'cursor',
 ]);
 
 /** Parameters logged by name with the value hidden; any other name is hidden too (it could be a secret itself). */
 const KNOWN_PARAMETERS: ReadonlySet<string> = new Set([
-  ...PUBLIC_PARAMETERS, 'code', 'state', 'code_challenge', 'code_verifier', 'refresh_token', 'access_token', 'id_token', 'token',
-  'client_secret', 'client_assertion', 'client_assertion_type', 'assertion', 'password', 'username', 'csrf_token', 'request', 'decision',
-  'error_description', 'error_uri',
+  ...PUBLIC_PARAMETERS,
+  'code',
+  'state',
+  'code_challenge',
+  'code_verifier',
+  'refresh_token',
+  'access_token',
+  'id_token',
+  'token',
+  'client_secret',
+  'client_assertion',
+  'client_assertion_type',
+  'assertion',
+  'password',
+  'username',
+  'csrf_token',
+  'request',
+  'decision',
+  'error_description',
+  'error_uri',
 ]);
 
 const REDACTED = '[redacted]';
@@ -26,12 +52,15 @@ const REDACTED = '[redacted]';
 export function redactUrl(url: string): string {
   const mark = url.indexOf('?');
   if (mark < 0) return url;
-  const pairs = url.slice(mark + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const name = decodeName(eq < 0 ? pair : pair.slice(0, eq));
-    if (name === undefined || !KNOWN_PARAMETERS.has(name)) return pair === '' ? '' : REDACTED;
-    return PUBLIC_PARAMETERS.has(name) ? pair : `${name}=${REDACTED}`;
-  });
+  const pairs = url
+    .slice(mark + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = decodeName(eq < 0 ? pair : pair.slice(0, eq));
+      if (name === undefined || !KNOWN_PARAMETERS.has(name)) return pair === '' ? '' : REDACTED;
+      return PUBLIC_PARAMETERS.has(name) ? pair : `${name}=${REDACTED}`;
+    });
   return `${url.slice(0, mark)}?${pairs.join('&')}`;
 }
 
@@ -46,8 +75,12 @@ function decodeName(raw: string): string | undefined {
 /** Fastify's request serializer (the same fields), with the URL redacted. */
 export function requestLogSerializer(request: FastifyRequest): Record<string, unknown> {
   return {
-    method: request.method, url: redactUrl(request.url), version: request.headers?.['accept-version'], host: request.host,
-    remoteAddress: request.ip, remotePort: request.socket?.remotePort,
+    method: request.method,
+    url: redactUrl(request.url),
+    version: request.headers?.['accept-version'],
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
   };
 }
 

@@ -8,7 +8,8 @@ export function allowOnly(app: FastifyInstance, url: string, allowed: readonly H
   const others = METHODS.filter((m) => !allowed.includes(m));
   const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
   app.route({
-    method: others, url,
+    method: others,
+    url,
     handler: async (request, reply) => {
       reply.header('allow', allow);
       throw new ProblemError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`);

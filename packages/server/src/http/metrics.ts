@@ -106,10 +106,18 @@ export class Histogram {
 
 /** The server's metrics. */
 export class Metrics {
-  readonly oauthErrors = new Counter('gatehouse_oauth_errors_total', 'OAuth error responses, by error code and catalog reason.', ['error', 'reason']);
+  readonly oauthErrors = new Counter(
+    'gatehouse_oauth_errors_total',
+    'OAuth error responses, by error code and catalog reason.',
+    ['error', 'reason'],
+  );
   readonly problems = new Counter('gatehouse_problems_total', 'RFC 9457 problem responses, by catalog code.', ['code']);
-  readonly requestDuration = new Histogram('gatehouse_http_request_duration_seconds',
-    'HTTP request latency, by route pattern, method and status class.', ['route', 'method', 'status_class'], DURATION_BUCKETS);
+  readonly requestDuration = new Histogram(
+    'gatehouse_http_request_duration_seconds',
+    'HTTP request latency, by route pattern, method and status class.',
+    ['route', 'method', 'status_class'],
+    DURATION_BUCKETS,
+  );
 
   readonly #rateLimits: RateLimiter | undefined;
 
@@ -119,7 +127,11 @@ export class Metrics {
   }
 
   render(): string {
-    const refusals = new Counter('gatehouse_rate_limit_refusals_total', 'Requests refused by a rate limit, by limit (RATE_LIMIT_<LIMIT>).', ['limit']);
+    const refusals = new Counter(
+      'gatehouse_rate_limit_refusals_total',
+      'Requests refused by a rate limit, by limit (RATE_LIMIT_<LIMIT>).',
+      ['limit'],
+    );
     for (const [limit, count] of this.#rateLimits?.refusals() ?? []) refusals.inc({ limit }, count);
     return `${[...this.oauthErrors.render(), ...this.problems.render(), ...refusals.render(), ...this.requestDuration.render()].join('\n')}\n`;
   }
@@ -149,12 +161,19 @@ export function metricsRoutes(app: FastifyInstance, { token, rateLimits }: Metri
     // The route's pattern (/v2/contacts/:id), never the raw URL: label values stay a bounded set.
     const route = request.routeOptions.url ?? 'unmatched';
     const method = METHODS.has(request.method) ? request.method : 'other';
-    metrics.requestDuration.observe({ route, method, status_class: `${Math.floor(reply.statusCode / 100)}xx` }, reply.elapsedTime / 1000);
+    metrics.requestDuration.observe(
+      { route, method, status_class: `${Math.floor(reply.statusCode / 100)}xx` },
+      reply.elapsedTime / 1000,
+    );
     done();
   });
   app.get('/metrics', async (request, reply) => {
-    if (!mayScrape(request, token)) return sendProblem(reply, request, new ProblemError('not_found', `There is no resource at GET /metrics.`));
-    return reply.header('cache-control', 'no-store').type('text/plain; version=0.0.4; charset=utf-8').send(metrics.render());
+    if (!mayScrape(request, token))
+      return sendProblem(reply, request, new ProblemError('not_found', `There is no resource at GET /metrics.`));
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/plain; version=0.0.4; charset=utf-8')
+      .send(metrics.render());
   });
   return metrics;
 }
@@ -172,4 +191,3 @@ function sameString(a: string, b: string): boolean {
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
-

@@ -1,4 +1,11 @@
-import { OAUTH_ERRORS, OAUTH_REASONS, PROBLEMS, ProblemError, statusOfOAuthReason, type OAuthReasonEntry } from '@gatehouse/contract';
+import {
+  OAUTH_ERRORS,
+  OAUTH_REASONS,
+  PROBLEMS,
+  ProblemError,
+  statusOfOAuthReason,
+  type OAuthReasonEntry,
+} from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
 
 /** What a page says: one catalog entry, OAuth error or REST problem. */
@@ -11,7 +18,11 @@ interface Page {
   readonly summary: string;
   readonly client_action: string;
   readonly transient: boolean;
-  readonly descriptions?: readonly { readonly reason: string; readonly status: number; readonly error_description: string }[];
+  readonly descriptions?: readonly {
+    readonly reason: string;
+    readonly status: number;
+    readonly error_description: string;
+  }[];
 }
 
 function catalogPages(): Map<string, Page> {
@@ -20,21 +31,42 @@ function catalogPages(): Map<string, Page> {
     const descriptions = (Object.entries(OAUTH_REASONS) as [keyof typeof OAUTH_REASONS, OAuthReasonEntry][])
       .filter(([, r]) => r.error === e.error)
       .map(([reason, r]) => ({ reason, status: statusOfOAuthReason(reason), error_description: r.description }));
-    pages.set(e.page, { slug: e.page, title: e.title, status: e.status, kind: 'oauth', code: e.error, summary: e.summary, client_action: e.clientAction, transient: e.transient, descriptions });
+    pages.set(e.page, {
+      slug: e.page,
+      title: e.title,
+      status: e.status,
+      kind: 'oauth',
+      code: e.error,
+      summary: e.summary,
+      client_action: e.clientAction,
+      transient: e.transient,
+      descriptions,
+    });
   }
   for (const p of Object.values(PROBLEMS)) {
-    pages.set(p.slug, { slug: p.slug, title: p.title, status: p.status, kind: 'problem', code: p.code, summary: p.summary, client_action: p.clientAction, transient: p.transient });
+    pages.set(p.slug, {
+      slug: p.slug,
+      title: p.title,
+      status: p.status,
+      kind: 'problem',
+      code: p.code,
+      summary: p.summary,
+      client_action: p.clientAction,
+      transient: p.transient,
+    });
   }
   return pages;
 }
 
-const escape = (s: string | number): string =>
-  String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escape = (s: string | number): string => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function renderHtml(page: Page): string {
   const rows = (page.descriptions ?? [])
-    .map((d) => `<tr><td><code>${escape(d.error_description)}</code></td><td>${d.status}</td></tr>`).join('');
-  const table = rows ? `<h2>Descriptions</h2><table><tr><th>error_description</th><th>status</th></tr>${rows}</table>` : '';
+    .map((d) => `<tr><td><code>${escape(d.error_description)}</code></td><td>${d.status}</td></tr>`)
+    .join('');
+  const table = rows
+    ? `<h2>Descriptions</h2><table><tr><th>error_description</th><th>status</th></tr>${rows}</table>`
+    : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(page.title)} · Gatehouse</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
 code{background:#f1f3f7;padding:0 .25rem;border-radius:3px}table{border-collapse:collapse}td,th{border-bottom:1px solid #dde1e8;padding:.3rem .6rem;text-align:left}

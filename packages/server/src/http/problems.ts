@@ -8,7 +8,10 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, proble
   if (PROBLEMS[problem.code].transient) reply.header('retry-after', '1');
   // A string body is sent as it is, without Fastify's serialiser (no route here has a response
   // schema); the type is what Fastify makes of `application/problem+json` for an object.
-  return reply.code(problem.status).type('application/problem+json; charset=utf-8').send(problem.toJson(pathOf(request)));
+  return reply
+    .code(problem.status)
+    .type('application/problem+json; charset=utf-8')
+    .send(problem.toJson(pathOf(request)));
 }
 
 function pathOf(request: FastifyRequest): string {
@@ -36,7 +39,8 @@ export function toProblem(error: unknown): ProblemError {
   if (error instanceof SyntaxError) return new ProblemError('malformed_json', 'The request body is not valid JSON.');
   const status = fastifyError.statusCode;
   // Any other request Fastify could not read (bad Content-Length, aborted body…) is the client's.
-  if (status !== undefined && status >= 400 && status < 500) return new ProblemError('malformed_request', 'The request could not be read.');
+  if (status !== undefined && status >= 400 && status < 500)
+    return new ProblemError('malformed_request', 'The request could not be read.');
   return new ProblemError('internal_error');
 }
 
@@ -48,5 +52,9 @@ export function problemErrorHandler(error: unknown, request: FastifyRequest, rep
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendProblem(reply, request, new ProblemError('not_found', `There is no resource at ${request.method} ${pathOf(request)}.`));
+  return sendProblem(
+    reply,
+    request,
+    new ProblemError('not_found', `There is no resource at ${request.method} ${pathOf(request)}.`),
+  );
 }

@@ -40,11 +40,22 @@ export class AccessTokens {
 
   mint({ subject, clientId, scope, grantId, ttl, now }: MintRequest): string {
     const claims: AccessTokenClaims = {
-      iss: this.#issuer, sub: subject, aud: this.#issuer, client_id: clientId, scope: scope.join(' '),
-      jti: newId(), iat: now, exp: now + ttl, ...(grantId === null ? {} : { grant_id: grantId }),
+      iss: this.#issuer,
+      sub: subject,
+      aud: this.#issuer,
+      client_id: clientId,
+      scope: scope.join(' '),
+      jti: newId(),
+      iat: now,
+      exp: now + ttl,
+      ...(grantId === null ? {} : { grant_id: grantId }),
     };
     // RFC 9068 §2.1: typ "at+jwt" keeps access tokens from being confused with other JWTs.
-    return signEs256Jwt({ alg: 'ES256', typ: 'at+jwt', kid: this.#keys.signingKey.kid }, claims, this.#keys.signingKey.key);
+    return signEs256Jwt(
+      { alg: 'ES256', typ: 'at+jwt', kid: this.#keys.signingKey.kid },
+      claims,
+      this.#keys.signingKey.key,
+    );
   }
 
   /** The claims of a token this server signed and that has not expired at `now`; undefined otherwise. */
@@ -66,11 +77,20 @@ export class AccessTokens {
     return this.#verifySignature(token, digest, keySet, now);
   }
 
-  async #verifySignature(token: string, digest: string, keySet: object, now: number): Promise<AccessTokenClaims | undefined> {
+  async #verifySignature(
+    token: string,
+    digest: string,
+    keySet: object,
+    now: number,
+  ): Promise<AccessTokenClaims | undefined> {
     try {
       const { payload } = await jwtVerify(token, this.#keys.verificationKey, {
-        issuer: this.#issuer, audience: this.#issuer, typ: 'at+jwt', algorithms: ['ES256'],
-        currentDate: new Date(now * 1000), requiredClaims: ['sub', 'client_id', 'scope', 'jti', 'iat', 'exp'],
+        issuer: this.#issuer,
+        audience: this.#issuer,
+        typ: 'at+jwt',
+        algorithms: ['ES256'],
+        currentDate: new Date(now * 1000),
+        requiredClaims: ['sub', 'client_id', 'scope', 'jti', 'iat', 'exp'],
       });
       const claims = Object.freeze(payload) as unknown as AccessTokenClaims;
       this.#verified.set(digest, claims, keySet);
@@ -86,7 +106,8 @@ export class AccessTokens {
  * object per bearer request.
  */
 const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-const sha256Hex: (text: string) => string = typeof oneShotHash === 'function' ? (text) => oneShotHash('sha256', text, 'hex') : digestOf;
+const sha256Hex: (text: string) => string =
+  typeof oneShotHash === 'function' ? (text) => oneShotHash('sha256', text, 'hex') : digestOf;
 
 /** What jwtVerify checks that depends on the time (RFC 7519 §4.1.4, §4.1.5), as jose checks it. */
 function isCurrent(claims: AccessTokenClaims & { nbf?: unknown }, now: number): boolean {

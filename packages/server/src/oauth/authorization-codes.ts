@@ -22,9 +22,17 @@ export interface NewCode {
 export async function createAuthorizationCode(store: Store, c: NewCode): Promise<string> {
   const code = newOpaqueSecret();
   const record: AuthorizationCodeRecord = {
-    id: digestOf(code), clientId: c.client.id, subject: c.subject, scope: c.scope, redirectUri: c.redirectUri,
-    codeChallenge: c.codeChallenge, codeChallengeMethod: 'S256', createdAt: c.now, expiresAt: c.now + AUTHORIZATION_CODE_TTL,
-    usedAt: null, grantId: null,
+    id: digestOf(code),
+    clientId: c.client.id,
+    subject: c.subject,
+    scope: c.scope,
+    redirectUri: c.redirectUri,
+    codeChallenge: c.codeChallenge,
+    codeChallengeMethod: 'S256',
+    createdAt: c.now,
+    expiresAt: c.now + AUTHORIZATION_CODE_TTL,
+    usedAt: null,
+    grantId: null,
   };
   await store.insertAuthorizationCode(record);
   return code;
@@ -58,9 +66,16 @@ export async function redeemAuthorizationCode(store: Store, r: Redemption): Prom
     if (code.clientId !== r.client.id) return { ok: false, reason: 'authorization_code_client_mismatch' };
     if (code.usedAt !== null) {
       if (code.grantId !== null && (await tx.revokeGrant(code.grantId, 'code_replayed', r.now))) {
-        audit.push(await storeAudit(tx, {
-          event: 'grant_revoked', at: r.now, clientId: code.clientId, subject: code.subject, grantId: code.grantId, reason: 'code_replayed',
-        }));
+        audit.push(
+          await storeAudit(tx, {
+            event: 'grant_revoked',
+            at: r.now,
+            clientId: code.clientId,
+            subject: code.subject,
+            grantId: code.grantId,
+            reason: 'code_replayed',
+          }),
+        );
       }
       return { ok: false, reason: 'authorization_code_used' };
     }

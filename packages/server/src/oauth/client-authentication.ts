@@ -71,25 +71,46 @@ type FailureReason = 'unknown_client' | 'wrong_secret' | 'secret_missing' | 'une
  * is unknown, the secret wrong, or the method not the client's, so nothing about clients leaks.
  * With an `origin`, a failure is recorded in the audit trail (client id as presented, truncated).
  */
-export async function authenticateClient(store: Repository, presented: PresentedClient, origin?: AuthenticationOrigin): Promise<ClientRecord> {
+export async function authenticateClient(
+  store: Repository,
+  presented: PresentedClient,
+  origin?: AuthenticationOrigin,
+): Promise<ClientRecord> {
   const client = await store.findClient(presented.clientId);
   const storedDigest = client?.secretDigest ?? null;
   if (presented.secret !== null) {
     const matches = secretMatchesDigest(presented.secret, storedDigest ?? UNKNOWN_CLIENT_DIGEST);
     if (client && storedDigest !== null && matches) return client;
-    return failed(store, presented, origin, !client ? 'unknown_client' : storedDigest === null ? 'unexpected_secret' : 'wrong_secret');
+    return failed(
+      store,
+      presented,
+      origin,
+      !client ? 'unknown_client' : storedDigest === null ? 'unexpected_secret' : 'wrong_secret',
+    );
   }
   // Method "none": only public clients, which have no secret (RFC 6749 §2.1).
   if (client && storedDigest === null) return client;
   return failed(store, presented, origin, client ? 'secret_missing' : 'unknown_client');
 }
 
-async function failed(store: Repository, presented: PresentedClient, origin: AuthenticationOrigin | undefined, reason: FailureReason): Promise<never> {
+async function failed(
+  store: Repository,
+  presented: PresentedClient,
+  origin: AuthenticationOrigin | undefined,
+  reason: FailureReason,
+): Promise<never> {
   if (origin) {
-    await recordAudit(store, {
-      event: 'client_authentication_failed', at: origin.now, clientId: truncated(presented.clientId, AUDIT_CLIENT_ID_MAX), reason,
-      address: origin.address ?? null,
-    }, origin.audit);
+    await recordAudit(
+      store,
+      {
+        event: 'client_authentication_failed',
+        at: origin.now,
+        clientId: truncated(presented.clientId, AUDIT_CLIENT_ID_MAX),
+        reason,
+        address: origin.address ?? null,
+      },
+      origin.audit,
+    );
   }
   throw new OAuthError('client_authentication_failed');
 }

@@ -42,7 +42,11 @@ const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token'
 const CLIENT_ID = /^[A-Za-z0-9._~-]{1,128}$/;
 
 /** Registers a client; returns it with the secret's plaintext, which exists only in this answer. */
-export async function registerClient(store: Repository, r: ClientRegistration, now: number): Promise<{ client: ClientRecord; secret: string | null }> {
+export async function registerClient(
+  store: Repository,
+  r: ClientRegistration,
+  now: number,
+): Promise<{ client: ClientRecord; secret: string | null }> {
   const client = clientFromRegistration(r, now);
   if (await store.findClient(client.id)) throw new OperatorInputError(`client '${client.id}' already exists`);
   const secret = r.public ? null : newOpaqueSecret();
@@ -53,9 +57,16 @@ export async function registerClient(store: Repository, r: ClientRegistration, n
 
 function clientFromRegistration(r: ClientRegistration, now: number): ClientRecord {
   if (!CLIENT_ID.test(r.id)) throw new OperatorInputError('client id must be 1 to 128 characters of [A-Za-z0-9._~-]');
-  const grantTypes = r.grantTypes ?? (r.public ? ['authorization_code', 'refresh_token'] : ['authorization_code', 'refresh_token', 'client_credentials']);
-  for (const g of grantTypes) if (!GRANT_TYPES.includes(g)) throw new OperatorInputError(`unknown grant type '${g}'; use ${GRANT_TYPES.join(', ')}`);
-  if (r.public && grantTypes.includes('client_credentials')) throw new OperatorInputError('a public client cannot use client_credentials');
+  const grantTypes =
+    r.grantTypes ??
+    (r.public
+      ? ['authorization_code', 'refresh_token']
+      : ['authorization_code', 'refresh_token', 'client_credentials']);
+  for (const g of grantTypes)
+    if (!GRANT_TYPES.includes(g))
+      throw new OperatorInputError(`unknown grant type '${g}'; use ${GRANT_TYPES.join(', ')}`);
+  if (r.public && grantTypes.includes('client_credentials'))
+    throw new OperatorInputError('a public client cannot use client_credentials');
   const redirectUris = r.redirectUris ?? [];
   redirectUris.forEach(checkRedirectUri);
   const policy = {
@@ -63,12 +74,22 @@ function clientFromRegistration(r: ClientRegistration, now: number): ClientRecor
     rotationLimit: positive('rotation limit', r.rotationLimit ?? CLIENT_DEFAULTS.rotationLimit),
     maxRotations: r.maxRotations == null ? null : positive('max rotations', r.maxRotations),
     refreshTokenTtl: positive('refresh token TTL', r.refreshTokenTtl ?? CLIENT_DEFAULTS.refreshTokenTtl),
-    refreshTokenAbsoluteTtl: positive('absolute TTL', r.refreshTokenAbsoluteTtl ?? CLIENT_DEFAULTS.refreshTokenAbsoluteTtl),
+    refreshTokenAbsoluteTtl: positive(
+      'absolute TTL',
+      r.refreshTokenAbsoluteTtl ?? CLIENT_DEFAULTS.refreshTokenAbsoluteTtl,
+    ),
   };
   return {
-    id: r.id, name: r.name, secretDigest: null, redirectUris, grantTypes: [...new Set(grantTypes)], scope: [...new Set(r.scope ?? [])],
-    policy, accessTokenTtl: positive('access token TTL', r.accessTokenTtl ?? CLIENT_DEFAULTS.accessTokenTtl),
-    resourceServer: r.resourceServer ?? false, createdAt: now,
+    id: r.id,
+    name: r.name,
+    secretDigest: null,
+    redirectUris,
+    grantTypes: [...new Set(grantTypes)],
+    scope: [...new Set(r.scope ?? [])],
+    policy,
+    accessTokenTtl: positive('access token TTL', r.accessTokenTtl ?? CLIENT_DEFAULTS.accessTokenTtl),
+    resourceServer: r.resourceServer ?? false,
+    createdAt: now,
   };
 }
 
@@ -85,18 +106,29 @@ function checkRedirectUri(uri: string): void {
   } catch {
     throw new OperatorInputError(`redirect URI '${uri}' is not an absolute URI`);
   }
-  if (url.hash !== '' || uri.includes('#')) throw new OperatorInputError(`redirect URI '${uri}' must not have a fragment`);
+  if (url.hash !== '' || uri.includes('#'))
+    throw new OperatorInputError(`redirect URI '${uri}' must not have a fragment`);
   const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
-  if (url.protocol === 'http:' && !loopback) throw new OperatorInputError(`redirect URI '${uri}' must use https (http only for loopback)`);
+  if (url.protocol === 'http:' && !loopback)
+    throw new OperatorInputError(`redirect URI '${uri}' must use https (http only for loopback)`);
 }
 
 /** The client as operators see it: never the secret or its digest. */
 export function describeClient(c: ClientRecord): Record<string, unknown> {
   return {
-    client_id: c.id, name: c.name, type: c.secretDigest === null ? 'public' : 'confidential',
-    redirect_uris: c.redirectUris, grant_types: c.grantTypes, scope: c.scope.join(' '),
-    rotation: c.policy.rotation, rotation_limit: c.policy.rotationLimit, max_rotations: c.policy.maxRotations,
-    refresh_token_ttl: c.policy.refreshTokenTtl, refresh_token_absolute_ttl: c.policy.refreshTokenAbsoluteTtl,
-    access_token_ttl: c.accessTokenTtl, resource_server: c.resourceServer, created_at: new Date(c.createdAt * 1000).toISOString(),
+    client_id: c.id,
+    name: c.name,
+    type: c.secretDigest === null ? 'public' : 'confidential',
+    redirect_uris: c.redirectUris,
+    grant_types: c.grantTypes,
+    scope: c.scope.join(' '),
+    rotation: c.policy.rotation,
+    rotation_limit: c.policy.rotationLimit,
+    max_rotations: c.policy.maxRotations,
+    refresh_token_ttl: c.policy.refreshTokenTtl,
+    refresh_token_absolute_ttl: c.policy.refreshTokenAbsoluteTtl,
+    access_token_ttl: c.accessTokenTtl,
+    resource_server: c.resourceServer,
+    created_at: new Date(c.createdAt * 1000).toISOString(),
   };
 }

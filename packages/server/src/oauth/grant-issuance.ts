@@ -10,17 +10,36 @@ export interface NewGrant {
 }
 
 /** Creates a grant and the first token of its family. Call inside a transaction. */
-export async function issueGrant(tx: Repository, client: ClientRecord, subject: string, scope: readonly string[], now: number): Promise<NewGrant> {
+export async function issueGrant(
+  tx: Repository,
+  client: ClientRecord,
+  subject: string,
+  scope: readonly string[],
+  now: number,
+): Promise<NewGrant> {
   const refreshToken = client.grantTypes.includes('refresh_token') ? newOpaqueSecret() : null;
   const grant: GrantRecord = {
-    id: newId(), clientId: client.id, subject, scope, createdAt: now,
-    expiresAt: now + client.policy.refreshTokenAbsoluteTtl, rotationCount: 0,
-    headTokenId: refreshToken === null ? null : digestOf(refreshToken), previousTokenId: null,
-    revokedAt: null, revokedReason: null,
+    id: newId(),
+    clientId: client.id,
+    subject,
+    scope,
+    createdAt: now,
+    expiresAt: now + client.policy.refreshTokenAbsoluteTtl,
+    rotationCount: 0,
+    headTokenId: refreshToken === null ? null : digestOf(refreshToken),
+    previousTokenId: null,
+    revokedAt: null,
+    revokedReason: null,
   };
   await tx.insertGrant(grant);
   if (grant.headTokenId !== null) {
-    await tx.insertRefreshToken({ id: grant.headTokenId, grantId: grant.id, useCount: 0, issuedAt: now, expiresAt: idleExpiry(grant, client.policy, now) });
+    await tx.insertRefreshToken({
+      id: grant.headTokenId,
+      grantId: grant.id,
+      useCount: 0,
+      issuedAt: now,
+      expiresAt: idleExpiry(grant, client.policy, now),
+    });
   }
   return { grant, refreshToken };
 }

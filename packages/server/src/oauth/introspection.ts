@@ -27,13 +27,23 @@ const INACTIVE: IntrospectionResponse = Object.freeze({ active: false });
  *
  * @see https://www.rfc-editor.org/rfc/rfc7662#section-2 RFC 7662 §2
  */
-export async function introspectToken(context: ServerContext, caller: ClientRecord, token: string): Promise<IntrospectionResponse> {
-  const found = token.includes('.') ? await introspectAccessToken(context, token) : await introspectRefreshToken(context, caller, token);
+export async function introspectToken(
+  context: ServerContext,
+  caller: ClientRecord,
+  token: string,
+): Promise<IntrospectionResponse> {
+  const found = token.includes('.')
+    ? await introspectAccessToken(context, token)
+    : await introspectRefreshToken(context, caller, token);
   if (!found.active) return INACTIVE;
   return caller.resourceServer || caller.id === found.client_id ? found : INACTIVE;
 }
 
-async function introspectRefreshToken({ store, clock, issuer }: ServerContext, caller: ClientRecord, token: string): Promise<IntrospectionResponse> {
+async function introspectRefreshToken(
+  { store, clock, issuer }: ServerContext,
+  caller: ClientRecord,
+  token: string,
+): Promise<IntrospectionResponse> {
   const found = await store.findRefreshToken(digestOf(token));
   if (!found) return INACTIVE;
   // The token's client decides its policy; usually it is the caller, just read.
@@ -41,17 +51,35 @@ async function introspectRefreshToken({ store, clock, issuer }: ServerContext, c
   if (!client || refreshTokenState(found, client.policy, clock.now()) !== 'active') return INACTIVE;
   const { grant } = found;
   return {
-    active: true, token_type: 'refresh_token', client_id: grant.clientId, sub: grant.subject, scope: grant.scope.join(' '),
-    exp: Math.min(found.token.expiresAt, grant.expiresAt), iat: found.token.issuedAt, iss: issuer,
+    active: true,
+    token_type: 'refresh_token',
+    client_id: grant.clientId,
+    sub: grant.subject,
+    scope: grant.scope.join(' '),
+    exp: Math.min(found.token.expiresAt, grant.expiresAt),
+    iat: found.token.issuedAt,
+    iss: issuer,
   };
 }
 
-async function introspectAccessToken({ store, clock, accessTokens }: ServerContext, token: string): Promise<IntrospectionResponse> {
+async function introspectAccessToken(
+  { store, clock, accessTokens }: ServerContext,
+  token: string,
+): Promise<IntrospectionResponse> {
   const claims = await accessTokens.verify(token, clock.now());
   if (!claims) return INACTIVE;
   if (claims.grant_id !== undefined) {
     const grant = await store.findGrant(claims.grant_id);
     if (!grant || grant.revokedAt !== null) return INACTIVE;
   }
-  return { active: true, token_type: 'Bearer', client_id: claims.client_id, sub: claims.sub, scope: claims.scope, exp: claims.exp, iat: claims.iat, iss: claims.iss };
+  return {
+    active: true,
+    token_type: 'Bearer',
+    client_id: claims.client_id,
+    sub: claims.sub,
+    scope: claims.scope,
+    exp: claims.exp,
+    iat: claims.iat,
+    iss: claims.iss,
+  };
 }

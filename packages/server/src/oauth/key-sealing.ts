@@ -35,7 +35,9 @@ export class KeyEncryption {
   /** From the operator's secret (KEY_ENCRYPTION_KEY). */
   static fromSecret(secret: string): KeyEncryption {
     if (secret.length < MIN_KEY_ENCRYPTION_KEY_LENGTH) {
-      throw new Error(`KEY_ENCRYPTION_KEY must be at least ${MIN_KEY_ENCRYPTION_KEY_LENGTH} characters (try: openssl rand -base64 32)`);
+      throw new Error(
+        `KEY_ENCRYPTION_KEY must be at least ${MIN_KEY_ENCRYPTION_KEY_LENGTH} characters (try: openssl rand -base64 32)`,
+      );
     }
     return new KeyEncryption(Buffer.from(hkdfSync('sha256', secret, 'gatehouse', 'signing-key-sealing v1', 32)));
   }
@@ -44,27 +46,43 @@ export class KeyEncryption {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv).setAAD(Buffer.from(kid));
     const data = Buffer.concat([cipher.update(JSON.stringify(privateJwk), 'utf8'), cipher.final()]);
-    return { sealed: 'A256GCM', kek: this.id, iv: iv.toString('base64url'), data: data.toString('base64url'), tag: cipher.getAuthTag().toString('base64url') };
+    return {
+      sealed: 'A256GCM',
+      kek: this.id,
+      iv: iv.toString('base64url'),
+      data: data.toString('base64url'),
+      tag: cipher.getAuthTag().toString('base64url'),
+    };
   }
 
   open(sealed: SealedPrivateKey, kid: string): JsonWebKey {
     if (sealed.kek !== this.id) {
-      throw new Error(`signing key ${kid} was sealed with another KEY_ENCRYPTION_KEY (${sealed.kek}, this one is ${this.id})`);
+      throw new Error(
+        `signing key ${kid} was sealed with another KEY_ENCRYPTION_KEY (${sealed.kek}, this one is ${this.id})`,
+      );
     }
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(sealed.iv, 'base64url'))
-        .setAAD(Buffer.from(kid)).setAuthTag(Buffer.from(sealed.tag, 'base64url'));
+        .setAAD(Buffer.from(kid))
+        .setAuthTag(Buffer.from(sealed.tag, 'base64url'));
       const plain = Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64url')), decipher.final()]);
       return JSON.parse(plain.toString('utf8')) as JsonWebKey;
     } catch (error) {
-      throw new Error(`signing key ${kid} does not open: its sealed form was altered or belongs to another key`, { cause: error });
+      throw new Error(`signing key ${kid} does not open: its sealed form was altered or belongs to another key`, {
+        cause: error,
+      });
     }
   }
 }
 
 /** The private key of a stored signing key, opened when sealed. */
-export function privateJwkOf(stored: JsonWebKey | SealedPrivateKey, kid: string, encryption: KeyEncryption | undefined): JsonWebKey {
+export function privateJwkOf(
+  stored: JsonWebKey | SealedPrivateKey,
+  kid: string,
+  encryption: KeyEncryption | undefined,
+): JsonWebKey {
   if (!isSealed(stored)) return stored;
-  if (!encryption) throw new Error(`signing key ${kid} is sealed: set KEY_ENCRYPTION_KEY to the key it was sealed with`);
+  if (!encryption)
+    throw new Error(`signing key ${kid} is sealed: set KEY_ENCRYPTION_KEY to the key it was sealed with`);
   return encryption.open(stored, kid);
 }

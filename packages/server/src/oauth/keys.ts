@@ -1,4 +1,11 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey as NodeJwk, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type JsonWebKey as NodeJwk,
+  type KeyObject,
+} from 'node:crypto';
 import type { JSONWebKeySet, JWK, JWTVerifyGetKey } from 'jose';
 import type { SigningKeyRecord } from '../store/records.js';
 import type { Repository } from '../store/repository.js';
@@ -48,7 +55,8 @@ export class KeyRing {
    */
   static async load(store: Repository, clock: Clock, encryption?: KeyEncryption): Promise<KeyRing> {
     if (encryption) await sealPlaintextKeys(store, encryption);
-    if ((await activeKeys(store)).length === 0) await store.insertSigningKey(generateSigningKey(clock.now(), clock.now(), encryption));
+    if ((await activeKeys(store)).length === 0)
+      await store.insertSigningKey(generateSigningKey(clock.now(), clock.now(), encryption));
     return new KeyRing(store, clock, encryption, await loadKeys(store, clock.now(), encryption));
   }
 
@@ -69,7 +77,7 @@ export class KeyRing {
       await this.reload();
       key = header.kid === undefined ? undefined : this.#loaded.byKid.get(header.kid);
     }
-    if (!key) throw new Error("no key with this kid");
+    if (!key) throw new Error('no key with this kid');
     return key;
   };
 
@@ -95,7 +103,8 @@ async function activeKeys(store: Repository): Promise<SigningKeyRecord[]> {
 /** Seals every private key stored in plaintext (keys created before KEY_ENCRYPTION_KEY was set). */
 export async function sealPlaintextKeys(store: Repository, encryption: KeyEncryption): Promise<string[]> {
   const plaintext = (await store.listSigningKeys()).filter((k) => !isSealed(k.privateJwk));
-  for (const key of plaintext) await store.replaceSigningKeyPrivateJwk(key.kid, encryption.seal(key.privateJwk as JsonWebKey, key.kid));
+  for (const key of plaintext)
+    await store.replaceSigningKeyPrivateJwk(key.kid, encryption.seal(key.privateJwk as JsonWebKey, key.kid));
   return plaintext.map((k) => k.kid);
 }
 
@@ -105,7 +114,13 @@ async function loadKeys(store: Repository, now: number, encryption: KeyEncryptio
   if (!signing) throw new Error('no signing key: every key is retired; run gatehouse keys rotate --now');
   const published = keys.map((k) => ({ ...k.publicJwk, kid: k.kid, alg: k.alg, use: 'sig' }) as JWK);
   return {
-    signing: { kid: signing.kid, key: createPrivateKey({ key: privateJwkOf(signing.privateJwk, signing.kid, encryption) as NodeJwk, format: 'jwk' }) },
+    signing: {
+      kid: signing.kid,
+      key: createPrivateKey({
+        key: privateJwkOf(signing.privateJwk, signing.kid, encryption) as NodeJwk,
+        format: 'jwk',
+      }),
+    },
     jwks: { keys: published },
     byKid: new Map(keys.map((k) => [k.kid, createPublicKey({ key: k.publicJwk as NodeJwk, format: 'jwk' })])),
   };
@@ -132,15 +147,23 @@ export function activationOfNextKey(existing: readonly SigningKeyRecord[], now: 
 }
 
 /** A new P-256 key, published from `now`, signing from `activatesAt`; sealed when given an `encryption`. */
-export function generateSigningKey(now: number, activatesAt = now + KEY_PUBLISH_DELAY, encryption?: KeyEncryption): SigningKeyRecord {
+export function generateSigningKey(
+  now: number,
+  activatesAt = now + KEY_PUBLISH_DELAY,
+  encryption?: KeyEncryption,
+): SigningKeyRecord {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const publicJwk = publicKey.export({ format: 'jwk' });
   const kid = jwkThumbprint(publicJwk);
   const privateJwk = privateKey.export({ format: 'jwk' }) as JsonWebKey;
   return {
-    kid, alg: 'ES256',
-    privateJwk: encryption ? encryption.seal(privateJwk, kid) : privateJwk, publicJwk: publicJwk as JsonWebKey,
-    createdAt: now, activatesAt, retiredAt: null,
+    kid,
+    alg: 'ES256',
+    privateJwk: encryption ? encryption.seal(privateJwk, kid) : privateJwk,
+    publicJwk: publicJwk as JsonWebKey,
+    createdAt: now,
+    activatesAt,
+    retiredAt: null,
   };
 }
 

@@ -8,13 +8,22 @@ import { OperatorInputError } from './clients.js';
  * Issues a grant without an authorization flow, for service accounts, operators and tests, and
  * answers its first token response.
  */
-export async function issueOperatorGrant(context: ServerContext, clientId: string, subject: string, scope: readonly string[]): Promise<TokenResponse & { grant_id: string }> {
+export async function issueOperatorGrant(
+  context: ServerContext,
+  clientId: string,
+  subject: string,
+  scope: readonly string[],
+): Promise<TokenResponse & { grant_id: string }> {
   const { store, clock, accessTokens } = context;
   const client = await store.findClient(clientId);
   if (!client) throw new OperatorInputError(`no client '${clientId}'`);
-  if (!isScopeSubset(scope, client.scope)) throw new OperatorInputError(`scope '${scope.join(' ')}' exceeds the client's scope '${client.scope.join(' ')}'`);
+  if (!isScopeSubset(scope, client.scope))
+    throw new OperatorInputError(`scope '${scope.join(' ')}' exceeds the client's scope '${client.scope.join(' ')}'`);
   if (subject === '') throw new OperatorInputError('the subject must not be empty');
   const now = clock.now();
   const { grant, refreshToken } = await store.transaction((tx) => issueGrant(tx, client, subject, scope, now));
-  return { ...tokenResponse(accessTokens, { client, subject, scope, grantId: grant.id, refreshToken, now }), grant_id: grant.id };
+  return {
+    ...tokenResponse(accessTokens, { client, subject, scope, grantId: grant.id, refreshToken, now }),
+    grant_id: grant.id,
+  };
 }

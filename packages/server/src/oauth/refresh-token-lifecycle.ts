@@ -30,7 +30,11 @@ export type RefreshTokenState = 'active' | 'expired' | 'revoked' | 'past_rotatio
  * expired: a replayed token keeps saying "past its rotation limit" after the reuse it gave away got
  * its family revoked, and a revoked token does not start saying "expired" when its time runs out.
  */
-export function refreshTokenState({ token, grant }: RefreshTokenInFamily, policy: RefreshPolicy, now: number): RefreshTokenState {
+export function refreshTokenState(
+  { token, grant }: RefreshTokenInFamily,
+  policy: RefreshPolicy,
+  now: number,
+): RefreshTokenState {
   if (token.useCount >= policy.rotationLimit || familyAtMaxRotations(grant, policy)) return 'past_rotation_limit';
   if (grant.revokedAt !== null || isSuperseded(token.id, grant)) return 'revoked';
   if (now >= Math.min(token.expiresAt, grant.expiresAt)) return 'expired';
@@ -71,7 +75,12 @@ export interface RefreshRequest {
 }
 
 export type RefreshOutcome =
-  | { readonly ok: true; readonly grant: GrantRecord; readonly scope: readonly string[]; readonly refreshToken: string | null }
+  | {
+      readonly ok: true;
+      readonly grant: GrantRecord;
+      readonly scope: readonly string[];
+      readonly refreshToken: string | null;
+    }
   | { readonly ok: false; readonly reason: FixedOAuthReason; readonly familyRevoked: boolean };
 
 /**
@@ -87,7 +96,8 @@ export async function exchangeRefreshToken(store: Store, request: RefreshRequest
     if (found.grant.clientId !== client.id) return refused('refresh_token_client_mismatch');
     const state = refreshTokenState(found, client.policy, now);
     if (state !== 'active') {
-      const familyRevoked = isReplay(found, client.policy) && (await tx.revokeGrant(found.grant.id, 'reuse_detected', now));
+      const familyRevoked =
+        isReplay(found, client.policy) && (await tx.revokeGrant(found.grant.id, 'reuse_detected', now));
       // Recorded with the revocation, in its transaction: once, since only the first replay revokes.
       if (familyRevoked) audit.push(...(await recordReuse(tx, found, now)));
       return refused(REFUSAL[state], familyRevoked);
@@ -95,7 +105,9 @@ export async function exchangeRefreshToken(store: Store, request: RefreshRequest
     const scope = request.scope ?? found.grant.scope;
     // Refused before anything is written, so the client keeps a usable token.
     if (!isScopeSubset(scope, found.grant.scope)) return refused('scope_exceeds_grant');
-    const refreshToken = client.policy.rotation ? await rotate(tx, found, client.policy, now) : await keepAlive(tx, found, client.policy, now);
+    const refreshToken = client.policy.rotation
+      ? await rotate(tx, found, client.policy, now)
+      : await keepAlive(tx, found, client.policy, now);
     return { ok: true, grant: found.grant, scope, refreshToken };
   });
 }
@@ -113,7 +125,12 @@ function refused(reason: FixedOAuthReason, familyRevoked = false): RefreshOutcom
 }
 
 /** Uses the token once more and issues the family's new head; returns its plaintext. */
-async function rotate(tx: Repository, { token, grant }: RefreshTokenInFamily, policy: RefreshPolicy, now: number): Promise<string | null> {
+async function rotate(
+  tx: Repository,
+  { token, grant }: RefreshTokenInFamily,
+  policy: RefreshPolicy,
+  now: number,
+): Promise<string | null> {
   await tx.updateRefreshToken(token.id, { useCount: token.useCount + 1, expiresAt: token.expiresAt });
   const rotationCount = grant.rotationCount + 1;
   // The rotation that reaches max_rotations issues no refresh token (RFC 6749 §6 makes it optional):
@@ -121,14 +138,25 @@ async function rotate(tx: Repository, { token, grant }: RefreshTokenInFamily, po
   const next = policy.maxRotations !== null && rotationCount >= policy.maxRotations ? null : newOpaqueSecret();
   const nextId = next === null ? null : digestOf(next);
   if (nextId !== null) {
-    await tx.insertRefreshToken({ id: nextId, grantId: grant.id, useCount: 0, issuedAt: now, expiresAt: idleExpiry(grant, policy, now) });
+    await tx.insertRefreshToken({
+      id: nextId,
+      grantId: grant.id,
+      useCount: 0,
+      issuedAt: now,
+      expiresAt: idleExpiry(grant, policy, now),
+    });
   }
   await tx.updateGrantFamily(grant.id, { rotationCount, headTokenId: nextId, previousTokenId: token.id });
   return next;
 }
 
 /** Without rotation the same token stays in use; its idle expiry moves on. */
-async function keepAlive(tx: Repository, { token, grant }: RefreshTokenInFamily, policy: RefreshPolicy, now: number): Promise<null> {
+async function keepAlive(
+  tx: Repository,
+  { token, grant }: RefreshTokenInFamily,
+  policy: RefreshPolicy,
+  now: number,
+): Promise<null> {
   await tx.updateRefreshToken(token.id, { useCount: token.useCount, expiresAt: idleExpiry(grant, policy, now) });
   return null;
 }

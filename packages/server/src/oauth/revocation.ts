@@ -13,7 +13,10 @@ export type RevocationOutcome = 'revoked' | 'unknown' | 'access_token' | 'other_
  * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.1 RFC 7009 §2.1
  */
 export async function revokeToken(
-  { store, clock, accessTokens }: ServerContext, caller: ClientRecord, token: string, audit?: AuditSink,
+  { store, clock, accessTokens }: ServerContext,
+  caller: ClientRecord,
+  token: string,
+  audit?: AuditSink,
 ): Promise<RevocationOutcome> {
   const found = await store.findRefreshToken(digestOf(token));
   if (found) {
@@ -22,7 +25,16 @@ export async function revokeToken(
     const { grant } = found;
     await auditedTransaction(store, audit, async (tx, events) => {
       if (await tx.revokeGrant(grant.id, 'revoked_by_client', now)) {
-        events.push(await storeAudit(tx, { event: 'grant_revoked', at: now, clientId: grant.clientId, subject: grant.subject, grantId: grant.id, reason: 'revoked_by_client' }));
+        events.push(
+          await storeAudit(tx, {
+            event: 'grant_revoked',
+            at: now,
+            clientId: grant.clientId,
+            subject: grant.subject,
+            grantId: grant.id,
+            reason: 'revoked_by_client',
+          }),
+        );
       }
     });
     return 'revoked';

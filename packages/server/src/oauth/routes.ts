@@ -16,9 +16,13 @@ export const OAUTH_BODY_LIMIT = 16 * 1024;
  */
 export async function oauthRoutes(app: FastifyInstance, { context }: { context: ServerContext }): Promise<void> {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: OAUTH_BODY_LIMIT }, (_request, body, done) => {
-    done(null, FormParams.parse(body as string));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: OAUTH_BODY_LIMIT },
+    (_request, body, done) => {
+      done(null, FormParams.parse(body as string));
+    },
+  );
   app.setErrorHandler(oauthErrorHandler(context.issuer));
   tokenEndpoint(app, context);
   introspectEndpoint(app, context);

@@ -21,9 +21,18 @@ export interface TokenResponseRequest {
 
 export function tokenResponse(accessTokens: AccessTokens, r: TokenResponseRequest): TokenResponse {
   const ttl = r.client.accessTokenTtl;
-  const access_token = accessTokens.mint({ subject: r.subject, clientId: r.client.id, scope: r.scope, grantId: r.grantId, ttl, now: r.now });
+  const access_token = accessTokens.mint({
+    subject: r.subject,
+    clientId: r.client.id,
+    scope: r.scope,
+    grantId: r.grantId,
+    ttl,
+    now: r.now,
+  });
   return {
-    access_token, token_type: 'Bearer', expires_in: ttl,
+    access_token,
+    token_type: 'Bearer',
+    expires_in: ttl,
     ...(r.refreshToken === null ? {} : { refresh_token: r.refreshToken }),
     scope: r.scope.join(' '),
   };

@@ -2,7 +2,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { AuditEventsTable, Database } from './schema.js';
 
 /** The security events an operator reads with `gatehouse audit`; see audit/audit.ts. */
-export type AuditEventName = 'refresh_token_reuse_detected' | 'grant_revoked' | 'client_authentication_failed' | 'login_failed';
+export type AuditEventName =
+  'refresh_token_reuse_detected' | 'grant_revoked' | 'client_authentication_failed' | 'login_failed';
 
 /** A stored audit event. Never a token, secret, password or digest. */
 export interface AuditEvent {
@@ -32,23 +33,43 @@ export interface AuditRepository {
 
 function fromRow(r: Selectable<AuditEventsTable>): AuditEvent {
   return {
-    id: r.id, at: Number(r.at), event: r.event as AuditEventName, clientId: r.client_id, subject: r.subject, grantId: r.grant_id,
-    reason: r.reason, address: r.address,
+    id: r.id,
+    at: Number(r.at),
+    event: r.event as AuditEventName,
+    clientId: r.client_id,
+    subject: r.subject,
+    grantId: r.grant_id,
+    reason: r.reason,
+    address: r.address,
   };
 }
 
 export function createAuditRepository(db: Kysely<Database>): AuditRepository {
   return {
     async insertAuditEvent(e) {
-      await db.insertInto('audit_events').values({
-        id: e.id, at: e.at, event: e.event, client_id: e.clientId, subject: e.subject, grant_id: e.grantId, reason: e.reason, address: e.address,
-      }).execute();
+      await db
+        .insertInto('audit_events')
+        .values({
+          id: e.id,
+          at: e.at,
+          event: e.event,
+          client_id: e.clientId,
+          subject: e.subject,
+          grant_id: e.grantId,
+          reason: e.reason,
+          address: e.address,
+        })
+        .execute();
     },
     async listAuditEvents({ since, event, limit }) {
-      const rows = await db.selectFrom('audit_events').selectAll()
+      const rows = await db
+        .selectFrom('audit_events')
+        .selectAll()
         .$if(since !== undefined, (q) => q.where('at', '>=', since as number))
         .$if(event !== undefined, (q) => q.where('event', '=', event as string))
-        .orderBy('id', 'desc').limit(limit).execute();
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
       return rows.map(fromRow).reverse();
     },
   };

@@ -47,21 +47,37 @@ export interface IdentityRepository {
 }
 
 function userFromRow(r: Selectable<UsersTable>): UserRecord {
-  return { username: r.username, passwordHash: r.password_hash, createdAt: Number(r.created_at), updatedAt: Number(r.updated_at) };
+  return {
+    username: r.username,
+    passwordHash: r.password_hash,
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
 }
 
 function sessionFromRow(r: Selectable<BrowserSessionsTable>): BrowserSessionRecord {
   return {
-    id: r.id, csrfToken: r.csrf_token, username: r.username,
+    id: r.id,
+    csrfToken: r.csrf_token,
+    username: r.username,
     authenticatedAt: r.authenticated_at === null ? null : Number(r.authenticated_at),
-    createdAt: Number(r.created_at), expiresAt: Number(r.expires_at),
+    createdAt: Number(r.created_at),
+    expiresAt: Number(r.expires_at),
   };
 }
 
 export function createIdentityRepository(db: Kysely<Database>): IdentityRepository {
   return {
     async insertUser(u) {
-      await db.insertInto('users').values({ username: u.username, password_hash: u.passwordHash, created_at: u.createdAt, updated_at: u.updatedAt }).execute();
+      await db
+        .insertInto('users')
+        .values({
+          username: u.username,
+          password_hash: u.passwordHash,
+          created_at: u.createdAt,
+          updated_at: u.updatedAt,
+        })
+        .execute();
     },
     async findUser(username) {
       const row = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
@@ -71,7 +87,11 @@ export function createIdentityRepository(db: Kysely<Database>): IdentityReposito
       return (await db.selectFrom('users').selectAll().orderBy('username').execute()).map(userFromRow);
     },
     async updateUserPassword(username, passwordHash, now) {
-      const result = await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('username', '=', username).executeTakeFirst();
+      const result = await db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: now })
+        .where('username', '=', username)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
     async removeUser(username) {
@@ -80,12 +100,25 @@ export function createIdentityRepository(db: Kysely<Database>): IdentityReposito
     },
 
     async insertBrowserSession(s) {
-      await db.insertInto('browser_sessions').values({
-        id: s.id, csrf_token: s.csrfToken, username: s.username, authenticated_at: s.authenticatedAt, created_at: s.createdAt, expires_at: s.expiresAt,
-      }).execute();
+      await db
+        .insertInto('browser_sessions')
+        .values({
+          id: s.id,
+          csrf_token: s.csrfToken,
+          username: s.username,
+          authenticated_at: s.authenticatedAt,
+          created_at: s.createdAt,
+          expires_at: s.expiresAt,
+        })
+        .execute();
     },
     async findBrowserSession(id, now) {
-      const row = await db.selectFrom('browser_sessions').selectAll().where('id', '=', id).where('expires_at', '>', now).executeTakeFirst();
+      const row = await db
+        .selectFrom('browser_sessions')
+        .selectAll()
+        .where('id', '=', id)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
       return row && sessionFromRow(row);
     },
     async touchBrowserSession(id, expiresAt) {
@@ -104,15 +137,24 @@ export function createIdentityRepository(db: Kysely<Database>): IdentityReposito
     },
 
     async listLiveGrants(clientId, subject, now) {
-      const rows = await db.selectFrom('grants').selectAll()
-        .where('client_id', '=', clientId).where('subject', '=', subject)
-        .where('revoked_at', 'is', null).where('expires_at', '>', now)
-        .orderBy('created_at', 'desc').execute();
+      const rows = await db
+        .selectFrom('grants')
+        .selectAll()
+        .where('client_id', '=', clientId)
+        .where('subject', '=', subject)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at', 'desc')
+        .execute();
       return rows.map(grantFromRow);
     },
     async revokeGrantsOf(subject, reason, now) {
-      const result = await db.updateTable('grants').set({ revoked_at: now, revoked_reason: reason })
-        .where('subject', '=', subject).where('revoked_at', 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('grants')
+        .set({ revoked_at: now, revoked_reason: reason })
+        .where('subject', '=', subject)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
   };

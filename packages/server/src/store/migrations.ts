@@ -7,7 +7,8 @@ import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type Migra
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': {
     async up(db: Kysely<unknown>) {
-      await db.schema.createTable('clients')
+      await db.schema
+        .createTable('clients')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('secret_digest', 'text')
@@ -23,7 +24,8 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('resource_server', 'integer', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createTable('grants')
+      await db.schema
+        .createTable('grants')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
         .addColumn('subject', 'text', (c) => c.notNull())
@@ -37,7 +39,8 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('revoked_reason', 'text')
         .execute();
       await db.schema.createIndex('grants_client_id').on('grants').column('client_id').execute();
-      await db.schema.createTable('refresh_tokens')
+      await db.schema
+        .createTable('refresh_tokens')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('grant_id', 'text', (c) => c.notNull().references('grants.id').onDelete('cascade'))
         .addColumn('use_count', 'integer', (c) => c.notNull())
@@ -45,7 +48,8 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('refresh_tokens_grant_id').on('refresh_tokens').column('grant_id').execute();
-      await db.schema.createTable('authorization_codes')
+      await db.schema
+        .createTable('authorization_codes')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
         .addColumn('subject', 'text', (c) => c.notNull())
@@ -58,7 +62,8 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('used_at', 'bigint')
         .addColumn('grant_id', 'text')
         .execute();
-      await db.schema.createTable('signing_keys')
+      await db.schema
+        .createTable('signing_keys')
         .addColumn('kid', 'text', (c) => c.primaryKey())
         .addColumn('alg', 'text', (c) => c.notNull())
         .addColumn('private_jwk', 'text', (c) => c.notNull())
@@ -70,7 +75,8 @@ const MIGRATIONS: Record<string, Migration> = {
   },
   '0002_records': {
     async up(db: Kysely<unknown>) {
-      await db.schema.createTable('records')
+      await db.schema
+        .createTable('records')
         .addColumn('collection', 'text', (c) => c.notNull())
         .addColumn('id', 'text', (c) => c.notNull())
         .addColumn('body', 'text', (c) => c.notNull())
@@ -83,13 +89,15 @@ const MIGRATIONS: Record<string, Migration> = {
   },
   '0003_users_sessions': {
     async up(db: Kysely<unknown>) {
-      await db.schema.createTable('users')
+      await db.schema
+        .createTable('users')
         .addColumn('username', 'text', (c) => c.primaryKey())
         .addColumn('password_hash', 'text', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createTable('browser_sessions')
+      await db.schema
+        .createTable('browser_sessions')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('csrf_token', 'text', (c) => c.notNull())
         .addColumn('username', 'text', (c) => c.references('users.username').onDelete('cascade'))
@@ -111,7 +119,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_audit_events': {
     async up(db: Kysely<unknown>) {
       // Security events for operators; never a token, secret, password or digest.
-      await db.schema.createTable('audit_events')
+      await db.schema
+        .createTable('audit_events')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('at', 'bigint', (c) => c.notNull())
         .addColumn('event', 'text', (c) => c.notNull())
@@ -130,7 +139,8 @@ const MIGRATIONS: Record<string, Migration> = {
       // no WAL for counters that may be lost. No index on `tat`: each charge rewrites it, and an
       // unindexed column keeps that a heap-only update.
       if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-      await db.schema.createTable('rate_limits')
+      await db.schema
+        .createTable('rate_limits')
         .modifyFront(sql`unlogged`)
         .addColumn('bucket', 'text', (c) => c.primaryKey())
         .addColumn('tat', 'double precision', (c) => c.notNull())
@@ -167,7 +177,9 @@ async function migrateToLatest(db: Kysely<unknown>, schema?: string): Promise<st
   const { error, results } = await migratorFor(db, schema).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

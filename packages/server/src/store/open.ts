@@ -9,7 +9,10 @@ import type { Store } from './store.js';
  * `sqlite::memory:`, or `postgres://user@host:port/database`. Pending migrations are applied (or,
  * with `migrations: 'check'`, refused) before it resolves.
  */
-export async function openStore(databaseUrl: string, { migrations = 'apply' }: { migrations?: MigrationMode } = {}): Promise<Store> {
+export async function openStore(
+  databaseUrl: string,
+  { migrations = 'apply' }: { migrations?: MigrationMode } = {},
+): Promise<Store> {
   if (databaseUrl.startsWith('sqlite:')) {
     const rest = databaseUrl.slice('sqlite:'.length);
     const filename = rest === ':memory:' ? rest : resolve(rest.startsWith('//') ? rest.slice(2) : rest);
@@ -18,5 +21,7 @@ export async function openStore(databaseUrl: string, { migrations = 'apply' }: {
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return openPostgresStore({ connectionString: databaseUrl, migrations });
   }
-  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${JSON.stringify(databaseUrl.split(':')[0])})`);
+  throw new Error(
+    `DATABASE_URL must start with sqlite: or postgres:// (got ${JSON.stringify(databaseUrl.split(':')[0])})`,
+  );
 }

@@ -18,43 +18,80 @@ export interface RecordRepository {
   /** Up to `limit` records after the id `after`, in creation order. */
   listRecords(collection: string, after: string | undefined, limit: number): Promise<StoredRecord[]>;
   /** Replaces the body if the version is still `expectedVersion`; false otherwise. */
-  updateRecord(collection: string, id: string, body: Readonly<Record<string, unknown>>, expectedVersion: number, now: number): Promise<boolean>;
+  updateRecord(
+    collection: string,
+    id: string,
+    body: Readonly<Record<string, unknown>>,
+    expectedVersion: number,
+    now: number,
+  ): Promise<boolean>;
   /** Deletes if the version is still `expectedVersion`; false otherwise. */
   deleteRecord(collection: string, id: string, expectedVersion: number): Promise<boolean>;
 }
 
 function fromRow(r: Selectable<RecordsTable>): StoredRecord {
   return {
-    collection: r.collection, id: r.id, body: JSON.parse(r.body) as Record<string, unknown>, version: Number(r.version),
-    createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
+    collection: r.collection,
+    id: r.id,
+    body: JSON.parse(r.body) as Record<string, unknown>,
+    version: Number(r.version),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
   };
 }
 
 export function createRecordRepository(db: Kysely<Database>): RecordRepository {
   return {
     async insertRecord(r) {
-      await db.insertInto('records').values({
-        collection: r.collection, id: r.id, body: JSON.stringify(r.body), version: r.version, created_at: r.createdAt, updated_at: r.updatedAt,
-      }).execute();
+      await db
+        .insertInto('records')
+        .values({
+          collection: r.collection,
+          id: r.id,
+          body: JSON.stringify(r.body),
+          version: r.version,
+          created_at: r.createdAt,
+          updated_at: r.updatedAt,
+        })
+        .execute();
     },
     async findRecord(collection, id) {
-      const row = await db.selectFrom('records').selectAll().where('collection', '=', collection).where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('records')
+        .selectAll()
+        .where('collection', '=', collection)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row && fromRow(row);
     },
     async listRecords(collection, after, limit) {
-      const rows = await db.selectFrom('records').selectAll().where('collection', '=', collection)
+      const rows = await db
+        .selectFrom('records')
+        .selectAll()
+        .where('collection', '=', collection)
         .$if(after !== undefined, (q) => q.where('id', '>', after as string))
-        .orderBy('id').limit(limit).execute();
+        .orderBy('id')
+        .limit(limit)
+        .execute();
       return rows.map(fromRow);
     },
     async updateRecord(collection, id, body, expectedVersion, now) {
-      const result = await db.updateTable('records').set({ body: JSON.stringify(body), version: expectedVersion + 1, updated_at: now })
-        .where('collection', '=', collection).where('id', '=', id).where('version', '=', expectedVersion).executeTakeFirst();
+      const result = await db
+        .updateTable('records')
+        .set({ body: JSON.stringify(body), version: expectedVersion + 1, updated_at: now })
+        .where('collection', '=', collection)
+        .where('id', '=', id)
+        .where('version', '=', expectedVersion)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async deleteRecord(collection, id, expectedVersion) {
-      const result = await db.deleteFrom('records')
-        .where('collection', '=', collection).where('id', '=', id).where('version', '=', expectedVersion).executeTakeFirst();
+      const result = await db
+        .deleteFrom('records')
+        .where('collection', '=', collection)
+        .where('id', '=', id)
+        .where('version', '=', expectedVersion)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
   };

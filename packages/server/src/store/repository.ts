@@ -1,9 +1,23 @@
 import type { Kysely } from 'kysely';
 import type {
-  AuthorizationCodeRecord, ClientRecord, GrantRecord, GrantRevocationReason, RefreshTokenInFamily,
-  RefreshTokenRecord, SigningKeyRecord,
+  AuthorizationCodeRecord,
+  ClientRecord,
+  GrantRecord,
+  GrantRevocationReason,
+  RefreshTokenInFamily,
+  RefreshTokenRecord,
+  SigningKeyRecord,
 } from './records.js';
-import { clientFromRow, clientToRow, codeFromRow, codeToRow, grantFromRow, grantToRow, refreshTokenFromRow, signingKeyFromRow } from './rows.js';
+import {
+  clientFromRow,
+  clientToRow,
+  codeFromRow,
+  codeToRow,
+  grantFromRow,
+  grantToRow,
+  refreshTokenFromRow,
+  signingKeyFromRow,
+} from './rows.js';
 import { createIdentityRepository, type IdentityRepository } from './identity-repository.js';
 import { createAuditRepository, type AuditRepository } from './audit-repository.js';
 import { createRecordRepository, type RecordRepository } from './record-repository.js';
@@ -22,7 +36,10 @@ export interface Repository extends RecordRepository, IdentityRepository, AuditR
   findGrantRevokedAt(id: string): Promise<number | null | undefined>;
   /** Marks a grant revoked unless it already is; true when this call revoked it. */
   revokeGrant(id: string, reason: GrantRevocationReason, now: number): Promise<boolean>;
-  updateGrantFamily(id: string, family: Pick<GrantRecord, 'rotationCount' | 'headTokenId' | 'previousTokenId'>): Promise<void>;
+  updateGrantFamily(
+    id: string,
+    family: Pick<GrantRecord, 'rotationCount' | 'headTokenId' | 'previousTokenId'>,
+  ): Promise<void>;
 
   insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
   /** The token with its grant; locks both rows for the transaction where the dialect needs it. */
@@ -60,7 +77,9 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
       return row && clientFromRow(row);
     },
     async listClients() {
-      return (await db.selectFrom('clients').selectAll().orderBy('created_at').orderBy('id').execute()).map(clientFromRow);
+      return (await db.selectFrom('clients').selectAll().orderBy('created_at').orderBy('id').execute()).map(
+        clientFromRow,
+      );
     },
     async removeClient(id) {
       const result = await db.deleteFrom('clients').where('id', '=', id).executeTakeFirst();
@@ -79,64 +98,132 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
       return row && grantFromRow(row);
     },
     async revokeGrant(id, reason, now) {
-      const result = await db.updateTable('grants').set({ revoked_at: now, revoked_reason: reason })
-        .where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('grants')
+        .set({ revoked_at: now, revoked_reason: reason })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
     async updateGrantFamily(id, family) {
-      await db.updateTable('grants')
-        .set({ rotation_count: family.rotationCount, head_token_id: family.headTokenId, previous_token_id: family.previousTokenId })
-        .where('id', '=', id).execute();
+      await db
+        .updateTable('grants')
+        .set({
+          rotation_count: family.rotationCount,
+          head_token_id: family.headTokenId,
+          previous_token_id: family.previousTokenId,
+        })
+        .where('id', '=', id)
+        .execute();
     },
 
     async insertRefreshToken(token) {
-      await db.insertInto('refresh_tokens').values({
-        id: token.id, grant_id: token.grantId, use_count: token.useCount, issued_at: token.issuedAt, expires_at: token.expiresAt,
-      }).execute();
+      await db
+        .insertInto('refresh_tokens')
+        .values({
+          id: token.id,
+          grant_id: token.grantId,
+          use_count: token.useCount,
+          issued_at: token.issuedAt,
+          expires_at: token.expiresAt,
+        })
+        .execute();
     },
     async findRefreshToken(id) {
-      const row = await db.selectFrom('refresh_tokens as t').innerJoin('grants as g', 'g.id', 't.grant_id')
+      const row = await db
+        .selectFrom('refresh_tokens as t')
+        .innerJoin('grants as g', 'g.id', 't.grant_id')
         .select(['t.id as t_id', 't.grant_id', 't.use_count', 't.issued_at', 't.expires_at as t_expires_at'])
-        .select(['g.id', 'g.client_id', 'g.subject', 'g.scope', 'g.created_at', 'g.expires_at', 'g.rotation_count',
-          'g.head_token_id', 'g.previous_token_id', 'g.revoked_at', 'g.revoked_reason'])
+        .select([
+          'g.id',
+          'g.client_id',
+          'g.subject',
+          'g.scope',
+          'g.created_at',
+          'g.expires_at',
+          'g.rotation_count',
+          'g.head_token_id',
+          'g.previous_token_id',
+          'g.revoked_at',
+          'g.revoked_reason',
+        ])
         .where('t.id', '=', id)
         .$if(lockRows, (q) => q.forUpdate())
         .executeTakeFirst();
       if (!row) return undefined;
-      const token = refreshTokenFromRow({ id: row.t_id, grant_id: row.grant_id, use_count: row.use_count, issued_at: row.issued_at, expires_at: row.t_expires_at });
+      const token = refreshTokenFromRow({
+        id: row.t_id,
+        grant_id: row.grant_id,
+        use_count: row.use_count,
+        issued_at: row.issued_at,
+        expires_at: row.t_expires_at,
+      });
       return { token, grant: grantFromRow(row) };
     },
     async updateRefreshToken(id, fields) {
-      await db.updateTable('refresh_tokens').set({ use_count: fields.useCount, expires_at: fields.expiresAt }).where('id', '=', id).execute();
+      await db
+        .updateTable('refresh_tokens')
+        .set({ use_count: fields.useCount, expires_at: fields.expiresAt })
+        .where('id', '=', id)
+        .execute();
     },
 
     async insertAuthorizationCode(code) {
       await db.insertInto('authorization_codes').values(codeToRow(code)).execute();
     },
     async findAuthorizationCode(id) {
-      const row = await db.selectFrom('authorization_codes').selectAll().where('id', '=', id)
-        .$if(lockRows, (q) => q.forUpdate()).executeTakeFirst();
+      const row = await db
+        .selectFrom('authorization_codes')
+        .selectAll()
+        .where('id', '=', id)
+        .$if(lockRows, (q) => q.forUpdate())
+        .executeTakeFirst();
       return row && codeFromRow(row);
     },
     async markAuthorizationCodeUsed(id, usedAt, grantId) {
-      await db.updateTable('authorization_codes').set({ used_at: usedAt, grant_id: grantId }).where('id', '=', id).execute();
+      await db
+        .updateTable('authorization_codes')
+        .set({ used_at: usedAt, grant_id: grantId })
+        .where('id', '=', id)
+        .execute();
     },
 
     async listSigningKeys() {
-      return (await db.selectFrom('signing_keys').selectAll().orderBy('created_at', 'desc').orderBy('kid').execute()).map(signingKeyFromRow);
+      return (
+        await db.selectFrom('signing_keys').selectAll().orderBy('created_at', 'desc').orderBy('kid').execute()
+      ).map(signingKeyFromRow);
     },
     async insertSigningKey(key) {
-      await db.insertInto('signing_keys').values({
-        kid: key.kid, alg: key.alg, private_jwk: JSON.stringify(key.privateJwk), public_jwk: JSON.stringify(key.publicJwk),
-        created_at: key.createdAt, activates_at: key.activatesAt, retired_at: key.retiredAt,
-      }).onConflict((oc) => oc.column('kid').doNothing()).execute();
+      await db
+        .insertInto('signing_keys')
+        .values({
+          kid: key.kid,
+          alg: key.alg,
+          private_jwk: JSON.stringify(key.privateJwk),
+          public_jwk: JSON.stringify(key.publicJwk),
+          created_at: key.createdAt,
+          activates_at: key.activatesAt,
+          retired_at: key.retiredAt,
+        })
+        .onConflict((oc) => oc.column('kid').doNothing())
+        .execute();
     },
     async retireSigningKey(kid, now) {
-      const result = await db.updateTable('signing_keys').set({ retired_at: now }).where('kid', '=', kid).where('retired_at', 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('signing_keys')
+        .set({ retired_at: now })
+        .where('kid', '=', kid)
+        .where('retired_at', 'is', null)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
     async replaceSigningKeyPrivateJwk(kid, privateJwk) {
-      await db.updateTable('signing_keys').set({ private_jwk: JSON.stringify(privateJwk) }).where('kid', '=', kid).execute();
+      await db
+        .updateTable('signing_keys')
+        .set({ private_jwk: JSON.stringify(privateJwk) })
+        .where('kid', '=', kid)
+        .execute();
     },
   };
 }

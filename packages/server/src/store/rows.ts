@@ -1,6 +1,20 @@
 import type { Selectable } from 'kysely';
-import type { AuthorizationCodeRecord, ClientRecord, GrantRecord, GrantRevocationReason, GrantType, RefreshTokenRecord, SigningKeyRecord } from './records.js';
-import type { AuthorizationCodesTable, ClientsTable, GrantsTable, RefreshTokensTable, SigningKeysTable } from './schema.js';
+import type {
+  AuthorizationCodeRecord,
+  ClientRecord,
+  GrantRecord,
+  GrantRevocationReason,
+  GrantType,
+  RefreshTokenRecord,
+  SigningKeyRecord,
+} from './records.js';
+import type {
+  AuthorizationCodesTable,
+  ClientsTable,
+  GrantsTable,
+  RefreshTokensTable,
+  SigningKeysTable,
+} from './schema.js';
 
 /** Conversions between table rows and domain records; nothing else. */
 
@@ -8,34 +22,55 @@ const scopeList = (s: string): string[] => (s === '' ? [] : s.split(' '));
 
 export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
   return {
-    id: r.id, name: r.name, secretDigest: r.secret_digest,
+    id: r.id,
+    name: r.name,
+    secretDigest: r.secret_digest,
     redirectUris: JSON.parse(r.redirect_uris) as string[],
     grantTypes: JSON.parse(r.grant_types) as GrantType[],
     scope: scopeList(r.scope),
     policy: {
-      rotation: r.rotation === 1, rotationLimit: Number(r.rotation_limit),
+      rotation: r.rotation === 1,
+      rotationLimit: Number(r.rotation_limit),
       maxRotations: r.max_rotations === null ? null : Number(r.max_rotations),
-      refreshTokenTtl: Number(r.refresh_token_ttl), refreshTokenAbsoluteTtl: Number(r.refresh_token_absolute_ttl),
+      refreshTokenTtl: Number(r.refresh_token_ttl),
+      refreshTokenAbsoluteTtl: Number(r.refresh_token_absolute_ttl),
     },
-    accessTokenTtl: Number(r.access_token_ttl), resourceServer: r.resource_server === 1, createdAt: Number(r.created_at),
+    accessTokenTtl: Number(r.access_token_ttl),
+    resourceServer: r.resource_server === 1,
+    createdAt: Number(r.created_at),
   };
 }
 
 export function clientToRow(c: ClientRecord): Selectable<ClientsTable> {
   return {
-    id: c.id, name: c.name, secret_digest: c.secretDigest,
-    redirect_uris: JSON.stringify(c.redirectUris), grant_types: JSON.stringify(c.grantTypes), scope: c.scope.join(' '),
-    rotation: c.policy.rotation ? 1 : 0, rotation_limit: c.policy.rotationLimit, max_rotations: c.policy.maxRotations,
-    refresh_token_ttl: c.policy.refreshTokenTtl, refresh_token_absolute_ttl: c.policy.refreshTokenAbsoluteTtl,
-    access_token_ttl: c.accessTokenTtl, resource_server: c.resourceServer ? 1 : 0, created_at: c.createdAt,
+    id: c.id,
+    name: c.name,
+    secret_digest: c.secretDigest,
+    redirect_uris: JSON.stringify(c.redirectUris),
+    grant_types: JSON.stringify(c.grantTypes),
+    scope: c.scope.join(' '),
+    rotation: c.policy.rotation ? 1 : 0,
+    rotation_limit: c.policy.rotationLimit,
+    max_rotations: c.policy.maxRotations,
+    refresh_token_ttl: c.policy.refreshTokenTtl,
+    refresh_token_absolute_ttl: c.policy.refreshTokenAbsoluteTtl,
+    access_token_ttl: c.accessTokenTtl,
+    resource_server: c.resourceServer ? 1 : 0,
+    created_at: c.createdAt,
   };
 }
 
 export function grantFromRow(r: Selectable<GrantsTable>): GrantRecord {
   return {
-    id: r.id, clientId: r.client_id, subject: r.subject, scope: scopeList(r.scope),
-    createdAt: Number(r.created_at), expiresAt: Number(r.expires_at), rotationCount: Number(r.rotation_count),
-    headTokenId: r.head_token_id, previousTokenId: r.previous_token_id,
+    id: r.id,
+    clientId: r.client_id,
+    subject: r.subject,
+    scope: scopeList(r.scope),
+    createdAt: Number(r.created_at),
+    expiresAt: Number(r.expires_at),
+    rotationCount: Number(r.rotation_count),
+    headTokenId: r.head_token_id,
+    previousTokenId: r.previous_token_id,
     revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
     revokedReason: r.revoked_reason as GrantRevocationReason | null,
   };
@@ -43,37 +78,70 @@ export function grantFromRow(r: Selectable<GrantsTable>): GrantRecord {
 
 export function grantToRow(g: GrantRecord): Selectable<GrantsTable> {
   return {
-    id: g.id, client_id: g.clientId, subject: g.subject, scope: g.scope.join(' '),
-    created_at: g.createdAt, expires_at: g.expiresAt, rotation_count: g.rotationCount,
-    head_token_id: g.headTokenId, previous_token_id: g.previousTokenId,
-    revoked_at: g.revokedAt, revoked_reason: g.revokedReason,
+    id: g.id,
+    client_id: g.clientId,
+    subject: g.subject,
+    scope: g.scope.join(' '),
+    created_at: g.createdAt,
+    expires_at: g.expiresAt,
+    rotation_count: g.rotationCount,
+    head_token_id: g.headTokenId,
+    previous_token_id: g.previousTokenId,
+    revoked_at: g.revokedAt,
+    revoked_reason: g.revokedReason,
   };
 }
 
 export function refreshTokenFromRow(r: Selectable<RefreshTokensTable>): RefreshTokenRecord {
-  return { id: r.id, grantId: r.grant_id, useCount: Number(r.use_count), issuedAt: Number(r.issued_at), expiresAt: Number(r.expires_at) };
+  return {
+    id: r.id,
+    grantId: r.grant_id,
+    useCount: Number(r.use_count),
+    issuedAt: Number(r.issued_at),
+    expiresAt: Number(r.expires_at),
+  };
 }
 
 export function codeFromRow(r: Selectable<AuthorizationCodesTable>): AuthorizationCodeRecord {
   return {
-    id: r.id, clientId: r.client_id, subject: r.subject, scope: scopeList(r.scope), redirectUri: r.redirect_uri,
-    codeChallenge: r.code_challenge, codeChallengeMethod: 'S256', createdAt: Number(r.created_at),
-    expiresAt: Number(r.expires_at), usedAt: r.used_at === null ? null : Number(r.used_at), grantId: r.grant_id,
+    id: r.id,
+    clientId: r.client_id,
+    subject: r.subject,
+    scope: scopeList(r.scope),
+    redirectUri: r.redirect_uri,
+    codeChallenge: r.code_challenge,
+    codeChallengeMethod: 'S256',
+    createdAt: Number(r.created_at),
+    expiresAt: Number(r.expires_at),
+    usedAt: r.used_at === null ? null : Number(r.used_at),
+    grantId: r.grant_id,
   };
 }
 
 export function codeToRow(c: AuthorizationCodeRecord): Selectable<AuthorizationCodesTable> {
   return {
-    id: c.id, client_id: c.clientId, subject: c.subject, scope: c.scope.join(' '), redirect_uri: c.redirectUri,
-    code_challenge: c.codeChallenge, code_challenge_method: c.codeChallengeMethod, created_at: c.createdAt,
-    expires_at: c.expiresAt, used_at: c.usedAt, grant_id: c.grantId,
+    id: c.id,
+    client_id: c.clientId,
+    subject: c.subject,
+    scope: c.scope.join(' '),
+    redirect_uri: c.redirectUri,
+    code_challenge: c.codeChallenge,
+    code_challenge_method: c.codeChallengeMethod,
+    created_at: c.createdAt,
+    expires_at: c.expiresAt,
+    used_at: c.usedAt,
+    grant_id: c.grantId,
   };
 }
 
 export function signingKeyFromRow(r: Selectable<SigningKeysTable>): SigningKeyRecord {
   return {
-    kid: r.kid, alg: 'ES256', privateJwk: JSON.parse(r.private_jwk) as SigningKeyRecord['privateJwk'], publicJwk: JSON.parse(r.public_jwk) as JsonWebKey,
-    createdAt: Number(r.created_at), activatesAt: Number(r.activates_at ?? r.created_at),
+    kid: r.kid,
+    alg: 'ES256',
+    privateJwk: JSON.parse(r.private_jwk) as SigningKeyRecord['privateJwk'],
+    publicJwk: JSON.parse(r.public_jwk) as JsonWebKey,
+    createdAt: Number(r.created_at),
+    activatesAt: Number(r.activates_at ?? r.created_at),
     retiredAt: r.retired_at === null ? null : Number(r.retired_at),
   };
 }

@@ -18,7 +18,10 @@ export function normalizeUsername(typed: string): string {
 
 function checkedUsername(typed: string): string {
   const username = normalizeUsername(typed);
-  if (!USERNAME.test(username)) throw new OperatorInputError('a username is 1 to 64 characters of a-z, 0-9 and . _ @ -, starting with a letter or digit');
+  if (!USERNAME.test(username))
+    throw new OperatorInputError(
+      'a username is 1 to 64 characters of a-z, 0-9 and . _ @ -, starting with a letter or digit',
+    );
   return username;
 }
 
@@ -38,7 +41,12 @@ export async function addUser(store: Store, typedUsername: string, password: str
 }
 
 /** Replaces a user's password and signs the user out of every browser. */
-export async function changePassword(store: Store, typedUsername: string, password: string, now: number): Promise<void> {
+export async function changePassword(
+  store: Store,
+  typedUsername: string,
+  password: string,
+  now: number,
+): Promise<void> {
   const username = normalizeUsername(typedUsername);
   const passwordHash = await hashPassword(checkedPassword(password));
   const changed = await store.transaction(async (tx) => {
@@ -53,13 +61,18 @@ export async function changePassword(store: Store, typedUsername: string, passwo
  * Removes a user, its sessions, and revokes every grant it gave: a later user of the same name
  * must not inherit the old one's consent or tokens.
  */
-export async function removeUser(store: Store, typedUsername: string, now: number): Promise<{ removed: boolean; grantsRevoked: number }> {
+export async function removeUser(
+  store: Store,
+  typedUsername: string,
+  now: number,
+): Promise<{ removed: boolean; grantsRevoked: number }> {
   const username = normalizeUsername(typedUsername);
   return store.transaction(async (tx) => {
     const removed = await tx.removeUser(username);
     const grantsRevoked = removed ? await tx.revokeGrantsOf(username, 'revoked_by_admin', now) : 0;
     // One event for the user's grants (grant_id null): the revocation is one statement.
-    if (grantsRevoked > 0) await storeAudit(tx, { event: 'grant_revoked', at: now, subject: username, reason: 'revoked_by_admin' });
+    if (grantsRevoked > 0)
+      await storeAudit(tx, { event: 'grant_revoked', at: now, subject: username, reason: 'revoked_by_admin' });
     return { removed, grantsRevoked };
   });
 }
@@ -84,5 +97,9 @@ export async function checkPassword(store: Store, typedUsername: string, passwor
 
 /** The user as operators see it: never the hash. */
 export function describeUser(u: UserRecord): Record<string, unknown> {
-  return { username: u.username, created_at: new Date(u.createdAt * 1000).toISOString(), updated_at: new Date(u.updatedAt * 1000).toISOString() };
+  return {
+    username: u.username,
+    created_at: new Date(u.createdAt * 1000).toISOString(),
+    updated_at: new Date(u.updatedAt * 1000).toISOString(),
+  };
 }

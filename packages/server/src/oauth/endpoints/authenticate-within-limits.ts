@@ -20,7 +20,10 @@ const LIMITS = {
  * up the client's budget.
  */
 export async function authenticateWithinLimits(
-  context: ServerContext, endpoint: keyof typeof LIMITS, request: FastifyRequest, params: FormParams,
+  context: ServerContext,
+  endpoint: keyof typeof LIMITS,
+  request: FastifyRequest,
+  params: FormParams,
 ): Promise<ClientRecord> {
   const { client: clientLimit, address: addressLimit } = LIMITS[endpoint];
   const presented = presentedClient(request.headers.authorization, params);
@@ -30,7 +33,11 @@ export async function authenticateWithinLimits(
 
   let client: ClientRecord;
   try {
-    client = await authenticateClient(context.store, presented, { address: request.ip, now: context.clock.now(), audit: auditLogOf(request) });
+    client = await authenticateClient(context.store, presented, {
+      address: request.ip,
+      now: context.clock.now(),
+      audit: auditLogOf(request),
+    });
   } catch (error) {
     const wait = await context.rateLimits.consume([address]);
     throw wait > 0 ? new OAuthRateLimited(wait) : error;

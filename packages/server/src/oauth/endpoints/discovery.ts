@@ -23,7 +23,9 @@ export function discoveryEndpoints(app: FastifyInstance, { issuer, keys }: Serve
     authorization_response_iss_parameter_supported: true,
   };
   app.get('/.well-known/oauth-authorization-server', async (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=300').send(metadata));
+    reply.header('cache-control', 'public, max-age=300').send(metadata),
+  );
   app.get('/jwks', async (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=300').type('application/jwk-set+json').send(keys.jwks));
+    reply.header('cache-control', 'public, max-age=300').type('application/jwk-set+json').send(keys.jwks),
+  );
 }

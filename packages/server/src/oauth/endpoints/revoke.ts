@@ -12,8 +12,11 @@ export function revokeEndpoint(app: FastifyInstance, context: ServerContext): vo
   app.post('/revoke', async (request, reply) => {
     const params = formParamsOf(request.body);
     const audit = auditLogOf(request);
-    const caller = await authenticateClient(context.store, presentedClient(request.headers.authorization, params),
-      { address: request.ip, now: context.clock.now(), audit });
+    const caller = await authenticateClient(context.store, presentedClient(request.headers.authorization, params), {
+      address: request.ip,
+      now: context.clock.now(),
+      audit,
+    });
     const token = params.require('token');
     params.get('token_type_hint');
     const outcome = await revokeToken(context, caller, token, audit);

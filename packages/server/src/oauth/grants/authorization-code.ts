@@ -24,6 +24,13 @@ export const authorizationCodeGrant: GrantHandler = {
     const outcome = await redeemAuthorizationCode(store, { code, client, redirectUri, codeVerifier, now, audit });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant, refreshToken } = outcome;
-    return tokenResponse(accessTokens, { client, subject: grant.subject, scope: grant.scope, grantId: grant.id, refreshToken, now });
+    return tokenResponse(accessTokens, {
+      client,
+      subject: grant.subject,
+      scope: grant.scope,
+      grantId: grant.id,
+      refreshToken,
+      now,
+    });
   },
 };

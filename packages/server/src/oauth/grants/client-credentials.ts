@@ -15,6 +15,13 @@ export const clientCredentialsGrant: GrantHandler = {
     if (client.secretDigest === null) throw new OAuthError('grant_type_not_allowed');
     const scope = parseScope(params.get('scope')) ?? client.scope;
     if (!isScopeSubset(scope, client.scope)) throw new OAuthError('scope_not_allowed');
-    return tokenResponse(accessTokens, { client, subject: client.id, scope, grantId: null, refreshToken: null, now: clock.now() });
+    return tokenResponse(accessTokens, {
+      client,
+      subject: client.id,
+      scope,
+      grantId: null,
+      refreshToken: null,
+      now: clock.now(),
+    });
   },
 };

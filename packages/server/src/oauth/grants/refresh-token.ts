@@ -19,6 +19,13 @@ export const refreshTokenGrant: GrantHandler = {
     const outcome = await exchangeRefreshToken(store, { presentedToken, client, scope, now, audit });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant } = outcome;
-    return tokenResponse(accessTokens, { client, subject: grant.subject, scope: outcome.scope, grantId: grant.id, refreshToken: outcome.refreshToken, now });
+    return tokenResponse(accessTokens, {
+      client,
+      subject: grant.subject,
+      scope: outcome.scope,
+      grantId: grant.id,
+      refreshToken: outcome.refreshToken,
+      now,
+    });
   },
 };

@@ -18,7 +18,9 @@ export interface PostgresStoreOptions {
 const INT8_OID = 20;
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === INT8_OID
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 /** How often a transaction that lost a serialization race or a deadlock is tried again. */
@@ -32,7 +34,11 @@ const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE',
  * at READ COMMITTED with row locks (`SELECT … FOR UPDATE`): of concurrent exchanges of one token,
  * one takes the lock and the others, once it commits, read the row as it left it.
  */
-export async function openPostgresStore({ connectionString, poolSize = 10, migrations = 'apply' }: PostgresStoreOptions): Promise<Store> {
+export async function openPostgresStore({
+  connectionString,
+  poolSize = 10,
+  migrations = 'apply',
+}: PostgresStoreOptions): Promise<Store> {
   const pool = new pg.Pool({ connectionString, max: poolSize, types });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
@@ -51,7 +57,8 @@ export async function openPostgresStore({ connectionString, poolSize = 10, migra
     appliedMigrations,
     ...withUnavailableMapped(repository),
     rateLimits: withUnavailableMapped(postgresRateLimitStore(db)),
-    transaction: (work) => withRetries(() => db.transaction().execute((trx) => work(createRepository(trx, { lockRows: true })))),
+    transaction: (work) =>
+      withRetries(() => db.transaction().execute((trx) => work(createRepository(trx, { lockRows: true })))),
     async close() {
       await db.destroy();
     },
@@ -75,7 +82,8 @@ async function withRetries<T>(run: () => Promise<T>): Promise<T> {
 function withUnavailableMapped<R extends object>(repository: R): R {
   const mapped: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(repository)) {
-    mapped[name] = (...args: unknown[]) => withRetries(() => (method as (...a: unknown[]) => Promise<unknown>)(...args));
+    mapped[name] = (...args: unknown[]) =>
+      withRetries(() => (method as (...a: unknown[]) => Promise<unknown>)(...args));
   }
   return mapped as R;
 }

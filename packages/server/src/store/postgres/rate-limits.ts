@@ -20,8 +20,12 @@ export function postgresRateLimitStore(db: Kysely<Database>): RateLimitStore {
       if (charges.length === 0) return [];
       // Rows locked in one order, so two charges of the same buckets cannot deadlock.
       const ordered = [...charges].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
-      const values = sql.join(ordered.map(({ bucket, policy }) =>
-        sql`(${bucket}, ${nowMs + policy.periodMs / policy.limit}::float8, ${policy.periodMs}::float8)`));
+      const values = sql.join(
+        ordered.map(
+          ({ bucket, policy }) =>
+            sql`(${bucket}, ${nowMs + policy.periodMs / policy.limit}::float8, ${policy.periodMs}::float8)`,
+        ),
+      );
       // excluded.tat is now + the bucket's emission interval: the next tat of a bucket at rest.
       const next = sql`greatest(r.tat, ${nowMs}::float8) + excluded.tat - ${nowMs}::float8`;
       const { rows } = await sql<{ bucket: string }>`

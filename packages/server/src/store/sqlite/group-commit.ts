@@ -43,8 +43,14 @@ interface Pending {
  */
 export class GroupCommit {
   readonly #connection: GroupCommitConnection;
-  readonly #statements: { begin: BetterSqlite3.Statement; commit: BetterSqlite3.Statement; rollback: BetterSqlite3.Statement;
-    savepoint: BetterSqlite3.Statement; release: BetterSqlite3.Statement; rollbackToSavepoint: BetterSqlite3.Statement };
+  readonly #statements: {
+    begin: BetterSqlite3.Statement;
+    commit: BetterSqlite3.Statement;
+    rollback: BetterSqlite3.Statement;
+    savepoint: BetterSqlite3.Statement;
+    release: BetterSqlite3.Statement;
+    rollbackToSavepoint: BetterSqlite3.Statement;
+  };
   #queue: Pending[] = [];
   #flushScheduled = false;
   /** Settles when the batch that is open on the connection has committed or rolled back. */
@@ -82,11 +88,12 @@ export class GroupCommit {
   outsideTransactions<Q extends object>(queries: Q): Q {
     const gated = {} as Record<string, unknown>;
     for (const [name, query] of Object.entries(queries) as [string, (...args: unknown[]) => Promise<unknown>][]) {
-      gated[name] = (...args: unknown[]) => this.#busyAware(async () => {
-        // Re-checked after each wait: another batch may have opened in the meantime.
-        while (this.#open) await this.#open;
-        return query(...args);
-      });
+      gated[name] = (...args: unknown[]) =>
+        this.#busyAware(async () => {
+          // Re-checked after each wait: another batch may have opened in the meantime.
+          while (this.#open) await this.#open;
+          return query(...args);
+        });
     }
     return gated as Q;
   }

@@ -23,7 +23,11 @@ export interface SqliteStoreOptions {
  * The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, so a commit is on disk
  * before the transaction resolves and so before any response that depends on it is sent.
  */
-export async function openSqliteStore({ filename, busyTimeoutMs = 5000, migrations = 'apply' }: SqliteStoreOptions): Promise<Store> {
+export async function openSqliteStore({
+  filename,
+  busyTimeoutMs = 5000,
+  migrations = 'apply',
+}: SqliteStoreOptions): Promise<Store> {
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
   const database = new BetterSqlite3(filename);
   database.pragma('journal_mode = WAL');
@@ -44,8 +48,10 @@ export async function openSqliteStore({ filename, busyTimeoutMs = 5000, migratio
   // are group-committed: one fsync for all the transactions of an event-loop turn.
   const hot = prepareHotQueries(database);
   const commits = new GroupCommit({
-    database, busyBudgetMs: busyTimeoutMs,
-    exclusive: (batch) => db.connection().execute((conn) => batch({ ...createRepository(conn, { lockRows: false }), ...hot })),
+    database,
+    busyBudgetMs: busyTimeoutMs,
+    exclusive: (batch) =>
+      db.connection().execute((conn) => batch({ ...createRepository(conn, { lockRows: false }), ...hot })),
   });
 
   return {
@@ -56,7 +62,10 @@ export async function openSqliteStore({ filename, busyTimeoutMs = 5000, migratio
     rateLimits: new MemoryRateLimitStore(),
     ...createRepository(db, { lockRows: false }),
     ...commits.outsideTransactions({
-      findClient: hot.findClient, findGrant: hot.findGrant, findGrantRevokedAt: hot.findGrantRevokedAt, findRefreshToken: hot.findRefreshToken,
+      findClient: hot.findClient,
+      findGrant: hot.findGrant,
+      findGrantRevokedAt: hot.findGrantRevokedAt,
+      findRefreshToken: hot.findRefreshToken,
     }),
     // The REST API's writes are one statement each: as transactions of their own they share the
     // group commit's fsync instead of paying one each.
