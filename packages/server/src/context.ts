@@ -1,6 +1,6 @@
 import type { RateLimiter } from './abuse/rate-limiter.js';
 import type { AccessTokens } from './oauth/access-tokens.js';
-import type { Clock } from './oauth/clock.js';
+import type { Clock } from './primitives/clock.js';
 import type { KeyRing } from './oauth/keys.js';
 import type { Store } from './store/store.js';
 

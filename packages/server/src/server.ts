@@ -6,7 +6,7 @@ import { buildApp } from './app.js';
 import type { ConnectionLimits } from './http/connection-limits.js';
 import type { ServerContext } from './context.js';
 import { AccessTokens } from './oauth/access-tokens.js';
-import { systemClock, type Clock } from './oauth/clock.js';
+import { systemClock, type Clock } from './primitives/clock.js';
 import { KeyEncryption } from './oauth/key-sealing.js';
 import { KeyRing } from './oauth/keys.js';
 import { openStore } from './store/open.js';

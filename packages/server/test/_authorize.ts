@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { s256 } from '../src/oauth/secrets.js';
+import { s256 } from '../src/primitives/secrets.js';
 import { addUser } from '../src/users/users.js';
 import type { TestServer } from './_server.js';
 

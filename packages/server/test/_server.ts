@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock } from '../src/oauth/clock.js';
+import type { Clock } from '../src/primitives/clock.js';
 import { registerClient, type ClientRegistration } from '../src/oauth/clients.js';
 import { createAuthorizationCode } from '../src/oauth/authorization-codes.js';
 import { issueOperatorGrant } from '../src/oauth/operator-grants.js';
-import { s256 } from '../src/oauth/secrets.js';
+import { s256 } from '../src/primitives/secrets.js';
 import { fileURLToPath } from 'node:url';
 import type { ApiDefinition } from '../src/api/definition.js';
 import { createPostgresSchema, type Dialect } from './_dialects.js';

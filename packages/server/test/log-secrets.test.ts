@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../src/cli/run.js';
 import { redactUrl } from '../src/http/log-redaction.js';
-import { s256 } from '../src/oauth/secrets.js';
+import { s256 } from '../src/primitives/secrets.js';
 import { CALLBACK, callbackParams, hiddenField, PageBrowser } from './_authorize.js';
 import { freshDatabase } from './_dialects.js';
 import { sendRaw } from './_fuzz.js';

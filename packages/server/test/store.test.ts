@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { registerClient } from '../src/oauth/clients.js';
 import { issueGrant } from '../src/oauth/grant-issuance.js';
 import { exchangeRefreshToken } from '../src/oauth/refresh-token-lifecycle.js';
-import type { ClientRecord } from '../src/store/records.js';
+import type { ClientRecord } from '../src/primitives/records.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { DIALECTS, freshDatabase } from './_dialects.js';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { digestOf } from '../src/oauth/secrets.js';
+import { digestOf } from '../src/primitives/secrets.js';
 import { assertOkJson } from './_oauth-assertions.js';
 import { refresh, startTestServer, VERIFIER, type TestServer } from './_server.js';
 

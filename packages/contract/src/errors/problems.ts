@@ -26,7 +26,8 @@ export type ProblemCode =
   | 'too_many_login_attempts'
   | 'malformed_request'
   | 'request_header_too_large'
-  | 'request_timeout';
+  | 'request_timeout'
+  | 'invalid_operator_input';
 
 export interface ProblemEntry {
   readonly code: ProblemCode;
@@ -146,6 +147,16 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     transient: false,
     summary: 'If-Match names a version of the record that is no longer current.',
     clientAction: 'Fetch the record again, reapply your change, and send it with the new ETag.',
+  }),
+  invalid_operator_input: problem({
+    code: 'invalid_operator_input',
+    status: 422,
+    slug: 'invalid-operator-input',
+    title: 'Invalid operator input',
+    transient: false,
+    summary:
+      'An administrative request names something that does not exist, already exists, or breaks a rule of the server (for example a scope wider than the client may use). The detail says which.',
+    clientAction: 'Correct the request as the detail says and send it again; the same request will be refused again.',
   }),
   internal_error: problem({
     code: 'internal_error',

@@ -1,6 +1,6 @@
 import { ProblemError, mergePatch, type BodyValidator } from '@gatehouse/contract';
 import type { StoredRecord } from '../store/record-repository.js';
-import { randomHex } from '../oauth/secrets.js';
+import { newRecordId } from '../primitives/ids.js';
 import type { Repository } from '../store/repository.js';
 import { validBodyOrThrow } from './body-problems.js';
 
@@ -100,24 +100,4 @@ async function currentVersion(
 
 function changedMeanwhile(): ProblemError {
   return new ProblemError('precondition_failed', 'The record changed while this request was processed; read it again.');
-}
-
-const SEQUENCE_SPAN = 36 ** 3;
-let lastMillis = 0;
-let sequence = 0;
-
-/**
- * Time-ordered ids, so that listing by id lists in creation order: milliseconds, a sequence within
- * the millisecond, and randomness against other processes. Monotonic within a process even if the
- * wall clock steps back or a millisecond sees more ids than the sequence holds.
- */
-export function newRecordId(): string {
-  let millis = Math.max(Date.now(), lastMillis);
-  sequence = millis === lastMillis ? sequence + 1 : 0;
-  if (sequence >= SEQUENCE_SPAN) {
-    millis += 1;
-    sequence = 0;
-  }
-  lastMillis = millis;
-  return `${millis.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(3, '0')}${randomHex(6)}`;
 }

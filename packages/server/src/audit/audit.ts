@@ -1,4 +1,4 @@
-import { newRecordId } from '../api/records.js';
+import { newRecordId } from '../primitives/ids.js';
 import type { AuditEvent, AuditEventName } from '../store/audit-repository.js';
 import type { AuditRepository } from '../store/audit-repository.js';
 import type { Repository } from '../store/repository.js';

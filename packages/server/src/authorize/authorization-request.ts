@@ -1,6 +1,6 @@
 import { OAuthError } from '@gatehouse/contract';
 import { isScopeSubset, parseScope } from '../oauth/scope.js';
-import type { ClientRecord } from '../store/records.js';
+import type { ClientRecord } from '../primitives/records.js';
 
 /** A validated authorization request (RFC 6749 §4.1.1 with RFC 7636 §4.3). */
 export interface AuthorizationRequest {

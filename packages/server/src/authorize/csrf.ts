@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import { ProblemError } from '@gatehouse/contract';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
+import { constantTimeEqual } from '../primitives/constant-time.js';
 
 /** The name of the hidden field every form carries. */
 export const CSRF_FIELD = 'csrf_token';
@@ -15,13 +15,7 @@ export function checkCsrfToken(
   session: BrowserSessionRecord | undefined,
   presented: string | undefined,
 ): BrowserSessionRecord {
-  if (!session || presented === undefined || !sameString(presented, session.csrfToken))
+  if (!session || presented === undefined || !constantTimeEqual(presented, session.csrfToken))
     throw new ProblemError('csrf_token_invalid');
   return session;
-}
-
-function sameString(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { digestOf, newOpaqueSecret } from '../oauth/secrets.js';
+import { digestOf } from '../primitives/secrets.js';
+import { newOpaqueSecret } from '../primitives/random.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { Repository } from '../store/repository.js';
 

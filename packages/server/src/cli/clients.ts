@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ServerConfig } from '../config.js';
 import { describeClient, registerClient, type ClientRegistration } from '../oauth/clients.js';
-import type { GrantType } from '../store/records.js';
+import type { GrantType } from '../primitives/records.js';
 import { parseDuration } from './durations.js';
 import { withContext } from './open-context.js';
 import { listOf, UsageError, type CliIo } from './run.js';

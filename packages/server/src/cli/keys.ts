@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ServerConfig } from '../config.js';
-import { OperatorInputError } from '../oauth/clients.js';
-import { systemClock } from '../oauth/clock.js';
+import { OperatorInputError } from '../primitives/operator-input-error.js';
+import { systemClock } from '../primitives/clock.js';
 import { isSealed, KeyEncryption } from '../oauth/key-sealing.js';
 import {
   activationOfNextKey,
@@ -10,7 +10,7 @@ import {
   KEY_PUBLISH_DELAY,
   sealPlaintextKeys,
 } from '../oauth/keys.js';
-import type { SigningKeyRecord } from '../store/records.js';
+import type { SigningKeyRecord } from '../primitives/records.js';
 import { withStore } from './open-context.js';
 import { UsageError, type CliIo } from './run.js';
 

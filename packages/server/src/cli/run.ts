@@ -1,5 +1,5 @@
 import { configFromEnv, type ServerConfig } from '../config.js';
-import { OperatorInputError } from '../oauth/clients.js';
+import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { auditCommand } from './audit.js';
 import { clientsCommand } from './clients.js';
 import { grantsCommand } from './grants.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ServerConfig } from '../config.js';
-import { OperatorInputError } from '../oauth/clients.js';
+import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { generatePassword } from '../users/passwords.js';
 import { addUser, changePassword, describeUser, removeUser } from '../users/users.js';
 import { withContext } from './open-context.js';

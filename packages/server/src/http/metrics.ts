@@ -1,8 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
 import { ProblemError } from '@gatehouse/contract';
 import type { RateLimiter } from '../abuse/rate-limiter.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendProblem } from './problems.js';
+import { constantTimeEqual } from '../primitives/constant-time.js';
 
 /**
  * A small in-process metrics registry rendered in the Prometheus text exposition format 0.0.4
@@ -183,11 +183,5 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
   if (token === undefined || token === '') return LOOPBACK.has(request.ip);
   const match = /^bearer (.+)$/i.exec(request.headers.authorization ?? '');
-  return match !== null && sameString(match[1] as string, token);
-}
-
-function sameString(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+  return match !== null && constantTimeEqual(match[1] as string, token);
 }

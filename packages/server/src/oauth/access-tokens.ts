@@ -2,7 +2,8 @@ import * as crypto from 'node:crypto';
 import { jwtVerify } from 'jose';
 import type { KeyRing } from './keys.js';
 import { signEs256Jwt } from './jwt.js';
-import { digestOf, newId } from './secrets.js';
+import { digestOf } from '../primitives/secrets.js';
+import { newId } from '../primitives/ids.js';
 
 /** The claims of a Gatehouse access token (RFC 9068 §2.2 plus the grant it belongs to). */
 export interface AccessTokenClaims {

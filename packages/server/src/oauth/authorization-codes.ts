@@ -1,10 +1,11 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FixedOAuthReason } from '@gatehouse/contract';
 import { auditedTransaction, storeAudit, type AuditSink } from '../audit/audit.js';
-import type { AuthorizationCodeRecord, ClientRecord, GrantRecord } from '../store/records.js';
+import type { AuthorizationCodeRecord, ClientRecord, GrantRecord } from '../primitives/records.js';
 import type { Store } from '../store/store.js';
 import { issueGrant } from './grant-issuance.js';
-import { digestOf, newOpaqueSecret, s256 } from './secrets.js';
+import { digestOf, s256 } from '../primitives/secrets.js';
+import { newOpaqueSecret } from '../primitives/random.js';
+import { constantTimeEqual } from '../primitives/constant-time.js';
 
 /** How long an authorization code may wait for its exchange (RFC 6749 §4.1.2 recommends ≤ 10 min). */
 export const AUTHORIZATION_CODE_TTL = 60;
@@ -81,15 +82,10 @@ export async function redeemAuthorizationCode(store: Store, r: Redemption): Prom
     }
     if (r.now >= code.expiresAt) return { ok: false, reason: 'authorization_code_expired' };
     if (r.redirectUri !== code.redirectUri) return { ok: false, reason: 'redirect_uri_mismatch' };
-    if (!sameString(s256(r.codeVerifier), code.codeChallenge)) return { ok: false, reason: 'code_verifier_mismatch' };
+    if (!constantTimeEqual(s256(r.codeVerifier), code.codeChallenge))
+      return { ok: false, reason: 'code_verifier_mismatch' };
     const issued = await issueGrant(tx, r.client, code.subject, code.scope, r.now);
     await tx.markAuthorizationCodeUsed(code.id, r.now, issued.grant.id);
     return { ok: true, ...issued };
   });
-}
-
-function sameString(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -1,9 +1,9 @@
 import { OAuthError } from '@gatehouse/contract';
 import { AUDIT_CLIENT_ID_MAX, recordAudit, truncated, type AuditSink } from '../audit/audit.js';
 import type { FormParams } from '../http/form.js';
-import type { ClientRecord } from '../store/records.js';
+import type { ClientRecord } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
-import { digestOf, secretMatchesDigest } from './secrets.js';
+import { digestOf, secretMatchesDigest } from '../primitives/secrets.js';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 

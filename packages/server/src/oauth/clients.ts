@@ -1,6 +1,8 @@
-import type { ClientRecord, GrantType } from '../store/records.js';
+import { OperatorInputError } from '../primitives/operator-input-error.js';
+import type { ClientRecord, GrantType } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
-import { digestOf, newOpaqueSecret } from './secrets.js';
+import { digestOf } from '../primitives/secrets.js';
+import { newOpaqueSecret } from '../primitives/random.js';
 
 const DAY = 24 * 60 * 60;
 
@@ -28,14 +30,6 @@ export interface ClientRegistration {
   readonly refreshTokenAbsoluteTtl?: number;
   readonly accessTokenTtl?: number;
   readonly resourceServer?: boolean;
-}
-
-/** Input an operator got wrong (CLI, demo setup); the message says what to fix. */
-export class OperatorInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OperatorInputError';
-  }
 }
 
 const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];

@@ -1,7 +1,9 @@
-import type { ClientRecord, GrantRecord } from '../store/records.js';
+import type { ClientRecord, GrantRecord } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
 import { idleExpiry } from './refresh-token-lifecycle.js';
-import { digestOf, newId, newOpaqueSecret } from './secrets.js';
+import { digestOf } from '../primitives/secrets.js';
+import { newId } from '../primitives/ids.js';
+import { newOpaqueSecret } from '../primitives/random.js';
 
 export interface NewGrant {
   readonly grant: GrantRecord;

@@ -1,7 +1,7 @@
 import type { ServerContext } from '../context.js';
-import type { ClientRecord } from '../store/records.js';
+import type { ClientRecord } from '../primitives/records.js';
 import { refreshTokenState } from './refresh-token-lifecycle.js';
-import { digestOf } from './secrets.js';
+import { digestOf } from '../primitives/secrets.js';
 
 /** RFC 7662 §2.2 response; wire names are the RFC's. */
 export type IntrospectionResponse =

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import type { SealedPrivateKey } from '../primitives/records.js';
 
 /**
  * Signing keys sealed at rest: with KEY_ENCRYPTION_KEY set, a private key is stored as AES-256-GCM
@@ -6,15 +7,6 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
  * a sealed key copied onto another row does not open. A reader of the database or of a backup
  * without the encryption key cannot sign tokens.
  */
-export interface SealedPrivateKey {
-  readonly sealed: 'A256GCM';
-  /** Which encryption key sealed it: the start of a digest of the derived key (not secret). */
-  readonly kek: string;
-  readonly iv: string;
-  readonly data: string;
-  readonly tag: string;
-}
-
 /** The shortest KEY_ENCRYPTION_KEY accepted: 32 characters (e.g. `openssl rand -base64 32` gives 44). */
 export const MIN_KEY_ENCRYPTION_KEY_LENGTH = 32;
 

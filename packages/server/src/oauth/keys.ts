@@ -7,9 +7,9 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import type { JSONWebKeySet, JWK, JWTVerifyGetKey } from 'jose';
-import type { SigningKeyRecord } from '../store/records.js';
+import type { SigningKeyRecord } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../primitives/clock.js';
 import { isSealed, privateJwkOf, type KeyEncryption } from './key-sealing.js';
 
 /**

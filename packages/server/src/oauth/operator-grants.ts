@@ -2,7 +2,7 @@ import type { ServerContext } from '../context.js';
 import { issueGrant } from './grant-issuance.js';
 import { isScopeSubset } from './scope.js';
 import { tokenResponse, type TokenResponse } from './token-response.js';
-import { OperatorInputError } from './clients.js';
+import { OperatorInputError } from '../primitives/operator-input-error.js';
 
 /**
  * Issues a grant without an authorization flow, for service accounts, operators and tests, and

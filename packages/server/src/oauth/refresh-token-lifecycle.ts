@@ -1,10 +1,11 @@
 import type { FixedOAuthReason } from '@gatehouse/contract';
 import { auditedTransaction, storeAudit, type AuditEvent, type AuditSink } from '../audit/audit.js';
-import type { ClientRecord, GrantRecord, RefreshPolicy, RefreshTokenInFamily } from '../store/records.js';
+import type { ClientRecord, GrantRecord, RefreshPolicy, RefreshTokenInFamily } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
 import type { Store } from '../store/store.js';
 import { isScopeSubset } from './scope.js';
-import { digestOf, newOpaqueSecret } from './secrets.js';
+import { digestOf } from '../primitives/secrets.js';
+import { newOpaqueSecret } from '../primitives/random.js';
 
 /**
  * The refresh-token lifecycle of DESIGN.md, in one place.

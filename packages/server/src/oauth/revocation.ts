@@ -1,7 +1,7 @@
 import { auditedTransaction, storeAudit, type AuditSink } from '../audit/audit.js';
 import type { ServerContext } from '../context.js';
-import type { ClientRecord } from '../store/records.js';
-import { digestOf } from './secrets.js';
+import type { ClientRecord } from '../primitives/records.js';
+import { digestOf } from '../primitives/secrets.js';
 
 export type RevocationOutcome = 'revoked' | 'unknown' | 'access_token' | 'other_client';
 

@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../store/records.js';
+import type { ClientRecord } from '../primitives/records.js';
 import type { AccessTokens } from './access-tokens.js';
 
 /** A successful token response (RFC 6749 §5.1). */

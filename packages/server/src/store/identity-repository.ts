@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { GrantRecord, GrantRevocationReason } from './records.js';
+import type { GrantRecord, GrantRevocationReason } from '../primitives/records.js';
 import { grantFromRow } from './rows.js';
 import type { BrowserSessionsTable, Database, UsersTable } from './schema.js';
 

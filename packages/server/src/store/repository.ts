@@ -7,7 +7,7 @@ import type {
   RefreshTokenInFamily,
   RefreshTokenRecord,
   SigningKeyRecord,
-} from './records.js';
+} from '../primitives/records.js';
 import {
   clientFromRow,
   clientToRow,

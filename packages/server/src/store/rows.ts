@@ -7,7 +7,7 @@ import type {
   GrantType,
   RefreshTokenRecord,
   SigningKeyRecord,
-} from './records.js';
+} from '../primitives/records.js';
 import type {
   AuthorizationCodesTable,
   ClientsTable,

@@ -1,4 +1,5 @@
-import { randomBytes, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, type BinaryLike, type ScryptOptions } from 'node:crypto';
+import { constantTimeEqual } from '../primitives/constant-time.js';
 
 /**
  * User passwords, unlike the server's 256-bit opaque secrets, are guessable: they are stored with a
@@ -45,7 +46,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const parsed = parseHash(stored);
   if (!parsed) return false;
   const key = await derive(password, parsed.salt, parsed.params);
-  return key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
+  return constantTimeEqual(key, parsed.key);
 }
 
 function parseHash(stored: string): { params: ScryptParams; salt: Buffer; key: Buffer } | undefined {

@@ -1,5 +1,5 @@
 import { storeAudit } from '../audit/audit.js';
-import { OperatorInputError } from '../oauth/clients.js';
+import { OperatorInputError } from '../primitives/operator-input-error.js';
 import type { UserRecord } from '../store/identity-repository.js';
 import type { Store } from '../store/store.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';

@@ -5,7 +5,7 @@ import type { ServerContext } from '../../context.js';
 import { auditLogOf } from '../../http/audit-log.js';
 import type { FormParams } from '../../http/form.js';
 import { OAuthRateLimited } from '../../http/oauth-errors.js';
-import type { ClientRecord } from '../../store/records.js';
+import type { ClientRecord } from '../../primitives/records.js';
 import { authenticateClient, presentedClient } from '../client-authentication.js';
 
 const LIMITS = {

@@ -1,4 +1,3 @@
-import type { SealedPrivateKey } from '../oauth/key-sealing.js';
 /** The store's records as the domain sees them: camelCase, typed, times in epoch seconds. */
 
 export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
@@ -87,4 +86,14 @@ export interface SigningKeyRecord {
 export interface RefreshTokenInFamily {
   readonly token: RefreshTokenRecord;
   readonly grant: GrantRecord;
+}
+
+/** A private key sealed under KEY_ENCRYPTION_KEY (oauth/key-sealing.ts): AES-256-GCM, the kid as associated data. */
+export interface SealedPrivateKey {
+  readonly sealed: 'A256GCM';
+  /** Which encryption key sealed it: the start of a digest of the derived key (not secret). */
+  readonly kek: string;
+  readonly iv: string;
+  readonly data: string;
+  readonly tag: string;
 }

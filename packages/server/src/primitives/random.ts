@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 /**
  * Opaque credentials (refresh tokens, authorization codes, client secrets) are 256 random bits,
@@ -7,14 +7,6 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  */
 export function newOpaqueSecret(): string {
   return randomText(32, 'base64url');
-}
-
-/**
- * Random identifier for records (grants, JWT ids): 128 bits, hex, so that an id an operator copies
- * from one command into another can never be read as an option (base64url may start with '-').
- */
-export function newId(): string {
-  return randomText(16, 'hex');
 }
 
 /** `bytes` random bytes as hex, from the pool below. */
@@ -38,21 +30,4 @@ function randomText(bytes: number, encoding: 'base64url' | 'hex'): string {
   const text = chunk.toString(encoding);
   chunk.fill(0);
   return text;
-}
-
-/** SHA-256, hex: the only form in which opaque credentials are stored. */
-export function digestOf(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
-}
-
-/** Constant-time comparison of a presented secret with a stored digest. */
-export function secretMatchesDigest(secret: string, storedDigest: string): boolean {
-  const presented = Buffer.from(digestOf(secret), 'hex');
-  const stored = Buffer.from(storedDigest, 'hex');
-  return presented.length === stored.length && timingSafeEqual(presented, stored);
-}
-
-/** SHA-256 then base64url, as PKCE S256 asks (RFC 7636 §4.2). */
-export function s256(value: string): string {
-  return createHash('sha256').update(value, 'ascii').digest('base64url');
 }
