@@ -49,7 +49,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   app.setErrorHandler(problemErrorHandler);
   metricsRoutes(app, { token: options.metricsToken, rateLimits: context.rateLimits });
   problemPages(app);
-  await app.register(oauthRoutes, { context });
+  await app.register(oauthRoutes, { services: context });
   await app.register(authorizationPages, { context });
   if (options.api) await app.register(apiRoutes, { prefix: '/v2', context, api: options.api });
   return app;

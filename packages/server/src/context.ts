@@ -1,16 +1,7 @@
-import type { RateLimiter } from './abuse/rate-limiter.js';
-import type { AccessTokens } from './oauth/access-tokens.js';
-import type { Clock } from './primitives/clock.js';
-import type { KeyRing } from './oauth/keys.js';
-import type { Store } from './store/store.js';
+import type { OAuthServices } from './oauth/services.js';
 
-/** What the endpoints need, passed to them explicitly. */
-export interface ServerContext {
-  readonly store: Store;
-  readonly clock: Clock;
-  /** The issuer identifier and the base of every URL the server names (RFC 8414 §2). */
-  readonly issuer: string;
-  readonly keys: KeyRing;
-  readonly accessTokens: AccessTokens;
-  readonly rateLimits: RateLimiter;
-}
+/**
+ * What the endpoints need, passed to them explicitly. Today it is exactly the authorization
+ * server's services; the REST API and the authorization pages read the parts they use.
+ */
+export type ServerContext = OAuthServices;

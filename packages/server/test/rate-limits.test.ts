@@ -165,7 +165,7 @@ describe('rate-limit configuration', () => {
 });
 
 for (const dialect of DIALECTS)
-  describe(`rate limits on /token, /introspect and /login [${dialect}]`, () => {
+  describe(`rate limits on /token, /introspect, /revoke and /login [${dialect}]`, () => {
     let server: TestServer;
     let app: TestClient;
     let other: TestClient;
@@ -179,6 +179,8 @@ for (const dialect of DIALECTS)
           token_address: { limit: 8, periodMs: MINUTE },
           introspect_client: { limit: 2, periodMs: MINUTE },
           introspect_address: { limit: 100, periodMs: MINUTE },
+          revoke_client: { limit: 100, periodMs: MINUTE },
+          revoke_address: { limit: 6, periodMs: MINUTE },
           login_address: { limit: 3, periodMs: MINUTE },
           login_client: { limit: 100, periodMs: MINUTE },
         },
@@ -241,6 +243,25 @@ for (const dialect of DIALECTS)
         });
       await assertRateLimited(await server.post('/introspect', { token: 'unknown' }, { as: app }), '30');
       await assertOkJson(await server.post('/token', clientCredentials, { as: app }));
+    });
+
+    it('RFC 6749 §2.3: a flood of wrong secrets at /revoke is answered 429 with Retry-After, and the audit trail stays bounded', async () => {
+      const failures = async (): Promise<number> =>
+        (await server.context.store.listAuditEvents({ event: 'client_authentication_failed', limit: 10_000 })).length;
+      const before = await failures();
+      const wrong = { as: { id: 'app', secret: 'wrong' } };
+      const answers: Response[] = [];
+      for (let i = 0; i < 50; i++) answers.push(await server.post('/revoke', { token: `guess-${i}` }, wrong));
+      const statuses = answers.map((r) => r.status);
+      assert.deepEqual(statuses.slice(0, 6), [401, 401, 401, 401, 401, 401], 'the address budget is spent on failures');
+      for (const refused of answers.slice(6)) await assertRateLimited(refused, '10');
+      // The guess that crosses the limit is checked and recorded; every later one is refused before its
+      // secret is checked: no store read and no audit row per guess, so the trail holds limit + 1 rows.
+      assert.equal((await failures()) - before, 7);
+      // The right secret from the same address waits too; a client's own budget is separate.
+      await assertRateLimited(await server.post('/revoke', { token: 'unknown' }, { as: app }), '10');
+      server.clock.advance(10);
+      assert.equal((await server.post('/revoke', { token: 'unknown' }, { as: app })).status, 200);
     });
 
     it('sign-in attempts are limited per address: past the limit the form is answered 429 with Retry-After', async () => {

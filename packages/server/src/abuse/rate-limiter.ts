@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
-import type { RateLimitName, RateLimitPolicies } from './policies.js';
-import { forgetPast, type RateCharge, type RateLimitStore } from './rate-limits.js';
+import { forgetPast, type RateCharge, type RateLimitStore, type RatePolicy } from './rate-limits.js';
+
+/** A policy per declared limit (abuse/policies.ts); null when that limit is off. */
+export type RatePolicies = Readonly<Record<string, RatePolicy | null>>;
 
 /** One limit to charge, and whose bucket: a client id, an address (see `addressKey`), a username. */
-export type Charge = readonly [name: RateLimitName, key: string];
+export type Charge = readonly [name: string, key: string];
 
 interface NamedCharge extends RateCharge {
-  readonly name: RateLimitName;
+  readonly name: string;
 }
 
 /** How often buckets that are back to full are forgotten. */
@@ -23,15 +25,15 @@ const MAX_REMEMBERED_REFUSALS = 10_000;
  */
 export class RateLimiter {
   readonly #store: RateLimitStore;
-  readonly #policies: RateLimitPolicies;
+  readonly #policies: RatePolicies;
   readonly #now: () => number;
   /** Bucket → the time (ms) its refusal ends. */
   readonly #refusedUntil = new Map<string, number>();
   /** Refusals answered, by limit, for the metrics. */
-  readonly #refusals = new Map<RateLimitName, number>();
+  readonly #refusals = new Map<string, number>();
   #sweeper: NodeJS.Timeout | undefined;
 
-  constructor(store: RateLimitStore, policies: RateLimitPolicies, now: () => number = Date.now) {
+  constructor(store: RateLimitStore, policies: RatePolicies, now: () => number = Date.now) {
     this.#store = store;
     this.#policies = policies;
     this.#now = now;
@@ -41,7 +43,7 @@ export class RateLimiter {
   knownRefusal(charges: readonly Charge[]): number {
     const now = this.#now();
     let wait = 0;
-    let refusedBy: RateLimitName | undefined;
+    let refusedBy: string | undefined;
     for (const [name, key] of charges) {
       const until = this.#refusedUntil.get(bucketOf(name, key));
       if (until !== undefined && until - now > wait) [wait, refusedBy] = [until - now, name];
@@ -51,7 +53,7 @@ export class RateLimiter {
   }
 
   /** How many requests each limit refused since the process started. */
-  refusals(): ReadonlyMap<RateLimitName, number> {
+  refusals(): ReadonlyMap<string, number> {
     return this.#refusals;
   }
 
@@ -79,7 +81,7 @@ export class RateLimiter {
     this.#sweeper = undefined;
   }
 
-  #countRefusal(name: RateLimitName): void {
+  #countRefusal(name: string): void {
     this.#refusals.set(name, (this.#refusals.get(name) ?? 0) + 1);
   }
 
@@ -93,12 +95,14 @@ export class RateLimiter {
     const resolved: NamedCharge[] = [];
     for (const [name, key] of charges) {
       const policy = this.#policies[name];
+      // Every limit an endpoint charges is declared (policies.ts); a name without one is a bug, not a free pass.
+      if (policy === undefined) throw new Error(`rate limit '${name}' is not declared`);
       if (policy !== null) resolved.push({ name, bucket: bucketOf(name, key), policy });
     }
     if (resolved.length === 0) return 0;
     const waits = await ask(resolved, now);
     let wait = 0;
-    let refusedBy: RateLimitName | undefined;
+    let refusedBy: string | undefined;
     waits.forEach((ms, i) => {
       if (ms <= 0) return;
       this.#refusedUntil.set((resolved[i] as NamedCharge).bucket, now + ms);
@@ -113,7 +117,7 @@ export class RateLimiter {
   }
 }
 
-function bucketOf(name: RateLimitName, key: string): string {
+function bucketOf(name: string, key: string): string {
   return `${name}:${key}`;
 }
 

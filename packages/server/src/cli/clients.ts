@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ServerConfig } from '../config.js';
 import { describeClient, registerClient, type ClientRegistration } from '../oauth/clients.js';
-import type { GrantType } from '../primitives/records.js';
 import { parseDuration } from './durations.js';
 import { withContext } from './open-context.js';
 import { listOf, UsageError, type CliIo } from './run.js';
@@ -63,7 +62,7 @@ function registrationFrom(args: string[]): ClientRegistration {
     name: values.name,
     public: values.public ?? false,
     redirectUris: values['redirect-uri'] ?? [],
-    grantTypes: listOf(values['grant-types']) as GrantType[] | undefined,
+    grantTypes: listOf(values['grant-types']),
     scope: listOf(values.scope),
     rotation: values['no-rotation'] ? false : undefined,
     rotationLimit: integerOption('rotation-limit', values['rotation-limit']),

@@ -8,6 +8,7 @@ import type {
   FastifyReply,
   FastifyRequest,
 } from 'fastify';
+import { OAUTH_FORM_PATHS } from '../oauth/endpoints/index.js';
 import { sendProblem, toProblem } from './problems.js';
 
 /**
@@ -18,8 +19,6 @@ import { sendProblem, toProblem } from './problems.js';
  * Fastify's defaults answer those with bodies of their own, outside the catalog.
  */
 
-/** The OAuth endpoints, whose clients read RFC 6749 §5.2 bodies, even from the HTTP layer. */
-const OAUTH_PATHS: ReadonlySet<string> = new Set(['/token', '/introspect', '/revoke']);
 
 interface ConnectionError {
   readonly code?: string;
@@ -49,7 +48,7 @@ export function unreadableRequestAnswer(error: ConnectionError, path: string | u
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', connection: 'close' };
   let status: number;
   let body: string;
-  if (path !== undefined && OAUTH_PATHS.has(path)) {
+  if (path !== undefined && OAUTH_FORM_PATHS.has(path)) {
     const oauthError = new OAuthError('request_unreadable');
     status = oauthError.status;
     body = JSON.stringify(oauthError.toBody(issuer));

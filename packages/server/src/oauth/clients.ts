@@ -1,5 +1,6 @@
 import { OperatorInputError } from '../primitives/operator-input-error.js';
-import type { ClientRecord, GrantType } from '../primitives/records.js';
+import type { ClientRecord } from '../primitives/records.js';
+import { GRANT_TYPES, isGrantType } from './grants/index.js';
 import type { Repository } from '../store/repository.js';
 import { digestOf } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
@@ -21,7 +22,8 @@ export interface ClientRegistration {
   readonly name: string;
   readonly public?: boolean;
   readonly redirectUris?: readonly string[];
-  readonly grantTypes?: readonly GrantType[];
+  /** Checked against the grant registry. */
+  readonly grantTypes?: readonly string[];
   readonly scope?: readonly string[];
   readonly rotation?: boolean;
   readonly rotationLimit?: number;
@@ -32,7 +34,6 @@ export interface ClientRegistration {
   readonly resourceServer?: boolean;
 }
 
-const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token', 'client_credentials'];
 const CLIENT_ID = /^[A-Za-z0-9._~-]{1,128}$/;
 
 /** Registers a client; returns it with the secret's plaintext, which exists only in this answer. */
@@ -57,7 +58,7 @@ function clientFromRegistration(r: ClientRegistration, now: number): ClientRecor
       ? ['authorization_code', 'refresh_token']
       : ['authorization_code', 'refresh_token', 'client_credentials']);
   for (const g of grantTypes)
-    if (!GRANT_TYPES.includes(g))
+    if (!isGrantType(g))
       throw new OperatorInputError(`unknown grant type '${g}'; use ${GRANT_TYPES.join(', ')}`);
   if (r.public && grantTypes.includes('client_credentials'))
     throw new OperatorInputError('a public client cannot use client_credentials');

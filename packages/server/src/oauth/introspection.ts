@@ -1,4 +1,4 @@
-import type { ServerContext } from '../context.js';
+import type { OAuthServices, TokenServices } from './services.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { refreshTokenState } from './refresh-token-lifecycle.js';
 import { digestOf } from '../primitives/secrets.js';
@@ -28,19 +28,19 @@ const INACTIVE: IntrospectionResponse = Object.freeze({ active: false });
  * @see https://www.rfc-editor.org/rfc/rfc7662#section-2 RFC 7662 §2
  */
 export async function introspectToken(
-  context: ServerContext,
+  services: OAuthServices,
   caller: ClientRecord,
   token: string,
 ): Promise<IntrospectionResponse> {
   const found = token.includes('.')
-    ? await introspectAccessToken(context, token)
-    : await introspectRefreshToken(context, caller, token);
+    ? await introspectAccessToken(services, token)
+    : await introspectRefreshToken(services, caller, token);
   if (!found.active) return INACTIVE;
   return caller.resourceServer || caller.id === found.client_id ? found : INACTIVE;
 }
 
 async function introspectRefreshToken(
-  { store, clock, issuer }: ServerContext,
+  { store, clock, issuer }: Pick<OAuthServices, 'store' | 'clock' | 'issuer'>,
   caller: ClientRecord,
   token: string,
 ): Promise<IntrospectionResponse> {
@@ -63,7 +63,7 @@ async function introspectRefreshToken(
 }
 
 async function introspectAccessToken(
-  { store, clock, accessTokens }: ServerContext,
+  { store, clock, accessTokens }: TokenServices,
   token: string,
 ): Promise<IntrospectionResponse> {
   const claims = await accessTokens.verify(token, clock.now());

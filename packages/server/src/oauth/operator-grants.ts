@@ -1,4 +1,4 @@
-import type { ServerContext } from '../context.js';
+import type { TokenServices } from './services.js';
 import { issueGrant } from './grant-issuance.js';
 import { isScopeSubset } from './scope.js';
 import { tokenResponse, type TokenResponse } from './token-response.js';
@@ -9,12 +9,12 @@ import { OperatorInputError } from '../primitives/operator-input-error.js';
  * answers its first token response.
  */
 export async function issueOperatorGrant(
-  context: ServerContext,
+  services: TokenServices,
   clientId: string,
   subject: string,
   scope: readonly string[],
 ): Promise<TokenResponse & { grant_id: string }> {
-  const { store, clock, accessTokens } = context;
+  const { store, clock, accessTokens } = services;
   const client = await store.findClient(clientId);
   if (!client) throw new OperatorInputError(`no client '${clientId}'`);
   if (!isScopeSubset(scope, client.scope))

@@ -1,5 +1,5 @@
 import { auditedTransaction, storeAudit, type AuditSink } from '../audit/audit.js';
-import type { ServerContext } from '../context.js';
+import type { TokenServices } from './services.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { digestOf } from '../primitives/secrets.js';
 
@@ -13,7 +13,7 @@ export type RevocationOutcome = 'revoked' | 'unknown' | 'access_token' | 'other_
  * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.1 RFC 7009 §2.1
  */
 export async function revokeToken(
-  { store, clock, accessTokens }: ServerContext,
+  { store, clock, accessTokens }: TokenServices,
   caller: ClientRecord,
   token: string,
   audit?: AuditSink,

@@ -1,7 +1,5 @@
 /** The store's records as the domain sees them: camelCase, typed, times in epoch seconds. */
 
-export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
-
 /** A client's refresh-token policy (DESIGN.md, "Refresh token lifecycle"). */
 export interface RefreshPolicy {
   /** Whether each refresh issues a new refresh token and uses up the old one. */
@@ -22,7 +20,8 @@ export interface ClientRecord {
   /** SHA-256 of the secret, hex; null for a public client. */
   readonly secretDigest: string | null;
   readonly redirectUris: readonly string[];
-  readonly grantTypes: readonly GrantType[];
+  /** `grant_type` values the client may use (the vocabulary is the grant registry's, oauth/grants/). */
+  readonly grantTypes: readonly string[];
   /** Scopes the client may request. */
   readonly scope: readonly string[];
   readonly policy: RefreshPolicy;

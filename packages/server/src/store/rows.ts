@@ -4,7 +4,6 @@ import type {
   ClientRecord,
   GrantRecord,
   GrantRevocationReason,
-  GrantType,
   RefreshTokenRecord,
   SigningKeyRecord,
 } from '../primitives/records.js';
@@ -26,7 +25,7 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     name: r.name,
     secretDigest: r.secret_digest,
     redirectUris: JSON.parse(r.redirect_uris) as string[],
-    grantTypes: JSON.parse(r.grant_types) as GrantType[],
+    grantTypes: JSON.parse(r.grant_types) as string[],
     scope: scopeList(r.scope),
     policy: {
       rotation: r.rotation === 1,

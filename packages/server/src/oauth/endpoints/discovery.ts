@@ -1,31 +1,54 @@
-import type { FastifyInstance } from 'fastify';
-import type { ServerContext } from '../../context.js';
-import { GRANT_HANDLERS } from '../grants/index.js';
+import { GRANT_TYPES } from '../grants/index.js';
+import type { ClientAuthentication, OAuthEndpoint } from './endpoint.js';
+import { oauthEndpoint } from './endpoint.js';
+
+const AUTH_METHODS: Readonly<Record<Exclude<ClientAuthentication, 'none'>, readonly string[]>> = {
+  confidential: ['client_secret_basic', 'client_secret_post'],
+  public_allowed: ['client_secret_basic', 'client_secret_post', 'none'],
+};
 
 /**
- * GET /.well-known/oauth-authorization-server (RFC 8414 §3) and GET /jwks (RFC 7517 §5).
- * Authorization responses carry `iss` (RFC 9207 §3), which the metadata announces.
+ * The RFC 8414 §2 metadata of the endpoint table: each endpoint's URL under its metadata key, and
+ * for a client-authenticating one its `<key>_auth_methods_supported`; the grant types from the
+ * grant registry. Authorization responses carry `iss` (RFC 9207 §3), which the metadata announces.
  */
-export function discoveryEndpoints(app: FastifyInstance, { issuer, keys }: ServerContext): void {
-  const metadata = {
-    issuer,
-    authorization_endpoint: `${issuer}/authorize`,
-    token_endpoint: `${issuer}/token`,
-    introspection_endpoint: `${issuer}/introspect`,
-    revocation_endpoint: `${issuer}/revoke`,
-    jwks_uri: `${issuer}/jwks`,
-    grant_types_supported: [...GRANT_HANDLERS.keys()],
+export function authorizationServerMetadata(
+  issuer: string,
+  endpoints: readonly OAuthEndpoint[],
+): Readonly<Record<string, unknown>> {
+  const metadata: Record<string, unknown> = { issuer };
+  for (const endpoint of endpoints) {
+    if (endpoint.metadataKey === null) continue;
+    metadata[endpoint.metadataKey] = `${issuer}${endpoint.path}`;
+    if (endpoint.clientAuthentication !== 'none') {
+      metadata[`${endpoint.metadataKey}_auth_methods_supported`] = AUTH_METHODS[endpoint.clientAuthentication];
+    }
+  }
+  return {
+    ...metadata,
+    grant_types_supported: GRANT_TYPES,
     response_types_supported: ['code'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
   };
-  app.get('/.well-known/oauth-authorization-server', async (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=300').send(metadata),
-  );
-  app.get('/jwks', async (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=300').type('application/jwk-set+json').send(keys.jwks),
-  );
+}
+
+/**
+ * GET /.well-known/oauth-authorization-server (RFC 8414 §3). `surface` gives the table it
+ * describes, itself included, read once on the first request.
+ */
+export function discoveryEndpoint(surface: () => readonly OAuthEndpoint[]) {
+  let metadata: Readonly<Record<string, unknown>> | undefined;
+  return oauthEndpoint({
+    name: 'discovery',
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server',
+    metadataKey: null,
+    clientAuthentication: 'none',
+    rateLimits: null,
+    async handle({ reply }, { issuer }) {
+      metadata ??= authorizationServerMetadata(issuer, surface());
+      return reply.header('cache-control', 'public, max-age=300').send(metadata);
+    },
+  });
 }

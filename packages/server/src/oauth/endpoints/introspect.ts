@@ -1,22 +1,23 @@
-import { OAuthError } from '@gatehouse/contract';
-import type { FastifyInstance } from 'fastify';
-import type { ServerContext } from '../../context.js';
-import { formParamsOf } from '../../http/form.js';
+import { per } from '../../abuse/rate-limits.js';
 import { noStore } from '../../http/oauth-errors.js';
 import { introspectToken } from '../introspection.js';
-import { authenticateWithinLimits } from './authenticate-within-limits.js';
+import { oauthEndpoint } from './endpoint.js';
 
 /**
  * POST /introspect (RFC 7662 §2.1): confidential clients only; 200 for every authenticated caller.
  * `token_type_hint` is read (so a repeated one is refused) but a token's shape already says its type.
  */
-export function introspectEndpoint(app: FastifyInstance, context: ServerContext): void {
-  app.post('/introspect', async (request, reply) => {
-    const params = formParamsOf(request.body);
-    const caller = await authenticateWithinLimits(context, 'introspect', request, params);
-    if (caller.secretDigest === null) throw new OAuthError('client_authentication_failed');
+export const introspectEndpoint = oauthEndpoint({
+  name: 'introspect',
+  method: 'POST',
+  path: '/introspect',
+  metadataKey: 'introspection_endpoint',
+  clientAuthentication: 'confidential',
+  // Resource servers may introspect on every request they serve.
+  rateLimits: { client: per(12_000, 'min'), address: per(6000, 'min') },
+  async handle({ reply, params, client }, services) {
     const token = params.require('token');
     params.get('token_type_hint');
-    return noStore(reply).send(await introspectToken(context, caller, token));
-  });
-}
+    return noStore(reply).send(await introspectToken(services, client, token));
+  },
+});

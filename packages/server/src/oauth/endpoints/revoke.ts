@@ -1,27 +1,24 @@
 import { OAuthError } from '@gatehouse/contract';
-import type { FastifyInstance } from 'fastify';
-import type { ServerContext } from '../../context.js';
-import { auditLogOf } from '../../http/audit-log.js';
-import { formParamsOf } from '../../http/form.js';
+import { per } from '../../abuse/rate-limits.js';
 import { noStore } from '../../http/oauth-errors.js';
-import { authenticateClient, presentedClient } from '../client-authentication.js';
 import { revokeToken } from '../revocation.js';
+import { oauthEndpoint } from './endpoint.js';
 
 /** POST /revoke (RFC 7009 §2.1): public clients may revoke their own tokens too. */
-export function revokeEndpoint(app: FastifyInstance, context: ServerContext): void {
-  app.post('/revoke', async (request, reply) => {
-    const params = formParamsOf(request.body);
-    const audit = auditLogOf(request);
-    const caller = await authenticateClient(context.store, presentedClient(request.headers.authorization, params), {
-      address: request.ip,
-      now: context.clock.now(),
-      audit,
-    });
+export const revokeEndpoint = oauthEndpoint({
+  name: 'revoke',
+  method: 'POST',
+  path: '/revoke',
+  metadataKey: 'revocation_endpoint',
+  clientAuthentication: 'public_allowed',
+  // Revocation comes at sign-out, far rarer than refresh; the address limit bounds secret guessing.
+  rateLimits: { client: per(3000, 'min'), address: per(600, 'min') },
+  async handle({ reply, params, client, audit }, services) {
     const token = params.require('token');
     params.get('token_type_hint');
-    const outcome = await revokeToken(context, caller, token, audit);
+    const outcome = await revokeToken(services, client, token, audit);
     if (outcome === 'access_token') throw new OAuthError('access_token_not_revocable');
     if (outcome === 'other_client') throw new OAuthError('refresh_token_client_mismatch');
     return noStore(reply).code(200).send();
-  });
-}
+  },
+});

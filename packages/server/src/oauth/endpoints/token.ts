@@ -1,28 +1,31 @@
 import { OAuthError } from '@gatehouse/contract';
-import type { FastifyInstance } from 'fastify';
-import type { ServerContext } from '../../context.js';
-import { auditLogOf } from '../../http/audit-log.js';
-import { formParamsOf } from '../../http/form.js';
+import { per } from '../../abuse/rate-limits.js';
 import { noStore } from '../../http/oauth-errors.js';
-import { GRANT_HANDLERS } from '../grants/index.js';
-import { authenticateWithinLimits } from './authenticate-within-limits.js';
+import { grantHandlerOf } from '../grants/index.js';
+import { oauthEndpoint } from './endpoint.js';
 
 /**
- * POST /token: validate the request, authenticate the client within the rate limits, hand over to
- * the grant type.
+ * POST /token: `grant_type` first, then the client authenticates within the limits, then the grant
+ * type answers. Public clients are served (RFC 6749 §2.1): the authorization code grant with PKCE.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-3.2 RFC 6749 §3.2
  */
-export function tokenEndpoint(app: FastifyInstance, context: ServerContext): void {
-  app.post('/token', async (request, reply) => {
-    const params = formParamsOf(request.body);
-    const audit = auditLogOf(request);
-    const grantType = params.require('grant_type');
-    const grant = GRANT_HANDLERS.get(grantType);
-    if (!grant) throw new OAuthError('grant_type_unsupported');
-    const client = await authenticateWithinLimits(context, 'token', request, params);
+export const tokenEndpoint = oauthEndpoint({
+  name: 'token',
+  method: 'POST',
+  path: '/token',
+  metadataKey: 'token_endpoint',
+  clientAuthentication: 'public_allowed',
+  // A backend refreshing for many users shares one client and often one address.
+  rateLimits: { client: per(6000, 'min'), address: per(1200, 'min') },
+  precheck(params) {
+    grantHandlerOf(params.require('grant_type'));
+  },
+  async handle({ reply, params, client, audit }, services) {
+    const grant = grantHandlerOf(params.require('grant_type'));
+    // RFC 6749 §5.2 unauthorized_client: the client may not use this grant type.
     if (!client.grantTypes.includes(grant.grantType)) throw new OAuthError('grant_type_not_allowed');
-    const response = await grant.handle(params, client, context, audit);
+    const response = await grant.handle(params, client, services, audit);
     return noStore(reply).send(response);
-  });
-}
+  },
+});

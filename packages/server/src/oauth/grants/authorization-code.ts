@@ -1,7 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
+import { grantHandler } from './grant.js';
 import { redeemAuthorizationCode } from '../authorization-codes.js';
 import { tokenResponse } from '../token-response.js';
-import type { GrantHandler } from './grant.js';
 
 // RFC 7636 §4.1: code_verifier = 43*128unreserved.
 const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -13,7 +13,7 @@ const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.3 RFC 6749 §4.1.3
  * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.5 RFC 7636 §4.5
  */
-export const authorizationCodeGrant: GrantHandler = {
+export const authorizationCodeGrant = grantHandler({
   grantType: 'authorization_code',
   async handle(params, client, { store, clock, accessTokens }, audit) {
     const code = params.require('code');
@@ -33,4 +33,4 @@ export const authorizationCodeGrant: GrantHandler = {
       now,
     });
   },
-};
+});

@@ -1,7 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
+import { grantHandler } from './grant.js';
 import { isScopeSubset, parseScope } from '../scope.js';
 import { tokenResponse } from '../token-response.js';
-import type { GrantHandler } from './grant.js';
 
 /**
  * grant_type=client_credentials: confidential clients only, an access token and no refresh token
@@ -9,7 +9,7 @@ import type { GrantHandler } from './grant.js';
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.4 RFC 6749 §4.4
  */
-export const clientCredentialsGrant: GrantHandler = {
+export const clientCredentialsGrant = grantHandler({
   grantType: 'client_credentials',
   async handle(params, client, { clock, accessTokens }) {
     if (client.secretDigest === null) throw new OAuthError('grant_type_not_allowed');
@@ -24,4 +24,4 @@ export const clientCredentialsGrant: GrantHandler = {
       now: clock.now(),
     });
   },
-};
+});

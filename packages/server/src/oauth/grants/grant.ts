@@ -1,12 +1,20 @@
 import type { AuditSink } from '../../audit/audit.js';
-import type { ServerContext } from '../../context.js';
 import type { FormParams } from '../../http/form.js';
-import type { ClientRecord, GrantType } from '../../primitives/records.js';
+import type { ClientRecord } from '../../primitives/records.js';
+import type { TokenServices } from '../services.js';
 import type { TokenResponse } from '../token-response.js';
 
-/** One grant type of the token endpoint: reads its parameters, answers tokens or throws OAuthError. */
-export interface GrantHandler {
-  readonly grantType: GrantType;
+/**
+ * One grant type of the token endpoint: reads its parameters, answers tokens or throws OAuthError.
+ * Registered in `grants/index.ts`, from which `grant_types_supported` and the client vocabulary derive.
+ */
+export interface GrantHandler<Type extends string = string> {
+  readonly grantType: Type;
   /** `audit` receives the security events the exchange recorded (e.g. a detected reuse). */
-  handle(params: FormParams, client: ClientRecord, context: ServerContext, audit?: AuditSink): Promise<TokenResponse>;
+  handle(params: FormParams, client: ClientRecord, services: TokenServices, audit?: AuditSink): Promise<TokenResponse>;
+}
+
+/** Declares a grant, keeping its `grant_type` as a literal type so `GrantType` derives from the registry. */
+export function grantHandler<const Type extends string>(handler: GrantHandler<Type>): GrantHandler<Type> {
+  return handler;
 }

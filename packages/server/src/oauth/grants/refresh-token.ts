@@ -1,8 +1,8 @@
 import { OAuthError } from '@gatehouse/contract';
+import { grantHandler } from './grant.js';
 import { exchangeRefreshToken } from '../refresh-token-lifecycle.js';
 import { parseScope } from '../scope.js';
 import { tokenResponse } from '../token-response.js';
-import type { GrantHandler } from './grant.js';
 
 /**
  * grant_type=refresh_token. The rules live in refresh-token-lifecycle.ts; this reads the request
@@ -10,7 +10,7 @@ import type { GrantHandler } from './grant.js';
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-6 RFC 6749 §6
  */
-export const refreshTokenGrant: GrantHandler = {
+export const refreshTokenGrant = grantHandler({
   grantType: 'refresh_token',
   async handle(params, client, { store, clock, accessTokens }, audit) {
     const presentedToken = params.require('refresh_token');
@@ -28,4 +28,4 @@ export const refreshTokenGrant: GrantHandler = {
       now,
     });
   },
-};
+});

@@ -1,0 +1,66 @@
+import { OAuthError } from '@gatehouse/contract';
+import type { FastifyRequest } from 'fastify';
+import { addressKey, type Charge } from '../../abuse/rate-limiter.js';
+import type { AuditSink } from '../../audit/audit.js';
+import type { FormParams } from '../../http/form.js';
+import { OAuthRateLimited } from '../../http/oauth-errors.js';
+import type { ClientRecord } from '../../primitives/records.js';
+import { authenticateClient, presentedClient } from '../client-authentication.js';
+import type { OAuthServices } from '../services.js';
+import type { OAuthEndpoint } from './endpoint.js';
+
+/**
+ * The one client-authentication step of every client-authenticating endpoint: the endpoint's rate
+ * limits, authentication (RFC 6749 §2.3), the audit record of a failure, and the endpoint's rule on
+ * public clients.
+ *
+ * An address or client already known to be over its limit is refused before any work, so a flood
+ * of wrong secrets costs neither a store read nor an audit row once its address is refused. Every
+ * attempt then counts for the address, and a successful one for the client too: a caller without
+ * the client's secret cannot use up the client's budget.
+ */
+export function callerAuthentication(
+  endpoint: Pick<OAuthEndpoint, 'name' | 'clientAuthentication'>,
+): (services: CallerServices, request: FastifyRequest, params: FormParams, audit: AuditSink) => Promise<ClientRecord> {
+  const clientLimit = `${endpoint.name}_client`;
+  const addressLimit = `${endpoint.name}_address`;
+  const publicAllowed = endpoint.clientAuthentication === 'public_allowed';
+  return (services, request, params, audit) =>
+    authenticateCaller(services, { clientLimit, addressLimit, publicAllowed }, request, params, audit);
+}
+
+type CallerServices = Pick<OAuthServices, 'store' | 'clock' | 'rateLimits'>;
+
+async function authenticateCaller(
+  services: CallerServices,
+  rules: { readonly clientLimit: string; readonly addressLimit: string; readonly publicAllowed: boolean },
+  request: FastifyRequest,
+  params: FormParams,
+  audit: AuditSink,
+): Promise<ClientRecord> {
+  const { rateLimits } = services;
+  const { clientLimit, addressLimit } = rules;
+  const presented = presentedClient(request.headers.authorization, params);
+  const address: Charge = [addressLimit, addressKey(request.ip)];
+  const known = rateLimits.knownRefusal([address, [clientLimit, presented.clientId]]);
+  if (known > 0) throw new OAuthRateLimited(known);
+
+  let client: ClientRecord;
+  try {
+    client = await authenticateClient(services.store, presented, {
+      address: request.ip,
+      now: services.clock.now(),
+      audit,
+    });
+  } catch (error) {
+    const wait = await rateLimits.consume([address]);
+    throw wait > 0 ? new OAuthRateLimited(wait) : error;
+  }
+  const wait = await rateLimits.consume([address, [clientLimit, client.id]]);
+  if (wait > 0) throw new OAuthRateLimited(wait);
+  // A public client authenticated by `none` where only confidential clients are served (RFC 7662 §2.1).
+  if (!rules.publicAllowed && client.secretDigest === null) {
+    throw new OAuthError('client_authentication_failed');
+  }
+  return client;
+}

@@ -1,0 +1,68 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RatePolicy } from '../../abuse/rate-limits.js';
+import type { AuditSink } from '../../audit/audit.js';
+import type { FormParams } from '../../http/form.js';
+import type { ClientRecord } from '../../primitives/records.js';
+import type { OAuthServices } from '../services.js';
+
+/**
+ * How clients authenticate at an endpoint (RFC 6749 §2.3, RFC 8414 §2 `*_auth_methods_supported`):
+ * - `confidential`: a client secret, by `client_secret_basic` or `client_secret_post`;
+ * - `public_allowed`: those, or `none` for a public client (RFC 6749 §2.1) naming itself by `client_id`;
+ * - `none`: nobody authenticates (metadata, keys, the browser-facing authorization endpoint).
+ */
+export type ClientAuthentication = 'confidential' | 'public_allowed' | 'none';
+
+/**
+ * The default limits of a client-authenticating endpoint, one bucket per authenticated client and
+ * one per client address, named `<endpoint>_client` and `<endpoint>_address` (RATE_LIMIT_<NAME>).
+ */
+export interface EndpointRateLimits {
+  readonly client: RatePolicy;
+  readonly address: RatePolicy;
+}
+
+/** One request to an endpoint, as its handler sees it once the shared steps have run. */
+export interface EndpointCall<Auth extends ClientAuthentication> {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  /** The form body (POST) or an empty set (GET). */
+  readonly params: FormParams;
+  /** The authenticated client, within its limits; null where nobody authenticates. */
+  readonly client: Auth extends 'none' ? null : ClientRecord;
+  readonly audit: AuditSink;
+}
+
+/**
+ * One entry of the OAuth surface. Route registration, the RFC 8414 metadata, the set of paths whose
+ * parse errors are RFC 6749 §5.2 bodies and the rate-limit names are all derived from these entries
+ * (`endpoints/index.ts`); nothing else names an OAuth path.
+ */
+export interface OAuthEndpoint<Name extends string = string, Auth extends ClientAuthentication = ClientAuthentication> {
+  /** Also the stem of its rate-limit names. */
+  readonly name: Name;
+  readonly method: 'GET' | 'POST';
+  readonly path: `/${string}`;
+  /** The RFC 8414 metadata member that names this endpoint's URL; null for none. */
+  readonly metadataKey: string | null;
+  readonly clientAuthentication: Auth;
+  /** Required for every client-authenticating endpoint (checked when the table is built). */
+  readonly rateLimits: Auth extends 'none' ? null : EndpointRateLimits;
+  /**
+   * Checks whose errors come before client authentication's (e.g. /token's `grant_type`, RFC 6749
+   * §5.2 lists unsupported_grant_type independently of the client).
+   */
+  readonly precheck?: (params: FormParams) => void;
+  /**
+   * Answers the request. Absent when another part of the server serves this path (the authorization
+   * endpoint is served with the sign-in pages, which answer in HTML and redirects).
+   */
+  handle?(call: EndpointCall<Auth>, services: OAuthServices): Promise<FastifyReply>;
+}
+
+/** Declares an endpoint, keeping its name as a literal type so the rate-limit names are typed. */
+export function oauthEndpoint<const Name extends string, const Auth extends ClientAuthentication>(
+  endpoint: OAuthEndpoint<Name, Auth>,
+): OAuthEndpoint<Name, Auth> {
+  return endpoint;
+}

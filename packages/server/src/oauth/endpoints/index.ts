@@ -1,0 +1,56 @@
+import { authorizationEndpoint } from './authorization.js';
+import { discoveryEndpoint } from './discovery.js';
+import type { EndpointRateLimits, OAuthEndpoint } from './endpoint.js';
+import { introspectEndpoint } from './introspect.js';
+import { jwksEndpoint } from './jwks.js';
+import { revokeEndpoint } from './revoke.js';
+import { tokenEndpoint } from './token.js';
+
+/**
+ * The OAuth surface, one entry per endpoint (see `endpoint.ts` for what an entry declares).
+ *
+ * | path                                      | method | clients authenticate | rate limits               | metadata key             |
+ * |-------------------------------------------|--------|----------------------|---------------------------|--------------------------|
+ * | /authorize                                | GET    | none (a browser)     | sign-in's (`login_*`)     | authorization_endpoint   |
+ * | /token                                    | POST   | public allowed       | token_client, token_address | token_endpoint         |
+ * | /introspect                               | POST   | confidential only    | introspect_client, _address | introspection_endpoint |
+ * | /revoke                                   | POST   | public allowed       | revoke_client, revoke_address | revocation_endpoint  |
+ * | /jwks                                     | GET    | none                 | —                         | jwks_uri                 |
+ * | /.well-known/oauth-authorization-server   | GET    | none                 | —                         | —                        |
+ *
+ * Adding an endpoint is a file in this folder and a line in this list.
+ */
+const SERVED = [
+  authorizationEndpoint,
+  tokenEndpoint,
+  introspectEndpoint,
+  revokeEndpoint,
+  jwksEndpoint,
+] as const satisfies readonly OAuthEndpoint[];
+
+/** The whole surface: the endpoints above, and the metadata document that describes them all. */
+export const OAUTH_ENDPOINTS: readonly OAuthEndpoint[] = [...SERVED, discoveryEndpoint(() => OAUTH_ENDPOINTS)];
+
+type LimitedEndpoint = Extract<(typeof SERVED)[number], { rateLimits: EndpointRateLimits }>;
+
+/** `<endpoint>_client` and `<endpoint>_address` of every client-authenticating endpoint. */
+export type EndpointRateLimitName = `${LimitedEndpoint['name']}_${'client' | 'address'}`;
+
+/** The default policy of each endpoint limit, by name. */
+export const ENDPOINT_RATE_LIMITS = Object.fromEntries(
+  OAUTH_ENDPOINTS.flatMap((e) =>
+    e.rateLimits === null
+      ? []
+      : [
+          [`${e.name}_client`, e.rateLimits.client],
+          [`${e.name}_address`, e.rateLimits.address],
+        ],
+  ),
+) as Readonly<Record<EndpointRateLimitName, EndpointRateLimits['client']>>;
+
+/** The paths whose errors, even those the HTTP parser meets, are RFC 6749 §5.2 bodies. */
+export const OAUTH_FORM_PATHS: ReadonlySet<string> = new Set(
+  OAUTH_ENDPOINTS.filter((e) => e.method === 'POST').map((e) => e.path),
+);
+
+export type { ClientAuthentication, OAuthEndpoint } from './endpoint.js';

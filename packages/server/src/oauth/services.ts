@@ -1,0 +1,23 @@
+import type { RateLimiter } from '../abuse/rate-limiter.js';
+import type { Clock } from '../primitives/clock.js';
+import type { Store } from '../store/store.js';
+import type { AccessTokens } from './access-tokens.js';
+import type { KeyRing } from './keys.js';
+
+/** What issuing tokens needs: the grants and the token endpoint's operations take exactly this. */
+export interface TokenServices {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly accessTokens: AccessTokens;
+}
+
+/**
+ * What the authorization server's endpoints need. The server's context is one of these (and more);
+ * oauth/ declares its needs here rather than importing the context, so the dependency runs one way.
+ */
+export interface OAuthServices extends TokenServices {
+  /** The issuer identifier and the base of every URL the server names (RFC 8414 §2). */
+  readonly issuer: string;
+  readonly keys: KeyRing;
+  readonly rateLimits: RateLimiter;
+}
