@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { authorizationEndpoint as authorizationEndpointEntry } from '../oauth/endpoints/authorization.js';
 import { answerSignedIn } from './consent.js';
 import { answerRefusal, loadAuthorizationRequest, rawQuery, type AuthorizePages } from './flow.js';
 import { sendLoginPage } from './login.js';
@@ -16,7 +17,7 @@ export function authorizationEndpoint(app: FastifyInstance, pages: AuthorizePage
     context: { store, clock, issuer },
     cookies,
   } = pages;
-  app.get('/authorize', async (request, reply) => {
+  app.get(authorizationEndpointEntry.path, async (request, reply) => {
     const check = await loadAuthorizationRequest(pages.context, rawQuery(request.url));
     if (check.kind !== 'valid') return answerRefusal(reply, check, issuer, 302);
     const now = clock.now();

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { FormParams } from '../http/form.js';
 import { allowOnly } from '../http/method-not-allowed.js';
+import { authorizationEndpoint as authorizationEndpointEntry } from '../oauth/endpoints/authorization.js';
 import { consentEndpoint } from './consent.js';
 import { authorizationEndpoint } from './endpoint.js';
 import type { AuthorizePages } from './flow.js';
@@ -33,7 +34,7 @@ export async function authorizationPages(app: FastifyInstance, { context }: { co
   authorizationEndpoint(app, pages);
   loginEndpoint(app, pages);
   consentEndpoint(app, pages);
-  allowOnly(app, '/authorize', ['GET']);
+  allowOnly(app, authorizationEndpointEntry.path, [authorizationEndpointEntry.method]);
   allowOnly(app, '/login', ['POST']);
   allowOnly(app, '/consent', ['POST']);
 }
