@@ -104,7 +104,7 @@ export class FileTokenStore implements TokenStore {
       const plain = Buffer.concat([decipher.update(Buffer.from(envelope.ciphertext, 'base64url')), decipher.final()]);
       const state: unknown = JSON.parse(plain.toString('utf8'));
       if (!isRecord(state)) throw new TypeError('not an object');
-      return state as TokenStoreState;
+      return state;
     } catch (error) {
       throw new TokenStoreError(`${this.path} cannot be decrypted with this key, or was altered`, { cause: error });
     }

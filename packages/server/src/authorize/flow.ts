@@ -1,4 +1,4 @@
-import { OAuthError, ProblemError } from '@gatehouse/contract';
+import { ProblemError, type OAuthError } from '@gatehouse/contract';
 import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { checkAuthorizationRequest, clientIdOf, type AuthorizationRequestCheck } from './authorization-request.js';

@@ -27,7 +27,7 @@ export async function serveCommand(args: string[], config: ServerConfig, io: Cli
   await withContext(
     config,
     async (context) => {
-      if (values.demo) await ensureDemoClient(context, io.out);
+      if (values.demo) await ensureDemoClient(context, (line) => io.out(line));
     },
     config.autoMigrate ? 'apply' : 'check',
   );
@@ -66,7 +66,7 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
     connectionLimits: config.connectionLimits,
     keyEncryptionKey: config.keyEncryptionKey,
   });
-  if (options.demo) await ensureDemoClient(server.context, io.out);
+  if (options.demo) await ensureDemoClient(server.context, (line) => io.out(line));
   if (!options.quiet)
     io.out(
       `Gatehouse is serving ${config.issuer} (listening on ${server.url}, store ${config.databaseUrl.split(':')[0]})`,

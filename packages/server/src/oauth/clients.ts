@@ -58,8 +58,7 @@ function clientFromRegistration(r: ClientRegistration, now: number): ClientRecor
       ? ['authorization_code', 'refresh_token']
       : ['authorization_code', 'refresh_token', 'client_credentials']);
   for (const g of grantTypes)
-    if (!isGrantType(g))
-      throw new OperatorInputError(`unknown grant type '${g}'; use ${GRANT_TYPES.join(', ')}`);
+    if (!isGrantType(g)) throw new OperatorInputError(`unknown grant type '${g}'; use ${GRANT_TYPES.join(', ')}`);
   if (r.public && grantTypes.includes('client_credentials'))
     throw new OperatorInputError('a public client cannot use client_credentials');
   const redirectUris = r.redirectUris ?? [];

@@ -6,7 +6,7 @@ import {
   type JsonWebKey as NodeJwk,
   type KeyObject,
 } from 'node:crypto';
-import type { JSONWebKeySet, JWK, JWTVerifyGetKey } from 'jose';
+import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
 import type { SigningKeyRecord } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
 import type { Clock } from '../primitives/clock.js';
@@ -112,7 +112,7 @@ async function loadKeys(store: Repository, now: number, encryption: KeyEncryptio
   const keys = await activeKeys(store);
   const signing = chooseSigningKey(keys, now);
   if (!signing) throw new Error('no signing key: every key is retired; run gatehouse keys rotate --now');
-  const published = keys.map((k) => ({ ...k.publicJwk, kid: k.kid, alg: k.alg, use: 'sig' }) as JWK);
+  const published = keys.map((k) => ({ ...k.publicJwk, kid: k.kid, alg: k.alg, use: 'sig' }));
   return {
     signing: {
       kid: signing.kid,
@@ -160,7 +160,7 @@ export function generateSigningKey(
     kid,
     alg: 'ES256',
     privateJwk: encryption ? encryption.seal(privateJwk, kid) : privateJwk,
-    publicJwk: publicJwk as JsonWebKey,
+    publicJwk,
     createdAt: now,
     activatesAt,
     retiredAt: null,
