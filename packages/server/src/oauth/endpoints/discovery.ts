@@ -35,10 +35,11 @@ export function authorizationServerMetadata(
 
 /**
  * GET /.well-known/oauth-authorization-server (RFC 8414 §3). `surface` gives the table it
- * describes, itself included, read once on the first request.
+ * describes, itself included; the document is built once per issuer.
  */
 export function discoveryEndpoint(surface: () => readonly OAuthEndpoint[]) {
-  let metadata: Readonly<Record<string, unknown>> | undefined;
+  // By issuer: one process may serve several (tests do), each with its own document.
+  const documents = new Map<string, Readonly<Record<string, unknown>>>();
   return oauthEndpoint({
     name: 'discovery',
     method: 'GET',
@@ -47,7 +48,8 @@ export function discoveryEndpoint(surface: () => readonly OAuthEndpoint[]) {
     clientAuthentication: 'none',
     rateLimits: null,
     async handle({ reply }, { issuer }) {
-      metadata ??= authorizationServerMetadata(issuer, surface());
+      let metadata = documents.get(issuer);
+      if (metadata === undefined) documents.set(issuer, (metadata = authorizationServerMetadata(issuer, surface())));
       return reply.header('cache-control', 'public, max-age=300').send(metadata);
     },
   });
