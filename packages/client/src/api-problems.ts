@@ -1,8 +1,6 @@
-import { PROBLEMS, type ProblemBody, type ProblemCode } from '@gatehouse/contract';
+import { problemCodeOfType, type ProblemBody } from '@gatehouse/contract';
 import { InvalidResponseError, ProblemResponseError, isRecord } from './errors.js';
 import { parseRetryAfter } from './retry.js';
-
-const CODE_BY_SLUG: ReadonlyMap<string, ProblemCode> = new Map(Object.values(PROBLEMS).map((p) => [p.slug, p.code]));
 
 /**
  * The error an unsuccessful API answer is: an RFC 9457 problem as ProblemResponseError (with the
@@ -29,11 +27,5 @@ export async function problemErrorOf(response: Response): Promise<ProblemRespons
     ...(typeof body.instance === 'string' ? { instance: body.instance } : {}),
     ...(Array.isArray(body.errors) ? { errors: body.errors as ProblemBody['errors'] } : {}),
   };
-  return new ProblemResponseError(response.status, problem, codeOfType(body.type), retryAfter);
-}
-
-/** `/problems/missing-required-field` (or an absolute URL ending so) → `missing_required_field`. */
-function codeOfType(type: string): ProblemCode | undefined {
-  const slug = /\/problems\/([a-z0-9-]+)$/.exec(type)?.[1];
-  return slug === undefined ? undefined : CODE_BY_SLUG.get(slug);
+  return new ProblemResponseError(response.status, problem, problemCodeOfType(body.type), retryAfter);
 }

@@ -5,7 +5,7 @@ import { codeChallengeS256, generateCodeVerifier, generateState } from './pkce.j
 import { isTransient } from './retry.js';
 import { livePending, reusablePending, withPending, withoutPending } from './stored-tokens.js';
 import type { TokenState } from './token-state.js';
-import type { TokenResponse } from './wire.js';
+import type { TokenEndpointResponse } from './wire.js';
 
 export interface AuthorizationStart {
   readonly authorizationUrl: string;
@@ -71,7 +71,7 @@ export async function completeAuthorization(
   tokenState: TokenState,
   callbackUrl: string | URL,
   now: number,
-): Promise<{ response: TokenResponse; scope: string | undefined }> {
+): Promise<{ response: TokenEndpointResponse; scope: string | undefined }> {
   const metadata = await client.discover();
   const pending = livePending(await tokenState.current(), now);
   const callbackState = new URL(callbackUrl).searchParams.get('state');

@@ -7,8 +7,14 @@
  * user through the authorization flow again) and {@link ClientConfigurationError} (fix the client's
  * registration or credentials; the tokens were kept).
  */
-import type { FieldProblem, ProblemBody, ProblemCode, ProblemFieldError } from '@gatehouse/contract';
-import type { IntrospectionResponse } from './wire.js';
+import type {
+  FieldProblem,
+  IntrospectionResponse,
+  OAuthErrorBody,
+  ProblemBody,
+  ProblemCode,
+  ProblemFieldError,
+} from '@gatehouse/contract';
 
 export const CLIENT_ERROR_CODES = [
   'ERR_OAUTH_RESPONSE',
@@ -48,15 +54,7 @@ export class OAuthResponseError extends GatehouseClientError {
   /** How long the server asked us to wait (Retry-After), in milliseconds. */
   readonly retryAfterMs: number | undefined;
 
-  constructor(
-    body: {
-      readonly error: string;
-      readonly error_description?: string | undefined;
-      readonly error_uri?: string | undefined;
-    },
-    status?: number,
-    retryAfterMs?: number,
-  ) {
+  constructor(body: OAuthErrorBody, status?: number, retryAfterMs?: number) {
     super(
       'ERR_OAUTH_RESPONSE',
       body.error_description === undefined ? body.error : `${body.error}: ${body.error_description}`,

@@ -61,5 +61,13 @@ export { introspectToken } from './introspect.js';
 export { revokeToken } from './revoke.js';
 export { requestTokens, parseTokenResponse, type TokenRequest } from './token-endpoint.js';
 export type { ClientAuthMethod, ClientCredentials, EndpointContext, FetchFunction } from './http.js';
-export type { AuthorizationServerMetadata, IntrospectionResponse, TokenResponse } from './wire.js';
+export type { AuthorizationServerMetadata, TokenEndpointResponse } from './wire.js';
+export type {
+  ActiveIntrospectionResponse,
+  InactiveIntrospectionResponse,
+  IntrospectionResponse,
+  OAuthErrorBody,
+  ProblemBody,
+  TokenResponse,
+} from '@gatehouse/contract';
 export { TypedEmitter } from './events.js';

@@ -3,7 +3,7 @@ import type { ClientAuthMethod, EndpointContext, FetchFunction } from './http.js
 import { discoverAuthorizationServer } from './metadata.js';
 import { withRetry, type RetryPolicy } from './retry.js';
 import { requestTokens, type TokenRequest } from './token-endpoint.js';
-import type { AuthorizationServerMetadata, TokenResponse } from './wire.js';
+import type { AuthorizationServerMetadata, TokenEndpointResponse } from './wire.js';
 
 export interface OAuthClientOptions {
   readonly issuer: string;
@@ -55,7 +55,7 @@ export class OAuthClient {
    * A token request, retried while `retryable` says so. invalid_client and unauthorized_client
    * become ClientConfigurationError; every other refusal is thrown as it came.
    */
-  async tokenRequest(request: TokenRequest, retryable: (error: unknown) => boolean): Promise<TokenResponse> {
+  async tokenRequest(request: TokenRequest, retryable: (error: unknown) => boolean): Promise<TokenEndpointResponse> {
     const ctx = await this.context();
     try {
       return await withRetry(() => requestTokens(ctx, request), this.#options.retry, retryable);

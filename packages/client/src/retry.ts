@@ -1,8 +1,9 @@
 /**
  * Retrying transient failures: exponential backoff with full jitter, `Retry-After` honoured, every
- * wait capped. Only what the catalog calls transient is retried (network failures, 5xx, 429,
- * `temporarily_unavailable`); a permanent refusal such as `invalid_grant` never is.
+ * wait capped. What is transient is the catalog's to say (`temporarily_unavailable`, `server_error`,
+ * `request_timeout`, `service_unavailable`, …); a permanent refusal such as `invalid_grant` never is.
  */
+import { OAUTH_ERRORS, PROBLEMS, isOAuthErrorCode } from '@gatehouse/contract';
 import { InvalidResponseError, OAuthResponseError, ProblemResponseError, TransportError } from './errors.js';
 
 export interface RetryPolicy {
@@ -44,21 +45,29 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number 
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-/** Whether a failure may go away by itself: the catalog's transient errors, 5xx, 429, no answer. */
+/**
+ * Whether a failure may go away by itself: no answer at all, or an error the catalog calls transient.
+ * An answer the catalog cannot name (another server's error code, a problem type that is not
+ * Gatehouse's, no error body) is judged by its status alone.
+ */
 export function isTransient(error: unknown): boolean {
   if (error instanceof TransportError) return true;
-  if (error instanceof OAuthResponseError) {
-    return (
-      error.error === 'temporarily_unavailable' || error.error === 'server_error' || isTransientStatus(error.status)
-    );
-  }
-  if (error instanceof ProblemResponseError || error instanceof InvalidResponseError)
-    return isTransientStatus(error.status);
+  if (error instanceof OAuthResponseError)
+    return isOAuthErrorCode(error.error) ? OAUTH_ERRORS[error.error].transient : isTransientStatus(error.status);
+  if (error instanceof ProblemResponseError)
+    return error.problemCode === undefined ? isTransientStatus(error.status) : PROBLEMS[error.problemCode].transient;
+  if (error instanceof InvalidResponseError) return isTransientStatus(error.status);
   return false;
 }
 
+/**
+ * 408 (the server gave up waiting for the request, RFC 9110 §15.5.9), 429 (RFC 6585 §4) and any 5xx:
+ * the statuses whose answer says to try again later.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-15.5.9 RFC 9110 §15.5.9
+ */
 function isTransientStatus(status: number | undefined): boolean {
-  return status !== undefined && (status === 429 || status >= 500);
+  return status !== undefined && (status === 408 || status === 429 || status >= 500);
 }
 
 function retryAfterOf(error: unknown): number | undefined {

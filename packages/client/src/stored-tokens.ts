@@ -1,6 +1,6 @@
 /** From a token response to what the manager stores, and the questions asked of stored tokens. */
 import type { PendingAuthorization, StoredTokens, TokenStoreState } from './token-store.js';
-import type { TokenResponse } from './wire.js';
+import type { TokenEndpointResponse } from './wire.js';
 
 /**
  * The tokens to keep after a token response. Without a new refresh token the old one stays in use
@@ -11,7 +11,7 @@ import type { TokenResponse } from './wire.js';
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 RFC 6749 §5.1
  */
 export function storedTokensFrom(
-  response: TokenResponse,
+  response: TokenEndpointResponse,
   now: number,
   previous: StoredTokens | undefined,
   requestedScope: string | undefined,

@@ -1,6 +1,6 @@
 import { InvalidResponseError } from './errors.js';
 import { jsonObjectOf, postForm, type EndpointContext } from './http.js';
-import type { TokenResponse } from './wire.js';
+import type { TokenEndpointResponse } from './wire.js';
 
 export type TokenRequest =
   | { readonly grant_type: 'refresh_token'; readonly refresh_token: string; readonly scope?: string }
@@ -18,7 +18,7 @@ export type TokenRequest =
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-6 RFC 6749 §6 (refresh)
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.3 RFC 6749 §4.1.3 (code exchange)
  */
-export async function requestTokens(ctx: EndpointContext, request: TokenRequest): Promise<TokenResponse> {
+export async function requestTokens(ctx: EndpointContext, request: TokenRequest): Promise<TokenEndpointResponse> {
   const response = await postForm(ctx, ctx.metadata.token_endpoint, request);
   return parseTokenResponse(await jsonObjectOf(response, 'token endpoint'));
 }
@@ -29,7 +29,7 @@ export async function requestTokens(ctx: EndpointContext, request: TokenRequest)
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 RFC 6749 §5.1
  */
-export function parseTokenResponse(body: Readonly<Record<string, unknown>>): TokenResponse {
+export function parseTokenResponse(body: Readonly<Record<string, unknown>>): TokenEndpointResponse {
   const bad = (what: string): never => {
     throw new InvalidResponseError(`the token response ${what}`, 200);
   };
@@ -44,5 +44,5 @@ export function parseTokenResponse(body: Readonly<Record<string, unknown>>): Tok
   if (body.refresh_token !== undefined && (typeof body.refresh_token !== 'string' || body.refresh_token === ''))
     bad('has an empty refresh_token');
   if (body.scope !== undefined && typeof body.scope !== 'string') bad('has a scope that is not a string');
-  return body as unknown as TokenResponse;
+  return body as unknown as TokenEndpointResponse;
 }

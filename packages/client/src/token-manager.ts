@@ -1,3 +1,4 @@
+import type { IntrospectionResponse } from '@gatehouse/contract';
 import { completeAuthorization, startAuthorization, type AuthorizationStart } from './authorization-flow.js';
 import { OAuthResponseError, ReauthenticationRequired } from './errors.js';
 import { TypedEmitter } from './events.js';
@@ -9,7 +10,7 @@ import { revokeToken } from './revoke.js';
 import { isFresh, storedTokensFrom } from './stored-tokens.js';
 import { TokenState } from './token-state.js';
 import { MemoryTokenStore, type StoredTokens, type TokenStore } from './token-store.js';
-import type { AuthorizationServerMetadata, IntrospectionResponse, TokenResponse } from './wire.js';
+import type { AuthorizationServerMetadata, TokenEndpointResponse } from './wire.js';
 
 export type { AuthorizationStart } from './authorization-flow.js';
 
@@ -121,7 +122,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
     const previous = (await this.#state.current()).tokens;
     const refreshToken = previous?.refreshToken;
     if (refreshToken === undefined) throw await this.#reauthenticationRequired();
-    let response: TokenResponse;
+    let response: TokenEndpointResponse;
     try {
       response = await this.#client.tokenRequest(
         { grant_type: 'refresh_token', refresh_token: refreshToken },
@@ -174,7 +175,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
   }
 
   /** Adopts a token response obtained elsewhere (e.g. `gatehouse grants issue`). */
-  setTokens(response: TokenResponse): Promise<StoredTokens> {
+  setTokens(response: TokenEndpointResponse): Promise<StoredTokens> {
     return this.#keep(response, undefined, this.#options.scope);
   }
 
@@ -191,8 +192,8 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
     const token = (await this.#state.current()).tokens?.refreshToken;
     if (token === undefined) return undefined;
     const introspection = await introspectToken(await this.#client.context(), token, 'refresh_token');
-    const { exp } = introspection;
-    if (introspection.active && typeof exp === 'number') {
+    const exp = introspection.active ? introspection.exp : undefined;
+    if (exp !== undefined) {
       await this.#state.update((state) =>
         state.tokens?.refreshToken !== token
           ? state
@@ -217,7 +218,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
   }
 
   async #keep(
-    response: TokenResponse,
+    response: TokenEndpointResponse,
     previous: StoredTokens | undefined,
     requestedScope = previous?.scope,
   ): Promise<StoredTokens> {

@@ -1,19 +1,17 @@
 /**
- * What travels on the wire, in the RFCs' own snake_case names. Everything here is readonly: a
- * response is read, never edited.
+ * What travels on the wire, in the RFCs' own snake_case names, that only the client reads. The
+ * token and introspection responses and the error bodies are the contract's (`@gatehouse/contract`),
+ * shared with the server. Everything here is readonly: a response is read, never edited.
  */
+import type { TokenResponse } from '@gatehouse/contract';
 
 /**
- * A successful token response.
+ * A token response as the client reads it from any server: RFC 6749 §5.1's members and two that
+ * say how long the refresh token lives, which Gatehouse does not send.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 RFC 6749 §5.1
  */
-export interface TokenResponse {
-  readonly access_token: string;
-  readonly token_type: string;
-  readonly expires_in?: number;
-  readonly refresh_token?: string;
-  readonly scope?: string;
+export interface TokenEndpointResponse extends TokenResponse {
   /** Not in RFC 6749; some servers (Keycloak) say how long the refresh token lives. */
   readonly refresh_expires_in?: number;
   /** Not in RFC 6749; the name other servers (Entra ID) use for the same. */
@@ -35,22 +33,5 @@ export interface AuthorizationServerMetadata {
   readonly grant_types_supported?: readonly string[];
   /** RFC 9207 §3: the server sends `iss` with every authorization response. */
   readonly authorization_response_iss_parameter_supported?: boolean;
-  readonly [member: string]: unknown;
-}
-
-/**
- * An introspection response.
- *
- * @see https://www.rfc-editor.org/rfc/rfc7662#section-2.2 RFC 7662 §2.2
- */
-export interface IntrospectionResponse {
-  readonly active: boolean;
-  readonly token_type?: string;
-  readonly client_id?: string;
-  readonly sub?: string;
-  readonly scope?: string;
-  readonly exp?: number;
-  readonly iat?: number;
-  readonly iss?: string;
   readonly [member: string]: unknown;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { OAUTH_ERRORS, PROBLEMS, ProblemError, type OAuthErrorCode, type ProblemCode } from '@gatehouse/contract';
 import {
   DEFAULT_RETRY_POLICY,
   InvalidResponseError,
@@ -39,7 +40,7 @@ describe('backoff and Retry-After', () => {
       assert.equal(parseRetryAfter(bad, now), undefined, String(bad));
   });
 
-  test('transient: no answer, 5xx, 429, temporarily_unavailable; never invalid_grant or a 4xx problem', () => {
+  test('transient: no answer, 5xx, 429, temporarily_unavailable; never invalid_grant, invalid_client or a refused body', () => {
     assert.ok(isTransient(new TransportError('http://x', new Error('ECONNREFUSED'))));
     assert.ok(isTransient(new OAuthResponseError({ error: 'temporarily_unavailable' }, 503)));
     assert.ok(isTransient(new OAuthResponseError({ error: 'slow_down' }, 429)));
@@ -65,6 +66,29 @@ describe('backoff and Retry-After', () => {
       ),
     );
     assert.ok(!isTransient(new Error('a bug')));
+  });
+
+  test('transient is what the catalog says: every problem and OAuth error is retried exactly when its entry is transient', () => {
+    for (const code of Object.keys(PROBLEMS) as ProblemCode[]) {
+      const { status, transient } = PROBLEMS[code];
+      const problem = new ProblemResponseError(status, new ProblemError(code).toBody('/contacts'), code);
+      assert.equal(isTransient(problem), transient, code);
+    }
+    for (const code of Object.keys(OAUTH_ERRORS) as OAuthErrorCode[]) {
+      const { status, transient } = OAUTH_ERRORS[code];
+      assert.equal(isTransient(new OAuthResponseError({ error: code }, status)), transient, code);
+    }
+  });
+
+  test('request_timeout (408) is transient: the server gave up waiting and did nothing', () => {
+    const body = new ProblemError('request_timeout').toBody('/contacts');
+    assert.ok(isTransient(new ProblemResponseError(408, body, 'request_timeout')));
+    assert.ok(isTransient(new InvalidResponseError('408 without a problem body', 408)));
+  });
+
+  test('invalid_grant is never retried, whatever the status it comes with', () => {
+    for (const status of [400, 401, 429, 500, 503])
+      assert.ok(!isTransient(new OAuthResponseError({ error: 'invalid_grant' }, status)), String(status));
   });
 
   test('withRetry waits what Retry-After asks, else the jittered backoff, and counts attempts', async () => {

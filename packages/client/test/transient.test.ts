@@ -8,6 +8,7 @@ import {
   TransportError,
   type TokenManagerOptions,
 } from '@gatehouse/client';
+import { ProblemError } from '@gatehouse/contract';
 import { json, startStub, type StubServer } from './_stub.js';
 
 const FAST = { baseDelayMs: 1, maxDelayMs: 2000 };
@@ -155,6 +156,30 @@ describe('transient failures of the API', () => {
               detail: 'busy',
             }),
           );
+      } else json(response, request.method === 'POST' ? 201 : 200, { id: '1', email: 'a@example.com' });
+    });
+    try {
+      const contacts = new ApiClient({ baseUrl: stub.url, document: OPENAPI, tokens, retry: FAST }).collection<{
+        email: string;
+      }>('contacts');
+      assert.equal((await contacts.get('1')).record.id, '1');
+      assert.equal((await contacts.create({ email: 'a@example.com' })).record.id, '1');
+      assert.deepEqual(
+        stub.requests.map((r) => r.method),
+        ['GET', 'GET', 'POST', 'POST'],
+      );
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test('408 request_timeout is retried for reads and writes, since the server did nothing', async () => {
+    // The answer Gatehouse's HTTP layer gives a request that arrives too slowly, connection closed.
+    const stub = await startStub((request, response, index) => {
+      if (index % 2 === 0) {
+        response
+          .writeHead(408, { 'content-type': 'application/problem+json; charset=utf-8', connection: 'close' })
+          .end(new ProblemError('request_timeout').toJson(request.path));
       } else json(response, request.method === 'POST' ? 201 : 200, { id: '1', email: 'a@example.com' });
     });
     try {

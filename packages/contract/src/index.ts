@@ -1,2 +1,3 @@
 export * from './errors/index.js';
 export * from './openapi/index.js';
+export * from './wire/index.js';

@@ -10,7 +10,9 @@ import {
   PROBLEMS,
   ProblemError,
   describeOAuthReason,
+  isOAuthErrorCode,
   missingFieldMessage,
+  problemCodeOfType,
   statusOfOAuthReason,
   type OAuthErrorReason,
   type ProblemCode,
@@ -67,6 +69,22 @@ describe('the error catalog', () => {
     assert.equal(missingFieldMessage('email'), "Missing required field 'email' in request body");
     assert.equal(PROBLEMS.missing_required_field.status, 400);
     assert.notEqual(PROBLEMS.invalid_field_value.status, 400);
+  });
+
+  it('a problem type read from the wire names its catalog code, relative or absolute; any other type names none', () => {
+    for (const code of Object.keys(PROBLEMS) as ProblemCode[]) {
+      const { type } = new ProblemError(code).toBody('/');
+      assert.equal(problemCodeOfType(type), code);
+      assert.equal(problemCodeOfType(`https://auth.example${type}`), code);
+    }
+    for (const type of ['about:blank', '/problems/no-such-page', '/problems/', 'missing-required-field'])
+      assert.equal(problemCodeOfType(type), undefined, type);
+  });
+
+  it("an OAuth error read from the wire is a catalog code only if it is one of the catalog's own", () => {
+    for (const code of Object.keys(OAUTH_ERRORS)) assert.ok(isOAuthErrorCode(code), code);
+    for (const other of ['slow_down', 'toString', '__proto__', 'constructor', ''])
+      assert.ok(!isOAuthErrorCode(other), other);
   });
 
   it('every page slug is unique across OAuth errors and problems', () => {

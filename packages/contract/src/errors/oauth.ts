@@ -153,6 +153,11 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
   }),
 };
 
+/** Whether an `error` read from the wire is one of the catalog's codes (and so has an entry). */
+export function isOAuthErrorCode(error: string): error is OAuthErrorCode {
+  return Object.hasOwn(OAUTH_ERRORS, error);
+}
+
 export interface OAuthReasonEntry {
   readonly error: OAuthErrorCode;
   /**
@@ -276,7 +281,12 @@ export const OAUTH_REASONS = {
 
 export type OAuthErrorReason = keyof typeof OAUTH_REASONS;
 
-/** An OAuth error response body (RFC 6749 §5.2); wire names are the RFC's. */
+/**
+ * An OAuth error response body; wire names are the RFC's. `error` is a string, not an
+ * {@link OAuthErrorCode}: other servers send codes of their own (e.g. `slow_down`).
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2 RFC 6749 §5.2
+ */
 export interface OAuthErrorBody {
   readonly error: string;
   readonly error_description?: string;

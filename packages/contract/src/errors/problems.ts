@@ -254,6 +254,17 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
   }),
 };
 
+const CODE_BY_SLUG: ReadonlyMap<string, ProblemCode> = new Map(Object.values(PROBLEMS).map((p) => [p.slug, p.code]));
+
+/**
+ * The catalog code of a problem `type`: `/problems/missing-required-field`, or an absolute URL
+ * ending so, is `missing_required_field`. Undefined for a type the catalog does not know.
+ */
+export function problemCodeOfType(type: string): ProblemCode | undefined {
+  const slug = /\/problems\/([a-z0-9-]+)$/.exec(type)?.[1];
+  return slug === undefined ? undefined : CODE_BY_SLUG.get(slug);
+}
+
 /** One field-level error inside a problem body. */
 export interface ProblemFieldError {
   readonly code: ProblemCode;
@@ -262,7 +273,11 @@ export interface ProblemFieldError {
   readonly detail: string;
 }
 
-/** An RFC 9457 problem body as Gatehouse sends it. */
+/**
+ * A problem body as Gatehouse sends it, the REST API's error body and the client's to read.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc9457#section-3 RFC 9457 §3
+ */
 export interface ProblemBody {
   readonly type: string;
   readonly title: string;

@@ -1,23 +1,10 @@
+import type { GatehouseIntrospectionResponse } from '@gatehouse/contract';
 import type { OAuthServices, TokenServices } from './services.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { refreshTokenState } from './refresh-token-lifecycle.js';
 import { digestOf } from '../primitives/secrets.js';
 
-/** RFC 7662 §2.2 response; wire names are the RFC's. */
-export type IntrospectionResponse =
-  | { readonly active: false }
-  | {
-      readonly active: true;
-      readonly token_type: 'refresh_token' | 'Bearer';
-      readonly client_id: string;
-      readonly sub: string;
-      readonly scope: string;
-      readonly exp: number;
-      readonly iat: number;
-      readonly iss: string;
-    };
-
-const INACTIVE: IntrospectionResponse = Object.freeze({ active: false });
+const INACTIVE: GatehouseIntrospectionResponse = Object.freeze({ active: false });
 
 /**
  * Introspects a refresh or access token for an authenticated caller. An unknown, expired, revoked
@@ -31,7 +18,7 @@ export async function introspectToken(
   services: OAuthServices,
   caller: ClientRecord,
   token: string,
-): Promise<IntrospectionResponse> {
+): Promise<GatehouseIntrospectionResponse> {
   const found = token.includes('.')
     ? await introspectAccessToken(services, token)
     : await introspectRefreshToken(services, caller, token);
@@ -43,7 +30,7 @@ async function introspectRefreshToken(
   { store, clock, issuer }: Pick<OAuthServices, 'store' | 'clock' | 'issuer'>,
   caller: ClientRecord,
   token: string,
-): Promise<IntrospectionResponse> {
+): Promise<GatehouseIntrospectionResponse> {
   const found = await store.findRefreshToken(digestOf(token));
   if (!found) return INACTIVE;
   // The token's client decides its policy; usually it is the caller, just read.
@@ -65,7 +52,7 @@ async function introspectRefreshToken(
 async function introspectAccessToken(
   { store, clock, accessTokens }: TokenServices,
   token: string,
-): Promise<IntrospectionResponse> {
+): Promise<GatehouseIntrospectionResponse> {
   const claims = await accessTokens.verify(token, clock.now());
   if (!claims) return INACTIVE;
   if (claims.grant_id !== undefined) {

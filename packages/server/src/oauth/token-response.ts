@@ -1,14 +1,9 @@
+import type { GatehouseTokenResponse } from '@gatehouse/contract';
 import type { ClientRecord } from '../primitives/records.js';
 import type { AccessTokens } from './access-tokens.js';
 
-/** A successful token response (RFC 6749 §5.1). */
-export interface TokenResponse {
-  readonly access_token: string;
-  readonly token_type: 'Bearer';
-  readonly expires_in: number;
-  readonly refresh_token?: string;
-  readonly scope: string;
-}
+/** Under its former name, for the grant handlers and operator grants that import it from here. */
+export type { GatehouseTokenResponse as TokenResponse } from '@gatehouse/contract';
 
 export interface TokenResponseRequest {
   readonly client: ClientRecord;
@@ -19,7 +14,12 @@ export interface TokenResponseRequest {
   readonly now: number;
 }
 
-export function tokenResponse(accessTokens: AccessTokens, r: TokenResponseRequest): TokenResponse {
+/**
+ * Mints the access token and answers it with the refresh token, if any.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 RFC 6749 §5.1
+ */
+export function tokenResponse(accessTokens: AccessTokens, r: TokenResponseRequest): GatehouseTokenResponse {
   const ttl = r.client.accessTokenTtl;
   const access_token = accessTokens.mint({
     subject: r.subject,

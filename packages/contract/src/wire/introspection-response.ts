@@ -1,0 +1,47 @@
+/**
+ * An introspection response: `{"active": false}` and nothing more for a token that is not active
+ * (RFC 7662 §2.2 says a server SHOULD NOT say why), or the active token's members, each OPTIONAL in
+ * the RFC. Wire names are the RFC's.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7662#section-2.2 RFC 7662 §2.2
+ */
+export type IntrospectionResponse = InactiveIntrospectionResponse | ActiveIntrospectionResponse;
+
+export interface InactiveIntrospectionResponse {
+  readonly active: false;
+}
+
+export interface ActiveIntrospectionResponse {
+  readonly active: true;
+  readonly token_type?: string;
+  readonly client_id?: string;
+  readonly username?: string;
+  readonly sub?: string;
+  /** Space-separated scope tokens (RFC 6749 §3.3). */
+  readonly scope?: string;
+  /** Seconds since the epoch, as are `iat` and `nbf`. */
+  readonly exp?: number;
+  readonly iat?: number;
+  readonly nbf?: number;
+  readonly aud?: string | readonly string[];
+  readonly iss?: string;
+  readonly jti?: string;
+}
+
+/**
+ * The introspection response Gatehouse sends: an active token always has all of these members.
+ * `token_type` says which kind of token was asked about: an opaque refresh token or a JWT access
+ * token used as a Bearer token.
+ */
+export type GatehouseIntrospectionResponse = InactiveIntrospectionResponse | GatehouseActiveIntrospectionResponse;
+
+export interface GatehouseActiveIntrospectionResponse extends ActiveIntrospectionResponse {
+  readonly token_type: 'refresh_token' | 'Bearer';
+  readonly client_id: string;
+  readonly sub: string;
+  readonly scope: string;
+  /** For a refresh token, the earlier of its own expiry and its grant's. */
+  readonly exp: number;
+  readonly iat: number;
+  readonly iss: string;
+}

@@ -1,0 +1,28 @@
+/**
+ * A successful token response, as any authorization server may send it: `expires_in` is only
+ * RECOMMENDED and `scope` may be left out when it is the scope requested. Wire names are the RFC's.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 RFC 6749 §5.1
+ */
+export interface TokenResponse {
+  readonly access_token: string;
+  /** Case-insensitive (RFC 6749 §5.1). */
+  readonly token_type: string;
+  /** Seconds the access token lives. */
+  readonly expires_in?: number;
+  readonly refresh_token?: string;
+  /** Space-separated scope tokens (RFC 6749 §3.3). */
+  readonly scope?: string;
+}
+
+/**
+ * The token response Gatehouse sends: always a Bearer token with its lifetime and its scope; a
+ * refresh token when the grant has one (never for client_credentials, RFC 6749 §4.4.3).
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6750#section-4 RFC 6750 §4 (the Bearer token type)
+ */
+export interface GatehouseTokenResponse extends TokenResponse {
+  readonly token_type: 'Bearer';
+  readonly expires_in: number;
+  readonly scope: string;
+}
