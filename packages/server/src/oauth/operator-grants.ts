@@ -1,7 +1,8 @@
 import type { TokenServices } from './services.js';
 import { issueGrant } from './grant-issuance.js';
 import { isScopeSubset } from './scope.js';
-import { tokenResponse, type TokenResponse } from './token-response.js';
+import type { GatehouseTokenResponse } from '@gatehouse/contract';
+import { tokenResponse } from './token-response.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 
 /**
@@ -13,7 +14,7 @@ export async function issueOperatorGrant(
   clientId: string,
   subject: string,
   scope: readonly string[],
-): Promise<TokenResponse & { grant_id: string }> {
+): Promise<GatehouseTokenResponse & { grant_id: string }> {
   const { store, clock, accessTokens } = services;
   const client = await store.findClient(clientId);
   if (!client) throw new OperatorInputError(`no client '${clientId}'`);

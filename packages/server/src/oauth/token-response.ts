@@ -3,7 +3,6 @@ import type { ClientRecord } from '../primitives/records.js';
 import type { AccessTokens } from './access-tokens.js';
 
 /** Under its former name, for the grant handlers and operator grants that import it from here. */
-export type { GatehouseTokenResponse as TokenResponse } from '@gatehouse/contract';
 
 export interface TokenResponseRequest {
   readonly client: ClientRecord;

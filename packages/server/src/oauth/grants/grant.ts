@@ -2,7 +2,7 @@ import type { AuditSink } from '../../audit/audit.js';
 import type { FormParams } from '../../http/form.js';
 import type { ClientRecord } from '../../primitives/records.js';
 import type { TokenServices } from '../services.js';
-import type { TokenResponse } from '../token-response.js';
+import type { GatehouseTokenResponse } from '@gatehouse/contract';
 
 /**
  * One grant type of the token endpoint: reads its parameters, answers tokens or throws OAuthError.
@@ -11,7 +11,12 @@ import type { TokenResponse } from '../token-response.js';
 export interface GrantHandler<Type extends string = string> {
   readonly grantType: Type;
   /** `audit` receives the security events the exchange recorded (e.g. a detected reuse). */
-  handle(params: FormParams, client: ClientRecord, services: TokenServices, audit?: AuditSink): Promise<TokenResponse>;
+  handle(
+    params: FormParams,
+    client: ClientRecord,
+    services: TokenServices,
+    audit?: AuditSink,
+  ): Promise<GatehouseTokenResponse>;
 }
 
 /** Declares a grant, keeping its `grant_type` as a literal type so `GrantType` derives from the registry. */
