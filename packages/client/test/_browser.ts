@@ -11,7 +11,7 @@ export class UserAgent {
 
   async authorize(
     authorizationUrl: string,
-    { username = 'alice', password = PASSWORD, decision = 'allow' as 'allow' | 'deny' } = {},
+    { username = 'alice', password = PASSWORD, decision = 'allow' } = {},
   ): Promise<string> {
     const origin = new URL(authorizationUrl).origin;
     let page = await this.#send(authorizationUrl, { method: 'GET' });

@@ -8,6 +8,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
+import type * as Esbuild from 'esbuild';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const NODE_ONLY = [join(SRC, 'node'), join(SRC, 'cli')];
@@ -85,7 +86,7 @@ describe('client boundaries', () => {
   });
 
   test('src/index.ts bundles for the browser platform (esbuild)', async (t) => {
-    let esbuild: typeof import('esbuild');
+    let esbuild: typeof Esbuild;
     try {
       esbuild = await import('esbuild');
     } catch {

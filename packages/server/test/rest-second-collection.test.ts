@@ -163,7 +163,7 @@ describe('a broken OpenAPI document stops the server before anything listens', (
   function brokenDocument(): Record<string, unknown> {
     const doc = widgetsDocument() as { components: { schemas: { Widget: Record<string, unknown> } } };
     doc.components.schemas.Widget.required = 'sku'; // a string, not an array
-    return doc as unknown as Record<string, unknown>;
+    return doc;
   }
 
   /** A port that was free a moment ago. */
