@@ -178,3 +178,19 @@ for (const dialect of DIALECTS)
       });
     });
   });
+
+describe('a bare HTTP/0.9 request line followed by nothing', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ connectionLimits: { headersTimeoutMs: 500, requestTimeoutMs: 1000 } });
+  });
+  after(() => server.close());
+
+  it('cannot be told from slow headers: it is answered request-timeout when the headers time runs out, never left unanswered', async () => {
+    const { answers, closed } = await exchange(server.url, 'GET /\r\n', { timeoutMs: 5000 });
+    assert.equal(answers.length, 1, JSON.stringify(answers));
+    assert.equal(answers[0]?.status, 408);
+    assert.equal(JSON.parse(answers[0].text).type, '/problems/request-timeout');
+    assert.ok(closed);
+  });
+});

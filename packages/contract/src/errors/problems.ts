@@ -90,7 +90,7 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     title: 'Unsupported media type',
     transient: false,
     summary:
-      'The request body has a Content-Type this endpoint does not accept, or a Content-Encoding (such as gzip): bodies are read only as sent, and the answer carries Accept-Encoding: identity.',
+      'The request body has a Content-Type this endpoint does not accept, or a Content-Encoding (such as gzip): bodies are read only as sent (that answer carries Accept-Encoding: identity).',
     clientAction:
       'Send Content-Type: application/json (application/merge-patch+json for PATCH), and send the body without Content-Encoding.',
   }),
