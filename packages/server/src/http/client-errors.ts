@@ -39,8 +39,12 @@ export function problemOfParserError(code: string | undefined): ProblemCode {
 
 /** A request line (RFC 9112 §3), or an HTTP/0.9 one, at the start of a packet or after a header section. */
 const LINE_AFTER_HEAD = /(?:^|\r\n\r\n)[!#$%&'*+.^_`|~0-9A-Za-z-]+ ([^\s]+)(?= |\r?\n|$)/g;
-/** A whole HTTP/1.x request line anywhere: after the body of a pipelined request, too. */
-const VERSIONED_LINE = /[!#$%&'*+.^_`|~0-9A-Za-z-]+ (\/[^\s]*) HTTP\/\d\.\d\r?\n/g;
+/**
+ * A whole HTTP/1.x request line anywhere: after the body of a pipelined request, too. The method
+ * must start where a run of token characters starts, so that a long run is scanned once, not once
+ * per character (the bytes are the client's: no quadratic backtracking on them).
+ */
+const VERSIONED_LINE = /(?<![!#$%&'*+.^_`|~0-9A-Za-z-])[!#$%&'*+.^_`|~0-9A-Za-z-]+ (\/[^\s]*) HTTP\/\d\.\d\r?\n/g;
 
 /**
  * The path of the refused request, when the parser got that far; never its query. `response` is
