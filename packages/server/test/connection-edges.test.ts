@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { pathOfUnreadableRequest } from '../src/http/client-errors.js';
 import { api, clientWithToken } from './_api.js';
 import { DIALECTS } from './_dialects.js';
 import { exchange, type Answer } from './_exchange.js';
@@ -192,5 +193,39 @@ describe('a bare HTTP/0.9 request line followed by nothing', () => {
     assert.equal(answers[0]?.status, 408);
     assert.equal(JSON.parse(answers[0].text).type, '/problems/request-timeout');
     assert.ok(closed);
+  });
+});
+
+describe('finding the refused request in the bytes the parser read', () => {
+  it('the last request line before where the parser stopped, after a pipelined body too; never the query', () => {
+    const packet =
+      'GET /v2/contacts HTTP/1.1\r\nhost: x\r\n\r\n' +
+      'POST /token HTTP/1.1\r\ncontent-length: 5\r\n\r\nabcde' +
+      'GET /v2/contacts/x?secret=1 HTTP/1.1\r\nbad header\r\n\r\n';
+    const rawPacket = Buffer.from(packet, 'latin1');
+    assert.equal(
+      pathOfUnreadableRequest({ rawPacket, bytesParsed: packet.indexOf('bad') }, undefined),
+      '/v2/contacts/x',
+    );
+    assert.equal(
+      pathOfUnreadableRequest({ rawPacket, bytesParsed: packet.indexOf('content-length') }, undefined),
+      '/token',
+    );
+  });
+
+  it('takes time linear in the bytes: 64 KiB of hostile bytes are searched in well under a second', () => {
+    for (const packet of [
+      'a'.repeat(65_536),
+      'a /'.repeat(21_000),
+      `${'a'.repeat(1000)} `.repeat(64),
+      ' /'.repeat(32_000),
+    ]) {
+      const started = performance.now();
+      pathOfUnreadableRequest({ rawPacket: Buffer.from(packet, 'latin1') }, undefined);
+      assert.ok(
+        performance.now() - started < 500,
+        `searched ${packet.length} bytes in ${performance.now() - started} ms`,
+      );
+    }
   });
 });

@@ -43,7 +43,7 @@ for (const dialect of DIALECTS)
           'content-encoding': encoding,
           ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
         },
-        body,
+        body: typeof body === 'string' ? body : new Uint8Array(body),
       });
     }
 
