@@ -3,11 +3,12 @@ import { apiRoutes } from './api/routes.js';
 import type { ApiDefinition } from './api/definition.js';
 import { authorizationPages } from './authorize/routes.js';
 import type { ServerContext } from './context.js';
-import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
-import { clientErrorHandler, frameworkErrorHandler } from './http/client-errors.js';
+import { answerHalfClosedClients, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
+import { clientErrorHandler, connectRequestHandler, frameworkErrorHandler } from './http/client-errors.js';
 import { metricsRoutes } from './http/metrics.js';
 import { problemPages } from './http/problem-pages.js';
 import { notFoundHandler, problemErrorHandler } from './http/problems.js';
+import { refuseUnsupportedRequests } from './http/unsupported-requests.js';
 import { oauthRoutes } from './oauth/routes.js';
 
 export interface AppOptions {
@@ -45,8 +46,11 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     frameworkErrors: frameworkErrorHandler,
   });
   app.server.maxConnections = limits.maxConnections;
+  answerHalfClosedClients(app.server);
+  app.server.on('connect', connectRequestHandler(context.issuer));
   app.setNotFoundHandler(notFoundHandler);
   app.setErrorHandler(problemErrorHandler);
+  refuseUnsupportedRequests(app);
   metricsRoutes(app, { token: options.metricsToken, rateLimits: context.rateLimits });
   problemPages(app);
   await app.register(oauthRoutes, { services: context });

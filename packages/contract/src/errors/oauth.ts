@@ -186,6 +186,10 @@ export const OAUTH_REASONS = {
     error: 'invalid_request',
     description: 'request body must be application/x-www-form-urlencoded',
   }),
+  body_content_coding: reason({
+    error: 'invalid_request',
+    description: 'request body must be sent without a Content-Encoding',
+  }),
   body_too_large: reason({
     error: 'invalid_request',
     status: 413,

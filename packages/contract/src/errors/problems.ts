@@ -89,8 +89,10 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     slug: 'unsupported-media-type',
     title: 'Unsupported media type',
     transient: false,
-    summary: 'The request body has a Content-Type this endpoint does not accept.',
-    clientAction: 'Send Content-Type: application/json (application/merge-patch+json for PATCH).',
+    summary:
+      'The request body has a Content-Type this endpoint does not accept, or a Content-Encoding (such as gzip): bodies are read only as sent (that answer carries Accept-Encoding: identity).',
+    clientAction:
+      'Send Content-Type: application/json (application/merge-patch+json for PATCH), and send the body without Content-Encoding.',
   }),
   payload_too_large: problem({
     code: 'payload_too_large',
@@ -228,7 +230,7 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     title: 'Malformed request',
     transient: false,
     summary:
-      'The request is not valid HTTP/1.1: an unknown method, a malformed request line or header field, a body shorter than its Content-Length, or a URL path that is not valid percent-encoded UTF-8.',
+      'The request is not valid HTTP/1.1: an unknown method, a CONNECT request (the server is no proxy), a request line without HTTP/1.1 (HTTP/0.9), a malformed request line or header field, a body shorter than its Content-Length, or a URL path that is not valid percent-encoded UTF-8.',
     clientAction:
       'Send a well-formed HTTP/1.1 request with the path percent-encoded as UTF-8; sending the same bytes again fails again.',
   }),

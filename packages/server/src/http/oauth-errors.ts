@@ -1,6 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { StoreBusyError } from '../store/store.js';
+import { UnsupportedContentCoding, UnsupportedHttpVersion } from './unsupported-requests.js';
 
 /** RFC 6749 §5.1 and §5.2: token responses, success or error, are never cached. */
 export function noStore(reply: FastifyReply): FastifyReply {
@@ -20,6 +21,8 @@ export class OAuthRateLimited extends OAuthError {
 export function toOAuthError(error: unknown): OAuthError {
   if (error instanceof OAuthError) return error;
   if (error instanceof StoreBusyError) return new OAuthError('store_busy');
+  if (error instanceof UnsupportedContentCoding) return new OAuthError('body_content_coding');
+  if (error instanceof UnsupportedHttpVersion) return new OAuthError('request_unreadable');
   switch ((error as Partial<FastifyError>).code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new OAuthError('body_too_large');
