@@ -1,5 +1,5 @@
 /**
- * Turns Ajv errors into the contract's field problems (DESIGN.md "REST API v2.0"):
+ * Turns Ajv errors into the contract's field problems (docs/architecture.md, "REST API decisions"):
  * - missing: a required field omitted, or null when not nullable. The message is exactly
  *   `Missing required field '<field>' in request body`; it is never used for anything else.
  * - invalid: a present field with an unacceptable value, or an unknown field.
