@@ -37,8 +37,8 @@ export const NOT_A_JSON_OBJECT: InvalidField = {
  * after this many problems, or once their text exceeds {@link MAX_REPORT_CHARS}; no real
  * request body comes near either limit.
  */
-export const MAX_FIELD_PROBLEMS = 100;
-export const MAX_REPORT_CHARS = 64 * 1024;
+const MAX_FIELD_PROBLEMS = 100;
+const MAX_REPORT_CHARS = 64 * 1024;
 
 /** Sorts Ajv errors into missing and invalid fields; an invalid value AT or UNDER a missing field is its echo and is dropped. */
 export function classifyErrors(

@@ -29,7 +29,7 @@ import type { OpenApiDocument, SchemaObject, SchemaOrReference } from './types.j
 /** The custom Ajv keyword replacing `required`; see validator.ts. */
 export const REQUIRED_KEYWORD = 'gatehouseRequired';
 /** `$id` of the schema holding every translated component under `definitions`. */
-export const COMPONENTS_ID = 'urn:gatehouse:openapi:components';
+const COMPONENTS_ID = 'urn:gatehouse:openapi:components';
 
 export interface RequiredEntry {
   readonly name: string;

@@ -66,7 +66,7 @@ const REFUSAL: Record<Exclude<RefreshTokenState, 'active'>, FixedOAuthReason> = 
   expired: 'refresh_token_expired',
 };
 
-export interface RefreshRequest {
+interface RefreshRequest {
   readonly presentedToken: string;
   readonly client: ClientRecord;
   /** The scope asked for; the grant's scope when undefined (RFC 6749 §6). */
@@ -76,7 +76,7 @@ export interface RefreshRequest {
   readonly audit?: AuditSink;
 }
 
-export type RefreshOutcome =
+type RefreshOutcome =
   | {
       readonly ok: true;
       readonly grant: GrantRecord;
