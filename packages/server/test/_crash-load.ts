@@ -90,7 +90,7 @@ export class CrashRun {
     loading.catch(() => (this.#loadFailed = true));
     for (let kill = 0; kill <= killsUnderLoad; kill++) {
       const ranFor = await this.#underLoad();
-      await refreshSent(10_000);
+      await refreshSent((this.#server as ServerProcess).url, 10_000);
       await this.#kill(ranFor);
       if (kill < killsUnderLoad) await this.#start();
     }
@@ -356,11 +356,13 @@ export class CrashRun {
   }
 }
 
-/** Resolves once the next refresh has been sent in full to a server (undici's bodySent), or after `limitMs`. */
-function refreshSent(limitMs: number): Promise<void> {
+/** Resolves once the next refresh has been sent in full to `url` (undici's bodySent), or after `limitMs`. */
+function refreshSent(url: string, limitMs: number): Promise<void> {
+  const origin = new URL(url).origin;
   return new Promise((resolve) => {
     const onSent = (message: unknown): void => {
-      if ((message as { request?: { path?: string } }).request?.path === '/token') done();
+      const { request } = message as { request?: { origin?: string; path?: string } };
+      if (request?.origin === origin && request.path === '/token') done();
     };
     const timer = setTimeout(done, limitMs);
     function done(): void {
