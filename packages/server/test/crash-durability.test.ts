@@ -6,8 +6,8 @@ import { DIALECTS, type Dialect } from './_dialects.js';
 /**
  * Nothing answered is lost (docs/architecture.md, "Atomicity and durability"): under refresh and REST
  * load the built server is killed with SIGKILL at random moments and restarted on the same database.
- * Each case runs its own load on a fresh database (test/_crash-load.ts), and fails unless every kill
- * cut off a refresh in flight. Afterwards, with a fresh server:
+ * Each case runs its own load on a fresh database (test/_crash-load.ts), and fails unless its kills
+ * (a kill counts only when it cut off a refresh in flight) happened. Afterwards, with a fresh server:
  * - the last refresh token of every chain answered with 200 works exactly once;
  * - every token that was rotated away (answered 200, then exchanged with a 200) is refused as past
  *   its rotation limit — its use was durable too;
