@@ -32,7 +32,7 @@ export interface WriteOptions {
   readonly ifMatch?: string;
 }
 
-export interface CollectionDependencies {
+interface CollectionDependencies {
   readonly name: string;
   readonly validate: BodyValidator;
   readonly schema: SchemaObject;

@@ -12,7 +12,7 @@ export interface AuthorizationStart {
   readonly state: string;
 }
 
-export interface AuthorizationRequestSettings {
+interface AuthorizationRequestSettings {
   readonly redirectUri: string;
   readonly scope: string | undefined;
   readonly now: number;

@@ -40,9 +40,9 @@ export function isFresh(tokens: StoredTokens, now: number, skewMs: number): bool
 }
 
 /** A pending request stays usable this long: the user may take a while on the sign-in page. */
-export const PENDING_TTL_MS = 60 * 60 * 1000;
+const PENDING_TTL_MS = 60 * 60 * 1000;
 /** An automatic re-authentication reuses a pending request younger than this instead of making another. */
-export const PENDING_REUSE_MS = 5 * 60 * 1000;
+const PENDING_REUSE_MS = 5 * 60 * 1000;
 const MAX_PENDING = 10;
 
 /** The state with `pending` added, and pending requests that are too old or too many dropped. */

@@ -3,7 +3,7 @@ import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import { cliPaths, managerFor, writeProfile, type LoginProfile } from './profile.js';
 import type { CliIo } from './run.js';
 
-export interface LoginOptions {
+interface LoginOptions {
   readonly issuer: string;
   readonly clientId: string;
   readonly scope?: string | undefined;

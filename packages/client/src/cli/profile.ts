@@ -14,7 +14,7 @@ export interface LoginProfile {
   readonly redirect_uri: string;
 }
 
-export interface CliPaths {
+interface CliPaths {
   readonly dir: string;
   readonly profile: string;
   readonly tokens: string;

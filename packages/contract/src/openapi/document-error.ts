@@ -21,7 +21,7 @@ export class OpenApiDocumentError extends Error {
 const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
 
 /** `['paths', '/contacts', 'post']` → `paths['/contacts'].post`: readable, unlike a pointer. */
-export function describeLocation(location: DocumentLocation): string {
+function describeLocation(location: DocumentLocation): string {
   if (location.length === 0) return 'The document';
   return location
     .map((key, index) => {

@@ -1,5 +1,5 @@
 /**
- * Turns Ajv errors into the contract's field problems (DESIGN.md "REST API v2.0"):
+ * Turns Ajv errors into the contract's field problems (docs/architecture.md, "REST API decisions"):
  * - missing: a required field omitted, or null when not nullable. The message is exactly
  *   `Missing required field '<field>' in request body`; it is never used for anything else.
  * - invalid: a present field with an unacceptable value, or an unknown field.
@@ -37,8 +37,8 @@ export const NOT_A_JSON_OBJECT: InvalidField = {
  * after this many problems, or once their text exceeds {@link MAX_REPORT_CHARS}; no real
  * request body comes near either limit.
  */
-export const MAX_FIELD_PROBLEMS = 100;
-export const MAX_REPORT_CHARS = 64 * 1024;
+const MAX_FIELD_PROBLEMS = 100;
+const MAX_REPORT_CHARS = 64 * 1024;
 
 /** Sorts Ajv errors into missing and invalid fields; an invalid value AT or UNDER a missing field is its echo and is dropped. */
 export function classifyErrors(

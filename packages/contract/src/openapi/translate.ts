@@ -6,7 +6,7 @@
  *   constraints keep their behaviour, so an `enum` must list null itself to accept it.
  * - boolean `exclusiveMaximum`/`exclusiveMinimum` (3.0) become draft-07's numeric form.
  * - `required` becomes {@link REQUIRED_KEYWORD}, which treats a present-but-null value of a
- *   non-nullable property as missing (DESIGN.md: "omitted or null → 400") and checks own
+ *   non-nullable property as missing (omitted or null → 400, docs/architecture.md) and checks own
  *   properties only. Required `readOnly` properties are dropped: 3.0.3 says `required` then
  *   applies to responses only.
  * - `additionalProperties` absent on a schema that declares `properties` means `false`: the
@@ -29,7 +29,7 @@ import type { OpenApiDocument, SchemaObject, SchemaOrReference } from './types.j
 /** The custom Ajv keyword replacing `required`; see validator.ts. */
 export const REQUIRED_KEYWORD = 'gatehouseRequired';
 /** `$id` of the schema holding every translated component under `definitions`. */
-export const COMPONENTS_ID = 'urn:gatehouse:openapi:components';
+const COMPONENTS_ID = 'urn:gatehouse:openapi:components';
 
 export interface RequiredEntry {
   readonly name: string;

@@ -121,7 +121,7 @@ function createAjv(): Ajv {
 
 /**
  * The `required` of this API: a field is missing when it is not an OWN property of the object,
- * or when it is null and the schema does not mark it nullable (DESIGN.md: "omitted or null").
+ * or when it is null and the schema does not mark it nullable (docs/architecture.md, "REST API decisions").
  */
 const checkRequired: SchemaValidateFunction = (entries: readonly RequiredEntry[], data: Record<string, unknown>) => {
   const missing = entries.filter(

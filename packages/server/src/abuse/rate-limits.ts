@@ -41,7 +41,7 @@ export interface RateCharge {
 }
 
 /** The outcome of one charge: allowed, or refused with how long until it would be allowed. */
-export interface GcraStep {
+interface GcraStep {
   readonly allowed: boolean;
   /** The bucket's new `tat` (unchanged when refused). */
   readonly tat: number;

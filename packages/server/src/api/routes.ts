@@ -9,7 +9,7 @@ import { collectionRoutes } from './collection-routes.js';
 import { parseJsonBody } from './json-body.js';
 
 /** JSON bodies of the REST API; anything larger is refused with 413 before parsing. */
-export const API_BODY_LIMIT = 64 * 1024;
+const API_BODY_LIMIT = 64 * 1024;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

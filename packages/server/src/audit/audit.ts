@@ -12,7 +12,7 @@ export type { AuditEvent, AuditEventName };
  * successful exchange. An event holds identifiers and reasons, never a token, secret, password
  * or digest: callers pass only the fields below, and free text is truncated.
  */
-export interface AuditInput {
+interface AuditInput {
   readonly event: AuditEventName;
   readonly at: number;
   readonly clientId?: string | null;

@@ -33,7 +33,7 @@ export function describeScope(scope: string): string {
  * Consent is remembered per grant: a user who holds a live (not revoked, not expired) grant of this
  * client covering the requested scope is not asked again. Once that grant is revoked, they are.
  */
-export async function hasRememberedConsent(
+async function hasRememberedConsent(
   { context: { store, clock } }: AuthorizePages,
   request: AuthorizationRequest,
   username: string,
@@ -46,7 +46,7 @@ export async function hasRememberedConsent(
  * Answers the client with a new authorization code (RFC 6749 §4.1.2): single use, 60 s, bound to
  * the client, the redirect URI and the PKCE challenge; the grant is made when it is exchanged.
  */
-export async function issueCode(
+async function issueCode(
   { context: { store, clock, issuer } }: AuthorizePages,
   reply: FastifyReply,
   request: AuthorizationRequest,

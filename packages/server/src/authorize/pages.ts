@@ -7,7 +7,7 @@ import { CSRF_FIELD } from './csrf.js';
  */
 
 /** Escapes text for HTML content and double-quoted attribute values. */
-export function escapeHtml(value: string | number): string {
+function escapeHtml(value: string | number): string {
   return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -83,7 +83,7 @@ ${hiddenFields(page.csrfToken, page.query)}
   );
 }
 
-export interface ConsentPage {
+interface ConsentPage {
   readonly clientName: string;
   /** Where the browser goes next, as the user should recognise it (host of the redirect URI). */
   readonly destination: string;

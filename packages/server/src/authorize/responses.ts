@@ -63,7 +63,7 @@ export function redirectToClient(
 }
 
 /** The page for anything thrown on the authorization pages: a catalog entry, as HTML. */
-export function errorPageOf(error: unknown): ErrorPage {
+function errorPageOf(error: unknown): ErrorPage {
   if (error instanceof OAuthError) {
     const e = OAUTH_ERRORS[error.error];
     return {

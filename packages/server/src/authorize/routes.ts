@@ -12,7 +12,7 @@ import { cookiePolicyFor } from './sessions.js';
 import { FAVICON_SVG, STYLESHEET } from './styles.js';
 
 /** The sign-in and consent forms are small; anything larger is refused before parsing. */
-export const PAGE_FORM_BODY_LIMIT = 16 * 1024;
+const PAGE_FORM_BODY_LIMIT = 16 * 1024;
 
 /**
  * The authorization pages (GET /authorize, POST /login, POST /consent) and their assets, in their

@@ -9,11 +9,11 @@ import type { Repository } from '../store/repository.js';
  * sharing the store knows it); the browser holds a random 256-bit value in an HttpOnly cookie and
  * the store only its SHA-256, like every other credential.
  */
-export const SESSION_COOKIE = 'gatehouse_session';
+const SESSION_COOKIE = 'gatehouse_session';
 /** A session unused for this long ends, seconds. */
 export const SESSION_IDLE_TTL = 60 * 60;
 /** No session lives longer than this, however busy, seconds. */
-export const SESSION_ABSOLUTE_TTL = 12 * 60 * 60;
+const SESSION_ABSOLUTE_TTL = 12 * 60 * 60;
 // Moving the idle expiry costs a write: do it at most every few minutes, not on every page.
 const TOUCH_AFTER = 5 * 60;
 
@@ -30,7 +30,7 @@ export function cookiePolicyFor(issuer: string): CookiePolicy {
 }
 
 /** The value of one cookie in a Cookie header (RFC 6265 §5.4), or undefined. */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
+function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const pair of (header ?? '').split(';')) {
     const eq = pair.indexOf('=');
     if (eq > 0 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();

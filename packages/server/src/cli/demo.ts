@@ -4,10 +4,10 @@ import { registerClient } from '../oauth/clients.js';
 import { generatePassword } from '../users/passwords.js';
 import { addUser } from '../users/users.js';
 
-export const DEMO_CLIENT_ID = 'demo';
+const DEMO_CLIENT_ID = 'demo';
 export const DEMO_PUBLIC_CLIENT_ID = 'demo-public';
-export const DEMO_USERNAME = 'demo';
-export const DEMO_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
+const DEMO_USERNAME = 'demo';
+const DEMO_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
 const DEMO_SCOPE = ['contacts:read', 'contacts:write'];
 
 /**
@@ -96,7 +96,7 @@ async function ensureDemoUser({ store, clock }: ServerContext, print: (line: str
 }
 
 /** A ready-to-open authorization URL for the public client, with a fresh PKCE pair (RFC 7636 §4.1-4.2). */
-export function authorizationHint(issuer: string): string {
+function authorizationHint(issuer: string): string {
   const verifier = randomBytes(32).toString('base64url');
   const query = new URLSearchParams({
     response_type: 'code',

@@ -19,7 +19,7 @@ export interface AccessTokenClaims {
   readonly grant_id?: string;
 }
 
-export interface MintRequest {
+interface MintRequest {
   readonly subject: string;
   readonly clientId: string;
   readonly scope: readonly string[];

@@ -8,9 +8,9 @@ import { newOpaqueSecret } from '../primitives/random.js';
 import { constantTimeEqual } from '../primitives/constant-time.js';
 
 /** How long an authorization code may wait for its exchange (RFC 6749 §4.1.2 recommends ≤ 10 min). */
-export const AUTHORIZATION_CODE_TTL = 60;
+const AUTHORIZATION_CODE_TTL = 60;
 
-export interface NewCode {
+interface NewCode {
   readonly client: ClientRecord;
   readonly subject: string;
   readonly scope: readonly string[];
@@ -39,7 +39,7 @@ export async function createAuthorizationCode(store: Store, c: NewCode): Promise
   return code;
 }
 
-export interface Redemption {
+interface Redemption {
   readonly code: string;
   readonly client: ClientRecord;
   readonly redirectUri: string;
@@ -49,7 +49,7 @@ export interface Redemption {
   readonly audit?: AuditSink;
 }
 
-export type RedemptionOutcome =
+type RedemptionOutcome =
   | { readonly ok: true; readonly grant: GrantRecord; readonly refreshToken: string | null }
   | { readonly ok: false; readonly reason: FixedOAuthReason };
 

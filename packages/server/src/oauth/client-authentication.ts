@@ -7,7 +7,7 @@ import { digestOf, secretMatchesDigest } from '../primitives/secrets.js';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 
-export interface PresentedClient {
+interface PresentedClient {
   readonly method: ClientAuthMethod;
   readonly clientId: string;
   readonly secret: string | null;
@@ -56,7 +56,7 @@ function formDecode(value: string): string {
 const UNKNOWN_CLIENT_DIGEST = digestOf('gatehouse: no such client');
 
 /** Who is authenticating, for the audit trail of failures. */
-export interface AuthenticationOrigin {
+interface AuthenticationOrigin {
   /** The client's address (TRUST_PROXY applied). */
   readonly address?: string;
   /** Epoch seconds. */

@@ -8,7 +8,7 @@ import { newOpaqueSecret } from '../primitives/random.js';
 const DAY = 24 * 60 * 60;
 
 /** Defaults for a new client's token policy. */
-export const CLIENT_DEFAULTS = {
+const CLIENT_DEFAULTS = {
   rotation: true,
   rotationLimit: 1,
   maxRotations: null,

@@ -5,7 +5,7 @@ import { digestOf } from '../primitives/secrets.js';
 import { newId } from '../primitives/ids.js';
 import { newOpaqueSecret } from '../primitives/random.js';
 
-export interface NewGrant {
+interface NewGrant {
   readonly grant: GrantRecord;
   /** The first refresh token's plaintext; null when the client may not use the refresh_token grant. */
   readonly refreshToken: string | null;

@@ -8,7 +8,7 @@ import type { SealedPrivateKey } from '../primitives/records.js';
  * without the encryption key cannot sign tokens.
  */
 /** The shortest KEY_ENCRYPTION_KEY accepted: 32 characters (e.g. `openssl rand -base64 32` gives 44). */
-export const MIN_KEY_ENCRYPTION_KEY_LENGTH = 32;
+const MIN_KEY_ENCRYPTION_KEY_LENGTH = 32;
 
 export function isSealed(value: unknown): value is SealedPrivateKey {
   return typeof value === 'object' && value !== null && (value as { sealed?: unknown }).sealed === 'A256GCM';

@@ -18,7 +18,7 @@ import { isSealed, privateJwkOf, type KeyEncryption } from './key-sealing.js';
  */
 export const KEY_PUBLISH_DELAY = 10 * 60;
 /** How often a process reloads the keys from the store. */
-export const KEY_RELOAD_INTERVAL_MS = 60_000;
+const KEY_RELOAD_INTERVAL_MS = 60_000;
 // A token with an unknown kid triggers a reload, at most this often.
 const UNKNOWN_KID_RELOAD_MS = 5_000;
 

@@ -8,7 +8,7 @@ import { digestOf } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
 
 /**
- * The refresh-token lifecycle of DESIGN.md, in one place.
+ * The refresh-token lifecycle (docs/architecture.md, "Grants and refresh-token families"), in one place.
  *
  * | state               | refresh                                                   |
  * |---------------------|-----------------------------------------------------------|
@@ -17,6 +17,7 @@ import { newOpaqueSecret } from '../primitives/random.js';
  * | expired             | invalid_grant "refresh token has expired"                 |
  * | revoked             | invalid_grant "refresh token has been revoked"            |
  * | past rotation limit | invalid_grant "refresh token is past its rotation limit"  |
+ * | used up, superseded | a replay: refused as above, its whole family revoked      |
  *
  * A refused token stays refused: nothing a refusal writes can make it usable again, and the
  * precedence below makes the description the same on every retry, now and later.
@@ -65,7 +66,7 @@ const REFUSAL: Record<Exclude<RefreshTokenState, 'active'>, FixedOAuthReason> = 
   expired: 'refresh_token_expired',
 };
 
-export interface RefreshRequest {
+interface RefreshRequest {
   readonly presentedToken: string;
   readonly client: ClientRecord;
   /** The scope asked for; the grant's scope when undefined (RFC 6749 §6). */
@@ -75,14 +76,14 @@ export interface RefreshRequest {
   readonly audit?: AuditSink;
 }
 
-export type RefreshOutcome =
+type RefreshOutcome =
   | {
       readonly ok: true;
       readonly grant: GrantRecord;
       readonly scope: readonly string[];
       readonly refreshToken: string | null;
     }
-  | { readonly ok: false; readonly reason: FixedOAuthReason; readonly familyRevoked: boolean };
+  | { readonly ok: false; readonly reason: FixedOAuthReason };
 
 /**
  * Exchanges a refresh token in one atomic store transaction: of N concurrent exchanges of a
@@ -101,7 +102,7 @@ export async function exchangeRefreshToken(store: Store, request: RefreshRequest
         isReplay(found, client.policy) && (await tx.revokeGrant(found.grant.id, 'reuse_detected', now));
       // Recorded with the revocation, in its transaction: once, since only the first replay revokes.
       if (familyRevoked) audit.push(...(await recordReuse(tx, found, now)));
-      return refused(REFUSAL[state], familyRevoked);
+      return refused(REFUSAL[state]);
     }
     const scope = request.scope ?? found.grant.scope;
     // Refused before anything is written, so the client keeps a usable token.
@@ -121,8 +122,8 @@ async function recordReuse(tx: Repository, { grant }: RefreshTokenInFamily, now:
   ];
 }
 
-function refused(reason: FixedOAuthReason, familyRevoked = false): RefreshOutcome {
-  return { ok: false, reason, familyRevoked };
+function refused(reason: FixedOAuthReason): RefreshOutcome {
+  return { ok: false, reason };
 }
 
 /** Uses the token once more and issues the family's new head; returns its plaintext. */

@@ -3,7 +3,7 @@ import type { TokenServices } from './services.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { digestOf } from '../primitives/secrets.js';
 
-export type RevocationOutcome = 'revoked' | 'unknown' | 'access_token' | 'other_client';
+type RevocationOutcome = 'revoked' | 'unknown' | 'access_token' | 'other_client';
 
 /**
  * Revokes a refresh token, and with it its whole grant: the family's other tokens and the access

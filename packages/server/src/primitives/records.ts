@@ -1,6 +1,6 @@
 /** The store's records as the domain sees them: camelCase, typed, times in epoch seconds. */
 
-/** A client's refresh-token policy (DESIGN.md, "Refresh token lifecycle"). */
+/** A client's refresh-token policy (docs/architecture.md, "Grants and refresh-token families"). */
 export interface RefreshPolicy {
   /** Whether each refresh issues a new refresh token and uses up the old one. */
   readonly rotation: boolean;

@@ -6,14 +6,14 @@ import { constantTimeEqual } from '../primitives/constant-time.js';
  * slow, memory-hard KDF. The parameters travel with each hash (`scrypt$N$r$p$salt$hash`), so they
  * can be raised later without invalidating stored hashes.
  */
-export interface ScryptParams {
+interface ScryptParams {
   readonly N: number;
   readonly r: number;
   readonly p: number;
 }
 
 /** 2^15 × 8 × 128 bytes = 32 MiB and some 50-100 ms per hash on a current core. */
-export const SCRYPT_PARAMS: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
+const SCRYPT_PARAMS: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 // Upper bounds on parameters read back from the store, so that a tampered row cannot ask for gigabytes.
@@ -21,8 +21,8 @@ const MAX_N = 2 ** 20;
 const MAX_R = 32;
 const MAX_P = 16;
 
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 1024;
+const PASSWORD_MIN_LENGTH = 8;
+const PASSWORD_MAX_LENGTH = 1024;
 
 function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   // Node refuses when 128·N·r reaches maxmem (32 MiB by default): leave room above the need.

@@ -81,7 +81,7 @@ export async function removeUser(
 let unknownUserHash: Promise<string> | undefined;
 
 /** A sign-in attempt's outcome: the user, or why not (for the audit trail, never for the page). */
-export type PasswordCheck = { readonly user: UserRecord } | { readonly failure: 'unknown_user' | 'wrong_password' };
+type PasswordCheck = { readonly user: UserRecord } | { readonly failure: 'unknown_user' | 'wrong_password' };
 
 /**
  * Checks a password. An unknown username costs the same scrypt as a wrong password, so timing does
