@@ -43,7 +43,10 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     trustProxy: options.trustProxy ?? false,
     // Requests the parser or the router refuses are answered from the catalog too.
     clientErrorHandler: clientErrorHandler(context.issuer),
-    frameworkErrors: frameworkErrorHandler,
+    // The handler sends at once; the reply it returns is thenable, which Fastify does not await here.
+    frameworkErrors: (error, request, reply) => {
+      frameworkErrorHandler(error, request, reply);
+    },
   });
   app.server.maxConnections = limits.maxConnections;
   answerHalfClosedClients(app.server);

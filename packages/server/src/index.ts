@@ -3,7 +3,7 @@
  * share, register clients, issue grants, and start the server. The `gatehouse` CLI is built on
  * the same functions; the benchmark (bench/) uses them to set up its data.
  */
-export { startServer, createContext, type StartOptions, type RunningServer } from './server.js';
+export { startServer, createContext, type ContextOptions, type StartOptions, type RunningServer } from './server.js';
 export { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from './abuse/policies.js';
 export { openStore } from './store/open.js';
 export type { Store } from './store/store.js';

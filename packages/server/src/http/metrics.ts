@@ -33,7 +33,7 @@ function ordered(labelNames: readonly string[], labels: Labels): Labels {
   return Object.fromEntries(labelNames.map((n) => [n, labels[n] ?? '']));
 }
 
-export class Counter {
+class Counter {
   readonly #series = new Map<string, { labels: Labels; value: number }>();
   readonly name: string;
   readonly help: string;
@@ -59,9 +59,9 @@ export class Counter {
 }
 
 /** Latency buckets in seconds, from 5 ms to 10 s. */
-export const DURATION_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const DURATION_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export class Histogram {
+class Histogram {
   readonly #series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
   readonly name: string;
   readonly help: string;
@@ -105,7 +105,7 @@ export class Histogram {
 }
 
 /** The server's metrics. */
-export class Metrics {
+class Metrics {
   readonly oauthErrors = new Counter(
     'gatehouse_oauth_errors_total',
     'OAuth error responses, by error code and catalog reason.',
@@ -146,7 +146,7 @@ declare module 'fastify' {
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-export interface MetricsOptions {
+interface MetricsOptions {
   /** When set, GET /metrics requires `Authorization: Bearer <token>`; otherwise it answers loopback callers only. */
   readonly token?: string;
   readonly rateLimits?: RateLimiter;

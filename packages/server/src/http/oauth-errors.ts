@@ -18,7 +18,7 @@ export class OAuthRateLimited extends OAuthError {
 }
 
 /** The catalog error for anything thrown on an OAuth route. */
-export function toOAuthError(error: unknown): OAuthError {
+function toOAuthError(error: unknown): OAuthError {
   if (error instanceof OAuthError) return error;
   if (error instanceof StoreBusyError) return new OAuthError('store_busy');
   if (error instanceof UnsupportedContentCoding) return new OAuthError('body_content_coding');

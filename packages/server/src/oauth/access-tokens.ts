@@ -59,14 +59,10 @@ export class AccessTokens {
     );
   }
 
-  /** The claims of a token this server signed and that has not expired at `now`; undefined otherwise. */
-  async verify(token: string, now: number): Promise<AccessTokenClaims | undefined> {
-    return this.check(token, now);
-  }
-
   /**
-   * `verify`, answered synchronously for a token verified before (the bearer of a REST client
-   * presents the same one on every call); a promise only when the signature has to be checked.
+   * The claims of a token this server signed and that has not expired at `now`; undefined otherwise.
+   * Answered synchronously for a token verified before (the bearer of a REST client presents the same
+   * one on every call); a promise only when the signature has to be checked.
    */
   check(token: string, now: number): AccessTokenClaims | undefined | Promise<AccessTokenClaims | undefined> {
     // The key set the token is checked against; a reload during the verification does not retag it.

@@ -53,7 +53,7 @@ async function introspectAccessToken(
   { store, clock, accessTokens }: TokenServices,
   token: string,
 ): Promise<GatehouseIntrospectionResponse> {
-  const claims = await accessTokens.verify(token, clock.now());
+  const claims = await accessTokens.check(token, clock.now());
   if (!claims) return INACTIVE;
   if (claims.grant_id !== undefined) {
     const grant = await store.findGrant(claims.grant_id);

@@ -39,6 +39,6 @@ export async function revokeToken(
     });
     return 'revoked';
   }
-  if (token.includes('.') && (await accessTokens.verify(token, clock.now()))) return 'access_token';
+  if (token.includes('.') && (await accessTokens.check(token, clock.now()))) return 'access_token';
   return 'unknown';
 }

@@ -8,7 +8,7 @@ import { OAUTH_ENDPOINTS } from './endpoints/index.js';
 import type { OAuthServices } from './services.js';
 
 /** Form bodies of the OAuth endpoints are small; anything larger is refused before parsing. */
-export const OAUTH_BODY_LIMIT = 16 * 1024;
+const OAUTH_BODY_LIMIT = 16 * 1024;
 
 /**
  * The authorization server's endpoints, from the endpoint table, in their own encapsulated context:

@@ -4,7 +4,7 @@ import type { AccessTokens } from './access-tokens.js';
 
 /** Under its former name, for the grant handlers and operator grants that import it from here. */
 
-export interface TokenResponseRequest {
+interface TokenResponseRequest {
   readonly client: ClientRecord;
   readonly subject: string;
   readonly scope: readonly string[];

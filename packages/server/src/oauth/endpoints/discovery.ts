@@ -12,7 +12,7 @@ const AUTH_METHODS: Readonly<Record<Exclude<ClientAuthentication, 'none'>, reado
  * for a client-authenticating one its `<key>_auth_methods_supported`; the grant types from the
  * grant registry. Authorization responses carry `iss` (RFC 9207 §3), which the metadata announces.
  */
-export function authorizationServerMetadata(
+function authorizationServerMetadata(
   issuer: string,
   endpoints: readonly OAuthEndpoint[],
 ): Readonly<Record<string, unknown>> {
