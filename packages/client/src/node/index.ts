@@ -3,6 +3,7 @@
  * loopback listener, and the login CLI as a function.
  */
 export { FileTokenStore, writeFileAtomically, type FileTokenStoreOptions } from './file-token-store.js';
+export { withFileLock, type FileLockOptions } from './file-lock.js';
 export { TOKEN_KEY_ENV, loadTokenKey } from './token-key.js';
 export { listenOnLoopback, type LoopbackListener } from './loopback.js';
 export { runLoginCli, type CliIo } from '../cli/run.js';
