@@ -7,6 +7,8 @@ export interface Exchange {
   readonly path: string;
   /** The parsed form body of a form POST (e.g. the token endpoint's grant_type). */
   readonly form: Readonly<Record<string, string>> | undefined;
+  /** When the request arrived (epoch milliseconds). */
+  readonly at: number;
   status: number;
 }
 
@@ -37,6 +39,7 @@ export async function startCountingProxy(): Promise<CountingProxy> {
       const exchange: Exchange = {
         method: incoming.method ?? 'GET',
         path: incoming.url ?? '/',
+        at: Date.now(),
         status: 0,
         form: isForm ? Object.fromEntries(new URLSearchParams(body.toString('utf8'))) : undefined,
       };
