@@ -68,8 +68,8 @@ while (Date.now() < deadline) {
   calls += round.length;
   for (const result of round)
     if (result.status === 'rejected') {
-      const error = result.reason as { code?: string; message?: string };
-      failures.push(`${error.code ?? 'error'}: ${error.message ?? String(error)}`);
+      const error = result.reason as Error & { code?: string };
+      failures.push(`${error.code ?? error.name}: ${error.message}`);
     }
   await sleep(100);
 }
