@@ -59,7 +59,7 @@ function spawnWorker(env: Record<string, string>): Promise<Worker> {
   });
 }
 
-describe('FileTokenStore shared by processes, against Gatehouse (rotation_limit 1, no replay window)', () => {
+describe('FileTokenStore shared by processes, against Gatehouse (rotation_limit 1, no replay window, real time)', () => {
   let gatehouse: Gatehouse;
   let dir: string;
   before(async () => {
@@ -131,6 +131,20 @@ describe('FileTokenStore shared by processes, against Gatehouse (rotation_limit 
       assert.ok(gap >= (ACCESS_TTL - SKEW) * 1000, `refresh ${i} came ${gap} ms after the previous one`);
     }
   });
+});
+
+describe('managers of one process on one FileTokenStore file, against Gatehouse (rotation_limit 1)', () => {
+  let gatehouse: Gatehouse;
+  let dir: string;
+  before(async () => {
+    gatehouse = await startGatehouse();
+    await gatehouse.addUser();
+    dir = mkdtempSync(join(tmpdir(), 'gatehouse-shared-'));
+  });
+  after(async () => {
+    await gatehouse.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   test('a manager whose copy is stale adopts the tokens another manager on the same file refreshed, and sends nothing', async () => {
     const client = await gatehouse.addClient({ id: 'stale-copy', public: true });
@@ -151,6 +165,26 @@ describe('FileTokenStore shared by processes, against Gatehouse (rotation_limit 
     assert.equal(adoptedByB, refreshedByA, 'b uses the access token a obtained');
     assert.equal((await b.tokens())?.refreshToken, (await a.tokens())?.refreshToken);
     assert.equal((await gatehouse.grant(issued.grant_id)).revokedAt, null);
+  });
+
+  test('a change made by a manager with a stale copy keeps the tokens another manager rotated', async () => {
+    const client = await gatehouse.addClient({ id: 'no-lost-update', public: true });
+    const key = randomBytes(32);
+    const path = join(dir, 'no-lost-update.enc');
+    const [a, b] = await Promise.all([managerOn(client.id, path, key), managerOn(client.id, path, key)]);
+    await a.setTokens(await gatehouse.issueGrant(client.id));
+    await b.tokens(); // b reads the file now, and keeps that copy
+    gatehouse.clock.advance(6 * 60);
+    const rotated = await a.refresh();
+
+    const { state } = await b.startAuthorization(); // writes a pending request
+
+    const saved = await (await FileTokenStore.open({ path, key })).read();
+    assert.equal(saved.tokens?.refreshToken, rotated.refreshToken, 'the rotated refresh token was not overwritten');
+    assert.deepEqual(
+      saved.pending?.map((p) => p.state),
+      [state],
+    );
   });
 
   test('without the lock, two managers on one file present one refresh token twice, and Gatehouse revokes the family', async () => {
