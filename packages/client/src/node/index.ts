@@ -1,5 +1,5 @@
 /**
- * The Node-only parts of @gatehouse/client: the encrypted file token store, its key, the RFC 8252
+ * The Node-only parts of @gatehouse/client: the encrypted file token store, its key and lock file, the RFC 8252
  * loopback listener, and the login CLI as a function.
  */
 export { FileTokenStore, writeFileAtomically, type FileTokenStoreOptions } from './file-token-store.js';
