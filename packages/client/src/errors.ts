@@ -236,7 +236,7 @@ export class AuthorizationCallbackError extends GatehouseClientError {
   }
 }
 
-/** A token store that cannot be read or written: a missing or wrong key, a damaged file, loose permissions. */
+/** A token store that cannot be read or written: a missing or wrong key, a damaged file, loose permissions, a lock not obtained in time. */
 export class TokenStoreError extends GatehouseClientError {
   constructor(message: string, options?: ErrorOptions) {
     super('ERR_TOKEN_STORE', message, options);

@@ -17,6 +17,12 @@ export {
   type TokenStore,
   type TokenStoreState,
 } from './token-store.js';
+export {
+  LocalStorageTokenStore,
+  type ExclusiveLocks,
+  type KeyValueStorage,
+  type LocalStorageTokenStoreOptions,
+} from './local-storage-token-store.js';
 export { ApiClient, type AccessTokenSource, type ApiClientOptions, type ApiRequest } from './api-client.js';
 export {
   CollectionClient,

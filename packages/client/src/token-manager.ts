@@ -54,7 +54,8 @@ export interface TokenManagerEvents {
 
 /**
  * Keeps one grant's tokens and hands out valid access tokens: refreshes before expiry, shares one
- * refresh among concurrent callers, retries only transient failures, and on `invalid_grant` never
+ * refresh among concurrent callers (of every manager on one store, when the store has a lock:
+ * browser tabs, processes), retries only transient failures, and on `invalid_grant` never
  * retries but discards the tokens and raises ReauthenticationRequired with a new authorization URL.
  */
 export class TokenManager extends TypedEmitter<TokenManagerEvents> {
@@ -107,7 +108,9 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
 
   /**
    * Refreshes now. Concurrent callers share one request, so a single-use refresh token is never
-   * presented twice.
+   * presented twice. With a store shared by other managers (`withExclusiveLock`: tabs, processes),
+   * the refresh runs under the store's lock and starts by reading the store again: when another
+   * manager already got a new access token, that one is used and nothing is sent.
    *
    * @see https://www.rfc-editor.org/rfc/rfc6749#section-6 RFC 6749 §6
    */
@@ -119,7 +122,19 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
   }
 
   async #refreshOnce(): Promise<StoredTokens> {
-    const previous = (await this.#state.current()).tokens;
+    const held = (await this.#state.current()).tokens;
+    return this.#state.exclusive(async ({ tokens: latest }) => {
+      // Another manager refreshed (and, with rotation, spent the token this one holds): adopt its tokens.
+      if (latest !== undefined && latest.accessToken !== held?.accessToken && this.#isFresh(latest)) {
+        this.#warnIfRefreshTokenExpiring(latest);
+        return latest;
+      }
+      return this.#exchangeRefreshToken(latest);
+    });
+  }
+
+  /** The refresh request itself, with the newest stored refresh token. */
+  async #exchangeRefreshToken(previous: StoredTokens | undefined): Promise<StoredTokens> {
     const refreshToken = previous?.refreshToken;
     if (refreshToken === undefined) throw await this.#reauthenticationRequired();
     let response: TokenEndpointResponse;
@@ -207,8 +222,11 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
 
   /** Forgets the tokens, then revokes the refresh token (RFC 7009 §2.1), which at Gatehouse ends the grant. */
   async logout(): Promise<void> {
-    const token = (await this.#state.current()).tokens?.refreshToken;
-    await this.#state.update((state) => ({ ...state, tokens: undefined }));
+    let token: string | undefined;
+    await this.#state.update((state) => {
+      token = state.tokens?.refreshToken; // the newest, when the store is shared
+      return { ...state, tokens: undefined };
+    });
     if (token !== undefined) await revokeToken(await this.#client.context(), token, 'refresh_token');
   }
 

@@ -1,7 +1,8 @@
 /**
  * Where a TokenManager keeps its state. A store saves and returns one small record; the manager
- * decides what goes in it. Implement TokenStore to keep tokens elsewhere (a browser's
- * sessionStorage, a keychain); `@gatehouse/client/node` has an encrypted file store.
+ * decides what goes in it. Implement TokenStore to keep tokens elsewhere (a keychain);
+ * `LocalStorageTokenStore` keeps them in a browser's localStorage, and `@gatehouse/client/node`
+ * has an encrypted file store.
  */
 
 /** The tokens of one grant, as the manager keeps them (times in epoch milliseconds). */
@@ -39,6 +40,14 @@ export interface TokenStore {
   read(): Promise<TokenStoreState>;
   /** Replaces the saved state. The manager awaits it before handing out a rotated token. */
   write(state: TokenStoreState): Promise<void>;
+  /**
+   * For a store shared by several managers (browser tabs, processes): runs `fn` while holding a
+   * lock that every store over the same saved state honours, and resolves with its result once the
+   * lock is released. Inside, `read()` returns what the last holder wrote. The manager reads, refreshes
+   * and writes inside it, so a single-use refresh token is presented once across all of them.
+   * Without it, the manager coordinates the callers of its own process only.
+   */
+  withExclusiveLock?<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 /** Keeps the state in memory: the default, and what a browser page without persistence wants. */

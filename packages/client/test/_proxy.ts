@@ -7,6 +7,8 @@ export interface Exchange {
   readonly path: string;
   /** The parsed form body of a form POST (e.g. the token endpoint's grant_type). */
   readonly form: Readonly<Record<string, string>> | undefined;
+  /** When the request arrived (epoch milliseconds). */
+  readonly at: number;
   status: number;
 }
 
@@ -16,6 +18,8 @@ export interface CountingProxy {
   readonly exchanges: readonly Exchange[];
   /** Where requests go; set once the server behind listens. */
   target: string;
+  /** Answers the proxy gives itself, by path (not forwarded, not counted): a test page on the issuer's origin. */
+  readonly local: Map<string, { readonly contentType: string; readonly body: string }>;
   count(filter: (e: Exchange) => boolean): number;
   close(): Promise<void>;
 }
@@ -27,8 +31,14 @@ export interface CountingProxy {
  */
 export async function startCountingProxy(): Promise<CountingProxy> {
   const exchanges: Exchange[] = [];
+  const local: CountingProxy['local'] = new Map();
   const proxy: { target: string } = { target: '' };
   const server = createServer((incoming, outgoing) => {
+    const own = local.get(incoming.url ?? '');
+    if (own !== undefined) {
+      outgoing.writeHead(200, { 'content-type': own.contentType, 'cache-control': 'no-store' }).end(own.body);
+      return;
+    }
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
@@ -37,6 +47,7 @@ export async function startCountingProxy(): Promise<CountingProxy> {
       const exchange: Exchange = {
         method: incoming.method ?? 'GET',
         path: incoming.url ?? '/',
+        at: Date.now(),
         status: 0,
         form: isForm ? Object.fromEntries(new URLSearchParams(body.toString('utf8'))) : undefined,
       };
@@ -59,6 +70,7 @@ export async function startCountingProxy(): Promise<CountingProxy> {
   return Object.assign(proxy, {
     url: `http://127.0.0.1:${port}`,
     exchanges,
+    local,
     count: (filter: (e: Exchange) => boolean) => exchanges.filter(filter).length,
     close: () =>
       new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@ import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { TokenStoreError, isRecord } from '../errors.js';
 import type { TokenStore, TokenStoreState } from '../token-store.js';
+import { withFileLock, type FileLockOptions } from './file-lock.js';
 import { loadTokenKey } from './token-key.js';
 
 export interface FileTokenStoreOptions {
@@ -13,6 +14,8 @@ export interface FileTokenStoreOptions {
   /** A 32-byte key to use instead of the environment or a key file. */
   readonly key?: Uint8Array;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The lock file `<path>.lock` that serialises refreshes between processes: when to take it over, how long to wait. */
+  readonly lock?: FileLockOptions;
 }
 
 /** The file's envelope; the token state is only ever on disk inside `ciphertext`. */
@@ -30,15 +33,19 @@ const AAD = Buffer.from('gatehouse-client/token-store/v1');
 /**
  * A TokenStore in one file, encrypted with AES-256-GCM (a random 12-byte IV per write, the
  * 16-byte tag checked on read), mode 0600 in a 0700 folder, replaced atomically (temporary file,
- * fsync, rename) so that a crash never leaves half a file.
+ * fsync, rename) so that a crash never leaves half a file. Processes sharing the file take turns
+ * through the lock file `<path>.lock` (`withExclusiveLock`), so that one refresh token is presented
+ * once among them all.
  */
 export class FileTokenStore implements TokenStore {
   readonly path: string;
   readonly #key: Buffer;
+  readonly #lock: FileLockOptions;
 
-  private constructor(path: string, key: Buffer) {
+  private constructor(path: string, key: Buffer, lock: FileLockOptions) {
     this.path = path;
     this.#key = key;
+    this.#lock = lock;
   }
 
   /** Resolves the key (option, GATEHOUSE_TOKEN_KEY, or the key file) and returns the store. */
@@ -48,7 +55,12 @@ export class FileTokenStore implements TokenStore {
         ? Buffer.from(options.key)
         : await loadTokenKey(options.keyFile ?? `${options.path}.key`, options.env);
     if (key.length !== 32) throw new TokenStoreError('the token key must be 32 bytes (AES-256)');
-    return new FileTokenStore(options.path, key);
+    return new FileTokenStore(options.path, key, options.lock ?? {});
+  }
+
+  /** Runs `fn` holding `<path>.lock`, exclusive between processes (and between stores of one process). */
+  withExclusiveLock<T>(fn: () => Promise<T>): Promise<T> {
+    return withFileLock(`${this.path}.lock`, fn, this.#lock);
   }
 
   async read(): Promise<TokenStoreState> {
