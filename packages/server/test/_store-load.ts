@@ -14,6 +14,11 @@ export interface Answered {
   readonly status: number;
 }
 
+interface Grant {
+  readonly refresh_token: string;
+  readonly access_token: string;
+}
+
 export interface LoadOptions {
   /** The base URLs of the processes; requests go round them. */
   readonly urls: readonly string[];
@@ -37,9 +42,20 @@ export async function issueGrants(
   };
   const scope = 'contacts:read contacts:write';
   const added = await cli('clients', 'add', '--id', 'load', '--name', 'Load', '--scope', scope, ...clientArgs);
-  const grants = [];
-  for (let i = 0; i < count; i++)
-    grants.push(await cli('grants', 'issue', '--client', 'load', '--user', `user${i}`, '--scope', scope));
+  const grants: Grant[] = [];
+  for (let i = 0; i < count; i++) {
+    const { refresh_token, access_token } = await cli(
+      'grants',
+      'issue',
+      '--client',
+      'load',
+      '--user',
+      `user${i}`,
+      '--scope',
+      scope,
+    );
+    grants.push({ refresh_token: refresh_token as string, access_token: access_token as string });
+  }
   return { authorization: basicAuthorization('load', added.client_secret ?? ''), grants };
 }
 
