@@ -43,7 +43,14 @@ describe(
         await sleep(100);
       }
       const url = `postgres://postgres@${primary.host},${standby.host}/postgres?target_session_attrs=read-write`;
-      const env = { DATABASE_URL: url, ISSUER: 'http://gatehouse.test', OPENAPI_PATH: SHIPPED_OPENAPI };
+      const env = {
+        DATABASE_URL: url,
+        ISSUER: 'http://gatehouse.test',
+        OPENAPI_PATH: SHIPPED_OPENAPI,
+        // On, far above the load, so that every /token request also charges the shared buckets in PostgreSQL.
+        RATE_LIMIT_TOKEN_CLIENT: '100000/s',
+        RATE_LIMIT_TOKEN_ADDRESS: '100000/s',
+      };
       assert.equal(await runCli(['migrate'], env, { out: () => {}, err: () => {} }), 0);
       const { authorization, grants } = await issueGrants(env, 12);
       servers = await Promise.all([spawnServer(env), spawnServer(env)]);

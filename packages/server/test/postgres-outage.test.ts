@@ -30,7 +30,14 @@ describe(
     before(async () => {
       if (unavailable) throw new Error(unavailable);
       cluster = await initCluster();
-      const env = { DATABASE_URL: cluster.url, ISSUER: 'http://gatehouse.test', OPENAPI_PATH: SHIPPED_OPENAPI };
+      const env = {
+        DATABASE_URL: cluster.url,
+        ISSUER: 'http://gatehouse.test',
+        OPENAPI_PATH: SHIPPED_OPENAPI,
+        // On, far above the load, so that every /token request also charges the shared buckets in PostgreSQL.
+        RATE_LIMIT_TOKEN_CLIENT: '100000/s',
+        RATE_LIMIT_TOKEN_ADDRESS: '100000/s',
+      };
       assert.equal(await runCli(['migrate'], env, { out: () => {}, err: () => {} }), 0);
       const { authorization, grants } = await issueGrants(env, 12);
       server = await spawnServer(env);
