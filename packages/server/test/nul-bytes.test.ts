@@ -72,6 +72,12 @@ for (const dialect of DIALECTS)
       await check('revoke basic', post('/revoke', 'token=abc', auth), 401, /^invalid_client/);
     });
 
+    it('the audit trail records the refused client id: as sent on SQLite, with U+FFFD for U+0000 on PostgreSQL', async () => {
+      const events = await server.context.store.listAuditEvents({ event: 'client_authentication_failed', limit: 10 });
+      const ids = new Set(events.map((e) => e.clientId));
+      assert.deepEqual([...ids], [dialect === 'sqlite' ? 'x\u0000' : 'x\uFFFD']);
+    });
+
     it('client_id=x%00 in a form (public client, client_secret_post): 401 invalid_client', async () => {
       await check(
         'token public form',
