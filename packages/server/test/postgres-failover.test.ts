@@ -53,7 +53,7 @@ describe(
       };
       assert.equal(await runCli(['migrate'], env, { out: () => {}, err: () => {} }), 0);
       const { authorization, grants } = await issueGrants(env, 12);
-      servers = await Promise.all([spawnServer(env), spawnServer(env)]);
+      for (let i = 0; i < 2; i++) servers.push(await spawnServer(env));
       load = new StoreLoad({ urls: servers.map((s) => s.url), env, chains: 8, writers: 4 }, authorization, grants);
     });
     after(async () => {

@@ -3,13 +3,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../src/cli/run.js';
 import { clusterUnavailable, initCluster, type Cluster } from './_pg-cluster.js';
-import { spawnServer, type ServerProcess } from './_processes.js';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { childEnv, GATEHOUSE_BIN, spawnServer, type ServerProcess } from './_processes.js';
+import { freePort } from './_pg-cluster.js';
 import { SHIPPED_OPENAPI } from './_server.js';
 import { issueGrants, StoreLoad } from './_store-load.js';
 
 /**
- * "A store outage is a 503, never a crash" (issue 13). The built server runs on a PostgreSQL cluster
- * of the test's own; under refresh and REST load the test terminates every backend of the server
+ * "A store outage is a 503, never a crash" (issue 13). The built server (one process, and one with
+ * `--workers 2`) runs on a PostgreSQL cluster of the test's own; under refresh and REST load the test terminates every backend of the server
  * again and again, then stops the cluster (fast, then as a crash) and starts it again. The process
  * must not exit, every answer must be a 2xx, a 4xx or a 503 with Retry-After, no request may hang,
  * the service must come back by itself within seconds, and a refresh token answered 503 must still work.
@@ -25,6 +28,8 @@ describe(
   () => {
     let cluster: Cluster;
     let server: ServerProcess;
+    /** `serve --workers 2`: its workers died too (issue 13), the primary replacing them. */
+    let workers: ServerProcess;
     let load: StoreLoad;
 
     before(async () => {
@@ -41,11 +46,13 @@ describe(
       assert.equal(await runCli(['migrate'], env, { out: () => {}, err: () => {} }), 0);
       const { authorization, grants } = await issueGrants(env, 12);
       server = await spawnServer(env);
-      load = new StoreLoad({ urls: [server.url], env, chains: 8, writers: 4 }, authorization, grants);
+      workers = await spawnWorkers(env, 2);
+      const urls = [server.url, workers.url];
+      load = new StoreLoad({ urls, env, chains: 8, writers: 4 }, authorization, grants);
     });
     after(async () => {
       await load?.stop();
-      await server?.stop();
+      await Promise.all([server?.stop(), workers?.stop()]);
       await cluster?.destroy();
     });
 
@@ -84,13 +91,16 @@ describe(
       t.diagnostic(JSON.stringify(figures));
 
       assert.equal(server.child.exitCode, null, `the server exited: ${server.output()}`);
+      assert.equal(workers.child.exitCode, null, `the workers' primary exited: ${workers.output()}`);
+      assert.doesNotMatch(workers.output(), /worker exited/);
       assert.deepEqual(load.faults, []);
       assert.ok(terminated > 0, 'backends were terminated');
       assert.ok(load.count(503) > 0, 'the outages were seen as 503');
       assert.ok(load.retriedAfter503 > 0, 'a refresh token answered 503 was presented again and worked');
       for (const mode of ['fast', 'immediate'])
         assert.ok((figures[`${mode}StopBackAfterStartMs`] as number) < 5000, `${mode}: back within 5 s`);
-      assert.doesNotMatch(server.output(), /Unhandled 'error' event|Connection terminated unexpectedly/);
+      for (const node of [server, workers])
+        assert.doesNotMatch(node.output(), /Unhandled 'error' event|Connection terminated unexpectedly/);
     });
 
     it('afterwards, nothing answered is lost: every chain’s newest refresh token works, every record created reads back', async () => {
@@ -98,3 +108,34 @@ describe(
     });
   },
 );
+
+/**
+ * `gatehouse serve --workers N` on a free port, once it answers. Its workers log nothing at start,
+ * so readiness is an answer of the metadata endpoint.
+ */
+async function spawnWorkers(env: Record<string, string>, count: number): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [GATEHOUSE_BIN, 'serve', '--workers', String(count)], {
+    env: childEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMITS: 'off', ...env, PORT: String(port) }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  };
+  for (const deadline = Date.now() + 20_000; ; await sleep(100)) {
+    if (child.exitCode !== null) throw new Error(`gatehouse serve --workers exited: ${output}`);
+    const ready = await fetch(`${url}/.well-known/oauth-authorization-server`).catch(() => undefined);
+    if (ready?.status === 200) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`gatehouse serve --workers did not answer within 20 s: ${output}`);
+    }
+  }
+  return { url, child, output: () => output, stop };
+}
