@@ -28,7 +28,7 @@ describe(
   () => {
     let primary: Cluster;
     let standby: Cluster;
-    let servers: ServerProcess[] = [];
+    const servers: ServerProcess[] = [];
     let load: StoreLoad;
 
     before(async () => {
