@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../src/cli/run.js';
+import { openStore } from '../src/store/open.js';
+import { isConnectionFailure } from '../src/store/postgres/connection-errors.js';
 import { clusterUnavailable, initCluster, initStandby, type Cluster } from './_pg-cluster.js';
 import { spawnServer, type ServerProcess } from './_processes.js';
 import { SHIPPED_OPENAPI } from './_server.js';
@@ -62,6 +64,14 @@ describe(
       await load?.stop();
       await Promise.all(servers.map((s) => s.stop()));
       await Promise.all([primary?.destroy(), standby?.destroy()]);
+    });
+
+    it('with target_session_attrs=read-write, a standby alone is not taken: opening the store fails, naming the hosts', async () => {
+      await assert.rejects(
+        openStore(`${standby.url}?target_session_attrs=read-write`),
+        (error: Error) =>
+          isConnectionFailure(error) && error.message.includes(standby.host) && /read-only/.test(error.message),
+      );
     });
 
     it('both processes carry on against the promoted standby: no exit, no 5xx but 503, back within seconds', async (t) => {

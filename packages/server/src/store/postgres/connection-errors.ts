@@ -4,10 +4,11 @@
  * code, so their messages are matched too.
  */
 
-/** No host of a multi-host DATABASE_URL accepted a read-write connection. */
+/** No host of the DATABASE_URL accepted a connection (a read-write one, with target_session_attrs=read-write). */
 export class NoWritableHostError extends Error {
   constructor(hosts: readonly string[], options?: ErrorOptions) {
-    super(`no PostgreSQL host accepts read-write connections (tried ${hosts.join(', ')})`, options);
+    const last = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
+    super(`no PostgreSQL host accepts connections of the kind asked for (tried ${hosts.join(', ')})${last}`, options);
     this.name = 'NoWritableHostError';
   }
 }

@@ -75,7 +75,7 @@ export function createPool(connectionString: string, settings: PoolSettings): Po
       try {
         return await connectTo(first);
       } catch (error) {
-        if (pools.length === 1 || POOL_BUSY.test((error as Error).message)) throw error;
+        if (POOL_BUSY.test((error as Error).message)) throw error;
         let last = error;
         for (let i = 0; i < pools.length; i++) {
           if (i === first) continue;
