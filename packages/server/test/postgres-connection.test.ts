@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { DIALECTS } from './_dialects.js';
 import { isConnectionFailure, NoWritableHostError } from '../src/store/postgres/connection-errors.js';
 import { parseHostList } from '../src/store/postgres/host-list.js';
 import { parametersWithoutNul } from '../src/store/postgres/nul-bytes.js';
+import { createPool, DEFAULT_POOL_SETTINGS, withUnboundedStatements } from '../src/store/postgres/pool.js';
+import { sql } from 'kysely';
 
 describe('a multi-host DATABASE_URL (store/postgres/host-list.ts)', () => {
   it('one host: the URL as it is, any session will do', () => {
@@ -89,3 +94,64 @@ describe('which PostgreSQL failures are an outage (store/postgres/connection-err
       assert.equal(isConnectionFailure(error), false, String(error));
   });
 });
+
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * The pool against the shared server: only this test's own backends are terminated (by their pid),
+ * so other suites on the server never notice.
+ */
+if (DIALECTS.includes('postgres'))
+  describe('the connection pool (store/postgres/pool.ts) when the server drops its connections', () => {
+    const pool = createPool(POSTGRES_URL, { ...DEFAULT_POOL_SETTINGS, max: 2, statementTimeoutMs: 300 });
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    const pidOf = async (client: Awaited<ReturnType<typeof pool.connect>>): Promise<number> =>
+      ((await client.query<{ pid: number }>('select pg_backend_pid() as pid', [])).rows[0] as { pid: number }).pid;
+    const terminate = (pid: number): Promise<unknown> => admin.query('select pg_terminate_backend($1)', [pid]);
+
+    before(() => admin.connect());
+    after(async () => {
+      await pool.end();
+      await admin.end();
+    });
+
+    it('an idle connection terminated by the server is replaced; the process lives on', async () => {
+      const first = await pool.connect();
+      const pid = await pidOf(first);
+      first.release();
+      await terminate(pid);
+      await sleep(100);
+      const next = await pool.connect();
+      assert.notEqual(await pidOf(next), pid);
+      next.release();
+    });
+
+    it('a checked-out connection terminated between two queries (as inside a transaction): the next query fails as an outage, no crash, and the connection is replaced', async () => {
+      const client = await pool.connect();
+      const pid = await pidOf(client);
+      await terminate(pid);
+      await sleep(100);
+      await assert.rejects(client.query('select 1', []), (error) => isConnectionFailure(error));
+      client.release();
+      const next = await pool.connect();
+      assert.notEqual(await pidOf(next), pid);
+      next.release();
+    });
+
+    it('a statement over the statement timeout fails as an outage (503), never hangs', async () => {
+      const client = await pool.connect();
+      try {
+        await assert.rejects(client.query('select pg_sleep(1)', []), (error) => isConnectionFailure(error));
+      } finally {
+        client.release();
+      }
+    });
+
+    it('migrations run without the statement timeout (they may rewrite large tables or wait for a lock)', async () => {
+      const rows = await withUnboundedStatements(
+        POSTGRES_URL,
+        async (db) => (await sql`select pg_sleep(0.5), 1 as one`.execute(db)).rows,
+      );
+      assert.equal(rows.length, 1);
+    });
+  });

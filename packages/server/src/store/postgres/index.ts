@@ -4,7 +4,7 @@ import { prepareSchema, type MigrationMode } from '../migrations.js';
 import { createRepository } from '../repository.js';
 import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
-import { createPool, DEFAULT_POOL_SETTINGS } from './pool.js';
+import { createPool, DEFAULT_POOL_SETTINGS, withUnboundedStatements } from './pool.js';
 import { postgresRateLimitStore } from './rate-limits.js';
 import { runTransaction, withUnavailableMapped } from './retries.js';
 
@@ -43,7 +43,10 @@ export async function openPostgresStore({
   let appliedMigrations: string[];
   try {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-    appliedMigrations = await prepareSchema(db as Kysely<unknown>, migrations, rows[0]?.schema);
+    // Migrations, and waiting for another process's, may take longer than a request's statement timeout.
+    appliedMigrations = await withUnboundedStatements(connectionString, (migrationDb) =>
+      prepareSchema(migrationDb, migrations, rows[0]?.schema),
+    );
   } catch (error) {
     await db.destroy();
     throw error;

@@ -1,4 +1,4 @@
-import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
 import pg from 'pg';
 import { isConnectionFailure, NoWritableHostError } from './connection-errors.js';
 import { parametersWithoutNul } from './nul-bytes.js';
@@ -21,6 +21,23 @@ export const DEFAULT_POOL_SETTINGS: Omit<PoolSettings, 'max'> = {
   statementTimeoutMs: 10_000,
   queryTimeoutMs: 15_000,
 };
+
+/**
+ * Runs `work` on its own small pool whose statements have no time limit (the server's default):
+ * for migrations, which may rewrite large tables or wait for another process's migration lock.
+ */
+export async function withUnboundedStatements<T>(
+  connectionString: string,
+  work: (db: Kysely<unknown>) => Promise<T>,
+): Promise<T> {
+  const settings = { ...DEFAULT_POOL_SETTINGS, max: 3, statementTimeoutMs: 0, queryTimeoutMs: 0 };
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: createPool(connectionString, settings) }) });
+  try {
+    return await work(db);
+  } finally {
+    await db.destroy();
+  }
+}
 
 /** The host answered but is a standby (`transaction_read_only` is on). */
 class ReadOnlyHostError extends Error {
