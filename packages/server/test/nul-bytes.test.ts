@@ -47,7 +47,11 @@ for (const dialect of DIALECTS)
     answers.set(dialect, seen);
 
     before(async () => {
-      server = await startTestServer({ dialect });
+      // Failed sign-ins per username: 3 an hour, so that the limit on "alice\0" is reached here.
+      server = await startTestServer({
+        dialect,
+        rateLimits: { login_failure_user: { limit: 3, periodMs: 3_600_000 } },
+      });
       const client = await server.addClient({ id: 'app', public: true, redirectUris: [CALLBACK] });
       await addTestUser(server, 'alice');
       const { access_token } = await server.issueGrant(client, 'alice', ['contacts:read', 'contacts:write']);
@@ -110,6 +114,15 @@ for (const dialect of DIALECTS)
       });
       assert.equal(answer.status, 401);
       assert.match(answer.html, /Wrong username or password/);
+    });
+
+    it('failed sign-ins as alice%00 are counted in one bucket like any username: the limit is reached, 429', async () => {
+      const browser = new PageBrowser(server);
+      const page = await browser.authorize(authorizationQuery('app', pkce().challenge));
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await browser.login(page, 'alice\u0000', 'wrong')).status);
+      seen.set('login limit', { status: statuses.at(-1) ?? 0, answer: statuses.join(',') });
+      assert.deepEqual(statuses, [401, 401, 429]);
     });
 
     it('GET, PUT and DELETE /v2/contacts/x%00: 404 not-found', async () => {
