@@ -389,8 +389,20 @@ const ODD_STRINGS = [
   'x'.repeat(5000),
 ] as const;
 
+/** C0 controls and DEL, U+0000 first: PostgreSQL text cannot hold U+0000 (issue 13). */
+export const CONTROL_CHARS = ['\u0000', '\u0001', '\u0007', '\u0008', '\u000b', '\u000c', '\u001b', '\u001f', '\u007f'];
+
+/** A plausible value (a known client id, a username…) with a control character put at its start, inside or at its end. */
+export function withControlChar(value: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc.tuple(value, fc.constantFrom(...CONTROL_CHARS), fc.nat()).map(([text, control, at]) => {
+    const i = at % (text.length + 1);
+    return `${text.slice(0, i)}${control}${text.slice(i)}`;
+  });
+}
+
 /** A hostile text value: random (lone surrogates and controls included), odd, or a prototype key. */
 export const hostileText: fc.Arbitrary<string> = fc.oneof(
+  { weight: 1, arbitrary: withControlChar(fc.string({ maxLength: 12 })) },
   { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 60 }) },
   { weight: 2, arbitrary: fc.constantFrom(...ODD_STRINGS) },
   { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { DIALECTS, type Dialect } from './_dialects.js';
 import { addTestUser, authorizationQuery, CALLBACK, hiddenField, PageBrowser, PASSWORD, pkce } from './_authorize.js';
 import {
   answered,
@@ -18,6 +19,7 @@ import {
   sendRaw,
   type RawAnswer,
   type RawRequest,
+  withControlChar,
 } from './_fuzz.js';
 import { startTestServer, type TestServer } from './_server.js';
 
@@ -25,10 +27,14 @@ import { startTestServer, type TestServer } from './_server.js';
  * The authorization pages (GET /authorize, POST /login, POST /consent) under random and hostile
  * input: no 5xx, no crash; every error a catalog page or a redirect carrying a catalog error; no
  * input ever reflected as markup; and no redirect anywhere but to a redirect URI registered for the
- * client named (RFC 6749 §4.1.2.1) or back to this server. SQLite only: the store's dialect does
- * not change how input is read.
+ * client named (RFC 6749 §4.1.2.1) or back to this server. On both dialects: PostgreSQL
+ * refuses text that SQLite stores (U+0000), so what reaches the store is fuzzed on each.
  */
-describe('fuzzing the authorization pages: /authorize, /login, /consent', () => {
+for (const dialect of DIALECTS)
+  describe(`fuzzing the authorization pages: /authorize, /login, /consent [${dialect}]`, () =>
+    fuzzAuthorizationPages(dialect));
+
+function fuzzAuthorizationPages(dialect: Dialect): void {
   const FORM = 'application/x-www-form-urlencoded';
   const ISSUER = 'http://gatehouse.test';
   const KEEP_QUERY = 'https://app.example/cb?keep=1';
@@ -49,7 +55,7 @@ describe('fuzzing the authorization pages: /authorize, /login, /consent', () => 
 
   before(async () => {
     // Trusting X-Forwarded-For lets the fuzzer come from many addresses, past the per-address throttle.
-    server = await startTestServer({ trustProxy: true });
+    server = await startTestServer({ dialect, trustProxy: true });
     await server.addClient({
       id: 'fuzz-app',
       name: 'Fuzz <App> "&"',
@@ -75,15 +81,18 @@ describe('fuzzing the authorization pages: /authorize, /login, /consent', () => 
 
   // --- what the fuzzer sends -----------------------------------------------------------------------
 
-  const clientId = fc.constantFrom(
-    'fuzz-app',
-    'fuzz-app',
-    'fuzz-spa',
-    'fuzz-service',
-    'unknown',
-    'FUZZ-APP',
-    '__proto__',
-    'constructor',
+  const clientId = fc.oneof(
+    fc.constantFrom(
+      'fuzz-app',
+      'fuzz-app',
+      'fuzz-spa',
+      'fuzz-service',
+      'unknown',
+      'FUZZ-APP',
+      '__proto__',
+      'constructor',
+    ),
+    withControlChar(fc.constantFrom('fuzz-app', 'fuzz-spa')),
   );
   const AUTHORIZE_FIELDS: Record<string, fc.Arbitrary<string>> = {
     response_type: fc.constantFrom('code', 'code', 'code', 'token', 'code id_token', 'CODE', 'none'),
@@ -200,7 +209,10 @@ describe('fuzzing the authorization pages: /authorize, /login, /consent', () => 
         { weight: 4, arbitrary: fc.constant(REQUEST_HERE) },
         { weight: 1, arbitrary: authorizeQuery.map((q) => q.toString('latin1')) },
       ),
-      username: fc.constantFrom('alice', 'alice', 'alice', ' ALICE ', 'bob', 'alice\u0000', 'a'.repeat(65)),
+      username: fc.oneof(
+        fc.constantFrom('alice', 'alice', 'alice', ' ALICE ', 'bob', 'alice\u0000', 'a'.repeat(65)),
+        withControlChar(fc.constantFrom('alice', 'bob')),
+      ),
       password: fc.constantFrom(
         PASSWORD,
         PASSWORD,
@@ -355,4 +367,4 @@ describe('fuzzing the authorization pages: /authorize, /login, /consent', () => 
     const values = new URLSearchParams(body.toString('utf8')).getAll('request');
     return values.length === 1 ? values[0] : undefined;
   }
-});
+}

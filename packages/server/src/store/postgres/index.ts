@@ -3,11 +3,16 @@ import pg from 'pg';
 import { prepareSchema, type MigrationMode } from '../migrations.js';
 import { createRepository } from '../repository.js';
 import type { Database } from '../schema.js';
-import { StoreBusyError, type Store } from '../store.js';
+import type { Store } from '../store.js';
+import { createPool, DEFAULT_POOL_SETTINGS, withUnboundedStatements } from './pool.js';
 import { postgresRateLimitStore } from './rate-limits.js';
+import { runTransaction, withUnavailableMapped } from './retries.js';
 
 export interface PostgresStoreOptions {
-  /** `postgres://user@host:port/database`; `?options=-c search_path=…` selects a schema. */
+  /**
+   * `postgres://user@host:port/database`; `?options=-c search_path=…` selects a schema. Several
+   * hosts (`h1:5432,h2:5432`) with `target_session_attrs=read-write` follow a failover (./pool.ts).
+   */
   readonly connectionString: string;
   /** Connections per process. */
   readonly poolSize?: number;
@@ -23,12 +28,6 @@ const types = {
       : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-/** How often a transaction that lost a serialization race or a deadlock is tried again. */
-const ATTEMPTS = 5;
-const RETRYABLE = new Set(['40001', '40P01']);
-// Connection failures: the store is unreachable, which clients should see as transient.
-const UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '53300']);
-
 /**
  * The store on PostgreSQL, for several Gatehouse processes sharing one database. Transactions run
  * at READ COMMITTED with row locks (`SELECT … FOR UPDATE`): of concurrent exchanges of one token,
@@ -39,14 +38,15 @@ export async function openPostgresStore({
   poolSize = 10,
   migrations = 'apply',
 }: PostgresStoreOptions): Promise<Store> {
-  const pool = new pg.Pool({ connectionString, max: poolSize, types });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
+  const pool = createPool(connectionString, { ...DEFAULT_POOL_SETTINGS, max: poolSize, types });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let appliedMigrations: string[];
   try {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-    appliedMigrations = await prepareSchema(db as Kysely<unknown>, migrations, rows[0]?.schema);
+    // Migrations, and waiting for another process's, may take longer than a request's statement timeout.
+    appliedMigrations = await withUnboundedStatements(connectionString, (migrationDb) =>
+      prepareSchema(migrationDb, migrations, rows[0]?.schema),
+    );
   } catch (error) {
     await db.destroy();
     throw error;
@@ -58,32 +58,15 @@ export async function openPostgresStore({
     ...withUnavailableMapped(repository),
     rateLimits: withUnavailableMapped(postgresRateLimitStore(db)),
     transaction: (work) =>
-      withRetries(() => db.transaction().execute((trx) => work(createRepository(trx, { lockRows: true })))),
+      runTransaction((committing) =>
+        db.transaction().execute(async (trx) => {
+          const result = await work(createRepository(trx, { lockRows: true }));
+          committing();
+          return result;
+        }),
+      ),
     async close() {
       await db.destroy();
     },
   };
-}
-
-async function withRetries<T>(run: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run();
-    } catch (error) {
-      const code = (error as { code?: string }).code ?? '';
-      if (RETRYABLE.has(code) && attempt < ATTEMPTS) continue;
-      if (RETRYABLE.has(code) || UNAVAILABLE.has(code)) throw new StoreBusyError({ cause: error });
-      throw error;
-    }
-  }
-}
-
-/** Every repository method, with an unreachable database answered as StoreBusyError (503). */
-function withUnavailableMapped<R extends object>(repository: R): R {
-  const mapped: Record<string, unknown> = {};
-  for (const [name, method] of Object.entries(repository)) {
-    mapped[name] = (...args: unknown[]) =>
-      withRetries(() => (method as (...a: unknown[]) => Promise<unknown>)(...args));
-  }
-  return mapped as R;
 }

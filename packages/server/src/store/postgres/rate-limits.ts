@@ -9,6 +9,13 @@ import type { Database } from '../schema.js';
  * processes charging one bucket at once are counted one after the other.
  */
 export function postgresRateLimitStore(db: Kysely<Database>): RateLimitStore {
+  // A bucket named after a presented client id or username may hold U+0000, which PostgreSQL text
+  // cannot: it is stored as U+FFFD, on every query alike (see ./nul-bytes.ts).
+  const stored = (charges: readonly RateCharge[]): RateCharge[] =>
+    charges.map((charge) =>
+      charge.bucket.includes('\u0000') ? { ...charge, bucket: charge.bucket.replaceAll('\u0000', '\uFFFD') } : charge,
+    );
+
   async function read(buckets: readonly string[]): Promise<Map<string, number>> {
     if (buckets.length === 0) return new Map();
     const rows = await db.selectFrom('rate_limits').select(['bucket', 'tat']).where('bucket', 'in', buckets).execute();
@@ -16,8 +23,9 @@ export function postgresRateLimitStore(db: Kysely<Database>): RateLimitStore {
   }
 
   return {
-    async consume(charges: readonly RateCharge[], nowMs: number): Promise<number[]> {
-      if (charges.length === 0) return [];
+    async consume(presented: readonly RateCharge[], nowMs: number): Promise<number[]> {
+      if (presented.length === 0) return [];
+      const charges = stored(presented);
       // Rows locked in one order, so two charges of the same buckets cannot deadlock.
       const ordered = [...charges].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
       const values = sql.join(
@@ -43,7 +51,8 @@ export function postgresRateLimitStore(db: Kysely<Database>): RateLimitStore {
       });
     },
 
-    async peek(charges: readonly RateCharge[], nowMs: number): Promise<number[]> {
+    async peek(presented: readonly RateCharge[], nowMs: number): Promise<number[]> {
+      const charges = stored(presented);
       const tats = await read(charges.map((charge) => charge.bucket));
       return charges.map((charge) => gcraStep(tats.get(charge.bucket), nowMs, charge.policy).retryAfterMs);
     },

@@ -1,0 +1,146 @@
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
+import pg from 'pg';
+import { isConnectionFailure, NoWritableHostError } from './connection-errors.js';
+import { parametersWithoutNul } from './nul-bytes.js';
+import { parseHostList } from './host-list.js';
+
+export interface PoolSettings {
+  /** Connections per process (per host of a multi-host URL; only the current primary's are used). */
+  readonly max: number;
+  /** Bound on getting a connection: a free pool slot or a new connection, ms. */
+  readonly connectionTimeoutMs: number;
+  /** Server-side bound on one statement (also cancels a commit's wait for a lost synchronous standby), ms. */
+  readonly statementTimeoutMs: number;
+  /** Client-side bound on one query's answer, for a socket that died without a reset, ms. */
+  readonly queryTimeoutMs: number;
+  readonly types?: pg.CustomTypesConfig;
+}
+
+export const DEFAULT_POOL_SETTINGS: Omit<PoolSettings, 'max'> = {
+  connectionTimeoutMs: 3000,
+  statementTimeoutMs: 10_000,
+  queryTimeoutMs: 15_000,
+};
+
+/**
+ * Runs `work` on its own small pool whose statements have no time limit (the server's default):
+ * for migrations, which may rewrite large tables or wait for another process's migration lock.
+ */
+export async function withUnboundedStatements<T>(
+  connectionString: string,
+  work: (db: Kysely<unknown>) => Promise<T>,
+): Promise<T> {
+  const settings = { ...DEFAULT_POOL_SETTINGS, max: 3, statementTimeoutMs: 0, queryTimeoutMs: 0 };
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: createPool(connectionString, settings) }) });
+  try {
+    return await work(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The host answered but is a standby (`transaction_read_only` is on). */
+class ReadOnlyHostError extends Error {
+  constructor(host: string) {
+    super(`PostgreSQL host ${host} is read-only (a standby)`);
+    this.name = 'ReadOnlyHostError';
+  }
+}
+
+// pg-pool's own message when no pool slot freed up in time: the pool is busy, the host is fine.
+const POOL_BUSY = /timeout exceeded when trying to connect/;
+
+const ignore = (): void => {};
+
+/**
+ * The connection pool behind Kysely. Every pool and client error has a listener (node-postgres
+ * emits 'error' on idle clients and on checked-out clients between queries when the server drops
+ * them; unheard, that killed the process); a client whose connection failed is destroyed on release,
+ * so the pool replaces it. A multi-host DATABASE_URL (`postgres://h1:5432,h2:5432/db`) is served by
+ * one pg.Pool per host: connections come from the host that last worked, and when it fails the
+ * hosts are tried in order and the first that accepts (with `target_session_attrs=read-write`:
+ * whose `transaction_read_only` is off, as libpq means it) is kept.
+ */
+export function createPool(connectionString: string, settings: PoolSettings): PostgresPool {
+  const { hosts, urls, readWrite } = parseHostList(connectionString);
+  const pools = urls.map((url, i) => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: settings.max,
+      connectionTimeoutMillis: settings.connectionTimeoutMs,
+      statement_timeout: settings.statementTimeoutMs,
+      query_timeout: settings.queryTimeoutMs,
+      // A session left in a transaction by a client that vanished must not hold row locks for long.
+      idle_in_transaction_session_timeout: Math.max(settings.statementTimeoutMs, 30_000),
+      keepAlive: true,
+      ...(settings.types ? { types: settings.types } : {}),
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits it (see newClientCheck)
+      onConnect: newClientCheck(hosts[i] ?? '', readWrite),
+    });
+    pool.on('error', ignore);
+    return pool;
+  });
+  let current = 0;
+
+  async function connectTo(index: number): Promise<PostgresPoolClient> {
+    return wrapClient(await (pools[index] as pg.Pool).connect());
+  }
+
+  return {
+    async connect() {
+      const first = current;
+      try {
+        return await connectTo(first);
+      } catch (error) {
+        if (POOL_BUSY.test((error as Error).message)) throw error;
+        let last = error;
+        for (let i = 0; i < pools.length; i++) {
+          if (i === first) continue;
+          try {
+            const client = await connectTo(i);
+            current = i;
+            return client;
+          } catch (next) {
+            last = next;
+          }
+        }
+        throw new NoWritableHostError(hosts, { cause: last });
+      }
+    },
+    async end() {
+      await Promise.all(pools.map((pool) => pool.end()));
+    },
+  };
+}
+
+/**
+ * pg-pool's hook on a new connection, before the pool hands it out; a rejection ends the
+ * connection and fails the checkout. (@types/pg declares it void; pg-pool awaits the promise.)
+ */
+function newClientCheck(host: string, readWrite: boolean): (client: pg.ClientBase) => Promise<void> {
+  return async (client) => {
+    // Checked-out clients have no listener of pg-pool's: a drop between queries would be unheard.
+    client.on('error', ignore);
+    if (!readWrite) return;
+    const { rows } = await client.query<{ transaction_read_only: string }>('show transaction_read_only');
+    if (rows[0]?.transaction_read_only !== 'off') throw new ReadOnlyHostError(host);
+  };
+}
+
+/** The client Kysely sees: NUL-safe parameters, and destroyed on release once its connection failed. */
+function wrapClient(client: pg.PoolClient): PostgresPoolClient {
+  let broken: Error | undefined;
+  return {
+    async query(text: string, parameters: readonly unknown[]) {
+      try {
+        return (await client.query(text, parametersWithoutNul(text, parameters))) as PostgresQueryResult<unknown>;
+      } catch (error) {
+        if (isConnectionFailure(error)) broken = error as Error;
+        throw error;
+      }
+    },
+    release() {
+      client.release(broken);
+    },
+  } as PostgresPoolClient;
+}

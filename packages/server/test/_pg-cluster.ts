@@ -1,0 +1,140 @@
+import { execFile } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync, appendFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+/**
+ * PostgreSQL clusters of the test's own, in a temporary folder on a free port: the outage and
+ * failover tests terminate backends and stop servers, which must never touch the shared server on
+ * 5432 that other suites use. The machine's PostgreSQL 15 binaries (POSTGRES_BIN to override); as
+ * root, initdb refuses to run, so the clusters run as the `postgres` user.
+ */
+export const POSTGRES_BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+
+/** Why the clusters cannot be made here, or undefined. Under CI=true the suites fail instead of skipping. */
+export function clusterUnavailable(): string | undefined {
+  if (!existsSync(join(POSTGRES_BIN, 'initdb'))) return `no PostgreSQL binaries in ${POSTGRES_BIN}`;
+  return undefined;
+}
+
+const run = promisify(execFile);
+const asRoot = process.getuid?.() === 0;
+
+async function pgBin(name: string, args: string[]): Promise<string> {
+  const bin = join(POSTGRES_BIN, name);
+  const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+  const { stdout } = await run(file, argv, { timeout: 60_000 });
+  return stdout;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface Cluster {
+  readonly port: number;
+  readonly dir: string;
+  /** `127.0.0.1:port`, for a host list. */
+  readonly host: string;
+  /** A URL of the `postgres` database as the `postgres` user (trust authentication). */
+  readonly url: string;
+  start(): Promise<void>;
+  /** `pg_ctl stop`: `fast` rolls back and disconnects; `immediate` is a crash. */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
+  promote(): Promise<void>;
+  /** Terminates every client backend but the caller's; resolves with how many were terminated. */
+  terminateBackends(): Promise<number>;
+  query<R extends pg.QueryResultRow>(text: string): Promise<R[]>;
+  /** Stops the server (if running) and removes its folder. */
+  destroy(): Promise<void>;
+}
+
+// Fast to set up and tear down; the failover test needs durability on the standby only against a
+// primary's crash (not the machine's), which synchronous replication gives without fsync.
+const SETTINGS = ['-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'max_connections=100'];
+
+function cluster(dir: string, port: number, extra: string[] = []): Cluster {
+  const data = join(dir, 'data');
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const options = ['-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', ...SETTINGS, ...extra].join(' ');
+  const self: Cluster = {
+    port,
+    dir,
+    host: `127.0.0.1:${port}`,
+    url,
+    async start() {
+      await pgBin('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '30', 'start']);
+    },
+    async stop(mode = 'fast') {
+      await pgBin('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '30', 'stop']);
+    },
+    async promote() {
+      await pgBin('pg_ctl', ['-D', data, '-w', '-t', '30', 'promote']);
+    },
+    async terminateBackends() {
+      const rows = await self.query<{ n: string }>(
+        `select count(pg_terminate_backend(pid)) as n from pg_stat_activity
+          where backend_type = 'client backend' and pid <> pg_backend_pid()`,
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+    async query<R extends pg.QueryResultRow>(text: string) {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+      client.on('error', () => {});
+      await client.connect();
+      try {
+        return (await client.query<R>(text)).rows;
+      } finally {
+        await client.end();
+      }
+    },
+    async destroy() {
+      await self.stop('immediate').catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return self;
+}
+
+/** The `postgres` user's uid and gid, when running as root: the clusters' folders are theirs. */
+let postgresIds: [number, number] | undefined;
+
+async function tempFolder(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-pg-'));
+  if (asRoot) {
+    if (!postgresIds) {
+      const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
+      postgresIds = [Number(uid.stdout.trim()), Number(gid.stdout.trim())];
+    }
+    chownSync(dir, ...postgresIds);
+  }
+  return dir;
+}
+
+/** A new, started cluster. `extra` are server settings (`-c name=value`) of this cluster only. */
+export async function initCluster(extra: string[] = []): Promise<Cluster> {
+  const dir = await tempFolder();
+  await pgBin('initdb', ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  const c = cluster(dir, await freePort(), extra);
+  await c.start();
+  return c;
+}
+
+/** A started streaming standby of `primary`, known to it as `name` (for synchronous_standby_names). */
+export async function initStandby(primary: Cluster, name: string): Promise<Cluster> {
+  const dir = await tempFolder();
+  const data = join(dir, 'data');
+  await pgBin('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', data, '-R']);
+  const conninfo = `host=127.0.0.1 port=${primary.port} user=postgres application_name=${name}`;
+  appendFileSync(join(data, 'postgresql.auto.conf'), `primary_conninfo = '${conninfo}'\n`);
+  const c = cluster(dir, await freePort());
+  await c.start();
+  return c;
+}

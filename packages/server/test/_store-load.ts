@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runCli } from '../src/cli/run.js';
+import { basicAuthorization } from './_server.js';
+
+/**
+ * Refresh and REST load against Gatehouse processes while the test takes their database away:
+ * refresh chains (each keeps its newest refresh token and, on a 503, presents the same one again)
+ * and REST writers (create a contact, read it back). Every answer is recorded with its time, so the
+ * test can say how long the service was out and what clients saw meanwhile.
+ */
+export interface Answered {
+  readonly at: number;
+  readonly status: number;
+}
+
+interface Grant {
+  readonly refresh_token: string;
+  readonly access_token: string;
+}
+
+export interface LoadOptions {
+  /** The base URLs of the processes; requests go round them. */
+  readonly urls: readonly string[];
+  /** The operator CLI's environment (DATABASE_URL, ISSUER, …). */
+  readonly env: Record<string, string>;
+  readonly chains: number;
+  readonly writers: number;
+}
+
+/** One client with `chains + writers` grants, issued with the operator CLI. */
+export async function issueGrants(
+  env: Record<string, string>,
+  count: number,
+  clientArgs: string[] = [],
+): Promise<{ authorization: string; grants: { refresh_token: string; access_token: string }[] }> {
+  const cli = async (...argv: string[]): Promise<Record<string, string>> => {
+    let out = '';
+    const code = await runCli(argv, env, { out: (t) => (out += t), err: () => {} });
+    assert.equal(code, 0, `gatehouse ${argv.join(' ')}`);
+    return JSON.parse(out) as Record<string, string>;
+  };
+  const scope = 'contacts:read contacts:write';
+  const added = await cli('clients', 'add', '--id', 'load', '--name', 'Load', '--scope', scope, ...clientArgs);
+  const grants: Grant[] = [];
+  for (let i = 0; i < count; i++) {
+    const { refresh_token, access_token } = await cli(
+      'grants',
+      'issue',
+      '--client',
+      'load',
+      '--user',
+      `user${i}`,
+      '--scope',
+      scope,
+    );
+    grants.push({ refresh_token: refresh_token as string, access_token: access_token as string });
+  }
+  return { authorization: basicAuthorization('load', added.client_secret ?? ''), grants };
+}
+
+export class StoreLoad {
+  readonly answers: Answered[] = [];
+  /** Anything a client must never see: a 5xx other than 503, a 503 without Retry-After, a lost token, no answer. */
+  readonly faults: string[] = [];
+  readonly heads: string[];
+  /** Refresh tokens answered 503 and presented again: how many of them worked then. */
+  retriedAfter503 = 0;
+  readonly records: { location: string; email: string }[] = [];
+  #running = true;
+  #loops: Promise<void>[] = [];
+  readonly #options: LoadOptions;
+  readonly #authorization: string;
+  readonly #accessTokens: string[];
+
+  constructor(options: LoadOptions, authorization: string, grants: { refresh_token: string; access_token: string }[]) {
+    this.#options = options;
+    this.#authorization = authorization;
+    this.heads = grants.slice(0, options.chains).map((g) => g.refresh_token);
+    this.#accessTokens = grants.slice(options.chains).map((g) => g.access_token);
+  }
+
+  start(): void {
+    for (let i = 0; i < this.#options.chains; i++) this.#loops.push(this.#chain(i));
+    for (let i = 0; i < this.#options.writers; i++) this.#loops.push(this.#writer(i));
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    await Promise.all(this.#loops);
+  }
+
+  count(status: number, from = 0, to = Infinity): number {
+    return this.answers.filter((a) => a.status === status && a.at >= from && a.at < to).length;
+  }
+
+  /** Ms from `since` to the first 2xx answered after it (Infinity if none yet). */
+  recoveredAfter(since: number): number {
+    const first = this.answers.find((a) => a.at >= since && a.status < 300);
+    return first ? first.at - since : Infinity;
+  }
+
+  /** Resolves once a 2xx is answered after `since`, or rejects after `timeoutMs`. */
+  async waitForService(since: number, timeoutMs: number): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const took = this.recoveredAfter(since);
+      if (took !== Infinity) return took;
+      await sleep(20);
+    }
+    throw new Error(`no successful answer within ${timeoutMs} ms; faults: ${this.faults.slice(0, 5).join('; ')}`);
+  }
+
+  url(i: number): string {
+    return this.#options.urls[i % this.#options.urls.length] as string;
+  }
+
+  async #send(url: string, init: RequestInit): Promise<Response | undefined> {
+    try {
+      const response = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+      this.answers.push({ at: Date.now(), status: response.status });
+      if (response.status >= 500 && response.status !== 503) this.faults.push(`${url}: ${response.status}`);
+      if (response.status === 503 && response.headers.get('retry-after') === null)
+        this.faults.push(`${url}: 503 without Retry-After`);
+      return response;
+    } catch (error) {
+      this.faults.push(`${url}: no answer (${(error as Error).message})`);
+      return undefined;
+    }
+  }
+
+  async #chain(i: number): Promise<void> {
+    let after503 = false;
+    for (let n = 0; this.#running; n++) {
+      const response = await this.#send(`${this.url(i + n)}/token`, {
+        method: 'POST',
+        headers: { authorization: this.#authorization, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: this.heads[i] as string }).toString(),
+      });
+      const body = (await response?.json().catch(() => ({}))) as { refresh_token?: string; error_description?: string };
+      if (response?.status === 200 && body.refresh_token) {
+        this.heads[i] = body.refresh_token;
+        if (after503) this.retriedAfter503++;
+        after503 = false;
+      } else if (response?.status === 503) {
+        after503 = true;
+        await sleep(50);
+      } else if (response) {
+        this.faults.push(`chain ${i}: ${response.status} ${body.error_description ?? ''} (token lost)`);
+        return;
+      }
+    }
+  }
+
+  async #writer(i: number): Promise<void> {
+    const headers = { authorization: `Bearer ${this.#accessTokens[i]}`, 'content-type': 'application/json' };
+    for (let n = 0; this.#running; n++) {
+      const email = `w${i}-${n}@example.com`;
+      const url = this.url(i + n);
+      const created = await this.#send(`${url}/v2/contacts`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ email }),
+      });
+      if (created?.status === 201) {
+        const location = created.headers.get('location') as string;
+        this.records.push({ location, email });
+        await this.#send(`${this.url(i + n + 1)}${location}`, { headers });
+      } else if (created?.status === 503) {
+        await sleep(50);
+      } else if (created && created.status !== 503) {
+        this.faults.push(`writer ${i}: ${created.status} ${await created.text()}`);
+      }
+      await created?.body?.cancel().catch(() => {});
+    }
+  }
+
+  /** After the load: every chain's newest token refreshes, every record answered 201 reads back, on every URL. */
+  async assertNothingLost(): Promise<void> {
+    for (const [i, head] of this.heads.entries()) {
+      const response = await fetch(`${this.url(i)}/token`, {
+        method: 'POST',
+        headers: { authorization: this.#authorization, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: head }).toString(),
+      });
+      assert.equal(response.status, 200, `chain ${i}: ${await response.text()}`);
+    }
+    const headers = { authorization: `Bearer ${this.#accessTokens[0]}` };
+    for (const url of this.#options.urls)
+      for (const { location, email } of this.records) {
+        const read = await fetch(`${url}${location}`, { headers });
+        assert.equal(read.status, 200, `${url}${location}`);
+        assert.equal(((await read.json()) as { email: string }).email, email);
+      }
+  }
+}
