@@ -1,4 +1,4 @@
-import type { RatePolicy } from './rate-limits.js';
+import type { RatePolicy } from '../store/rate-limits.js';
 
 /**
  * The rate limits Gatehouse enforces, each set by `RATE_LIMIT_<NAME>` (e.g.

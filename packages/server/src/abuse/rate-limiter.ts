@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import type { RateLimitName, RateLimitPolicies } from './policies.js';
-import { forgetPast, type RateCharge, type RateLimitStore } from './rate-limits.js';
+import { forgetPast, type RateCharge, type RateLimitStore } from '../store/rate-limits.js';
 
 /** One limit to charge, and whose bucket: a client id, an address (see `addressKey`), a username. */
 export type Charge = readonly [name: RateLimitName, key: string];

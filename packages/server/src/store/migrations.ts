@@ -1,10 +1,19 @@
-import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/**
+ * The steps of the shared migrations that differ by dialect: each dialect folder gives its own
+ * (`sqlite/migrations.ts`, `postgres/migrations.ts`), so this file never asks which database it is on.
+ */
+export interface DialectSteps {
+  /** 0006: the table of rate-limit buckets, on a dialect that keeps them in the database. */
+  createRateLimitsTable(db: Kysely<unknown>): Promise<void>;
+}
 
 /**
  * Migrations in code, written with Kysely's schema builder so the same steps run on SQLite and
  * PostgreSQL. Applied at start; never edit a released migration, add a new one.
  */
-const MIGRATIONS: Record<string, Migration> = {
+const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0001_initial': {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -135,46 +144,50 @@ const MIGRATIONS: Record<string, Migration> = {
   },
   '0006_rate_limits': {
     async up(db: Kysely<unknown>) {
-      // Only PostgreSQL shares rate limits between processes; SQLite keeps them in memory. Unlogged:
-      // no WAL for counters that may be lost. No index on `tat`: each charge rewrites it, and an
-      // unindexed column keeps that a heap-only update.
-      if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-      await db.schema
-        .createTable('rate_limits')
-        .modifyFront(sql`unlogged`)
-        .addColumn('bucket', 'text', (c) => c.primaryKey())
-        .addColumn('tat', 'double precision', (c) => c.notNull())
-        .addColumn('period_ms', 'double precision', (c) => c.notNull())
-        .execute();
+      await steps.createRateLimitsTable(db);
     },
   },
-};
-
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+});
 
 /** `apply` runs pending migrations; `check` refuses a database that has any (for `AUTO_MIGRATE=false`). */
 export type MigrationMode = 'apply' | 'check';
 
-/** Brings the schema to the code's version, or checks it is; returns the migrations applied now. */
-export async function prepareSchema(db: Kysely<unknown>, mode: MigrationMode, schema?: string): Promise<string[]> {
-  if (mode === 'apply') return migrateToLatest(db, schema);
-  const migrations = await migratorFor(db, schema).getMigrations();
-  const pending = migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+/** Where and how a dialect runs the migrations. */
+export interface SchemaOptions {
+  readonly steps: DialectSteps;
+  /**
+   * On PostgreSQL, the schema of the migration tables: without it Kysely looks for them in every
+   * schema and mistakes another schema's for ours.
+   */
+  readonly schema?: string | undefined;
+}
+
+/**
+ * Brings the schema to the code's version, or checks it is; returns the migrations applied now.
+ * The dialect makes the run atomic and exclusive (each migration commits with its bookkeeping row,
+ * and two processes never migrate at once): PostgreSQL by Kysely's transaction and advisory lock,
+ * SQLite by a BEGIN IMMEDIATE around the whole run (`sqlite/migrations.ts`).
+ */
+export async function prepareSchema(
+  db: Kysely<unknown>,
+  mode: MigrationMode,
+  options: SchemaOptions,
+): Promise<string[]> {
+  if (mode === 'apply') return migrateToLatest(db, options);
+  const known = await migratorFor(db, options).getMigrations();
+  const pending = known.filter((m) => m.executedAt === undefined).map((m) => m.name);
   if (pending.length > 0) throw new Error(`the database lacks migrations ${pending.join(', ')}: run gatehouse migrate`);
   return [];
 }
 
-function migratorFor(db: Kysely<unknown>, schema: string | undefined): Migrator {
+function migratorFor(db: Kysely<unknown>, { steps, schema }: SchemaOptions): Migrator {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(steps) };
   return new Migrator({ db, provider, ...(schema === undefined ? {} : { migrationTableSchema: schema }) });
 }
 
-/**
- * Applies every pending migration; throws with the failing migration's name. On PostgreSQL, `schema`
- * names the schema of the migration tables: without it Kysely looks for them in every schema and
- * mistakes another schema's for ours.
- */
-async function migrateToLatest(db: Kysely<unknown>, schema?: string): Promise<string[]> {
-  const { error, results } = await migratorFor(db, schema).migrateToLatest();
+/** Applies every pending migration; throws with the failing migration's name. */
+async function migrateToLatest(db: Kysely<unknown>, options: SchemaOptions): Promise<string[]> {
+  const { error, results } = await migratorFor(db, options).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {

@@ -1,0 +1,20 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from '../schema.js';
+
+// int8 (oid 20) comes back as a string by default; our bigints are epoch seconds, well inside 2^53.
+const INT8_OID = 20;
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === INT8_OID
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** The pool of connections to the database, as Kysely. */
+export function openPostgresDatabase(connectionString: string, poolSize: number): Kysely<Database> {
+  const pool = new pg.Pool({ connectionString, max: poolSize, types });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
