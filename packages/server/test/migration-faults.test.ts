@@ -104,12 +104,19 @@ async function describeSchema(dialect: Dialect, url: string): Promise<string[]> 
   }
 }
 
-/** Runs `trial` for 0..count-1, at most `parallel` at a time. */
+/** Runs `trial` for 0..count-1, at most `parallel` at a time; after a failure, starts no more. */
 async function inBatches(count: number, parallel: number, trial: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: parallel }, async () => {
-      while (next < count) await trial(next++);
+      while (next < count) {
+        try {
+          await trial(next++);
+        } catch (error) {
+          next = count;
+          throw error;
+        }
+      }
     }),
   );
 }

@@ -45,8 +45,6 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
     q.updateRefreshToken(db, p),
   );
   const insertRecord = prepare(database, (p: Parameters<typeof q.insertRecord>[1]) => q.insertRecord(db, p));
-  // Rows as arrays for the one-column read: a plain value, no object.
-  findGrantRevokedAt.statement.pluck(true);
 
   return {
     async findClient(id) {
@@ -58,7 +56,7 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
       return row && grantFromRow(row);
     },
     async findGrantRevokedAt(id) {
-      return findGrantRevokedAt.get<number | null>({ id });
+      return findGrantRevokedAt.first<number | null>({ id });
     },
     async findRefreshToken(id) {
       const row = findRefreshToken.get<TokenInFamilyRow>({ id });
@@ -86,6 +84,8 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
 interface PreparedQuery<P> {
   readonly statement: BetterSqlite3.Statement<unknown[]>;
   get<R>(parameters: P): R | undefined;
+  /** The first column of the first row. */
+  first<R>(parameters: P): R | undefined;
   run(parameters: P): BetterSqlite3.RunResult;
 }
 
@@ -109,10 +109,22 @@ function prepare<P extends object>(database: BetterSqlite3.Database, query: (p: 
   const statement = database.prepare<unknown[]>(compiled.sql);
   const values = (p: P): unknown[] =>
     slots.map(({ name, value }) => (name === undefined ? value : (p as Record<string, unknown>)[name]));
+  // Rows are read as arrays and made objects here: better-sqlite3 makes each column's name anew
+  // for every object row it builds, which costs more than the read itself.
+  const reader = statement.reader;
+  const columns = reader ? statement.columns().map((column) => column.name) : [];
+  if (reader) statement.raw(true);
+  const objectRow = (values: unknown[] | undefined): Record<string, unknown> | undefined => {
+    if (values === undefined) return undefined;
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i] as string] = values[i];
+    return row;
+  };
   return {
     statement,
     // An array binds as the statement's `?`s in order.
-    get: <R>(p: P) => statement.get(values(p)) as R | undefined,
+    get: <R>(p: P) => objectRow(statement.get(values(p)) as unknown[] | undefined) as R | undefined,
+    first: <R>(p: P) => (statement.get(values(p)) as unknown[] | undefined)?.[0] as R | undefined,
     run: (p: P) => statement.run(values(p)),
   };
 }
