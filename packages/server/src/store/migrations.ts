@@ -181,7 +181,7 @@ export async function prepareSchema(
 }
 
 function migratorFor(db: Kysely<unknown>, { steps, schema }: SchemaOptions): Migrator {
-  const provider: MigrationProvider = { getMigrations: async () => migrations(steps) };
+  const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations(steps)) };
   return new Migrator({ db, provider, ...(schema === undefined ? {} : { migrationTableSchema: schema }) });
 }
 
@@ -190,7 +190,8 @@ async function migrateToLatest(db: Kysely<unknown>, options: SchemaOptions): Pro
   const { error, results } = await migratorFor(db, options).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {
+    const message = error instanceof Error ? error.message : JSON.stringify(error);
+    throw new Error(`migration ${failed} failed: ${message}`, {
       cause: error,
     });
   }

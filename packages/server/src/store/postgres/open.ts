@@ -8,7 +8,7 @@ const types = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === INT8_OID
       ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      : (pg.types.getTypeParser(oid, format as 'text') as (value: string) => unknown)) as typeof pg.types.getTypeParser,
 };
 
 /** The pool of connections to the database, as Kysely. */

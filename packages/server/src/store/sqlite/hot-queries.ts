@@ -3,7 +3,7 @@ import type { Compilable, Kysely } from 'kysely';
 import type { Repository } from '../repository.js';
 import { clientFromRow, grantFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
-import { tokenInFamilyFromRow, tokenPathQueries, type TokenInFamilyRow } from '../token-path-queries.js';
+import { tokenInFamilyFromRow, tokenPathQueries } from '../token-path-queries.js';
 
 /** The repository methods every token request runs, and which this file runs on prepared statements. */
 export type HotQueries = Pick<
@@ -30,36 +30,30 @@ export type HotQueries = Pick<
  */
 export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<Database>): HotQueries {
   const q = tokenPathQueries;
-  const findClient = prepare(database, (p: { id: string }) => q.findClient(db, p));
-  const findGrant = prepare(database, (p: { id: string }) => q.findGrant(db, p));
-  const findGrantRevokedAt = prepare(database, (p: { id: string }) => q.findGrantRevokedAt(db, p));
-  const findRefreshToken = prepare(database, (p: { id: string }) => q.findRefreshToken(db, p));
-  const revokeGrant = prepare(database, (p: Parameters<typeof q.revokeGrant>[1]) => q.revokeGrant(db, p));
-  const updateGrantFamily = prepare(database, (p: Parameters<typeof q.updateGrantFamily>[1]) =>
-    q.updateGrantFamily(db, p),
-  );
-  const insertRefreshToken = prepare(database, (p: Parameters<typeof q.insertRefreshToken>[1]) =>
-    q.insertRefreshToken(db, p),
-  );
-  const updateRefreshToken = prepare(database, (p: Parameters<typeof q.updateRefreshToken>[1]) =>
-    q.updateRefreshToken(db, p),
-  );
-  const insertRecord = prepare(database, (p: Parameters<typeof q.insertRecord>[1]) => q.insertRecord(db, p));
+  const findClient = prepare(database, db, q.findClient);
+  const findGrant = prepare(database, db, q.findGrant);
+  const findGrantRevokedAt = prepare(database, db, q.findGrantRevokedAt);
+  const findRefreshToken = prepare(database, db, q.findRefreshToken);
+  const revokeGrant = prepare(database, db, q.revokeGrant);
+  const updateGrantFamily = prepare(database, db, q.updateGrantFamily);
+  const insertRefreshToken = prepare(database, db, q.insertRefreshToken);
+  const updateRefreshToken = prepare(database, db, q.updateRefreshToken);
+  const insertRecord = prepare(database, db, q.insertRecord);
 
   return {
     async findClient(id) {
-      const row = findClient.get<Parameters<typeof clientFromRow>[0]>({ id });
+      const row = findClient.get({ id });
       return row && clientFromRow(row);
     },
     async findGrant(id) {
-      const row = findGrant.get<Parameters<typeof grantFromRow>[0]>({ id });
+      const row = findGrant.get({ id });
       return row && grantFromRow(row);
     },
     async findGrantRevokedAt(id) {
-      return findGrantRevokedAt.first<number | null>({ id });
+      return findGrantRevokedAt.get({ id })?.revoked_at;
     },
     async findRefreshToken(id) {
-      const row = findRefreshToken.get<TokenInFamilyRow>({ id });
+      const row = findRefreshToken.get({ id });
       return row && tokenInFamilyFromRow(row);
     },
     async revokeGrant(id, reason, now) {
@@ -81,11 +75,8 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
 }
 
 /** A query compiled once and prepared once, run with a parameters object like its definition's. */
-interface PreparedQuery<P> {
-  readonly statement: BetterSqlite3.Statement<unknown[]>;
-  get<R>(parameters: P): R | undefined;
-  /** The first column of the first row. */
-  first<R>(parameters: P): R | undefined;
+interface PreparedQuery<P, O> {
+  get(parameters: P): O | undefined;
   run(parameters: P): BetterSqlite3.RunResult;
 }
 
@@ -94,7 +85,11 @@ interface PreparedQuery<P> {
  * named parameter goes among its `?`s, and prepares that SQL. A value the query fixes itself (not
  * one of its parameters) is passed as compiled.
  */
-function prepare<P extends object>(database: BetterSqlite3.Database, query: (p: P) => Compilable): PreparedQuery<P> {
+function prepare<P extends object, O>(
+  database: BetterSqlite3.Database,
+  db: Kysely<Database>,
+  query: (db: Kysely<Database>, parameters: P) => Compilable<O>,
+): PreparedQuery<P, O> {
   const placeholders = new Map<unknown, string>();
   const named = new Proxy({} as P, {
     get(_target, name) {
@@ -104,27 +99,24 @@ function prepare<P extends object>(database: BetterSqlite3.Database, query: (p: 
       return placeholder;
     },
   });
-  const compiled = query(named).compile();
+  const compiled = query(db, named).compile();
   const slots = compiled.parameters.map((value) => ({ name: placeholders.get(value), value }));
-  const statement = database.prepare<unknown[]>(compiled.sql);
+  // An array binds as the statement's `?`s in order.
   const values = (p: P): unknown[] =>
     slots.map(({ name, value }) => (name === undefined ? value : (p as Record<string, unknown>)[name]));
-  // Rows are read as arrays and made objects here: better-sqlite3 makes each column's name anew
-  // for every object row it builds, which costs more than the read itself.
-  const reader = statement.reader;
-  const columns = reader ? statement.columns().map((column) => column.name) : [];
-  if (reader) statement.raw(true);
-  const objectRow = (values: unknown[] | undefined): Record<string, unknown> | undefined => {
-    if (values === undefined) return undefined;
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < columns.length; i++) row[columns[i] as string] = values[i];
-    return row;
-  };
+  const statement = database.prepare<unknown[]>(compiled.sql);
+  // Rows are read as arrays and made objects here: better-sqlite3 makes each column's name anew for
+  // every object row it builds, which costs more than the read itself.
+  const columns = statement.reader ? statement.columns().map((column) => column.name) : [];
+  if (statement.reader) statement.raw(true);
   return {
-    statement,
-    // An array binds as the statement's `?`s in order.
-    get: <R>(p: P) => objectRow(statement.get(values(p)) as unknown[] | undefined) as R | undefined,
-    first: <R>(p: P) => (statement.get(values(p)) as unknown[] | undefined)?.[0] as R | undefined,
-    run: (p: P) => statement.run(values(p)),
+    get(p) {
+      const tuple = statement.get(values(p)) as unknown[] | undefined;
+      if (tuple === undefined) return undefined;
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < columns.length; i++) row[columns[i] as string] = tuple[i];
+      return row as O;
+    },
+    run: (p) => statement.run(values(p)),
   };
 }
