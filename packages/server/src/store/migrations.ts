@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 
 /**
  * The steps of the shared migrations that differ by dialect: each dialect folder gives its own
@@ -7,6 +7,8 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 export interface DialectSteps {
   /** 0006: the table of rate-limit buckets, on a dialect that keeps them in the database. */
   createRateLimitsTable(db: Kysely<unknown>): Promise<void>;
+  /** Whether the table exists in the store's schema. */
+  hasTable(db: Kysely<unknown>, name: string): Promise<boolean>;
 }
 
 /**
@@ -152,48 +154,61 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
 /** `apply` runs pending migrations; `check` refuses a database that has any (for `AUTO_MIGRATE=false`). */
 export type MigrationMode = 'apply' | 'check';
 
-/** Where and how a dialect runs the migrations. */
-export interface SchemaOptions {
-  readonly steps: DialectSteps;
-  /**
-   * On PostgreSQL, the schema of the migration tables: without it Kysely looks for them in every
-   * schema and mistakes another schema's for ours.
-   */
-  readonly schema?: string | undefined;
-}
+/**
+ * The bookkeeping table, as Kysely's migrator made it (stores migrated by earlier versions have it):
+ * one row per applied migration.
+ */
+const MIGRATION_TABLE = 'kysely_migration';
 
 /**
  * Brings the schema to the code's version, or checks it is; returns the migrations applied now.
- * The dialect makes the run atomic and exclusive (each migration commits with its bookkeeping row,
- * and two processes never migrate at once): PostgreSQL by Kysely's transaction and advisory lock,
- * SQLite by a BEGIN IMMEDIATE around the whole run (`sqlite/migrations.ts`).
+ * `db` is a transaction in which the dialect already holds its migration lock (SQLite's write lock
+ * by BEGIN IMMEDIATE, a PostgreSQL advisory lock): the migrations and their bookkeeping rows commit
+ * together or not at all, and a second process waits for the lock and then finds nothing to do.
+ *
+ * The bookkeeping is done here rather than by Kysely's Migrator, which looks for its tables by
+ * introspecting every schema of the database — a query that fails when another schema is dropped
+ * meanwhile — and creates them outside the migrations' transaction.
  */
-export async function prepareSchema(
-  db: Kysely<unknown>,
-  mode: MigrationMode,
-  options: SchemaOptions,
-): Promise<string[]> {
-  if (mode === 'apply') return migrateToLatest(db, options);
-  const known = await migratorFor(db, options).getMigrations();
-  const pending = known.filter((m) => m.executedAt === undefined).map((m) => m.name);
-  if (pending.length > 0) throw new Error(`the database lacks migrations ${pending.join(', ')}: run gatehouse migrate`);
-  return [];
-}
-
-function migratorFor(db: Kysely<unknown>, { steps, schema }: SchemaOptions): Migrator {
-  const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations(steps)) };
-  return new Migrator({ db, provider, ...(schema === undefined ? {} : { migrationTableSchema: schema }) });
-}
-
-/** Applies every pending migration; throws with the failing migration's name. */
-async function migrateToLatest(db: Kysely<unknown>, options: SchemaOptions): Promise<string[]> {
-  const { error, results } = await migratorFor(db, options).migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    const message = error instanceof Error ? error.message : JSON.stringify(error);
-    throw new Error(`migration ${failed} failed: ${message}`, {
-      cause: error,
-    });
+export async function prepareSchema(db: Kysely<unknown>, mode: MigrationMode, steps: DialectSteps): Promise<string[]> {
+  const known = migrations(steps);
+  const exists = await steps.hasTable(db, MIGRATION_TABLE);
+  if (!exists && mode === 'apply') {
+    await db.schema
+      .createTable(MIGRATION_TABLE)
+      .addColumn('name', 'varchar(255)', (c) => c.notNull().primaryKey())
+      .addColumn('timestamp', 'varchar(255)', (c) => c.notNull())
+      .execute();
   }
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  const rows = exists ? await (db as Kysely<MigrationTables>).selectFrom(MIGRATION_TABLE).select('name').execute() : [];
+  const applied = new Set(rows.map((row) => row.name));
+  for (const name of applied) {
+    if (!(name in known)) throw new Error(`the database has migration ${name}, which this version does not know`);
+  }
+  const pending = Object.keys(known)
+    .sort()
+    .filter((name) => !applied.has(name));
+  if (mode === 'check') {
+    if (pending.length > 0)
+      throw new Error(`the database lacks migrations ${pending.join(', ')}: run gatehouse migrate`);
+    return [];
+  }
+  for (const name of pending) {
+    try {
+      await known[name]?.up(db);
+    } catch (error) {
+      throw new Error(`migration ${name} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, {
+        cause: error,
+      });
+    }
+    await (db as Kysely<MigrationTables>)
+      .insertInto(MIGRATION_TABLE)
+      .values({ name, timestamp: new Date().toISOString() })
+      .execute();
+  }
+  return pending;
+}
+
+interface MigrationTables {
+  kysely_migration: { name: string; timestamp: string };
 }

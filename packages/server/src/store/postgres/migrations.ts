@@ -16,15 +16,27 @@ const steps: DialectSteps = {
       .addColumn('period_ms', 'double precision', (c) => c.notNull())
       .execute();
   },
+  async hasTable(db, name) {
+    // Resolved by the connection's search_path: the store's schema.
+    const { rows } = await sql<{ found: boolean }>`select to_regclass(${name}) is not null as found`.execute(db);
+    return rows[0]?.found === true;
+  },
 };
 
 /**
- * Kysely's migrator makes the run atomic and safe to race here: it holds an advisory lock for the
- * run (a second process waits, then finds nothing left to do) and applies each migration in a
- * transaction with its bookkeeping row, PostgreSQL's DDL being transactional.
+ * The advisory lock Kysely's migrator takes (earlier versions migrated with it), so that a process of
+ * an earlier version and one of this version never migrate one database at once.
+ */
+const MIGRATION_LOCK = '3853314791062309107';
+
+/**
+ * Runs the migrations in one transaction that first takes the migration lock: PostgreSQL's DDL is
+ * transactional, so the migrations and their bookkeeping rows commit together or not at all, and a
+ * second process starting meanwhile waits for the lock and then finds nothing to do.
  */
 export async function migratePostgres(db: Kysely<Database>, mode: MigrationMode): Promise<string[]> {
-  // The migration tables live in the connection's schema (`search_path`), named explicitly.
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  return prepareSchema(db as Kysely<unknown>, mode, { steps, schema: rows[0]?.schema });
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK}::bigint)`.execute(trx);
+    return prepareSchema(trx as unknown as Kysely<unknown>, mode, steps);
+  });
 }

@@ -6,6 +6,10 @@ import type { SqliteDatabase } from './open.js';
 const steps: DialectSteps = {
   // One process serves a SQLite file in the common case: its rate-limit buckets stay in memory.
   async createRateLimitsTable() {},
+  async hasTable(db, name) {
+    const { rows } = await sql`select 1 from sqlite_master where type = 'table' and name = ${name}`.execute(db);
+    return rows.length > 0;
+  },
 };
 
 /**
@@ -19,7 +23,7 @@ export async function migrateSqlite({ database, db }: SqliteDatabase, mode: Migr
   return db.connection().execute(async (connection) => {
     await sql`begin immediate`.execute(connection);
     try {
-      const applied = await prepareSchema(connection as Kysely<unknown>, mode, { steps });
+      const applied = await prepareSchema(connection as Kysely<unknown>, mode, steps);
       await sql`commit`.execute(connection);
       return applied;
     } catch (error) {
