@@ -33,7 +33,7 @@ process.on('message', async (url) => {
     await store.close();
     process.send({ ok: true, applied: store.appliedMigrations });
   } catch (error) {
-    process.send({ ok: false, error: `${error?.code ?? ""} ${error?.stack ?? error}` });
+    process.send({ ok: false, error: (error?.code ?? '') + ' ' + String(error?.stack ?? error) });
   }
 });
 process.send('ready');
