@@ -1,5 +1,6 @@
 import { ENDPOINT_RATE_LIMITS, type EndpointRateLimitName } from '../oauth/endpoints/index.js';
-import { parseRatePolicy, per, type RatePolicy } from './rate-limits.js';
+import type { RatePolicy } from '../store/rate-limits.js';
+import { parseRatePolicy, per } from './rate-policies.js';
 
 /**
  * The rate limits Gatehouse enforces, each set by `RATE_LIMIT_<NAME>` (e.g.

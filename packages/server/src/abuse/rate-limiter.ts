@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
-import { forgetPast, type RateCharge, type RateLimitStore, type RatePolicy } from './rate-limits.js';
+import { forgetPast, type RateCharge, type RateLimitStore, type RatePolicy } from '../store/rate-limits.js';
 
 /** A policy per declared limit (abuse/policies.ts); null when that limit is off. */
-export type RatePolicies = Readonly<Record<string, RatePolicy | null>>;
+type RatePolicies = Readonly<Record<string, RatePolicy | null>>;
 
 /** One limit to charge, and whose bucket: a client id, an address (see `addressKey`), a username. */
 export type Charge = readonly [name: string, key: string];

@@ -1,10 +1,21 @@
-import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+
+/**
+ * The steps of the shared migrations that differ by dialect: each dialect folder gives its own
+ * (`sqlite/migrations.ts`, `postgres/migrations.ts`), so this file never asks which database it is on.
+ */
+export interface DialectSteps {
+  /** 0006: the table of rate-limit buckets, on a dialect that keeps them in the database. */
+  createRateLimitsTable(db: Kysely<unknown>): Promise<void>;
+  /** Whether the table exists in the store's schema. */
+  hasTable(db: Kysely<unknown>, name: string): Promise<boolean>;
+}
 
 /**
  * Migrations in code, written with Kysely's schema builder so the same steps run on SQLite and
  * PostgreSQL. Applied at start; never edit a released migration, add a new one.
  */
-const MIGRATIONS: Record<string, Migration> = {
+const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0001_initial': {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -135,51 +146,69 @@ const MIGRATIONS: Record<string, Migration> = {
   },
   '0006_rate_limits': {
     async up(db: Kysely<unknown>) {
-      // Only PostgreSQL shares rate limits between processes; SQLite keeps them in memory. Unlogged:
-      // no WAL for counters that may be lost. No index on `tat`: each charge rewrites it, and an
-      // unindexed column keeps that a heap-only update.
-      if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-      await db.schema
-        .createTable('rate_limits')
-        .modifyFront(sql`unlogged`)
-        .addColumn('bucket', 'text', (c) => c.primaryKey())
-        .addColumn('tat', 'double precision', (c) => c.notNull())
-        .addColumn('period_ms', 'double precision', (c) => c.notNull())
-        .execute();
+      await steps.createRateLimitsTable(db);
     },
   },
-};
-
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+});
 
 /** `apply` runs pending migrations; `check` refuses a database that has any (for `AUTO_MIGRATE=false`). */
 export type MigrationMode = 'apply' | 'check';
 
-/** Brings the schema to the code's version, or checks it is; returns the migrations applied now. */
-export async function prepareSchema(db: Kysely<unknown>, mode: MigrationMode, schema?: string): Promise<string[]> {
-  if (mode === 'apply') return migrateToLatest(db, schema);
-  const migrations = await migratorFor(db, schema).getMigrations();
-  const pending = migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
-  if (pending.length > 0) throw new Error(`the database lacks migrations ${pending.join(', ')}: run gatehouse migrate`);
-  return [];
-}
-
-function migratorFor(db: Kysely<unknown>, schema: string | undefined): Migrator {
-  return new Migrator({ db, provider, ...(schema === undefined ? {} : { migrationTableSchema: schema }) });
-}
+/**
+ * The bookkeeping table, as Kysely's migrator made it (stores migrated by earlier versions have it):
+ * one row per applied migration.
+ */
+const MIGRATION_TABLE = 'kysely_migration';
 
 /**
- * Applies every pending migration; throws with the failing migration's name. On PostgreSQL, `schema`
- * names the schema of the migration tables: without it Kysely looks for them in every schema and
- * mistakes another schema's for ours.
+ * Brings the schema to the code's version, or checks it is; returns the migrations applied now.
+ * `db` is a transaction in which the dialect already holds its migration lock (SQLite's write lock
+ * by BEGIN IMMEDIATE, a PostgreSQL advisory lock): the migrations and their bookkeeping rows commit
+ * together or not at all, and a second process waits for the lock and then finds nothing to do.
+ *
+ * The bookkeeping is done here rather than by Kysely's Migrator, which looks for its tables by
+ * introspecting every schema of the database — a query that fails when another schema is dropped
+ * meanwhile — and creates them outside the migrations' transaction.
  */
-async function migrateToLatest(db: Kysely<unknown>, schema?: string): Promise<string[]> {
-  const { error, results } = await migratorFor(db, schema).migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
+export async function prepareSchema(db: Kysely<unknown>, mode: MigrationMode, steps: DialectSteps): Promise<string[]> {
+  const known = migrations(steps);
+  const exists = await steps.hasTable(db, MIGRATION_TABLE);
+  if (!exists && mode === 'apply') {
+    await db.schema
+      .createTable(MIGRATION_TABLE)
+      .addColumn('name', 'varchar(255)', (c) => c.notNull().primaryKey())
+      .addColumn('timestamp', 'varchar(255)', (c) => c.notNull())
+      .execute();
   }
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  const rows = exists ? await (db as Kysely<MigrationTables>).selectFrom(MIGRATION_TABLE).select('name').execute() : [];
+  const applied = new Set(rows.map((row) => row.name));
+  for (const name of applied) {
+    if (!(name in known)) throw new Error(`the database has migration ${name}, which this version does not know`);
+  }
+  const pending = Object.keys(known)
+    .sort()
+    .filter((name) => !applied.has(name));
+  if (mode === 'check') {
+    if (pending.length > 0)
+      throw new Error(`the database lacks migrations ${pending.join(', ')}: run gatehouse migrate`);
+    return [];
+  }
+  for (const name of pending) {
+    try {
+      await known[name]?.up(db);
+    } catch (error) {
+      throw new Error(`migration ${name} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, {
+        cause: error,
+      });
+    }
+    await (db as Kysely<MigrationTables>)
+      .insertInto(MIGRATION_TABLE)
+      .values({ name, timestamp: new Date().toISOString() })
+      .execute();
+  }
+  return pending;
+}
+
+interface MigrationTables {
+  kysely_migration: { name: string; timestamp: string };
 }

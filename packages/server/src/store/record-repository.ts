@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, RecordsTable } from './schema.js';
+import { tokenPathQueries } from './token-path-queries.js';
 
 /** A stored record of a REST collection. */
 export interface StoredRecord {
@@ -43,17 +44,7 @@ function fromRow(r: Selectable<RecordsTable>): StoredRecord {
 export function createRecordRepository(db: Kysely<Database>): RecordRepository {
   return {
     async insertRecord(r) {
-      await db
-        .insertInto('records')
-        .values({
-          collection: r.collection,
-          id: r.id,
-          body: JSON.stringify(r.body),
-          version: r.version,
-          created_at: r.createdAt,
-          updated_at: r.updatedAt,
-        })
-        .execute();
+      await tokenPathQueries.insertRecord(db, { ...r, body: JSON.stringify(r.body) }).execute();
     },
     async findRecord(collection, id) {
       const row = await db

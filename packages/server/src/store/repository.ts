@@ -15,13 +15,13 @@ import {
   codeToRow,
   grantFromRow,
   grantToRow,
-  refreshTokenFromRow,
   signingKeyFromRow,
 } from './rows.js';
 import { createIdentityRepository, type IdentityRepository } from './identity-repository.js';
 import { createAuditRepository, type AuditRepository } from './audit-repository.js';
 import { createRecordRepository, type RecordRepository } from './record-repository.js';
 import type { Database } from './schema.js';
+import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
 
 /** Every query the domain needs, dialect-neutral. Inside a transaction, reads that lock rows do. */
 export interface Repository extends RecordRepository, IdentityRepository, AuditRepository {
@@ -73,7 +73,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },
     async findClient(id) {
-      const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await tokenPathQueries.findClient(db, { id }).executeTakeFirst();
       return row && clientFromRow(row);
     },
     async listClients() {
@@ -90,82 +90,32 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
       await db.insertInto('grants').values(grantToRow(grant)).execute();
     },
     async findGrantRevokedAt(id) {
-      const row = await db.selectFrom('grants').select('revoked_at').where('id', '=', id).executeTakeFirst();
+      const row = await tokenPathQueries.findGrantRevokedAt(db, { id }).executeTakeFirst();
       return row === undefined ? undefined : row.revoked_at === null ? null : Number(row.revoked_at);
     },
     async findGrant(id) {
-      const row = await db.selectFrom('grants').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await tokenPathQueries.findGrant(db, { id }).executeTakeFirst();
       return row && grantFromRow(row);
     },
     async revokeGrant(id, reason, now) {
-      const result = await db
-        .updateTable('grants')
-        .set({ revoked_at: now, revoked_reason: reason })
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
+      const result = await tokenPathQueries.revokeGrant(db, { id, reason, now }).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
     async updateGrantFamily(id, family) {
-      await db
-        .updateTable('grants')
-        .set({
-          rotation_count: family.rotationCount,
-          head_token_id: family.headTokenId,
-          previous_token_id: family.previousTokenId,
-        })
-        .where('id', '=', id)
-        .execute();
+      const { rotationCount, headTokenId, previousTokenId } = family;
+      await tokenPathQueries.updateGrantFamily(db, { id, rotationCount, headTokenId, previousTokenId }).execute();
     },
 
     async insertRefreshToken(token) {
-      await db
-        .insertInto('refresh_tokens')
-        .values({
-          id: token.id,
-          grant_id: token.grantId,
-          use_count: token.useCount,
-          issued_at: token.issuedAt,
-          expires_at: token.expiresAt,
-        })
-        .execute();
+      await tokenPathQueries.insertRefreshToken(db, token).execute();
     },
     async findRefreshToken(id) {
-      const row = await db
-        .selectFrom('refresh_tokens as t')
-        .innerJoin('grants as g', 'g.id', 't.grant_id')
-        .select(['t.id as t_id', 't.grant_id', 't.use_count', 't.issued_at', 't.expires_at as t_expires_at'])
-        .select([
-          'g.id',
-          'g.client_id',
-          'g.subject',
-          'g.scope',
-          'g.created_at',
-          'g.expires_at',
-          'g.rotation_count',
-          'g.head_token_id',
-          'g.previous_token_id',
-          'g.revoked_at',
-          'g.revoked_reason',
-        ])
-        .where('t.id', '=', id)
-        .$if(lockRows, (q) => q.forUpdate())
-        .executeTakeFirst();
-      if (!row) return undefined;
-      const token = refreshTokenFromRow({
-        id: row.t_id,
-        grant_id: row.grant_id,
-        use_count: row.use_count,
-        issued_at: row.issued_at,
-        expires_at: row.t_expires_at,
-      });
-      return { token, grant: grantFromRow(row) };
+      const row = await tokenPathQueries.findRefreshToken(db, { id }, lockRows).executeTakeFirst();
+      return row && tokenInFamilyFromRow(row);
     },
     async updateRefreshToken(id, fields) {
-      await db
-        .updateTable('refresh_tokens')
-        .set({ use_count: fields.useCount, expires_at: fields.expiresAt })
-        .where('id', '=', id)
+      await tokenPathQueries
+        .updateRefreshToken(db, { id, useCount: fields.useCount, expiresAt: fields.expiresAt })
         .execute();
     },
 

@@ -1,4 +1,4 @@
-import type { RateLimitStore } from '../abuse/rate-limits.js';
+import type { RateLimitStore } from './rate-limits.js';
 import type { Repository } from './repository.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RatePolicy } from '../../abuse/rate-limits.js';
+import type { RatePolicy } from '../../store/rate-limits.js';
 import type { AuditSink } from '../../audit/audit.js';
 import type { FormParams } from '../../http/form.js';
 import type { ClientRecord } from '../../primitives/records.js';

@@ -1,4 +1,4 @@
-import { per } from '../../abuse/rate-limits.js';
+import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
 import { introspectToken } from '../introspection.js';
 import { oauthEndpoint } from './endpoint.js';

@@ -1,5 +1,5 @@
 import { OAuthError } from '@gatehouse/contract';
-import { per } from '../../abuse/rate-limits.js';
+import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
 import { grantHandlerOf } from '../grants/index.js';
 import { oauthEndpoint } from './endpoint.js';

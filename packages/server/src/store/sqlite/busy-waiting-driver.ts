@@ -1,6 +1,5 @@
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult, TransactionSettings } from 'kysely';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { StoreBusyError } from '../store.js';
+import { waitOutBusy } from './errors.js';
 
 /**
  * better-sqlite3 waits for another connection's lock synchronously (busy_timeout), which would stop
@@ -61,24 +60,6 @@ class BusyWaitingConnection implements DatabaseConnection {
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
     return this.inner.streamQuery<R>(query, chunkSize);
-  }
-}
-
-/**
- * Runs `statement`, and while SQLite answers SQLITE_BUSY (another connection holds the lock) runs it
- * again after an asynchronous, growing, jittered pause, until `budgetMs` is spent; then StoreBusyError.
- */
-export async function waitOutBusy<T>(statement: () => T | Promise<T>, budgetMs: number): Promise<T> {
-  const deadline = Date.now() + budgetMs;
-  for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 25)) {
-    try {
-      return await statement();
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
-      if (Date.now() >= deadline) throw new StoreBusyError({ cause: error });
-      // Jitter, so that waiting processes do not retry in lockstep.
-      await sleep(delayMs * (0.5 + Math.random()));
-    }
   }
 }
 

@@ -1,10 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Selectable } from 'kysely';
+import type { Compilable, Kysely } from 'kysely';
 import type { Repository } from '../repository.js';
-import { clientFromRow, grantFromRow, refreshTokenFromRow } from '../rows.js';
-import type { ClientsTable, GrantsTable } from '../schema.js';
+import { clientFromRow, grantFromRow } from '../rows.js';
+import type { Database } from '../schema.js';
+import { tokenInFamilyFromRow, tokenPathQueries } from '../token-path-queries.js';
 
-/** The repository methods every token request runs, and which this file implements on SQLite. */
+/** The repository methods every token request runs, and which this file runs on prepared statements. */
 export type HotQueries = Pick<
   Repository,
   | 'findClient'
@@ -18,129 +19,104 @@ export type HotQueries = Pick<
   | 'insertRecord'
 >;
 
-/** A grants row as an array, in the order of GRANT_COLUMNS. */
-type GrantTuple = [
-  string,
-  string,
-  string,
-  string,
-  number,
-  number,
-  number,
-  string | null,
-  string | null,
-  number | null,
-  string | null,
-];
-
-const GRANT_COLUMNS =
-  'id, client_id, subject, scope, created_at, expires_at, rotation_count, head_token_id, previous_token_id, revoked_at, revoked_reason';
-
-type TokenInFamilyRow = Selectable<GrantsTable> & {
-  t_id: string;
-  grant_id: string;
-  use_count: number;
-  issued_at: number;
-  t_expires_at: number;
-};
-
 /**
- * The token hot path's queries as better-sqlite3 statements prepared once per connection: the same
- * SQL as their Kysely versions in repository.ts, returning the same records, without building and
- * compiling a query and preparing a statement on every call (together most of a refresh's CPU
- * time). The domain rules stay in oauth/; these only read and write rows.
- *
- * The REST API's insert is here too: it runs in the group commit, once per 201.
+ * The token hot path's queries (`../token-path-queries.ts`, the same definitions the repository
+ * runs) compiled once by Kysely and prepared once by better-sqlite3, returning the same records:
+ * no query is built, compiled or prepared per call. The domain rules stay in oauth/; these only
+ * read and write rows.
  *
  * The caller decides when they may run: inside a transaction on its connection, or outside one
  * when no transaction is open (see GroupCommit.outsideTransactions).
  */
-export function prepareHotQueries(database: BetterSqlite3.Database): HotQueries {
-  const findClient = database.prepare<[string], Selectable<ClientsTable>>('select * from clients where id = ?');
-  // Every bearer request reads its grant. Rows as arrays: better-sqlite3 builds an object row
-  // property by property, with its column names made anew each time, which costs more than the read.
-  const findGrant = database
-    .prepare<[string], GrantTuple>(`select ${GRANT_COLUMNS} from grants where id = ?`)
-    .raw(true);
-  const findGrantRevokedAt = database
-    .prepare<[string], number | null>('select revoked_at from grants where id = ?')
-    .pluck(true);
-  const findRefreshToken = database.prepare<[string], TokenInFamilyRow>(`
-    select t.id as t_id, t.grant_id, t.use_count, t.issued_at, t.expires_at as t_expires_at,
-      g.id, g.client_id, g.subject, g.scope, g.created_at, g.expires_at, g.rotation_count,
-      g.head_token_id, g.previous_token_id, g.revoked_at, g.revoked_reason
-    from refresh_tokens as t inner join grants as g on g.id = t.grant_id
-    where t.id = ?`);
-  const revokeGrant = database.prepare<[number, string, string]>(
-    'update grants set revoked_at = ?, revoked_reason = ? where id = ? and revoked_at is null',
-  );
-  const updateGrantFamily = database.prepare<[number, string | null, string | null, string]>(
-    'update grants set rotation_count = ?, head_token_id = ?, previous_token_id = ? where id = ?',
-  );
-  const insertRefreshToken = database.prepare<[string, string, number, number, number]>(
-    'insert into refresh_tokens (id, grant_id, use_count, issued_at, expires_at) values (?, ?, ?, ?, ?)',
-  );
-  const updateRefreshToken = database.prepare<[number, number, string]>(
-    'update refresh_tokens set use_count = ?, expires_at = ? where id = ?',
-  );
-  const insertRecord = database.prepare<[string, string, string, number, number, number]>(
-    'insert into records (collection, id, body, version, created_at, updated_at) values (?, ?, ?, ?, ?, ?)',
-  );
+export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<Database>): HotQueries {
+  const q = tokenPathQueries;
+  const findClient = prepare(database, db, q.findClient);
+  const findGrant = prepare(database, db, q.findGrant);
+  const findGrantRevokedAt = prepare(database, db, q.findGrantRevokedAt);
+  const findRefreshToken = prepare(database, db, q.findRefreshToken);
+  const revokeGrant = prepare(database, db, q.revokeGrant);
+  const updateGrantFamily = prepare(database, db, q.updateGrantFamily);
+  const insertRefreshToken = prepare(database, db, q.insertRefreshToken);
+  const updateRefreshToken = prepare(database, db, q.updateRefreshToken);
+  const insertRecord = prepare(database, db, q.insertRecord);
 
   return {
     async findClient(id) {
-      const row = findClient.get(id);
+      const row = findClient.get({ id });
       return row && clientFromRow(row);
     },
     async findGrant(id) {
-      const row = findGrant.get(id);
-      return row && grantFromRow(grantRow(row));
+      const row = findGrant.get({ id });
+      return row && grantFromRow(row);
     },
     async findGrantRevokedAt(id) {
-      return findGrantRevokedAt.get(id);
+      return findGrantRevokedAt.get({ id })?.revoked_at;
     },
     async findRefreshToken(id) {
-      const row = findRefreshToken.get(id);
-      if (!row) return undefined;
-      const token = refreshTokenFromRow({
-        id: row.t_id,
-        grant_id: row.grant_id,
-        use_count: row.use_count,
-        issued_at: row.issued_at,
-        expires_at: row.t_expires_at,
-      });
-      return { token, grant: grantFromRow(row) };
+      const row = findRefreshToken.get({ id });
+      return row && tokenInFamilyFromRow(row);
     },
     async revokeGrant(id, reason, now) {
-      return revokeGrant.run(now, reason, id).changes > 0;
+      return revokeGrant.run({ id, reason, now }).changes > 0;
     },
-    async updateGrantFamily(id, family) {
-      updateGrantFamily.run(family.rotationCount, family.headTokenId, family.previousTokenId, id);
+    async updateGrantFamily(id, { rotationCount, headTokenId, previousTokenId }) {
+      updateGrantFamily.run({ id, rotationCount, headTokenId, previousTokenId });
     },
     async insertRefreshToken(token) {
-      insertRefreshToken.run(token.id, token.grantId, token.useCount, token.issuedAt, token.expiresAt);
+      insertRefreshToken.run(token);
     },
-    async updateRefreshToken(id, fields) {
-      updateRefreshToken.run(fields.useCount, fields.expiresAt, id);
+    async updateRefreshToken(id, { useCount, expiresAt }) {
+      updateRefreshToken.run({ id, useCount, expiresAt });
     },
     async insertRecord(r) {
-      insertRecord.run(r.collection, r.id, JSON.stringify(r.body), r.version, r.createdAt, r.updatedAt);
+      insertRecord.run({ ...r, body: JSON.stringify(r.body) });
     },
   };
 }
 
-function grantRow(r: GrantTuple): Selectable<GrantsTable> {
+/** A query compiled once and prepared once, run with a parameters object like its definition's. */
+interface PreparedQuery<P, O> {
+  get(parameters: P): O | undefined;
+  run(parameters: P): BetterSqlite3.RunResult;
+}
+
+/**
+ * Compiles `query` with a placeholder in place of each parameter, to learn the SQL and where each
+ * named parameter goes among its `?`s, and prepares that SQL. A value the query fixes itself (not
+ * one of its parameters) is passed as compiled.
+ */
+function prepare<P extends object, O>(
+  database: BetterSqlite3.Database,
+  db: Kysely<Database>,
+  query: (db: Kysely<Database>, parameters: P) => Compilable<O>,
+): PreparedQuery<P, O> {
+  const placeholders = new Map<unknown, string>();
+  const named = new Proxy({} as P, {
+    get(_target, name) {
+      if (typeof name !== 'string') return undefined;
+      const placeholder = { placeholder: name };
+      placeholders.set(placeholder, name);
+      return placeholder;
+    },
+  });
+  const compiled = query(db, named).compile();
+  const slots = compiled.parameters.map((value) => ({ name: placeholders.get(value), value }));
+  // An array binds as the statement's `?`s in order.
+  const values = (p: P): unknown[] =>
+    slots.map(({ name, value }) => (name === undefined ? value : (p as Record<string, unknown>)[name]));
+  const statement = database.prepare<unknown[]>(compiled.sql);
+  // Rows are read as arrays and made objects here: better-sqlite3 makes each column's name anew for
+  // every object row it builds, which costs more than the read itself.
+  const columns = statement.reader ? statement.columns().map((column) => column.name) : [];
+  if (statement.reader) statement.raw(true);
   return {
-    id: r[0],
-    client_id: r[1],
-    subject: r[2],
-    scope: r[3],
-    created_at: r[4],
-    expires_at: r[5],
-    rotation_count: r[6],
-    head_token_id: r[7],
-    previous_token_id: r[8],
-    revoked_at: r[9],
-    revoked_reason: r[10],
+    get(p) {
+      const tuple = statement.get(values(p)) as unknown[] | undefined;
+      if (tuple === undefined) return undefined;
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < columns.length; i++) row[columns[i] as string] = tuple[i];
+      return row as O;
+    },
+    run: (p) => statement.run(values(p)),
   };
 }

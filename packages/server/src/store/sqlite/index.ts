@@ -1,15 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler, type Dialect } from 'kysely';
-import { MemoryRateLimitStore } from '../../abuse/rate-limits.js';
-import { prepareSchema, type MigrationMode } from '../migrations.js';
 import { createRepository } from '../repository.js';
-import type { Database } from '../schema.js';
+import type { MigrationMode } from '../migrations.js';
 import type { Store } from '../store.js';
-import { BusyWaitingDriver } from './busy-waiting-driver.js';
-import { GroupCommit } from './group-commit.js';
 import { prepareHotQueries } from './hot-queries.js';
+import { migrateSqlite } from './migrations.js';
+import { openSqliteDatabase } from './open.js';
+import { MemoryRateLimitStore } from './rate-limit-store.js';
+import { GroupCommit } from './transactions.js';
 
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:`. */
@@ -28,17 +24,11 @@ export async function openSqliteStore({
   busyTimeoutMs = 5000,
   migrations = 'apply',
 }: SqliteStoreOptions): Promise<Store> {
-  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-  const database = new BetterSqlite3(filename);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = FULL');
-  database.pragma('foreign_keys = ON');
-  // Lock waits happen in BusyWaitingDriver, asynchronously, never inside SQLite.
-  database.pragma('busy_timeout = 0');
-  const db = new Kysely<Database>({ dialect: busyWaitingDialect(database, busyTimeoutMs) });
+  const opened = await openSqliteDatabase(filename, busyTimeoutMs);
+  const { database, db } = opened;
   let appliedMigrations: string[];
   try {
-    appliedMigrations = await prepareSchema(db as Kysely<unknown>, migrations);
+    appliedMigrations = await migrateSqlite(opened, migrations);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -46,7 +36,7 @@ export async function openSqliteStore({
 
   // The token hot path runs on statements prepared once; everything else on Kysely. Transactions
   // are group-committed: one fsync for all the transactions of an event-loop turn.
-  const hot = prepareHotQueries(database);
+  const hot = prepareHotQueries(database, db);
   const commits = new GroupCommit({
     database,
     busyBudgetMs: busyTimeoutMs,
@@ -78,14 +68,5 @@ export async function openSqliteStore({
     async close() {
       await db.destroy();
     },
-  };
-}
-
-function busyWaitingDialect(database: BetterSqlite3.Database, budgetMs: number): Dialect {
-  return {
-    createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new BusyWaitingDriver(new SqliteDriver({ database }), budgetMs),
-    createIntrospector: (db) => new SqliteIntrospector(db),
-    createQueryCompiler: () => new SqliteQueryCompiler(),
   };
 }

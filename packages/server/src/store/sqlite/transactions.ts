@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Repository } from '../repository.js';
-import { waitOutBusy } from './busy-waiting-driver.js';
+import { waitOutBusy } from './errors.js';
 
 /** The connection a GroupCommit runs on. */
 export interface GroupCommitConnection {

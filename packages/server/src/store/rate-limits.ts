@@ -6,8 +6,10 @@
  * bucket allows a burst of `limit` requests, then one every `T`; and a refused request changes
  * nothing, so a client that keeps knocking while refused is not punished further.
  *
- * The arithmetic lives here once; the stores only keep `tat` per bucket: in this process's memory
- * (SQLite, one process) or in a PostgreSQL table every process shares.
+ * The arithmetic lives here once, in the store's contract, because the stores apply it: they only
+ * keep `tat` per bucket, in this process's memory (`sqlite/rate-limit-store.ts`, one process) or in a
+ * PostgreSQL table every process shares (`postgres/rate-limit-store.ts`). The policies and the
+ * limiter that charges requests are in `abuse/`.
  *
  * @see https://en.wikipedia.org/wiki/Generic_cell_rate_algorithm
  */
@@ -15,22 +17,6 @@
 export interface RatePolicy {
   readonly limit: number;
   readonly periodMs: number;
-}
-
-const UNITS = { s: 1000, min: 60_000, h: 3_600_000 } as const;
-
-/** `limit` requests per second, minute or hour. */
-export function per(limit: number, unit: keyof typeof UNITS): RatePolicy {
-  return { limit, periodMs: UNITS[unit] };
-}
-
-/** `<count>/<s|min|h>` (e.g. `1200/min`), or `off`. */
-export function parseRatePolicy(text: string): RatePolicy | null {
-  const value = text.trim();
-  if (value === 'off') return null;
-  const match = /^([1-9]\d{0,8})\/(s|min|h)$/.exec(value);
-  if (!match) throw new Error(`a rate limit is <count>/<s|min|h> (e.g. 1200/min) or off, got ${JSON.stringify(text)}`);
-  return per(Number(match[1]), match[2] as keyof typeof UNITS);
 }
 
 /** One bucket to charge one request to. */
@@ -78,45 +64,4 @@ export interface RateLimitStore {
   peek(charges: readonly RateCharge[], nowMs: number): Promise<number[]>;
   /** Forgets buckets that are back to full (their `tat` is past): they answer as a new bucket would. */
   sweep(nowMs: number): Promise<void>;
-}
-
-/**
- * The buckets in this process's memory, for the embedded SQLite store. At most `maxBuckets` are
- * kept: past that, buckets that are back to full are forgotten first (forgetting them changes
- * nothing), then the least recently charged.
- */
-export class MemoryRateLimitStore implements RateLimitStore {
-  readonly #tats = new Map<string, number>();
-  readonly #maxBuckets: number;
-
-  constructor(maxBuckets = 100_000) {
-    this.#maxBuckets = maxBuckets;
-  }
-
-  async consume(charges: readonly RateCharge[], nowMs: number): Promise<number[]> {
-    const waits = charges.map(({ bucket, policy }) => {
-      const step = gcraStep(this.#tats.get(bucket), nowMs, policy);
-      if (step.allowed) {
-        this.#tats.delete(bucket);
-        this.#tats.set(bucket, step.tat);
-      }
-      return step.retryAfterMs;
-    });
-    // Down to 90% of the cap, so that a full map is swept once per many charges, not on each.
-    if (this.#tats.size > this.#maxBuckets) forgetPast(this.#tats, nowMs, Math.floor(this.#maxBuckets * 0.9));
-    return waits;
-  }
-
-  async peek(charges: readonly RateCharge[], nowMs: number): Promise<number[]> {
-    return charges.map(({ bucket, policy }) => gcraStep(this.#tats.get(bucket), nowMs, policy).retryAfterMs);
-  }
-
-  async sweep(nowMs: number): Promise<void> {
-    forgetPast(this.#tats, nowMs);
-  }
-
-  /** How many buckets are remembered (for tests). */
-  get size(): number {
-    return this.#tats.size;
-  }
 }

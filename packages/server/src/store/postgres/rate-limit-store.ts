@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { gcraStep, type RateCharge, type RateLimitStore } from '../../abuse/rate-limits.js';
+import { gcraStep, type RateCharge, type RateLimitStore } from '../rate-limits.js';
 import type { Database } from '../schema.js';
 
 /**
  * Rate-limit buckets in the `rate_limits` table, shared by every process on the database. A charge
  * is one statement for all its buckets: an upsert that moves a bucket's `tat` only where the GCRA
- * allows it (`abuse/rate-limits.ts`), under the row lock PostgreSQL takes for the upsert, so two
+ * allows it (`store/rate-limits.ts`), under the row lock PostgreSQL takes for the upsert, so two
  * processes charging one bucket at once are counted one after the other.
  */
 export function postgresRateLimitStore(db: Kysely<Database>): RateLimitStore {

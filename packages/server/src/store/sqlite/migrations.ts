@@ -1,0 +1,35 @@
+import { sql, type Kysely } from 'kysely';
+import { prepareSchema, type DialectSteps, type MigrationMode } from '../migrations.js';
+import type { SqliteDatabase } from './open.js';
+
+/** SQLite's parts of the shared migrations. */
+const steps: DialectSteps = {
+  // One process serves a SQLite file in the common case: its rate-limit buckets stay in memory.
+  async createRateLimitsTable() {},
+  async hasTable(db, name) {
+    const { rows } = await sql`select 1 from sqlite_master where type = 'table' and name = ${name}`.execute(db);
+    return rows.length > 0;
+  },
+};
+
+/**
+ * Runs the migrations inside one BEGIN IMMEDIATE transaction: SQLite's DDL is transactional, so the
+ * migrations and their bookkeeping rows commit together or not at all (a crash mid-way leaves the
+ * file as it was, and the next start migrates it), and the write lock, taken before the first read,
+ * makes a second process starting on the same file wait (BusyWaitingDriver) and then find nothing
+ * left to do.
+ */
+export async function migrateSqlite({ database, db }: SqliteDatabase, mode: MigrationMode): Promise<string[]> {
+  return db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    try {
+      const applied = await prepareSchema(connection as Kysely<unknown>, mode, steps);
+      await sql`commit`.execute(connection);
+      return applied;
+    } catch (error) {
+      // SQLite may have rolled back already (on some errors it ends the transaction itself).
+      if (database.inTransaction) await sql`rollback`.execute(connection);
+      throw error;
+    }
+  });
+}

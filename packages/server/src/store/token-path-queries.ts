@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely';
+import type { GrantRevocationReason, RefreshTokenInFamily } from '../primitives/records.js';
+import { grantFromRow, refreshTokenFromRow } from './rows.js';
+import type { Database } from './schema.js';
+
+/**
+ * The queries every token request runs (and the REST API's insert, once per 201), each defined once,
+ * here. The repository runs them through Kysely; the SQLite store compiles each once and prepares
+ * the compiled SQL (`sqlite/hot-queries.ts`), which saves building, compiling and preparing a query
+ * on every call — together most of a refresh's CPU time. A query takes its parameters as one object,
+ * so that it can be compiled with placeholders in their place.
+ */
+export const tokenPathQueries = {
+  findClient: (db: Kysely<Database>, p: { id: string }) => db.selectFrom('clients').selectAll().where('id', '=', p.id),
+
+  findGrant: (db: Kysely<Database>, p: { id: string }) => db.selectFrom('grants').selectAll().where('id', '=', p.id),
+
+  findGrantRevokedAt: (db: Kysely<Database>, p: { id: string }) =>
+    db.selectFrom('grants').select('revoked_at').where('id', '=', p.id),
+
+  /** The token with its grant; `lockRows` locks both rows for the transaction (PostgreSQL). */
+  findRefreshToken: (db: Kysely<Database>, p: { id: string }, lockRows = false) =>
+    db
+      .selectFrom('refresh_tokens as t')
+      .innerJoin('grants as g', 'g.id', 't.grant_id')
+      .select(['t.id as t_id', 't.grant_id', 't.use_count', 't.issued_at', 't.expires_at as t_expires_at'])
+      .select([
+        'g.id',
+        'g.client_id',
+        'g.subject',
+        'g.scope',
+        'g.created_at',
+        'g.expires_at',
+        'g.rotation_count',
+        'g.head_token_id',
+        'g.previous_token_id',
+        'g.revoked_at',
+        'g.revoked_reason',
+      ])
+      .where('t.id', '=', p.id)
+      .$if(lockRows, (q) => q.forUpdate()),
+
+  /** Revokes unless already revoked: the changed-row count says whether this call did. */
+  revokeGrant: (db: Kysely<Database>, p: { id: string; reason: GrantRevocationReason; now: number }) =>
+    db
+      .updateTable('grants')
+      .set({ revoked_at: p.now, revoked_reason: p.reason })
+      .where('id', '=', p.id)
+      .where('revoked_at', 'is', null),
+
+  updateGrantFamily: (
+    db: Kysely<Database>,
+    p: { id: string; rotationCount: number; headTokenId: string | null; previousTokenId: string | null },
+  ) =>
+    db
+      .updateTable('grants')
+      .set({ rotation_count: p.rotationCount, head_token_id: p.headTokenId, previous_token_id: p.previousTokenId })
+      .where('id', '=', p.id),
+
+  insertRefreshToken: (
+    db: Kysely<Database>,
+    p: { id: string; grantId: string; useCount: number; issuedAt: number; expiresAt: number },
+  ) =>
+    db.insertInto('refresh_tokens').values({
+      id: p.id,
+      grant_id: p.grantId,
+      use_count: p.useCount,
+      issued_at: p.issuedAt,
+      expires_at: p.expiresAt,
+    }),
+
+  updateRefreshToken: (db: Kysely<Database>, p: { id: string; useCount: number; expiresAt: number }) =>
+    db.updateTable('refresh_tokens').set({ use_count: p.useCount, expires_at: p.expiresAt }).where('id', '=', p.id),
+
+  /** `body` is the record's JSON text. */
+  insertRecord: (
+    db: Kysely<Database>,
+    p: { collection: string; id: string; body: string; version: number; createdAt: number; updatedAt: number },
+  ) =>
+    db.insertInto('records').values({
+      collection: p.collection,
+      id: p.id,
+      body: p.body,
+      version: p.version,
+      created_at: p.createdAt,
+      updated_at: p.updatedAt,
+    }),
+};
+
+/** A row of `findRefreshToken`: the token's columns (renamed where they clash) and its grant's. */
+export type TokenInFamilyRow = Awaited<
+  ReturnType<ReturnType<typeof tokenPathQueries.findRefreshToken>['executeTakeFirstOrThrow']>
+>;
+
+export function tokenInFamilyFromRow(row: TokenInFamilyRow): RefreshTokenInFamily {
+  const token = refreshTokenFromRow({
+    id: row.t_id,
+    grant_id: row.grant_id,
+    use_count: row.use_count,
+    issued_at: row.issued_at,
+    expires_at: row.t_expires_at,
+  });
+  return { token, grant: grantFromRow(row) };
+}

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { ClientRecord, GrantRecord } from '../src/primitives/records.js';
+import { createRepository, type Repository } from '../src/store/repository.js';
+import { prepareHotQueries, type HotQueries } from '../src/store/sqlite/hot-queries.js';
+import { migrateSqlite } from '../src/store/sqlite/migrations.js';
+import { openSqliteDatabase, type SqliteDatabase } from '../src/store/sqlite/open.js';
+
+const NOW = 1_800_000_000;
+
+const client: ClientRecord = {
+  id: 'app',
+  name: 'App',
+  secretDigest: null,
+  redirectUris: ['https://app.example/cb'],
+  grantTypes: ['refresh_token'],
+  scope: ['a', 'b'],
+  policy: {
+    rotation: true,
+    rotationLimit: 1,
+    maxRotations: null,
+    refreshTokenTtl: 3600,
+    refreshTokenAbsoluteTtl: 86_400,
+  },
+  accessTokenTtl: 300,
+  resourceServer: false,
+  createdAt: NOW,
+};
+
+const grant = (id: string): GrantRecord => ({
+  id,
+  clientId: 'app',
+  subject: 'alice',
+  scope: ['a'],
+  createdAt: NOW,
+  expiresAt: NOW + 86_400,
+  rotationCount: 0,
+  headTokenId: null,
+  previousTokenId: null,
+  revokedAt: null,
+  revokedReason: null,
+});
+
+describe('the SQLite hot path (queries compiled once from the repository’s definitions)', () => {
+  let dir: string;
+  let opened: SqliteDatabase;
+  let kysely: Repository;
+  let hot: HotQueries;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gatehouse-hot-'));
+    opened = await openSqliteDatabase(join(dir, 'hot.db'), 1000);
+    await migrateSqlite(opened, 'apply');
+    kysely = createRepository(opened.db, { lockRows: false });
+    hot = prepareHotQueries(opened.database, opened.db);
+    await kysely.insertClient(client);
+  });
+  after(async () => {
+    await opened.db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads the same records as the repository through Kysely, and nothing for an unknown id', async () => {
+    await kysely.insertGrant(grant('g1'));
+    await kysely.insertRefreshToken({ id: 't1', grantId: 'g1', useCount: 0, issuedAt: NOW, expiresAt: NOW + 60 });
+    for (const read of ['findClient', 'findGrant', 'findGrantRevokedAt', 'findRefreshToken'] as const) {
+      for (const id of ['app', 'g1', 't1', 'missing']) {
+        assert.deepEqual(await hot[read](id), await kysely[read](id), `${read}(${id})`);
+      }
+    }
+    assert.deepEqual(await hot.findClient('app'), client);
+    assert.deepEqual((await hot.findRefreshToken('t1'))?.grant, grant('g1'));
+    assert.equal(await hot.findGrantRevokedAt('g1'), null);
+    assert.equal(await hot.findGrantRevokedAt('missing'), undefined);
+  });
+
+  it('writes rows that the repository reads back as written', async () => {
+    await hot.insertRefreshToken({ id: 't2', grantId: 'g1', useCount: 0, issuedAt: NOW, expiresAt: NOW + 60 });
+    await hot.updateRefreshToken('t2', { useCount: 1, expiresAt: NOW + 5 });
+    assert.deepEqual((await kysely.findRefreshToken('t2'))?.token, {
+      id: 't2',
+      grantId: 'g1',
+      useCount: 1,
+      issuedAt: NOW,
+      expiresAt: NOW + 5,
+    });
+    await hot.updateGrantFamily('g1', { rotationCount: 2, headTokenId: 't2', previousTokenId: 't1' });
+    const family = await kysely.findGrant('g1');
+    assert.deepEqual([family?.rotationCount, family?.headTokenId, family?.previousTokenId], [2, 't2', 't1']);
+
+    assert.equal(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 9), true);
+    assert.equal(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 10), false, 'already revoked');
+    assert.equal(await kysely.findGrantRevokedAt('g1'), NOW + 9);
+    assert.equal((await kysely.findGrant('g1'))?.revokedReason, 'revoked_by_admin');
+
+    const record = {
+      collection: 'contacts',
+      id: 'c1',
+      body: { email: 'a@b.example' },
+      version: 1,
+      createdAt: NOW,
+      updatedAt: NOW,
+    };
+    await hot.insertRecord(record);
+    assert.deepEqual(await kysely.findRecord('contacts', 'c1'), record);
+  });
+});

@@ -1,0 +1,258 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { before, describe, it } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { openStore } from '../src/store/open.js';
+import { DIALECTS, freshDatabase, type Dialect } from './_dialects.js';
+import { childEnv } from './_processes.js';
+
+/** The built store: what `gatehouse migrate` and `gatehouse serve` open at start (`npm run build` first). */
+const STORE_MODULE = new URL('../dist/store/open.js', import.meta.url).href;
+const ALL_MIGRATIONS = [
+  '0001_initial',
+  '0002_records',
+  '0003_users_sessions',
+  '0004_signing_key_activation',
+  '0005_audit_events',
+  '0006_rate_limits',
+];
+
+/**
+ * A process that has loaded the store code and waits, so that a trial times the start of the store
+ * itself (its migrations), not Node's start-up: on a message with a DATABASE_URL it opens the
+ * store as `gatehouse migrate` does, applying pending migrations, and answers what it applied.
+ */
+const CHILD = `
+const { openStore } = await import(process.env.STORE_MODULE);
+process.on('message', async (url) => {
+  try {
+    const store = await openStore(url, { migrations: 'apply' });
+    await store.close();
+    process.send({ ok: true, applied: store.appliedMigrations });
+  } catch (error) {
+    process.send({ ok: false, error: (error?.code ?? '') + ' ' + String(error?.stack ?? error) });
+  }
+});
+process.send('ready');
+`;
+
+interface StoreStart {
+  readonly ok: boolean;
+  readonly applied?: string[];
+  readonly error?: string;
+}
+
+interface StoreProcess {
+  readonly child: ChildProcess;
+  /** Opens the store at `url` in the child; resolves with its answer. */
+  start(url: string): Promise<StoreStart>;
+}
+
+async function spawnStoreProcess(): Promise<StoreProcess> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD], {
+    env: childEnv({ STORE_MODULE }),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [ready] = (await once(child, 'message')) as [unknown];
+  assert.equal(ready, 'ready');
+  return {
+    child,
+    async start(url) {
+      child.send(url);
+      const [answer] = (await once(child, 'message')) as [StoreStart];
+      return answer;
+    },
+  };
+}
+
+async function kill(child: ChildProcess): Promise<NodeJS.Signals | null> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  }
+  return child.signalCode;
+}
+
+/** The tables and columns of the store's schema, one `table.column` a line. */
+async function describeSchema(dialect: Dialect, url: string): Promise<string[]> {
+  if (dialect === 'sqlite') {
+    const file = url.slice('sqlite:'.length);
+    if (!existsSync(file)) return [];
+    const database = new BetterSqlite3(file, { readonly: true });
+    try {
+      return database
+        .prepare<[], { t: string; c: string }>(
+          "select m.name as t, p.name as c from sqlite_master m join pragma_table_info(m.name) p where m.type = 'table' order by 1, 2",
+        )
+        .all()
+        .map((row) => `${row.t}.${row.c}`);
+    } finally {
+      database.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ t: string; c: string }>(
+      'select table_name as t, column_name as c from information_schema.columns where table_schema = current_schema() order by 1, 2',
+    );
+    return rows.map((row) => `${row.t}.${row.c}`);
+  } finally {
+    await client.end();
+  }
+}
+
+type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
+
+/** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
+async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
+  const statements = [
+    'drop table audit_events',
+    'alter table signing_keys drop column activates_at',
+    "delete from kysely_migration where name > '0003_users_sessions'",
+    ...(dialect === 'postgres' ? ['drop table rate_limits'] : []),
+  ];
+  if (dialect === 'sqlite') {
+    const database = new BetterSqlite3(url.slice('sqlite:'.length));
+    try {
+      for (const statement of statements) database.exec(statement);
+    } finally {
+      database.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs `trial` for 0..count-1, at most `parallel` at a time; after a failure, starts no more. */
+async function inBatches(count: number, parallel: number, trial: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) {
+        try {
+          await trial(next++);
+        } catch (error) {
+          next = count;
+          throw error;
+        }
+      }
+    }),
+  );
+}
+
+for (const dialect of DIALECTS)
+  describe(`migrations under faults [${dialect}]`, () => {
+    let complete: string[];
+    /** How long a first start takes in a process that is ready, ms: the window the kills fall in. */
+    let firstStartMs: number;
+
+    before(async () => {
+      const database = await freshDatabase(dialect);
+      const store = await spawnStoreProcess();
+      const started = performance.now();
+      assert.equal((await store.start(database.url)).error, undefined);
+      firstStartMs = performance.now() - started;
+      await kill(store.child);
+      complete = await describeSchema(dialect, database.url);
+      await database.drop();
+    });
+
+    /**
+     * Starts the store in `trials` processes, each on its own database made by `make`, and kills
+     * each at a random moment of its start; then a normal start must bring the schema to complete.
+     */
+    async function killDuringStarts(trials: number, make: () => Promise<FreshDatabase>): Promise<void> {
+      // How the kills fell: before the store answered (its schema then as it was, complete or, were
+      // migrations not atomic, in between), or after.
+      const outcomes = { before: 0, between: 0, complete: 0, answered: 0 };
+      const tables = (schema: string[]) => new Set(schema.map((column) => column.split('.')[0])).size;
+      await inBatches(trials, 6, async () => {
+        const database = await make();
+        try {
+          const initial = tables(await describeSchema(dialect, database.url));
+          const store = await spawnStoreProcess();
+          const started = store.start(database.url).catch(() => undefined);
+          await sleep(Math.random() * firstStartMs);
+          const signal = await kill(store.child);
+          const answer = await Promise.race([started, sleep(0)]);
+          if (signal === null || answer) outcomes.answered++;
+          else {
+            const left = tables(await describeSchema(dialect, database.url).catch(() => []));
+            outcomes[left === tables(complete) ? 'complete' : left === initial ? 'before' : 'between']++;
+          }
+          const next = await openStore(database.url);
+          await next.close();
+          await openStore(database.url, { migrations: 'check' }).then((s) => s.close());
+          assert.deepEqual(await describeSchema(dialect, database.url), complete);
+        } finally {
+          await database.drop();
+        }
+      });
+      // The kills must land while the store was starting, or the trial proves nothing.
+      assert.ok(outcomes.answered <= trials * 0.7, JSON.stringify(outcomes));
+      console.log(`# kills [${dialect}] in 0–${Math.round(firstStartMs)} ms: ${JSON.stringify(outcomes)}`);
+    }
+
+    it('a kill -9 at a random moment of 30 first starts leaves a store that the next start migrates completely', async () => {
+      await killDuringStarts(30, () => freshDatabase(dialect));
+    });
+
+    it('a kill -9 at a random moment of 15 upgrades (from 0003) leaves a store that the next start migrates, its rows kept', async () => {
+      const kept = { collection: 'contacts', id: 'kept', body: { n: 1 }, version: 1, createdAt: 1, updatedAt: 1 };
+      const upgraded: FreshDatabase[] = [];
+      await killDuringStarts(15, async () => {
+        const database = await freshDatabase(dialect);
+        const store = await openStore(database.url);
+        await store.insertRecord(kept);
+        await store.close();
+        await downgradeTo0003(dialect, database.url);
+        upgraded.push(database);
+        return {
+          url: database.url,
+          async drop() {
+            const store = await openStore(database.url);
+            try {
+              assert.deepEqual(await store.findRecord('contacts', 'kept'), kept);
+            } finally {
+              await store.close();
+              await database.drop();
+            }
+          },
+        };
+      });
+      assert.equal(upgraded.length, 15);
+    });
+
+    for (const processes of [2, 4])
+      it(`${processes} processes starting together on one empty store, 20 times, all come up, one of them migrating`, async () => {
+        const starters = await Promise.all(Array.from({ length: processes }, () => spawnStoreProcess()));
+        try {
+          for (let trial = 0; trial < 20; trial++) {
+            const database = await freshDatabase(dialect);
+            try {
+              const answers = await Promise.all(starters.map((s) => s.start(database.url)));
+              for (const answer of answers) assert.equal(answer.error, undefined);
+              const applied = answers.flatMap((answer) => answer.applied ?? []);
+              assert.deepEqual(applied.sort(), ALL_MIGRATIONS, 'each migration applied exactly once');
+              assert.deepEqual(await describeSchema(dialect, database.url), complete);
+            } finally {
+              await database.drop();
+            }
+          }
+        } finally {
+          await Promise.all(starters.map((s) => kill(s.child)));
+        }
+      });
+  });
