@@ -3,6 +3,8 @@ export {
   OpenApiDocumentError,
   checkOpenApiDocument,
   listCollections,
+  itemPathOf,
+  openApiVersion,
   resolveSchema,
   type DocumentLocation,
   HTTP_METHODS,
@@ -11,6 +13,7 @@ export {
   type HttpMethod,
   type MediaTypeObject,
   type OpenApiDocument,
+  type OpenApiVersion,
   type OperationObject,
   type PathItemObject,
   type ReferenceObject,
@@ -27,3 +30,4 @@ export {
   type BodyValidator,
 } from './validator.js';
 export { mergePatch } from './merge-patch.js';
+export { allowsNull } from './translate.js';
