@@ -307,7 +307,11 @@ describe('a document the server cannot serve as declared stops it, naming the pa
   test('a path of another shape', () => {
     const doc = served();
     doc.paths['/contacts/{id}/notes'] = { get: { responses: {} } };
-    assertDocumentError(doc, "paths['/contacts/{id}/notes'] is not a path Gatehouse serves", '/paths/~1contacts~1{id}~1notes');
+    assertDocumentError(
+      doc,
+      "paths['/contacts/{id}/notes'] is not a path Gatehouse serves",
+      '/paths/~1contacts~1{id}~1notes',
+    );
   });
 
   test('an operation the server does not serve on the path (PUT on the collection)', () => {
@@ -342,7 +346,7 @@ describe('a document the server cannot serve as declared stops it, naming the pa
 
   test('a query parameter the server does not read', () => {
     const doc = served();
-    doc.paths['/contacts']['get'] = {
+    (doc.paths['/contacts'] as Record<string, unknown>)['get'] = {
       parameters: [{ name: 'filter', in: 'query', schema: { type: 'string' } }],
       responses: {},
     };

@@ -30,8 +30,7 @@ export function checkCollectionShapes(doc: OpenApiDocument): void {
     const member = ITEM_PATH.exec(path);
     if (collection?.[1] !== undefined) checkCollectionPath(doc, path, collection[1]);
     else if (member?.[1] !== undefined) checkItemPath(doc, path, member[1]);
-    else
-      fail(['paths', path], 'is not a path Gatehouse serves: a collection is declared as /{name} and /{name}/{id}');
+    else fail(['paths', path], 'is not a path Gatehouse serves: a collection is declared as /{name} and /{name}/{id}');
     const allowed = collection === null ? ITEM_METHODS : COLLECTION_METHODS;
     for (const method of HTTP_METHODS) {
       if (!Object.hasOwn(item, method)) continue;
@@ -69,10 +68,16 @@ function checkOperationShape(doc: OpenApiDocument, path: string, method: HttpMet
         fail([...at, 'requestBody', 'content', type], `is not served: a ${method} body is ${mediaType}`);
   }
   if (method === 'put' && body !== undefined) checkSameRecordSchema(doc, path, idName);
-  const parameters = [...listParameters(doc, doc.paths[path]?.['parameters']), ...listParameters(doc, operation?.parameters)];
+  const parameters = [
+    ...listParameters(doc, doc.paths[path]?.['parameters']),
+    ...listParameters(doc, operation?.parameters),
+  ];
   parameters.forEach((parameter, index) => {
     if (!isServedParameter(parameter, method, idName))
-      fail([...at, 'parameters', index], `declares the ${parameter.in} parameter '${parameter.name}', which is not served`);
+      fail(
+        [...at, 'parameters', index],
+        `declares the ${parameter.in} parameter '${parameter.name}', which is not served`,
+      );
   });
 }
 

@@ -49,7 +49,8 @@ export function checkSchema(value: unknown, at: DocumentLocation, context: Schem
     const check = table.get(key);
     if (check !== undefined) check(schema[key], [...at, key], context);
     else if (key === 'nullable') fail([...at, key], "is OpenAPI 3.0 only: in 3.1 write type: [<type>, 'null']");
-    else if (!key.startsWith('x-')) fail([...at, key], `is not an OpenAPI ${context.version} Schema Object keyword (${spec})`);
+    else if (!key.startsWith('x-'))
+      fail([...at, key], `is not an OpenAPI ${context.version} Schema Object keyword (${spec})`);
   }
   if (context.version === '3.0' && own(schema, 'type') === 'array' && !Object.hasOwn(schema, 'items')) {
     fail([...at, 'items'], 'must be present when type is array (OpenAPI 3.0.3 §4.7.24)');

@@ -66,7 +66,15 @@ const VALUE_KEYWORDS_31 = [
   'contentEncoding',
 ] as const;
 /** 2020-12 keywords whose value is one schema (or a boolean). */
-const SCHEMA_KEYWORDS_31 = ['propertyNames', 'contains', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems'] as const;
+const SCHEMA_KEYWORDS_31 = [
+  'propertyNames',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+] as const;
 /** 2020-12 keywords whose value maps names to schemas. */
 const SCHEMA_MAP_KEYWORDS_31 = ['$defs', 'patternProperties', 'dependentSchemas'] as const;
 
@@ -119,7 +127,11 @@ function translateNumbers30(schema: SchemaObject): Record<string, unknown> {
 }
 
 /** 3.1: `type` (a list included), the numeric bounds and the other 2020-12 keywords. */
-function translateKeywords31(schema: SchemaObject, at: DocumentLocation, context: TranslateContext): Record<string, unknown> {
+function translateKeywords31(
+  schema: SchemaObject,
+  at: DocumentLocation,
+  context: TranslateContext,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const source = schema as Readonly<Record<string, unknown>>;
   for (const keyword of ['type', 'maximum', 'minimum', ...VALUE_KEYWORDS_31])

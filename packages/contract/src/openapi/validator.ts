@@ -210,7 +210,9 @@ function readOnlyProperties(doc: OpenApiDocument, schema: SchemaOrReference): st
 
 /** A read-only value is accepted when it is the record's own (compared as JSON: bodies are JSON). */
 function sameValue(sent: unknown, current: Readonly<Record<string, unknown>> | undefined, name: string): boolean {
-  return current !== undefined && Object.hasOwn(current, name) && JSON.stringify(sent) === JSON.stringify(current[name]);
+  return (
+    current !== undefined && Object.hasOwn(current, name) && JSON.stringify(sent) === JSON.stringify(current[name])
+  );
 }
 
 function readOnlyProblem(name: string): InvalidField {
