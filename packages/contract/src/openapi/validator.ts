@@ -174,7 +174,7 @@ function validateBody(
   }
   const value = body as Record<string, unknown>;
   const sent = readOnly.filter((name) => Object.hasOwn(value, name));
-  const refused = sent.filter((name) => !sameValue(value[name], current, name)).map(readOnlyProblem);
+  const refused = sent.filter((name) => !sameValue(value[name], current, name)).map(readOnlyFieldProblem);
   try {
     if (validate(value)) {
       if (refused.length > 0) return { ok: false, kind: 'invalid', fields: refused };
@@ -215,7 +215,8 @@ function sameValue(sent: unknown, current: Readonly<Record<string, unknown>> | u
   );
 }
 
-function readOnlyProblem(name: string): InvalidField {
+/** The 422 field problem of a read-only field sent with a value other than the record's own. */
+export function readOnlyFieldProblem(name: string): InvalidField {
   return {
     field: name,
     pointer: `/${escapePointerToken(name)}`,
