@@ -18,51 +18,7 @@ import {
 } from './_api.js';
 import { ManualClock, startTestServer, type TestServer } from './_server.js';
 import { DIALECTS } from './_dialects.js';
-
-/** A collection declared only in this test's OpenAPI document is served with no code change. */
-function widgetsDocument(): Record<string, unknown> {
-  const problem = { description: 'A problem', content: { 'application/problem+json': { schema: { type: 'object' } } } };
-  return {
-    openapi: '3.0.3',
-    info: { title: 'Widgets test API', version: '1.0.0' },
-    paths: {
-      '/widgets': {
-        post: {
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } },
-          },
-          responses: { '201': { description: 'Created' }, '400': problem },
-        },
-        get: { responses: { '200': { description: 'A page' } } },
-      },
-      '/widgets/{id}': {
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        get: { responses: { '200': { description: 'A widget' } } },
-      },
-    },
-    components: {
-      schemas: {
-        Widget: {
-          type: 'object',
-          required: ['sku'],
-          additionalProperties: false,
-          properties: {
-            sku: { type: 'string', minLength: 1 },
-            address: { $ref: '#/components/schemas/Address' },
-            tags: { type: 'array', items: { type: 'string' } },
-          },
-        },
-        Address: {
-          type: 'object',
-          required: ['city'],
-          additionalProperties: false,
-          properties: { city: { type: 'string' }, street: { type: 'string' } },
-        },
-      },
-    },
-  };
-}
+import { widgetsDocument } from './_documents.js';
 
 for (const dialect of DIALECTS)
   describe(`a second collection, declared only in the OpenAPI document [${dialect}]`, () => {
