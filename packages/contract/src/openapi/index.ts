@@ -26,10 +26,10 @@ export { missingFieldMessage, type FieldProblem, type InvalidField, type Missing
 export {
   compileBodyValidator,
   compileCollectionValidators,
-  readOnlyFieldProblem,
   type BodyValidationResult,
   type BodyValidator,
 } from './validator.js';
 export { mergePatch } from './merge-patch.js';
 export { allowsNull } from './translate.js';
+export { readOnlyFieldProblem } from './read-only.js';
 export { MAX_JSON_DEPTH, TOO_DEEP_DETAIL, nestsDeeperThan } from './json-depth.js';

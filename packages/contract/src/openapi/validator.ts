@@ -7,8 +7,8 @@ import { Ajv, type Options, type SchemaValidateFunction, type ValidateFunction }
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { OpenApiDocumentError, type DocumentLocation } from './document-error.js';
-import { escapePointerToken } from './json-pointer.js';
-import { listCollections, openApiVersion, resolveSchema } from './document.js';
+import { listCollections, openApiVersion } from './document.js';
+import { checkReadOnly, readOnlyProperties, withoutFields } from './read-only.js';
 import {
   NOT_A_JSON_OBJECT,
   classifyErrors,
@@ -16,7 +16,7 @@ import {
   type InvalidField,
   type MissingField,
 } from './field-errors.js';
-import type { OpenApiDocument, SchemaObject, SchemaOrReference } from './types.js';
+import type { OpenApiDocument, SchemaOrReference } from './types.js';
 import {
   REQUIRED_KEYWORD,
   translateComponents,
@@ -123,6 +123,8 @@ function createAjv(Dialect: new (options: Options) => Ajv): Ajv {
     // OpenAPI documents routinely use `properties` without `type: object`; strictTypes would
     // refuse such valid documents. Every other strict check stays on.
     strictTypes: false,
+    // Likewise a 2020-12 `prefixItems` without `items`/`minItems` is a valid open tuple.
+    strictTuples: false,
     ownProperties: true, // `constructor`, `toString`... on Object.prototype are not fields
   });
   addFormats(ajv);
@@ -173,12 +175,11 @@ function validateBody(
     return { ok: false, kind: 'invalid', fields: [NOT_A_JSON_OBJECT] };
   }
   const value = body as Record<string, unknown>;
-  const sent = readOnly.filter((name) => Object.hasOwn(value, name));
-  const refused = sent.filter((name) => !sameValue(value[name], current, name)).map(readOnlyFieldProblem);
+  const { sent, refused } = checkReadOnly(readOnly, value, current);
   try {
     if (validate(value)) {
       if (refused.length > 0) return { ok: false, kind: 'invalid', fields: refused };
-      return { ok: true, value: sent.length === 0 ? value : without(value, sent) };
+      return { ok: true, value: sent.length === 0 ? value : withoutFields(value, sent) };
     }
   } catch (error) {
     // Ajv recurses once per level of a recursive schema: a body nested thousands of levels
@@ -193,39 +194,4 @@ function validateBody(
   // Ajv failed, so there is at least one problem; the fallback only guards an empty list.
   const fields = invalid.length > 0 ? invalid : [{ ...NOT_A_JSON_OBJECT, message: 'Request body is invalid' }];
   return { ok: false, kind: 'invalid', fields };
-}
-
-/** The top-level properties of `schema` (after `$ref`s and `allOf` parts) marked `readOnly: true`. */
-function readOnlyProperties(doc: OpenApiDocument, schema: SchemaOrReference): string[] {
-  const names = new Set<string>();
-  const visit = (part: SchemaOrReference): void => {
-    const resolved: SchemaObject = resolveSchema(doc, part);
-    for (const [name, property] of Object.entries(resolved.properties ?? {}))
-      if (resolveSchema(doc, property).readOnly === true) names.add(name);
-    for (const inner of resolved.allOf ?? []) visit(inner);
-  };
-  visit(schema);
-  return [...names];
-}
-
-/** A read-only value is accepted when it is the record's own (compared as JSON: bodies are JSON). */
-function sameValue(sent: unknown, current: Readonly<Record<string, unknown>> | undefined, name: string): boolean {
-  return (
-    current !== undefined && Object.hasOwn(current, name) && JSON.stringify(sent) === JSON.stringify(current[name])
-  );
-}
-
-/** The 422 field problem of a read-only field sent with a value other than the record's own. */
-export function readOnlyFieldProblem(name: string): InvalidField {
-  return {
-    field: name,
-    pointer: `/${escapePointerToken(name)}`,
-    message: `Field '${name}' is read-only: send the record's own value or leave it out`,
-  };
-}
-
-function without(value: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
-  const copy = { ...value };
-  for (const name of names) delete copy[name];
-  return copy;
 }
