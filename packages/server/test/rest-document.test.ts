@@ -137,7 +137,16 @@ function nullableDocument(version: '3.0' | '3.1'): Json {
     openapi: version === '3.0' ? '3.0.3' : '3.1.1',
     info: { title: `Notes ${version}`, version: '1' },
     paths: {
-      '/notes': { post: { requestBody: body, responses: { '201': { description: 'Created' } } } },
+      '/notes': {
+        post: {
+          requestBody: body,
+          // A problem response declared with another media type: the server adds application/problem+json.
+          responses: {
+            '201': { description: 'Created' },
+            '400': { description: 'Refused', content: { 'application/json': { schema: { type: 'object' } } } },
+          },
+        },
+      },
       '/notes/{id}': { put: { requestBody: body, responses: { '200': { description: 'Replaced' } } } },
     },
     components: { schemas: { Note: note } },

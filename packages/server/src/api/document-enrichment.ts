@@ -97,8 +97,14 @@ function enrichOperation(
   if (success !== undefined) enrichSuccess(copy, responses, success, kind, method, recordSchema);
   for (const status of PROBLEM_STATUSES[kind][method] ?? []) {
     const declared = responses[String(status)];
-    if (declared === undefined) responses[String(status)] = problemResponse(status);
-    else addHeaders(copy, declared as Json, problemResponse(status)['headers'] as Json | undefined);
+    if (declared === undefined) {
+      responses[String(status)] = problemResponse(status);
+      continue;
+    }
+    addHeaders(copy, declared as Json, problemResponse(status)['headers'] as Json | undefined);
+    // The answer is always application/problem+json, whatever else the document lists.
+    const content = objectAt(resolved(copy, declared as Json), 'content');
+    content['application/problem+json'] ??= (problemResponse(status)['content'] as Json)['application/problem+json'];
   }
   if (method === 'put' || method === 'patch' || method === 'delete') addIfMatch(copy, operation);
 }
