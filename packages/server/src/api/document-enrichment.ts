@@ -49,8 +49,9 @@ export function enrichDocument(document: OpenApiDocument): Json {
   const collections = listCollections(document);
   const components = objectAt(copy, 'components');
   const schemas = objectAt(components, 'schemas');
-  for (const [name, schema] of Object.entries(PROBLEM_SCHEMAS))
-    if (!Object.hasOwn(schemas, name)) schemas[name] = schema;
+  // The document's own `Problem` is used as it is; otherwise the server's, with its `FieldError`.
+  if (!Object.hasOwn(schemas, 'Problem'))
+    for (const [name, schema] of Object.entries(PROBLEM_SCHEMAS)) schemas[name] ??= structuredClone(schema);
   const paths = copy['paths'] as Json;
   for (const collection of collections) {
     const recordSchema = addRecordId(copy as unknown as OpenApiDocument, collection);
