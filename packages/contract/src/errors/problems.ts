@@ -49,7 +49,7 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     title: 'Missing required field',
     transient: false,
     summary:
-      "A required field is omitted from the JSON body, or set to null where its schema does not allow null. The detail reads exactly: Missing required field '<field_name>' in request body. Every missing field is listed in errors. Null is a value, not a missing field, only where the schema explicitly allows it: nullable: true in OpenAPI 3.0, a type listing \"null\" in OpenAPI 3.1.",
+      'A required field is omitted from the JSON body, or set to null where its schema does not allow null. The detail reads exactly: Missing required field \'<field_name>\' in request body. Every missing field is listed in errors. Null is a value, not a missing field, only where the schema explicitly allows it: nullable: true in OpenAPI 3.0, a type listing "null" in OpenAPI 3.1.',
     clientAction:
       'Add the field with a valid value and send again. Validate bodies against the schema (GET /v2/openapi.json) before sending. Changing POST to PUT does not avoid the validation.',
   }),
