@@ -1,5 +1,9 @@
 import {
+  TOO_DEEP_DETAIL,
+  allowsNull,
   missingFieldMessage,
+  nestsDeeperThan,
+  readOnlyFieldProblem,
   resolveSchema,
   type BodyValidator,
   type MissingField,
@@ -51,11 +55,15 @@ export class CollectionClient<T extends object> {
   }
 
   /**
-   * Throws LocalValidationError when the server would refuse `body`: a required field omitted or
-   * null gives exactly `Missing required field '<field_name>' in request body`.
+   * Throws LocalValidationError when the server would refuse `body`, with the server's answer: a
+   * body nested deeper than the server reads is 400 malformed-json; a required field omitted, or
+   * null where its schema does not allow null, gives exactly `Missing required field '<field_name>'
+   * in request body`. `id` is the record's, for a replacement: its read-only fields may be sent
+   * with the record's own value.
    */
-  validate(body: unknown): void {
-    const result = this.#deps.validate(body);
+  validate(body: unknown, id?: string): void {
+    refuseTooDeep(body);
+    const result = this.#deps.validate(body, id === undefined ? undefined : { id });
     if (result.ok) return;
     throw result.kind === 'missing'
       ? new LocalValidationError('missing', result.fields, result.invalid)
@@ -74,7 +82,7 @@ export class CollectionClient<T extends object> {
 
   /** PUT: a full replacement, validated exactly like create. */
   async replace(id: string, body: T, options: WriteOptions = {}): Promise<RecordResult<T>> {
-    this.validate(body);
+    this.validate(body, id);
     return this.#record(
       await this.#deps.request({ method: 'PUT', path: this.#itemPath(id), body, ifMatch: options.ifMatch }),
     );
@@ -85,8 +93,15 @@ export class CollectionClient<T extends object> {
    * required field patched to null is refused, since the merged record certainly lacks it.
    */
   async patch(id: string, patch: MergePatch<T>, options: WriteOptions = {}): Promise<RecordResult<T>> {
+    refuseTooDeep(patch);
     const missing = requiredFieldsNulled(this.#deps.document, this.#deps.schema, patch, '', '');
     if (missing.length > 0) throw new LocalValidationError('missing', missing);
+    // The merged record is validated with the record's id: a read-only field patched to another value is a 422.
+    const readOnly = this.#deps.validate.readOnly.filter((name) => {
+      const value = (patch as Record<string, unknown>)[name];
+      return Object.hasOwn(patch, name) && value !== null && !(name === 'id' && value === id);
+    });
+    if (readOnly.length > 0) throw new LocalValidationError('invalid', readOnly.map(readOnlyFieldProblem));
     return this.#record(
       await this.#deps.request({
         method: 'PATCH',
@@ -141,7 +156,13 @@ async function jsonBody(response: Response): Promise<unknown> {
   }
 }
 
-/** Required, non-nullable, writable fields that `patch` sets to null, nested objects included. */
+/** The server reads at most MAX_JSON_DEPTH levels of nesting (RFC 8259 §9); it answers 400 malformed-json. */
+function refuseTooDeep(body: unknown): void {
+  if (nestsDeeperThan(body))
+    throw new LocalValidationError('malformed', [{ field: '', pointer: '', message: TOO_DEEP_DETAIL }]);
+}
+
+/** Required fields that `patch` sets to null where their schema does not allow null, nested objects included. */
 function requiredFieldsNulled(
   doc: OpenApiDocument,
   schema: SchemaObject,
@@ -159,7 +180,7 @@ function requiredFieldsNulled(
     if (
       value === null &&
       schema.required?.includes(key) &&
-      property?.nullable !== true &&
+      !(reference !== undefined && allowsNull(doc, reference)) &&
       property?.readOnly !== true
     ) {
       missing.push({ field: name, pointer: at, message: missingFieldMessage(name) });

@@ -197,31 +197,42 @@ export class ClientConfigurationError extends GatehouseClientError {
  * and messages the server would have answered (`Missing required field '<field_name>' in request body`).
  */
 export class LocalValidationError extends GatehouseClientError {
-  readonly problemCode: 'missing_required_field' | 'invalid_field_value';
+  readonly problemCode: 'missing_required_field' | 'invalid_field_value' | 'malformed_json';
   /** The status the server would have answered. */
   readonly status: 400 | 422;
   readonly detail: string;
   readonly errors: readonly ProblemFieldError[];
 
-  constructor(kind: 'missing' | 'invalid', fields: readonly FieldProblem[], alsoInvalid: readonly FieldProblem[] = []) {
+  /** `malformed`: the body itself is refused (nested too deep); `detail` is then the first field's message. */
+  constructor(
+    kind: 'missing' | 'invalid' | 'malformed',
+    fields: readonly FieldProblem[],
+    alsoInvalid: readonly FieldProblem[] = [],
+  ) {
     const first = fields[0]?.message ?? 'Request body is invalid';
     const detail =
-      kind === 'missing' || fields.length === 1
+      kind !== 'invalid' || fields.length === 1
         ? first
         : `${fields.length} fields have unacceptable values; see errors.`;
     super('ERR_LOCAL_VALIDATION', detail);
-    this.problemCode = kind === 'missing' ? 'missing_required_field' : 'invalid_field_value';
-    this.status = kind === 'missing' ? 400 : 422;
+    this.problemCode =
+      kind === 'missing' ? 'missing_required_field' : kind === 'invalid' ? 'invalid_field_value' : 'malformed_json';
+    this.status = kind === 'invalid' ? 422 : 400;
     this.detail = detail;
-    this.errors = [
-      ...fields.map((f) => ({ code: this.problemCode, field: f.field, pointer: f.pointer, detail: f.message })),
-      ...alsoInvalid.map((f) => ({
-        code: 'invalid_field_value' as const,
-        field: f.field,
-        pointer: f.pointer,
-        detail: f.message,
-      })),
-    ];
+    const code: ProblemCode = kind === 'missing' ? 'missing_required_field' : 'invalid_field_value';
+    // A malformed body has no field errors, as the server's malformed-json problem has none.
+    this.errors =
+      kind === 'malformed'
+        ? []
+        : [
+            ...fields.map((f) => ({ code, field: f.field, pointer: f.pointer, detail: f.message })),
+            ...alsoInvalid.map((f) => ({
+              code: 'invalid_field_value' as const,
+              field: f.field,
+              pointer: f.pointer,
+              detail: f.message,
+            })),
+          ];
   }
 }
 

@@ -97,6 +97,70 @@ describe('ApiClient against Gatehouse', () => {
     assert.deepEqual(problem.errors, local.errors);
   });
 
+  /** What the server answers to `body` sent as JSON by `method` to `path`, bypassing the SDK. */
+  async function serverAnswer(method: string, path: string, body: unknown, contentType = 'application/json') {
+    const response = await fetch(`${gatehouse.apiBase}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${await manager.getAccessToken()}`, 'content-type': contentType },
+      body: JSON.stringify(body),
+    });
+    const problem = (await response.json()) as { type: string; detail: string; errors?: unknown };
+    return { status: response.status, problem };
+  }
+
+  test('a body nested deeper than 64 levels gets the same answer locally as from the server: 400 malformed-json', async () => {
+    const nest = (depth: number): unknown => (depth === 0 ? 'leaf' : { n: nest(depth - 1) });
+    const { record } = await contacts.create({ email: 'deep@example.com' });
+    for (const [label, send, method, path, contentType] of [
+      ['create', (b: unknown) => contacts.create(b as Contact), 'POST', '/contacts', 'application/json'],
+      [
+        'replace',
+        (b: unknown) => contacts.replace(record.id, b as Contact),
+        'PUT',
+        `/contacts/${record.id}`,
+        'application/json',
+      ],
+      [
+        'patch',
+        (b: unknown) => contacts.patch(record.id, b as Contact),
+        'PATCH',
+        `/contacts/${record.id}`,
+        'application/merge-patch+json',
+      ],
+    ] as const) {
+      const body = { email: 'deep@example.com', extra: nest(64) };
+      const local = await send(body).then(
+        () => assert.fail(`${label} refused`),
+        (e: unknown) => e,
+      );
+      assert.ok(local instanceof LocalValidationError, label);
+      const server = await serverAnswer(method, path, body, contentType);
+      assert.equal(server.status, 400, label);
+      assert.equal(server.problem.type, '/problems/malformed-json', label);
+      assert.equal(local.status, server.status, label);
+      assert.equal(local.problemCode, 'malformed_json', label);
+      assert.equal(local.detail, server.problem.detail, label);
+      assert.deepEqual(local.errors, server.problem.errors ?? [], label);
+    }
+  });
+
+  test('a record as GET returned it can be replaced as it is; another id is refused locally as by the server (422)', async () => {
+    const { record } = await contacts.create({ email: 'back@example.com', name: 'Back' });
+    const { record: read } = await contacts.get(record.id);
+    assert.deepEqual((await contacts.replace(record.id, read)).record, read);
+    const other = { ...read, id: 'not-this-one' };
+    const local = await contacts.replace(record.id, other).then(
+      () => assert.fail('refused'),
+      (e: unknown) => e,
+    );
+    assert.ok(local instanceof LocalValidationError);
+    const server = await serverAnswer('PUT', `/contacts/${record.id}`, other);
+    assert.equal(local.status, server.status);
+    assert.equal(local.detail, server.problem.detail);
+    assert.deepEqual(local.errors, server.problem.errors);
+    await assert.rejects(contacts.patch(record.id, { id: 'not-this-one' } as never), { status: 422 });
+  });
+
   test('an empty email is an invalid value, not a missing field', async () => {
     const error = await contacts.create({ email: '' }).then(
       () => assert.fail('refused'),

@@ -65,19 +65,32 @@ describe('the shipped openapi.yaml', () => {
     );
   });
 
-  test('secures every operation with a JWT bearer token, describing the contacts:read and contacts:write scopes', () => {
-    const schemes = doc.components?.['securitySchemes'] as Record<string, Record<string, string>>;
-    assert.deepEqual(
-      { ...schemes['bearerAuth'], description: undefined },
-      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: undefined },
-    );
-    assert.match(schemes['bearerAuth']?.['description'] ?? '', /contacts:read[\s\S]*contacts:write/);
-    assert.deepEqual(doc['security'], [{ bearerAuth: [] }]);
+  test('leaves security to the server, which declares the OAuth 2.0 scheme it enforces (README, "REST API")', () => {
+    assert.equal(doc.components?.['securitySchemes'], undefined);
+    assert.equal(doc['security'], undefined);
+  });
+
+  test('says what the server enforces: unknown fields refused, id read-only, If-Match and 412 on every write', () => {
+    const contactSchema = doc.components?.schemas?.['Contact'] as Record<string, unknown>;
+    assert.equal(contactSchema['additionalProperties'], false);
+    assert.deepEqual((contactSchema['properties'] as Record<string, unknown>)['id'], {
+      type: 'string',
+      readOnly: true,
+      example: '0mbx3k2qz000a1b2c3d4e5f6',
+    });
+    for (const method of ['put', 'patch', 'delete'] as const) {
+      const operation = doc.paths['/contacts/{id}']?.[method];
+      assert.ok(operation?.responses['412'], `${method} declares 412`);
+      assert.deepEqual(operation?.['parameters'], [{ $ref: '#/components/parameters/IfMatch' }]);
+    }
+    const id = (doc.components?.['parameters'] as Record<string, { example?: string }>)['Id'];
+    assert.equal(typeof id?.example, 'string', 'the path parameter id has an example');
   });
 
   test('describes errors with an RFC 9457 Problem schema whose errors list code, field, pointer and detail', () => {
     const problem = doc.components?.schemas?.['Problem'] as { properties: Record<string, unknown> };
     assert.deepEqual(Object.keys(problem.properties), ['type', 'title', 'status', 'detail', 'instance', 'errors']);
+    assert.equal((problem as Record<string, unknown>)['additionalProperties'], false);
     const fieldError = doc.components?.schemas?.['FieldError'] as { required: string[] };
     assert.deepEqual(fieldError.required, ['code', 'field', 'pointer', 'detail']);
   });
@@ -88,19 +101,24 @@ describe('the shipped openapi.yaml', () => {
 });
 
 describe('collections', () => {
-  test('a collection needs both /{name} with a JSON POST body and /{name}/{id}', () => {
+  test('a collection without its item path stops the document, naming the path', () => {
     const doc = documentWith({ Contact: contact }, { contacts: 'Contact' }) as { paths: Record<string, unknown> };
     delete doc.paths['/contacts/{id}'];
-    assert.deepEqual(listCollections(checkOpenApiDocument(doc)), []);
+    assertDocumentError(
+      doc,
+      "paths['/contacts'] declares collection 'contacts' without its item path /contacts/{id}: declare both",
+      '/paths/~1contacts',
+    );
   });
 
   test('collections are listed in document order with their resolved schema', () => {
     const doc = checkOpenApiDocument(
       documentWith({ Contact: contact, Note: { type: 'object' } }, { notes: 'Note', contacts: 'Contact' }),
     );
+    const declared = { collectionMethods: ['post'], itemMethods: ['get'] };
     assert.deepEqual(listCollections(doc), [
-      { name: 'notes', schemaName: 'Note', schema: { type: 'object' } },
-      { name: 'contacts', schemaName: 'Contact', schema: contact },
+      { name: 'notes', itemPath: '/notes/{id}', schemaName: 'Note', schema: { type: 'object' }, ...declared },
+      { name: 'contacts', itemPath: '/contacts/{id}', schemaName: 'Contact', schema: contact, ...declared },
     ]);
   });
 
@@ -110,7 +128,16 @@ describe('collections', () => {
       post: { requestBody: { content: { 'application/json': { schema: contact } } }, responses: {} },
     };
     doc.paths['/tags/{tagId}'] = { delete: { responses: {} } };
-    assert.deepEqual(listCollections(checkOpenApiDocument(doc)), [{ name: 'tags', schemaName: null, schema: contact }]);
+    assert.deepEqual(listCollections(checkOpenApiDocument(doc)), [
+      {
+        name: 'tags',
+        itemPath: '/tags/{tagId}',
+        schemaName: null,
+        schema: contact,
+        collectionMethods: ['post'],
+        itemMethods: ['delete'],
+      },
+    ]);
   });
 
   test('a component alias ($ref to another component) is followed to the record schema', () => {
@@ -136,9 +163,9 @@ describe('a broken document is refused with the problem and its JSON pointer', (
   const cases: [string, unknown, string, string][] = [
     ['a document that is not an object', [], 'The document must be an object', ''],
     [
-      'an OpenAPI 3.1 document',
-      { ...documentWith({}), openapi: '3.1.0' },
-      "openapi must be an OpenAPI 3.0.x version such as '3.0.3'",
+      'an OpenAPI 3.2 document',
+      { ...documentWith({}), openapi: '3.2.0' },
+      "openapi must be an OpenAPI 3.0.x or 3.1.x version such as '3.0.3' or '3.1.1'",
       '/openapi',
     ],
     [
@@ -240,6 +267,7 @@ describe('a broken document is refused with the problem and its JSON pointer', (
   test('a request body given as a $ref is refused: only schema references are supported', () => {
     const doc = documentWith({}) as { paths: Record<string, unknown> };
     doc.paths['/things'] = { post: { requestBody: { $ref: '#/components/requestBodies/Thing' }, responses: {} } };
+    doc.paths['/things/{id}'] = { get: { responses: {} } };
     assertDocumentError(
       doc,
       "paths['/things'].post.requestBody.$ref is not supported",
@@ -249,15 +277,124 @@ describe('a broken document is refused with the problem and its JSON pointer', (
 
   test('a dangling $ref outside schemas (a response) is refused too', () => {
     const doc = documentWith({}) as { paths: Record<string, unknown> };
-    doc.paths['/things'] = { get: { responses: { '404': { $ref: '#/components/responses/NotFound' } } } };
+    doc.paths['/things/{id}'] = { get: { responses: { '404': { $ref: '#/components/responses/NotFound' } } } };
     assertDocumentError(
       doc,
-      "paths['/things'].get.responses['404'].$ref refers to '#/components/responses/NotFound', which is not a local reference that resolves",
-      '/paths/~1things/get/responses/404/$ref',
+      "paths['/things/{id}'].get.responses['404'].$ref refers to '#/components/responses/NotFound', which is not a local reference that resolves",
+      '/paths/~1things~1{id}/get/responses/404/$ref',
     );
   });
 
   test('a "$ref" inside example data is just data', () => {
     assert.doesNotThrow(() => checkOpenApiDocument(withContact({ example: { $ref: 'elsewhere.yaml' } })));
+  });
+});
+
+describe('a document the server cannot serve as declared stops it, naming the path', () => {
+  const served = (): { paths: Record<string, Record<string, unknown>> } =>
+    documentWith({ Contact: contact }, { contacts: 'Contact' }) as { paths: Record<string, Record<string, unknown>> };
+
+  test('an item path without its collection path', () => {
+    const doc = served();
+    doc.paths['/things/{id}'] = { get: { responses: {} } };
+    assertDocumentError(
+      doc,
+      "paths['/things/{id}'] is the item path of collection 'things', but /things is not declared",
+      '/paths/~1things~1{id}',
+    );
+  });
+
+  test('a path of another shape', () => {
+    const doc = served();
+    doc.paths['/contacts/{id}/notes'] = { get: { responses: {} } };
+    assertDocumentError(
+      doc,
+      "paths['/contacts/{id}/notes'] is not a path Gatehouse serves",
+      '/paths/~1contacts~1{id}~1notes',
+    );
+  });
+
+  test('an operation the server does not serve on the path (PUT on the collection)', () => {
+    const doc = served();
+    (doc.paths['/contacts'] as Record<string, unknown>)['put'] = { responses: {} };
+    assertDocumentError(doc, "paths['/contacts'].put is not an operation Gatehouse serves", '/paths/~1contacts/put');
+  });
+
+  test('a PATCH body of another media type than application/merge-patch+json', () => {
+    const doc = served();
+    doc.paths['/contacts/{id}'] = {
+      patch: { requestBody: { content: { 'application/json': { schema: {} } } }, responses: {} },
+    };
+    assertDocumentError(
+      doc,
+      "paths['/contacts/{id}'].patch.requestBody.content['application/json'] is not served: a patch body is application/merge-patch+json",
+      '/paths/~1contacts~1{id}/patch/requestBody/content/application~1json',
+    );
+  });
+
+  test('a PUT body schema that is not the POST schema', () => {
+    const doc = served();
+    doc.paths['/contacts/{id}'] = {
+      put: { requestBody: { content: { 'application/json': { schema: { type: 'object' } } } }, responses: {} },
+    };
+    assertDocumentError(
+      doc,
+      "paths['/contacts/{id}'].put.requestBody.content['application/json'].schema must be the schema of POST /contacts",
+      '/paths/~1contacts~1{id}/put/requestBody/content/application~1json/schema',
+    );
+  });
+
+  test('a query parameter the server does not read', () => {
+    const doc = served();
+    (doc.paths['/contacts'] as Record<string, unknown>)['get'] = {
+      parameters: [{ name: 'filter', in: 'query', schema: { type: 'string' } }],
+      responses: {},
+    };
+    assertDocumentError(
+      doc,
+      "paths['/contacts'].get.parameters[0] declares the query parameter 'filter', which is not served",
+      '/paths/~1contacts/get/parameters/0',
+    );
+  });
+});
+
+describe('OpenAPI 3.1 documents (JSON Schema 2020-12)', () => {
+  const v31 = (schemas: Record<string, unknown>): Record<string, unknown> => ({
+    ...documentWith(schemas, { contacts: 'Contact' }),
+    openapi: '3.1.1',
+  });
+
+  test('type lists, const, examples, $defs and numeric exclusive bounds are accepted', () => {
+    const doc = v31({
+      Contact: {
+        type: 'object',
+        required: ['email'],
+        properties: {
+          email: { type: 'string', examples: ['ada@example.com'] },
+          name: { type: ['string', 'null'] },
+          kind: { const: 'person' },
+          age: { type: 'integer', exclusiveMinimum: 0 },
+          address: { $ref: '#/components/schemas/Contact/$defs/Address' },
+        },
+        $defs: { Address: { type: 'object', properties: { city: { type: 'string' } } } },
+      },
+    });
+    assert.doesNotThrow(() => checkOpenApiDocument(doc));
+  });
+
+  test("3.0's nullable is refused in a 3.1 document, pointing at the 3.1 spelling", () => {
+    assertDocumentError(
+      v31({ Contact: { type: 'object', properties: { name: { type: 'string', nullable: true } } } }),
+      "components.schemas.Contact.properties.name.nullable is OpenAPI 3.0 only: in 3.1 write type: [<type>, 'null']",
+      '/components/schemas/Contact/properties/name/nullable',
+    );
+  });
+
+  test('a 3.1 keyword in a 3.0 document is refused', () => {
+    assertDocumentError(
+      documentWith({ Contact: { type: 'object', properties: { kind: { const: 'person' } } } }, { contacts: 'Contact' }),
+      'components.schemas.Contact.properties.kind.const is not an OpenAPI 3.0 Schema Object keyword',
+      '/components/schemas/Contact/properties/kind/const',
+    );
   });
 });

@@ -17,9 +17,15 @@ const SCHEMAS = {
   Person: {
     type: 'object',
     required: ['email', 'address'],
+    additionalProperties: false,
     properties: { email, name: { type: 'string' }, address: { $ref: '#/components/schemas/Address' } },
   },
-  Address: { type: 'object', required: ['city'], properties: { city: { type: 'string' }, street: { type: 'string' } } },
+  Address: {
+    type: 'object',
+    required: ['city'],
+    additionalProperties: false,
+    properties: { city: { type: 'string' }, street: { type: 'string' } },
+  },
   Order: {
     type: 'object',
     required: ['items'],
@@ -29,6 +35,7 @@ const SCHEMAS = {
         items: {
           type: 'object',
           required: ['sku'],
+          additionalProperties: false,
           properties: { sku: { type: 'string' }, qty: { type: 'integer', minimum: 1 } },
         },
       },
@@ -37,6 +44,7 @@ const SCHEMAS = {
   Profile: {
     type: 'object',
     required: ['id', 'nickname'],
+    additionalProperties: false,
     properties: {
       id: { type: 'string', readOnly: true },
       nickname: { type: 'string', nullable: true },
@@ -154,7 +162,19 @@ describe('missing required fields (400 missing-required-field)', () => {
 
   test('a required readOnly field is not required on input (it is set by the server)', () => {
     assert.equal(validatorFor('Profile')({ nickname: 'ada' }).ok, true);
-    assert.equal(validatorFor('Profile')({ id: 'c1', nickname: 'ada' }).ok, true);
+  });
+
+  test("a readOnly field is accepted only with the record's own value, and is left out of the value", () => {
+    const profile = validatorFor('Profile');
+    assert.deepEqual(profile.readOnly, ['id']);
+    const same = profile({ id: 'c1', nickname: 'ada' }, { id: 'c1', nickname: 'grace' });
+    assert.deepEqual(same, { ok: true, value: { nickname: 'ada' } });
+    const readOnly = "Field 'id' is read-only: send the record's own value or leave it out";
+    expectInvalid(profile({ id: 'c2', nickname: 'ada' }, { id: 'c1' }), [{ field: 'id', message: readOnly }]);
+    expectInvalid(profile({ id: 'c1', nickname: 'ada' }), [{ field: 'id', message: readOnly }]);
+    const both = profile({ id: 'c2' }, { id: 'c1' });
+    assert.ok(!both.ok && both.kind === 'missing', 'a missing field still wins');
+    assert.deepEqual(both.invalid, [{ field: 'id', pointer: '/id', message: readOnly }]);
   });
 
   test('a required field is an own property: "constructor" is not inherited from Object.prototype', () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { assertDescribed } from './_openapi.js';
 import type { TestClient, TestServer } from './_server.js';
 
 /** What a REST call answered: status, headers, and the body parsed when it is JSON (text otherwise). */
@@ -25,7 +26,8 @@ const MERGE_PATCH = 'application/merge-patch+json';
 /**
  * A tiny REST client over fetch: `api(server, token).post('/v2/contacts', { email })`. Bodies are
  * JSON-encoded and sent as application/json (application/merge-patch+json for PATCH) with the
- * bearer token, if any.
+ * bearer token, if any. Every answer under /v2 is checked against the served OpenAPI document
+ * (_openapi.ts) before the test sees it.
  */
 export function api(server: Pick<TestServer, 'url'>, token?: string) {
   async function request(
@@ -50,7 +52,10 @@ export function api(server: Pick<TestServer, 'url'>, token?: string) {
     if (type.startsWith('application/problem+json') && isObject(parsed) && typeof parsed.type === 'string') {
       receivedProblemTypes.add(parsed.type);
     }
-    return { status: response.status, headers: response.headers, body: parsed, text };
+    const result = { status: response.status, headers: response.headers, body: parsed, text };
+    // Undocumented behaviour fails the test that met it (README, "REST API").
+    await assertDescribed(server.url, method, path, result);
+    return result;
   }
   return {
     request,

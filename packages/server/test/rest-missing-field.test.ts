@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, assertInvalidValue, assertMissingFields, clientWithToken, type Api } from './_api.js';
 import { startTestServer, type TestServer } from './_server.js';
-import { DIALECTS } from './_dialects.js';
+import { REST_SUITES } from './_documents.js';
 
 /**
  * Error contract, part B: a required field omitted or null → 400 with the exact message; an
@@ -10,13 +10,13 @@ import { DIALECTS } from './_dialects.js';
  */
 const EMAIL_MISSING = [{ field: 'email', pointer: '/email' }];
 
-for (const dialect of DIALECTS)
-  describe(`REST API v2.0: the missing required field (error contract, part B) [${dialect}]`, () => {
+for (const { dialect, version, api: document } of REST_SUITES)
+  describe(`REST API v2.0: the missing required field (error contract, part B) [${dialect}, OpenAPI ${version}]`, () => {
     let server: TestServer;
     let rest: Api;
 
     before(async () => {
-      server = await startTestServer({ dialect });
+      server = await startTestServer({ dialect, api: document });
       const { access_token } = await clientWithToken(server, 'app', ['contacts:read', 'contacts:write']);
       rest = api(server, access_token);
     });

@@ -18,49 +18,7 @@ import {
 } from './_api.js';
 import { ManualClock, startTestServer, type TestServer } from './_server.js';
 import { DIALECTS } from './_dialects.js';
-
-/** A collection declared only in this test's OpenAPI document is served with no code change. */
-function widgetsDocument(): Record<string, unknown> {
-  const problem = { description: 'A problem', content: { 'application/problem+json': { schema: { type: 'object' } } } };
-  return {
-    openapi: '3.0.3',
-    info: { title: 'Widgets test API', version: '1.0.0' },
-    paths: {
-      '/widgets': {
-        post: {
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } },
-          },
-          responses: { '201': { description: 'Created' }, '400': problem },
-        },
-        get: { responses: { '200': { description: 'A page' } } },
-      },
-      '/widgets/{id}': {
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        get: { responses: { '200': { description: 'A widget' } } },
-      },
-    },
-    components: {
-      schemas: {
-        Widget: {
-          type: 'object',
-          required: ['sku'],
-          properties: {
-            sku: { type: 'string', minLength: 1 },
-            address: { $ref: '#/components/schemas/Address' },
-            tags: { type: 'array', items: { type: 'string' } },
-          },
-        },
-        Address: {
-          type: 'object',
-          required: ['city'],
-          properties: { city: { type: 'string' }, street: { type: 'string' } },
-        },
-      },
-    },
-  };
-}
+import { widgetsDocument } from './_documents.js';
 
 for (const dialect of DIALECTS)
   describe(`a second collection, declared only in the OpenAPI document [${dialect}]`, () => {
@@ -146,10 +104,44 @@ for (const dialect of DIALECTS)
       assertProblem(await rest.post('/v2/contacts', { email: 'a@b.co' }), 404, 'not-found');
     });
 
-    it('/v2/openapi.json serves this document', async () => {
+    it('/v2/openapi.json serves this document with what the server adds, and keeps all it declares', async () => {
       const response = await api(server).get('/v2/openapi.json');
       assert.equal(response.status, 200);
-      assert.deepEqual(response.body, widgetsDocument());
+      const declared: any = widgetsDocument();
+      assert.deepEqual(response.body.info, declared.info);
+      assert.deepEqual(Object.keys(response.body.paths), Object.keys(declared.paths));
+      assert.deepEqual(response.body.paths['/widgets'].post.requestBody, declared.paths['/widgets'].post.requestBody);
+      assert.deepEqual(response.body.components.schemas.Address, declared.components.schemas.Address);
+      assert.deepEqual(response.body.components.schemas.Widget, {
+        ...declared.components.schemas.Widget,
+        properties: {
+          ...declared.components.schemas.Widget.properties,
+          id: { type: 'string', readOnly: true, description: 'The record id, assigned by the server.' },
+        },
+      });
+      assert.deepEqual(response.body.servers, [
+        { url: 'http://gatehouse.test/v2', description: 'This Gatehouse server' },
+      ]);
+      const flows = response.body.components.securitySchemes.gatehouse_oauth2.flows;
+      assert.equal(flows.authorizationCode.authorizationUrl, 'http://gatehouse.test/authorize');
+      assert.equal(flows.clientCredentials.tokenUrl, 'http://gatehouse.test/token');
+      assert.deepEqual(Object.keys(flows.clientCredentials.scopes), ['widgets:read', 'widgets:write']);
+      assert.deepEqual(response.body.paths['/widgets'].post.security, [{ gatehouse_oauth2: ['widgets:write'] }]);
+      assert.deepEqual(response.body.paths['/widgets/{id}'].get.security, [{ gatehouse_oauth2: ['widgets:read'] }]);
+      const post = response.body.paths['/widgets'].post.responses;
+      assert.deepEqual(Object.keys(post).sort(), ['201', '400', '401', '403', '413', '415', '422', '500', '503']);
+      assert.equal(post['400'].description, 'A problem', 'a status the document declares is kept as declared');
+      assert.ok(post['401'].headers['WWW-Authenticate'], '401 declares its challenge');
+      assert.deepEqual(Object.keys(post['201'].headers), ['Location', 'ETag']);
+      assert.ok(response.body.paths['/widgets/{id}'].parameters[0].example, 'the path parameter has an example');
+    });
+
+    it('an operation the document does not declare is not served: PUT /v2/widgets/{id} is 405 with Allow: GET, HEAD', async () => {
+      const created = await rest.post('/v2/widgets', { sku: 'W-405' });
+      const response = await rest.put(`/v2/widgets/${String(created.body.id)}`, { sku: 'W-406' });
+      assertProblem(response, 405, 'method-not-allowed');
+      assert.equal(response.headers.get('allow'), 'GET, HEAD');
+      assert.equal((await rest.get(`/v2/widgets/${String(created.body.id)}`)).body.sku, 'W-405');
     });
   });
 

@@ -49,7 +49,7 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     title: 'Missing required field',
     transient: false,
     summary:
-      "A required field is omitted from the JSON body or set to null. The detail reads exactly: Missing required field '<field_name>' in request body. Every missing field is listed in errors.",
+      'A required field is omitted from the JSON body, or set to null where its schema does not allow null. The detail reads exactly: Missing required field \'<field_name>\' in request body. Every missing field is listed in errors. Null is a value, not a missing field, only where the schema explicitly allows it: nullable: true in OpenAPI 3.0, a type listing "null" in OpenAPI 3.1.',
     clientAction:
       'Add the field with a valid value and send again. Validate bodies against the schema (GET /v2/openapi.json) before sending. Changing POST to PUT does not avoid the validation.',
   }),
@@ -60,7 +60,7 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     title: 'Invalid field value',
     transient: false,
     summary:
-      'A field is present but its value is not acceptable: an empty or badly formatted value, a wrong type, or a field the schema does not know.',
+      "A field is present but its value is not acceptable: an empty or badly formatted value, a wrong type, a field the schema refuses (additionalProperties: false), or a read-only field such as id sent with a value other than the record's own (or sent at all when creating).",
     clientAction: 'Send a correctly formatted value for each field listed in errors.',
   }),
   malformed_json: problem({

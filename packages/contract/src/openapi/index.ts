@@ -3,6 +3,8 @@ export {
   OpenApiDocumentError,
   checkOpenApiDocument,
   listCollections,
+  itemPathOf,
+  openApiVersion,
   resolveSchema,
   type DocumentLocation,
   HTTP_METHODS,
@@ -11,6 +13,7 @@ export {
   type HttpMethod,
   type MediaTypeObject,
   type OpenApiDocument,
+  type OpenApiVersion,
   type OperationObject,
   type PathItemObject,
   type ReferenceObject,
@@ -27,3 +30,6 @@ export {
   type BodyValidator,
 } from './validator.js';
 export { mergePatch } from './merge-patch.js';
+export { allowsNull } from './translate.js';
+export { readOnlyFieldProblem } from './read-only.js';
+export { MAX_JSON_DEPTH, TOO_DEEP_DETAIL, nestsDeeperThan } from './json-depth.js';

@@ -1,30 +1,27 @@
 /**
- * Translates OpenAPI 3.0.3 Schema Objects (§4.7.24) into the JSON Schema draft-07 that Ajv 8
- * compiles, for validating REQUEST bodies:
+ * Translates Schema Objects into what Ajv 8 compiles, for validating REQUEST bodies: OpenAPI
+ * 3.0.3 (§4.7.24) into JSON Schema draft-07, OpenAPI 3.1 (JSON Schema 2020-12) into 2020-12.
  *
- * - `nullable: true` adds "null" to `type`, and only when `type` is set: 3.0.3 says other
- *   constraints keep their behaviour, so an `enum` must list null itself to accept it.
- * - boolean `exclusiveMaximum`/`exclusiveMinimum` (3.0) become draft-07's numeric form.
- * - `required` becomes {@link REQUIRED_KEYWORD}, which treats a present-but-null value of a
- *   non-nullable property as missing (omitted or null → 400, docs/architecture.md) and checks own
- *   properties only. Required `readOnly` properties are dropped: 3.0.3 says `required` then
- *   applies to responses only.
- * - `additionalProperties` absent on a schema that declares `properties` means `false`: the
- *   API refuses unknown fields unless the schema says otherwise. Write
- *   `additionalProperties: true` to accept extra fields, and on each `allOf` part (a part
- *   would otherwise refuse the fields the other parts declare).
- * - annotations (`title`, `example`, `xml`, `externalDocs`, `discriminator`, `readOnly`,
- *   `writeOnly`, `deprecated`, `default`, `x-*`) are dropped: Ajv strict mode refuses unknown
- *   keywords, and `default` must never fill a body (no useDefaults).
- * - `$ref: '#/components/schemas/X'` points into one shared schema ({@link COMPONENTS_ID}),
+ * - 3.0 `nullable: true` adds "null" to `type`, and only when `type` is set: 3.0.3 says other
+ *   constraints keep their behaviour, so an `enum` must list null itself to accept it. 3.0 boolean
+ *   `exclusiveMaximum`/`exclusiveMinimum` become the numeric form. 3.1 keywords are kept as they are.
+ * - `required` becomes {@link REQUIRED_KEYWORD}, which treats a present-but-null value as missing
+ *   unless the property's schema explicitly allows null ({@link allowsNull}; docs/architecture.md)
+ *   and checks own properties only. Required `readOnly` properties are dropped: `required` then
+ *   applies to responses only (OpenAPI 3.0.3 §4.7.24, readOnly).
+ * - `additionalProperties` means what JSON Schema says: absent, extra fields are accepted. The
+ *   shipped document writes `additionalProperties: false` where it refuses unknown fields.
+ * - annotations (`title`, `example`, `examples`, `xml`, `externalDocs`, `discriminator`,
+ *   `readOnly`, `writeOnly`, `deprecated`, `default`, `$comment`, `x-*`) are dropped: Ajv strict
+ *   mode refuses unknown keywords, and `default` must never fill a body (no useDefaults).
+ * - `$ref: '#/components/schemas/X…'` points into one shared schema ({@link COMPONENTS_ID}),
  *   so every component is compiled once and recursive schemas work.
  */
 import type { AnySchemaObject } from 'ajv';
 import { OpenApiDocumentError, own, type DocumentLocation } from './document-error.js';
 import { resolveSchema } from './document.js';
-import { escapePointerToken } from './json-pointer.js';
 import { componentNameOfRef } from './schema-check.js';
-import type { OpenApiDocument, SchemaObject, SchemaOrReference } from './types.js';
+import type { OpenApiDocument, OpenApiVersion, SchemaObject, SchemaOrReference } from './types.js';
 
 /** The custom Ajv keyword replacing `required`; see validator.ts. */
 export const REQUIRED_KEYWORD = 'gatehouseRequired';
@@ -39,6 +36,7 @@ export interface RequiredEntry {
 
 export interface TranslateContext {
   readonly doc: OpenApiDocument;
+  readonly version: OpenApiVersion;
   readonly isKnownFormat: (format: string) => boolean;
 }
 
@@ -56,7 +54,31 @@ const SHARED_KEYWORDS = [
   'enum',
 ] as const;
 
-/** `{ $id: COMPONENTS_ID, definitions: { Contact: ..., ... } }` for `ajv.addSchema`. */
+/** 2020-12 keywords a 3.1 document may use, whose values are not schemas: copied verbatim. */
+const VALUE_KEYWORDS_31 = [
+  'const',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'minContains',
+  'maxContains',
+  'dependentRequired',
+  'contentMediaType',
+  'contentEncoding',
+] as const;
+/** 2020-12 keywords whose value is one schema (or a boolean). */
+const SCHEMA_KEYWORDS_31 = [
+  'propertyNames',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+] as const;
+/** 2020-12 keywords whose value maps names to schemas. */
+const SCHEMA_MAP_KEYWORDS_31 = ['$defs', 'patternProperties', 'dependentSchemas'] as const;
+
+/** `{ $id: COMPONENTS_ID, definitions: { Contact: ..., ... } }` (`$defs` in 2020-12) for `ajv.addSchema`. */
 export function translateComponents(context: TranslateContext): AnySchemaObject {
   const schemas = context.doc.components?.schemas ?? {};
   const definitions = Object.fromEntries(
@@ -65,7 +87,11 @@ export function translateComponents(context: TranslateContext): AnySchemaObject 
       translateSchema(schemas[name] ?? {}, ['components', 'schemas', name], context),
     ]),
   );
-  return { $id: COMPONENTS_ID, definitions };
+  return { $id: COMPONENTS_ID, [containerOf(context)]: definitions };
+}
+
+function containerOf(context: TranslateContext): string {
+  return context.version === '3.0' ? 'definitions' : '$defs';
 }
 
 /** Translates one schema; `at` locates it in the document for error messages. */
@@ -74,16 +100,57 @@ export function translateSchema(
   at: DocumentLocation,
   context: TranslateContext,
 ): AnySchemaObject {
-  if ('$ref' in schema) return { $ref: componentRef(schema.$ref, at) };
   const out: Record<string, unknown> = {};
-  for (const keyword of SHARED_KEYWORDS) if (schema[keyword] !== undefined) out[keyword] = schema[keyword];
+  if ('$ref' in schema) {
+    out['$ref'] = componentRef(schema.$ref, at, context);
+    // 3.0: a Reference Object's siblings are ignored; 3.1: `$ref` is one keyword among others.
+    if (context.version === '3.0') return out;
+  }
+  const object = schema as SchemaObject;
+  for (const keyword of SHARED_KEYWORDS) if (object[keyword] !== undefined) out[keyword] = object[keyword];
+  if (object.format !== undefined) out['format'] = checkFormat(object.format, [...at, 'format'], context);
+  if (context.version === '3.0') Object.assign(out, translateNumbers30(object));
+  else Object.assign(out, translateKeywords31(object, at, context));
+  Object.assign(out, translateObjectKeywords(object, at, context), translateSubschemas(object, at, context));
+  return out;
+}
+
+/** 3.0 `type` + `nullable`, and the boolean exclusive bounds. */
+function translateNumbers30(schema: SchemaObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
   if (schema.type !== undefined) out['type'] = schema.nullable === true ? [schema.type, 'null'] : schema.type;
-  if (schema.format !== undefined) out['format'] = checkFormat(schema.format, [...at, 'format'], context);
   if (schema.maximum !== undefined)
     out[schema.exclusiveMaximum === true ? 'exclusiveMaximum' : 'maximum'] = schema.maximum;
   if (schema.minimum !== undefined)
     out[schema.exclusiveMinimum === true ? 'exclusiveMinimum' : 'minimum'] = schema.minimum;
-  Object.assign(out, translateObjectKeywords(schema, at, context), translateSubschemas(schema, at, context));
+  return out;
+}
+
+/** 3.1: `type` (a list included), the numeric bounds and the other 2020-12 keywords. */
+function translateKeywords31(
+  schema: SchemaObject,
+  at: DocumentLocation,
+  context: TranslateContext,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const source = schema as Readonly<Record<string, unknown>>;
+  for (const keyword of ['type', 'maximum', 'minimum', ...VALUE_KEYWORDS_31])
+    if (Object.hasOwn(source, keyword)) out[keyword] = source[keyword];
+  for (const keyword of SCHEMA_KEYWORDS_31) {
+    const value = source[keyword];
+    if (typeof value === 'boolean') out[keyword] = value;
+    else if (value !== undefined) out[keyword] = translateSchema(value as SchemaOrReference, [...at, keyword], context);
+  }
+  for (const keyword of SCHEMA_MAP_KEYWORDS_31) {
+    const map = source[keyword] as Readonly<Record<string, SchemaOrReference>> | undefined;
+    if (map !== undefined)
+      out[keyword] = Object.fromEntries(
+        Object.keys(map).map((key) => [key, translateSchema(map[key] ?? {}, [...at, keyword, key], context)]),
+      );
+  }
+  const prefix = source['prefixItems'] as readonly SchemaOrReference[] | undefined;
+  if (prefix !== undefined)
+    out['prefixItems'] = prefix.map((part, index) => translateSchema(part, [...at, 'prefixItems', index], context));
   return out;
 }
 
@@ -103,13 +170,12 @@ function translateObjectKeywords(
       ]),
     );
   }
-  const required = requiredEntries(schema, context.doc);
+  const required = requiredEntries(schema, context);
   if (required.length > 0) out[REQUIRED_KEYWORD] = required;
   const additional = schema.additionalProperties;
   if (typeof additional === 'object')
     out['additionalProperties'] = translateSchema(additional, [...at, 'additionalProperties'], context);
   else if (additional !== undefined) out['additionalProperties'] = additional;
-  else if (properties !== undefined) out['additionalProperties'] = false; // our default, see the module comment
   return out;
 }
 
@@ -129,22 +195,41 @@ function translateSubschemas(
   return out;
 }
 
-function requiredEntries(schema: SchemaObject, doc: OpenApiDocument): RequiredEntry[] {
+function requiredEntries(schema: SchemaObject, context: TranslateContext): RequiredEntry[] {
   const entries: RequiredEntry[] = [];
   for (const name of new Set(schema.required ?? [])) {
     const declared = schema.properties === undefined ? undefined : own(schema.properties, name);
-    const property = declared === undefined ? {} : resolveSchema(doc, declared as SchemaOrReference);
+    const property = declared === undefined ? {} : resolveSchema(context.doc, declared as SchemaOrReference);
     if (property.readOnly === true) continue;
-    entries.push({ name, nullable: property.nullable === true && property.type !== undefined });
+    const nullable = declared !== undefined && allowsNull(context.doc, declared as SchemaOrReference);
+    entries.push({ name, nullable });
   }
   return entries;
 }
 
-function componentRef(ref: string, at: DocumentLocation): string {
-  const name = componentNameOfRef(ref);
-  if (name === undefined)
+/**
+ * Whether a property's schema explicitly allows null, so that a required field sent as null is a
+ * value rather than missing: 3.0 `nullable: true` with a `type`; 3.1 a `type` that is or lists
+ * "null", `const: null`, or an `anyOf`/`oneOf` branch that does. An unconstrained schema (`{}`)
+ * does not count: null for a required field is missing unless the document says otherwise.
+ */
+export function allowsNull(doc: OpenApiDocument, schema: SchemaOrReference, seen = new Set<object>()): boolean {
+  if (seen.has(schema)) return false;
+  seen.add(schema);
+  const resolved = resolveSchema(doc, schema);
+  if (doc.openapi.startsWith('3.0.')) return resolved.nullable === true && resolved.type !== undefined;
+  const type = resolved.type;
+  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
+  if (Object.hasOwn(resolved, 'const') && resolved.const === null) return true;
+  return [...(resolved.anyOf ?? []), ...(resolved.oneOf ?? [])].some((branch) => allowsNull(doc, branch, seen));
+}
+
+/** `#/components/schemas/X/rest…` → the same place inside the shared compiled components. */
+function componentRef(ref: string, at: DocumentLocation, context: TranslateContext): string {
+  const match = /^#\/components\/schemas\/([^/]+)((?:\/.*)?)$/.exec(ref);
+  if (match?.[1] === undefined || componentNameOfRef(`#/components/schemas/${match[1]}`) === undefined)
     throw new OpenApiDocumentError([...at, '$ref'], `must refer to #/components/schemas/<name>, got '${ref}'`);
-  return `${COMPONENTS_ID}#/definitions/${escapePointerToken(name)}`;
+  return `${COMPONENTS_ID}#/${containerOf(context)}/${match[1]}${match[2] ?? ''}`;
 }
 
 function checkFormat(format: string, at: DocumentLocation, context: TranslateContext): string {

@@ -1,9 +1,13 @@
 /**
- * Types for the subset of OpenAPI 3.0.3 (https://spec.openapis.org/oas/v3.0.3) Gatehouse uses.
- * Sections we do not read (security, tags, parameters...) stay `unknown`.
+ * Types for the subset of OpenAPI 3.0.3 (https://spec.openapis.org/oas/v3.0.3) and 3.1.1
+ * (https://spec.openapis.org/oas/v3.1.1) Gatehouse uses. Sections we do not read (tags...) stay `unknown`.
  */
 
-export type SchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
+/** The OpenAPI minor version a document is written in; it decides the Schema Object dialect. */
+export type OpenApiVersion = '3.0' | '3.1';
+
+/** 3.0 types; 3.1 (JSON Schema 2020-12) adds `null` and lists of types. */
+export type SchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
 
 /** §4.7.23 Reference Object; siblings of `$ref` are ignored. */
 export interface ReferenceObject {
@@ -12,9 +16,12 @@ export interface ReferenceObject {
 
 export type SchemaOrReference = SchemaObject | ReferenceObject;
 
-/** §4.7.24 Schema Object (OpenAPI 3.0 flavour: `nullable`, boolean `exclusiveMaximum`). */
+/**
+ * §4.7.24 Schema Object: the 3.0 flavour (`nullable`, boolean `exclusiveMaximum`) or the 3.1 one
+ * (JSON Schema 2020-12: `type` lists, `const`, `examples`, `$defs`, numeric `exclusiveMaximum`).
+ */
 export interface SchemaObject {
-  readonly type?: SchemaType;
+  readonly type?: SchemaType | readonly SchemaType[];
   readonly format?: string;
   readonly nullable?: boolean;
   readonly readOnly?: boolean;
@@ -31,9 +38,12 @@ export interface SchemaObject {
   readonly pattern?: string;
   readonly multipleOf?: number;
   readonly maximum?: number;
-  readonly exclusiveMaximum?: boolean;
+  readonly exclusiveMaximum?: boolean | number;
   readonly minimum?: number;
-  readonly exclusiveMinimum?: boolean;
+  readonly exclusiveMinimum?: boolean | number;
+  readonly const?: unknown;
+  readonly examples?: unknown;
+  readonly $defs?: Readonly<Record<string, SchemaOrReference>>;
   readonly maxLength?: number;
   readonly minLength?: number;
   readonly maxItems?: number;
@@ -80,6 +90,7 @@ export interface ComponentsObject {
 }
 
 export interface OpenApiDocument {
+  /** `3.0.x` or `3.1.x`. */
   readonly openapi: string;
   readonly info: { readonly title: string; readonly version: string; readonly [key: string]: unknown };
   readonly paths: Readonly<Record<string, PathItemObject>>;
@@ -90,6 +101,11 @@ export interface OpenApiDocument {
 export interface CollectionDeclaration {
   /** The path segment, e.g. `contacts`; scopes are `{name}:read` / `{name}:write`. */
   readonly name: string;
+  /** The item path as the document writes it, e.g. `/contacts/{id}`. */
+  readonly itemPath: string;
+  /** The operations the document declares on `/{name}` and on the item path; only these are served. */
+  readonly collectionMethods: readonly HttpMethod[];
+  readonly itemMethods: readonly HttpMethod[];
   /** The component name when the POST schema is a `$ref`, `null` for an inline schema. */
   readonly schemaName: string | null;
   /** The record schema, with a top-level `$ref` resolved. */

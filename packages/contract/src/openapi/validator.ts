@@ -3,10 +3,12 @@
  * Runs in Node and in browsers (no `node:` imports). Ajv generates code with `new Function`,
  * so a browser page needs a CSP that allows it.
  */
-import { Ajv, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
+import { Ajv, type Options, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { OpenApiDocumentError, type DocumentLocation } from './document-error.js';
-import { listCollections } from './document.js';
+import { listCollections, openApiVersion } from './document.js';
+import { checkReadOnly, readOnlyProperties, withoutFields } from './read-only.js';
 import {
   NOT_A_JSON_OBJECT,
   classifyErrors,
@@ -41,8 +43,17 @@ export type BodyValidationResult =
   /** 422 invalid-field-value. */
   | { readonly ok: false; readonly kind: 'invalid'; readonly fields: readonly InvalidField[] };
 
-/** Validates a parsed JSON body. Never throws, never mutates the body. */
-export type BodyValidator = (body: unknown) => BodyValidationResult;
+/**
+ * Validates a parsed JSON body. Never throws, never mutates the body. `current` is the record as
+ * GET shows it, when the body replaces or patches one: a top-level `readOnly` property (such as
+ * `id`) is accepted only when equal to the record's own value, and is left out of the value
+ * returned; without `current` (a POST) it is refused, since the server assigns it.
+ */
+export interface BodyValidator {
+  (body: unknown, current?: Readonly<Record<string, unknown>>): BodyValidationResult;
+  /** The top-level `readOnly` properties of the schema, e.g. `['id']`. */
+  readonly readOnly: readonly string[];
+}
 
 interface DocumentCompiler {
   readonly ajv: Ajv;
@@ -68,7 +79,11 @@ export function compileBodyValidator(
   const cached = '$ref' in schema ? compiler.byRef.get(schema.$ref) : compiler.bySchema.get(schema);
   if (cached !== undefined) return cached;
   const validate = compileOrThrow(compiler.ajv, () => translateSchema(schema, location, compiler.context), location);
-  const validator: BodyValidator = (body) => validateBody(validate, body);
+  const readOnly = readOnlyProperties(doc, schema);
+  const validator: BodyValidator = Object.assign(
+    (body: unknown, current?: Readonly<Record<string, unknown>>) => validateBody(validate, readOnly, body, current),
+    { readOnly },
+  );
   if ('$ref' in schema) compiler.byRef.set(schema.$ref, validator);
   else compiler.bySchema.set(schema, validator);
   return validator;
@@ -88,16 +103,18 @@ export function compileCollectionValidators(doc: OpenApiDocument): ReadonlyMap<s
 function compilerFor(doc: OpenApiDocument): DocumentCompiler {
   const existing = compilers.get(doc);
   if (existing !== undefined) return existing;
-  const ajv = createAjv();
-  const context: TranslateContext = { doc, isKnownFormat: (format) => Object.hasOwn(ajv.formats, format) };
+  const version = openApiVersion(doc);
+  const ajv = createAjv(version === '3.0' ? Ajv : Ajv2020);
+  const context: TranslateContext = { doc, version, isKnownFormat: (format) => Object.hasOwn(ajv.formats, format) };
   ajv.addSchema(translateComponents(context));
   const compiler: DocumentCompiler = { ajv, context, byRef: new Map(), bySchema: new WeakMap() };
   compilers.set(doc, compiler);
   return compiler;
 }
 
-function createAjv(): Ajv {
-  const ajv = new Ajv({
+/** Draft-07 for OpenAPI 3.0 documents, 2020-12 for 3.1 (its Schema Object is JSON Schema 2020-12). */
+function createAjv(Dialect: new (options: Options) => Ajv): Ajv {
+  const ajv = new Dialect({
     allErrors: true, // list EVERY missing field, not just the first
     coerceTypes: false, // "42" is not 42: a wrong type is a 422, never silently fixed
     useDefaults: false, // the body is validated, never filled in
@@ -106,6 +123,8 @@ function createAjv(): Ajv {
     // OpenAPI documents routinely use `properties` without `type: object`; strictTypes would
     // refuse such valid documents. Every other strict check stays on.
     strictTypes: false,
+    // Likewise a 2020-12 `prefixItems` without `items`/`minItems` is a valid open tuple.
+    strictTuples: false,
     ownProperties: true, // `constructor`, `toString`... on Object.prototype are not fields
   });
   addFormats(ajv);
@@ -146,20 +165,31 @@ function compileOrThrow(ajv: Ajv, translate: () => object, at: DocumentLocation)
 
 const TOO_DEEP: InvalidField = { field: '', pointer: '', message: 'Request body is nested too deeply to be validated' };
 
-function validateBody(validate: ValidateFunction, body: unknown): BodyValidationResult {
+function validateBody(
+  validate: ValidateFunction,
+  readOnly: readonly string[],
+  body: unknown,
+  current: Readonly<Record<string, unknown>> | undefined,
+): BodyValidationResult {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, kind: 'invalid', fields: [NOT_A_JSON_OBJECT] };
   }
   const value = body as Record<string, unknown>;
+  const { sent, refused } = checkReadOnly(readOnly, value, current);
   try {
-    if (validate(value)) return { ok: true, value };
+    if (validate(value)) {
+      if (refused.length > 0) return { ok: false, kind: 'invalid', fields: refused };
+      return { ok: true, value: sent.length === 0 ? value : withoutFields(value, sent) };
+    }
   } catch (error) {
     // Ajv recurses once per level of a recursive schema: a body nested thousands of levels
     // deep overflows the stack, which must be a 422, not a crash.
     if (error instanceof RangeError) return { ok: false, kind: 'invalid', fields: [TOO_DEEP] };
     throw error;
   }
-  const { missing, invalid } = classifyErrors(validate.errors ?? [], value);
+  const classified = classifyErrors(validate.errors ?? [], value);
+  const missing = classified.missing;
+  const invalid = [...refused, ...classified.invalid.filter((f) => !refused.some((r) => r.pointer === f.pointer))];
   if (missing.length > 0) return { ok: false, kind: 'missing', fields: missing, invalid };
   // Ajv failed, so there is at least one problem; the fallback only guards an empty list.
   const fields = invalid.length > 0 ? invalid : [{ ...NOT_A_JSON_OBJECT, message: 'Request body is invalid' }];

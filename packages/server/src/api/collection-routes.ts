@@ -1,5 +1,6 @@
 import { ProblemError } from '@gatehouse/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { CollectionDeclaration, HttpMethod } from '@gatehouse/contract';
+import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
 import { refusedBody } from './body-problems.js';
@@ -19,8 +20,22 @@ const MAX_PAGE = 100;
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 
-/** The five routes of one collection, named by the OpenAPI document. */
-export function collectionRoutes(app: FastifyInstance, { store, clock }: ServerContext, collection: Collection): void {
+type DeclaredCollection = Collection & Pick<CollectionDeclaration, 'collectionMethods' | 'itemMethods'>;
+
+/**
+ * The routes of one collection, as the OpenAPI document declares them: only the declared
+ * operations are served; any other method on the two paths is 405 with `Allow`.
+ */
+export function collectionRoutes(app: FastifyInstance, context: ServerContext, collection: DeclaredCollection): void {
+  const served = (methods: readonly HttpMethod[]): HTTPMethods[] => methods.map((m) => m.toUpperCase());
+  registerRoutes(app, context, collection);
+  allowOnly(app, `/${collection.name}`, served(collection.collectionMethods));
+  allowOnly(app, `/${collection.name}/:id`, served(collection.itemMethods));
+}
+
+function registerRoutes(app: FastifyInstance, { store, clock }: ServerContext, collection: DeclaredCollection): void {
+  const onCollection = new Set(collection.collectionMethods);
+  const onItem = new Set(collection.itemMethods);
   const base = `/${collection.name}`;
   const item = `${base}/:id`;
   const read = { scope: `${collection.name}:read` };
@@ -29,67 +44,71 @@ export function collectionRoutes(app: FastifyInstance, { store, clock }: ServerC
 
   // Not an async function, and a refused body is sent rather than thrown (a throw costs V8 a walk
   // of the stack): most of what a busy API answers is refused at once; only the insert is waited for.
-  app.post(base, { config: write }, (request, reply) => {
-    requireBody(request);
-    const now = clock.now();
-    const checked = collection.validate(request.body);
-    // reply.send(error) is what Fastify does with an error the handler throws: the error handler answers.
-    if (!checked.ok) return void reply.send(refusedBody(checked));
-    const record = newRecord(collection, checked.value, now);
-    return store.insertRecord(record).then(() => {
-      reply
-        .code(201)
-        .header('location', `${request.url.split('?')[0]}/${record.id}`)
-        .header('etag', etagOf(record))
-        .send(representation(record));
+  if (onCollection.has('post'))
+    app.post(base, { config: write }, (request, reply) => {
+      requireBody(request);
+      const now = clock.now();
+      const checked = collection.validate(request.body);
+      // reply.send(error) is what Fastify does with an error the handler throws: the error handler answers.
+      if (!checked.ok) return void reply.send(refusedBody(checked));
+      const record = newRecord(collection, checked.value, now);
+      return store.insertRecord(record).then(() => {
+        reply
+          .code(201)
+          .header('location', `${request.url.split('?')[0]}/${record.id}`)
+          .header('etag', etagOf(record))
+          .send(representation(record));
+      });
     });
-  });
-  app.get<{ Querystring: Record<string, string | string[] | undefined> }>(base, { config: read }, async (request) => {
-    const limit = pageSize(request.query.limit);
-    const after = cursorPosition(request.query.cursor);
-    const page = await store.listRecords(collection.name, after, limit + 1);
-    const items = page.slice(0, limit);
-    const last = items[items.length - 1];
-    return {
-      items: items.map(representation),
-      next_cursor: page.length > limit && last ? Buffer.from(last.id).toString('base64url') : null,
-    };
-  });
-  allowOnly(app, base, ['GET', 'POST']);
+  if (onCollection.has('get'))
+    app.get<{ Querystring: Record<string, string | string[] | undefined> }>(base, { config: read }, async (request) => {
+      const limit = pageSize(request.query.limit);
+      const after = cursorPosition(request.query.cursor);
+      const page = await store.listRecords(collection.name, after, limit + 1);
+      const items = page.slice(0, limit);
+      const last = items[items.length - 1];
+      return {
+        items: items.map(representation),
+        next_cursor: page.length > limit && last ? Buffer.from(last.id).toString('base64url') : null,
+      };
+    });
 
-  app.get(item, { config: read }, async (request: IdRequest, reply) => {
-    const record = await readRecord(store, collection, request.params.id);
-    return reply.header('etag', etagOf(record)).send(representation(record));
-  });
-  app.put(item, { config: write }, async (request: IdRequest, reply) => {
-    requireBody(request);
-    const record = await replaceRecord(
-      store,
-      collection,
-      request.params.id,
-      request.body,
-      ifMatchOf(request),
-      clock.now(),
-    );
-    return reply.header('etag', etagOf(record)).send(representation(record));
-  });
-  app.patch(item, { config: mergePatch }, async (request: IdRequest, reply) => {
-    requireBody(request);
-    const record = await patchRecord(
-      store,
-      collection,
-      request.params.id,
-      request.body,
-      ifMatchOf(request),
-      clock.now(),
-    );
-    return reply.header('etag', etagOf(record)).send(representation(record));
-  });
-  app.delete(item, { config: { scope: write.scope } }, async (request: IdRequest, reply) => {
-    await deleteRecord(store, collection, request.params.id, ifMatchOf(request));
-    return reply.code(204).send();
-  });
-  allowOnly(app, item, ['GET', 'PUT', 'PATCH', 'DELETE']);
+  if (onItem.has('get'))
+    app.get(item, { config: read }, async (request: IdRequest, reply) => {
+      const record = await readRecord(store, collection, request.params.id);
+      return reply.header('etag', etagOf(record)).send(representation(record));
+    });
+  if (onItem.has('put'))
+    app.put(item, { config: write }, async (request: IdRequest, reply) => {
+      requireBody(request);
+      const record = await replaceRecord(
+        store,
+        collection,
+        request.params.id,
+        request.body,
+        ifMatchOf(request),
+        clock.now(),
+      );
+      return reply.header('etag', etagOf(record)).send(representation(record));
+    });
+  if (onItem.has('patch'))
+    app.patch(item, { config: mergePatch }, async (request: IdRequest, reply) => {
+      requireBody(request);
+      const record = await patchRecord(
+        store,
+        collection,
+        request.params.id,
+        request.body,
+        ifMatchOf(request),
+        clock.now(),
+      );
+      return reply.header('etag', etagOf(record)).send(representation(record));
+    });
+  if (onItem.has('delete'))
+    app.delete(item, { config: { scope: write.scope } }, async (request: IdRequest, reply) => {
+      await deleteRecord(store, collection, request.params.id, ifMatchOf(request));
+      return reply.code(204).send();
+    });
 }
 
 /** A request without a body is malformed JSON: there is nothing to read. */

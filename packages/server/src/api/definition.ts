@@ -2,14 +2,22 @@ import { readFileSync } from 'node:fs';
 import {
   checkOpenApiDocument,
   compileCollectionValidators,
+  listCollections,
   type BodyValidator,
+  type CollectionDeclaration,
   type OpenApiDocument,
 } from '@gatehouse/contract';
 import { parse as parseYaml } from 'yaml';
+import { enrichDocument } from './document-enrichment.js';
 
-/** The REST API as its OpenAPI document declares it: the collections and their compiled validators. */
+/**
+ * The REST API as its OpenAPI document declares it, with what the server adds
+ * (document-enrichment.ts): the collections, the operations declared for each, and their
+ * validators, compiled once from that same document.
+ */
 export interface ApiDefinition {
   readonly document: OpenApiDocument;
+  readonly declarations: readonly CollectionDeclaration[];
   readonly collections: ReadonlyMap<string, BodyValidator>;
 }
 
@@ -21,7 +29,7 @@ export class ApiDefinitionError extends Error {
   }
 }
 
-/** Reads an OpenAPI 3.0 document (YAML or JSON), checks it and compiles every collection's schema once. */
+/** Reads an OpenAPI 3.0 or 3.1 document (YAML or JSON), checks it and compiles every collection's schema once. */
 export function loadApiDefinition(path: string): ApiDefinition {
   let text: string;
   try {
@@ -45,8 +53,13 @@ export function loadApiDefinition(path: string): ApiDefinition {
 
 export function apiDefinitionFrom(raw: unknown, source: string): ApiDefinition {
   try {
-    const document = checkOpenApiDocument(raw);
-    return { document, collections: compileCollectionValidators(document) };
+    // The enriched document is checked again: it is what clients load from /v2/openapi.json.
+    const document = checkOpenApiDocument(enrichDocument(checkOpenApiDocument(raw)));
+    return {
+      document,
+      declarations: listCollections(document),
+      collections: compileCollectionValidators(document),
+    };
   } catch (error) {
     throw new ApiDefinitionError(`the OpenAPI document ${source} is broken: ${(error as Error).message}`, {
       cause: error,

@@ -1,11 +1,11 @@
-import { ProblemError } from '@gatehouse/contract';
+import { MAX_JSON_DEPTH, ProblemError, TOO_DEEP_DETAIL } from '@gatehouse/contract';
 
 /**
- * How deep arrays and objects may nest in a request body. RFC 8259 §9 lets a parser limit it; the
- * limit keeps every recursive walk over a body (merge patch, validation, serialisation) far from
- * the stack's end, where a 5000-deep PATCH body once ended in a 500.
+ * How deep arrays and objects may nest in a request body (RFC 8259 §9 lets a parser limit it): a
+ * 5000-deep PATCH body once ended in a 500 here. The limit and its detail live in the contract, so
+ * that the client SDK refuses the same bodies before sending, with the same answer.
  */
-export const MAX_JSON_DEPTH = 64;
+export { MAX_JSON_DEPTH };
 
 // `fatal` refuses malformed UTF-8 instead of replacing it; a leading BOM is dropped, as RFC 8259 §8.1 allows.
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -32,12 +32,7 @@ export function parseJsonBody(body: Buffer): unknown {
       text.trim() === '' ? 'The request body is empty; send a JSON object.' : 'The request body is not valid JSON.',
     );
   }
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw new ProblemError(
-      'malformed_json',
-      `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
-    );
-  }
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new ProblemError('malformed_json', TOO_DEEP_DETAIL);
   return value;
 }
 

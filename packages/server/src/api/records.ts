@@ -33,7 +33,11 @@ export async function readRecord(store: Repository, collection: Collection, id: 
   return record;
 }
 
-/** PUT: a full replacement, validated exactly as a POST body. */
+/**
+ * PUT: a full replacement, validated exactly as a POST body, except that the record's own id may be
+ * sent (a record as GET returned it can be PUT back); another id is a 422. The id is the one of
+ * the URL, so nothing is read before the body is validated.
+ */
 export async function replaceRecord(
   store: Repository,
   collection: Collection,
@@ -42,7 +46,7 @@ export async function replaceRecord(
   ifMatch: string | undefined,
   now: number,
 ): Promise<StoredRecord> {
-  const value = validBodyOrThrow(collection.validate(body));
+  const value = validBodyOrThrow(collection.validate(body, { id }));
   const current = await currentVersion(store, collection, id, ifMatch);
   return write(store, current, value, now);
 }
@@ -57,7 +61,7 @@ export async function patchRecord(
   now: number,
 ): Promise<StoredRecord> {
   const current = await currentVersion(store, collection, id, ifMatch);
-  const value = validBodyOrThrow(collection.validate(mergePatch(current.body, patch)));
+  const value = validBodyOrThrow(collection.validate(mergePatch(current.body, patch), { id }));
   return write(store, current, value, now);
 }
 

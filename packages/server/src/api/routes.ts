@@ -7,6 +7,7 @@ import { BearerChallenge, checkBearer } from './bearer.js';
 import type { ApiDefinition } from './definition.js';
 import { collectionRoutes } from './collection-routes.js';
 import { parseJsonBody } from './json-body.js';
+import { servedDocumentText } from './served-document.js';
 
 /** JSON bodies of the REST API; anything larger is refused with 413 before parsing. */
 const API_BODY_LIMIT = 64 * 1024;
@@ -21,7 +22,7 @@ declare module 'fastify' {
 }
 
 /**
- * REST API v2 under /v2: the OpenAPI document, then CRUD for every collection it declares. The
+ * REST API v2 under /v2: the OpenAPI document, then the operations it declares for each collection. The
  * bearer token is checked first, then the content type (both onRequest, before the body is read),
  * then the JSON, the size, and last the body against the schema.
  */
@@ -56,11 +57,16 @@ export async function apiRoutes(
     route.onRequest = [...hooks, requestChecks(context, scope, mediaType)];
   });
 
+  // Serialised once: what the server adds for where it runs (servers, security) is known at startup.
+  const served = servedDocumentText(api.document, api.declarations, context.issuer);
   app.get('/openapi.json', async (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=60').send(api.document),
+    reply.header('cache-control', 'public, max-age=60').type('application/json; charset=utf-8').send(served),
   );
   allowOnly(app, '/openapi.json', ['GET']);
-  for (const [name, validate] of api.collections) collectionRoutes(app, context, { name, validate });
+  for (const declaration of api.declarations) {
+    const validate = api.collections.get(declaration.name);
+    if (validate !== undefined) collectionRoutes(app, context, { ...declaration, validate });
+  }
 }
 
 /**
