@@ -184,7 +184,6 @@ export interface CatalogExpectation {
   readonly issuer: string;
 }
 
-const REASONS = Object.values(OAUTH_REASONS) as OAuthReasonEntry[];
 const PROBLEM_BY_SLUG = new Map(Object.values(PROBLEMS).map((p) => [p.slug, p]));
 const HTML_CODES = new Map<string, number>([
   ...Object.values(PROBLEMS).map((p) => [p.code, p.status] as const),
@@ -193,7 +192,7 @@ const HTML_CODES = new Map<string, number>([
 
 /** The catalog reason whose description (with `{parameter}` filled by a parameter name) this is. */
 function reasonOf(error: string, description: string): string | undefined {
-  for (const [name, entry] of Object.entries(OAUTH_REASONS) as [string, OAuthReasonEntry][]) {
+  for (const [name, entry] of Object.entries<OAuthReasonEntry>(OAUTH_REASONS)) {
     if (entry.error !== error) continue;
     const pattern = new RegExp(
       `^${entry.description
@@ -649,7 +648,7 @@ export const junkHeaders: fc.Arbitrary<Array<[string, string | Buffer]>> = fc.ar
     ),
   ),
   { maxLength: 3 },
-) as fc.Arbitrary<Array<[string, string | Buffer]>>;
+);
 
 /** A short label of an answer for the run's summary: status and OAuth error or problem slug. */
 export function outcomeOf(answer: RawAnswer | typeof NO_ANSWER): string {

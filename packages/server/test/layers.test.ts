@@ -45,7 +45,10 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 describe('server layers', () => {
   test('the walk sees the layers', () => {
     for (const folder of ['primitives', 'store', 'audit', 'oauth'])
-      assert.ok(files.some((f) => inFolder(f.path, folder)), `no file under src/${folder}`);
+      assert.ok(
+        files.some((f) => inFolder(f.path, folder)),
+        `no file under src/${folder}`,
+      );
   });
 
   for (const [layer, allowed] of Object.entries(MAY_IMPORT)) {
