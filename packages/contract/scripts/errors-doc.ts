@@ -18,6 +18,20 @@ export function renderErrorsDoc(): string {
     '',
     'Body: `{"error": …, "error_description": …, "error_uri": …}`, with `Cache-Control: no-store` and `Pragma: no-cache`.',
     '',
+    '### Refresh-token states',
+    '',
+    'What a refresh (`grant_type=refresh_token`) answers for a token in each state; where several apply, the first row that does wins.',
+    '',
+    '| state | answer |',
+    '|---|---|',
+    "| in the replay window: rotated less than the client's `replay_window` ago, its successor unused, presented by its client | 200 with the same successor (byte for byte) and a new access token; nothing consumed |",
+    '| past rotation limit (used up, or the family at `max_rotations`) | `invalid_grant` / `refresh token is past its rotation limit`; a replay revokes the family |',
+    '| revoked (by the client, an operator, reuse detection; or superseded) | `invalid_grant` / `refresh token has been revoked` |',
+    '| expired (idle or absolute lifetime) | `invalid_grant` / `refresh token has expired` |',
+    '| active | 200: rotated into a new token (or, rotation off, kept) |',
+    '',
+    'Every refusal is permanent and identical on every retry; the replay window is off unless the client has one.',
+    '',
   ];
   for (const entry of Object.values(OAUTH_ERRORS)) {
     lines.push(

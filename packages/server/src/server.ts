@@ -9,6 +9,7 @@ import { AccessTokens } from './oauth/access-tokens.js';
 import { systemClock, type Clock } from './primitives/clock.js';
 import { KeyEncryption } from './oauth/key-sealing.js';
 import { KeyRing } from './oauth/keys.js';
+import { RefreshSuccessors } from './oauth/refresh-successors.js';
 import { openStore } from './store/open.js';
 import type { MigrationMode } from './store/migrations.js';
 import type { Store } from './store/store.js';
@@ -37,7 +38,9 @@ export async function createContext(
     options.rateLimits ?? DEFAULT_RATE_LIMITS,
     options.rateLimitClock,
   );
-  return { store, clock, issuer, keys, accessTokens: new AccessTokens(issuer, keys), rateLimits };
+  const refreshSuccessors = await RefreshSuccessors.load(store);
+  const accessTokens = new AccessTokens(issuer, keys);
+  return { store, clock, issuer, keys, accessTokens, refreshSuccessors, rateLimits };
 }
 
 export interface StartOptions {

@@ -119,6 +119,20 @@ describe('the gatehouse operator CLI', () => {
     assert.equal('client_secret' in client, false);
   });
 
+  it('clients add --replay-window 30s sets the window, clients list shows it, and past 300s is refused', async () => {
+    const added = await cliJson('clients', 'add', '--id', 'tabs', '--name', 'Tabs', '--replay-window', '30s');
+    assert.equal(added.replay_window, 30);
+    const clients = (await cliJson('clients', 'list')) as unknown as Array<{
+      client_id: string;
+      replay_window: number;
+    }>;
+    assert.equal(clients.find((c) => c.client_id === 'tabs')?.replay_window, 30);
+    assert.equal(clients.find((c) => c.client_id === 'spa')?.replay_window, 0, 'off by default');
+    const run = await cli('clients', 'add', '--id', 'too-long', '--name', 'Too long', '--replay-window', '301s');
+    assert.equal(run.code, 1);
+    assert.deepEqual(JSON.parse(run.err), { error: 'refused', message: 'replay window must be from 0s to 300s' });
+  });
+
   it('a malformed duration (--refresh-ttl 5x) is a usage error: exit 2 and nothing registered', async () => {
     const run = await cli('clients', 'add', '--id', 'bad-ttl', '--name', 'Bad', '--refresh-ttl', '5x');
     assert.equal(run.code, 2);

@@ -24,6 +24,7 @@ const client: ClientRecord = {
     maxRotations: null,
     refreshTokenTtl: 3600,
     refreshTokenAbsoluteTtl: 86_400,
+    replayWindow: 0,
   },
   accessTokenTtl: 300,
   resourceServer: false,
@@ -42,6 +43,7 @@ const grant = (id: string): GrantRecord => ({
   previousTokenId: null,
   revokedAt: null,
   revokedReason: null,
+  rotatedAt: null,
 });
 
 describe('the SQLite hot path (queries compiled once from the repository’s definitions)', () => {
@@ -87,9 +89,17 @@ describe('the SQLite hot path (queries compiled once from the repository’s def
       issuedAt: NOW,
       expiresAt: NOW + 5,
     });
-    await hot.updateGrantFamily('g1', { rotationCount: 2, headTokenId: 't2', previousTokenId: 't1' });
+    await hot.updateGrantFamily('g1', {
+      rotationCount: 2,
+      headTokenId: 't2',
+      previousTokenId: 't1',
+      rotatedAt: NOW + 6,
+    });
     const family = await kysely.findGrant('g1');
-    assert.deepEqual([family?.rotationCount, family?.headTokenId, family?.previousTokenId], [2, 't2', 't1']);
+    assert.deepEqual(
+      [family?.rotationCount, family?.headTokenId, family?.previousTokenId, family?.rotatedAt],
+      [2, 't2', 't1', NOW + 6],
+    );
 
     assert.equal(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 9), true);
     assert.equal(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 10), false, 'already revoked');

@@ -19,6 +19,7 @@ const ALL_MIGRATIONS = [
   '0004_signing_key_activation',
   '0005_audit_events',
   '0006_rate_limits',
+  '0007_replay_window',
 ];
 
 /**
@@ -114,6 +115,9 @@ async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
     'drop table audit_events',
     'alter table signing_keys drop column activates_at',
+    'drop table server_secrets',
+    'alter table clients drop column replay_window',
+    'alter table grants drop column rotated_at',
     "delete from kysely_migration where name > '0003_users_sessions'",
     ...(dialect === 'postgres' ? ['drop table rate_limits'] : []),
   ];

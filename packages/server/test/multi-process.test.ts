@@ -76,6 +76,47 @@ for (const dialect of DIALECTS)
       }
     });
 
+    it('with a replay window, 100 concurrent refreshes of one token spread over both all answer 200 with the same successor', async () => {
+      const added = await cli(
+        'clients',
+        'add',
+        '--id',
+        'tabs',
+        '--name',
+        'Tabs',
+        '--replay-window',
+        '30s',
+        '--scope',
+        'contacts:read',
+      );
+      const tabs = { id: 'tabs', secret: added.client_secret ?? null };
+      const { refresh_token } = await cli(
+        'grants',
+        'issue',
+        '--client',
+        'tabs',
+        '--user',
+        'alice',
+        '--scope',
+        'contacts:read',
+      );
+      const responses = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          postForm(
+            `${(i % 2 === 0 ? a : b).url}/token`,
+            { grant_type: 'refresh_token', refresh_token: refresh_token as string },
+            { as: tabs },
+          ),
+        ),
+      );
+      const statuses = responses.map((r) => r.status);
+      assert.deepEqual(new Set(statuses), new Set([200]), `statuses: ${JSON.stringify(statuses)}`);
+      const successors = new Set(
+        await Promise.all(responses.map(async (r) => ((await r.json()) as { refresh_token: string }).refresh_token)),
+      );
+      assert.equal(successors.size, 1, 'one successor for every answer');
+    });
+
     it('a revocation on one is seen by introspection and refresh on the other at once', async () => {
       const { refresh_token } = await cli(
         'grants',

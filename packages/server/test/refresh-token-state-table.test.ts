@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isReplay, refreshTokenState, type RefreshTokenState } from '../src/oauth/refresh-token-lifecycle.js';
-import type {
-  GrantRecord,
-  RefreshPolicy,
-  RefreshTokenInFamily,
-  RefreshTokenRecord,
-} from '../src/primitives/records.js';
+import {
+  isReplay,
+  refreshTokenState,
+  type PresentedRefreshToken,
+  type RefreshTokenState,
+  type SuccessorView,
+} from '../src/oauth/refresh-token-lifecycle.js';
+import type { GrantRecord, RefreshPolicy, RefreshTokenRecord } from '../src/primitives/records.js';
 
 /**
  * The refresh-token state table as data: each row is a row of the spec's table (error-contract.md,
@@ -28,6 +29,7 @@ const POLICY: RefreshPolicy = {
   maxRotations: null,
   refreshTokenTtl: 14 * DAY,
   refreshTokenAbsoluteTtl: 90 * DAY,
+  replayWindow: 0,
 };
 
 /** A family of one rotation's age whose head is the presented token, unused, live for days to come. */
@@ -50,6 +52,7 @@ const GRANT: GrantRecord = {
   previousTokenId: 'token-before',
   revokedAt: null,
   revokedReason: null,
+  rotatedAt: NOW - DAY,
 };
 
 interface Row {
@@ -60,6 +63,8 @@ interface Row {
   readonly token?: Partial<RefreshTokenRecord>;
   readonly grant?: Partial<GrantRecord>;
   readonly policy?: Partial<RefreshPolicy>;
+  /** The head, when the exchange found it to be the presented token's derived successor. */
+  readonly successor?: SuccessorView | null;
   /** Seconds after NOW at which the token is presented. */
   readonly at?: number;
   readonly expected: RefreshTokenState;
@@ -73,6 +78,13 @@ const ROTATED_AWAY = {
   grant: { rotationCount: 2, headTokenId: NEWER, previousTokenId: PRESENTED },
 };
 const REVOKED = { revokedAt: NOW - 60, revokedReason: 'revoked_by_client' } as const;
+/** Rotated 10 s ago into NEWER, which is unused and derived from it; the client's window is 30 s. */
+const IN_WINDOW = {
+  token: { useCount: 1 },
+  grant: { rotationCount: 2, headTokenId: NEWER, previousTokenId: PRESENTED, rotatedAt: NOW - 10 },
+  successor: { useCount: 0, expiresAt: NOW + DAY } as SuccessorView | null | undefined,
+  policy: { replayWindow: 30 },
+} as const;
 
 const TABLES: readonly { readonly table: string; readonly rows: readonly Row[] }[] = [
   {
@@ -278,11 +290,118 @@ const TABLES: readonly { readonly table: string; readonly rows: readonly Row[] }
       },
     ],
   },
+  {
+    table: 'the replay window (replay_window 30 s; docs/architecture.md, "Concurrent refresh")',
+    rows: [
+      {
+        state: 'rotated 10 s ago, successor unused',
+        when: 'the same client presents the rotated token again',
+        ...IN_WINDOW,
+        expected: 'in_replay_window',
+        replay: false,
+      },
+      {
+        state: 'rotated 31 s ago, successor unused',
+        when: 'the rotated token is presented after the window',
+        ...IN_WINDOW,
+        grant: { ...IN_WINDOW.grant, rotatedAt: NOW - 31 },
+        expected: 'past_rotation_limit',
+        replay: true,
+      },
+      {
+        state: 'rotated 10 s ago, window off (replay_window 0)',
+        when: 'the rotated token is presented again',
+        ...IN_WINDOW,
+        policy: { replayWindow: 0 },
+        expected: 'past_rotation_limit',
+        replay: true,
+      },
+      {
+        state: 'rotated 10 s ago, its successor exchanged since',
+        when: 'the token two generations old is presented',
+        ...IN_WINDOW,
+        grant: { ...IN_WINDOW.grant, rotationCount: 3, headTokenId: NEWEST, previousTokenId: NEWER },
+        successor: undefined,
+        expected: 'past_rotation_limit',
+        replay: true,
+      },
+      {
+        state: 'rotated 10 s ago, successor used once (rotation_limit 2)',
+        when: 'the rotated token is presented again',
+        ...IN_WINDOW,
+        successor: { useCount: 1, expiresAt: NOW + DAY },
+        policy: { replayWindow: 30, rotationLimit: 2 },
+        token: { useCount: 2 },
+        expected: 'past_rotation_limit',
+        replay: true,
+      },
+      {
+        state: 'rotation_limit 2, rotated once 10 s ago, successor unused',
+        when: 'the token is presented again: the successor is re-sent, no second use is taken',
+        ...IN_WINDOW,
+        policy: { replayWindow: 30, rotationLimit: 2 },
+        expected: 'in_replay_window',
+        replay: false,
+      },
+      {
+        state: 'rotation_limit 2, rotated once 31 s ago',
+        when: 'the token is presented after the window: its second use rotates again',
+        ...IN_WINDOW,
+        grant: { ...IN_WINDOW.grant, rotatedAt: NOW - 31 },
+        policy: { replayWindow: 30, rotationLimit: 2 },
+        expected: 'active',
+        replay: false,
+      },
+      {
+        state: 'rotated 10 s ago, family revoked',
+        when: 'the rotated token is presented again: past its limit beats the window',
+        ...IN_WINDOW,
+        grant: { ...IN_WINDOW.grant, ...REVOKED },
+        expected: 'past_rotation_limit',
+        replay: true,
+      },
+      {
+        state: 'the rotation that reached max_rotations 10 s ago (it issued no refresh token)',
+        when: 'the rotated token is presented again: answered again with an access token only',
+        ...IN_WINDOW,
+        grant: { ...IN_WINDOW.grant, headTokenId: null },
+        successor: null,
+        policy: { replayWindow: 30, maxRotations: 2 },
+        expected: 'in_replay_window',
+        replay: false,
+      },
+      {
+        state: 'rotated 10 s ago while the window was off (a random successor)',
+        when: 'the rotated token is presented again',
+        ...IN_WINDOW,
+        successor: undefined,
+        expected: 'past_rotation_limit',
+        replay: true,
+      },
+      {
+        state: 'rotated 10 s ago, the family past its absolute expiry',
+        when: 'the rotated token is presented again',
+        ...IN_WINDOW,
+        grant: { ...IN_WINDOW.grant, expiresAt: NOW - 1 },
+        expected: 'past_rotation_limit',
+        replay: true,
+      },
+      {
+        state: 'rotation off (no successor)',
+        when: 'the token is presented again within 30 s of its last use',
+        grant: { rotatedAt: NOW - 10 },
+        policy: { rotation: false, replayWindow: 30 },
+        successor: undefined,
+        expected: 'active',
+        replay: false,
+      },
+    ],
+  },
 ];
 
-function presented(row: Row): { found: RefreshTokenInFamily; policy: RefreshPolicy; now: number } {
+function presented(row: Row): { found: PresentedRefreshToken; policy: RefreshPolicy; now: number } {
   return {
-    found: { token: { ...TOKEN, ...row.token }, grant: { ...GRANT, ...row.grant } },
+    found: { token: { ...TOKEN, ...row.token }, grant: { ...GRANT, ...row.grant }, successor: row.successor },
     policy: { ...POLICY, ...row.policy },
     now: NOW + (row.at ?? 0),
   };
@@ -297,13 +416,20 @@ function retriedLater({ found, policy, now }: ReturnType<typeof presented>, repl
     replay && found.grant.revokedAt === null
       ? { ...found.grant, revokedAt: now, revokedReason: 'reuse_detected' as const }
       : found.grant;
-  return refreshTokenState({ token: found.token, grant }, policy, now + 365 * DAY);
+  return refreshTokenState({ token: found.token, grant, successor: found.successor }, policy, now + 365 * DAY);
 }
 
+const OUTCOMES: Partial<Record<RefreshTokenState, string>> = {
+  active: 'active, exchangeable',
+  in_replay_window: 'in the replay window, answered with the same successor',
+};
+
+const refusal = (row: Row): boolean => row.expected !== 'active' && row.expected !== 'in_replay_window';
+
 function title(row: Row): string {
-  const outcome = row.expected === 'active' ? 'active, exchangeable' : `${row.expected.replaceAll('_', ' ')}, refused`;
+  const outcome = OUTCOMES[row.expected] ?? `${row.expected.replaceAll('_', ' ')}, refused`;
   const reuse = row.replay ? ': a replay, the whole family is revoked' : ', not a replay';
-  const retry = row.expected === 'active' ? '' : '; unchanged on every retry, now and later';
+  const retry = refusal(row) ? '; unchanged on every retry, now and later' : '';
   return `${row.state} | ${row.when} → ${outcome}${reuse}${retry}`;
 }
 
@@ -313,7 +439,7 @@ for (const { table, rows } of TABLES)
       it(title(row), () => {
         const given = presented(row);
         assert.equal(refreshTokenState(given.found, given.policy, given.now), row.expected, 'the state');
-        assert.equal(isReplay(given.found, given.policy), row.replay, 'whether it is a replay');
-        if (row.expected !== 'active') assert.equal(retriedLater(given, row.replay), row.expected, 'on retry');
+        assert.equal(isReplay(given.found, given.policy, given.now), row.replay, 'whether it is a replay');
+        if (refusal(row)) assert.equal(retriedLater(given, row.replay), row.expected, 'on retry');
       });
   });

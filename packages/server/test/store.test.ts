@@ -7,6 +7,7 @@ import type { ClientRecord } from '../src/primitives/records.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { DIALECTS, freshDatabase } from './_dialects.js';
+import { RefreshSuccessors } from '../src/oauth/refresh-successors.js';
 
 const NOW = 1_800_000_000;
 
@@ -32,8 +33,14 @@ for (const dialect of DIALECTS)
 
     it('rotation is one atomic step: of 20 concurrent exchanges over two connections exactly one succeeds', async () => {
       const { refreshToken } = await first.transaction((tx) => issueGrant(tx, client, 'alice', ['a'], NOW));
-      const exchange = (store: Store) =>
-        exchangeRefreshToken(store, { presentedToken: refreshToken as string, client, scope: undefined, now: NOW + 1 });
+      const exchange = async (store: Store) =>
+        exchangeRefreshToken(store, {
+          presentedToken: refreshToken as string,
+          client,
+          scope: undefined,
+          now: NOW + 1,
+          successors: await RefreshSuccessors.load(store),
+        });
       const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => exchange(i % 2 === 0 ? first : second)));
       assert.equal(outcomes.filter((o) => o.ok).length, 1);
       for (const o of outcomes) if (!o.ok) assert.equal(o.reason, 'refresh_token_past_rotation_limit');

@@ -29,19 +29,30 @@ describe('credentials at rest: only digests are stored', () => {
     const confidential = await server.addClient({ id: 'secret-keeper-confidential' });
     const other = await server.addClient({ id: 'secret-keeper-other', rotationLimit: 2 });
     const spa = await server.addClient({ id: 'secret-keeper-spa', public: true });
-    for (const client of [confidential, other])
+    // Its successors are derived, not random (oauth/refresh-successors.ts): still only digests at rest.
+    const tabs = await server.addClient({ id: 'secret-keeper-tabs', replayWindow: 30 });
+    for (const client of [confidential, other, tabs])
       secrets.push({ what: `client secret of ${client.id}`, value: client.secret as string });
 
     for (const [client, subject] of [
       [confidential, 'subject-alice'],
       [other, 'subject-bob'],
       [spa, 'subject-carol'],
+      [tabs, 'subject-erin'],
     ] as const) {
       const issued = await server.issueGrant(client, subject);
       secrets.push({ what: `first refresh token of ${client.id}`, value: issued.refresh_token });
       const rotated = await refresh(server, client, issued.refresh_token);
       assert.equal(rotated.status, 200);
       secrets.push({ what: `rotated refresh token of ${client.id}`, value: rotated.body.refresh_token as string });
+      if (client === tabs) {
+        const replayed = await refresh(server, client, issued.refresh_token);
+        assert.equal(
+          replayed.body.refresh_token,
+          rotated.body.refresh_token,
+          'the replay window re-sent the successor',
+        );
+      }
     }
 
     const exchanged = await server.createCode(confidential, {
@@ -84,7 +95,7 @@ describe('credentials at rest: only digests are stored', () => {
       [...files.keys()].some((name) => name.endsWith('-wal')),
       'the WAL is scanned while the server runs',
     );
-    assert.equal(secrets.length, 11);
+    assert.equal(secrets.length, 14);
     for (const { what, value } of secrets)
       assert.deepEqual(filesContaining(files, value), [], `the ${what} is stored in plaintext`);
   });

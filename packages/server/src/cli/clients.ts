@@ -53,6 +53,7 @@ function registrationFrom(args: string[]): ClientRegistration {
       'refresh-ttl': { type: 'string' },
       'absolute-ttl': { type: 'string' },
       'access-ttl': { type: 'string' },
+      'replay-window': { type: 'string' },
       'resource-server': { type: 'boolean' },
     },
   });
@@ -70,6 +71,7 @@ function registrationFrom(args: string[]): ClientRegistration {
     refreshTokenTtl: durationOption(values['refresh-ttl']),
     refreshTokenAbsoluteTtl: durationOption(values['absolute-ttl']),
     accessTokenTtl: durationOption(values['access-ttl']),
+    replayWindow: durationOption(values['replay-window']),
     resourceServer: values['resource-server'] ?? false,
   };
 }

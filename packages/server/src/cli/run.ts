@@ -25,7 +25,7 @@ export const USAGE = `Usage: gatehouse <command>
   clients add --id ID --name NAME [--public] [--redirect-uri URI]... [--grant-types LIST]
               [--scope LIST] [--rotation-limit N] [--max-rotations N] [--no-rotation]
               [--refresh-ttl DURATION] [--absolute-ttl DURATION] [--access-ttl DURATION]
-              [--resource-server]
+              [--replay-window DURATION (0s..300s)] [--resource-server]
   clients list
   clients remove ID
   grants issue --client ID --user SUBJECT [--scope LIST]

@@ -1,7 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { auditEventJson, type AuditSink } from '../audit/audit.js';
 
-/** Logs audit events on the request's logger (with its request id), at warn level. */
+/** Logs audit events on the request's logger (with its request id), at warn level, and counts them. */
 export function auditLogOf(request: FastifyRequest): AuditSink {
-  return (event) => request.log.warn({ audit: auditEventJson(event) }, `audit: ${event.event}`);
+  return (event) => {
+    request.server.metrics?.auditEvents.inc({ event: event.event });
+    request.log.warn({ audit: auditEventJson(event) }, `audit: ${event.event}`);
+  };
 }

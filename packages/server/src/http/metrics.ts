@@ -112,6 +112,11 @@ class Metrics {
     ['error', 'reason'],
   );
   readonly problems = new Counter('gatehouse_problems_total', 'RFC 9457 problem responses, by catalog code.', ['code']);
+  readonly auditEvents = new Counter(
+    'gatehouse_audit_events_total',
+    'Audit events recorded (gatehouse audit), by event, e.g. refresh_token_replay_served.',
+    ['event'],
+  );
   readonly requestDuration = new Histogram(
     'gatehouse_http_request_duration_seconds',
     'HTTP request latency, by route pattern, method and status class.',
@@ -133,7 +138,8 @@ class Metrics {
       ['limit'],
     );
     for (const [limit, count] of this.#rateLimits?.refusals() ?? []) refusals.inc({ limit }, count);
-    return `${[...this.oauthErrors.render(), ...this.problems.render(), ...refusals.render(), ...this.requestDuration.render()].join('\n')}\n`;
+    const families = [this.oauthErrors, this.problems, this.auditEvents, refusals, this.requestDuration];
+    return `${families.flatMap((family) => family.render()).join('\n')}\n`;
   }
 }
 

@@ -15,7 +15,11 @@ const CLIENT_DEFAULTS = {
   refreshTokenTtl: 14 * DAY,
   refreshTokenAbsoluteTtl: 90 * DAY,
   accessTokenTtl: 5 * 60,
+  replayWindow: 0,
 } as const;
+
+/** The longest replay window a client may have (docs/architecture.md, "Concurrent refresh"). */
+export const MAX_REPLAY_WINDOW = 300;
 
 export interface ClientRegistration {
   readonly id: string;
@@ -30,6 +34,8 @@ export interface ClientRegistration {
   readonly maxRotations?: number | null;
   readonly refreshTokenTtl?: number;
   readonly refreshTokenAbsoluteTtl?: number;
+  /** Seconds; 0 (the default) turns the single-successor replay window off. */
+  readonly replayWindow?: number;
   readonly accessTokenTtl?: number;
   readonly resourceServer?: boolean;
 }
@@ -72,6 +78,7 @@ function clientFromRegistration(r: ClientRegistration, now: number): ClientRecor
       'absolute TTL',
       r.refreshTokenAbsoluteTtl ?? CLIENT_DEFAULTS.refreshTokenAbsoluteTtl,
     ),
+    replayWindow: replayWindowOf(r.replayWindow ?? CLIENT_DEFAULTS.replayWindow),
   };
   return {
     id: r.id,
@@ -85,6 +92,12 @@ function clientFromRegistration(r: ClientRegistration, now: number): ClientRecor
     resourceServer: r.resourceServer ?? false,
     createdAt: now,
   };
+}
+
+function replayWindowOf(seconds: number): number {
+  if (!Number.isSafeInteger(seconds) || seconds < 0 || seconds > MAX_REPLAY_WINDOW)
+    throw new OperatorInputError(`replay window must be from 0s to ${MAX_REPLAY_WINDOW}s`);
+  return seconds;
 }
 
 function positive(what: string, n: number): number {
@@ -121,6 +134,7 @@ export function describeClient(c: ClientRecord): Record<string, unknown> {
     max_rotations: c.policy.maxRotations,
     refresh_token_ttl: c.policy.refreshTokenTtl,
     refresh_token_absolute_ttl: c.policy.refreshTokenAbsoluteTtl,
+    replay_window: c.policy.replayWindow,
     access_token_ttl: c.accessTokenTtl,
     resource_server: c.resourceServer,
     created_at: new Date(c.createdAt * 1000).toISOString(),

@@ -32,6 +32,7 @@ export async function issueGrant(
     previousTokenId: null,
     revokedAt: null,
     revokedReason: null,
+    rotatedAt: null,
   };
   await tx.insertGrant(grant);
   if (grant.headTokenId !== null) {

@@ -1,11 +1,18 @@
 import type { FixedOAuthReason } from '@gatehouse/contract';
 import { auditedTransaction, storeAudit, type AuditEvent, type AuditSink } from '../audit/audit.js';
-import type { ClientRecord, GrantRecord, RefreshPolicy, RefreshTokenInFamily } from '../primitives/records.js';
+import type {
+  ClientRecord,
+  GrantRecord,
+  RefreshPolicy,
+  RefreshTokenInFamily,
+  RefreshTokenRecord,
+} from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
 import type { Store } from '../store/store.js';
 import { isScopeSubset } from './scope.js';
 import { digestOf } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
+import type { RefreshSuccessors } from './refresh-successors.js';
 
 /**
  * The refresh-token lifecycle (docs/architecture.md, "Grants and refresh-token families"), in one place.
@@ -18,6 +25,17 @@ import { newOpaqueSecret } from '../primitives/random.js';
  * | revoked             | invalid_grant "refresh token has been revoked"            |
  * | past rotation limit | invalid_grant "refresh token is past its rotation limit"  |
  * | used up, superseded | a replay: refused as above, its whole family revoked      |
+ * | in the replay window| 200 with the same successor and a new access token; nothing consumed |
+ *
+ * The replay window (per client, `replay_window`, default off): the token whose exchange issued the
+ * family's head, presented again by its client less than `replay_window` seconds after that
+ * rotation, while the head is unused, alive and derived from it (refresh-successors.ts), is answered
+ * with that same head, byte for byte. Two tabs or processes racing with one token therefore end up
+ * holding the same newest token. It comes first: the token is used up (past its limit) or has uses
+ * left (`rotation_limit` > 1: the window re-sends the successor rather than issuing another, which
+ * would supersede it); at `max_rotations` the rotation issued no refresh token, and neither does its
+ * replay. Outside the window, once the head was exchanged, for any older token or another client,
+ * nothing changes. Rotation off has no successor and so no window.
  *
  * A refused token stays refused: nothing a refusal writes can make it usable again, and the
  * precedence below makes the description the same on every retry, now and later.
@@ -25,18 +43,33 @@ import { newOpaqueSecret } from '../primitives/random.js';
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-6 RFC 6749 §6
  * @see https://www.rfc-editor.org/rfc/rfc9700#section-4.14.2 RFC 9700 §4.14.2 (rotation, reuse detection)
  */
-export type RefreshTokenState = 'active' | 'expired' | 'revoked' | 'past_rotation_limit';
+export type RefreshTokenState = 'active' | 'in_replay_window' | 'expired' | 'revoked' | 'past_rotation_limit';
+
+/** The head a presented token's exchange issued, when it is that token's derived successor. */
+export type SuccessorView = Pick<RefreshTokenRecord, 'useCount' | 'expiresAt'>;
 
 /**
- * The state of a token. Where several apply, past rotation limit wins over revoked, which wins over
- * expired: a replayed token keeps saying "past its rotation limit" after the reuse it gave away got
- * its family revoked, and a revoked token does not start saying "expired" when its time runs out.
+ * A presented token with its family, and (`successor`) the family's head when the exchange found it
+ * to be this token's derived successor: null when that rotation issued none (max_rotations),
+ * undefined when it is not (or was not looked up).
+ */
+export interface PresentedRefreshToken extends RefreshTokenInFamily {
+  readonly successor?: SuccessorView | null;
+}
+
+/**
+ * The state of a token. The replay window comes first (above). Where several others apply, past
+ * rotation limit wins over revoked, which wins over expired: a replayed token keeps saying "past its
+ * rotation limit" after the reuse it gave away got its family revoked, and a revoked token does not
+ * start saying "expired" when its time runs out.
  */
 export function refreshTokenState(
-  { token, grant }: RefreshTokenInFamily,
+  presented: PresentedRefreshToken,
   policy: RefreshPolicy,
   now: number,
 ): RefreshTokenState {
+  if (isInReplayWindow(presented, policy, now)) return 'in_replay_window';
+  const { token, grant } = presented;
   if (token.useCount >= policy.rotationLimit || familyAtMaxRotations(grant, policy)) return 'past_rotation_limit';
   if (grant.revokedAt !== null || isSuperseded(token.id, grant)) return 'revoked';
   if (now >= Math.min(token.expiresAt, grant.expiresAt)) return 'expired';
@@ -47,8 +80,27 @@ export function refreshTokenState(
  * Presenting a token that was used up or superseded means a second party holds a token of the
  * family: the whole family is revoked (RFC 9700 §4.14.2).
  */
-export function isReplay({ token, grant }: RefreshTokenInFamily, policy: RefreshPolicy): boolean {
+export function isReplay(presented: PresentedRefreshToken, policy: RefreshPolicy, now: number): boolean {
+  if (isInReplayWindow(presented, policy, now)) return false;
+  const { token, grant } = presented;
   return token.useCount >= policy.rotationLimit || isSuperseded(token.id, grant);
+}
+
+/** The replay window's row (see the table above). */
+function isInReplayWindow({ token, grant, successor }: PresentedRefreshToken, policy: RefreshPolicy, now: number) {
+  return (
+    successor !== undefined &&
+    policy.rotation &&
+    token.id === grant.previousTokenId &&
+    grant.revokedAt === null &&
+    withinWindow(grant, policy, now) &&
+    now < grant.expiresAt &&
+    (successor === null || (successor.useCount === 0 && now < successor.expiresAt))
+  );
+}
+
+function withinWindow(grant: GrantRecord, policy: RefreshPolicy, now: number): boolean {
+  return grant.rotatedAt !== null && now < grant.rotatedAt + policy.replayWindow;
 }
 
 /** Only the family's newest head is live, and the token exchanged for it while it has uses left. */
@@ -60,7 +112,7 @@ function familyAtMaxRotations(grant: GrantRecord, policy: RefreshPolicy): boolea
   return policy.maxRotations !== null && grant.rotationCount >= policy.maxRotations;
 }
 
-const REFUSAL: Record<Exclude<RefreshTokenState, 'active'>, FixedOAuthReason> = {
+const REFUSAL: Record<Exclude<RefreshTokenState, 'active' | 'in_replay_window'>, FixedOAuthReason> = {
   past_rotation_limit: 'refresh_token_past_rotation_limit',
   revoked: 'refresh_token_revoked',
   expired: 'refresh_token_expired',
@@ -74,6 +126,7 @@ interface RefreshRequest {
   readonly now: number;
   /** Where a detected reuse is reported, after it is stored with the revocation. */
   readonly audit?: AuditSink;
+  readonly successors: RefreshSuccessors;
 }
 
 type RefreshOutcome =
@@ -91,15 +144,17 @@ type RefreshOutcome =
  */
 export async function exchangeRefreshToken(store: Store, request: RefreshRequest): Promise<RefreshOutcome> {
   const { client, now } = request;
+  const { policy } = client;
   return auditedTransaction(store, request.audit, async (tx, audit): Promise<RefreshOutcome> => {
-    const found = await tx.findRefreshToken(digestOf(request.presentedToken));
-    if (!found) return refused('refresh_token_invalid');
+    const inFamily = await tx.findRefreshToken(digestOf(request.presentedToken));
+    if (!inFamily) return refused('refresh_token_invalid');
     // Checked before the state, so a client learns nothing about another client's tokens.
-    if (found.grant.clientId !== client.id) return refused('refresh_token_client_mismatch');
-    const state = refreshTokenState(found, client.policy, now);
-    if (state !== 'active') {
+    if (inFamily.grant.clientId !== client.id) return refused('refresh_token_client_mismatch');
+    const found: PresentedRefreshToken = { ...inFamily, successor: await successorOf(tx, inFamily, request) };
+    const state = refreshTokenState(found, policy, now);
+    if (state !== 'active' && state !== 'in_replay_window') {
       const familyRevoked =
-        isReplay(found, client.policy) && (await tx.revokeGrant(found.grant.id, 'reuse_detected', now));
+        isReplay(found, policy, now) && (await tx.revokeGrant(found.grant.id, 'reuse_detected', now));
       // Recorded with the revocation, in its transaction: once, since only the first replay revokes.
       if (familyRevoked) audit.push(...(await recordReuse(tx, found, now)));
       return refused(REFUSAL[state]);
@@ -107,15 +162,46 @@ export async function exchangeRefreshToken(store: Store, request: RefreshRequest
     const scope = request.scope ?? found.grant.scope;
     // Refused before anything is written, so the client keeps a usable token.
     if (!isScopeSubset(scope, found.grant.scope)) return refused('scope_exceeds_grant');
-    const refreshToken = client.policy.rotation
-      ? await rotate(tx, found, client.policy, now)
-      : await keepAlive(tx, found, client.policy, now);
+    if (state === 'in_replay_window') {
+      audit.push(await storeAudit(tx, { ...auditedGrant(found.grant, now), event: 'refresh_token_replay_served' }));
+      const successor = found.successor === null ? null : successorToken(request, found.token);
+      return { ok: true, grant: found.grant, scope, refreshToken: successor };
+    }
+    const refreshToken = policy.rotation ? await rotate(tx, found, request) : await keepAlive(tx, found, policy, now);
     return { ok: true, grant: found.grant, scope, refreshToken };
   });
 }
 
+/** The successor this token's last exchange issued: its plaintext, derived again. */
+function successorToken(request: RefreshRequest, token: RefreshTokenRecord): string {
+  return request.successors.successorOf(request.presentedToken, token.useCount - 1);
+}
+
+/**
+ * The family's head when it is the presented token's derived successor and the window may apply
+ * (one more read, on that path only); see `PresentedRefreshToken.successor`.
+ */
+async function successorOf(
+  tx: Repository,
+  { token, grant }: RefreshTokenInFamily,
+  request: RefreshRequest,
+): Promise<SuccessorView | null | undefined> {
+  const { policy } = request.client;
+  if (!policy.rotation || token.id !== grant.previousTokenId || !withinWindow(grant, policy, request.now)) {
+    return undefined;
+  }
+  if (grant.headTokenId === null) return null;
+  // A head issued while the window was off is random, not derived: then there is nothing to re-send.
+  if (digestOf(successorToken(request, token)) !== grant.headTokenId) return undefined;
+  return (await tx.findRefreshToken(grant.headTokenId))?.token;
+}
+
+function auditedGrant(grant: GrantRecord, now: number) {
+  return { at: now, clientId: grant.clientId, subject: grant.subject, grantId: grant.id };
+}
+
 async function recordReuse(tx: Repository, { grant }: RefreshTokenInFamily, now: number): Promise<AuditEvent[]> {
-  const who = { at: now, clientId: grant.clientId, subject: grant.subject, grantId: grant.id };
+  const who = auditedGrant(grant, now);
   return [
     await storeAudit(tx, { ...who, event: 'refresh_token_reuse_detected' }),
     await storeAudit(tx, { ...who, event: 'grant_revoked', reason: 'reuse_detected' }),
@@ -126,18 +212,23 @@ function refused(reason: FixedOAuthReason): RefreshOutcome {
   return { ok: false, reason };
 }
 
-/** Uses the token once more and issues the family's new head; returns its plaintext. */
-async function rotate(
-  tx: Repository,
-  { token, grant }: RefreshTokenInFamily,
-  policy: RefreshPolicy,
-  now: number,
-): Promise<string | null> {
+/**
+ * Uses the token once more and issues the family's new head; returns its plaintext. With a replay
+ * window the head is derived from the token (refresh-successors.ts), so a replay can re-send it.
+ */
+async function rotate(tx: Repository, { token, grant }: RefreshTokenInFamily, request: RefreshRequest) {
+  const { client, now } = request;
+  const { policy } = client;
   await tx.updateRefreshToken(token.id, { useCount: token.useCount + 1, expiresAt: token.expiresAt });
   const rotationCount = grant.rotationCount + 1;
   // The rotation that reaches max_rotations issues no refresh token (RFC 6749 §6 makes it optional):
   // a token that could never be exchanged would only mislead the client.
-  const next = policy.maxRotations !== null && rotationCount >= policy.maxRotations ? null : newOpaqueSecret();
+  const next =
+    policy.maxRotations !== null && rotationCount >= policy.maxRotations
+      ? null
+      : policy.replayWindow > 0
+        ? request.successors.successorOf(request.presentedToken, token.useCount)
+        : newOpaqueSecret();
   const nextId = next === null ? null : digestOf(next);
   if (nextId !== null) {
     await tx.insertRefreshToken({
@@ -148,7 +239,12 @@ async function rotate(
       expiresAt: idleExpiry(grant, policy, now),
     });
   }
-  await tx.updateGrantFamily(grant.id, { rotationCount, headTokenId: nextId, previousTokenId: token.id });
+  await tx.updateGrantFamily(grant.id, {
+    rotationCount,
+    headTokenId: nextId,
+    previousTokenId: token.id,
+    rotatedAt: now,
+  });
   return next;
 }
 

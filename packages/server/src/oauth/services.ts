@@ -3,12 +3,15 @@ import type { Clock } from '../primitives/clock.js';
 import type { Store } from '../store/store.js';
 import type { AccessTokens } from './access-tokens.js';
 import type { KeyRing } from './keys.js';
+import type { RefreshSuccessors } from './refresh-successors.js';
 
 /** What issuing tokens needs: the grants and the token endpoint's operations take exactly this. */
 export interface TokenServices {
   readonly store: Store;
   readonly clock: Clock;
   readonly accessTokens: AccessTokens;
+  /** Derives the successor of a rotated token, for clients with a replay window. */
+  readonly refreshSuccessors: RefreshSuccessors;
 }
 
 /**

@@ -12,6 +12,11 @@ export interface RefreshPolicy {
   readonly refreshTokenTtl: number;
   /** Lifetime of the family from the grant's first issue, seconds. */
   readonly refreshTokenAbsoluteTtl: number;
+  /**
+   * Seconds after a rotation during which the rotated token, presented again by its client while its
+   * successor is unused, is answered with that same successor (0: off; at most 300).
+   */
+  readonly replayWindow: number;
 }
 
 export interface ClientRecord {
@@ -45,6 +50,8 @@ export interface GrantRecord {
   readonly previousTokenId: string | null;
   readonly revokedAt: number | null;
   readonly revokedReason: GrantRevocationReason | null;
+  /** When the family last rotated (epoch seconds); null before its first rotation. */
+  readonly rotatedAt: number | null;
 }
 
 export interface RefreshTokenRecord {

@@ -3,7 +3,11 @@ import type { AuditEventsTable, Database } from './schema.js';
 
 /** The security events an operator reads with `gatehouse audit`; see audit/audit.ts. */
 export type AuditEventName =
-  'refresh_token_reuse_detected' | 'grant_revoked' | 'client_authentication_failed' | 'login_failed';
+  | 'refresh_token_reuse_detected'
+  | 'refresh_token_replay_served'
+  | 'grant_revoked'
+  | 'client_authentication_failed'
+  | 'login_failed';
 
 /** A stored audit event. Never a token, secret, password or digest. */
 export interface AuditEvent {

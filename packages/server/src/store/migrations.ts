@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely, Migration } from 'kysely';
+import type { Database } from './schema.js';
 
 /**
  * The steps of the shared migrations that differ by dialect: each dialect folder gives its own
@@ -147,6 +149,32 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0006_rate_limits': {
     async up(db: Kysely<unknown>) {
       await steps.createRateLimitsTable(db);
+    },
+  },
+  '0007_replay_window': {
+    async up(db: Kysely<unknown>) {
+      // Seconds during which a replay of a just-rotated token is answered with its successor; 0: off.
+      await db.schema
+        .alterTable('clients')
+        .addColumn('replay_window', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      // When the family last rotated; null for a family that never has.
+      await db.schema.alterTable('grants').addColumn('rotated_at', 'bigint').execute();
+      // Secrets every process of the server shares, made once, here, by the process that migrates.
+      await db.schema
+        .createTable('server_secrets')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await (db as Kysely<Pick<Database, 'server_secrets'>>)
+        .insertInto('server_secrets')
+        .values({
+          name: 'refresh_successor_key',
+          value: randomBytes(32).toString('base64url'),
+          created_at: Math.floor(Date.now() / 1000),
+        })
+        .execute();
     },
   },
 });

@@ -38,7 +38,7 @@ export interface Repository extends RecordRepository, IdentityRepository, AuditR
   revokeGrant(id: string, reason: GrantRevocationReason, now: number): Promise<boolean>;
   updateGrantFamily(
     id: string,
-    family: Pick<GrantRecord, 'rotationCount' | 'headTokenId' | 'previousTokenId'>,
+    family: Pick<GrantRecord, 'rotationCount' | 'headTokenId' | 'previousTokenId' | 'rotatedAt'>,
   ): Promise<void>;
 
   insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
@@ -57,6 +57,9 @@ export interface Repository extends RecordRepository, IdentityRepository, AuditR
   retireSigningKey(kid: string, now: number): Promise<boolean>;
   /** Replaces a key's stored private key (sealing it under KEY_ENCRYPTION_KEY). */
   replaceSigningKeyPrivateJwk(kid: string, privateJwk: SigningKeyRecord['privateJwk']): Promise<void>;
+
+  /** A secret every process shares, made by a migration (e.g. `refresh_successor_key`). */
+  findServerSecret(name: string): Promise<string | undefined>;
 }
 
 export interface RepositoryOptions {
@@ -102,8 +105,10 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
       return Number(result.numUpdatedRows) > 0;
     },
     async updateGrantFamily(id, family) {
-      const { rotationCount, headTokenId, previousTokenId } = family;
-      await tokenPathQueries.updateGrantFamily(db, { id, rotationCount, headTokenId, previousTokenId }).execute();
+      const { rotationCount, headTokenId, previousTokenId, rotatedAt } = family;
+      await tokenPathQueries
+        .updateGrantFamily(db, { id, rotationCount, headTokenId, previousTokenId, rotatedAt })
+        .execute();
     },
 
     async insertRefreshToken(token) {
@@ -174,6 +179,11 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
         .set({ private_jwk: JSON.stringify(privateJwk) })
         .where('kid', '=', kid)
         .execute();
+    },
+
+    async findServerSecret(name) {
+      const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirst();
+      return row?.value;
     },
   };
 }

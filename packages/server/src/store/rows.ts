@@ -33,6 +33,7 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
       maxRotations: r.max_rotations === null ? null : Number(r.max_rotations),
       refreshTokenTtl: Number(r.refresh_token_ttl),
       refreshTokenAbsoluteTtl: Number(r.refresh_token_absolute_ttl),
+      replayWindow: Number(r.replay_window),
     },
     accessTokenTtl: Number(r.access_token_ttl),
     resourceServer: r.resource_server === 1,
@@ -56,6 +57,7 @@ export function clientToRow(c: ClientRecord): Selectable<ClientsTable> {
     access_token_ttl: c.accessTokenTtl,
     resource_server: c.resourceServer ? 1 : 0,
     created_at: c.createdAt,
+    replay_window: c.policy.replayWindow,
   };
 }
 
@@ -72,6 +74,7 @@ export function grantFromRow(r: Selectable<GrantsTable>): GrantRecord {
     previousTokenId: r.previous_token_id,
     revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
     revokedReason: r.revoked_reason as GrantRevocationReason | null,
+    rotatedAt: r.rotated_at === null ? null : Number(r.rotated_at),
   };
 }
 
@@ -88,6 +91,7 @@ export function grantToRow(g: GrantRecord): Selectable<GrantsTable> {
     previous_token_id: g.previousTokenId,
     revoked_at: g.revokedAt,
     revoked_reason: g.revokedReason,
+    rotated_at: g.rotatedAt,
   };
 }
 

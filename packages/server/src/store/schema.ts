@@ -13,6 +13,14 @@ export interface Database {
   browser_sessions: BrowserSessionsTable;
   audit_events: AuditEventsTable;
   rate_limits: RateLimitsTable;
+  server_secrets: ServerSecretsTable;
+}
+
+/** Secrets every process shares (0007: `refresh_successor_key`, oauth/refresh-successors.ts). */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
 }
 
 export interface ClientsTable {
@@ -31,6 +39,8 @@ export interface ClientsTable {
   access_token_ttl: number;
   resource_server: number;
   created_at: number;
+  /** Seconds; 0 when off (0007). */
+  replay_window: number;
 }
 
 /** A grant and its refresh-token family: the chain of rotations issued under it. */
@@ -49,6 +59,8 @@ export interface GrantsTable {
   previous_token_id: string | null;
   revoked_at: number | null;
   revoked_reason: string | null;
+  /** When the family last rotated (0007); null before its first rotation. */
+  rotated_at: number | null;
 }
 
 export interface RefreshTokensTable {

@@ -36,6 +36,7 @@ export const tokenPathQueries = {
         'g.previous_token_id',
         'g.revoked_at',
         'g.revoked_reason',
+        'g.rotated_at',
       ])
       .where('t.id', '=', p.id)
       .$if(lockRows, (q) => q.forUpdate()),
@@ -50,11 +51,22 @@ export const tokenPathQueries = {
 
   updateGrantFamily: (
     db: Kysely<Database>,
-    p: { id: string; rotationCount: number; headTokenId: string | null; previousTokenId: string | null },
+    p: {
+      id: string;
+      rotationCount: number;
+      headTokenId: string | null;
+      previousTokenId: string | null;
+      rotatedAt: number | null;
+    },
   ) =>
     db
       .updateTable('grants')
-      .set({ rotation_count: p.rotationCount, head_token_id: p.headTokenId, previous_token_id: p.previousTokenId })
+      .set({
+        rotation_count: p.rotationCount,
+        head_token_id: p.headTokenId,
+        previous_token_id: p.previousTokenId,
+        rotated_at: p.rotatedAt,
+      })
       .where('id', '=', p.id),
 
   insertRefreshToken: (

@@ -12,11 +12,18 @@ import { tokenResponse } from '../token-response.js';
  */
 export const refreshTokenGrant = grantHandler({
   grantType: 'refresh_token',
-  async handle(params, client, { store, clock, accessTokens }, audit) {
+  async handle(params, client, { store, clock, accessTokens, refreshSuccessors }, audit) {
     const presentedToken = params.require('refresh_token');
     const scope = parseScope(params.get('scope'));
     const now = clock.now();
-    const outcome = await exchangeRefreshToken(store, { presentedToken, client, scope, now, audit });
+    const outcome = await exchangeRefreshToken(store, {
+      presentedToken,
+      client,
+      scope,
+      now,
+      audit,
+      successors: refreshSuccessors,
+    });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant } = outcome;
     return tokenResponse(accessTokens, {

@@ -59,8 +59,8 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
     async revokeGrant(id, reason, now) {
       return revokeGrant.run({ id, reason, now }).changes > 0;
     },
-    async updateGrantFamily(id, { rotationCount, headTokenId, previousTokenId }) {
-      updateGrantFamily.run({ id, rotationCount, headTokenId, previousTokenId });
+    async updateGrantFamily(id, { rotationCount, headTokenId, previousTokenId, rotatedAt }) {
+      updateGrantFamily.run({ id, rotationCount, headTokenId, previousTokenId, rotatedAt });
     },
     async insertRefreshToken(token) {
       insertRefreshToken.run(token);
