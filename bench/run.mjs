@@ -44,6 +44,7 @@ const RSS_TARGET_MB = 200;
  */
 const SCENARIOS = [
   { id: 'refresh', title: 'refresh grant, rotation (64 chains)', kind: 'refresh', peers: ['gatehouse', 'oidc-provider', 'node:http'], stored: CHAINS },
+  { id: 'refresh-replay', title: 'refresh, each token replayed once inside a 300 s window', kind: 'refreshReplay', peers: ['gatehouse'], stored: CHAINS, replayWindow: 300 },
   { id: 'introspect', title: 'introspection of a live refresh token', kind: 'introspect', peers: ['gatehouse', 'oidc-provider', 'node:http'], stored: CHAINS },
   { id: 'rest-201', title: 'POST /v2/contacts → 201', kind: 'restCreate', peers: ['gatehouse', 'node:http', 'fastify'], stored: CHAINS },
   { id: 'rest-400', title: 'POST /v2/contacts, no email → 400', kind: 'restMissing', peers: ['gatehouse', 'node:http', 'fastify'], stored: CHAINS },
@@ -53,7 +54,7 @@ const SCENARIOS = [
   .map((s) => ({ ...s, peers: s.peers.filter((p) => !options.peers || options.peers.split(',').includes(p)) }));
 
 const PATHS = {
-  gatehouse: { refresh: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
+  gatehouse: { refresh: '/token', refreshReplay: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
   'oidc-provider': { refresh: '/token', introspect: '/token/introspection' },
   'node:http': { refresh: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
   fastify: { restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
@@ -193,7 +194,7 @@ const RAISED_RATE_LIMITS = Object.fromEntries(['TOKEN_CLIENT', 'TOKEN_ADDRESS', 
 
 /** Gatehouse from its build, as `gatehouse serve` on SQLite, its database prepared beforehand. */
 async function startGatehouse(scenario, run) {
-  const template = await gatehouseTemplate(scenario.stored - CHAINS);
+  const template = await gatehouseTemplate(scenario.stored - CHAINS, scenario.replayWindow ?? 0);
   const database = join(work, `${scenario.id}-${run}.db`);
   rmSync(database, { force: true });
   copyFileSync(template.file, database);
@@ -211,15 +212,19 @@ async function startGatehouse(scenario, run) {
 
 const templates = new Map();
 
-/** A database with the bench client and `fill` stored tokens, made once per bench and copied per run. */
-async function gatehouseTemplate(fill) {
-  if (!templates.has(fill)) {
-    const file = join(work, `template-${fill}.db`);
-    const made = JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), 'client', file, String(fill)]));
+/**
+ * A database with the bench client (with a replay window of `replayWindow` seconds) and `fill` stored
+ * tokens, made once per bench and copied per run.
+ */
+async function gatehouseTemplate(fill, replayWindow) {
+  const key = `${fill}-${replayWindow}`;
+  if (!templates.has(key)) {
+    const file = join(work, `template-${key}.db`);
+    const made = JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), 'client', file, String(fill), String(replayWindow)]));
     if (fill > 0) log(`filled a database with ${fmtInt(fill)} refresh tokens in ${made.fillSeconds.toFixed(1)} s`);
-    templates.set(fill, { file, ...made });
+    templates.set(key, { file, ...made });
   }
-  return templates.get(fill);
+  return templates.get(key);
 }
 
 const PEER_SERVERS = {

@@ -10,7 +10,7 @@
 import { Client } from 'undici';
 
 const plan = JSON.parse(process.argv[2]);
-const REQUESTS = { refresh, introspect, restCreate, restMissing };
+const REQUESTS = { refresh, refreshReplay, introspect, restCreate, restMissing };
 const makeRequest = REQUESTS[plan.kind];
 if (!makeRequest) fail(`unknown kind ${plan.kind}`);
 
@@ -25,6 +25,30 @@ function refresh(chain) {
       if (typeof json.refresh_token !== 'string' || typeof json.access_token !== 'string') fail('no refresh_token/access_token in a refresh answer', body);
       if (full && json.token_type?.toLowerCase() !== 'bearer') fail('token_type is not Bearer', body);
       chain.token = json.refresh_token;
+    },
+  };
+}
+
+/**
+ * Pairs of refreshes with one token, for a client with a replay window: the first rotates it, the
+ * second (a replay inside the window) must get the byte-identical successor; then the chain goes on.
+ */
+function refreshReplay(chain) {
+  const replaying = chain.previous !== undefined;
+  return {
+    request: { method: 'POST', path: plan.path, headers: { ...formHeaders(), authorization: plan.authorization },
+      body: `grant_type=refresh_token&refresh_token=${encodeURIComponent(replaying ? chain.previous : chain.token)}` },
+    expect: 200,
+    check(body) {
+      const json = JSON.parse(body);
+      if (typeof json.refresh_token !== 'string' || typeof json.access_token !== 'string') fail('no refresh_token/access_token in a refresh answer', body);
+      if (replaying) {
+        if (json.refresh_token !== chain.token) fail('a replay inside the window did not get the same successor', body);
+        chain.previous = undefined;
+      } else {
+        chain.previous = chain.token;
+        chain.token = json.refresh_token;
+      }
     },
   };
 }

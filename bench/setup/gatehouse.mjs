@@ -16,7 +16,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { createContext, issueOperatorGrant, openStore, registerClient } from '@gatehouse/server';
 
-const [step, filename, countArg = '0'] = process.argv.slice(2);
+const [step, filename, countArg = '0', replayWindowArg = '0'] = process.argv.slice(2);
 const CLIENT_ID = 'bench';
 const SCOPE = ['contacts:read', 'contacts:write'];
 const FAMILY_SIZE = 5;
@@ -28,6 +28,7 @@ if (step === 'client') {
   const now = context.clock.now();
   const { secret } = await registerClient(store, {
     id: CLIENT_ID, name: 'Benchmark', scope: SCOPE, redirectUris: ['https://client.example/callback'], accessTokenTtl: DAY,
+    replayWindow: Number(replayWindowArg),
   }, now);
   await store.close();
   const started = performance.now();
@@ -46,7 +47,7 @@ if (step === 'client') {
   await store.close();
   process.stdout.write(`${JSON.stringify({ tokens, accessToken })}\n`);
 } else {
-  process.stderr.write('usage: gatehouse.mjs client <db> <stored> | chains <db> <chains>\n');
+  process.stderr.write('usage: gatehouse.mjs client <db> <stored> [replay window s] | chains <db> <chains>\n');
   process.exit(2);
 }
 
