@@ -60,6 +60,24 @@ for (const dialect of DIALECTS)
       assert.equal(await second.findGrant(grantId), undefined);
     });
 
+    it('a rotation whose transaction fails after its writes consumes nothing: the retry with the same token succeeds', async () => {
+      const { refreshToken } = await first.transaction((tx) => issueGrant(tx, client, 'failover', ['a'], NOW));
+      const successors = await RefreshSuccessors.load(first);
+      const request = { presentedToken: refreshToken as string, client, scope: undefined, now: NOW + 1, successors };
+      // The rotation's writes are done, then the transaction fails as a lost COMMIT would: all rolled back.
+      const failing: Store = {
+        ...first,
+        transaction: (work) =>
+          first.transaction(async (tx) => {
+            await work(tx);
+            throw new Error('the commit failed');
+          }),
+      };
+      await assert.rejects(exchangeRefreshToken(failing, request), /the commit failed/);
+      const retried = await exchangeRefreshToken(second, request);
+      assert.equal(retried.ok, true, 'the token was not used up by the failed rotation');
+    });
+
     it('what one connection commits, the other reads at once', async () => {
       const { grant } = await first.transaction((tx) => issueGrant(tx, client, 'bob', ['a'], NOW));
       assert.equal((await second.findGrant(grant.id))?.subject, 'bob');
