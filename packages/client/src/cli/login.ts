@@ -7,7 +7,7 @@ interface LoginOptions {
   readonly issuer: string;
   readonly clientId: string;
   readonly scope?: string | undefined;
-  /** 0: a free port. A server that matches redirect URIs exactly (Gatehouse) needs the registered one. */
+  /** 0 (the default): a free port, which a server following RFC 8252 §7.3 (Gatehouse does) accepts. */
   readonly port: number;
   readonly timeoutSeconds: number;
 }

@@ -76,7 +76,7 @@ export async function managerFor(
 
 /** The command that logs in again with the same settings. */
 export function loginCommandOf(profile: LoginProfile): string {
-  const port = new URL(profile.redirect_uri).port;
   const scope = profile.scope === undefined ? '' : ` --scope '${profile.scope}'`;
-  return `gatehouse-login login --issuer ${profile.issuer} --client-id ${profile.client_id}${scope}${port === '' ? '' : ` --port ${port}`}`;
+  // No --port: a server that follows RFC 8252 §7.3 (Gatehouse does) accepts the loopback redirect on any port.
+  return `gatehouse-login login --issuer ${profile.issuer} --client-id ${profile.client_id}${scope}`;
 }

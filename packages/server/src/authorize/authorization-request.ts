@@ -1,6 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
 import { isScopeSubset, parseScope } from '../oauth/scope.js';
 import type { ClientRecord } from '../primitives/records.js';
+import { isRegisteredRedirectUri } from './redirect-uri.js';
 
 /** A validated authorization request (RFC 6749 §4.1.1 with RFC 7636 §4.3). */
 export interface AuthorizationRequest {
@@ -77,8 +78,8 @@ export function checkAuthorizationRequest(query: string, client: ClientRecord | 
   const redirectUri = params.one('redirect_uri');
   if (redirectUri === REPEATED) return { kind: 'untrusted', detail: 'redirect_uri was sent more than once.' };
   if (redirectUri === undefined) return { kind: 'untrusted', detail: 'The request has no redirect_uri.' };
-  // RFC 6749 §3.1.2.3 and RFC 9700 §4.1.3: exact string comparison, no pattern, no prefix.
-  if (!client.redirectUris.includes(redirectUri)) {
+  // RFC 6749 §3.1.2.3, RFC 9700 §4.1.3: exact match; RFC 8252 §7.3: loopback IP literals on any port.
+  if (!isRegisteredRedirectUri(client.redirectUris, redirectUri)) {
     return {
       kind: 'untrusted',
       detail: `The redirect_uri '${redirectUri}' is not registered for the client '${client.id}'.`,
