@@ -24,13 +24,16 @@ export interface Gatehouse {
   close(): Promise<void>;
 }
 
-/** A real Gatehouse on a fresh SQLite file, listening on 127.0.0.1, its URL the issuer. */
-export async function startGatehouse(): Promise<Gatehouse> {
+/** The REST API document shipped at the repository root. */
+export const SHIPPED_OPENAPI = fileURLToPath(new URL('../../../openapi.yaml', import.meta.url));
+
+/** A real Gatehouse on a fresh SQLite file, listening on 127.0.0.1, its URL the issuer; `api` serves a REST API. */
+export async function startGatehouse({ api }: { api?: string } = {}): Promise<Gatehouse> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-rs-test-'));
   const databaseUrl = `sqlite:${join(dataDir, 'gatehouse.db')}`;
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
-  const server = await startServer({ databaseUrl, issuer, port, host: '127.0.0.1' });
+  const server = await startServer({ databaseUrl, issuer, port, host: '127.0.0.1', ...(api ? { api } : {}) });
   const { store } = server.context;
   const now = () => Math.floor(Date.now() / 1000);
   return {
