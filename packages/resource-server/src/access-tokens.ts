@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from 'jose';
 import { AuthorizationServerUnavailable } from './discovery.js';
 
@@ -49,7 +50,10 @@ export function accessTokenVerifier(options: VerifierOptions): AccessTokenVerifi
     timeoutDuration: 5000,
     [customFetch]: options.fetch,
   });
+  const verified = new VerifiedTokens(options.clockToleranceSeconds);
   return async (token) => {
+    const known = verified.get(token);
+    if (known !== undefined) return known;
     try {
       const { payload } = await jwtVerify(token, keys, {
         issuer: options.issuer,
@@ -61,7 +65,7 @@ export function accessTokenVerifier(options: VerifierOptions): AccessTokenVerifi
         clockTolerance: options.clockToleranceSeconds,
         requiredClaims: ['iss', 'sub', 'aud', 'client_id', 'scope', 'jti', 'iat', 'exp'],
       });
-      return payload as AccessTokenClaims;
+      return verified.set(token, payload as AccessTokenClaims);
     } catch (error) {
       throw isTokenFault(error) ? new InvalidAccessToken(describe(error), { cause: error }) : unavailable(error);
     }
@@ -94,4 +98,44 @@ function describe(error: unknown): string {
 
 function unavailable(error: unknown): AuthorizationServerUnavailable {
   return new AuthorizationServerUnavailable(`cannot verify the token: ${(error as Error).message}`, { cause: error });
+}
+
+/**
+ * Tokens verified in the last minute, by their SHA-256: a client presents the same token on every
+ * call, and the ES256 verification costs more than the rest of the request. `exp` and `nbf` are
+ * checked again on every use. A key retired at the server is thus honoured up to a minute longer,
+ * well within the ten minutes jose keeps a fetched key set (`cacheMaxAge`).
+ */
+class VerifiedTokens {
+  static readonly #TTL_MS = 60_000;
+  static readonly #CAPACITY = 4096;
+  readonly #tolerance: number;
+  readonly #entries = new Map<string, { readonly claims: AccessTokenClaims; readonly until: number }>();
+
+  constructor(toleranceSeconds: number) {
+    this.#tolerance = toleranceSeconds;
+  }
+
+  get(token: string): AccessTokenClaims | undefined {
+    const digest = sha256(token);
+    const entry = this.#entries.get(digest);
+    if (entry === undefined) return undefined;
+    const now = Date.now();
+    const nbf = typeof entry.claims.nbf === 'number' ? entry.claims.nbf : 0;
+    if (entry.until > now && entry.claims.exp + this.#tolerance > now / 1000 && nbf - this.#tolerance <= now / 1000)
+      return entry.claims;
+    this.#entries.delete(digest);
+    return undefined;
+  }
+
+  set(token: string, claims: AccessTokenClaims): AccessTokenClaims {
+    if (this.#entries.size >= VerifiedTokens.#CAPACITY)
+      this.#entries.delete(this.#entries.keys().next().value as string);
+    this.#entries.set(sha256(token), { claims: Object.freeze(claims), until: Date.now() + VerifiedTokens.#TTL_MS });
+    return claims;
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }

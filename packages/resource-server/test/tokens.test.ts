@@ -113,6 +113,23 @@ describe('access tokens, as the kit checks them (RFC 9068 §4)', () => {
     assert.equal((await get(await sign({ exp: now() - 5 }))).ok, true);
   });
 
+  it('refuses a token once it expires, though it was verified before', async () => {
+    const strict = createResourceServer({ issuer, openapi: DOCUMENT, clockToleranceSeconds: 0 });
+    const token = await sign({ exp: now() + 1 });
+    const check = () =>
+      strict.check({
+        method: 'GET',
+        path: '/notes',
+        authorization: `Bearer ${token}`,
+        contentType: undefined,
+        body: undefined,
+      });
+    assert.equal((await check()).ok, true);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const verdict = await check();
+    assert.equal(!verdict.ok && verdict.response.status, 401);
+  });
+
   it('answers 503 service_unavailable, not 401, when the authorization server cannot be reached', async () => {
     const unreachable = createResourceServer({ issuer: 'http://127.0.0.1:9', openapi: DOCUMENT });
     const verdict = await unreachable.check({
