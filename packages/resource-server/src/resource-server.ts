@@ -26,6 +26,11 @@ export interface ResourceServerOptions {
   /** The `realm` of WWW-Authenticate challenges (default `api`). */
   readonly realm?: string;
   readonly fetch?: typeof fetch;
+  /**
+   * Told of what the caller only sees as 503 service_unavailable or 500 internal_error (the
+   * authorization server unreachable, a fault in the kit); console.error by default.
+   */
+  readonly onError?: (error: unknown) => void;
 }
 
 /** A request as the kit needs it; `body` is the raw body (undefined or empty when none). */
@@ -119,10 +124,16 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
         const body = checkedBody(operation, request.method.toUpperCase(), request.contentType, request.body);
         return { ok: true, operation, token, body };
       } catch (error) {
-        return { ok: false, response: problemResponse(asProblem(error, invalidToken), request.path, problemBase) };
+        const problem = asProblem(error, invalidToken);
+        if (problem.status >= 500) (options.onError ?? logError)(error);
+        return { ok: false, response: problemResponse(problem, request.path, problemBase) };
       }
     },
   };
+}
+
+function logError(error: unknown): void {
+  console.error('@gatehouse/resource-server:', error);
 }
 
 function introspectionEndpoint(metadata: { introspection_endpoint?: string }): string {

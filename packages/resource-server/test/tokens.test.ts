@@ -131,7 +131,12 @@ describe('access tokens, as the kit checks them (RFC 9068 §4)', () => {
   });
 
   it('answers 503 service_unavailable, not 401, when the authorization server cannot be reached', async () => {
-    const unreachable = createResourceServer({ issuer: 'http://127.0.0.1:9', openapi: DOCUMENT });
+    const told: unknown[] = [];
+    const unreachable = createResourceServer({
+      issuer: 'http://127.0.0.1:9',
+      openapi: DOCUMENT,
+      onError: (error) => told.push(error),
+    });
     const verdict = await unreachable.check({
       method: 'GET',
       path: '/notes',
@@ -140,6 +145,7 @@ describe('access tokens, as the kit checks them (RFC 9068 §4)', () => {
       body: undefined,
     });
     assert.equal(!verdict.ok && verdict.response.status, 503);
+    assert.equal(told.length, 1, 'the operator is told why');
   });
 
   it('answers malformed JSON and a body that is not JSON with catalog problems', async () => {
