@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ProblemError } from '@gatehouse/contract';
 import { createResourceServer, type ResourceServer, type ResourceServerOptions } from './resource-server.js';
-import { problemResponse, type ProblemResponse } from './problems.js';
+import type { ProblemResponse } from './problems.js';
 
 export interface ExpressOptions extends ResourceServerOptions {
   /** The largest request body read, in bytes (default 1 MiB); larger is 413 payload-too-large. */
@@ -19,7 +19,6 @@ export interface ExpressOptions extends ResourceServerOptions {
 export function gatehouseExpress(options: ExpressOptions): RequestHandler {
   const kit: ResourceServer = createResourceServer(options);
   const limit = options.bodyLimit ?? 1024 * 1024;
-  const problemBase = (options.problemBaseUrl ?? `${options.issuer.replace(/\/+$/, '')}/problems`).replace(/\/+$/, '');
   return (req: Request, res: Response, next: NextFunction) => {
     const path = new URL(req.originalUrl, 'http://localhost').pathname;
     void (async () => {
@@ -36,7 +35,7 @@ export function gatehouseExpress(options: ExpressOptions): RequestHandler {
       res.locals['gatehouse'] = { token: verdict.token, operation: verdict.operation };
       next();
     })().catch((error: unknown) => {
-      if (error instanceof ProblemError) send(res, problemResponse(error, path, problemBase));
+      if (error instanceof ProblemError) send(res, kit.problem(error, path));
       else next(error);
     });
   };

@@ -58,6 +58,8 @@ export interface ResourceServer {
   readonly document: OpenApiDocument;
   /** Authenticates and validates one request; never throws, answers a catalog problem instead. */
   check(request: ApiRequest): Promise<Verdict>;
+  /** The response for a catalog problem met outside `check` (an adapter's body limit, say). */
+  problem(error: ProblemError, instance: string): ProblemResponse;
 }
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
@@ -116,6 +118,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
 
   return {
     document,
+    problem: (error, instance) => problemResponse(error, instance, problemBase),
     async check(request) {
       const operation = findOperation(request.method, request.path);
       if (operation === undefined) return { ok: true, operation, token: undefined, body: request.body };

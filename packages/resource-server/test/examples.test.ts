@@ -102,6 +102,29 @@ for (const example of EXAMPLES) {
       );
     });
 
+    it('answers malformed JSON, a body that is not JSON and an oversized body with catalog problems', async () => {
+      const token = await gatehouse.clientCredentialsToken(app, 'notes:read notes:write');
+      const post = (contentType: string, body: string) =>
+        fetch(`${api.url}/notes`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+          body,
+        });
+      const answers = [
+        await post('application/json', '{"title":'),
+        await post('text/plain', 'a note'),
+        await post('application/json', JSON.stringify({ title: 't', body: 'x'.repeat(2 * 1024 * 1024) })),
+      ];
+      const types = await Promise.all(
+        answers.map(async (r) => `${r.status} ${((await r.json()) as { type: string }).type}`),
+      );
+      assert.deepEqual(types, [
+        `400 ${gatehouse.issuer}/problems/malformed-json`,
+        `415 ${gatehouse.issuer}/problems/unsupported-media-type`,
+        `413 ${gatehouse.issuer}/problems/payload-too-large`,
+      ]);
+    });
+
     it('challenges a request without a token and one without the scope the operation asks for', async () => {
       const anonymous = await call('GET', '/notes');
       assert.equal(anonymous.status, 401);
