@@ -2,6 +2,7 @@
 export {
   OpenApiDocumentError,
   checkOpenApiDocument,
+  type DocumentCheckOptions,
   listCollections,
   itemPathOf,
   openApiVersion,

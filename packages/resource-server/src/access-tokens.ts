@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from 'jose';
+import { AuthorizationServerUnavailable } from './discovery.js';
+
+/** The claims of a verified Gatehouse access token (RFC 9068 §2.2). */
+export interface AccessTokenClaims extends JWTPayload {
+  readonly iss: string;
+  readonly sub: string;
+  readonly aud: string | string[];
+  readonly client_id: string;
+  readonly scope: string;
+  readonly jti: string;
+  readonly iat: number;
+  readonly exp: number;
+  /** Present when the token belongs to a grant that can be revoked (not for client_credentials). */
+  readonly grant_id?: string;
+}
+
+export interface VerifierOptions {
+  readonly issuer: string;
+  readonly audience: string;
+  readonly jwksUri: string;
+  /** Seconds of clock difference tolerated on `exp`, `nbf` and `iat`. */
+  readonly clockToleranceSeconds: number;
+  /** No key-set request sooner than this after the last one, even for an unknown `kid`. */
+  readonly jwksCooldownMs: number;
+  readonly fetch: typeof fetch;
+}
+
+/** Why a token is refused: the kit answers 401 invalid_token with this detail. */
+export class InvalidAccessToken extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'InvalidAccessToken';
+  }
+}
+
+export type AccessTokenVerifier = (token: string) => Promise<AccessTokenClaims>;
+
+/**
+ * Verifies RFC 9068 access tokens against the server's JSON Web Key Set. jose caches the key set
+ * and refetches it when a token names an unknown `kid` (a rotated key), at most once per
+ * `jwksCooldownMs`, so a rotation is picked up with no restart.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc9068#section-4 RFC 9068 §4 (validating JWT access tokens)
+ */
+export function accessTokenVerifier(options: VerifierOptions): AccessTokenVerifier {
+  const keys = createRemoteJWKSet(new URL(options.jwksUri), {
+    cooldownDuration: options.jwksCooldownMs,
+    timeoutDuration: 5000,
+    [customFetch]: options.fetch,
+  });
+  const verified = new VerifiedTokens(options.clockToleranceSeconds);
+  return async (token) => {
+    const known = verified.get(token);
+    if (known !== undefined) return known;
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        issuer: options.issuer,
+        audience: options.audience,
+        // RFC 9068 §4: the `typ` header must be at+jwt, so an ID token is never taken for an access token.
+        typ: 'at+jwt',
+        // RFC 8725 §3.1: accept only the algorithm Gatehouse signs with, never `none` or HS*.
+        algorithms: ['ES256'],
+        clockTolerance: options.clockToleranceSeconds,
+        requiredClaims: ['iss', 'sub', 'aud', 'client_id', 'scope', 'jti', 'iat', 'exp'],
+      });
+      return verified.set(token, payload as AccessTokenClaims);
+    } catch (error) {
+      throw isTokenFault(error) ? new InvalidAccessToken(describe(error), { cause: error }) : unavailable(error);
+    }
+  };
+}
+
+/** Faults of the token itself; everything else (network, a 5xx key set) is the server being unavailable. */
+function isTokenFault(error: unknown): boolean {
+  return (
+    error instanceof errors.JWTClaimValidationFailed ||
+    error instanceof errors.JWTExpired ||
+    error instanceof errors.JWTInvalid ||
+    error instanceof errors.JWSInvalid ||
+    error instanceof errors.JWSSignatureVerificationFailed ||
+    error instanceof errors.JWKSNoMatchingKey ||
+    error instanceof errors.JWKSMultipleMatchingKeys ||
+    error instanceof errors.JOSEAlgNotAllowed ||
+    error instanceof errors.JOSENotSupported
+  );
+}
+
+function describe(error: unknown): string {
+  if (error instanceof errors.JWTExpired) return 'The access token has expired.';
+  if (error instanceof errors.JWKSNoMatchingKey)
+    return 'The access token is signed by a key the server does not publish.';
+  if (error instanceof errors.JWTClaimValidationFailed)
+    return `The access token's ${error.claim} claim is not acceptable.`;
+  return 'The access token is malformed or its signature does not verify.';
+}
+
+function unavailable(error: unknown): AuthorizationServerUnavailable {
+  return new AuthorizationServerUnavailable(`cannot verify the token: ${(error as Error).message}`, { cause: error });
+}
+
+/**
+ * Tokens verified in the last minute, by their SHA-256: a client presents the same token on every
+ * call, and the ES256 verification costs more than the rest of the request. `exp` and `nbf` are
+ * checked again on every use. A key retired at the server is thus honoured up to a minute longer,
+ * well within the ten minutes jose keeps a fetched key set (`cacheMaxAge`).
+ */
+class VerifiedTokens {
+  static readonly #TTL_MS = 60_000;
+  static readonly #CAPACITY = 4096;
+  readonly #tolerance: number;
+  readonly #entries = new Map<string, { readonly claims: AccessTokenClaims; readonly until: number }>();
+
+  constructor(toleranceSeconds: number) {
+    this.#tolerance = toleranceSeconds;
+  }
+
+  get(token: string): AccessTokenClaims | undefined {
+    const digest = sha256(token);
+    const entry = this.#entries.get(digest);
+    if (entry === undefined) return undefined;
+    const now = Date.now();
+    const nbf = typeof entry.claims.nbf === 'number' ? entry.claims.nbf : 0;
+    if (entry.until > now && entry.claims.exp + this.#tolerance > now / 1000 && nbf - this.#tolerance <= now / 1000)
+      return entry.claims;
+    this.#entries.delete(digest);
+    return undefined;
+  }
+
+  set(token: string, claims: AccessTokenClaims): AccessTokenClaims {
+    if (this.#entries.size >= VerifiedTokens.#CAPACITY)
+      this.#entries.delete(this.#entries.keys().next().value as string);
+    this.#entries.set(sha256(token), { claims: Object.freeze(claims), until: Date.now() + VerifiedTokens.#TTL_MS });
+    return claims;
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

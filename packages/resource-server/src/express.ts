@@ -1,0 +1,65 @@
+import type { IncomingMessage } from 'node:http';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ProblemError } from '@gatehouse/contract';
+import { createResourceServer, type ResourceServer, type ResourceServerOptions } from './resource-server.js';
+import type { ProblemResponse } from './problems.js';
+
+export interface ExpressOptions extends ResourceServerOptions {
+  /** The largest request body read, in bytes (default 1 MiB); larger is 413 payload-too-large. */
+  readonly bodyLimit?: number;
+}
+
+/**
+ * Express middleware: mount it before the routes and INSTEAD of `express.json()` (it reads the
+ * body itself, so that malformed JSON is a catalog problem too). A request the document declares is
+ * answered with the catalog problem, or passed on with `req.body` the JSON as sent and
+ * `res.locals.gatehouse` holding `{ token, operation }`. Requests the document does not declare pass
+ * through untouched.
+ */
+export function gatehouseExpress(options: ExpressOptions): RequestHandler {
+  const kit: ResourceServer = createResourceServer(options);
+  const limit = options.bodyLimit ?? 1024 * 1024;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const path = new URL(req.originalUrl, 'http://localhost').pathname;
+    void (async () => {
+      const raw = req.body === undefined ? await readBody(req, limit) : Buffer.from(JSON.stringify(req.body));
+      const verdict = await kit.check({
+        method: req.method,
+        path,
+        authorization: req.headers.authorization,
+        contentType: req.headers['content-type'],
+        body: raw,
+      });
+      if (!verdict.ok) return send(res, verdict.response);
+      req.body = verdict.body;
+      res.locals['gatehouse'] = { token: verdict.token, operation: verdict.operation };
+      next();
+    })().catch((error: unknown) => {
+      if (error instanceof ProblemError) send(res, kit.problem(error, path));
+      else next(error);
+    });
+  };
+}
+
+function send(res: Response, problem: ProblemResponse): void {
+  // end(), not send(): send() would append `; charset=utf-8` to the media type.
+  res.status(problem.status).set(problem.headers).end(JSON.stringify(problem.body));
+}
+
+/** The raw body, refused with 413 past `limit` bytes. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new ProblemError('payload_too_large', `The request body is larger than ${limit} bytes.`));
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(chunks.length === 0 ? undefined : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,30 @@
+import { PROBLEMS, ProblemError, type ProblemBody } from '@gatehouse/contract';
+
+/** What the kit answers instead of the route: a catalog problem (RFC 9457), ready to send. */
+export interface ProblemResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: ProblemBody;
+}
+
+/** A refusal of the bearer token, with the RFC 6750 §3 challenge for `WWW-Authenticate`. */
+export class BearerChallenge extends ProblemError {
+  readonly challenge: string;
+  constructor(problem: 'invalid_token' | 'insufficient_scope', detail: string, challenge: string) {
+    super(problem, detail);
+    this.name = 'BearerChallenge';
+    this.challenge = challenge;
+  }
+}
+
+/**
+ * The response for a catalog problem. `type` is absolute (RFC 9457 §3.1.1 allows a relative URI,
+ * but relative to this API it would point at a page the API does not serve): the Gatehouse
+ * server's own `/problems/{slug}` page, or `problemBaseUrl` when given.
+ */
+export function problemResponse(error: ProblemError, instance: string, problemBaseUrl: string): ProblemResponse {
+  const body = { ...error.toBody(instance), type: `${problemBaseUrl}/${PROBLEMS[error.code].slug}` };
+  const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
+  if (error instanceof BearerChallenge) headers['www-authenticate'] = error.challenge;
+  return { status: error.status, headers, body };
+}

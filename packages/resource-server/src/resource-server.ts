@@ -1,0 +1,155 @@
+import { ProblemError, type OpenApiDocument } from '@gatehouse/contract';
+import { accessTokenVerifier, InvalidAccessToken, type AccessTokenClaims } from './access-tokens.js';
+import { checkedBody } from './body.js';
+import { AuthorizationServerUnavailable, discoverMetadata, memoize } from './discovery.js';
+import { grantCheck, type GrantCheck, type IntrospectionOptions } from './introspection.js';
+import { loadDocument, operationFinder, type Operation, type OperationFinder } from './operations.js';
+import { BearerChallenge, problemResponse, type ProblemResponse } from './problems.js';
+
+export interface ResourceServerOptions {
+  /** The Gatehouse issuer, e.g. `https://auth.example.com`; its metadata names the keys. */
+  readonly issuer: string;
+  /** The API's OpenAPI 3.0 or 3.1 document: a YAML or JSON file, or the parsed document. */
+  readonly openapi: string | object;
+  /** The `aud` tokens must carry; Gatehouse signs its own issuer as the audience (the default). */
+  readonly audience?: string;
+  /** Seconds of clock difference tolerated on `exp` and `nbf` (default 30). */
+  readonly clockToleranceSeconds?: number;
+  /** No key-set request sooner than this after the last one (default 30 000 ms). */
+  readonly jwksCooldownMs?: number;
+  /** Confirm every grant is still live by introspection (RFC 7662); see IntrospectionOptions.cacheMs. */
+  readonly introspection?: IntrospectionOptions;
+  /** Where problem `type`s point (default `<issuer>/problems`, the server's problem pages). */
+  readonly problemBaseUrl?: string;
+  /** A prefix the API is mounted under, prepended to every path of the document. */
+  readonly basePath?: string;
+  /** The `realm` of WWW-Authenticate challenges (default `api`). */
+  readonly realm?: string;
+  readonly fetch?: typeof fetch;
+  /**
+   * Told of what the caller only sees as 503 service_unavailable or 500 internal_error (the
+   * authorization server unreachable, a fault in the kit); console.error by default.
+   */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** A request as the kit needs it; `body` is the raw body (undefined or empty when none). */
+export interface ApiRequest {
+  readonly method: string;
+  /** The path without the query string. */
+  readonly path: string;
+  readonly authorization: string | undefined;
+  readonly contentType: string | undefined;
+  readonly body: string | Uint8Array | undefined;
+}
+
+export type Verdict =
+  | {
+      readonly ok: true;
+      /** undefined when the document declares no such operation: the kit lets the request through untouched. */
+      readonly operation: Operation | undefined;
+      readonly token: AccessTokenClaims | undefined;
+      /** The parsed JSON body, exactly as sent (or the raw body when the operation takes no JSON). */
+      readonly body: unknown;
+    }
+  | { readonly ok: false; readonly response: ProblemResponse };
+
+export interface ResourceServer {
+  readonly document: OpenApiDocument;
+  /** Authenticates and validates one request; never throws, answers a catalog problem instead. */
+  check(request: ApiRequest): Promise<Verdict>;
+  /** The response for a catalog problem met outside `check` (an adapter's body limit, say). */
+  problem(error: ProblemError, instance: string): ProblemResponse;
+}
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
+
+/** The framework-free core: the Express middleware and the Fastify plugin both call `check`. */
+export function createResourceServer(options: ResourceServerOptions): ResourceServer {
+  const issuer = options.issuer.replace(/\/+$/, '');
+  const document = loadDocument(options.openapi);
+  const findOperation: OperationFinder = operationFinder(document, options.basePath);
+  const fetchImpl = options.fetch ?? fetch;
+  const problemBase = (options.problemBaseUrl ?? `${issuer}/problems`).replace(/\/+$/, '');
+  const realm = `realm="${options.realm ?? 'api'}"`;
+  const metadata = memoize(() => discoverMetadata(issuer, fetchImpl));
+  const verifier = memoize(async () =>
+    accessTokenVerifier({
+      issuer,
+      audience: options.audience ?? issuer,
+      jwksUri: (await metadata()).jwks_uri,
+      clockToleranceSeconds: options.clockToleranceSeconds ?? 30,
+      jwksCooldownMs: options.jwksCooldownMs ?? 30_000,
+      fetch: fetchImpl,
+    }),
+  );
+  const isLive: GrantCheck | undefined =
+    options.introspection &&
+    grantCheck(async () => introspectionEndpoint(await metadata()), options.introspection, fetchImpl);
+
+  async function authenticate(operation: Operation, authorization: string | undefined) {
+    if (operation.security.length === 0 || operation.security.some((scopes) => scopes.length === 0)) return undefined;
+    // RFC 6750 §3.1: a request with no credentials gets a challenge with no error code.
+    if (!authorization)
+      throw new BearerChallenge('invalid_token', 'The request carries no bearer access token.', `Bearer ${realm}`);
+    const token = BEARER.exec(authorization)?.[1];
+    if (!token) throw invalidToken('The Authorization header is not a bearer access token.');
+    const claims = await (await verifier())(token);
+    if (isLive && !(await isLive(token, claims.exp)))
+      throw invalidToken('The grant of this access token has been revoked, or the token is no longer active.');
+    return inScope(claims, operation.security);
+  }
+
+  function inScope(claims: AccessTokenClaims, alternatives: readonly (readonly string[])[]): AccessTokenClaims {
+    const granted = new Set(claims.scope.split(' '));
+    if (alternatives.some((scopes) => scopes.every((s) => granted.has(s)))) return claims;
+    // RFC 6750 §3: `scope` names the scope needed, space-delimited; the first alternative is named.
+    const needed = (alternatives[0] ?? []).join(' ');
+    throw new BearerChallenge(
+      'insufficient_scope',
+      `This operation needs the scope '${needed}'.`,
+      `Bearer ${realm}, error="insufficient_scope", scope="${needed}"`,
+    );
+  }
+
+  function invalidToken(detail: string): BearerChallenge {
+    return new BearerChallenge('invalid_token', detail, `Bearer ${realm}, error="invalid_token"`);
+  }
+
+  return {
+    document,
+    problem: (error, instance) => problemResponse(error, instance, problemBase),
+    async check(request) {
+      const operation = findOperation(request.method, request.path);
+      if (operation === undefined) return { ok: true, operation, token: undefined, body: request.body };
+      try {
+        const token = await authenticate(operation, request.authorization);
+        const body = checkedBody(operation, request.method.toUpperCase(), request.contentType, request.body);
+        return { ok: true, operation, token, body };
+      } catch (error) {
+        const problem = asProblem(error, invalidToken);
+        if (problem.status >= 500) (options.onError ?? logError)(error);
+        return { ok: false, response: problemResponse(problem, request.path, problemBase) };
+      }
+    },
+  };
+}
+
+function logError(error: unknown): void {
+  console.error('@gatehouse/resource-server:', error);
+}
+
+function introspectionEndpoint(metadata: { introspection_endpoint?: string }): string {
+  if (typeof metadata.introspection_endpoint !== 'string')
+    throw new AuthorizationServerUnavailable('the authorization server publishes no introspection_endpoint');
+  return metadata.introspection_endpoint;
+}
+
+/** Only catalog problems leave the kit; an unexpected fault becomes internal_error. */
+function asProblem(error: unknown, invalidToken: (detail: string) => BearerChallenge): ProblemError {
+  if (error instanceof ProblemError) return error;
+  if (error instanceof InvalidAccessToken) return invalidToken(error.message);
+  if (error instanceof AuthorizationServerUnavailable)
+    return new ProblemError('service_unavailable', 'The authorization server cannot be reached; try again shortly.');
+  return new ProblemError('internal_error');
+}
