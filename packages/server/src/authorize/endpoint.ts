@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { authorizationEndpoint as authorizationEndpointEntry } from '../oauth/endpoints/authorization.js';
 import { answerSignedIn } from './consent.js';
-import { answerRefusal, loadAuthorizationRequest, rawQuery, type AuthorizePages } from './flow.js';
+import { OAuthError } from '@gatehouse/contract';
+import { answerRefusal, loadAuthorizationRequest, rawQuery, redirectWithError, type AuthorizePages } from './flow.js';
+import { needsSignIn } from './sign-in-freshness.js';
 import { sendLoginPage } from './login.js';
 import { currentSession, startSession } from './sessions.js';
 
@@ -21,8 +23,23 @@ export function authorizationEndpoint(app: FastifyInstance, pages: AuthorizePage
     const check = await loadAuthorizationRequest(pages.context, rawQuery(request.url));
     if (check.kind !== 'valid') return answerRefusal(reply, check, issuer, 302);
     const now = clock.now();
+    const authorization = check.request;
     const session = (await currentSession(store, request, now)) ?? (await startSession(store, reply, cookies, now));
-    if (session.username === null) return sendLoginPage(pages, reply, check.request, session, 200);
-    return answerSignedIn(pages, reply, check.request, { ...session, username: session.username });
+    if (needsSignIn(authorization, session, now) || session.username === null) {
+      // OIDC Core §3.1.2.1: prompt=none never shows a page; the sign-in it would need is an error.
+      if (authorization.oidc.prompt.has('none'))
+        return redirectWithError(
+          reply,
+          authorization.redirectUri,
+          authorization.state,
+          new OAuthError('login_required'),
+          issuer,
+          302,
+        );
+      return sendLoginPage(pages, reply, authorization, session, 200, {
+        username: authorization.oidc.loginHint ?? session.username ?? undefined,
+      });
+    }
+    return answerSignedIn(pages, reply, authorization, { ...session, username: session.username });
   });
 }

@@ -54,6 +54,8 @@ function registrationFrom(args: string[]): ClientRegistration {
       'absolute-ttl': { type: 'string' },
       'access-ttl': { type: 'string' },
       'resource-server': { type: 'boolean' },
+      'post-logout-redirect-uri': { type: 'string', multiple: true },
+      'id-token-alg': { type: 'string' },
     },
   });
   if (!values.id || !values.name) throw new UsageError('clients add needs --id and --name');
@@ -71,6 +73,8 @@ function registrationFrom(args: string[]): ClientRegistration {
     refreshTokenAbsoluteTtl: durationOption(values['absolute-ttl']),
     accessTokenTtl: durationOption(values['access-ttl']),
     resourceServer: values['resource-server'] ?? false,
+    postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
+    idTokenAlg: values['id-token-alg'],
   };
 }
 

@@ -2,6 +2,7 @@ import type { RateLimiter } from '../abuse/rate-limiter.js';
 import type { Clock } from '../primitives/clock.js';
 import type { Store } from '../store/store.js';
 import type { AccessTokens } from './access-tokens.js';
+import type { IdTokens } from './id-tokens.js';
 import type { KeyRing } from './keys.js';
 
 /** What issuing tokens needs: the grants and the token endpoint's operations take exactly this. */
@@ -9,6 +10,7 @@ export interface TokenServices {
   readonly store: Store;
   readonly clock: Clock;
   readonly accessTokens: AccessTokens;
+  readonly idTokens: IdTokens;
 }
 
 /**
