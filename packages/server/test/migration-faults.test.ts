@@ -19,6 +19,7 @@ const ALL_MIGRATIONS = [
   '0004_signing_key_activation',
   '0005_audit_events',
   '0006_rate_limits',
+  '0008_openid_connect',
 ];
 
 /**
