@@ -48,7 +48,7 @@ export interface AccountApplication {
   readonly clientName: string;
   readonly scopes: readonly string[];
   readonly since: number;
-  readonly lastUsed: number | null;
+  readonly lastUsed: number;
 }
 
 interface AccountPage {
@@ -69,10 +69,9 @@ function day(seconds: number): string {
 
 function application(base: BasePath, csrfToken: string, a: AccountApplication): string {
   const scopes = a.scopes.map((words) => `<li>${escapeHtml(words)}</li>`).join('');
-  const used = a.lastUsed === null ? 'Not used since' : `Last used ${day(a.lastUsed)}`;
   return `<li class="application">
 <div class="application-head">${monogram(a.clientName, 'client')}<div><strong class="client-name">${escapeHtml(a.clientName)}</strong>
-<span class="application-dates">Allowed since ${day(a.since)} · ${used}</span></div></div>
+<span class="application-dates">Allowed since ${day(a.since)} · Last used ${day(a.lastUsed)}</span></div></div>
 <ul class="application-scopes">${scopes}</ul>
 <form method="post" action="${base}/account/revoke">
 <input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">

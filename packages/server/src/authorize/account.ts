@@ -33,7 +33,8 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
         clientName: g.clientName,
         scopes: g.grant.scope.map(describeScope),
         since: g.grant.createdAt,
-        lastUsed: g.lastUsedAt,
+        // The code exchange that made the grant is its first use.
+        lastUsed: g.lastUsedAt ?? g.grant.createdAt,
       })),
     });
     return sendPage(reply, 200, page);
