@@ -85,3 +85,10 @@ export class OidcBrowser {
     };
   }
 }
+
+/** The grant id in the account page's entry of the application named `name`. */
+export function grantIdOnAccountPage(html: string, name: string): string {
+  const entry = html.split('<li class="application">').find((part) => part.includes(`>${name}</strong>`));
+  assert.ok(entry, `the account page lists ${name}`);
+  return hidden(entry, 'grant_id');
+}

@@ -10,7 +10,7 @@ import { addUser } from '@gatehouse/server';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { CALLBACK, PASSWORD, startGatehouse, type Gatehouse } from './_gatehouse.js';
-import { hidden, OidcBrowser } from './_oidc-browser.js';
+import { grantIdOnAccountPage, hidden, OidcBrowser } from './_oidc-browser.js';
 
 const SCOPES = ['openid', 'profile', 'email', 'offline_access', 'contacts:read'];
 
@@ -296,7 +296,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
     assert.match(account.headers.get('content-security-policy') ?? '', /default-src 'none'/);
     const removed = await browser.post(`${gatehouse.issuer}/account/revoke`, {
       csrf_token: hidden(account.html, 'csrf_token'),
-      grant_id: hidden(account.html, 'grant_id'),
+      grant_id: grantIdOnAccountPage(account.html, 'oidc-rp-account'),
     });
     assert.equal(removed.status, 303);
     await assert.rejects(client.refreshTokenGrant(config, tokens.refresh_token as string), {
