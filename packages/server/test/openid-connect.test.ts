@@ -14,6 +14,8 @@ import {
 import { DIALECTS } from './_dialects.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
 
+const SIGNED_OUT = 'http://127.0.0.1:8765/signed-out';
+
 for (const dialect of DIALECTS)
   describe(`OpenID Connect at the provider [${dialect}]`, () => {
     let server: TestServer;
@@ -26,6 +28,7 @@ for (const dialect of DIALECTS)
         name: 'Relying Party',
         redirectUris: [CALLBACK],
         scope: ['openid', 'profile', 'email', 'offline_access', 'contacts:read'],
+        postLogoutRedirectUris: [SIGNED_OUT],
       });
       await addTestUser(server, 'alice');
       await addTestUser(server, 'bob');
@@ -167,5 +170,25 @@ for (const dialect of DIALECTS)
       assert.deepEqual(after?.claims, { email: 'carol@example.com', email_verified: true });
       assert.equal(after?.subject, before?.subject);
       assert.equal(await runCli(['users', 'update', 'carol', '--email', 'not an address'], env, io), 1);
+    });
+
+    it('the end_session_endpoint takes a POST form too, and a client_id with an unregistered URI gets a page', async () => {
+      const browser = new PageBrowser(server);
+      const tokens = await signIn({}, 'alice', browser);
+      const refused = await browser.post('/end-session', {
+        client_id: 'rp',
+        post_logout_redirect_uri: `${SIGNED_OUT}/x`,
+      });
+      assert.equal(refused.status, 400);
+      assert.equal(refused.location, undefined);
+      const answer = await browser.post('/end-session', {
+        id_token_hint: tokens.id_token,
+        post_logout_redirect_uri: SIGNED_OUT,
+        state: 'st',
+      });
+      assert.equal(answer.status, 302);
+      assert.equal(answer.location, `${SIGNED_OUT}?state=st`);
+      const silent = await refusal({ scope: 'openid', prompt: 'none' }, browser);
+      assert.equal(silent.error, 'login_required');
     });
   });

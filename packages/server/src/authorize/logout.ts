@@ -21,6 +21,9 @@ interface LogoutRequest {
   readonly query: string;
 }
 
+/** The parameters of RP-Initiated Logout 1.0 §2 that Gatehouse reads. */
+const LOGOUT_PARAMETERS = ['id_token_hint', 'client_id', 'post_logout_redirect_uri', 'state'] as const;
+
 function refuse(detail: string): never {
   throw new ProblemError('invalid_logout_request', detail);
 }
@@ -100,6 +103,16 @@ export function logoutEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     return sendPage(reply, 200, page, logout.returnTo ? [formActionSource(logout.returnTo.uri)] : []);
   };
   app.get(endSessionEndpoint.path, async (request, reply) => ask(request, reply, queryOf(request.url)));
+  // RP-Initiated Logout 1.0 §2: the end_session_endpoint takes GET and POST (form) alike.
+  app.post(endSessionEndpoint.path, async (request, reply) => {
+    const form = formParamsOf(request.body);
+    const params = new URLSearchParams();
+    for (const name of LOGOUT_PARAMETERS) {
+      const value = form.get(name);
+      if (value !== undefined) params.set(name, value);
+    }
+    return ask(request, reply, params.toString());
+  });
   app.get('/logout', async (request, reply) => ask(request, reply, queryOf(request.url)));
   app.post('/logout', async (request, reply) => {
     const form = formParamsOf(request.body);

@@ -42,7 +42,7 @@ export async function authorizationPages(app: FastifyInstance, { context }: { co
   allowOnly(app, authorizationEndpointEntry.path, [authorizationEndpointEntry.method]);
   allowOnly(app, '/login', ['POST']);
   allowOnly(app, '/consent', ['POST']);
-  allowOnly(app, endSessionEndpoint.path, [endSessionEndpoint.method]);
+  allowOnly(app, endSessionEndpoint.path, [endSessionEndpoint.method, 'POST']);
   allowOnly(app, '/logout', ['GET', 'POST']);
   allowOnly(app, '/account', ['GET']);
   allowOnly(app, '/account/revoke', ['POST']);
