@@ -191,4 +191,23 @@ for (const dialect of DIALECTS)
       const silent = await refusal({ scope: 'openid', prompt: 'none' }, browser);
       assert.equal(silent.error, 'login_required');
     });
+
+    it('renaming a user (users update --username) keeps the sub: the grant refreshes to an ID token and userinfo of the same subject', async () => {
+      await addTestUser(server, 'dora');
+      const tokens = await signIn({}, 'dora');
+      const sub = decodeJwt(tokens.id_token as string).sub;
+      const out: string[] = [];
+      const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
+      const env = { DATABASE_URL: server.databaseUrl, ISSUER: 'http://gatehouse.test' };
+      assert.equal(await runCli(['users', 'update', 'dora', '--username', 'dorothy'], env, io), 0, out.join('\n'));
+      assert.equal(await server.context.store.findUser('dora'), undefined);
+      const refreshed = await refresh(server, rp, tokens.refresh_token as string);
+      assert.equal(refreshed.status, 200);
+      assert.equal(decodeJwt(refreshed.body.id_token as string).sub, sub);
+      for (const token of [tokens.access_token, refreshed.body.access_token as string]) {
+        const info = await fetch(`${server.url}/userinfo`, { headers: { authorization: `Bearer ${token}` } });
+        assert.equal(info.status, 200);
+        assert.equal(((await info.json()) as { sub: string }).sub, sub);
+      }
+    });
   });

@@ -31,8 +31,10 @@ export const USAGE = `Usage: gatehouse <command>
   grants issue --client ID --user SUBJECT [--scope LIST]
   grants revoke GRANT_ID
   users add --username NAME [--password-stdin] [CLAIMS]   without --password-stdin, a password is made and shown once
-  users update NAME CLAIMS               CLAIMS: --name --given-name --family-name --preferred-username --email
-                                         --email-verified true|false (an empty value removes a claim)
+  users update NAME [--username NEW] [CLAIMS]
+                                         --username renames (the OIDC sub stays, the user is signed out)
+                                         CLAIMS: --name --given-name --family-name --preferred-username
+                                         --email --email-verified true|false (empty removes a claim)
   users list
   users remove NAME                      also revokes every grant the user gave
   users passwd NAME [--password-stdin]   also signs the user out of every browser

@@ -3,7 +3,7 @@ import type { ServerConfig } from '../config.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { generatePassword } from '../users/passwords.js';
 import { CLAIM_OPTIONS, claimsFromOptions } from '../users/claims.js';
-import { addUser, changePassword, describeUser, removeUser, updateUserClaims } from '../users/users.js';
+import { addUser, changePassword, describeUser, removeUser, renameUser, updateUserClaims } from '../users/users.js';
 import { withContext } from './open-context.js';
 import { UsageError, type CliIo } from './run.js';
 
@@ -30,14 +30,23 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       return 0;
     }
     case 'update': {
-      const { values, positionals } = parseArgs({ args, options: CLAIM_OPTIONS, allowPositionals: true });
+      const { values, positionals } = parseArgs({
+        args,
+        options: { ...CLAIM_OPTIONS, username: { type: 'string' } },
+        allowPositionals: true,
+      });
       if (positionals.length !== 1) throw new UsageError('users update takes one username');
-      const username = positionals[0] as string;
+      const typed = positionals[0] as string;
       const user = await withContext(config, async ({ store, clock }) => {
-        const existing = await store.findUser(username.trim().toLowerCase());
-        if (!existing) throw new OperatorInputError(`no user '${username}'`);
-        await updateUserClaims(store, username, claimsFromOptions(values, existing.claims), clock.now());
-        return store.findUser(existing.username);
+        const existing = await store.findUser(typed.trim().toLowerCase());
+        if (!existing) throw new OperatorInputError(`no user '${typed}'`);
+        await updateUserClaims(store, existing.username, claimsFromOptions(values, existing.claims), clock.now());
+        // --username renames; the subject (the OIDC sub) stays.
+        const renamed =
+          values.username === undefined
+            ? existing
+            : await renameUser(store, existing.username, values.username, clock.now());
+        return store.findUser(renamed.username);
       });
       io.out(JSON.stringify(user && describeUser(user), null, 2));
       return 0;

@@ -16,6 +16,11 @@ export interface OidcRepository {
   /** True when the user exists and its claims were replaced. */
   updateUserClaims(username: string, claims: UserClaims, now: number): Promise<boolean>;
   findUserBySubject(subject: string): Promise<UserRecord | undefined>;
+  /**
+   * Renames a user: its grants and unexchanged codes follow, its sessions end; its `subject` stays.
+   * Call inside a transaction. False when there is no such user.
+   */
+  renameUser(from: string, to: string, now: number): Promise<boolean>;
   /** Records when the user signed in for a grant made by an OpenID Connect code (OIDC Core §12.2). */
   insertGrantAuthentication(grantId: string, authTime: number): Promise<void>;
   /** The grant's original auth_time, or undefined for a grant made without an OIDC sign-in. */
@@ -39,6 +44,19 @@ export function createOidcRepository(db: Kysely<Database>): OidcRepository {
     async findUserBySubject(subject) {
       const row = await db.selectFrom('users').selectAll().where('subject', '=', subject).executeTakeFirst();
       return row && userFromRow(row);
+    },
+    async renameUser(from, to, now) {
+      // The sessions name the user by username (a foreign key): they end first.
+      await db.deleteFrom('browser_sessions').where('username', '=', from).execute();
+      const result = await db
+        .updateTable('users')
+        .set({ username: to, updated_at: now })
+        .where('username', '=', from)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await db.updateTable('grants').set({ subject: to }).where('subject', '=', from).execute();
+      await db.updateTable('authorization_codes').set({ subject: to }).where('subject', '=', from).execute();
+      return true;
     },
     async insertGrantAuthentication(grantId, authTime) {
       await db.insertInto('grant_authentications').values({ grant_id: grantId, auth_time: authTime }).execute();

@@ -75,6 +75,22 @@ export async function updateUserClaims(store: Store, typedUsername: string, clai
 }
 
 /**
+ * Renames a user. The OpenID Connect `sub` (the user's `subject`) does not change, so applications
+ * that signed the user in still know them; the grants follow the new name and keep working; the
+ * user is signed out of every browser. A grant of the old name given before the user existed
+ * cannot be told apart, so the new name must be free of grants too.
+ */
+export async function renameUser(store: Store, typedFrom: string, typedTo: string, now: number): Promise<UserRecord> {
+  const from = normalizeUsername(typedFrom);
+  const to = checkedUsername(typedTo);
+  return store.transaction(async (tx) => {
+    if (await tx.findUser(to)) throw new OperatorInputError(`user '${to}' already exists`);
+    if (!(await tx.renameUser(from, to, now))) throw new OperatorInputError(`no user '${from}'`);
+    return (await tx.findUser(to)) as UserRecord;
+  });
+}
+
+/**
  * Removes a user, its sessions, and revokes every grant it gave: a later user of the same name
  * must not inherit the old one's consent or tokens.
  */

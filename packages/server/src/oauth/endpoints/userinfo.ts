@@ -27,11 +27,13 @@ export const userinfoEndpoint = oauthEndpoint({
     if (token === undefined) return challenge(reply, issuer, 'userinfo_token_missing');
     const claims = await accessTokens.check(token, clock.now());
     if (!claims || claims.grant_id === undefined) return challenge(reply, issuer, 'userinfo_token_invalid');
-    if ((await store.findGrantRevokedAt(claims.grant_id)) !== null)
-      return challenge(reply, issuer, 'userinfo_token_invalid');
+    // The grant, read on every request: a revoked one's tokens stop at once; its subject is the
+    // user's current name (a renamed user's older access tokens still carry the old one).
+    const grant = await store.findGrant(claims.grant_id);
+    if (!grant || grant.revokedAt !== null) return challenge(reply, issuer, 'userinfo_token_invalid');
     const scope = claims.scope.split(' ');
     if (!scope.includes(OPENID_SCOPE)) return challenge(reply, issuer, 'userinfo_scope_missing');
-    const user = await store.findUser(claims.sub);
+    const user = await store.findUser(grant.subject);
     if (!user) return challenge(reply, issuer, 'userinfo_token_invalid');
     return reply.header('cache-control', 'no-store').send(releasedClaims(user, scope));
   },
