@@ -187,7 +187,7 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     title: 'Interaction required',
     transient: false,
     summary:
-      'The authentication request said prompt=none, but it needs the user to act: it also asks for prompt=consent or offline_access, or names another user in id_token_hint.',
+      'The authentication request said prompt=none, but it needs the user to act: its id_token_hint names another user than the one signed in, who would have to switch accounts. No page was shown.',
     clientAction: 'Send the user through the authorization request again without prompt=none.',
   }),
   invalid_token: entry({
