@@ -20,7 +20,7 @@ interface IdTokenContext {
  * whose grant is a user's. A grant an operator issued to a subject that is no user has no ID token.
  */
 export async function withIdToken(
-  { store, idTokens }: TokenServices,
+  { store, idTokens }: Pick<TokenServices, 'store' | 'idTokens'>,
   response: GatehouseTokenResponse,
   c: IdTokenContext,
 ): Promise<GatehouseTokenResponse> {
@@ -37,4 +37,19 @@ export async function withIdToken(
     now: c.now,
   });
   return { ...response, id_token };
+}
+
+/**
+ * The ID token of a refresh (OIDC Core §12.2): a new one whose `auth_time` is the original
+ * sign-in's and which has no nonce. The grant's use is noted for the account page.
+ */
+export async function withRefreshIdToken(
+  services: Pick<TokenServices, 'store' | 'idTokens'>,
+  response: GatehouseTokenResponse,
+  c: Omit<IdTokenContext, 'nonce' | 'authTime'>,
+): Promise<GatehouseTokenResponse> {
+  if (!c.scope.includes(OPENID_SCOPE)) return response;
+  const authTime = (await services.store.findGrantAuthTime(c.grant.id)) ?? null;
+  if (authTime !== null) await services.store.touchGrantUse(c.grant.id, c.now);
+  return withIdToken(services, response, { ...c, nonce: null, authTime });
 }

@@ -3,7 +3,7 @@ import { grantHandler } from './grant.js';
 import { exchangeRefreshToken } from '../refresh-token-lifecycle.js';
 import { parseScope } from '../scope.js';
 import { tokenResponse } from '../token-response.js';
-import { withIdToken } from '../id-token-response.js';
+import { withRefreshIdToken } from '../id-token-response.js';
 
 /**
  * grant_type=refresh_token. The rules live in refresh-token-lifecycle.ts; this reads the request
@@ -13,8 +13,7 @@ import { withIdToken } from '../id-token-response.js';
  */
 export const refreshTokenGrant = grantHandler({
   grantType: 'refresh_token',
-  async handle(params, client, services, audit) {
-    const { store, clock, accessTokens } = services;
+  async handle(params, client, { store, clock, accessTokens, idTokens }, audit) {
     const presentedToken = params.require('refresh_token');
     const scope = parseScope(params.get('scope'));
     const now = clock.now();
@@ -29,10 +28,6 @@ export const refreshTokenGrant = grantHandler({
       refreshToken: outcome.refreshToken,
       now,
     });
-    // OIDC Core §12.2: a new ID token, auth_time the original sign-in's.
-    if (!outcome.scope.includes('openid')) return response;
-    const authTime = (await store.findGrantAuthTime(grant.id)) ?? null;
-    if (authTime !== null) await store.touchGrantUse(grant.id, now);
-    return withIdToken(services, response, { client, grant, scope: outcome.scope, nonce: null, authTime, now });
+    return withRefreshIdToken({ store, idTokens }, response, { client, grant, scope: outcome.scope, now });
   },
 });
