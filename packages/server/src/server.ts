@@ -6,6 +6,7 @@ import { buildApp } from './app.js';
 import type { ConnectionLimits } from './http/connection-limits.js';
 import type { ServerContext } from './context.js';
 import { AccessTokens } from './oauth/access-tokens.js';
+import { IdTokens } from './oauth/id-tokens.js';
 import { systemClock, type Clock } from './primitives/clock.js';
 import { KeyEncryption } from './oauth/key-sealing.js';
 import { KeyRing } from './oauth/keys.js';
@@ -40,7 +41,8 @@ export async function createContext(
   );
   const refreshSuccessors = await RefreshSuccessors.load(store);
   const accessTokens = new AccessTokens(issuer, keys);
-  return { store, clock, issuer, keys, accessTokens, refreshSuccessors, rateLimits };
+  const idTokens = new IdTokens(issuer, keys);
+  return { store, clock, issuer, keys, accessTokens, idTokens, refreshSuccessors, rateLimits };
 }
 
 export interface StartOptions {

@@ -80,10 +80,12 @@ for (const dialect of DIALECTS)
       );
     });
 
-    it('scopes read as plain words: collections of the API by pattern, anything else by its name', () => {
+    it('scopes read as plain words: collections of the API by pattern, OpenID Connect scopes by their claims, anything else by its name', () => {
       assert.equal(describeScope('contacts:read'), 'See your contacts');
       assert.equal(describeScope('line_items:write'), 'Create, change and delete your line items');
-      assert.equal(describeScope('openid'), 'openid');
+      assert.equal(describeScope('openid'), 'Sign you in with your account');
+      assert.equal(describeScope('email'), 'See your email address and whether it is verified');
+      assert.equal(describeScope('billing'), 'billing');
     });
 
     it('Allow answers the client with 303: a code, the state and iss; the code gives tokens at /token, and refresh works', async () => {

@@ -72,20 +72,55 @@ for (const dialect of DIALECTS)
       assert.equal(jwks.status, 200);
     });
 
-    it('GET /jwks serves EC P-256 public keys, each with a kid, and no private parts', async () => {
+    it('GET /jwks serves EC P-256 (ES256) and RSA (RS256) public keys, each with a kid, and no private parts', async () => {
       const { response, body } = await getJson('/jwks');
       assert.match(response.headers.get('content-type') ?? '', /^application\/jwk-set\+json\b/);
       const keys = body.keys as Array<Record<string, unknown>>;
-      assert.ok(Array.isArray(keys) && keys.length >= 1);
+      assert.ok(Array.isArray(keys) && keys.length >= 2);
+      assert.deepEqual([...new Set(keys.map((k) => k.alg))].sort(), ['ES256', 'RS256']);
       for (const key of keys) {
-        assert.equal(key.kty, 'EC');
-        assert.equal(key.crv, 'P-256');
-        assert.equal(typeof key.x, 'string');
-        assert.equal(typeof key.y, 'string');
+        if (key.alg === 'ES256') {
+          assert.equal(key.kty, 'EC');
+          assert.equal(key.crv, 'P-256');
+          assert.equal(typeof key.x, 'string');
+          assert.equal(typeof key.y, 'string');
+        } else {
+          assert.equal(key.kty, 'RSA');
+          assert.equal(typeof key.n, 'string');
+          assert.ok(Buffer.from(key.n as string, 'base64url').length >= 256, 'RSA keys of 2048 bits at least');
+          assert.equal(key.e, 'AQAB');
+        }
         assert.equal(typeof key.kid, 'string');
         assert.ok((key.kid as string).length > 0);
-        assert.equal('d' in key, false, 'a JWKS must not carry the private key');
+        for (const secret of ['d', 'p', 'q', 'dp', 'dq', 'qi'])
+          assert.equal(secret in key, false, 'a JWKS must not carry the private key');
       }
+    });
+
+    it('GET /.well-known/openid-configuration has every required and recommended field and agrees with the RFC 8414 document', async () => {
+      const { body: openid } = await getJson('/.well-known/openid-configuration');
+      const { body: oauth } = await getJson('/.well-known/oauth-authorization-server');
+      for (const [key, value] of Object.entries(oauth)) assert.deepEqual(openid[key], value, key);
+      // OIDC Discovery 1.0 §3: required, then recommended.
+      for (const key of [
+        'issuer',
+        'authorization_endpoint',
+        'token_endpoint',
+        'jwks_uri',
+        'response_types_supported',
+        'subject_types_supported',
+        'id_token_signing_alg_values_supported',
+        'userinfo_endpoint',
+        'scopes_supported',
+        'claims_supported',
+        'end_session_endpoint',
+      ])
+        assert.ok(openid[key] !== undefined, `${key} is present`);
+      assert.equal(openid.userinfo_endpoint, `${ISSUER}/userinfo`);
+      assert.equal(openid.end_session_endpoint, `${ISSUER}/end-session`);
+      assert.deepEqual(openid.id_token_signing_alg_values_supported, ['RS256', 'ES256']);
+      assert.deepEqual(openid.subject_types_supported, ['public']);
+      assert.ok((openid.scopes_supported as string[]).includes('openid'));
     });
 
     it('an access token from /token verifies against the JWKS as an at+jwt signed with ES256, carrying every RFC 9068 claim and the grant id', async () => {

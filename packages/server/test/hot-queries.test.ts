@@ -29,6 +29,8 @@ const client: ClientRecord = {
   accessTokenTtl: 300,
   resourceServer: false,
   createdAt: NOW,
+  idTokenAlg: 'RS256',
+  postLogoutRedirectUris: [],
 };
 
 const grant = (id: string): GrantRecord => ({

@@ -20,6 +20,7 @@ const ALL_MIGRATIONS = [
   '0005_audit_events',
   '0006_rate_limits',
   '0007_replay_window',
+  '0008_openid_connect',
 ];
 
 /**
@@ -113,6 +114,16 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0008_openid_connect
+    'drop table grant_authentications',
+    'drop index users_subject',
+    'alter table users drop column subject',
+    'alter table users drop column claims',
+    'alter table authorization_codes drop column nonce',
+    'alter table authorization_codes drop column auth_time',
+    'alter table clients drop column id_token_alg',
+    'alter table clients drop column post_logout_redirect_uris',
+    "delete from signing_keys where alg = 'RS256'",
     'drop table audit_events',
     'alter table signing_keys drop column activates_at',
     'drop table server_secrets',
@@ -215,11 +226,20 @@ for (const dialect of DIALECTS)
 
     it('a kill -9 at a random moment of 15 upgrades (from 0003) leaves a store that the next start migrates, its rows kept', async () => {
       const kept = { collection: 'contacts', id: 'kept', body: { n: 1 }, version: 1, createdAt: 1, updatedAt: 1 };
+      const keptUser = {
+        username: 'kept',
+        passwordHash: 'scrypt$x',
+        createdAt: 1,
+        updatedAt: 1,
+        subject: 'dropped',
+        claims: {},
+      };
       const upgraded: FreshDatabase[] = [];
       await killDuringStarts(15, async () => {
         const database = await freshDatabase(dialect);
         const store = await openStore(database.url);
         await store.insertRecord(kept);
+        await store.insertUser(keptUser);
         await store.close();
         await downgradeTo0003(dialect, database.url);
         upgraded.push(database);
@@ -229,6 +249,11 @@ for (const dialect of DIALECTS)
             const store = await openStore(database.url);
             try {
               assert.deepEqual(await store.findRecord('contacts', 'kept'), kept);
+              // 0008 gave the user of an older store an opaque subject of its own.
+              const user = await store.findUser('kept');
+              assert.equal(user?.passwordHash, keptUser.passwordHash);
+              assert.match(user?.subject ?? '', /^[0-9a-f]{32}$/);
+              assert.notEqual(user?.subject, keptUser.subject);
             } finally {
               await store.close();
               await database.drop();

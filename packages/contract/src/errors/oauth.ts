@@ -5,6 +5,8 @@
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2 RFC 6749 §5.2 (token endpoint errors)
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1 RFC 6749 §4.1.2.1 (authorization endpoint errors)
  * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.2.1 RFC 7009 §2.2.1 (unsupported_token_type)
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#AuthError OIDC Core §3.1.2.6 (prompt=none errors)
+ * @see https://www.rfc-editor.org/rfc/rfc6750#section-3.1 RFC 6750 §3.1 (userinfo bearer errors)
  */
 
 export type OAuthErrorCode =
@@ -18,7 +20,12 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'unsupported_response_type'
   | 'server_error'
-  | 'temporarily_unavailable';
+  | 'temporarily_unavailable'
+  | 'login_required'
+  | 'consent_required'
+  | 'interaction_required'
+  | 'invalid_token'
+  | 'insufficient_scope';
 
 export interface OAuthErrorEntry {
   readonly error: OAuthErrorCode;
@@ -151,6 +158,57 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     clientAction:
       'Retry after the Retry-After delay (whole seconds), with exponential backoff. On 429, send fewer requests: reuse access tokens until they expire instead of refreshing early, and cache introspection answers briefly.',
   }),
+  login_required: entry({
+    error: 'login_required',
+    status: 400,
+    page: 'login-required',
+    title: 'Sign-in required',
+    transient: false,
+    summary:
+      'The authentication request said prompt=none, but the user is not signed in (or signed in longer ago than max_age allows). No page was shown.',
+    clientAction:
+      'Send the user through the authorization request again without prompt=none, so that they can sign in.',
+  }),
+  consent_required: entry({
+    error: 'consent_required',
+    status: 400,
+    page: 'consent-required',
+    title: 'Consent required',
+    transient: false,
+    summary:
+      'The authentication request said prompt=none, but the user has not allowed this application the requested scope. No page was shown.',
+    clientAction:
+      'Send the user through the authorization request again without prompt=none, so that they can consent.',
+  }),
+  interaction_required: entry({
+    error: 'interaction_required',
+    status: 400,
+    page: 'interaction-required',
+    title: 'Interaction required',
+    transient: false,
+    summary:
+      'The authentication request said prompt=none, but it needs the user to act: its id_token_hint names another user than the one signed in, who would have to switch accounts. No page was shown.',
+    clientAction: 'Send the user through the authorization request again without prompt=none.',
+  }),
+  invalid_token: entry({
+    error: 'invalid_token',
+    status: 401,
+    page: 'bearer-invalid-token',
+    title: 'Invalid access token',
+    transient: false,
+    summary:
+      'The userinfo endpoint got no access token, or one that is expired, not signed by this server, or whose grant was revoked.',
+    clientAction: 'Refresh the access token (or sign the user in again) and retry with the new one.',
+  }),
+  insufficient_scope: entry({
+    error: 'insufficient_scope',
+    status: 403,
+    page: 'bearer-insufficient-scope',
+    title: 'Insufficient scope',
+    transient: false,
+    summary: 'The access token was not granted the openid scope, which the userinfo endpoint requires.',
+    clientAction: 'Ask for the openid scope in the authorization request.',
+  }),
 };
 
 /** Whether an `error` read from the wire is one of the catalog's codes (and so has an entry). */
@@ -273,6 +331,33 @@ export const OAUTH_REASONS = {
   access_token_not_revocable: reason({
     error: 'unsupported_token_type',
     description: 'access tokens cannot be revoked; revoke the refresh token',
+  }),
+  prompt_none_combined: reason({
+    error: 'invalid_request',
+    description: 'prompt=none cannot be combined with another prompt value',
+  }),
+  max_age_malformed: reason({ error: 'invalid_request', description: 'max_age must be a whole number of seconds' }),
+  id_token_hint_invalid: reason({
+    error: 'invalid_request',
+    description: 'id_token_hint is not an ID token this server issued to the client',
+  }),
+  login_required: reason({ error: 'login_required', description: 'prompt=none, and the user must sign in' }),
+  consent_required: reason({
+    error: 'consent_required',
+    description: 'prompt=none, and the user must consent to the requested scope',
+  }),
+  interaction_required: reason({
+    error: 'interaction_required',
+    description: 'prompt=none, and the request needs the user to act',
+  }),
+  userinfo_token_missing: reason({ error: 'invalid_token', description: 'no bearer access token was sent' }),
+  userinfo_token_invalid: reason({
+    error: 'invalid_token',
+    description: 'the access token is expired, revoked or not issued by this server',
+  }),
+  userinfo_scope_missing: reason({
+    error: 'insufficient_scope',
+    description: 'the access token was not granted the openid scope',
   }),
   internal_error: reason({ error: 'server_error', description: 'the server met an unexpected condition' }),
   store_busy: reason({ error: 'temporarily_unavailable', description: 'the store is busy; retry later' }),

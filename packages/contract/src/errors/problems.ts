@@ -21,6 +21,7 @@ export type ProblemCode =
   | 'internal_error'
   | 'service_unavailable'
   | 'invalid_authorization_request'
+  | 'invalid_logout_request'
   | 'csrf_token_invalid'
   | 'login_failed'
   | 'too_many_login_attempts'
@@ -188,6 +189,17 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'The authorization request names no client or an unknown one, or a redirect_uri that is missing or not registered for the client. The server cannot know where it would be safe to send you back, so it stops here instead of redirecting (RFC 6749 §4.1.2.1).',
     clientAction:
       'Go back to the application and tell its developer. The developer must send a registered client_id and exactly one of its registered redirect URIs, character for character (gatehouse clients add --redirect-uri).',
+  }),
+  invalid_logout_request: problem({
+    code: 'invalid_logout_request',
+    status: 400,
+    slug: 'invalid-logout-request',
+    title: 'This sign-out link is not valid',
+    transient: false,
+    summary:
+      'The logout request names a post_logout_redirect_uri that is not registered for the application, names none of its applications, or carries an id_token_hint this server did not issue. The server cannot know where it would be safe to send you back, so it stops here instead of redirecting (OpenID Connect RP-Initiated Logout 1.0 §3).',
+    clientAction:
+      'You can sign out on the plain sign-out page. The developer must send an id_token_hint or client_id, and exactly one of the post-logout redirect URIs registered for the client (gatehouse clients add --post-logout-redirect-uri), character for character.',
   }),
   csrf_token_invalid: problem({
     code: 'csrf_token_invalid',

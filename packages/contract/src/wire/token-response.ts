@@ -13,6 +13,8 @@ export interface TokenResponse {
   readonly refresh_token?: string;
   /** Space-separated scope tokens (RFC 6749 §3.3). */
   readonly scope?: string;
+  /** An OpenID Connect ID token, for a request with the `openid` scope (OIDC Core §3.1.3.3). */
+  readonly id_token?: string;
 }
 
 /**

@@ -2,6 +2,7 @@ import { OAuthError } from '@gatehouse/contract';
 import { isScopeSubset, parseScope } from '../oauth/scope.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { isRegisteredRedirectUri } from './redirect-uri.js';
+import { oidcParametersOf, withoutUnconsentedOfflineAccess, type OidcParameters } from './oidc-parameters.js';
 
 /** A validated authorization request (RFC 6749 §4.1.1 with RFC 7636 §4.3). */
 export interface AuthorizationRequest {
@@ -16,6 +17,8 @@ export interface AuthorizationRequest {
    * every POST validates it again from scratch: nothing in a form is trusted.
    */
   readonly query: string;
+  /** OpenID Connect's parameters (OIDC Core §3.1.2.1). */
+  readonly oidc: OidcParameters;
 }
 
 export type AuthorizationRequestCheck =
@@ -94,20 +97,34 @@ export function checkAuthorizationRequest(query: string, client: ClientRecord | 
   });
   const problem = requestProblem(params, client);
   if (problem) return refuse(problem);
-  const scope = scopeOf(params.one('scope') as string | undefined, client);
-  if (scope instanceof OAuthError) return refuse(scope);
+  const requested = scopeOf(params.one('scope') as string | undefined, client);
+  if (requested instanceof OAuthError) return refuse(requested);
+  const oidc = oidcParametersOf((name) => params.one(name) as string | undefined, requested);
+  if (oidc instanceof OAuthError) return refuse(oidc);
+  const scope = oidc.openid ? withoutUnconsentedOfflineAccess(requested, oidc.prompt) : requested;
   const codeChallenge = params.one('code_challenge') as string;
   // Re-serialised: the same parameters, only ever in URL-safe ASCII, whatever the form sent back.
   const normalized = new URLSearchParams(query).toString();
   return {
     kind: 'valid',
-    request: { client, redirectUri, state: state as string | undefined, scope, codeChallenge, query: normalized },
+    request: { client, redirectUri, state: state as string | undefined, scope, codeChallenge, query: normalized, oidc },
   };
 }
 
 /** The first problem of the parameters that are answered at the redirect URI, in RFC order. */
 function requestProblem(params: QueryParams, client: ClientRecord): OAuthError | undefined {
-  for (const name of ['state', 'response_type', 'scope', 'code_challenge', 'code_challenge_method']) {
+  for (const name of [
+    'state',
+    'response_type',
+    'scope',
+    'code_challenge',
+    'code_challenge_method',
+    'nonce',
+    'prompt',
+    'max_age',
+    'login_hint',
+    'id_token_hint',
+  ]) {
     if (params.one(name) === REPEATED) return new OAuthError('parameter_repeated', name);
   }
   const responseType = params.one('response_type');

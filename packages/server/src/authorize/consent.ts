@@ -3,6 +3,7 @@ import { OAuthError } from '@gatehouse/contract';
 import { formParamsOf } from '../http/form.js';
 import { createAuthorizationCode } from '../oauth/authorization-codes.js';
 import { isScopeSubset } from '../oauth/scope.js';
+import { CLAIM_WORDS } from '../users/claims.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
@@ -11,7 +12,11 @@ import { renderConsentPage } from './pages.js';
 import { formActionSource, redirectToClient, sendPage } from './responses.js';
 import { currentSession } from './sessions.js';
 
+/** A browser session signed in as a user. */
+export type SignedInSession = BrowserSessionRecord & { readonly username: string };
+
 const SCOPE_WORDS: Readonly<Record<string, string>> = {
+  ...CLAIM_WORDS,
   'contacts:read': 'See your contacts',
   'contacts:write': 'Create, change and delete your contacts',
 };
@@ -50,16 +55,18 @@ async function issueCode(
   { context: { store, clock, issuer } }: AuthorizePages,
   reply: FastifyReply,
   request: AuthorizationRequest,
-  username: string,
+  session: SignedInSession,
   status: 302 | 303,
 ): Promise<FastifyReply> {
   const code = await createAuthorizationCode(store, {
     client: request.client,
-    subject: username,
+    subject: session.username,
     scope: request.scope,
     redirectUri: request.redirectUri,
     codeChallenge: request.codeChallenge,
     now: clock.now(),
+    nonce: request.oidc.nonce,
+    authTime: session.authenticatedAt,
   });
   return redirectToClient(reply, request.redirectUri, { code, state: request.state, iss: issuer }, status);
 }
@@ -69,10 +76,23 @@ export async function answerSignedIn(
   pages: AuthorizePages,
   reply: FastifyReply,
   request: AuthorizationRequest,
-  session: BrowserSessionRecord & { username: string },
+  session: SignedInSession,
+  status: 302 | 303 = 302,
 ): Promise<FastifyReply> {
-  if (await hasRememberedConsent(pages, request, session.username))
-    return issueCode(pages, reply, request, session.username, 302);
+  const { prompt } = request.oidc;
+  // OIDC Core §3.1.2.1: prompt=consent asks again even when consent is remembered.
+  if (!prompt.has('consent') && (await hasRememberedConsent(pages, request, session.username)))
+    return issueCode(pages, reply, request, session, status);
+  // prompt=none never shows a page: the consent it would need goes back as an error (§3.1.2.6).
+  if (prompt.has('none'))
+    return redirectWithError(
+      reply,
+      request.redirectUri,
+      request.state,
+      new OAuthError('consent_required'),
+      pages.context.issuer,
+      status,
+    );
   const page = renderConsentPage(pages.base, {
     clientName: request.client.name,
     destination: destinationOf(request.redirectUri),
@@ -117,6 +137,6 @@ export function consentEndpoint(app: FastifyInstance, pages: AuthorizePages): vo
         303,
       );
     }
-    return issueCode(pages, reply, authorization, session.username, 303);
+    return issueCode(pages, reply, authorization, { ...session, username: session.username }, 303);
   });
 }

@@ -12,6 +12,8 @@ import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './
 import { renderLoginPage, type LoginPage } from './pages.js';
 import { formActionSource, sendPage } from './responses.js';
 import { currentSession, signIn } from './sessions.js';
+import { answerSignedIn } from './consent.js';
+import { asksForFreshSignIn } from './sign-in-freshness.js';
 
 /** Sends the sign-in page of a request; its form may lead (by redirects) to the client. */
 export function sendLoginPage(
@@ -98,7 +100,10 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
         alert: { title, text: 'Check them and try again.' },
       });
     }
-    await signIn(store, reply, cookies, session, attempt.user.username, now);
+    const signedIn = await signIn(store, reply, cookies, session, attempt.user.username, now);
+    // prompt=login and max_age are met by this sign-in; GET /authorize, a second later, might ask again.
+    if (asksForFreshSignIn(check.request))
+      return answerSignedIn(pages, reply, check.request, { ...signedIn, username: attempt.user.username }, 303);
     return reply
       .code(303)
       .header('cache-control', 'no-store')

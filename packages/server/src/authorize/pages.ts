@@ -7,7 +7,7 @@ import { CSRF_FIELD } from './csrf.js';
  */
 
 /** Escapes text for HTML content and double-quoted attribute values. */
-function escapeHtml(value: string | number): string {
+export function escapeHtml(value: string | number): string {
   return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -18,7 +18,7 @@ export type BasePath = string;
 const LOGO =
   '<svg class="logo" viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M12 2 4 5.5v5.6c0 4.9 3.4 9.5 8 10.9 4.6-1.4 8-6 8-10.9V5.5L12 2Zm0 4.2a3 3 0 0 1 3 3V11h.6c.5 0 .9.4.9.9v4.2c0 .5-.4.9-.9.9H8.4a.9.9 0 0 1-.9-.9v-4.2c0-.5.4-.9.9-.9H9V9.2a3 3 0 0 1 3-3Zm0 1.6c-.8 0-1.4.6-1.4 1.4V11h2.8V9.2c0-.8-.6-1.4-1.4-1.4Z"/></svg>';
 
-function layout(base: BasePath, title: string, content: string): string {
+export function layout(base: BasePath, title: string, content: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -41,12 +41,12 @@ ${content}
 }
 
 /** A round badge with the first letter of a name, standing in for the client's logo. */
-function monogram(name: string, kind: 'client' | 'user'): string {
+export function monogram(name: string, kind: 'client' | 'user'): string {
   const letter = [...name.trim()][0]?.toUpperCase() ?? '?';
   return `<span class="mark mark-${kind}" aria-hidden="true">${escapeHtml(letter)}</span>`;
 }
 
-function hiddenFields(csrfToken: string, query: string): string {
+export function hiddenFields(csrfToken: string, query: string): string {
   return `<input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(csrfToken)}">
 <input type="hidden" name="request" value="${escapeHtml(query)}">`;
 }
@@ -118,7 +118,7 @@ ${hiddenFields(page.csrfToken, page.query)}
 <button type="submit" name="decision" value="deny" class="button secondary">Deny</button>
 <button type="submit" name="decision" value="allow" class="button primary">Allow</button>
 </form>
-<p class="fine-print">Either way, you will be sent back to <strong>${escapeHtml(page.destination)}</strong>. You can withdraw access later by revoking the grant.</p>`,
+<p class="fine-print">Either way, you will be sent back to <strong>${escapeHtml(page.destination)}</strong>. You can withdraw access later on your <a href="${base}/account">account page</a>.</p>`,
   );
 }
 

@@ -4,6 +4,9 @@ import { FormParams } from '../http/form.js';
 import { allowOnly } from '../http/method-not-allowed.js';
 import { authorizationEndpoint as authorizationEndpointEntry } from '../oauth/endpoints/authorization.js';
 import { consentEndpoint } from './consent.js';
+import { accountEndpoints } from './account.js';
+import { logoutEndpoints } from './logout.js';
+import { endSessionEndpoint } from '../oauth/endpoints/end-session.js';
 import { authorizationEndpoint } from './endpoint.js';
 import type { AuthorizePages } from './flow.js';
 import { loginEndpoint } from './login.js';
@@ -34,9 +37,15 @@ export async function authorizationPages(app: FastifyInstance, { context }: { co
   authorizationEndpoint(app, pages);
   loginEndpoint(app, pages);
   consentEndpoint(app, pages);
+  logoutEndpoints(app, pages);
+  accountEndpoints(app, pages);
   allowOnly(app, authorizationEndpointEntry.path, [authorizationEndpointEntry.method]);
   allowOnly(app, '/login', ['POST']);
   allowOnly(app, '/consent', ['POST']);
+  allowOnly(app, endSessionEndpoint.path, [endSessionEndpoint.method, 'POST']);
+  allowOnly(app, '/logout', ['GET', 'POST']);
+  allowOnly(app, '/account', ['GET']);
+  allowOnly(app, '/account/revoke', ['POST']);
 }
 
 function assets(app: FastifyInstance): void {

@@ -91,6 +91,13 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation M
 .fine-print strong { color: var(--text); font-weight: 600; }
 a { color: var(--accent); }
 .page-footer { margin-top: 20px; color: var(--muted); font-size: 12.5px; text-align: center; }
+.applications { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line); border-radius: 12px; }
+.application { padding: 14px; }
+.application + .application { border-top: 1px solid var(--line); }
+.application-head { display: flex; gap: 12px; align-items: center; }
+.application-dates { display: block; color: var(--muted); font-size: 13px; }
+.application-scopes { margin: 10px 0 12px; padding-left: 20px; font-size: 14.5px; }
+.application .button { width: 100%; }
 @media (max-width: 420px) {
   body { justify-content: flex-start; padding: 16px 12px; }
   .card { padding: 22px 18px 20px; border-radius: 14px; }

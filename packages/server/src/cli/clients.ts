@@ -55,6 +55,8 @@ function registrationFrom(args: string[]): ClientRegistration {
       'access-ttl': { type: 'string' },
       'replay-window': { type: 'string' },
       'resource-server': { type: 'boolean' },
+      'post-logout-redirect-uri': { type: 'string', multiple: true },
+      'id-token-alg': { type: 'string' },
     },
   });
   if (!values.id || !values.name) throw new UsageError('clients add needs --id and --name');
@@ -73,6 +75,8 @@ function registrationFrom(args: string[]): ClientRegistration {
     accessTokenTtl: durationOption(values['access-ttl']),
     replayWindow: durationOption(values['replay-window']),
     resourceServer: values['resource-server'] ?? false,
+    postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
+    idTokenAlg: values['id-token-alg'],
   };
 }
 

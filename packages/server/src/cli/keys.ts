@@ -9,6 +9,7 @@ import {
   generateSigningKey,
   KEY_PUBLISH_DELAY,
   sealPlaintextKeys,
+  SIGNING_ALGS,
 } from '../oauth/keys.js';
 import type { SigningKeyRecord } from '../primitives/records.js';
 import { withStore } from './open-context.js';
@@ -32,17 +33,24 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
     }
     case 'rotate': {
       const { values } = parseArgs({ args, options: { now: { type: 'boolean' } } });
-      const key = await withStore(config, async (store) => {
+      // One new key per algorithm (ES256 and RS256), so a rotation covers access and ID tokens alike.
+      const rotated = await withStore(config, async (store) => {
         const existing = (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
-        const rotated = generateSigningKey(
-          now(),
-          activationOfNextKey(existing, now(), values.now ? 0 : KEY_PUBLISH_DELAY),
-          encryption,
-        );
-        await store.insertSigningKey(rotated);
-        return rotated;
+        const activatesAt = activationOfNextKey(existing, now(), values.now ? 0 : KEY_PUBLISH_DELAY);
+        const keys = SIGNING_ALGS.map((alg) => generateSigningKey(now(), activatesAt, encryption, alg));
+        for (const key of keys) await store.insertSigningKey(key);
+        return keys;
       });
-      io.out(JSON.stringify({ kid: key.kid, published_at: iso(key.createdAt), signs_from: iso(key.activatesAt) }));
+      // The access tokens' key (ES256) as before; `keys` lists the key of each algorithm.
+      const [key] = rotated as [SigningKeyRecord];
+      io.out(
+        JSON.stringify({
+          kid: key.kid,
+          published_at: iso(key.createdAt),
+          signs_from: iso(key.activatesAt),
+          keys: rotated.map((k) => ({ kid: k.kid, alg: k.alg })),
+        }),
+      );
       return 0;
     }
     case 'retire': {
@@ -51,11 +59,13 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
       const kid = positionals[0] as string;
       await withStore(config, async (store) => {
         const keys = (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
-        if (!keys.some((k) => k.kid === kid)) throw new OperatorInputError(`no active key '${kid}'`);
-        // Some other key must be able to sign at once, or the servers would have none.
+        const retiring = keys.find((k) => k.kid === kid);
+        if (!retiring) throw new OperatorInputError(`no active key '${kid}'`);
+        // Some other key of its algorithm must be able to sign at once, or the servers would have none.
         const successor = chooseSigningKey(
           keys.filter((k) => k.kid !== kid),
           now(),
+          retiring.alg,
         );
         if (!successor || successor.activatesAt > now())
           throw new OperatorInputError(
@@ -79,10 +89,8 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
 }
 
 function describeKeys(keys: readonly SigningKeyRecord[], at: number): Record<string, unknown>[] {
-  const signing = chooseSigningKey(
-    keys.filter((k) => k.retiredAt === null),
-    at,
-  );
+  const live = keys.filter((k) => k.retiredAt === null);
+  const signing = new Set(SIGNING_ALGS.map((alg) => chooseSigningKey(live, at, alg)?.kid));
   return keys.map((k) => ({
     kid: k.kid,
     alg: k.alg,
@@ -93,7 +101,7 @@ function describeKeys(keys: readonly SigningKeyRecord[], at: number): Record<str
     status:
       k.retiredAt !== null
         ? 'retired'
-        : k.kid === signing?.kid
+        : signing.has(k.kid)
           ? 'signing'
           : k.activatesAt > at
             ? 'published'

@@ -26,16 +26,21 @@ export const USAGE = `Usage: gatehouse <command>
               [--scope LIST] [--rotation-limit N] [--max-rotations N] [--no-rotation]
               [--refresh-ttl DURATION] [--absolute-ttl DURATION] [--access-ttl DURATION]
               [--replay-window DURATION (0s..300s)] [--resource-server]
+              [--post-logout-redirect-uri URI]... [--id-token-alg RS256|ES256]
   clients list
   clients remove ID
   grants issue --client ID --user SUBJECT [--scope LIST]
   grants revoke GRANT_ID
-  users add --username NAME [--password-stdin]   without --password-stdin, a password is made and shown once
+  users add --username NAME [--password-stdin] [CLAIMS]   without --password-stdin, a password is made and shown once
+  users update NAME [--username NEW] [CLAIMS]
+                                         --username renames (the OIDC sub stays, the user is signed out)
+                                         CLAIMS: --name --given-name --family-name --preferred-username
+                                         --email --email-verified true|false (empty removes a claim)
   users list
   users remove NAME                      also revokes every grant the user gave
   users passwd NAME [--password-stdin]   also signs the user out of every browser
   keys list                              signing keys and their status
-  keys rotate [--now]                    add a key: published now, signing in 10 minutes (--now: at once)
+  keys rotate [--now]                    add a key per algorithm (ES256, RS256): published now, signing in 10 minutes (--now: at once)
   keys seal                              seal stored private keys under KEY_ENCRYPTION_KEY
   keys retire KID                        stop publishing and accepting a key
   audit [--since ISO|DURATION] [--limit N] [--event NAME]

@@ -2,27 +2,53 @@ import { parseArgs } from 'node:util';
 import type { ServerConfig } from '../config.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { generatePassword } from '../users/passwords.js';
-import { addUser, changePassword, describeUser, removeUser } from '../users/users.js';
+import { CLAIM_OPTIONS, claimsFromOptions } from '../users/claims.js';
+import { addUser, changePassword, describeUser, removeUser, renameUser, updateUserClaims } from '../users/users.js';
 import { withContext } from './open-context.js';
 import { UsageError, type CliIo } from './run.js';
 
-/** `gatehouse users add|list|remove|passwd`. */
+/** `gatehouse users add|update|list|remove|passwd`; add and update take the OIDC claims (`--name`, `--email`, …). */
 export async function usersCommand([sub, ...args]: string[], config: ServerConfig, io: CliIo): Promise<number> {
   switch (sub) {
     case 'add': {
       const { values } = parseArgs({
         args,
-        options: { username: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+        options: { username: { type: 'string' }, 'password-stdin': { type: 'boolean' }, ...CLAIM_OPTIONS },
       });
       if (values.username === undefined) throw new UsageError('users add needs --username');
       const username = values.username;
+      const claims = claimsFromOptions(values);
       // Without --password-stdin a strong password is made and shown this once: only its hash is kept.
       const generated = values['password-stdin'] ? undefined : generatePassword();
       const password = generated ?? (await passwordFromStdin(io));
-      const user = await withContext(config, ({ store, clock }) => addUser(store, username, password, clock.now()));
+      const user = await withContext(config, ({ store, clock }) =>
+        addUser(store, username, password, clock.now(), claims),
+      );
       io.out(
         JSON.stringify({ ...describeUser(user), ...(generated === undefined ? {} : { password: generated }) }, null, 2),
       );
+      return 0;
+    }
+    case 'update': {
+      const { values, positionals } = parseArgs({
+        args,
+        options: { ...CLAIM_OPTIONS, username: { type: 'string' } },
+        allowPositionals: true,
+      });
+      if (positionals.length !== 1) throw new UsageError('users update takes one username');
+      const typed = positionals[0] as string;
+      const user = await withContext(config, async ({ store, clock }) => {
+        const existing = await store.findUser(typed.trim().toLowerCase());
+        if (!existing) throw new OperatorInputError(`no user '${typed}'`);
+        await updateUserClaims(store, existing.username, claimsFromOptions(values, existing.claims), clock.now());
+        // --username renames; the subject (the OIDC sub) stays.
+        const renamed =
+          values.username === undefined
+            ? existing
+            : await renameUser(store, existing.username, values.username, clock.now());
+        return store.findUser(renamed.username);
+      });
+      io.out(JSON.stringify(user && describeUser(user), null, 2));
       return 0;
     }
     case 'list': {

@@ -17,6 +17,10 @@ interface NewCode {
   readonly redirectUri: string;
   readonly codeChallenge: string;
   readonly now: number;
+  /** OIDC Core §3.1.2.1: carried to the ID token exactly as sent. */
+  readonly nonce?: string | undefined;
+  /** When the user signed in, for the ID token's auth_time (OIDC Core §2). */
+  readonly authTime?: number | null;
 }
 
 /** Creates a single-use code bound to client, redirect URI and PKCE challenge; returns its plaintext. */
@@ -34,6 +38,8 @@ export async function createAuthorizationCode(store: Store, c: NewCode): Promise
     expiresAt: c.now + AUTHORIZATION_CODE_TTL,
     usedAt: null,
     grantId: null,
+    nonce: c.nonce ?? null,
+    authTime: c.authTime ?? null,
   };
   await store.insertAuthorizationCode(record);
   return code;
@@ -50,7 +56,14 @@ interface Redemption {
 }
 
 type RedemptionOutcome =
-  | { readonly ok: true; readonly grant: GrantRecord; readonly refreshToken: string | null }
+  | {
+      readonly ok: true;
+      readonly grant: GrantRecord;
+      readonly refreshToken: string | null;
+      /** The code's nonce and sign-in time, for the ID token. */
+      readonly nonce: string | null;
+      readonly authTime: number | null;
+    }
   | { readonly ok: false; readonly reason: FixedOAuthReason };
 
 /**
@@ -86,6 +99,10 @@ export async function redeemAuthorizationCode(store: Store, r: Redemption): Prom
       return { ok: false, reason: 'code_verifier_mismatch' };
     const issued = await issueGrant(tx, r.client, code.subject, code.scope, r.now);
     await tx.markAuthorizationCodeUsed(code.id, r.now, issued.grant.id);
-    return { ok: true, ...issued };
+    const authTime = code.authTime ?? null;
+    // Kept for the ID tokens of the grant's refreshes, whose auth_time is the original sign-in's (OIDC Core §12.2).
+    if (authTime !== null && code.scope.includes('openid'))
+      await tx.insertGrantAuthentication(issued.grant.id, authTime);
+    return { ok: true, ...issued, nonce: code.nonce ?? null, authTime };
   });
 }

@@ -38,6 +38,10 @@ export interface ClientRegistration {
   readonly replayWindow?: number;
   readonly accessTokenTtl?: number;
   readonly resourceServer?: boolean;
+  /** `id_token_signed_response_alg` (OIDC Registration §2): RS256 (the default, OIDC Core §15.1) or ES256. */
+  readonly idTokenAlg?: string;
+  /** Where RP-initiated logout may return the browser, compared exactly. */
+  readonly postLogoutRedirectUris?: readonly string[];
 }
 
 const CLIENT_ID = /^[A-Za-z0-9._~-]{1,128}$/;
@@ -91,6 +95,8 @@ function clientFromRegistration(r: ClientRegistration, now: number): ClientRecor
     accessTokenTtl: positive('access token TTL', r.accessTokenTtl ?? CLIENT_DEFAULTS.accessTokenTtl),
     resourceServer: r.resourceServer ?? false,
     createdAt: now,
+    idTokenAlg: idTokenAlgOf(r.idTokenAlg),
+    postLogoutRedirectUris: checkedPostLogoutRedirectUris(r.postLogoutRedirectUris ?? []),
   };
 }
 
@@ -98,6 +104,25 @@ function replayWindowOf(seconds: number): number {
   if (!Number.isSafeInteger(seconds) || seconds < 0 || seconds > MAX_REPLAY_WINDOW)
     throw new OperatorInputError(`replay window must be from 0s to ${MAX_REPLAY_WINDOW}s`);
   return seconds;
+}
+
+function idTokenAlgOf(alg: string | undefined): 'RS256' | 'ES256' {
+  if (alg === undefined || alg === 'RS256' || alg === 'ES256') return alg ?? 'RS256';
+  throw new OperatorInputError(`the ID token algorithm is RS256 or ES256, not '${alg}'`);
+}
+
+/** RP-Initiated Logout 1.0 §3.1: absolute URIs, registered in advance, compared exactly. */
+function checkedPostLogoutRedirectUris(uris: readonly string[]): string[] {
+  uris.forEach((uri) => {
+    try {
+      checkRedirectUri(uri);
+    } catch (error) {
+      if (error instanceof OperatorInputError)
+        throw new OperatorInputError(error.message.replace('redirect URI', 'post-logout redirect URI'));
+      throw error;
+    }
+  });
+  return [...new Set(uris)];
 }
 
 function positive(what: string, n: number): number {
@@ -137,6 +162,8 @@ export function describeClient(c: ClientRecord): Record<string, unknown> {
     replay_window: c.policy.replayWindow,
     access_token_ttl: c.accessTokenTtl,
     resource_server: c.resourceServer,
+    id_token_signed_response_alg: c.idTokenAlg ?? 'RS256',
+    post_logout_redirect_uris: c.postLogoutRedirectUris ?? [],
     created_at: new Date(c.createdAt * 1000).toISOString(),
   };
 }

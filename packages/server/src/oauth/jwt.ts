@@ -11,6 +11,15 @@ export function signEs256Jwt(header: object, payload: object, key: KeyObject): s
   return `${signingInput}.${signature.toString('base64url')}`;
 }
 
+/**
+ * Compact JWS with RS256 (RFC 7518 §3.3: RSASSA-PKCS1-v1_5 with SHA-256), for ID tokens (OIDC Core
+ * §15.1 makes RS256 the algorithm every provider supports).
+ */
+export function signRs256Jwt(header: object, payload: object, key: KeyObject): string {
+  const signingInput = `${base64url(header)}.${base64url(payload)}`;
+  return `${signingInput}.${sign('sha256', Buffer.from(signingInput), key).toString('base64url')}`;
+}
+
 function base64url(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }

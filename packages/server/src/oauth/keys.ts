@@ -22,8 +22,19 @@ const KEY_RELOAD_INTERVAL_MS = 60_000;
 // A token with an unknown kid triggers a reload, at most this often.
 const UNKNOWN_KID_RELOAD_MS = 5_000;
 
+/** The algorithms the ring signs with: ES256 for access tokens, RS256 or ES256 for ID tokens (OIDC Core §15.1). */
+export type SigningAlg = SigningKeyRecord['alg'];
+export const SIGNING_ALGS: readonly SigningAlg[] = ['ES256', 'RS256'];
+
+interface SigningKey {
+  readonly kid: string;
+  readonly key: KeyObject;
+}
+
 interface LoadedKeys {
-  readonly signing: { readonly kid: string; readonly key: KeyObject };
+  readonly signing: SigningKey;
+  /** The signing key of each algorithm (ES256 is also `signing`). */
+  readonly signingByAlg: Readonly<Record<SigningAlg, SigningKey>>;
   readonly jwks: JSONWebKeySet;
   /** Public keys by kid, imported once per load. */
   readonly byKid: ReadonlyMap<string, KeyObject>;
@@ -50,18 +61,27 @@ export class KeyRing {
   }
 
   /**
-   * Loads the keys, creating the first one (active at once) if the store has none. With an
+   * Loads the keys, creating the first one of each algorithm (active at once) if the store has none. With an
    * `encryption` (KEY_ENCRYPTION_KEY), every private key still stored in plaintext is sealed first.
    */
   static async load(store: Repository, clock: Clock, encryption?: KeyEncryption): Promise<KeyRing> {
     if (encryption) await sealPlaintextKeys(store, encryption);
-    if ((await activeKeys(store)).length === 0)
-      await store.insertSigningKey(generateSigningKey(clock.now(), clock.now(), encryption));
+    const active = await activeKeys(store);
+    // A store from before RS256 (OIDC Core §15.1) has ES256 keys only: its first RS256 key signs at once.
+    for (const alg of SIGNING_ALGS)
+      if (!active.some((k) => k.alg === alg))
+        await store.insertSigningKey(generateSigningKey(clock.now(), clock.now(), encryption, alg));
     return new KeyRing(store, clock, encryption, await loadKeys(store, clock.now(), encryption));
   }
 
-  get signingKey(): { readonly kid: string; readonly key: KeyObject } {
+  /** The access tokens' key (ES256). */
+  get signingKey(): SigningKey {
     return this.#loaded.signing;
+  }
+
+  /** The key that signs with `alg` now (ID tokens: RS256 by default, ES256 on request). */
+  signingKeyFor(alg: SigningAlg): SigningKey {
+    return this.#loaded.signingByAlg[alg];
   }
 
   /** The public keys served at /jwks: every key not retired, including those not yet signing. */
@@ -110,29 +130,39 @@ export async function sealPlaintextKeys(store: Repository, encryption: KeyEncryp
 
 async function loadKeys(store: Repository, now: number, encryption: KeyEncryption | undefined): Promise<LoadedKeys> {
   const keys = await activeKeys(store);
-  const signing = chooseSigningKey(keys, now);
-  if (!signing) throw new Error('no signing key: every key is retired; run gatehouse keys rotate --now');
-  const published = keys.map((k) => ({ ...k.publicJwk, kid: k.kid, alg: k.alg, use: 'sig' }));
-  return {
-    signing: {
-      kid: signing.kid,
-      key: createPrivateKey({
+  const byAlg = Object.fromEntries(
+    SIGNING_ALGS.map((alg) => {
+      const signing = chooseSigningKey(keys, now, alg);
+      if (!signing) throw new Error(`no ${alg} signing key: every key is retired; run gatehouse keys rotate --now`);
+      const key = createPrivateKey({
         key: privateJwkOf(signing.privateJwk, signing.kid, encryption) as NodeJwk,
         format: 'jwk',
-      }),
-    },
+      });
+      return [alg, { kid: signing.kid, key }];
+    }),
+  ) as Record<SigningAlg, SigningKey>;
+  const published = keys.map((k) => ({ ...k.publicJwk, kid: k.kid, alg: k.alg, use: 'sig' }));
+  return {
+    signing: byAlg.ES256,
+    signingByAlg: byAlg,
     jwks: { keys: published },
     byKid: new Map(keys.map((k) => [k.kid, createPublicKey({ key: k.publicJwk as NodeJwk, format: 'jwk' })])),
   };
 }
 
 /**
- * The newest key already active; before any is, the oldest one (a store's very first key). Ties are
+ * The newest key of `alg` already active; before any is, the oldest one (a store's very first key). Ties are
  * broken by kid, so that every process picks the same key — two processes starting on an empty
  * store may each create a first key in the same second.
  */
-export function chooseSigningKey(keys: readonly SigningKeyRecord[], now: number): SigningKeyRecord | undefined {
-  const byActivation = [...keys].sort((a, b) => a.activatesAt - b.activatesAt || (a.kid < b.kid ? -1 : 1));
+export function chooseSigningKey(
+  keys: readonly SigningKeyRecord[],
+  now: number,
+  alg: SigningAlg = 'ES256',
+): SigningKeyRecord | undefined {
+  const byActivation = keys
+    .filter((k) => k.alg === alg)
+    .sort((a, b) => a.activatesAt - b.activatesAt || (a.kid < b.kid ? -1 : 1));
   return byActivation.filter((k) => k.activatesAt <= now).at(-1) ?? byActivation[0];
 }
 
@@ -146,19 +176,26 @@ export function activationOfNextKey(existing: readonly SigningKeyRecord[], now: 
   return Math.max(start, ...existing.filter((k) => k.activatesAt <= start).map((k) => k.activatesAt + 1));
 }
 
-/** A new P-256 key, published from `now`, signing from `activatesAt`; sealed when given an `encryption`. */
+/**
+ * A new key, published from `now`, signing from `activatesAt`; sealed when given an `encryption`.
+ * ES256: P-256; RS256: RSA 2048 (RFC 7518 §3.3 requires at least 2048 bits).
+ */
 export function generateSigningKey(
   now: number,
   activatesAt = now + KEY_PUBLISH_DELAY,
   encryption?: KeyEncryption,
+  alg: SigningAlg = 'ES256',
 ): SigningKeyRecord {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { privateKey, publicKey } =
+    alg === 'ES256'
+      ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      : generateKeyPairSync('rsa', { modulusLength: 2048 });
   const publicJwk = publicKey.export({ format: 'jwk' });
   const kid = jwkThumbprint(publicJwk);
   const privateJwk = privateKey.export({ format: 'jwk' }) as JsonWebKey;
   return {
     kid,
-    alg: 'ES256',
+    alg,
     privateJwk: encryption ? encryption.seal(privateJwk, kid) : privateJwk,
     publicJwk,
     createdAt: now,
@@ -167,8 +204,11 @@ export function generateSigningKey(
   };
 }
 
-/** RFC 7638 thumbprint of an EC public key: the required members in lexicographic order. */
-function jwkThumbprint(jwk: { crv?: string; kty?: string; x?: string; y?: string }): string {
-  const canonical = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y });
+/** RFC 7638 §3.2 thumbprint of an EC or RSA public key: the required members in lexicographic order. */
+function jwkThumbprint(jwk: { crv?: string; kty?: string; x?: string; y?: string; e?: string; n?: string }): string {
+  const canonical =
+    jwk.kty === 'RSA'
+      ? JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n })
+      : JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y });
   return createHash('sha256').update(canonical).digest('base64url');
 }

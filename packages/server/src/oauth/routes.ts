@@ -33,10 +33,10 @@ function registerEndpoint(app: FastifyInstance, services: OAuthServices, endpoin
   if (endpoint.handle === undefined) return;
   const authenticate = endpoint.clientAuthentication === 'none' ? null : callerAuthentication(endpoint);
   app.route({
-    method: endpoint.method,
+    method: endpoint.bearer ? ['GET', 'POST'] : endpoint.method,
     url: endpoint.path,
     handler: async (request, reply) => {
-      const params = endpoint.method === 'POST' ? formParamsOf(request.body) : FormParams.empty();
+      const params = request.method === 'POST' ? formParamsOf(request.body) : FormParams.empty();
       const audit = auditLogOf(request);
       endpoint.precheck?.(params);
       const client = authenticate === null ? null : await authenticate(services, request, params, audit);

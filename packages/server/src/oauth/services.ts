@@ -2,6 +2,7 @@ import type { RateLimiter } from '../abuse/rate-limiter.js';
 import type { Clock } from '../primitives/clock.js';
 import type { Store } from '../store/store.js';
 import type { AccessTokens } from './access-tokens.js';
+import type { IdTokens } from './id-tokens.js';
 import type { KeyRing } from './keys.js';
 import type { RefreshSuccessors } from './refresh-successors.js';
 
@@ -12,6 +13,7 @@ export interface TokenServices {
   readonly accessTokens: AccessTokens;
   /** Derives the successor of a rotated token, for clients with a replay window. */
   readonly refreshSuccessors: RefreshSuccessors;
+  readonly idTokens: IdTokens;
 }
 
 /**

@@ -34,9 +34,14 @@ export interface ClientRecord {
   /** A resource server may introspect tokens of every client. */
   readonly resourceServer: boolean;
   readonly createdAt: number;
+  /** `id_token_signed_response_alg` (OIDC Registration §2); absent means RS256 (OIDC Core §15.1). */
+  readonly idTokenAlg?: 'RS256' | 'ES256';
+  /** Where RP-initiated logout may send the browser back, compared exactly. */
+  readonly postLogoutRedirectUris?: readonly string[];
 }
 
-export type GrantRevocationReason = 'revoked_by_client' | 'revoked_by_admin' | 'reuse_detected' | 'code_replayed';
+export type GrantRevocationReason =
+  'revoked_by_client' | 'revoked_by_admin' | 'revoked_by_user' | 'reuse_detected' | 'code_replayed';
 
 export interface GrantRecord {
   readonly id: string;
@@ -74,11 +79,16 @@ export interface AuthorizationCodeRecord {
   readonly expiresAt: number;
   readonly usedAt: number | null;
   readonly grantId: string | null;
+  /** OIDC Core §3.1.2.1: echoed exactly in the ID token; null when the request sent none. */
+  readonly nonce?: string | null;
+  /** When the user signed in (OIDC Core §2 auth_time); null for a code not made by a sign-in. */
+  readonly authTime?: number | null;
 }
 
 export interface SigningKeyRecord {
   readonly kid: string;
-  readonly alg: 'ES256';
+  /** ES256 signs access tokens and ID tokens on request; RS256 signs ID tokens (OIDC Core §15.1). */
+  readonly alg: 'ES256' | 'RS256';
   /** Plaintext, or sealed under KEY_ENCRYPTION_KEY (oauth/key-sealing.ts). */
   readonly privateJwk: JsonWebKey | SealedPrivateKey;
   readonly publicJwk: JsonWebKey;

@@ -3,6 +3,16 @@ import type { GrantRecord, GrantRevocationReason } from '../primitives/records.j
 import { grantFromRow } from './rows.js';
 import type { BrowserSessionsTable, Database, UsersTable } from './schema.js';
 
+/** A user's OpenID Connect standard claims (OIDC Core §5.1); each is optional. */
+export interface UserClaims {
+  readonly name?: string;
+  readonly given_name?: string;
+  readonly family_name?: string;
+  readonly preferred_username?: string;
+  readonly email?: string;
+  readonly email_verified?: boolean;
+}
+
 /** A person who signs in on the authorization pages. */
 export interface UserRecord {
   readonly username: string;
@@ -10,6 +20,9 @@ export interface UserRecord {
   readonly passwordHash: string;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** The opaque, stable `sub` of ID tokens and userinfo: never the username, never reused. */
+  readonly subject: string;
+  readonly claims: UserClaims;
 }
 
 /** A browser's session on the authorization pages; `id` is the SHA-256 of the cookie value. */
@@ -46,12 +59,14 @@ export interface IdentityRepository {
   revokeGrantsOf(subject: string, reason: GrantRevocationReason, now: number): Promise<number>;
 }
 
-function userFromRow(r: Selectable<UsersTable>): UserRecord {
+export function userFromRow(r: Selectable<UsersTable>): UserRecord {
   return {
     username: r.username,
     passwordHash: r.password_hash,
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
+    subject: r.subject,
+    claims: JSON.parse(r.claims) as UserClaims,
   };
 }
 
@@ -76,6 +91,8 @@ export function createIdentityRepository(db: Kysely<Database>): IdentityReposito
           password_hash: u.passwordHash,
           created_at: u.createdAt,
           updated_at: u.updatedAt,
+          subject: u.subject,
+          claims: JSON.stringify(u.claims),
         })
         .execute();
     },

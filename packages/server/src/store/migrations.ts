@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { newId } from '../primitives/ids.js';
 import type { Database } from './schema.js';
 
 /**
@@ -177,7 +178,45 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
         .execute();
     },
   },
+  '0008_openid_connect': {
+    async up(db: Kysely<unknown>) {
+      await openIdConnectMigration(db);
+    },
+  },
 });
+
+/**
+ * 0008: OpenID Connect. Each user gains an opaque, stable subject (a random 128-bit id, never the
+ * username) and its claims; every existing user gets its subject here. Grants keep naming their
+ * user by username (`grants.subject`), so every existing grant and refresh token works as before;
+ * the ID token's and userinfo's `sub` is the user's `subject`, looked up from it.
+ */
+async function openIdConnectMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('users').addColumn('subject', 'text').execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('claims', 'text', (c) => c.notNull().defaultTo('{}'))
+    .execute();
+  const users = db as Kysely<{ users: { username: string; subject: string | null } }>;
+  for (const { username } of await users.selectFrom('users').select('username').execute())
+    await users.updateTable('users').set({ subject: newId() }).where('username', '=', username).execute();
+  await db.schema.createIndex('users_subject').on('users').column('subject').unique().execute();
+  // The authentication a code carries into the ID token (OIDC Core §3.1.2.1 nonce, §2 auth_time).
+  await db.schema.alterTable('authorization_codes').addColumn('nonce', 'text').execute();
+  await db.schema.alterTable('authorization_codes').addColumn('auth_time', 'bigint').execute();
+  await db.schema.alterTable('clients').addColumn('id_token_alg', 'text').execute();
+  await db.schema
+    .alterTable('clients')
+    .addColumn('post_logout_redirect_uris', 'text', (c) => c.notNull().defaultTo(sql`'[]'`))
+    .execute();
+  // A grant's original authentication, for the ID tokens of its refreshes (OIDC Core §12.2).
+  await db.schema
+    .createTable('grant_authentications')
+    .addColumn('grant_id', 'text', (c) => c.primaryKey().references('grants.id').onDelete('cascade'))
+    .addColumn('auth_time', 'bigint', (c) => c.notNull())
+    .addColumn('last_used_at', 'bigint')
+    .execute();
+}
 
 /** `apply` runs pending migrations; `check` refuses a database that has any (for `AUTO_MIGRATE=false`). */
 export type MigrationMode = 'apply' | 'check';

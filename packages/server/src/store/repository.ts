@@ -18,13 +18,14 @@ import {
   signingKeyFromRow,
 } from './rows.js';
 import { createIdentityRepository, type IdentityRepository } from './identity-repository.js';
+import { createOidcRepository, type OidcRepository } from './oidc-repository.js';
 import { createAuditRepository, type AuditRepository } from './audit-repository.js';
 import { createRecordRepository, type RecordRepository } from './record-repository.js';
 import type { Database } from './schema.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
 
 /** Every query the domain needs, dialect-neutral. Inside a transaction, reads that lock rows do. */
-export interface Repository extends RecordRepository, IdentityRepository, AuditRepository {
+export interface Repository extends RecordRepository, IdentityRepository, AuditRepository, OidcRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -71,6 +72,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
   return {
     ...createRecordRepository(db),
     ...createIdentityRepository(db),
+    ...createOidcRepository(db),
     ...createAuditRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();

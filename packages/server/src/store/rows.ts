@@ -38,6 +38,8 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     accessTokenTtl: Number(r.access_token_ttl),
     resourceServer: r.resource_server === 1,
     createdAt: Number(r.created_at),
+    idTokenAlg: r.id_token_alg === 'ES256' ? 'ES256' : 'RS256',
+    postLogoutRedirectUris: JSON.parse(r.post_logout_redirect_uris) as string[],
   };
 }
 
@@ -58,6 +60,8 @@ export function clientToRow(c: ClientRecord): Selectable<ClientsTable> {
     resource_server: c.resourceServer ? 1 : 0,
     created_at: c.createdAt,
     replay_window: c.policy.replayWindow,
+    id_token_alg: c.idTokenAlg ?? null,
+    post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris ?? []),
   };
 }
 
@@ -118,6 +122,8 @@ export function codeFromRow(r: Selectable<AuthorizationCodesTable>): Authorizati
     expiresAt: Number(r.expires_at),
     usedAt: r.used_at === null ? null : Number(r.used_at),
     grantId: r.grant_id,
+    nonce: r.nonce,
+    authTime: r.auth_time === null ? null : Number(r.auth_time),
   };
 }
 
@@ -134,13 +140,15 @@ export function codeToRow(c: AuthorizationCodeRecord): Selectable<AuthorizationC
     expires_at: c.expiresAt,
     used_at: c.usedAt,
     grant_id: c.grantId,
+    nonce: c.nonce ?? null,
+    auth_time: c.authTime ?? null,
   };
 }
 
 export function signingKeyFromRow(r: Selectable<SigningKeysTable>): SigningKeyRecord {
   return {
     kid: r.kid,
-    alg: 'ES256',
+    alg: r.alg === 'RS256' ? 'RS256' : 'ES256',
     privateJwk: JSON.parse(r.private_jwk) as SigningKeyRecord['privateJwk'],
     publicJwk: JSON.parse(r.public_jwk) as JsonWebKey,
     createdAt: Number(r.created_at),

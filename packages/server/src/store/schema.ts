@@ -14,6 +14,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   rate_limits: RateLimitsTable;
   server_secrets: ServerSecretsTable;
+  grant_authentications: GrantAuthenticationsTable;
 }
 
 /** Secrets every process shares (0007: `refresh_successor_key`, oauth/refresh-successors.ts). */
@@ -41,6 +42,10 @@ export interface ClientsTable {
   created_at: number;
   /** Seconds; 0 when off (0007). */
   replay_window: number;
+  /** `id_token_signed_response_alg`; null means RS256 (OIDC Core §15.1). */
+  id_token_alg: string | null;
+  /** JSON array of the exact URIs RP-initiated logout may return to. */
+  post_logout_redirect_uris: string;
 }
 
 /** A grant and its refresh-token family: the chain of rotations issued under it. */
@@ -85,6 +90,8 @@ export interface AuthorizationCodesTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  nonce: string | null;
+  auth_time: number | null;
   /** The grant issued from this code, revoked if the code is replayed (RFC 6749 §4.1.2). */
   grant_id: string | null;
 }
@@ -120,6 +127,17 @@ export interface UsersTable {
   password_hash: string;
   created_at: number;
   updated_at: number;
+  /** The opaque, stable `sub` of ID tokens and userinfo (OIDC Core §2); never the username. */
+  subject: string;
+  /** The user's OIDC standard claims (§5.1), JSON. */
+  claims: string;
+}
+
+/** The original authentication of a grant made by an OpenID Connect sign-in (OIDC Core §12.2). */
+export interface GrantAuthenticationsTable {
+  grant_id: string;
+  auth_time: number;
+  last_used_at: number | null;
 }
 
 /** A browser's sign-in session on the authorization pages, shared by every process on the store. */

@@ -1,6 +1,7 @@
 import { storeAudit } from '../audit/audit.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
-import type { UserRecord } from '../store/identity-repository.js';
+import type { UserClaims, UserRecord } from '../store/identity-repository.js';
+import { newId } from '../primitives/ids.js';
 import type { Store } from '../store/store.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 
@@ -31,11 +32,21 @@ function checkedPassword(password: string): string {
   return password;
 }
 
-export async function addUser(store: Store, typedUsername: string, password: string, now: number): Promise<UserRecord> {
+/**
+ * Adds a user with a new subject: 128 random bits, so a subject is never reused, not even by a later
+ * user of the same name (OIDC Core §2: "never reassigned").
+ */
+export async function addUser(
+  store: Store,
+  typedUsername: string,
+  password: string,
+  now: number,
+  claims: UserClaims = {},
+): Promise<UserRecord> {
   const username = checkedUsername(typedUsername);
   const passwordHash = await hashPassword(checkedPassword(password));
   if (await store.findUser(username)) throw new OperatorInputError(`user '${username}' already exists`);
-  const user: UserRecord = { username, passwordHash, createdAt: now, updatedAt: now };
+  const user: UserRecord = { username, passwordHash, createdAt: now, updatedAt: now, subject: newId(), claims };
   await store.insertUser(user);
   return user;
 }
@@ -55,6 +66,28 @@ export async function changePassword(
     return true;
   });
   if (!changed) throw new OperatorInputError(`no user '${username}'`);
+}
+
+/** Replaces a user's claims (`gatehouse users update`); the subject never changes. */
+export async function updateUserClaims(store: Store, typedUsername: string, claims: UserClaims, now: number) {
+  const username = normalizeUsername(typedUsername);
+  if (!(await store.updateUserClaims(username, claims, now))) throw new OperatorInputError(`no user '${username}'`);
+}
+
+/**
+ * Renames a user. The OpenID Connect `sub` (the user's `subject`) does not change, so applications
+ * that signed the user in still know them; the grants follow the new name and keep working; the
+ * user is signed out of every browser. A grant of the old name given before the user existed
+ * cannot be told apart, so the new name must be free of grants too.
+ */
+export async function renameUser(store: Store, typedFrom: string, typedTo: string, now: number): Promise<UserRecord> {
+  const from = normalizeUsername(typedFrom);
+  const to = checkedUsername(typedTo);
+  return store.transaction(async (tx) => {
+    if (await tx.findUser(to)) throw new OperatorInputError(`user '${to}' already exists`);
+    if (!(await tx.renameUser(from, to, now))) throw new OperatorInputError(`no user '${from}'`);
+    return (await tx.findUser(to)) as UserRecord;
+  });
 }
 
 /**
@@ -99,6 +132,8 @@ export async function checkPassword(store: Store, typedUsername: string, passwor
 export function describeUser(u: UserRecord): Record<string, unknown> {
   return {
     username: u.username,
+    subject: u.subject,
+    ...u.claims,
     created_at: new Date(u.createdAt * 1000).toISOString(),
     updated_at: new Date(u.updatedAt * 1000).toISOString(),
   };

@@ -1,3 +1,4 @@
+import { SCOPE_CLAIMS } from '../../users/claims.js';
 import { GRANT_TYPES } from '../grants/index.js';
 import type { ClientAuthentication, OAuthEndpoint } from './endpoint.js';
 import { oauthEndpoint } from './endpoint.js';
@@ -33,23 +34,78 @@ function authorizationServerMetadata(
   };
 }
 
+/** The scopes whose meaning OpenID Connect defines (OIDC Core §5.4, §11); the REST API adds its own per client. */
+const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'];
+
+/**
+ * The OpenID Provider Metadata (OIDC Discovery 1.0 §3): the RFC 8414 document, the same endpoint
+ * URLs included, plus what OpenID Connect requires (`subject_types_supported`,
+ * `id_token_signing_alg_values_supported`) and recommends (`scopes_supported`, `claims_supported`).
+ */
+function openIdProviderMetadata(
+  issuer: string,
+  endpoints: readonly OAuthEndpoint[],
+): Readonly<Record<string, unknown>> {
+  return {
+    ...authorizationServerMetadata(issuer, endpoints),
+    scopes_supported: OIDC_SCOPES,
+    subject_types_supported: ['public'],
+    // §15.1: RS256 first, the default for a client that registered none.
+    id_token_signing_alg_values_supported: ['RS256', 'ES256'],
+    claims_supported: [
+      'sub',
+      'iss',
+      'aud',
+      'exp',
+      'iat',
+      'auth_time',
+      'nonce',
+      'azp',
+      'at_hash',
+      'amr',
+      ...new Set(Object.values(SCOPE_CLAIMS).flat()),
+    ],
+    claim_types_supported: ['normal'],
+    response_modes_supported: ['query'],
+    prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+    // RP-Initiated Logout 1.0 §3 needs the end_session_endpoint, which the table names.
+  };
+}
+
+/** GET /.well-known/openid-configuration (OIDC Discovery 1.0 §4), derived from the same table. */
+export function openIdDiscoveryEndpoint(surface: () => readonly OAuthEndpoint[]) {
+  return metadataEndpoint('openid_discovery', '/.well-known/openid-configuration', surface, openIdProviderMetadata);
+}
+
 /**
  * GET /.well-known/oauth-authorization-server (RFC 8414 §3). `surface` gives the table it
  * describes, itself included; the document is built once per issuer.
  */
 export function discoveryEndpoint(surface: () => readonly OAuthEndpoint[]) {
+  return metadataEndpoint('discovery', '/.well-known/oauth-authorization-server', surface, authorizationServerMetadata);
+}
+
+function metadataEndpoint<const Name extends string>(
+  name: Name,
+  path: `/${string}`,
+  surface: () => readonly OAuthEndpoint[],
+  build: (issuer: string, endpoints: readonly OAuthEndpoint[]) => Readonly<Record<string, unknown>>,
+) {
   // By issuer: one process may serve several (tests do), each with its own document.
   const documents = new Map<string, Readonly<Record<string, unknown>>>();
   return oauthEndpoint({
-    name: 'discovery',
+    name,
     method: 'GET',
-    path: '/.well-known/oauth-authorization-server',
+    path,
     metadataKey: null,
     clientAuthentication: 'none',
     rateLimits: null,
     async handle({ reply }, { issuer }) {
       let metadata = documents.get(issuer);
-      if (metadata === undefined) documents.set(issuer, (metadata = authorizationServerMetadata(issuer, surface())));
+      if (metadata === undefined) documents.set(issuer, (metadata = build(issuer, surface())));
       return reply.header('cache-control', 'public, max-age=300').send(metadata);
     },
   });

@@ -42,6 +42,12 @@ export interface OAuthEndpoint<Name extends string = string, Auth extends Client
   /** Also the stem of its rate-limit names. */
   readonly name: Name;
   readonly method: 'GET' | 'POST';
+  /**
+   * The caller presents an access token (RFC 6750) rather than client credentials: served on GET
+   * and POST alike (OIDC Core §5.3.1), with `params` the form body on POST. Its handler answers its
+   * own errors, as WWW-Authenticate challenges (RFC 6750 §3).
+   */
+  readonly bearer?: true;
   readonly path: `/${string}`;
   /** The RFC 8414 metadata member that names this endpoint's URL; null for none. */
   readonly metadataKey: string | null;

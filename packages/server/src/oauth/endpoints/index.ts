@@ -1,10 +1,12 @@
 import { authorizationEndpoint } from './authorization.js';
-import { discoveryEndpoint } from './discovery.js';
+import { discoveryEndpoint, openIdDiscoveryEndpoint } from './discovery.js';
 import type { EndpointRateLimits, OAuthEndpoint } from './endpoint.js';
 import { introspectEndpoint } from './introspect.js';
 import { jwksEndpoint } from './jwks.js';
 import { revokeEndpoint } from './revoke.js';
 import { tokenEndpoint } from './token.js';
+import { userinfoEndpoint } from './userinfo.js';
+import { endSessionEndpoint } from './end-session.js';
 
 /**
  * The OAuth surface, one entry per endpoint (see `endpoint.ts` for what an entry declares).
@@ -16,7 +18,10 @@ import { tokenEndpoint } from './token.js';
  * | /introspect                               | POST   | confidential only    | introspect_client, _address | introspection_endpoint |
  * | /revoke                                   | POST   | public allowed       | revoke_client, revoke_address | revocation_endpoint  |
  * | /jwks                                     | GET    | none                 | —                         | jwks_uri                 |
+ * | /userinfo                                 | GET, POST | bearer access token | —                        | userinfo_endpoint        |
+ * | /end-session                              | GET    | none (a browser; served with the pages) | —        | end_session_endpoint     |
  * | /.well-known/oauth-authorization-server   | GET    | none                 | —                         | —                        |
+ * | /.well-known/openid-configuration         | GET    | none                 | —                         | —                        |
  *
  * Adding an endpoint is a file in this folder and a line in this list.
  */
@@ -26,10 +31,16 @@ const SERVED = [
   introspectEndpoint,
   revokeEndpoint,
   jwksEndpoint,
+  userinfoEndpoint,
+  endSessionEndpoint,
 ] as const satisfies readonly OAuthEndpoint[];
 
 /** The whole surface: the endpoints above, and the metadata document that describes them all. */
-export const OAUTH_ENDPOINTS: readonly OAuthEndpoint[] = [...SERVED, discoveryEndpoint(() => OAUTH_ENDPOINTS)];
+export const OAUTH_ENDPOINTS: readonly OAuthEndpoint[] = [
+  ...SERVED,
+  discoveryEndpoint(() => OAUTH_ENDPOINTS),
+  openIdDiscoveryEndpoint(() => OAUTH_ENDPOINTS),
+];
 
 type LimitedEndpoint = Extract<(typeof SERVED)[number], { rateLimits: EndpointRateLimits }>;
 

@@ -2,6 +2,7 @@ import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
 import { redeemAuthorizationCode } from '../authorization-codes.js';
 import { tokenResponse } from '../token-response.js';
+import { withIdToken } from '../id-token-response.js';
 
 // RFC 7636 §4.1: code_verifier = 43*128unreserved.
 const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -15,7 +16,8 @@ const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
  */
 export const authorizationCodeGrant = grantHandler({
   grantType: 'authorization_code',
-  async handle(params, client, { store, clock, accessTokens }, audit) {
+  async handle(params, client, services, audit) {
+    const { store, clock, accessTokens } = services;
     const code = params.require('code');
     const redirectUri = params.require('redirect_uri');
     const codeVerifier = params.require('code_verifier');
@@ -23,8 +25,8 @@ export const authorizationCodeGrant = grantHandler({
     const now = clock.now();
     const outcome = await redeemAuthorizationCode(store, { code, client, redirectUri, codeVerifier, now, audit });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
-    const { grant, refreshToken } = outcome;
-    return tokenResponse(accessTokens, {
+    const { grant, refreshToken, nonce, authTime } = outcome;
+    const response = tokenResponse(accessTokens, {
       client,
       subject: grant.subject,
       scope: grant.scope,
@@ -32,5 +34,6 @@ export const authorizationCodeGrant = grantHandler({
       refreshToken,
       now,
     });
+    return withIdToken(services, response, { client, grant, scope: grant.scope, nonce, authTime, now });
   },
 });

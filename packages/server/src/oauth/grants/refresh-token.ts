@@ -3,6 +3,7 @@ import { grantHandler } from './grant.js';
 import { exchangeRefreshToken } from '../refresh-token-lifecycle.js';
 import { parseScope } from '../scope.js';
 import { tokenResponse } from '../token-response.js';
+import { withRefreshIdToken } from '../id-token-response.js';
 
 /**
  * grant_type=refresh_token. The rules live in refresh-token-lifecycle.ts; this reads the request
@@ -12,7 +13,7 @@ import { tokenResponse } from '../token-response.js';
  */
 export const refreshTokenGrant = grantHandler({
   grantType: 'refresh_token',
-  async handle(params, client, { store, clock, accessTokens, refreshSuccessors }, audit) {
+  async handle(params, client, { store, clock, accessTokens, refreshSuccessors, idTokens }, audit) {
     const presentedToken = params.require('refresh_token');
     const scope = parseScope(params.get('scope'));
     const now = clock.now();
@@ -26,7 +27,7 @@ export const refreshTokenGrant = grantHandler({
     });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant } = outcome;
-    return tokenResponse(accessTokens, {
+    const response = tokenResponse(accessTokens, {
       client,
       subject: grant.subject,
       scope: outcome.scope,
@@ -34,5 +35,6 @@ export const refreshTokenGrant = grantHandler({
       refreshToken: outcome.refreshToken,
       now,
     });
+    return withRefreshIdToken({ store, idTokens }, response, { client, grant, scope: outcome.scope, now });
   },
 });

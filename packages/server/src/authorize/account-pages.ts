@@ -1,0 +1,110 @@
+import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from './pages.js';
+
+/**
+ * The pages of a signed-in person's own session: sign out (RP-initiated or plain), signed out,
+ * and the account page listing the applications that hold a grant. Same layout, no script.
+ */
+
+interface LogoutPage {
+  readonly csrfToken: string;
+  /** The logout request's parameters, checked again on POST. */
+  readonly query: string;
+  readonly username: string | null;
+  readonly clientName: string | undefined;
+}
+
+export function renderLogoutPage(base: BasePath, page: LogoutPage): string {
+  const who = page.username
+    ? `<p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>`
+    : '<p class="signed-in">You are not signed in.</p>';
+  const from = page.clientName
+    ? ` <strong class="client-name">${escapeHtml(page.clientName)}</strong> asked to sign you out.`
+    : '';
+  return layout(
+    base,
+    'Sign out',
+    `<h1>Sign out of Gatehouse?</h1>
+${who}
+<p class="lead">You will need your password to sign in to applications again.${from}</p>
+<form method="post" action="${base}/logout" class="stack">
+${hiddenFields(page.csrfToken, page.query)}
+<button type="submit" class="button primary">Sign out</button>
+</form>
+<p class="fine-print"><a href="${base}/account">Your account</a></p>`,
+  );
+}
+
+export function renderSignedOutPage(base: BasePath): string {
+  return layout(
+    base,
+    'Signed out',
+    `<h1>You are signed out</h1>
+<p class="lead">You can close this window. Applications you use will ask you to sign in again.</p>`,
+  );
+}
+
+export interface AccountApplication {
+  readonly grantId: string;
+  readonly clientName: string;
+  readonly scopes: readonly string[];
+  readonly since: number;
+  readonly lastUsed: number;
+}
+
+interface AccountPage {
+  readonly username: string;
+  readonly csrfToken: string;
+  readonly applications: readonly AccountApplication[];
+}
+
+/** A date people read; UTC, since the page has no script to learn the browser's zone. */
+function day(seconds: number): string {
+  return new Date(seconds * 1000).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+function application(base: BasePath, csrfToken: string, a: AccountApplication): string {
+  const scopes = a.scopes.map((words) => `<li>${escapeHtml(words)}</li>`).join('');
+  return `<li class="application">
+<div class="application-head">${monogram(a.clientName, 'client')}<div><strong class="client-name">${escapeHtml(a.clientName)}</strong>
+<span class="application-dates">Allowed since ${day(a.since)} · Last used ${day(a.lastUsed)}</span></div></div>
+<ul class="application-scopes">${scopes}</ul>
+<form method="post" action="${base}/account/revoke">
+<input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">
+<input type="hidden" name="grant_id" value="${escapeHtml(a.grantId)}">
+<button type="submit" class="button secondary">Remove access</button>
+</form>
+</li>`;
+}
+
+export function renderAccountPage(base: BasePath, page: AccountPage): string {
+  const list =
+    page.applications.length === 0
+      ? '<p class="lead">No application has access to your account.</p>'
+      : `<p class="list-title">Applications with access to your account</p>
+<ul class="applications">
+${page.applications.map((a) => application(base, page.csrfToken, a)).join('\n')}
+</ul>`;
+  return layout(
+    base,
+    'Your account',
+    `<div class="parties">${monogram(page.username, 'user')}</div>
+<h1>Your account</h1>
+<p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
+${list}
+<p class="fine-print">Removing access signs the application out at once: its tokens stop working. · <a href="${base}/logout">Sign out</a></p>`,
+  );
+}
+
+export function renderNotSignedInPage(base: BasePath): string {
+  return layout(
+    base,
+    'Your account',
+    `<h1>You are not signed in</h1>
+<p class="lead">Sign in through one of your applications, then come back to this page to see which applications have access to your account.</p>`,
+  );
+}

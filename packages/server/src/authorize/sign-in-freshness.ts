@@ -1,0 +1,26 @@
+import type { BrowserSessionRecord } from '../store/identity-repository.js';
+import type { AuthorizationRequest } from './authorization-request.js';
+
+/**
+ * Whether the browser must sign in (again) before this request is answered (OIDC Core §3.1.2.1):
+ * not signed in; `prompt=login`; or signed in longer ago than `max_age` seconds. A sign-in made in
+ * answer to this very request (`justSignedIn`) satisfies prompt=login and max_age, so that the
+ * request does not ask again in a loop.
+ */
+export function needsSignIn(
+  request: AuthorizationRequest,
+  session: BrowserSessionRecord,
+  now: number,
+  justSignedIn = false,
+): boolean {
+  if (session.username === null || session.authenticatedAt === null) return true;
+  if (justSignedIn) return false;
+  const { prompt, maxAge } = request.oidc;
+  if (prompt.has('login')) return true;
+  return maxAge !== undefined && now - session.authenticatedAt > maxAge;
+}
+
+/** Whether a signed-in request must be answered straight from the sign-in POST, not by GET /authorize again. */
+export function asksForFreshSignIn(request: AuthorizationRequest): boolean {
+  return request.oidc.prompt.has('login') || request.oidc.maxAge !== undefined;
+}

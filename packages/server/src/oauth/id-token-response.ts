@@ -1,0 +1,55 @@
+import type { GatehouseTokenResponse } from '@gatehouse/contract';
+import type { ClientRecord, GrantRecord } from '../primitives/records.js';
+import { OPENID_SCOPE } from './id-tokens.js';
+import type { TokenServices } from './services.js';
+
+interface IdTokenContext {
+  readonly client: ClientRecord;
+  readonly grant: GrantRecord;
+  /** The scope of this response (a refresh may narrow it). */
+  readonly scope: readonly string[];
+  /** The code's nonce; null on refresh (OIDC Core §12.2 issues no nonce then). */
+  readonly nonce: string | null;
+  /** The original sign-in's time, or null when the grant came from none. */
+  readonly authTime: number | null;
+  readonly now: number;
+}
+
+/**
+ * Adds an ID token to a token response whose scope has `openid` (OIDC Core §3.1.3.3, §12.2) and
+ * whose grant is a user's. A grant an operator issued to a subject that is no user has no ID token.
+ */
+export async function withIdToken(
+  { store, idTokens }: Pick<TokenServices, 'store' | 'idTokens'>,
+  response: GatehouseTokenResponse,
+  c: IdTokenContext,
+): Promise<GatehouseTokenResponse> {
+  if (!c.scope.includes(OPENID_SCOPE)) return response;
+  const user = await store.findUser(c.grant.subject);
+  if (!user) return response;
+  const id_token = idTokens.mint({
+    client: c.client,
+    user,
+    scope: c.scope,
+    accessToken: response.access_token,
+    authTime: c.authTime,
+    nonce: c.nonce,
+    now: c.now,
+  });
+  return { ...response, id_token };
+}
+
+/**
+ * The ID token of a refresh (OIDC Core §12.2): a new one whose `auth_time` is the original
+ * sign-in's and which has no nonce. The grant's use is noted for the account page.
+ */
+export async function withRefreshIdToken(
+  services: Pick<TokenServices, 'store' | 'idTokens'>,
+  response: GatehouseTokenResponse,
+  c: Omit<IdTokenContext, 'nonce' | 'authTime'>,
+): Promise<GatehouseTokenResponse> {
+  if (!c.scope.includes(OPENID_SCOPE)) return response;
+  const authTime = (await services.store.findGrantAuthTime(c.grant.id)) ?? null;
+  if (authTime !== null) await services.store.touchGrantUse(c.grant.id, c.now);
+  return withIdToken(services, response, { ...c, nonce: null, authTime });
+}

@@ -1,0 +1,98 @@
+import type { Kysely } from 'kysely';
+import type { GrantRecord } from '../primitives/records.js';
+import { grantFromRow } from './rows.js';
+import type { Database } from './schema.js';
+import { userFromRow, type UserClaims, type UserRecord } from './identity-repository.js';
+
+/** A grant as the account page shows it: the grant, its client's name, its sign-in and last use. */
+export interface AccountGrant {
+  readonly grant: GrantRecord;
+  readonly clientName: string;
+  readonly lastUsedAt: number | null;
+}
+
+/** The queries OpenID Connect adds: users' claims, grants' original authentication, the account page. */
+export interface OidcRepository {
+  /** True when the user exists and its claims were replaced. */
+  updateUserClaims(username: string, claims: UserClaims, now: number): Promise<boolean>;
+  findUserBySubject(subject: string): Promise<UserRecord | undefined>;
+  /**
+   * Renames a user: its grants and unexchanged codes follow, its sessions end; its `subject` stays.
+   * Call inside a transaction. False when there is no such user.
+   */
+  renameUser(from: string, to: string, now: number): Promise<boolean>;
+  /** Records when the user signed in for a grant made by an OpenID Connect code (OIDC Core §12.2). */
+  insertGrantAuthentication(grantId: string, authTime: number): Promise<void>;
+  /** The grant's original auth_time, or undefined for a grant made without an OIDC sign-in. */
+  findGrantAuthTime(grantId: string): Promise<number | undefined>;
+  /** Records a use (a refresh) of a grant made by an OpenID Connect sign-in, for the account page. */
+  touchGrantUse(grantId: string, now: number): Promise<void>;
+  /** The grants of `subject` that are neither revoked nor past their absolute expiry, every client. */
+  listAccountGrants(subject: string, now: number): Promise<AccountGrant[]>;
+}
+
+export function createOidcRepository(db: Kysely<Database>): OidcRepository {
+  return {
+    async updateUserClaims(username, claims, now) {
+      const result = await db
+        .updateTable('users')
+        .set({ claims: JSON.stringify(claims), updated_at: now })
+        .where('username', '=', username)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async findUserBySubject(subject) {
+      const row = await db.selectFrom('users').selectAll().where('subject', '=', subject).executeTakeFirst();
+      return row && userFromRow(row);
+    },
+    async renameUser(from, to, now) {
+      // The sessions name the user by username (a foreign key): they end first.
+      await db.deleteFrom('browser_sessions').where('username', '=', from).execute();
+      const result = await db
+        .updateTable('users')
+        .set({ username: to, updated_at: now })
+        .where('username', '=', from)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await db.updateTable('grants').set({ subject: to }).where('subject', '=', from).execute();
+      await db.updateTable('authorization_codes').set({ subject: to }).where('subject', '=', from).execute();
+      return true;
+    },
+    async insertGrantAuthentication(grantId, authTime) {
+      await db.insertInto('grant_authentications').values({ grant_id: grantId, auth_time: authTime }).execute();
+    },
+    async findGrantAuthTime(grantId) {
+      const row = await db
+        .selectFrom('grant_authentications')
+        .select('auth_time')
+        .where('grant_id', '=', grantId)
+        .executeTakeFirst();
+      return row && Number(row.auth_time);
+    },
+    async touchGrantUse(grantId, now) {
+      await db
+        .updateTable('grant_authentications')
+        .set({ last_used_at: now })
+        .where('grant_id', '=', grantId)
+        .execute();
+    },
+    async listAccountGrants(subject, now) {
+      const rows = await db
+        .selectFrom('grants as g')
+        .innerJoin('clients as c', 'c.id', 'g.client_id')
+        .leftJoin('grant_authentications as a', 'a.grant_id', 'g.id')
+        .selectAll('g')
+        .select(['c.name as client_name', 'a.last_used_at as last_used_at'])
+        .where('g.subject', '=', subject)
+        .where('g.revoked_at', 'is', null)
+        .where('g.expires_at', '>', now)
+        .orderBy('g.created_at', 'desc')
+        .execute();
+      return rows.map((r) => ({
+        grant: grantFromRow(r),
+        clientName: r.client_name,
+        lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
+      }));
+    },
+  };
+}

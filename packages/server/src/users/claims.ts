@@ -1,0 +1,65 @@
+import { OperatorInputError } from '../primitives/operator-input-error.js';
+import type { UserClaims, UserRecord } from '../store/identity-repository.js';
+
+/** The string claims an operator sets, by their `gatehouse users add/update` option. */
+const STRING_CLAIMS = {
+  name: 'name',
+  'given-name': 'given_name',
+  'family-name': 'family_name',
+  'preferred-username': 'preferred_username',
+  email: 'email',
+} as const;
+
+/** The options `gatehouse users add` and `update` take for the claims. */
+export const CLAIM_OPTIONS = {
+  ...Object.fromEntries(Object.keys(STRING_CLAIMS).map((option) => [option, { type: 'string' as const }])),
+  'email-verified': { type: 'string' as const },
+} as Record<keyof typeof STRING_CLAIMS | 'email-verified', { type: 'string' }>;
+
+/** The claims named by the options given, over `base`; an empty option removes its claim. */
+export function claimsFromOptions(
+  values: Partial<Record<string, string | boolean>>,
+  base: UserClaims = {},
+): UserClaims {
+  const claims: Record<string, string | boolean> = { ...base };
+  for (const [option, claim] of Object.entries(STRING_CLAIMS)) {
+    const value = values[option];
+    if (typeof value !== 'string') continue;
+    if (value.trim() === '') delete claims[claim];
+    else claims[claim] = value.trim().normalize('NFC');
+  }
+  if (typeof claims.email === 'string' && !/^[^\s@]+@[^\s@]+$/.test(claims.email))
+    throw new OperatorInputError(`'${claims.email}' is not an email address`);
+  const verified = values['email-verified'];
+  if (typeof verified === 'string') {
+    if (verified !== 'true' && verified !== 'false') throw new OperatorInputError('--email-verified is true or false');
+    claims.email_verified = verified === 'true';
+  }
+  return claims;
+}
+
+/** The claims each scope releases (OIDC Core §5.4), in the order the consent page lists them. */
+export const SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {
+  profile: ['name', 'given_name', 'family_name', 'preferred_username', 'updated_at'],
+  email: ['email', 'email_verified'],
+};
+
+/** The claims in plain words for the consent and account pages. */
+export const CLAIM_WORDS: Readonly<Record<string, string>> = {
+  openid: 'Sign you in with your account',
+  profile: 'See your name and username',
+  email: 'See your email address and whether it is verified',
+  offline_access: 'Keep access while you are away',
+};
+
+/**
+ * The claims of `user` that `scope` releases (OIDC Core §5.4): `sub` always, the rest only when the
+ * user has them. `updated_at` is the time the user's record last changed (§5.1: seconds).
+ */
+export function releasedClaims(user: UserRecord, scope: readonly string[]): Record<string, unknown> {
+  const all: Record<string, unknown> = { ...user.claims, updated_at: user.updatedAt };
+  const released: Record<string, unknown> = { sub: user.subject };
+  for (const name of scope.flatMap((s) => SCOPE_CLAIMS[s] ?? []))
+    if (all[name] !== undefined) released[name] = all[name];
+  return released;
+}

@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { addTestUser, pkce, PASSWORD } from './_authorize.js';
+import { ARTIFACTS, browserSuiteSkip, launchChromium, startCallbackServer, type CallbackServer } from './_browser.js';
+import { assertOkJson } from './_oauth-assertions.js';
+import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
+
+let skip: string | false = false;
+let unavailable: Error | undefined;
+try {
+  skip = browserSuiteSkip();
+} catch (error) {
+  unavailable = error as Error;
+}
+
+const DESKTOP = { width: 1280, height: 800 };
+const MOBILE = { width: 375, height: 812 };
+
+describe('the account page and sign-out in a real browser (chromium)', { skip, timeout: 180_000 }, () => {
+  let server: TestServer;
+  let callback: CallbackServer;
+  let browser: Browser;
+  let client: TestClient;
+  const violations: string[] = [];
+
+  before(async () => {
+    if (unavailable) return;
+    server = await startTestServer();
+    callback = await startCallbackServer();
+    client = await server.addClient({
+      id: 'notes',
+      name: 'Notes',
+      redirectUris: [callback.uri],
+      postLogoutRedirectUris: [callback.uri],
+      scope: ['openid', 'profile', 'email', 'contacts:read'],
+    });
+    await addTestUser(server, 'alice');
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await callback?.close();
+    await server?.close();
+  });
+
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
+    });
+    return page;
+  }
+
+  async function screenshots(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-desktop.png`), fullPage: true });
+    await page.setViewportSize(MOBILE);
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-mobile.png`), fullPage: true });
+    assert.ok(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      `${name} fits 375 px`,
+    );
+    await page.setViewportSize(DESKTOP);
+  }
+
+  /** Signs in and allows, as a person would; the token response of the code. */
+  async function signInThroughTheClient(page: Page): Promise<Record<string, unknown>> {
+    const { verifier, challenge } = pkce();
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: client.id,
+      redirect_uri: callback.uri,
+      scope: 'openid profile email contacts:read',
+      state: 's',
+      nonce: 'n',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    await page.goto(`${server.url}/authorize?${query}`);
+    await page.getByLabel('Username').fill('alice');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL((url) => url.href.startsWith(callback.uri));
+    const code = callback.received.at(-1)?.get('code') ?? assert.fail('a code');
+    return assertOkJson(
+      await server.post(
+        '/token',
+        { grant_type: 'authorization_code', code, redirect_uri: callback.uri, code_verifier: verifier },
+        { as: client },
+      ),
+    );
+  }
+
+  it('chromium is installed', () => {
+    if (unavailable) throw unavailable;
+  });
+
+  it('the account page lists the application in plain words at phone and desktop width, and Remove access revokes its grant at once', async () => {
+    if (unavailable) throw unavailable;
+    const page = await newPage();
+    const tokens = await signInThroughTheClient(page);
+    await page.goto(`${server.url}/account`);
+    assert.equal(await page.title(), 'Your account · Gatehouse');
+    const item = page.locator('.application');
+    assert.equal(await item.count(), 1);
+    const text = (await item.textContent()) ?? '';
+    for (const words of [
+      'Notes',
+      'Sign you in with your account',
+      'See your name and username',
+      'Allowed since',
+      'Last used',
+    ])
+      assert.ok(text.includes(words), `the page says ${words}`);
+    await screenshots(page, 'account');
+    await page.getByRole('button', { name: 'Remove access' }).click();
+    await page.waitForURL(`${server.url}/account`);
+    assert.equal(await page.locator('.application').count(), 0);
+    assert.equal((await refresh(server, client, tokens.refresh_token as string)).status, 400);
+    assert.deepEqual(violations, []);
+  });
+
+  it('RP-initiated logout with id_token_hint returns to the client with its state, and the session is over', async () => {
+    if (unavailable) throw unavailable;
+    const page = await newPage();
+    const tokens = await signInThroughTheClient(page);
+    const logout = new URLSearchParams({
+      id_token_hint: tokens.id_token as string,
+      post_logout_redirect_uri: callback.uri,
+      state: 'bye',
+    });
+    await page.goto(`${server.url}/end-session?${logout}`);
+    await page.waitForURL((url) => url.href.startsWith(callback.uri));
+    assert.equal(callback.received.at(-1)?.get('state'), 'bye');
+    await page.goto(`${server.url}/account`);
+    assert.equal(await page.textContent('h1'), 'You are not signed in');
+    await page.goto(`${server.url}/logout`);
+    await screenshots(page, 'logout');
+    assert.deepEqual(violations, []);
+  });
+});
