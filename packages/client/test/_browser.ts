@@ -1,34 +1,47 @@
 import assert from 'node:assert/strict';
 import { PASSWORD } from './_gatehouse.js';
 
+export interface Page {
+  readonly status: number;
+  readonly html: string;
+  readonly location: string | undefined;
+  readonly headers: Headers;
+}
+
 /**
  * A user at a browser, as far as the authorization pages care: keeps the session cookie, follows
- * no redirect itself, fills in the sign-in and consent forms. Returns the URL the server sends the
- * browser back to (the client's redirect URI with `code`, `state` and `iss`).
+ * redirects on the server's origin, fills in the sign-in and consent forms, and records the pages it
+ * was shown. `authorize` returns the URL the server sends the browser back to (the client's
+ * redirect URI with `code`, `state` and `iss`, or an error).
  */
 export class UserAgent {
   #cookie: string | undefined;
+  /** The pages (status 200) shown during the last `authorize`: 'login' or 'consent'. */
+  pagesShown: string[] = [];
 
   async authorize(
     authorizationUrl: string,
     { username = 'alice', password = PASSWORD, decision = 'allow' } = {},
   ): Promise<string> {
     const origin = new URL(authorizationUrl).origin;
-    let page = await this.#send(authorizationUrl, { method: 'GET' });
-    for (let step = 0; step < 6; step++) {
+    this.pagesShown = [];
+    let page = await this.get(authorizationUrl);
+    for (let step = 0; step < 8; step++) {
       if (page.status === 302 || page.status === 303) {
         const location = new URL(page.location ?? '', origin);
         if (location.origin !== origin) return location.href;
-        page = await this.#send(location.href, { method: 'GET' });
+        page = await this.get(location.href);
       } else if (page.status === 200 && page.html.includes('action="/login"')) {
-        page = await this.#post(`${origin}/login`, {
+        this.pagesShown.push('login');
+        page = await this.post(`${origin}/login`, {
           csrf_token: hidden(page.html, 'csrf_token'),
           request: hidden(page.html, 'request'),
           username,
           password,
         });
       } else if (page.status === 200 && page.html.includes('action="/consent"')) {
-        page = await this.#post(`${origin}/consent`, {
+        this.pagesShown.push('consent');
+        page = await this.post(`${origin}/consent`, {
           csrf_token: hidden(page.html, 'csrf_token'),
           request: hidden(page.html, 'request'),
           decision,
@@ -40,7 +53,11 @@ export class UserAgent {
     assert.fail('the authorization flow did not come back to the client');
   }
 
-  #post(url: string, form: Record<string, string>): Promise<Page> {
+  get(url: string): Promise<Page> {
+    return this.#send(url, { method: 'GET' });
+  }
+
+  post(url: string, form: Record<string, string>): Promise<Page> {
     return this.#send(url, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -58,17 +75,13 @@ export class UserAgent {
       status: response.status,
       html: await response.text(),
       location: response.headers.get('location') ?? undefined,
+      headers: response.headers,
     };
   }
 }
 
-interface Page {
-  readonly status: number;
-  readonly html: string;
-  readonly location: string | undefined;
-}
-
-function hidden(html: string, name: string): string {
+/** The value of a hidden form field, unescaped. */
+export function hidden(html: string, name: string): string {
   const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(html);
   assert.ok(match, `the page has a hidden field ${name}`);
   return (match[1] as string)

@@ -10,7 +10,8 @@ import { addUser } from '@gatehouse/server';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { CALLBACK, PASSWORD, startGatehouse, type Gatehouse } from './_gatehouse.js';
-import { grantIdOnAccountPage, hidden, OidcBrowser } from './_oidc-browser.js';
+import { hidden, UserAgent } from './_browser.js';
+import { grantIdOnAccountPage } from './_oidc-browser.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const; // the test server is plain http on loopback
 
@@ -32,7 +33,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for oauth4webapi (pu
   });
   after(() => gatehouse.close());
 
-  async function signIn(client: oauth.Client, browser: OidcBrowser, nonce = oauth.generateRandomNonce()) {
+  async function signIn(client: oauth.Client, browser: UserAgent, nonce = oauth.generateRandomNonce()) {
     const codeVerifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint ?? assert.fail('no authorization_endpoint'));
@@ -80,7 +81,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for oauth4webapi (pu
         idTokenAlg: alg,
       });
       const client: oauth.Client = { client_id: registered.id, id_token_signed_response_alg: alg };
-      const tokens = await signIn(client, new OidcBrowser());
+      const tokens = await signIn(client, new UserAgent());
       const claims = oauth.getValidatedIdTokenClaims(tokens) ?? assert.fail('ID token claims');
       assert.equal(claims.preferred_username, 'alice');
       const info = await oauth.processUserInfoResponse(
@@ -113,7 +114,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for oauth4webapi (pu
       code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
     }).toString();
-    const callback = new URL(await new OidcBrowser().authorize(url.href));
+    const callback = new URL(await new UserAgent().authorize(url.href));
     const params = oauth.validateAuthResponse(as, client, callback);
     const response = await oauth.authorizationCodeGrantRequest(
       as,
@@ -137,7 +138,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for oauth4webapi (pu
       scope: ['openid', 'profile', 'email'],
     });
     const client: oauth.Client = { client_id: registered.id, id_token_signed_response_alg: 'RS256' };
-    const browser = new OidcBrowser();
+    const browser = new UserAgent();
     const tokens = await signIn(client, browser);
     const account = await browser.get(`${gatehouse.issuer}/account`);
     const removed = await browser.post(`${gatehouse.issuer}/account/revoke`, {

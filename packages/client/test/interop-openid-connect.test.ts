@@ -10,7 +10,8 @@ import { addUser } from '@gatehouse/server';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { CALLBACK, PASSWORD, startGatehouse, type Gatehouse } from './_gatehouse.js';
-import { grantIdOnAccountPage, hidden, OidcBrowser } from './_oidc-browser.js';
+import { hidden, UserAgent } from './_browser.js';
+import { grantIdOnAccountPage } from './_oidc-browser.js';
 
 const SCOPES = ['openid', 'profile', 'email', 'offline_access', 'contacts:read'];
 
@@ -43,7 +44,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   async function signIn(
     config: client.Configuration,
-    browser: OidcBrowser,
+    browser: UserAgent,
     params: Record<string, string> = {},
     {
       sendNonce = true,
@@ -74,7 +75,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   test('the code exchange answers an ID token the relying party accepts: nonce, at_hash, and an RS256 signature from jwks_uri', async () => {
     const { config, registered } = await relyingParty('oidc-rp');
-    const browser = new OidcBrowser();
+    const browser = new UserAgent();
     const { tokens, nonce } = await signIn(config, browser);
     const idToken = tokens.id_token ?? assert.fail('an ID token');
     assert.equal(decodeProtectedHeader(idToken).alg, 'RS256');
@@ -95,7 +96,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   test('ES256 ID tokens for a client that registered id_token_signed_response_alg ES256, verified from the same jwks_uri', async () => {
     const { config, registered } = await relyingParty('oidc-rp-es256', { idTokenAlg: 'ES256' });
-    const { tokens } = await signIn(config, new OidcBrowser());
+    const { tokens } = await signIn(config, new UserAgent());
     const idToken = tokens.id_token ?? assert.fail('an ID token');
     assert.equal(decodeProtectedHeader(idToken).alg, 'ES256');
     const jwks = createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri as string));
@@ -104,7 +105,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   test('userinfo answers the claims of the profile and email scopes for the same subject, on GET and POST', async () => {
     const { config } = await relyingParty('oidc-rp-userinfo');
-    const { tokens } = await signIn(config, new OidcBrowser());
+    const { tokens } = await signIn(config, new UserAgent());
     const sub = tokens.claims()?.sub ?? assert.fail('sub');
     const info = await client.fetchUserInfo(config, tokens.access_token, sub);
     assert.equal(info.sub, sub);
@@ -130,7 +131,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   test('refresh answers a new ID token for the same subject, with the original auth_time and no nonce', async () => {
     const { config } = await relyingParty('oidc-rp-refresh');
-    const { tokens } = await signIn(config, new OidcBrowser());
+    const { tokens } = await signIn(config, new UserAgent());
     const first = tokens.claims() ?? assert.fail('claims');
     gatehouse.clock.advance(5);
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token ?? assert.fail('refresh token'));
@@ -150,18 +151,13 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
       return undefined;
     };
     // Sent one nonce, expects another.
-    const mismatched = await signIn(config, new OidcBrowser(), {}, { expectedNonce: 'another-nonce' }).then(
+    const mismatched = await signIn(config, new UserAgent(), {}, { expectedNonce: 'another-nonce' }).then(
       () => assert.fail('refused'),
       (e: unknown) => e,
     );
     assert.equal(refusedClaim(mismatched), 'nonce', String(mismatched));
     // Sent none, expects one: the ID token has none.
-    const missing = await signIn(
-      config,
-      new OidcBrowser(),
-      {},
-      { sendNonce: false, expectedNonce: 'n-0S6_WzA2Mj' },
-    ).then(
+    const missing = await signIn(config, new UserAgent(), {}, { sendNonce: false, expectedNonce: 'n-0S6_WzA2Mj' }).then(
       () => assert.fail('refused'),
       (e: unknown) => e,
     );
@@ -173,13 +169,13 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   test('prompt=none: a signed-in user with remembered consent gets a code and no page; a browser not signed in gets login_required', async () => {
     const { config } = await relyingParty('oidc-rp-none');
-    const browser = new OidcBrowser();
+    const browser = new UserAgent();
     await signIn(config, browser);
     const silent = await signIn(config, browser, { prompt: 'none' });
     assert.deepEqual(browser.pagesShown, []);
     assert.ok(silent.tokens.id_token);
 
-    const stranger = new OidcBrowser();
+    const stranger = new UserAgent();
     const error = await signIn(config, stranger, { prompt: 'none' }).then(
       () => assert.fail('refused'),
       (e: unknown) => e,
@@ -191,7 +187,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   test('prompt=none for a scope not consented to yet is consent_required, with no page', async () => {
     const { config } = await relyingParty('oidc-rp-none-consent');
-    const browser = new OidcBrowser();
+    const browser = new UserAgent();
     await signIn(config, browser, { scope: 'openid' });
     await assert.rejects(signIn(config, browser, { prompt: 'none', scope: 'openid email' }), {
       error: 'consent_required',
@@ -201,7 +197,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   test('max_age=0 makes a signed-in user sign in again, and the ID token carries the new auth_time', async () => {
     const { config } = await relyingParty('oidc-rp-max-age');
-    const browser = new OidcBrowser();
+    const browser = new UserAgent();
     const first = (await signIn(config, browser)).tokens.claims() ?? assert.fail('claims');
     gatehouse.clock.advance(30);
     const again = await signIn(config, browser, { max_age: '0' });
@@ -212,7 +208,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   test('prompt=login shows the sign-in page to a signed-in user, prefilled with login_hint', async () => {
     const { config } = await relyingParty('oidc-rp-login');
-    const browser = new OidcBrowser();
+    const browser = new UserAgent();
     await signIn(config, browser);
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: CALLBACK,
@@ -232,7 +228,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   test('RP-initiated logout with id_token_hint returns to the registered post_logout_redirect_uri with the state, and ends the session', async () => {
     const { config } = await relyingParty('oidc-rp-logout', { postLogoutRedirectUris: [SIGNED_OUT] });
-    const browser = new OidcBrowser();
+    const browser = new UserAgent();
     const { tokens } = await signIn(config, browser);
     const url = client.buildEndSessionUrl(config, {
       id_token_hint: tokens.id_token ?? assert.fail('an ID token'),
@@ -248,7 +244,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   test('an unregistered post_logout_redirect_uri gets a page, never a redirect', async () => {
     const { config } = await relyingParty('oidc-rp-logout-bad', { postLogoutRedirectUris: [SIGNED_OUT] });
-    const browser = new OidcBrowser();
+    const browser = new UserAgent();
     const { tokens } = await signIn(config, browser);
     for (const uri of [`${SIGNED_OUT}/elsewhere`, 'https://attacker.example/', `${SIGNED_OUT}?x=1`]) {
       const url = client.buildEndSessionUrl(config, {
@@ -267,7 +263,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   test('the plain /logout page asks first, and its form needs the CSRF token', async () => {
     const { config } = await relyingParty('oidc-rp-plain-logout');
-    const browser = new OidcBrowser();
+    const browser = new UserAgent();
     await signIn(config, browser);
     const page = await browser.get(`${gatehouse.issuer}/logout`);
     assert.equal(page.status, 200);
@@ -285,7 +281,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   test('the account page lists the application, and removing it revokes the grant: the next refresh is invalid_grant, userinfo refuses the access token, and the full flow recovers', async () => {
     const { config } = await relyingParty('oidc-rp-account');
-    const browser = new OidcBrowser();
+    const browser = new UserAgent();
     const { tokens } = await signIn(config, browser);
     const account = await browser.get(`${gatehouse.issuer}/account`);
     assert.equal(account.status, 200);
@@ -316,7 +312,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
 
   test('removing access needs the CSRF token of the signed-in session', async () => {
     const { config } = await relyingParty('oidc-rp-account-csrf');
-    const browser = new OidcBrowser();
+    const browser = new UserAgent();
     const { tokens } = await signIn(config, browser);
     const account = await browser.get(`${gatehouse.issuer}/account`);
     const forged = await browser.post(`${gatehouse.issuer}/account/revoke`, {

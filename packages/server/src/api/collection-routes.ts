@@ -1,6 +1,6 @@
 import { ProblemError } from '@gatehouse/contract';
 import type { CollectionDeclaration, HttpMethod } from '@gatehouse/contract';
-import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
 import { refusedBody } from './body-problems.js';
@@ -78,32 +78,17 @@ function registerRoutes(app: FastifyInstance, { store, clock }: ServerContext, c
       const record = await readRecord(store, collection, request.params.id);
       return reply.header('etag', etagOf(record)).send(representation(record));
     });
-  if (onItem.has('put'))
-    app.put(item, { config: write }, async (request: IdRequest, reply) => {
+  // PUT replaces and PATCH merges (RFC 7396); both validate the result and write it conditionally.
+  const update =
+    (operation: typeof replaceRecord | typeof patchRecord) =>
+    async (request: IdRequest, reply: FastifyReply): Promise<FastifyReply> => {
       requireBody(request);
-      const record = await replaceRecord(
-        store,
-        collection,
-        request.params.id,
-        request.body,
-        ifMatchOf(request),
-        clock.now(),
-      );
+      const { id } = request.params;
+      const record = await operation(store, collection, id, request.body, ifMatchOf(request), clock.now());
       return reply.header('etag', etagOf(record)).send(representation(record));
-    });
-  if (onItem.has('patch'))
-    app.patch(item, { config: mergePatch }, async (request: IdRequest, reply) => {
-      requireBody(request);
-      const record = await patchRecord(
-        store,
-        collection,
-        request.params.id,
-        request.body,
-        ifMatchOf(request),
-        clock.now(),
-      );
-      return reply.header('etag', etagOf(record)).send(representation(record));
-    });
+    };
+  if (onItem.has('put')) app.put(item, { config: write }, update(replaceRecord));
+  if (onItem.has('patch')) app.patch(item, { config: mergePatch }, update(patchRecord));
   if (onItem.has('delete'))
     app.delete(item, { config: { scope: write.scope } }, async (request: IdRequest, reply) => {
       await deleteRecord(store, collection, request.params.id, ifMatchOf(request));
