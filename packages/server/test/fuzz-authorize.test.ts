@@ -111,6 +111,8 @@ function fuzzAuthorizationPages(dialect: Dialect): void {
       '//evil.example',
       'http://127.0.0.1:8765/callback/../evil',
       'http://127.0.0.1:8766/callback',
+      'http://localhost:8765/callback',
+      'http://127.0.0.2:8765/callback',
     ),
     scope: fc.constantFrom(
       'contacts:read',
@@ -144,8 +146,12 @@ function fuzzAuthorizationPages(dialect: Dialect): void {
     const ids = new URLSearchParams(query).getAll('client_id');
     assert.equal(ids.length, 1, `a redirect only for a request naming one client: ${location}`);
     const registered = Object.hasOwn(REGISTERED, ids[0] as string) ? (REGISTERED[ids[0] as string] ?? []) : [];
+    // RFC 8252 §7.3: a registered loopback IP literal URI matches on any port; every other exactly.
+    const anyLoopbackPort = (uri: string) => uri.replace(/^http:\/\/(127\.0\.0\.1|\[::1\])(:\d+)?\//, 'http://$1/');
     assert.ok(
-      registered.some((uri) => location.startsWith(uri.includes('?') ? `${uri}&` : `${uri}?`)),
+      registered.some((uri) =>
+        anyLoopbackPort(location).startsWith(anyLoopbackPort(uri.includes('?') ? `${uri}&` : `${uri}?`)),
+      ),
       `a redirect to a URI registered for ${ids[0]}: ${location}`,
     );
   }
