@@ -83,7 +83,7 @@ describe('the error catalog', () => {
 
   it("an OAuth error read from the wire is a catalog code only if it is one of the catalog's own", () => {
     for (const code of Object.keys(OAUTH_ERRORS)) assert.ok(isOAuthErrorCode(code), code);
-    for (const other of ['slow_down', 'toString', '__proto__', 'constructor', ''])
+    for (const other of ['mfa_required', 'toString', '__proto__', 'constructor', ''])
       assert.ok(!isOAuthErrorCode(other), other);
   });
 

@@ -47,6 +47,7 @@ for (const dialect of DIALECTS)
         'authorization_code',
         'client_credentials',
         'refresh_token',
+        'urn:ietf:params:oauth:grant-type:device_code',
       ]);
       assert.deepEqual(body.code_challenge_methods_supported, ['S256']);
       assert.deepEqual(body.response_types_supported, ['code']);

@@ -7,6 +7,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.2.1 RFC 7009 §2.2.1 (unsupported_token_type)
  * @see https://openid.net/specs/openid-connect-core-1_0.html#AuthError OIDC Core §3.1.2.6 (prompt=none errors)
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-3.1 RFC 6750 §3.1 (userinfo bearer errors)
+ * @see https://www.rfc-editor.org/rfc/rfc8628#section-3.5 RFC 8628 §3.5 (device code polling errors)
  */
 
 export type OAuthErrorCode =
@@ -25,7 +26,10 @@ export type OAuthErrorCode =
   | 'consent_required'
   | 'interaction_required'
   | 'invalid_token'
-  | 'insufficient_scope';
+  | 'insufficient_scope'
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'expired_token';
 
 export interface OAuthErrorEntry {
   readonly error: OAuthErrorCode;
@@ -94,7 +98,8 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     page: 'unsupported-grant-type',
     title: 'Unsupported grant type',
     transient: false,
-    summary: 'The grant_type is not one this server supports (authorization_code, refresh_token, client_credentials).',
+    summary:
+      'The grant_type is not one this server supports (authorization_code, refresh_token, client_credentials, urn:ietf:params:oauth:grant-type:device_code).',
     clientAction: 'Use a supported grant type; the server metadata lists them in grant_types_supported.',
   }),
   invalid_scope: entry({
@@ -123,7 +128,7 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     title: 'Access denied',
     transient: false,
     summary:
-      'The user declined the authorization request on the consent page. The authorization server sends this to the redirect_uri; no code was issued.',
+      'The user declined the authorization request on the consent page. The authorization server sends this to the redirect_uri; no code was issued. A device polling the token endpoint gets it once the user denied its device code on the /device page (RFC 8628 §3.5).',
     clientAction:
       'Tell the user the application was not given access, and offer to start the authorization flow again when they choose to. Do not retry on your own.',
   }),
@@ -208,6 +213,39 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     transient: false,
     summary: 'The access token was not granted the openid scope, which the userinfo endpoint requires.',
     clientAction: 'Ask for the openid scope in the authorization request.',
+  }),
+  authorization_pending: entry({
+    error: 'authorization_pending',
+    status: 400,
+    page: 'authorization-pending',
+    title: 'Authorization pending',
+    transient: true,
+    summary:
+      'The device code is valid, but the user has not yet entered the user code and approved or denied the request on the /device page (RFC 8628 §3.5).',
+    clientAction:
+      'Keep polling the token endpoint with the same device_code, waiting the interval (5 seconds unless the device authorization response said otherwise) between requests.',
+  }),
+  slow_down: entry({
+    error: 'slow_down',
+    status: 400,
+    page: 'slow-down',
+    title: 'Polling too fast',
+    transient: true,
+    summary:
+      'The device polled the token endpoint sooner than the interval allows. The authorization is still pending, and the interval for this device code is now 5 seconds longer (RFC 8628 §3.5).',
+    clientAction:
+      'Add 5 seconds to the polling interval for this and every later request of this device code, then keep polling.',
+  }),
+  expired_token: entry({
+    error: 'expired_token',
+    status: 400,
+    page: 'expired-token',
+    title: 'Device code expired',
+    transient: false,
+    summary:
+      'The device code has expired (10 minutes after it was issued) before it was approved and redeemed; the device authorization session is over (RFC 8628 §3.5).',
+    clientAction:
+      'Stop polling. Start again with a new device authorization request and show the user the new user code.',
   }),
 };
 
@@ -315,6 +353,22 @@ export const OAUTH_REASONS = {
   }),
   response_type_unsupported: reason({ error: 'unsupported_response_type', description: 'response_type must be code' }),
   consent_denied: reason({ error: 'access_denied', description: 'the user denied the authorization request' }),
+  device_authorization_pending: reason({
+    error: 'authorization_pending',
+    description: 'the user has not yet approved or denied the device code',
+  }),
+  device_polling_too_fast: reason({
+    error: 'slow_down',
+    description: 'polling faster than the interval; the interval is now 5 seconds longer',
+  }),
+  device_code_expired: reason({ error: 'expired_token', description: 'device code has expired' }),
+  device_code_denied: reason({ error: 'access_denied', description: 'the user denied the device code' }),
+  device_code_invalid: reason({ error: 'invalid_grant', description: 'device code is invalid' }),
+  device_code_used: reason({ error: 'invalid_grant', description: 'device code has already been used' }),
+  device_code_client_mismatch: reason({
+    error: 'invalid_grant',
+    description: 'device code was issued to another client',
+  }),
   grant_type_unsupported: reason({ error: 'unsupported_grant_type', description: 'grant_type is not supported' }),
   scope_not_allowed: reason({
     error: 'invalid_scope',
@@ -372,7 +426,7 @@ export type OAuthErrorReason = keyof typeof OAUTH_REASONS;
 
 /**
  * An OAuth error response body; wire names are the RFC's. `error` is a string, not an
- * {@link OAuthErrorCode}: other servers send codes of their own (e.g. `slow_down`).
+ * {@link OAuthErrorCode}: other servers send codes of their own (e.g. `mfa_required`).
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2 RFC 6749 §5.2
  */

@@ -25,6 +25,8 @@ export type ProblemCode =
   | 'csrf_token_invalid'
   | 'login_failed'
   | 'too_many_login_attempts'
+  | 'user_code_invalid'
+  | 'too_many_user_code_attempts'
   | 'malformed_request'
   | 'request_header_too_large'
   | 'request_timeout'
@@ -231,6 +233,27 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     transient: true,
     summary:
       'Sign-in was refused before the password was checked: too many failed attempts for this username or from this address (by default 10 per hour per username and 100 per hour per address, then one more every 6 minutes), or too many attempts of any kind from this address or for this application (60 and 600 a minute). Operators set the limits with RATE_LIMIT_LOGIN_*.',
+    clientAction: 'Wait for the time given in the Retry-After header (shown on the page), then try again.',
+  }),
+  user_code_invalid: problem({
+    code: 'user_code_invalid',
+    status: 400,
+    slug: 'user-code-invalid',
+    title: 'That code did not work',
+    transient: false,
+    summary:
+      'The code typed on the device page is not one a device is waiting with: mistyped, expired (codes last 10 minutes), or already approved or denied. Case and dashes do not matter. Every wrong code is counted and recorded (RFC 8628 §5.1).',
+    clientAction:
+      'Check the code shown on the device and type it again. If the device shows no code any more, start the sign-in on the device again for a new one.',
+  }),
+  too_many_user_code_attempts: problem({
+    code: 'too_many_user_code_attempts',
+    status: 429,
+    slug: 'too-many-user-code-attempts',
+    title: 'Too many wrong codes',
+    transient: true,
+    summary:
+      "The device page refused the code before checking it: too many wrong codes from this address (by default 20 per hour), or too many attempts of any kind (60 a minute). This stops anyone guessing the codes of other people's devices (RFC 8628 §5.1). Operators set the limits with RATE_LIMIT_USER_CODE_*.",
     clientAction: 'Wait for the time given in the Retry-After header (shown on the page), then try again.',
   }),
   // The HTTP layer's own refusals, before any route: the request cannot be read as HTTP/1.1. On the

@@ -14,6 +14,9 @@ import { parseRatePolicy, per } from './rate-policies.js';
  *   address.
  * - `login_failure_*`: failed sign-ins, per username and per address: past the limit, the sign-in
  *   form is refused before any password is checked (NIST SP 800-63B §5.2.2, OWASP ASVS V2.2.1).
+ * - `user_code_*`: user codes typed on the device page (/device), every attempt and every wrong code
+ *   per address: past the failure limit the page checks no code, so nobody can guess the codes of
+ *   other people's devices (RFC 8628 §5.1).
  */
 const SIGN_IN_RATE_LIMITS = {
   login_client: per(600, 'min'),
@@ -22,7 +25,13 @@ const SIGN_IN_RATE_LIMITS = {
   login_failure_address: per(100, 'h'),
 } as const;
 
-export type RateLimitName = EndpointRateLimitName | keyof typeof SIGN_IN_RATE_LIMITS;
+const USER_CODE_RATE_LIMITS = {
+  user_code_address: per(60, 'min'),
+  user_code_failure_address: per(20, 'h'),
+} as const;
+
+export type RateLimitName =
+  EndpointRateLimitName | keyof typeof SIGN_IN_RATE_LIMITS | keyof typeof USER_CODE_RATE_LIMITS;
 
 /** A policy per limit; null when that limit is off. */
 export type RateLimitPolicies = { readonly [N in RateLimitName]: RatePolicy | null };
@@ -31,7 +40,11 @@ export type RateLimitPolicies = { readonly [N in RateLimitName]: RatePolicy | nu
  * Generous for the traffic of real clients (a backend refreshing for many users shares one client
  * and often one address), tight for guessing passwords.
  */
-export const DEFAULT_RATE_LIMITS: RateLimitPolicies = { ...ENDPOINT_RATE_LIMITS, ...SIGN_IN_RATE_LIMITS };
+export const DEFAULT_RATE_LIMITS: RateLimitPolicies = {
+  ...ENDPOINT_RATE_LIMITS,
+  ...SIGN_IN_RATE_LIMITS,
+  ...USER_CODE_RATE_LIMITS,
+};
 
 export const RATE_LIMIT_NAMES = Object.keys(DEFAULT_RATE_LIMITS) as readonly RateLimitName[];
 

@@ -59,6 +59,8 @@ export interface LoginPage {
   readonly username?: string;
   /** A refusal to show above the form. */
   readonly alert?: { readonly title: string; readonly text: string };
+  /** Where the form posts: `/login` unless the device page signs in (`/device/login`). */
+  readonly action?: string;
 }
 
 export function renderLoginPage(base: BasePath, page: LoginPage): string {
@@ -71,7 +73,7 @@ export function renderLoginPage(base: BasePath, page: LoginPage): string {
     `<div class="parties">${monogram(page.clientName, 'client')}</div>
 <h1>Sign in</h1>
 <p class="lead">to continue to <strong class="client-name">${escapeHtml(page.clientName)}</strong></p>
-${alert}<form method="post" action="${base}/login" class="stack">
+${alert}<form method="post" action="${base}${page.action ?? '/login'}" class="stack">
 ${hiddenFields(page.csrfToken, page.query)}
 <label for="username">Username</label>
 <input id="username" name="username" type="text" value="${escapeHtml(page.username ?? '')}" autocomplete="username" autocapitalize="none" autocorrect="off" spellcheck="false" maxlength="64" required${page.username ? '' : ' autofocus'}>
@@ -83,7 +85,7 @@ ${hiddenFields(page.csrfToken, page.query)}
   );
 }
 
-interface ConsentPage {
+export interface ConsentPage {
   readonly clientName: string;
   /** Where the browser goes next, as the user should recognise it (host of the redirect URI). */
   readonly destination: string;
@@ -93,19 +95,24 @@ interface ConsentPage {
   readonly csrfToken: string;
 }
 
-export function renderConsentPage(base: BasePath, page: ConsentPage): string {
-  const client = escapeHtml(page.clientName);
-  const items = page.scopes
+/** What the client may do once allowed, in plain words: the list of scopes, or that it gets none. */
+export function scopeAccess(clientName: string, scopes: ConsentPage['scopes']): string {
+  const client = escapeHtml(clientName);
+  const items = scopes
     .map(
       (s) =>
         `<li><span class="tick" aria-hidden="true"></span><span><span class="scope-words">${escapeHtml(s.words)}</span>` +
         `<code class="scope-name">${escapeHtml(s.name)}</code></span></li>`,
     )
     .join('\n');
-  const access =
-    page.scopes.length === 0
-      ? `<p class="list-title">${client} asks only to know that you are signed in; it gets no access to your data.</p>`
-      : `<p class="list-title">This will allow ${client} to:</p>\n<ul class="scopes">\n${items}\n</ul>`;
+  return scopes.length === 0
+    ? `<p class="list-title">${client} asks only to know that you are signed in; it gets no access to your data.</p>`
+    : `<p class="list-title">This will allow ${client} to:</p>\n<ul class="scopes">\n${items}\n</ul>`;
+}
+
+export function renderConsentPage(base: BasePath, page: ConsentPage): string {
+  const client = escapeHtml(page.clientName);
+  const access = scopeAccess(page.clientName, page.scopes);
   return layout(
     base,
     `Allow ${page.clientName}?`,

@@ -4,6 +4,8 @@ import { FormParams } from '../http/form.js';
 import { allowOnly } from '../http/method-not-allowed.js';
 import { authorizationEndpoint as authorizationEndpointEntry } from '../oauth/endpoints/authorization.js';
 import { consentEndpoint } from './consent.js';
+import { deviceEndpoints } from './device.js';
+import { DEVICE_VERIFICATION_PATH } from '../oauth/endpoints/device-authorization.js';
 import { accountEndpoints } from './account.js';
 import { logoutEndpoints } from './logout.js';
 import { endSessionEndpoint } from '../oauth/endpoints/end-session.js';
@@ -18,7 +20,7 @@ import { FAVICON_SVG, STYLESHEET } from './styles.js';
 const PAGE_FORM_BODY_LIMIT = 16 * 1024;
 
 /**
- * The authorization pages (GET /authorize, POST /login, POST /consent) and their assets, in their
+ * The authorization pages (GET /authorize, POST /login, POST /consent, the device page) and their assets, in their
  * own encapsulated context: form bodies only, and errors answered as HTML pages for people.
  */
 export async function authorizationPages(app: FastifyInstance, { context }: { context: ServerContext }): Promise<void> {
@@ -39,6 +41,7 @@ export async function authorizationPages(app: FastifyInstance, { context }: { co
   consentEndpoint(app, pages);
   logoutEndpoints(app, pages);
   accountEndpoints(app, pages);
+  deviceEndpoints(app, pages);
   allowOnly(app, authorizationEndpointEntry.path, [authorizationEndpointEntry.method]);
   allowOnly(app, '/login', ['POST']);
   allowOnly(app, '/consent', ['POST']);
@@ -46,6 +49,9 @@ export async function authorizationPages(app: FastifyInstance, { context }: { co
   allowOnly(app, '/logout', ['GET', 'POST']);
   allowOnly(app, '/account', ['GET']);
   allowOnly(app, '/account/revoke', ['POST']);
+  allowOnly(app, DEVICE_VERIFICATION_PATH, ['GET', 'POST']);
+  allowOnly(app, `${DEVICE_VERIFICATION_PATH}/login`, ['POST']);
+  allowOnly(app, `${DEVICE_VERIFICATION_PATH}/consent`, ['POST']);
 }
 
 function assets(app: FastifyInstance): void {

@@ -98,6 +98,10 @@ a { color: var(--accent); }
 .application-dates { display: block; color: var(--muted); font-size: 13px; }
 .application-scopes { margin: 10px 0 12px; padding-left: 20px; font-size: 14.5px; }
 .application .button { width: 100%; }
+.user-code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; letter-spacing: .12em; }
+input.user-code { font-size: 22px; text-align: center; text-transform: uppercase; }
+.device-code { margin: 0 0 18px; padding: 12px 14px; text-align: center; background: var(--accent-soft); border-radius: 10px; }
+.device-code .user-code { display: block; margin-top: 4px; font-size: 22px; font-weight: 700; }
 @media (max-width: 420px) {
   body { justify-content: flex-start; padding: 16px 12px; }
   .card { padding: 22px 18px 20px; border-radius: 14px; }

@@ -10,6 +10,7 @@ const EVENTS: readonly AuditEventName[] = [
   'grant_revoked',
   'client_authentication_failed',
   'login_failed',
+  'user_code_failed',
 ];
 const MAX_LIMIT = 10_000;
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 
 /**
  * Opaque credentials (refresh tokens, authorization codes, client secrets) are 256 random bits,
@@ -12,6 +12,13 @@ export function newOpaqueSecret(): string {
 /** `bytes` random bytes as hex, from the pool below. */
 export function randomHex(bytes: number): string {
   return randomText(bytes, 'hex');
+}
+
+/** `length` characters drawn uniformly (no modulo bias) from `alphabet`, e.g. RFC 8628 §6.1 user codes. */
+export function randomCharacters(alphabet: string, length: number): string {
+  let text = '';
+  for (let i = 0; i < length; i++) text += alphabet[randomInt(alphabet.length)];
+  return text;
 }
 
 // A call to the CSPRNG costs several microseconds whatever its size, twice per token response; so

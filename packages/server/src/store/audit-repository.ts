@@ -7,7 +7,8 @@ export type AuditEventName =
   | 'refresh_token_replay_served'
   | 'grant_revoked'
   | 'client_authentication_failed'
-  | 'login_failed';
+  | 'login_failed'
+  | 'user_code_failed';
 
 /** A stored audit event. Never a token, secret, password or digest. */
 export interface AuditEvent {

@@ -183,6 +183,30 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
       await openIdConnectMigration(db);
     },
   },
+  '0009_device_authorization': {
+    async up(db: Kysely<unknown>) {
+      // RFC 8628: both codes only as digests; a row lives until a day after it expired.
+      await db.schema
+        .createTable('device_authorizations')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_code_digest', 'text', (c) => c.notNull().unique())
+        .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('poll_interval', 'integer', (c) => c.notNull())
+        .addColumn('last_polled_at', 'bigint')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text')
+        .addColumn('auth_time', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('device_authorizations_expires_at')
+        .on('device_authorizations')
+        .column('expires_at')
+        .execute();
+    },
+  },
 });
 
 /**

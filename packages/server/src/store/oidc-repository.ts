@@ -17,7 +17,7 @@ export interface OidcRepository {
   updateUserClaims(username: string, claims: UserClaims, now: number): Promise<boolean>;
   findUserBySubject(subject: string): Promise<UserRecord | undefined>;
   /**
-   * Renames a user: its grants and unexchanged codes follow, its sessions end; its `subject` stays.
+   * Renames a user: its grants, unexchanged codes and device approvals follow, its sessions end; its `subject` stays.
    * Call inside a transaction. False when there is no such user.
    */
   renameUser(from: string, to: string, now: number): Promise<boolean>;
@@ -56,6 +56,7 @@ export function createOidcRepository(db: Kysely<Database>): OidcRepository {
       if (Number(result.numUpdatedRows) === 0) return false;
       await db.updateTable('grants').set({ subject: to }).where('subject', '=', from).execute();
       await db.updateTable('authorization_codes').set({ subject: to }).where('subject', '=', from).execute();
+      await db.updateTable('device_authorizations').set({ subject: to }).where('subject', '=', from).execute();
       return true;
     },
     async insertGrantAuthentication(grantId, authTime) {

@@ -15,6 +15,28 @@ export interface Database {
   rate_limits: RateLimitsTable;
   server_secrets: ServerSecretsTable;
   grant_authentications: GrantAuthenticationsTable;
+  device_authorizations: DeviceAuthorizationsTable;
+}
+
+/** RFC 8628 device authorizations (0009): a device code and its user code, until redeemed or expired. */
+export interface DeviceAuthorizationsTable {
+  /** SHA-256 of the device code, hex. */
+  id: string;
+  /** SHA-256 of the user code in its canonical form (`XXXX-XXXX`), hex; unique. */
+  user_code_digest: string;
+  client_id: string;
+  scope: string;
+  created_at: number;
+  expires_at: number;
+  /** Seconds the device must wait between polls; raised by 5 on every slow_down (RFC 8628 §3.5). */
+  poll_interval: number;
+  last_polled_at: number | null;
+  /** pending, approved, denied or redeemed. */
+  status: string;
+  /** The user who approved or denied; null while pending. */
+  subject: string | null;
+  /** When that user signed in (OIDC Core §2 auth_time). */
+  auth_time: number | null;
 }
 
 /** Secrets every process shares (0007: `refresh_successor_key`, oauth/refresh-successors.ts). */

@@ -7,6 +7,7 @@ import { revokeEndpoint } from './revoke.js';
 import { tokenEndpoint } from './token.js';
 import { userinfoEndpoint } from './userinfo.js';
 import { endSessionEndpoint } from './end-session.js';
+import { deviceAuthorizationEndpoint } from './device-authorization.js';
 
 /**
  * The OAuth surface, one entry per endpoint (see `endpoint.ts` for what an entry declares).
@@ -20,6 +21,7 @@ import { endSessionEndpoint } from './end-session.js';
  * | /jwks                                     | GET    | none                 | —                         | jwks_uri                 |
  * | /userinfo                                 | GET, POST | bearer access token | —                        | userinfo_endpoint        |
  * | /end-session                              | GET    | none (a browser; served with the pages) | —        | end_session_endpoint     |
+ * | /device_authorization                     | POST   | public allowed       | device_authorization_client, _address | device_authorization_endpoint |
  * | /.well-known/oauth-authorization-server   | GET    | none                 | —                         | —                        |
  * | /.well-known/openid-configuration         | GET    | none                 | —                         | —                        |
  *
@@ -33,6 +35,7 @@ const SERVED = [
   jwksEndpoint,
   userinfoEndpoint,
   endSessionEndpoint,
+  deviceAuthorizationEndpoint,
 ] as const satisfies readonly OAuthEndpoint[];
 
 /** The whole surface: the endpoints above, and the metadata document that describes them all. */

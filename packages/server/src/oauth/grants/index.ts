@@ -1,6 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
 import { authorizationCodeGrant } from './authorization-code.js';
 import { clientCredentialsGrant } from './client-credentials.js';
+import { deviceCodeGrant } from './device-code.js';
 import type { GrantHandler } from './grant.js';
 import { refreshTokenGrant } from './refresh-token.js';
 
@@ -9,7 +10,7 @@ import { refreshTokenGrant } from './refresh-token.js';
  * (RFC 8414 §2), the `GrantType` vocabulary and the check of a client's `grant_types` all derive
  * from this list; a new grant is a file in this folder and a line here.
  */
-const GRANTS = [authorizationCodeGrant, refreshTokenGrant, clientCredentialsGrant] as const;
+const GRANTS = [authorizationCodeGrant, refreshTokenGrant, clientCredentialsGrant, deviceCodeGrant] as const;
 
 export type GrantType = (typeof GRANTS)[number]['grantType'];
 

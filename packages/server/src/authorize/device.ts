@@ -1,0 +1,176 @@
+import { PROBLEMS } from '@gatehouse/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { addressKey } from '../abuse/rate-limiter.js';
+import { recordAudit } from '../audit/audit.js';
+import { auditLogOf } from '../http/audit-log.js';
+import { formParamsOf } from '../http/form.js';
+import { DEVICE_VERIFICATION_PATH } from '../oauth/endpoints/device-authorization.js';
+import { pendingDeviceAuthorization } from '../oauth/device-authorizations.js';
+import type { ClientRecord } from '../primitives/records.js';
+import type { DeviceAuthorizationRecord } from '../store/device-repository.js';
+import type { BrowserSessionRecord } from '../store/identity-repository.js';
+import { describeScope, type SignedInSession } from './consent.js';
+import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
+import { renderDeviceConsentPage, renderDeviceDonePage, renderUserCodePage } from './device-pages.js';
+import type { AuthorizePages } from './flow.js';
+import { attemptSignIn, waitInWords } from './login.js';
+import { renderLoginPage, type LoginPage } from './pages.js';
+import { sendPage } from './responses.js';
+import { currentSession, startSession } from './sessions.js';
+
+/** A user code the page accepted: its pending authorization and client. */
+interface EnteredCode {
+  readonly authorization: DeviceAuthorizationRecord;
+  readonly client: ClientRecord;
+  readonly userCode: string;
+}
+
+/**
+ * The device page (RFC 8628 §3.3): the user types the code the device shows (or arrives with it in
+ * `verification_uri_complete`, §3.3.1), signs in with the same form, limits and session as the
+ * authorization code flow, and allows or denies on a consent page that repeats the code (§5.4).
+ *
+ * - GET /device: the code form, filled in from `?user_code=`; nothing is looked up.
+ * - POST /device: the code checked; then the sign-in form, or the consent page when signed in.
+ * - POST /device/login: the sign-in, then the consent page.
+ * - POST /device/consent: the decision, recorded for the device's next poll.
+ *
+ * Every POST checks the code again (the forms carry it), within the `user_code_*` limits: every
+ * attempt counts per address, and every wrong code too, audited; past the failure limit no code is
+ * checked at all (§5.1).
+ */
+export function deviceEndpoints(app: FastifyInstance, pages: AuthorizePages): void {
+  const {
+    context: { store, clock },
+    base,
+    cookies,
+  } = pages;
+
+  app.get(DEVICE_VERIFICATION_PATH, async (request, reply) => {
+    const now = clock.now();
+    const session = (await currentSession(store, request, now)) ?? (await startSession(store, reply, cookies, now));
+    const query = request.query as Record<string, unknown>;
+    const typed = typeof query.user_code === 'string' ? query.user_code.slice(0, 32) : '';
+    return sendPage(reply, 200, renderUserCodePage(base, { csrfToken: session.csrfToken, userCode: typed }));
+  });
+
+  app.post(DEVICE_VERIFICATION_PATH, async (request, reply) => {
+    const form = formParamsOf(request.body);
+    const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
+    const entered = await enterCode(pages, request, reply, session, form.get('user_code') ?? '');
+    if ('sent' in entered) return entered.sent;
+    if (session.username === null) return sendDeviceLoginPage(pages, reply, entered, session, 200);
+    return sendDeviceConsentPage(pages, reply, entered, { ...session, username: session.username });
+  });
+
+  app.post(`${DEVICE_VERIFICATION_PATH}/login`, async (request, reply) => {
+    const form = formParamsOf(request.body);
+    const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
+    const entered = await enterCode(pages, request, reply, session, form.get('request') ?? '');
+    if ('sent' in entered) return entered.sent;
+    const attempt = await attemptSignIn(pages, request, reply, session, form, entered.client.id);
+    if (!attempt.ok) return sendDeviceLoginPage(pages, reply, entered, session, attempt.status, attempt.page);
+    return sendDeviceConsentPage(pages, reply, entered, attempt.session);
+  });
+
+  app.post(`${DEVICE_VERIFICATION_PATH}/consent`, async (request, reply) => {
+    const form = formParamsOf(request.body);
+    const now = clock.now();
+    const session = checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD));
+    const entered = await enterCode(pages, request, reply, session, form.get('request') ?? '');
+    if ('sent' in entered) return entered.sent;
+    // Not signed in (any more): the sign-in form first, the code kept.
+    if (session.username === null) return sendDeviceLoginPage(pages, reply, entered, session, 200);
+    const approved = form.get('decision') === 'allow';
+    const decision = approved
+      ? ({ status: 'approved', subject: session.username, authTime: session.authenticatedAt } as const)
+      : ({ status: 'denied', subject: session.username } as const);
+    // A decision that lost a race with another (or with expiry) is a code no longer pending.
+    if (!(await store.decideDeviceAuthorization(entered.authorization.id, decision, now)))
+      return sendCodeRefused(pages, reply, session, entered.userCode);
+    return sendPage(reply, 200, renderDeviceDonePage(base, { clientName: entered.client.name, approved }));
+  });
+}
+
+/**
+ * Checks a typed user code within the limits. Answers the code form itself (400, or 429 with
+ * Retry-After) when the code is refused; the caller then returns `sent`.
+ */
+async function enterCode(
+  pages: AuthorizePages,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: BrowserSessionRecord,
+  typed: string,
+): Promise<EnteredCode | { readonly sent: FastifyReply }> {
+  const { store, clock, rateLimits } = pages.context;
+  const now = clock.now();
+  const address = addressKey(request.ip);
+  const wait =
+    (await rateLimits.consume([['user_code_address', address]])) ||
+    (await rateLimits.peek([['user_code_failure_address', address]]));
+  if (wait > 0) {
+    const { title } = PROBLEMS.too_many_user_code_attempts;
+    reply.header('retry-after', String(wait));
+    const alert = { title, text: `Try again in ${waitInWords(wait)}.` };
+    const page = renderUserCodePage(pages.base, { csrfToken: session.csrfToken, userCode: typed.slice(0, 32), alert });
+    return { sent: sendPage(reply, 429, page) };
+  }
+  const found = await pendingDeviceAuthorization(store, typed, now);
+  const client = found.ok ? await store.findClient(found.authorization.clientId) : undefined;
+  if (!found.ok || client === undefined) {
+    await rateLimits.consume([['user_code_failure_address', address]]);
+    await recordAudit(
+      store,
+      { event: 'user_code_failed', at: now, address: request.ip, reason: found.ok ? 'unknown' : found.refusal },
+      auditLogOf(request),
+    );
+    return { sent: sendCodeRefused(pages, reply, session, typed.slice(0, 32)) };
+  }
+  return { authorization: found.authorization, client, userCode: found.userCode };
+}
+
+function sendCodeRefused(
+  { base }: Pick<AuthorizePages, 'base'>,
+  reply: FastifyReply,
+  session: BrowserSessionRecord,
+  typed: string,
+): FastifyReply {
+  const { title } = PROBLEMS.user_code_invalid;
+  const alert = { title, text: 'Check the code on your device and type it again.' };
+  return sendPage(reply, 400, renderUserCodePage(base, { csrfToken: session.csrfToken, userCode: typed, alert }));
+}
+
+function sendDeviceLoginPage(
+  { base }: AuthorizePages,
+  reply: FastifyReply,
+  entered: EnteredCode,
+  session: BrowserSessionRecord,
+  status: number,
+  extra: Pick<LoginPage, 'username' | 'alert'> = {},
+): FastifyReply {
+  const page = renderLoginPage(base, {
+    clientName: entered.client.name,
+    query: entered.userCode,
+    csrfToken: session.csrfToken,
+    action: `${DEVICE_VERIFICATION_PATH}/login`,
+    ...extra,
+  });
+  return sendPage(reply, status, page);
+}
+
+function sendDeviceConsentPage(
+  { base }: AuthorizePages,
+  reply: FastifyReply,
+  entered: EnteredCode,
+  session: SignedInSession,
+): FastifyReply {
+  const page = renderDeviceConsentPage(base, {
+    clientName: entered.client.name,
+    username: session.username,
+    userCode: entered.userCode,
+    scopes: entered.authorization.scope.map((name) => ({ name, words: describeScope(name) })),
+    csrfToken: session.csrfToken,
+  });
+  return sendPage(reply, 200, page);
+}

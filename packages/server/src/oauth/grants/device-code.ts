@@ -1,0 +1,34 @@
+import { OAuthError } from '@gatehouse/contract';
+import { grantHandler } from './grant.js';
+import { pollDeviceCode } from '../device-code-redemption.js';
+import { tokenResponse } from '../token-response.js';
+import { withIdToken } from '../id-token-response.js';
+
+/**
+ * grant_type=urn:ietf:params:oauth:grant-type:device_code: the device polls with its device code
+ * until the user has decided on the /device page. The states and their answers are the table in
+ * device-code-redemption.ts; the grant it issues is like any other (its refresh tokens follow the
+ * client's rotation policy).
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc8628#section-3.4 RFC 8628 §3.4
+ */
+export const deviceCodeGrant = grantHandler({
+  grantType: 'urn:ietf:params:oauth:grant-type:device_code',
+  async handle(params, client, services) {
+    const { store, clock, accessTokens } = services;
+    const deviceCode = params.require('device_code');
+    const now = clock.now();
+    const outcome = await pollDeviceCode(store, { deviceCode, client, now });
+    if (!outcome.ok) throw new OAuthError(outcome.reason);
+    const { grant, refreshToken, authTime } = outcome;
+    const response = tokenResponse(accessTokens, {
+      client,
+      subject: grant.subject,
+      scope: grant.scope,
+      grantId: grant.id,
+      refreshToken,
+      now,
+    });
+    return withIdToken(services, response, { client, grant, scope: grant.scope, nonce: null, authTime, now });
+  },
+});
