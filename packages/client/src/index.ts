@@ -65,9 +65,10 @@ export {
 export { discoverAuthorizationServer, metadataUrlOf, openIdConfigurationUrlOf } from './metadata.js';
 export { introspectToken } from './introspect.js';
 export { revokeToken } from './revoke.js';
-export { requestTokens, parseTokenResponse, type TokenRequest } from './token-endpoint.js';
+export { pollDeviceToken, requestDeviceAuthorization, type DevicePolling } from './device-flow.js';
+export { DEVICE_CODE_GRANT_TYPE, requestTokens, parseTokenResponse, type TokenRequest } from './token-endpoint.js';
 export type { ClientAuthMethod, ClientCredentials, EndpointContext, FetchFunction } from './http.js';
-export type { AuthorizationServerMetadata, TokenEndpointResponse } from './wire.js';
+export type { AuthorizationServerMetadata, DeviceAuthorizationResponse, TokenEndpointResponse } from './wire.js';
 export type {
   ActiveIntrospectionResponse,
   InactiveIntrospectionResponse,

@@ -9,7 +9,11 @@ export type TokenRequest =
       readonly code: string;
       readonly redirect_uri: string;
       readonly code_verifier: string;
-    };
+    }
+  | { readonly grant_type: typeof DEVICE_CODE_GRANT_TYPE; readonly device_code: string };
+
+/** RFC 8628 §3.4. */
+export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /**
  * One request to the token endpoint. A refusal is thrown as OAuthResponseError (the §5.2 body) or
@@ -17,6 +21,7 @@ export type TokenRequest =
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-6 RFC 6749 §6 (refresh)
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.3 RFC 6749 §4.1.3 (code exchange)
+ * @see https://www.rfc-editor.org/rfc/rfc8628#section-3.4 RFC 8628 §3.4 (device code poll)
  */
 export async function requestTokens(ctx: EndpointContext, request: TokenRequest): Promise<TokenEndpointResponse> {
   const response = await postForm(ctx, ctx.metadata.token_endpoint, request);

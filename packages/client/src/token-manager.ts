@@ -1,5 +1,6 @@
 import type { IntrospectionResponse } from '@gatehouse/contract';
 import { completeAuthorization, startAuthorization, type AuthorizationStart } from './authorization-flow.js';
+import { pollDeviceToken, requestDeviceAuthorization, type DevicePolling } from './device-flow.js';
 import { OAuthResponseError, ReauthenticationRequired } from './errors.js';
 import { TypedEmitter } from './events.js';
 import type { ClientAuthMethod, FetchFunction } from './http.js';
@@ -10,7 +11,7 @@ import { revokeToken } from './revoke.js';
 import { isFresh, storedTokensFrom } from './stored-tokens.js';
 import { TokenState } from './token-state.js';
 import { MemoryTokenStore, type StoredTokens, type TokenStore } from './token-store.js';
-import type { AuthorizationServerMetadata, TokenEndpointResponse } from './wire.js';
+import type { AuthorizationServerMetadata, DeviceAuthorizationResponse, TokenEndpointResponse } from './wire.js';
 
 export type { AuthorizationStart } from './authorization-flow.js';
 
@@ -187,6 +188,23 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
   async completeAuthorization(callbackUrl: string | URL): Promise<StoredTokens> {
     const { response, scope } = await completeAuthorization(this.#client, this.#state, callbackUrl, this.#now());
     return this.#keep(response, undefined, scope);
+  }
+
+  /** Starts the device authorization grant (RFC 8628 §3.1): the codes and URIs to show the user. */
+  startDeviceAuthorization(): Promise<DeviceAuthorizationResponse> {
+    return requestDeviceAuthorization(this.#client, this.#options.scope);
+  }
+
+  /**
+   * Polls until the user has approved the device code, honouring `interval` and `slow_down`
+   * (RFC 8628 §3.5), and stores the tokens; throws the server's refusal (access_denied, expired_token).
+   */
+  async completeDeviceAuthorization(
+    authorization: DeviceAuthorizationResponse,
+    options: Pick<DevicePolling, 'sleep'> = {},
+  ): Promise<StoredTokens> {
+    const response = await pollDeviceToken(this.#client, authorization, { ...options, now: this.#now });
+    return this.#keep(response, undefined, this.#options.scope);
   }
 
   /** Adopts a token response obtained elsewhere (e.g. `gatehouse grants issue`). */

@@ -29,9 +29,26 @@ export interface AuthorizationServerMetadata {
   readonly authorization_endpoint?: string;
   readonly introspection_endpoint?: string;
   readonly revocation_endpoint?: string;
+  /** RFC 8628 §4. */
+  readonly device_authorization_endpoint?: string;
   readonly code_challenge_methods_supported?: readonly string[];
   readonly grant_types_supported?: readonly string[];
   /** RFC 9207 §3: the server sends `iss` with every authorization response. */
   readonly authorization_response_iss_parameter_supported?: boolean;
   readonly [member: string]: unknown;
+}
+
+/**
+ * A device authorization response.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc8628#section-3.2 RFC 8628 §3.2
+ */
+export interface DeviceAuthorizationResponse {
+  readonly device_code: string;
+  readonly user_code: string;
+  readonly verification_uri: string;
+  readonly verification_uri_complete?: string;
+  readonly expires_in: number;
+  /** Seconds between polls; 5 when absent. */
+  readonly interval?: number;
 }

@@ -53,6 +53,35 @@ export class UserAgent {
     assert.fail('the authorization flow did not come back to the client');
   }
 
+  /**
+   * The device page (RFC 8628 §3.3): types `userCode` at `verificationUri`, signs in, decides.
+   * Returns the last page (the outcome).
+   */
+  async approveDevice(
+    verificationUri: string,
+    userCode: string,
+    { username = 'alice', password = PASSWORD, decision = 'allow' } = {},
+  ): Promise<Page> {
+    const form = await this.get(verificationUri);
+    const signIn = await this.post(verificationUri, {
+      csrf_token: hidden(form.html, 'csrf_token'),
+      user_code: userCode,
+    });
+    assert.match(signIn.html, /action="\/device\/login"/, `the sign-in form, got ${signIn.status}`);
+    const consent = await this.post(`${verificationUri}/login`, {
+      csrf_token: hidden(signIn.html, 'csrf_token'),
+      request: hidden(signIn.html, 'request'),
+      username,
+      password,
+    });
+    assert.match(consent.html, /action="\/device\/consent"/, `the consent page, got ${consent.status}`);
+    return this.post(`${verificationUri}/consent`, {
+      csrf_token: hidden(consent.html, 'csrf_token'),
+      request: hidden(consent.html, 'request'),
+      decision,
+    });
+  }
+
   get(url: string): Promise<Page> {
     return this.#send(url, { method: 'GET' });
   }

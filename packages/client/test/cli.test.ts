@@ -63,25 +63,49 @@ describe('gatehouse-login', () => {
     rmSync(join(configDir, '..'), { recursive: true, force: true });
   });
 
+  interface LoginRun extends Run {
+    /** The page the browser landed on at the loopback redirect URI. */
+    readonly landing: { readonly status: number; readonly html: string };
+    /** Whether the code had been exchanged (a 200 from /token) when the landing page arrived. */
+    readonly exchangedBeforeLanding: boolean;
+  }
+
   /** Runs `login`, plays the user at the printed URL, and lets the browser land on the loopback listener. */
-  async function login(): Promise<Run> {
-    const io = ioFor(configDir);
+  async function login({
+    decision = 'allow',
+    fetch: fetchFn,
+    clientId = 'cli',
+  }: { decision?: string; fetch?: CliIo['fetch']; clientId?: string } = {}): Promise<LoginRun> {
+    const io = { ...ioFor(configDir), ...(fetchFn ? { fetch: fetchFn } : {}) };
     const running = runLoginCli(
-      ['login', '--issuer', gatehouse.issuer, '--client-id', 'cli', '--scope', 'contacts:read contacts:write'],
+      ['login', '--issuer', gatehouse.issuer, '--client-id', clientId, '--scope', 'contacts:read contacts:write'],
       io,
     );
     while (io.lines.out.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    const callback = await new UserAgent().authorize(io.lines.out[0] ?? '');
+    const mark = gatehouse.proxy.exchanges.length;
+    const callback = await new UserAgent().authorize(io.lines.out[0] ?? '', { decision });
     assert.match(callback, /^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
-    const landing = await fetch(callback);
-    assert.equal(landing.status, 200);
-    assert.match(await landing.text(), /return to the terminal/);
-    return { code: await running, out: io.lines.out.join('\n'), err: io.lines.err.join('\n') };
+    const answer = await fetch(callback);
+    const exchangedBeforeLanding = gatehouse.proxy.exchanges
+      .slice(mark)
+      .some((e) => e.form?.grant_type === 'authorization_code' && e.status === 200);
+    const landing = { status: answer.status, html: await answer.text() };
+    return {
+      code: await running,
+      out: io.lines.out.join('\n'),
+      err: io.lines.err.join('\n'),
+      landing,
+      exchangedBeforeLanding,
+    };
   }
 
-  test('login: loopback redirect with PKCE, the URL printed, the tokens stored encrypted', async () => {
+  test('login: loopback redirect with PKCE, the URL printed, the tokens stored encrypted; the browser is told "Signed in" only after the code exchange', async () => {
     const result = await login();
     assert.equal(result.code, EXIT_CODES.ok, result.err);
+    assert.equal(result.landing.status, 200);
+    assert.match(result.landing.html, /<h1>Signed in<\/h1>/);
+    assert.match(result.landing.html, /return to the terminal/);
+    assert.ok(result.exchangedBeforeLanding, 'the page was written after the code exchange');
     const url = new URL(result.out);
     assert.match(url.searchParams.get('redirect_uri') ?? '', /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
@@ -131,6 +155,94 @@ describe('gatehouse-login', () => {
 
     assert.equal((await login()).code, EXIT_CODES.ok, 'logging in again restores access');
     assert.equal((await run(configDir, 'token')).code, EXIT_CODES.ok);
+  });
+
+  test('login while logged in revokes the previous grant (RFC 7009) instead of orphaning it', async () => {
+    const before = (await run(configDir, 'token')).out;
+    const again = await login();
+    assert.equal(again.code, EXIT_CODES.ok, again.err);
+    assert.match(again.err, /previous sign-in to .* was revoked/);
+    assert.ok((await gatehouse.grant(grantIdOf(before))).revokedAt !== null, 'the previous grant is revoked');
+    const after = await run(configDir, 'token');
+    assert.equal(after.code, EXIT_CODES.ok, after.err);
+    assert.notEqual(grantIdOf(after.out), grantIdOf(before));
+    assert.equal((await gatehouse.grant(grantIdOf(after.out))).revokedAt, null);
+  });
+
+  test('after Deny the browser is told the sign-in was refused; login exits 1 and the previous sign-in stands', async () => {
+    const before = (await run(configDir, 'token')).out;
+    // Another application, which the user has not allowed yet: the consent page is shown.
+    await gatehouse.addClient({ id: 'other-cli', public: true, redirectUris: ['http://127.0.0.1/callback'] });
+    const denied = await login({ decision: 'deny', clientId: 'other-cli' });
+    assert.equal(denied.code, EXIT_CODES.error);
+    assert.match(denied.err, /access_denied/);
+    assert.equal(denied.landing.status, 403);
+    assert.match(denied.landing.html, /<h1>Sign-in refused<\/h1>/);
+    assert.doesNotMatch(denied.landing.html, /Signed in</);
+    assert.equal((await gatehouse.grant(grantIdOf(before))).revokedAt, null);
+  });
+
+  test('a failed code exchange is shown as a failure in the browser, in the look of the server pages', async () => {
+    // The code is altered on its way to the token endpoint: the real server refuses it.
+    const corrupting: CliIo['fetch'] = (input, init) =>
+      fetch(
+        input,
+        typeof init?.body === 'string' ? { ...init, body: init.body.replace(/(^|&)code=[^&]+/, '$1code=spent') } : init,
+      );
+    const failed = await login({ fetch: corrupting });
+    assert.equal(failed.code, EXIT_CODES.error);
+    assert.equal(failed.landing.status, 400);
+    assert.match(failed.landing.html, /<h1>Sign-in failed<\/h1>/);
+    assert.match(failed.landing.html, /authorization code is invalid/);
+    assert.ok(!failed.exchangedBeforeLanding);
+    // The server's look: its card, colours and shield, under a CSP that allows only this page's style.
+    assert.match(failed.landing.html, /class="card"/);
+    assert.match(failed.landing.html, /--accent: #2f5bd8/);
+  });
+
+  test('login --device prints the code and URL and polls, at the interval and 5 s slower after slow_down (RFC 8628 §3.5)', async () => {
+    await gatehouse.addClient({
+      id: 'tv',
+      public: true,
+      grantTypes: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-login-'));
+    try {
+      const sleeps: number[] = [];
+      let approved: Promise<unknown> = Promise.resolve();
+      const io = {
+        ...ioFor(dir),
+        // The second poll is sent at once (too fast: slow_down); the others after the time asked for.
+        sleep: async (ms: number) => {
+          sleeps.push(ms);
+          if (sleeps.length !== 2) gatehouse.clock.advance(ms / 1000);
+          if (sleeps.length === 3) await approved;
+        },
+      };
+      const running = runLoginCli(['login', '--device', '--issuer', gatehouse.issuer, '--client-id', 'tv'], io);
+      while (io.lines.out.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      const userCode = /enter the code: ([A-Z]{4}-[A-Z]{4})/.exec(io.lines.err.join('\n'))?.[1];
+      assert.ok(userCode, io.lines.err.join('\n'));
+      assert.equal(io.lines.out[0], `${gatehouse.issuer}/device?user_code=${userCode}`);
+      assert.ok(io.lines.err.some((line) => line.includes(`open ${gatehouse.issuer}/device`)));
+      approved = new UserAgent().approveDevice(`${gatehouse.issuer}/device`, userCode);
+      const code = await running;
+      assert.equal(code, EXIT_CODES.ok, io.lines.err.join('\n'));
+      assert.deepEqual(sleeps, [5000, 5000, 10000]);
+      const polls = gatehouse.proxy.exchanges.filter((e) => e.form?.device_code !== undefined);
+      assert.deepEqual(
+        polls.map((e) => e.status),
+        [400, 400, 200],
+      );
+      const token = await run(dir, 'token');
+      assert.equal(token.code, EXIT_CODES.ok, token.err);
+      const answer = await fetch(`${gatehouse.apiBase}/contacts`, {
+        headers: { authorization: `Bearer ${token.out}` },
+      });
+      assert.equal(answer.status, 200);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('logout revokes the grant at the server and removes the local files', async () => {

@@ -5,15 +5,13 @@
  * and the SDK bundle are served by the counting proxy, on the issuer's origin.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './_chromium.js';
 import { CALLBACK, startGatehouse, type Gatehouse } from './_gatehouse.js';
 import { isRefresh } from './_proxy.js';
 import { bundleSdk, tabsPage, type TabReport } from './_tabs-page.js';
 
-/** Debian's chromium, never a browser download. */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const ACCESS_TTL = 3;
 const SKEW = 1.5;
 
@@ -21,23 +19,11 @@ describe('two tabs of one origin on the localStorage store, against Gatehouse (r
   let gatehouse: Gatehouse;
   let browser: Browser;
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`chromium is not installed at ${CHROMIUM} (or set CHROMIUM_PATH)`);
     gatehouse = await startGatehouse();
     await gatehouse.addUser();
     gatehouse.proxy.local.set('/sdk-test/sdk.js', { contentType: 'text/javascript', body: await bundleSdk() });
     gatehouse.proxy.local.set('/sdk-test/tab.html', { contentType: 'text/html', body: tabsPage('/sdk-test/sdk.js') });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,34 +1,65 @@
+import { OAuthResponseError } from '../errors.js';
+import type { LandingPage } from '../node/landing-page.js';
 import { listenOnLoopback } from '../node/loopback.js';
+import type { StoredTokens } from '../token-store.js';
+import { MemoryTokenStore } from '../token-store.js';
+import { signInOnDevice } from './device-login.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
-import { cliPaths, managerFor, writeProfile, type LoginProfile } from './profile.js';
+import { cliPaths, managerFor, managerOver, readProfile, writeProfile, type LoginProfile } from './profile.js';
 import type { CliIo } from './run.js';
 
-interface LoginOptions {
+export interface LoginOptions {
   readonly issuer: string;
   readonly clientId: string;
   readonly scope?: string | undefined;
   /** 0 (the default): a free port, which a server following RFC 8252 §7.3 (Gatehouse does) accepts. */
   readonly port: number;
   readonly timeoutSeconds: number;
+  /** The device authorization grant (RFC 8628) instead of a browser on this machine. */
+  readonly device: boolean;
 }
 
+type Paths = ReturnType<typeof cliPaths>;
+
 /**
- * `gatehouse-login login`: the authorization code flow of a native app. Listens on the loopback
- * interface, prints the authorization URL for the user to open, waits for the redirect carrying
- * our `state`, exchanges the code with the PKCE verifier, stores the tokens encrypted.
- *
- * @see https://www.rfc-editor.org/rfc/rfc8252#section-4.1 RFC 8252 §4.1
+ * `gatehouse-login login`: signs in (in a browser on this machine, or with `--device` on any
+ * device), stores the tokens encrypted, then revokes the grant of the sign-in it replaces, so that
+ * logging in again never leaves a live grant behind at the server (RFC 7009).
  */
 export async function login(options: LoginOptions, io: CliIo): Promise<ExitCode> {
   const paths = cliPaths(io.env);
+  const previous = await previousSignIn(paths, io);
+  const profile: LoginProfile = {
+    issuer: options.issuer,
+    client_id: options.clientId,
+    ...(options.scope === undefined ? {} : { scope: options.scope }),
+  };
+  const signedIn = options.device
+    ? await signInOnDevice(profile, paths, io)
+    : await signInWithBrowser(profile, options, paths, io);
+  await writeProfile(paths, signedIn);
+  io.err(
+    `Logged in to ${options.issuer} as client ${options.clientId}; the tokens are stored encrypted in ${paths.tokens}.`,
+  );
+  if (previous !== undefined) await revokePrevious(previous, io);
+  return EXIT_CODES.ok;
+}
+
+/**
+ * The authorization code flow of a native app (RFC 8252 §4.1): listens on the loopback interface,
+ * prints the authorization URL, waits for the redirect carrying our `state`, exchanges the code
+ * with the PKCE verifier, and only then answers the browser, with the truth: signed in, refused,
+ * or failed.
+ */
+async function signInWithBrowser(
+  base: LoginProfile,
+  options: LoginOptions,
+  paths: Paths,
+  io: CliIo,
+): Promise<LoginProfile> {
   const listener = await listenOnLoopback({ port: options.port });
   try {
-    const profile: LoginProfile = {
-      issuer: options.issuer,
-      client_id: options.clientId,
-      redirect_uri: listener.redirectUri,
-      ...(options.scope === undefined ? {} : { scope: options.scope }),
-    };
+    const profile: LoginProfile = { ...base, redirect_uri: listener.redirectUri };
     const { manager } = await managerFor(profile, paths, io);
     const { authorizationUrl, state } = await manager.startAuthorization();
     io.err('Open this URL in a browser to sign in:');
@@ -38,13 +69,66 @@ export async function login(options: LoginOptions, io: CliIo): Promise<ExitCode>
       (url) => url.searchParams.get('state') === state,
       options.timeoutSeconds * 1000,
     );
-    await manager.completeAuthorization(callback);
-    await writeProfile(paths, profile);
-    io.err(
-      `Logged in to ${options.issuer} as client ${options.clientId}; the tokens are stored encrypted in ${paths.tokens}.`,
-    );
-    return EXIT_CODES.ok;
+    try {
+      await manager.completeAuthorization(callback.url);
+    } catch (error) {
+      callback.answer(landingPageOf(error));
+      throw error;
+    }
+    callback.answer({
+      status: 200,
+      ok: true,
+      title: 'Signed in',
+      text: 'You can close this window and return to the terminal.',
+    });
+    return profile;
   } finally {
     await listener.close();
+  }
+}
+
+/** The page for a sign-in that came back without tokens. */
+function landingPageOf(error: unknown): LandingPage {
+  // RFC 6749 §4.1.2.1: the user chose Deny on the consent page.
+  if (error instanceof OAuthResponseError && error.error === 'access_denied')
+    return {
+      status: 403,
+      ok: false,
+      title: 'Sign-in refused',
+      text: 'Access was denied, so gatehouse-login was not signed in. You can close this window.',
+    };
+  const reason = error instanceof Error ? error.message : String(error);
+  return {
+    status: 400,
+    ok: false,
+    title: 'Sign-in failed',
+    text: `gatehouse-login could not complete the sign-in (${reason}). Return to the terminal for details.`,
+  };
+}
+
+interface PreviousSignIn {
+  readonly profile: LoginProfile;
+  readonly tokens: StoredTokens;
+}
+
+async function previousSignIn(paths: Paths, io: CliIo): Promise<PreviousSignIn | undefined> {
+  const profile = await readProfile(paths);
+  if (profile === undefined) return undefined;
+  const tokens = await (await managerFor(profile, paths, io)).manager.tokens();
+  return tokens?.refreshToken === undefined ? undefined : { profile, tokens };
+}
+
+/**
+ * Revokes the replaced sign-in's refresh token at its own server (RFC 7009 §2.1; at Gatehouse that
+ * ends its grant). The new sign-in stands whatever happens; a failure is reported, not fatal.
+ */
+async function revokePrevious({ profile, tokens }: PreviousSignIn, io: CliIo): Promise<void> {
+  try {
+    await managerOver(profile, new MemoryTokenStore({ tokens }), io).logout();
+    io.err(`The previous sign-in to ${profile.issuer} was revoked.`);
+  } catch (error) {
+    io.err(
+      `The previous sign-in to ${profile.issuer} could not be revoked: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { isRecord } from '../errors.js';
 import { FileTokenStore, writeFileAtomically } from '../node/file-token-store.js';
 import { TokenManager } from '../token-manager.js';
+import type { TokenStore } from '../token-store.js';
 import type { CliIo } from './run.js';
 
 /** What `login` remembers for `token` and `logout` (not secret; the tokens are in the encrypted file). */
@@ -11,7 +12,10 @@ export interface LoginProfile {
   readonly issuer: string;
   readonly client_id: string;
   readonly scope?: string;
-  readonly redirect_uri: string;
+  /** The loopback redirect URI of a browser sign-in; absent after `login --device`. */
+  readonly redirect_uri?: string;
+  /** Signed in with the device authorization grant (RFC 8628). */
+  readonly device?: boolean;
 }
 
 interface CliPaths {
@@ -40,7 +44,7 @@ export async function readProfile(paths: CliPaths): Promise<LoginProfile | undef
     !isRecord(value) ||
     typeof value.issuer !== 'string' ||
     typeof value.client_id !== 'string' ||
-    typeof value.redirect_uri !== 'string'
+    (typeof value.redirect_uri !== 'string' && value.device !== true)
   ) {
     throw new Error(`${paths.profile} is not a gatehouse-login profile; remove it and log in again`);
   }
@@ -62,21 +66,27 @@ export async function managerFor(
   io: CliIo,
 ): Promise<{ manager: TokenManager; store: FileTokenStore }> {
   const store = await FileTokenStore.open({ path: paths.tokens, keyFile: paths.key, env: io.env });
-  const manager = new TokenManager({
+  return { manager: managerOver(profile, store, io), store };
+}
+
+/** The token manager of a profile over any store. */
+export function managerOver(profile: LoginProfile, store: TokenStore, io: CliIo): TokenManager {
+  return new TokenManager({
     issuer: profile.issuer,
     clientId: profile.client_id,
-    redirectUri: profile.redirect_uri,
+    // A device has no redirect URI; its manager never starts a browser sign-in.
+    redirectUri: profile.redirect_uri ?? '',
     scope: profile.scope,
     store,
     ...(io.fetch ? { fetch: io.fetch } : {}),
     ...(io.retry ? { retry: io.retry } : {}),
   });
-  return { manager, store };
 }
 
 /** The command that logs in again with the same settings. */
 export function loginCommandOf(profile: LoginProfile): string {
   const scope = profile.scope === undefined ? '' : ` --scope '${profile.scope}'`;
+  const device = profile.device === true ? ' --device' : '';
   // No --port: a server that follows RFC 8252 §7.3 (Gatehouse does) accepts the loopback redirect on any port.
-  return `gatehouse-login login --issuer ${profile.issuer} --client-id ${profile.client_id}${scope}`;
+  return `gatehouse-login login --issuer ${profile.issuer} --client-id ${profile.client_id}${scope}${device}`;
 }

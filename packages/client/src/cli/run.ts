@@ -13,10 +13,13 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly fetch?: FetchFunction;
   readonly retry?: Partial<RetryPolicy>;
+  /** How `login --device` waits between polls (tests let time pass instead). */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 export const USAGE = `Usage:
   gatehouse-login login --issuer URL --client-id ID [--scope "a b"] [--port N] [--timeout SECONDS]
+  gatehouse-login login --device --issuer URL --client-id ID [--scope "a b"]
   gatehouse-login token
   gatehouse-login logout
 
@@ -46,10 +49,13 @@ async function dispatch([command, ...rest]: readonly string[], io: CliIo): Promi
           scope: { type: 'string' },
           port: { type: 'string' },
           timeout: { type: 'string' },
+          device: { type: 'boolean' },
         },
       });
       if (values.issuer === undefined || values['client-id'] === undefined)
         throw new UsageError('login needs --issuer and --client-id');
+      if (values.device === true && values.port !== undefined)
+        throw new UsageError('--port is for the browser sign-in; --device uses no redirect');
       return login(
         {
           issuer: values.issuer.replace(/\/+$/, ''),
@@ -57,6 +63,7 @@ async function dispatch([command, ...rest]: readonly string[], io: CliIo): Promi
           scope: values.scope,
           port: integerOption('--port', values.port ?? '0', 0, 65535),
           timeoutSeconds: integerOption('--timeout', values.timeout ?? '300', 1, 86_400),
+          device: values.device === true,
         },
         io,
       );

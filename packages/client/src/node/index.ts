@@ -5,6 +5,7 @@
 export { FileTokenStore, writeFileAtomically, type FileTokenStoreOptions } from './file-token-store.js';
 export { withFileLock, type FileLockOptions } from './file-lock.js';
 export { TOKEN_KEY_ENV, loadTokenKey } from './token-key.js';
-export { listenOnLoopback, type LoopbackListener } from './loopback.js';
+export { listenOnLoopback, type LoopbackCallback, type LoopbackListener } from './loopback.js';
+export type { LandingPage } from './landing-page.js';
 export { runLoginCli, type CliIo } from '../cli/run.js';
 export { EXIT_CODES, type ExitCode } from '../cli/exit-codes.js';

@@ -1,5 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { LANDING_HEADERS, renderLandingPage, type LandingPage } from './landing-page.js';
+
+/** The authorization response that reached the listener, whose browser waits for `answer`. */
+export interface LoopbackCallback {
+  readonly url: URL;
+  /**
+   * Shows the browser how the sign-in ended. The browser's request is held open until then, so the
+   * page can tell the truth: written after the code exchange, it says whether the exchange worked.
+   */
+  answer(page: LandingPage): void;
+}
 
 export interface LoopbackListener {
   /** `http://127.0.0.1:<port><path>`: the redirect URI to register and to send. */
@@ -9,17 +20,21 @@ export interface LoopbackListener {
    * The first callback `accept` takes (the one carrying our `state`); others are answered 400 and
    * ignored, since any local program can reach a loopback port. Rejects after `timeoutMs`.
    */
-  waitForCallback(accept: (callback: URL) => boolean, timeoutMs: number): Promise<URL>;
+  waitForCallback(accept: (callback: URL) => boolean, timeoutMs: number): Promise<LoopbackCallback>;
+  /** Stops listening; a callback left unanswered is told the sign-in did not complete. */
   close(): Promise<void>;
 }
 
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'",
+const NOT_COMPLETED: LandingPage = {
+  status: 500,
+  ok: false,
+  title: 'Sign-in not completed',
+  text: 'The terminal stopped waiting before the sign-in finished. Return to the terminal and try again.',
 };
-const page = (title: string, text: string): string =>
-  `<!doctype html><html lang="en"><meta charset="utf-8"><title>${title}</title><h1>${title}</h1><p>${text}</p></html>`;
+
+function send(response: ServerResponse, page: LandingPage): void {
+  if (!response.headersSent) response.writeHead(page.status, LANDING_HEADERS).end(renderLandingPage(page));
+}
 
 /**
  * Listens on the IPv4 loopback address for the authorization response of a native app: plain http
@@ -32,21 +47,21 @@ export async function listenOnLoopback(
   options: { readonly port?: number; readonly path?: string } = {},
 ): Promise<LoopbackListener> {
   const path = options.path ?? '/callback';
-  let deliver: ((url: URL) => boolean) | undefined;
+  let deliver: ((url: URL, response: ServerResponse) => boolean) | undefined;
+  let held: ServerResponse | undefined;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (request.method !== 'GET' || url.pathname !== path) {
-      response.writeHead(404, PAGE_HEADERS).end(page('Not found', 'Nothing is served here.'));
+      send(response, { status: 404, ok: false, title: 'Not found', text: 'Nothing is served here.' });
       return;
     }
-    if (deliver?.(url) === true) {
-      response
-        .writeHead(200, PAGE_HEADERS)
-        .end(page('Signed in', 'You can close this window and return to the terminal.'));
-    } else {
-      response
-        .writeHead(400, PAGE_HEADERS)
-        .end(page('Not expected', 'This is not the sign-in the terminal is waiting for.'));
+    if (deliver?.(url, response) !== true) {
+      send(response, {
+        status: 400,
+        ok: false,
+        title: 'Not expected',
+        text: 'This is not the sign-in the terminal is waiting for.',
+      });
     }
   });
   await new Promise<void>((resolve, reject) => {
@@ -58,23 +73,34 @@ export async function listenOnLoopback(
     redirectUri: `http://127.0.0.1:${port}${path}`,
     port,
     waitForCallback(accept, timeoutMs) {
-      return new Promise<URL>((resolve, reject) => {
+      return new Promise<LoopbackCallback>((resolve, reject) => {
         const timer = setTimeout(() => {
           deliver = undefined;
           reject(
             new Error(`no sign-in arrived at http://127.0.0.1:${port}${path} within ${Math.round(timeoutMs / 1000)} s`),
           );
         }, timeoutMs);
-        deliver = (url) => {
+        deliver = (url, response) => {
           if (!accept(url)) return false;
           clearTimeout(timer);
           deliver = undefined;
-          resolve(url);
+          held = response;
+          resolve({ url, answer: (page) => send(response, page) });
           return true;
         };
       });
     },
-    close() {
+    async close() {
+      if (held !== undefined) {
+        send(held, NOT_COMPLETED);
+        // The page is written before the connections are cut, so the browser gets all of it.
+        const response = held;
+        if (!response.writableFinished && !response.destroyed)
+          await new Promise((resolve) => {
+            response.once('finish', resolve);
+            response.once('close', resolve);
+          });
+      }
       return new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
