@@ -183,6 +183,33 @@ for (const dialect of DIALECTS)
       });
     });
 
+    it('RFC 6749 §5.2: bad input gets catalog answers, never a 5xx: no or repeated device_code, a malformed scope, hostile codes on the page', async () => {
+      await assertOAuthError(await server.post('/token', { grant_type: DEVICE_GRANT }, { as: tv }), {
+        error: 'invalid_request',
+        description: "missing required parameter 'device_code'",
+      });
+      await assertOAuthError(
+        await server.post('/token', `grant_type=${encodeURIComponent(DEVICE_GRANT)}&device_code=a&device_code=b`, {
+          as: tv,
+        }),
+        { error: 'invalid_request', description: "parameter 'device_code' was sent more than once" },
+      );
+      await assertOAuthError(await server.post('/device_authorization', { scope: 'bad\u0001scope' }, { as: tv }), {
+        error: 'invalid_scope',
+      });
+      const browser = new PageBrowser(server);
+      // An address of its own: these wrong codes use up its budget of guesses.
+      browser.extraHeaders = { 'x-forwarded-for': '198.51.100.9' };
+      const form = await browser.get('/device?user_code=a&user_code=%00%E2%80%AE');
+      assert.equal(form.status, 200);
+      for (const typed of ['x'.repeat(10_000), '\u0000BCDF-GHJK', 'ÀÀÀÀ-ÀÀÀÀ'])
+        assert.equal(
+          (await browser.post('/device', { csrf_token: hiddenField(form.html, 'csrf_token'), user_code: typed }))
+            .status,
+          400,
+        );
+    });
+
     it('§3.4: of concurrent polls of an approved device code exactly one gets tokens, and one grant is made', async () => {
       const { device_code, user_code } = await startDevice();
       await decide(user_code, 'allow');

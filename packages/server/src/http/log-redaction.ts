@@ -29,6 +29,8 @@ const KNOWN_PARAMETERS: ReadonlySet<string> = new Set([
   'state',
   'code_challenge',
   'code_verifier',
+  'device_code',
+  'user_code',
   'refresh_token',
   'access_token',
   'id_token',
