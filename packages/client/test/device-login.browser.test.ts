@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { EXIT_CODES, runLoginCli } from '@gatehouse/client/node';
+import { EXIT_CODES, listenOnLoopback, runLoginCli } from '@gatehouse/client/node';
 import { launchChromium } from './_chromium.js';
 import { PASSWORD, startGatehouse, type Gatehouse } from './_gatehouse.js';
 
@@ -57,6 +57,10 @@ describe('gatehouse-login login --device, approved in Chromium', () => {
     assert.equal(lines.out[0], `${gatehouse.issuer}/device?user_code=${userCode}`, 'verification_uri_complete');
 
     const page = await (await browser.newContext()).newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
+    });
     await page.goto(`${gatehouse.issuer}/device`);
     assert.equal(await page.title(), 'Connect a device · Gatehouse');
     await page.getByLabel('Code').fill(userCode.replace('-', '').toLowerCase());
@@ -70,6 +74,7 @@ describe('gatehouse-login login --device, approved in Chromium', () => {
     assert.ok(polledBefore > 0, 'the CLI was polling while the user signed in');
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForSelector('text=Device connected');
+    assert.deepEqual(violations, [], 'the device pages break no rule of their CSP');
 
     assert.equal(await running, EXIT_CODES.ok, lines.err.join('\n'));
     assert.ok(
@@ -87,5 +92,26 @@ describe('gatehouse-login login --device, approved in Chromium', () => {
       headers: { authorization: `Bearer ${token.out[0]}` },
     });
     assert.equal(answer.status, 200);
+  });
+
+  test("gatehouse-login's landing page has the server pages' look in a browser: its inline style is allowed by the CSP hash", async () => {
+    const listener = await listenOnLoopback();
+    const page = await (await browser.newContext()).newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
+    });
+    try {
+      const callback = listener.waitForCallback(() => true, 10_000);
+      const landed = page.goto(`${listener.redirectUri}?state=s&code=c`);
+      (await callback).answer({ status: 403, ok: false, title: 'Sign-in refused', text: 'Access was denied.' });
+      await landed;
+      assert.equal(await page.textContent('h1'), 'Sign-in refused');
+      const card = await page.evaluate(() => getComputedStyle(document.querySelector('.card') as Element).borderRadius);
+      assert.equal(card, '16px', 'the style applies');
+      assert.deepEqual(violations, []);
+    } finally {
+      await listener.close();
+    }
   });
 });
