@@ -28,7 +28,10 @@ import { basicAuthorization, refresh, startTestServer, VERIFIER, type TestClient
  * refuses text that SQLite stores (U+0000), so what reaches the store is fuzzed on each.
  */
 for (const dialect of DIALECTS)
-  describe(`fuzzing the OAuth endpoints: /token, /introspect, /revoke [${dialect}]`, () => fuzzOAuthEndpoints(dialect));
+  describe(`fuzzing the OAuth endpoints: /token, /introspect, /revoke, /device_authorization [${dialect}]`, () =>
+    fuzzOAuthEndpoints(dialect));
+
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 function fuzzOAuthEndpoints(dialect: Dialect): void {
   const FORM = 'application/x-www-form-urlencoded';
@@ -41,11 +44,17 @@ function fuzzOAuthEndpoints(dialect: Dialect): void {
   const refreshTokens: string[] = [];
   const accessTokens: string[] = [];
   const codes: string[] = [];
+  const deviceCodes: string[] = [];
 
   before(async () => {
     server = await startTestServer({ dialect });
     confidential = await server.addClient({ id: 'fuzz-confidential', redirectUris: [REDIRECT_URI], rotationLimit: 2 });
-    publicClient = await server.addClient({ id: 'fuzz-public', public: true, redirectUris: [REDIRECT_URI] });
+    publicClient = await server.addClient({
+      id: 'fuzz-public',
+      public: true,
+      redirectUris: [REDIRECT_URI],
+      grantTypes: ['authorization_code', 'refresh_token', DEVICE_GRANT],
+    });
     resourceServer = await server.addClient({ id: 'fuzz-resource-server', resourceServer: true });
     for (let i = 0; i < 12; i++) {
       const issued = await server.issueGrant(i % 2 === 0 ? confidential : publicClient, `subject-${i}`);
@@ -57,6 +66,10 @@ function fuzzOAuthEndpoints(dialect: Dialect): void {
           redirectUri: REDIRECT_URI,
         }),
       );
+    }
+    for (let i = 0; i < 4; i++) {
+      const answer = await server.post('/device_authorization', {}, { as: publicClient });
+      deviceCodes.push(((await answer.json()) as { device_code: string }).device_code);
     }
   });
   after(() => server.close());
@@ -79,7 +92,12 @@ function fuzzOAuthEndpoints(dialect: Dialect): void {
       'password',
       'implicit',
       'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      DEVICE_GRANT,
       'REFRESH_TOKEN',
+    ),
+    device_code: fc.oneof(
+      fc.constantFrom(0, 1, 2, 3).map((i) => deviceCodes[i] as string),
+      hostileText,
     ),
     refresh_token: anyToken,
     code: fc.oneof(
@@ -172,7 +190,7 @@ function fuzzOAuthEndpoints(dialect: Dialect): void {
     },
   ) as fc.Arbitrary<Array<[string, string | Buffer]>>;
 
-  const endpoint = fc.constantFrom('/token', '/introspect', '/revoke');
+  const endpoint = fc.constantFrom('/token', '/introspect', '/revoke', '/device_authorization');
 
   async function check(request: RawRequest, how: Parameters<typeof answered>[1]): Promise<string> {
     const answer = await sendRaw(server.url, request);
@@ -190,7 +208,7 @@ function fuzzOAuthEndpoints(dialect: Dialect): void {
   it('hostile form bodies (repeated, missing, odd-Unicode, non-UTF-8, prototype-key parameters) never get a 5xx, only catalog errors', async (t) => {
     await fuzz(
       t,
-      'POST /token|/introspect|/revoke with hostile form bodies',
+      'POST /token|/introspect|/revoke|/device_authorization with hostile form bodies',
       [endpoint, hostileForm(FIELDS()), contentTypes([FORM]), authorization, delivery, junkHeaders],
       async (path, body, contentType, auth, how, junk) => {
         const headers: Array<[string, string | Buffer]> = [...auth, ...junk];
@@ -288,7 +306,7 @@ function fuzzOAuthEndpoints(dialect: Dialect): void {
     );
     await fuzz(
       t,
-      'malformed HTTP on /token|/introspect|/revoke',
+      'malformed HTTP on /token|/introspect|/revoke|/device_authorization',
       [method, target, oddHeader, hostileForm(FIELDS()), delivery],
       async (m, path, extra, body, how) => {
         // A framing header of its own may announce more body than comes: then the request is cut off
@@ -305,7 +323,7 @@ function fuzzOAuthEndpoints(dialect: Dialect): void {
         if (!answered(answer, framing && how === 'whole' ? 'truncated-end' : how)) return outcomeOf(answer);
         // A POST to an OAuth path is answered by the endpoint, or by the HTTP layer in its terms. Other
         // methods and paths are no route (a problem), unless the HTTP layer refused them first.
-        const oauthPath = /^\/(token|introspect|revoke)(\?|#|$)/.test(path);
+        const oauthPath = /^\/(token|introspect|revoke|device_authorization)(\?|#|$)/.test(path);
         assertCatalogAnswer(answer, {
           kind: m === 'POST' && oauthPath ? 'oauth' : oauthPath ? ['oauth', 'problem'] : 'problem',
           issuer: 'http://gatehouse.test',
