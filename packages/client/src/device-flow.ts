@@ -3,7 +3,8 @@ import { jsonObjectOf, postForm } from './http.js';
 import type { OAuthClient } from './oauth-client.js';
 import { isTransient } from './retry.js';
 import { DEVICE_CODE_GRANT_TYPE } from './token-endpoint.js';
-import type { DeviceAuthorizationResponse, TokenEndpointResponse } from './wire.js';
+import type { DeviceAuthorizationResponse } from '@gatehouse/contract';
+import type { TokenEndpointResponse } from './wire.js';
 
 /** RFC 8628 §3.2: the interval when the response gives none; §3.5: what each slow_down adds. */
 const DEFAULT_INTERVAL_SECONDS = 5;

@@ -68,9 +68,10 @@ export { revokeToken } from './revoke.js';
 export { pollDeviceToken, requestDeviceAuthorization, type DevicePolling } from './device-flow.js';
 export { DEVICE_CODE_GRANT_TYPE, requestTokens, parseTokenResponse, type TokenRequest } from './token-endpoint.js';
 export type { ClientAuthMethod, ClientCredentials, EndpointContext, FetchFunction } from './http.js';
-export type { AuthorizationServerMetadata, DeviceAuthorizationResponse, TokenEndpointResponse } from './wire.js';
+export type { AuthorizationServerMetadata, TokenEndpointResponse } from './wire.js';
 export type {
   ActiveIntrospectionResponse,
+  DeviceAuthorizationResponse,
   InactiveIntrospectionResponse,
   IntrospectionResponse,
   OAuthErrorBody,

@@ -1,4 +1,4 @@
-import type { IntrospectionResponse } from '@gatehouse/contract';
+import type { DeviceAuthorizationResponse, IntrospectionResponse } from '@gatehouse/contract';
 import { completeAuthorization, startAuthorization, type AuthorizationStart } from './authorization-flow.js';
 import { pollDeviceToken, requestDeviceAuthorization, type DevicePolling } from './device-flow.js';
 import { OAuthResponseError, ReauthenticationRequired } from './errors.js';
@@ -11,7 +11,7 @@ import { revokeToken } from './revoke.js';
 import { isFresh, storedTokensFrom } from './stored-tokens.js';
 import { TokenState } from './token-state.js';
 import { MemoryTokenStore, type StoredTokens, type TokenStore } from './token-store.js';
-import type { AuthorizationServerMetadata, DeviceAuthorizationResponse, TokenEndpointResponse } from './wire.js';
+import type { AuthorizationServerMetadata, TokenEndpointResponse } from './wire.js';
 
 export type { AuthorizationStart } from './authorization-flow.js';
 

@@ -1,6 +1,6 @@
 /**
  * What travels on the wire, in the RFCs' own snake_case names, that only the client reads. The
- * token and introspection responses and the error bodies are the contract's (`@gatehouse/contract`),
+ * token, introspection and device authorization responses and the error bodies are the contract's (`@gatehouse/contract`),
  * shared with the server. Everything here is readonly: a response is read, never edited.
  */
 import type { TokenResponse } from '@gatehouse/contract';
@@ -36,19 +36,4 @@ export interface AuthorizationServerMetadata {
   /** RFC 9207 §3: the server sends `iss` with every authorization response. */
   readonly authorization_response_iss_parameter_supported?: boolean;
   readonly [member: string]: unknown;
-}
-
-/**
- * A device authorization response.
- *
- * @see https://www.rfc-editor.org/rfc/rfc8628#section-3.2 RFC 8628 §3.2
- */
-export interface DeviceAuthorizationResponse {
-  readonly device_code: string;
-  readonly user_code: string;
-  readonly verification_uri: string;
-  readonly verification_uri_complete?: string;
-  readonly expires_in: number;
-  /** Seconds between polls; 5 when absent. */
-  readonly interval?: number;
 }

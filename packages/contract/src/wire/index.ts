@@ -5,3 +5,4 @@
  */
 export * from './token-response.js';
 export * from './introspection-response.js';
+export * from './device-authorization-response.js';

@@ -1,4 +1,4 @@
-import { OAuthError } from '@gatehouse/contract';
+import { OAuthError, type DeviceAuthorizationResponse } from '@gatehouse/contract';
 import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
 import { createDeviceAuthorization } from '../device-authorizations.js';
@@ -31,7 +31,7 @@ export const deviceAuthorizationEndpoint = oauthEndpoint({
     if (!isScopeSubset(scope, client.scope)) throw new OAuthError('scope_not_allowed');
     const created = await createDeviceAuthorization(store, { client, scope, now: clock.now() });
     const verificationUri = `${issuer}${DEVICE_VERIFICATION_PATH}`;
-    return noStore(reply).send({
+    const response: DeviceAuthorizationResponse = {
       device_code: created.deviceCode,
       user_code: created.userCode,
       verification_uri: verificationUri,
@@ -39,6 +39,7 @@ export const deviceAuthorizationEndpoint = oauthEndpoint({
       verification_uri_complete: `${verificationUri}?${new URLSearchParams({ user_code: created.userCode })}`,
       expires_in: created.expiresIn,
       interval: created.interval,
-    });
+    };
+    return noStore(reply).send(response);
   },
 });
