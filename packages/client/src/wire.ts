@@ -1,7 +1,8 @@
 /**
  * What travels on the wire, in the RFCs' own snake_case names, that only the client reads. The
- * token, introspection and device authorization responses and the error bodies are the contract's (`@gatehouse/contract`),
- * shared with the server. Everything here is readonly: a response is read, never edited.
+ * token, introspection and device authorization responses and the error bodies are the contract's
+ * (`@gatehouse/contract`), shared with the server. Everything here is readonly: a response is read,
+ * never edited.
  */
 import type { TokenResponse } from '@gatehouse/contract';
 

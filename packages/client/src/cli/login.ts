@@ -127,8 +127,7 @@ async function revokePrevious({ profile, tokens }: PreviousSignIn, io: CliIo): P
     await managerOver(profile, new MemoryTokenStore({ tokens }), io).logout();
     io.err(`The previous sign-in to ${profile.issuer} was revoked.`);
   } catch (error) {
-    io.err(
-      `The previous sign-in to ${profile.issuer} could not be revoked: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    const reason = error instanceof Error ? error.message : String(error);
+    io.err(`The previous sign-in to ${profile.issuer} could not be revoked: ${reason}`);
   }
 }

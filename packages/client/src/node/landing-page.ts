@@ -71,6 +71,9 @@ function escapeHtml(value: string): string {
 
 export function renderLandingPage(page: LandingPage): string {
   const title = escapeHtml(page.title);
+  const mark = page.ok
+    ? '<span class="mark mark-ok" aria-hidden="true">✓</span>'
+    : '<span class="mark mark-error" aria-hidden="true">!</span>';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -82,7 +85,7 @@ export function renderLandingPage(page: LandingPage): string {
 <body>
 <main class="card">
 <header class="brand">${LOGO}<span>Gatehouse</span></header>
-<div class="parties"><span class="mark ${page.ok ? 'mark-ok' : 'mark-error'}" aria-hidden="true">${page.ok ? '✓' : '!'}</span></div>
+<div class="parties">${mark}</div>
 <h1>${title}</h1>
 <p class="summary">${escapeHtml(page.text)}</p>
 </main>
