@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { decodeJwt } from 'jose';
 import { addTestUser, assertPageHeaders, hiddenField, PageBrowser, PASSWORD, type PageAnswer } from './_authorize.js';
 import { DIALECTS } from './_dialects.js';
 import { assertOAuthError, assertOkJson, ISSUER } from './_oauth-assertions.js';
@@ -143,6 +144,25 @@ for (const dialect of DIALECTS)
         error: 'invalid_grant',
         description: 'device code has already been used',
       });
+    });
+
+    it("OIDC Core §3.1.3.3: with the openid scope the device gets an ID token of the approving user, auth_time that sign-in's", async () => {
+      const oidcTv = await server.addClient({
+        id: 'oidc-tv',
+        name: 'OIDC TV',
+        public: true,
+        grantTypes: [DEVICE_GRANT, 'refresh_token'],
+        scope: ['openid', 'contacts:read'],
+      });
+      const { device_code, user_code } = await startDevice(oidcTv, { scope: 'openid contacts:read' });
+      await decide(user_code, 'allow');
+      const tokens = await assertOkJson(await poll(device_code, oidcTv));
+      const claims = decodeJwt(tokens.id_token as string);
+      const alice = await server.context.store.findUser('alice');
+      assert.equal(claims.sub, alice?.subject);
+      assert.equal(claims.aud, 'oidc-tv');
+      assert.equal(claims.nonce, undefined);
+      assert.equal(claims.auth_time, server.clock.now());
     });
 
     it('§3.5: after Deny the device gets access_denied, again on every retry; the page says access was refused', async () => {
