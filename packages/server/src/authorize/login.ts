@@ -4,6 +4,7 @@ import { AUDIT_USERNAME_MAX, recordAudit, truncated } from '../audit/audit.js';
 import { addressKey, usernameKey, type Charge } from '../abuse/rate-limiter.js';
 import { auditLogOf } from '../http/audit-log.js';
 import { formParamsOf } from '../http/form.js';
+import type { SignInFailure } from '../http/metrics.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import { checkPassword, normalizeUsername } from '../users/users.js';
 import type { AuthorizationRequest } from './authorization-request.js';
@@ -31,6 +32,12 @@ export function sendLoginPage(
     ...extra,
   });
   return sendPage(reply, status, page, [formActionSource(request.redirectUri)]);
+}
+
+/** A refused sign-in, in the metrics: by its reason, and as the catalog problem its page shows. */
+function countSignInFailure(reply: FastifyReply, reason: SignInFailure): void {
+  reply.server.metrics?.countSignInFailure(reason);
+  reply.server.metrics?.countProblem(reason === 'rate_limited' ? 'too_many_login_attempts' : 'login_failed');
 }
 
 function waitInWords(seconds: number): string {
@@ -70,6 +77,7 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
         ['login_client', check.request.client.id],
       ])) || (await rateLimits.peek(failureBuckets));
     if (wait > 0) {
+      countSignInFailure(reply, 'rate_limited');
       const { title } = PROBLEMS.too_many_login_attempts;
       reply.header('retry-after', String(wait));
       return sendLoginPage(pages, reply, check.request, session, 429, {
@@ -94,6 +102,7 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
         },
         auditLogOf(request),
       );
+      countSignInFailure(reply, attempt.failure);
       const { title } = PROBLEMS.login_failed;
       return sendLoginPage(pages, reply, check.request, session, 401, {
         username,
