@@ -5,7 +5,9 @@ import { authorizationPages } from './authorize/routes.js';
 import type { ServerContext } from './context.js';
 import { answerHalfClosedClients, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
 import { clientErrorHandler, connectRequestHandler, frameworkErrorHandler } from './http/client-errors.js';
+import { healthRoutes } from './http/health.js';
 import { metricsRoutes } from './http/metrics.js';
+import { ReadinessCheck } from './health/readiness.js';
 import { problemPages } from './http/problem-pages.js';
 import { notFoundHandler, problemErrorHandler } from './http/problems.js';
 import { refuseUnsupportedRequests } from './http/unsupported-requests.js';
@@ -55,6 +57,12 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   app.setErrorHandler(problemErrorHandler);
   refuseUnsupportedRequests(app);
   metricsRoutes(app, { token: options.metricsToken, rateLimits: context.rateLimits });
+  healthRoutes(
+    app,
+    new ReadinessCheck(context.store, context.keys, {
+      onNotReady: (reason, cause) => app.log.warn({ err: cause }, `not ready: ${reason}`),
+    }),
+  );
   problemPages(app);
   await app.register(oauthRoutes, { services: context });
   await app.register(authorizationPages, { context });
