@@ -9,9 +9,11 @@ import { healthRoutes } from './http/health.js';
 import { metricsRoutes } from './http/metrics.js';
 import { ReadinessCheck } from './health/readiness.js';
 import { problemPages } from './http/problem-pages.js';
-import { notFoundHandler, problemErrorHandler } from './http/problems.js';
+import { problemErrorHandler } from './http/problems.js';
 import { refuseUnsupportedRequests } from './http/unsupported-requests.js';
 import { oauthRoutes } from './oauth/routes.js';
+import type { DemoFlows } from './pages/demo-flows.js';
+import { browserPages } from './pages/routes.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -22,6 +24,8 @@ export interface AppOptions {
   /** METRICS_TOKEN: when set, GET /metrics needs it as a Bearer token; otherwise only loopback callers get it. */
   readonly metricsToken?: string;
   readonly connectionLimits?: Partial<ConnectionLimits>;
+  /** `serve --demo`: the authorization requests it printed; GET /demo/callback is served only with them. */
+  readonly demo?: DemoFlows;
 }
 
 /** Bodies of routes that set no limit of their own (the sign-in and consent forms). */
@@ -53,7 +57,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   app.server.maxConnections = limits.maxConnections;
   answerHalfClosedClients(app.server);
   app.server.on('connect', connectRequestHandler(context.issuer));
-  app.setNotFoundHandler(notFoundHandler);
+  browserPages(app, { issuer: context.issuer, hasApi: options.api !== undefined, demo: options.demo });
   app.setErrorHandler(problemErrorHandler);
   refuseUnsupportedRequests(app);
   metricsRoutes(app, { token: options.metricsToken, rateLimits: context.rateLimits });
