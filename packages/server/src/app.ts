@@ -28,6 +28,9 @@ export interface AppOptions {
   readonly demo?: DemoFlows;
 }
 
+/** Where the REST API is served. */
+const API_PREFIX = '/v2';
+
 /** Bodies of routes that set no limit of their own (the sign-in and consent forms). */
 const DEFAULT_BODY_LIMIT = 16 * 1024;
 
@@ -57,7 +60,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   app.server.maxConnections = limits.maxConnections;
   answerHalfClosedClients(app.server);
   app.server.on('connect', connectRequestHandler(context.issuer));
-  browserPages(app, { issuer: context.issuer, hasApi: options.api !== undefined, demo: options.demo });
+  browserPages(app, { issuer: context.issuer, apiPrefix: options.api ? API_PREFIX : undefined, demo: options.demo });
   app.setErrorHandler(problemErrorHandler);
   refuseUnsupportedRequests(app);
   metricsRoutes(app, { token: options.metricsToken, rateLimits: context.rateLimits });
@@ -70,6 +73,6 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   problemPages(app);
   await app.register(oauthRoutes, { services: context });
   await app.register(authorizationPages, { context });
-  if (options.api) await app.register(apiRoutes, { prefix: '/v2', context, api: options.api });
+  if (options.api) await app.register(apiRoutes, { prefix: API_PREFIX, context, api: options.api });
   return app;
 }

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ensureDemoClient } from '../src/cli/demo.js';
 import { DemoFlows } from '../src/pages/demo-flows.js';
 import { startServer, type RunningServer } from '../src/server.js';
-import { browserSuiteSkip, launchChromium } from './_browser.js';
+import { ARTIFACTS, browserSuiteSkip, launchChromium } from './_browser.js';
 import { freePort } from './_pg-cluster.js';
 import { SHIPPED_OPENAPI } from './_server.js';
 
@@ -22,8 +22,14 @@ try {
   unavailable = error as Error;
 }
 
-/** Committed: the README shows them. */
-const SCREENSHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
+/**
+ * The README shows these screenshots, committed in docs/screenshots/: `UPDATE_SCREENSHOTS=1` writes
+ * them there; otherwise (their codes and ports differ on every run) with the other test artifacts.
+ */
+const SCREENSHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
+    : ARTIFACTS;
 const run = promisify(execFile);
 
 /**
@@ -94,8 +100,16 @@ describe('the pages a browser meets (chromium): /, an unknown path, /demo/callba
     assert.equal(await page.locator('a[href="/problems/not-found"]').count(), 1);
     await page.screenshot({ path: join(SCREENSHOTS, 'not-found.png'), fullPage: true });
 
-    for (const accept of [undefined, 'application/json', '*/*', 'text/html, application/json']) {
-      const api = await fetch(`${server.url}/no/such/page`, { headers: accept ? { accept } : {} });
+    const apiClients: [string, string | undefined][] = [
+      ['/no/such/page', undefined],
+      ['/no/such/page', 'application/json'],
+      ['/no/such/page', '*/*'],
+      ['/no/such/page', 'text/html, application/json'],
+      // The REST API answers in one language, whoever asks.
+      ['/v2/no/such/collection', 'text/html'],
+    ];
+    for (const [path, accept] of apiClients) {
+      const api = await fetch(`${server.url}${path}`, { headers: accept ? { accept } : {} });
       assert.equal(api.status, 404);
       assert.match(api.headers.get('content-type') ?? '', /^application\/problem\+json/, `Accept: ${accept}`);
       assert.equal(((await api.json()) as { type: string }).type, '/problems/not-found');

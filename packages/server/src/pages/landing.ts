@@ -28,7 +28,7 @@ ${items}
 }
 
 /** GET /: what this server is, with links to its account page and metadata documents. */
-export function landingPage(app: FastifyInstance, base: BasePath, issuer: string, hasApi: boolean): void {
+export function landingPage(app: FastifyInstance, base: BasePath, issuer: string, apiPrefix: string | undefined): void {
   const links: Link[] = [
     { path: '/account', title: 'Your account', what: 'the applications you allowed, and signing out' },
     {
@@ -42,7 +42,9 @@ export function landingPage(app: FastifyInstance, base: BasePath, issuer: string
       what: 'RFC 8414: endpoints, grants, scopes',
     },
     { path: '/jwks', title: 'Signing keys', what: 'the public keys of its tokens (JWKS)' },
-    ...(hasApi ? [{ path: '/v2/openapi.json', title: 'REST API', what: 'the OpenAPI document of /v2' }] : []),
+    ...(apiPrefix === undefined
+      ? []
+      : [{ path: `${apiPrefix}/openapi.json`, title: 'REST API', what: `the OpenAPI document of ${apiPrefix}` }]),
   ];
   const html = renderLandingPage(base, issuer, links);
   app.get('/', async (_request, reply) => sendPage(reply, 200, html));

@@ -13,10 +13,16 @@ function wantsHtml(request: FastifyRequest): boolean {
   return /\btext\/html\b/.test(accept) && !/\bapplication\/(problem\+)?json\b/.test(accept);
 }
 
-/** The 404 of a path no route has: the catalog's `not_found`, as a page for a browser, else as problem+json. */
-export function notFoundPage(base: BasePath) {
+/**
+ * The 404 of a path no route has: the catalog's `not_found`, as a page for a browser, else as
+ * problem+json. Under the REST API's prefix it is always problem+json: the API answers in one language.
+ */
+export function notFoundPage(base: BasePath, apiPrefix: string | undefined) {
+  const inApi = (url: string): boolean =>
+    apiPrefix !== undefined &&
+    (url === apiPrefix || url.startsWith(`${apiPrefix}/`) || url.startsWith(`${apiPrefix}?`));
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    if (!wantsHtml(request)) return notFoundHandler(request, reply);
+    if (!wantsHtml(request) || inApi(request.url)) return notFoundHandler(request, reply);
     request.server.metrics?.countProblem('not_found');
     const entry = PROBLEMS.not_found;
     const path = request.url.split('?')[0] ?? '';

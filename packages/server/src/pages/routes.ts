@@ -6,16 +6,16 @@ import { notFoundPage } from './not-found.js';
 
 export interface BrowserPagesOptions {
   readonly issuer: string;
-  /** Whether the REST API is served (its document is then linked). */
-  readonly hasApi: boolean;
+  /** Where the REST API is served (its document is then linked, and its 404s stay problem+json); none when undefined. */
+  readonly apiPrefix?: string;
   /** `serve --demo`: the requests it printed, for /demo/callback; that page is served only then. */
   readonly demo?: DemoFlows;
 }
 
 /** What a browser meets outside the authorization flow: the landing page, the 404 page, the demo's callback. */
-export function browserPages(app: FastifyInstance, { issuer, hasApi, demo }: BrowserPagesOptions): void {
+export function browserPages(app: FastifyInstance, { issuer, apiPrefix, demo }: BrowserPagesOptions): void {
   const base = new URL(issuer).pathname.replace(/\/+$/, '');
-  app.setNotFoundHandler(notFoundPage(base));
-  landingPage(app, base, issuer, hasApi);
+  app.setNotFoundHandler(notFoundPage(base, apiPrefix));
+  landingPage(app, base, issuer, apiPrefix);
   if (demo) demoCallbackPage(app, base, issuer, demo);
 }
