@@ -12,7 +12,7 @@ import { DemoFlows } from '../src/pages/demo-flows.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { ARTIFACTS, browserSuiteSkip, launchChromium } from './_browser.js';
 import { freePort } from './_pg-cluster.js';
-import { SHIPPED_OPENAPI } from './_server.js';
+import { SHIPPED_OPENAPI, startTestServer } from './_server.js';
 
 let skip: string | false = false;
 let unavailable: Error | undefined;
@@ -149,5 +149,52 @@ describe('the pages a browser meets (chromium): /, an unknown path, /demo/callba
     assert.equal(tokens.token_type, 'Bearer');
     assert.equal(typeof tokens.access_token, 'string');
     assert.equal(tokens.scope, 'contacts:read contacts:write');
+  });
+});
+
+describe('/demo/callback outside the happy path', () => {
+  it('is not served without --demo', async () => {
+    const server = await startTestServer();
+    try {
+      const answer = await fetch(`${server.url}/demo/callback?code=abc&state=x`);
+      assert.equal(answer.status, 404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('shows an error sent back instead of a code, escaped, and never turns odd input into a command', async () => {
+    const demo = new DemoFlows();
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-pages-'));
+    const server = await startServer({
+      databaseUrl: `sqlite:${join(dir, 'gatehouse.db')}`,
+      issuer: `http://127.0.0.1:${port}`,
+      port,
+      host: '127.0.0.1',
+      demo,
+    });
+    try {
+      const page = async (query: string): Promise<string> => {
+        const answer = await fetch(`${server.url}/demo/callback?${query}`);
+        assert.equal(answer.status, 200);
+        assert.match(answer.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+        return answer.text();
+      };
+      const denied = await page('error=access_denied&error_description=%3Cscript%3Ex%3C%2Fscript%3E&state=s1');
+      assert.match(denied, /No authorization code/);
+      assert.match(denied, /access_denied/);
+      assert.ok(!denied.includes('<script>x'), 'escaped');
+      assert.ok(!denied.includes('class="command"'));
+      const hostile = await page(`code=${encodeURIComponent('$(touch /tmp/x)')}`);
+      assert.ok(!hostile.includes('class="command"'), 'no command for a code this server would not issue');
+      // A state the demo did not print: the command asks for the verifier instead of guessing it.
+      const unknown = await page('code=abc-DEF_123&state=not-printed');
+      assert.match(unknown, /-d code_verifier=&#60;code_verifier&#62;/);
+      assert.match(unknown, /-d client_id=demo-public/);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,12 +1,12 @@
 import type { ServerContext } from '../context.js';
 import { registerClient } from '../oauth/clients.js';
 import { DEMO_CALLBACK_PATH } from '../pages/demo-callback.js';
-import { DemoFlows } from '../pages/demo-flows.js';
+import { DEMO_PUBLIC_CLIENT_ID, DemoFlows } from '../pages/demo-flows.js';
 import { generatePassword } from '../users/passwords.js';
 import { addUser } from '../users/users.js';
 
 const DEMO_CLIENT_ID = 'demo';
-export const DEMO_PUBLIC_CLIENT_ID = 'demo-public';
+export { DEMO_PUBLIC_CLIENT_ID };
 const DEMO_USERNAME = 'demo';
 const DEMO_SCOPE = ['contacts:read', 'contacts:write'];
 

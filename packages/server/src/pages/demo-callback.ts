@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { escapeHtml, layout, type BasePath } from '../authorize/pages.js';
 import { sendPage } from '../authorize/responses.js';
-import type { DemoFlows } from './demo-flows.js';
+import { DEMO_PUBLIC_CLIENT_ID, type DemoFlows } from './demo-flows.js';
 
 /** Where `serve --demo` registers its clients' redirect URI: on Gatehouse itself. */
 export const DEMO_CALLBACK_PATH = '/demo/callback';
-
-/** The demo public client, whose exchange the page prints without a secret. */
-const DEMO_PUBLIC_CLIENT_ID = 'demo-public';
 
 // A code this server issues is URL-safe text; anything else is not shown as a command to run.
 const CODE = /^[A-Za-z0-9._~-]{1,256}$/;

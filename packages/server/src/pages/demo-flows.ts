@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { s256 } from '../primitives/secrets.js';
 
+/** The demo's public client (no secret; PKCE), whose requests `serve --demo` prints. */
+export const DEMO_PUBLIC_CLIENT_ID = 'demo-public';
+
 /** One authorization request `serve --demo` printed: its client and PKCE verifier, by its state. */
 export interface DemoFlow {
   readonly clientId: string;
