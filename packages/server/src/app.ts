@@ -5,11 +5,15 @@ import { authorizationPages } from './authorize/routes.js';
 import type { ServerContext } from './context.js';
 import { answerHalfClosedClients, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
 import { clientErrorHandler, connectRequestHandler, frameworkErrorHandler } from './http/client-errors.js';
+import { healthRoutes } from './http/health.js';
 import { metricsRoutes } from './http/metrics.js';
+import { ReadinessCheck } from './health/readiness.js';
 import { problemPages } from './http/problem-pages.js';
-import { notFoundHandler, problemErrorHandler } from './http/problems.js';
+import { problemErrorHandler } from './http/problems.js';
 import { refuseUnsupportedRequests } from './http/unsupported-requests.js';
 import { oauthRoutes } from './oauth/routes.js';
+import type { DemoFlows } from './pages/demo-flows.js';
+import { browserPages } from './pages/routes.js';
 
 export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
@@ -20,7 +24,12 @@ export interface AppOptions {
   /** METRICS_TOKEN: when set, GET /metrics needs it as a Bearer token; otherwise only loopback callers get it. */
   readonly metricsToken?: string;
   readonly connectionLimits?: Partial<ConnectionLimits>;
+  /** `serve --demo`: the authorization requests it printed; GET /demo/callback is served only with them. */
+  readonly demo?: DemoFlows;
 }
+
+/** Where the REST API is served. */
+const API_PREFIX = '/v2';
 
 /** Bodies of routes that set no limit of their own (the sign-in and consent forms). */
 const DEFAULT_BODY_LIMIT = 16 * 1024;
@@ -51,13 +60,19 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   app.server.maxConnections = limits.maxConnections;
   answerHalfClosedClients(app.server);
   app.server.on('connect', connectRequestHandler(context.issuer));
-  app.setNotFoundHandler(notFoundHandler);
+  browserPages(app, { issuer: context.issuer, apiPrefix: options.api ? API_PREFIX : undefined, demo: options.demo });
   app.setErrorHandler(problemErrorHandler);
   refuseUnsupportedRequests(app);
   metricsRoutes(app, { token: options.metricsToken, rateLimits: context.rateLimits });
+  healthRoutes(
+    app,
+    new ReadinessCheck(context.store, context.keys, {
+      onNotReady: (reason, cause) => app.log.warn({ err: cause }, `not ready: ${reason}`),
+    }),
+  );
   problemPages(app);
   await app.register(oauthRoutes, { services: context });
   await app.register(authorizationPages, { context });
-  if (options.api) await app.register(apiRoutes, { prefix: '/v2', context, api: options.api });
+  if (options.api) await app.register(apiRoutes, { prefix: API_PREFIX, context, api: options.api });
   return app;
 }

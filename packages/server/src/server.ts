@@ -12,6 +12,7 @@ import { KeyEncryption } from './oauth/key-sealing.js';
 import { KeyRing } from './oauth/keys.js';
 import { RefreshSuccessors } from './oauth/refresh-successors.js';
 import { openStore } from './store/open.js';
+import type { DemoFlows } from './pages/demo-flows.js';
 import type { MigrationMode } from './store/migrations.js';
 import type { Store } from './store/store.js';
 
@@ -66,6 +67,8 @@ export interface StartOptions {
   readonly connectionLimits?: Partial<ConnectionLimits>;
   /** KEY_ENCRYPTION_KEY (see ContextOptions). */
   readonly keyEncryptionKey?: string;
+  /** `serve --demo` (see AppOptions). */
+  readonly demo?: DemoFlows;
 }
 
 export interface RunningServer {
@@ -88,6 +91,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     trustProxy: options.trustProxy,
     metricsToken: options.metricsToken,
     connectionLimits: options.connectionLimits,
+    demo: options.demo,
   });
   context.keys.startReloading();
   context.rateLimits.start();

@@ -307,7 +307,12 @@ function fuzzRestApi(dialect: Dialect): void {
         // CONNECT (a proxy's method) is answered malformed-request like any request the parser refuses.
         if (!answered(answer, 'whole')) return 'no answer';
         if (m === 'HEAD') assert.ok(answer.status < 500, `no 5xx: ${answer.status}`);
-        else assertCatalogAnswer(answer, { kind: 'problem', issuer: ISSUER });
+        // A browser's 404 outside the API is a page; under /v2 every answer is a problem.
+        else
+          assertCatalogAnswer(answer, {
+            kind: accept === 'text/html' && !/^\/v2([/?]|$)/.test(target) ? 'page' : 'problem',
+            issuer: ISSUER,
+          });
         // A DELETE of the target may succeed (204); it is created again for the next inputs.
         if (answer.status === 204 && m === 'DELETE') await recreateTarget();
         else if (answer.status >= 400) await assertNothingWritten(before);

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { OAUTH_REASONS, PROBLEMS } from '@gatehouse/contract';
+import { RATE_LIMIT_NAMES } from '../src/abuse/policies.js';
 import { api, clientWithToken } from './_api.js';
+import { addTestUser, authorizationQuery, callbackParams, PageBrowser, pkce, CALLBACK } from './_authorize.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
 
 async function scrape(
@@ -78,6 +81,49 @@ describe('GET /metrics (Prometheus text format)', () => {
     assert.ok((sample(text, `gatehouse_http_request_duration_seconds_sum{${series}}`) ?? -1) >= 0);
     assert.match(text, /route="\/token",method="POST",status_class="2xx"/);
     assert.ok(!text.includes('no-such-contact-123'));
+  });
+
+  it('has a series at zero from the start for every catalog reason, problem and rate limit, and the process metrics', async () => {
+    const fresh = await startTestServer();
+    try {
+      const { text } = await scrape(fresh);
+      for (const [reason, { error }] of Object.entries(OAUTH_REASONS))
+        assert.equal(sample(text, `gatehouse_oauth_errors_total{error="${error}",reason="${reason}"}`), 0, reason);
+      for (const code of Object.keys(PROBLEMS))
+        assert.equal(sample(text, `gatehouse_problems_total{code="${code}"}`), 0, code);
+      for (const limit of RATE_LIMIT_NAMES)
+        assert.equal(sample(text, `gatehouse_rate_limit_refusals_total{limit="${limit}"}`), 0, limit);
+      for (const reason of ['wrong_password', 'unknown_user', 'rate_limited'])
+        assert.equal(sample(text, `gatehouse_sign_in_failures_total{reason="${reason}"}`), 0, reason);
+      // prom-client's default process and Node.js metrics.
+      assert.ok((sample(text, 'process_cpu_user_seconds_total') ?? 0) > 0);
+      assert.ok((sample(text, 'nodejs_heap_size_used_bytes') ?? 0) > 0);
+      assert.match(text, /^# TYPE nodejs_eventloop_lag_seconds gauge$/m);
+      // Two servers in one process: each counts its own requests (the first one's above are not here).
+      assert.ok(!text.includes('missing_required_field"} 1'));
+      assert.doesNotMatch(text, /route="\/v2\/contacts\/:id"/);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('counts the errors /authorize sends to the redirect URI, and failed sign-ins by reason', async () => {
+    const app = await server.addClient({ id: 'web', redirectUris: [CALLBACK] });
+    await addTestUser(server);
+    const reason = 'gatehouse_oauth_errors_total{error="unsupported_response_type",reason="response_type_unsupported"}';
+    const before = sample((await scrape(server)).text, reason) ?? -1;
+    const browser = new PageBrowser(server);
+    const refused = await browser.authorize(authorizationQuery(app.id, pkce().challenge, { response_type: 'token' }));
+    assert.equal(callbackParams(refused.location).error, 'unsupported_response_type');
+    assert.equal(sample((await scrape(server)).text, reason), before + 1);
+
+    const page = await browser.authorize(authorizationQuery(app.id, pkce().challenge));
+    assert.equal((await browser.login(page, 'alice', 'wrong password')).status, 401);
+    assert.equal((await browser.login(page, 'nobody', 'wrong password')).status, 401);
+    const { text } = await scrape(server);
+    assert.equal(sample(text, 'gatehouse_sign_in_failures_total{reason="wrong_password"}'), 1);
+    assert.equal(sample(text, 'gatehouse_sign_in_failures_total{reason="unknown_user"}'), 1);
+    assert.equal(sample(text, 'gatehouse_problems_total{code="login_failed"}'), 2);
   });
 
   it('is refused (404 problem) to a non-loopback caller', async () => {

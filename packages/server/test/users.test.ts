@@ -179,7 +179,7 @@ describe('the demo (npm start)', () => {
       assert.ok(await authenticateUser(store, 'demo', password));
       const publicClient = await store.findClient(DEMO_PUBLIC_CLIENT_ID);
       assert.equal(publicClient?.secretDigest, null, 'a public client');
-      assert.deepEqual(publicClient?.redirectUris, ['http://127.0.0.1:8765/callback']);
+      assert.deepEqual(publicClient?.redirectUris, ['http://localhost:3000/demo/callback'], 'the server itself');
       assert.deepEqual(publicClient?.scope, ['contacts:read', 'contacts:write']);
       const url = new URL(/(http:\/\/localhost:3000\/authorize\?\S+)/.exec(text)?.[1] as string);
       assert.equal(url.searchParams.get('client_id'), DEMO_PUBLIC_CLIENT_ID);
@@ -188,6 +188,13 @@ describe('the demo (npm start)', () => {
       await ensureDemoClient(context, (line) => again.push(line));
       assert.doesNotMatch(again.join('\n'), new RegExp(password), 'the password is shown only at first start');
       assert.match(again.join('\n'), /Demo user 'demo' exists/);
+      // Served on another port: the public client (no secret to lose) is made again for it.
+      const moved: string[] = [];
+      await ensureDemoClient(await createContext(store, 'http://localhost:4000'), (line) => moved.push(line));
+      assert.match(moved.join('\n'), /Made again the demo public client/);
+      assert.deepEqual((await store.findClient(DEMO_PUBLIC_CLIENT_ID))?.redirectUris, [
+        'http://localhost:4000/demo/callback',
+      ]);
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

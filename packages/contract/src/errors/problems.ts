@@ -20,6 +20,7 @@ export type ProblemCode =
   | 'precondition_failed'
   | 'internal_error'
   | 'service_unavailable'
+  | 'not_ready'
   | 'invalid_authorization_request'
   | 'invalid_logout_request'
   | 'csrf_token_invalid'
@@ -180,6 +181,17 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     transient: true,
     summary: 'The server is overloaded or its store is busy; nothing was written.',
     clientAction: 'Retry after the Retry-After delay, with exponential backoff.',
+  }),
+  not_ready: problem({
+    code: 'not_ready',
+    status: 503,
+    slug: 'not-ready',
+    title: 'Not ready',
+    transient: true,
+    summary:
+      "The readiness probe (GET /health/ready) found the server unable to serve: its store did not answer within the probe's budget, the database lacks migrations this version needs, or no signing key could be loaded. The detail says which. The process itself is alive (GET /health/live).",
+    clientAction:
+      'Load balancers: send requests to another instance until this one answers 200 again. Operators: start or reach the database, run gatehouse migrate, or gatehouse keys rotate --now, as the detail says.',
   }),
   invalid_authorization_request: problem({
     code: 'invalid_authorization_request',

@@ -46,6 +46,7 @@ export function redirectWithError(
   issuer: string,
   status: 302 | 303,
 ): FastifyReply {
+  reply.server.metrics?.countOAuthError(error.reason);
   const { error: code, error_description, error_uri } = error.toBody(issuer);
   return redirectToClient(
     reply,

@@ -4,6 +4,7 @@ import { AUDIT_USERNAME_MAX, recordAudit, truncated } from '../audit/audit.js';
 import { addressKey, usernameKey, type Charge } from '../abuse/rate-limiter.js';
 import { auditLogOf } from '../http/audit-log.js';
 import { formParamsOf, type FormParams } from '../http/form.js';
+import type { SignInFailure } from '../http/metrics.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import { checkPassword, normalizeUsername } from '../users/users.js';
 import type { AuthorizationRequest } from './authorization-request.js';
@@ -31,6 +32,12 @@ export function sendLoginPage(
     ...extra,
   });
   return sendPage(reply, status, page, [formActionSource(request.redirectUri)]);
+}
+
+/** A refused sign-in, in the metrics: by its reason, and as the catalog problem its page shows. */
+function countSignInFailure(reply: FastifyReply, reason: SignInFailure): void {
+  reply.server.metrics?.countSignInFailure(reason);
+  reply.server.metrics?.countProblem(reason === 'rate_limited' ? 'too_many_login_attempts' : 'login_failed');
 }
 
 /** A Retry-After wait as a page says it. */
@@ -71,6 +78,7 @@ export async function attemptSignIn(
       ['login_client', clientId],
     ])) || (await rateLimits.peek(failureBuckets));
   if (wait > 0) {
+    countSignInFailure(reply, 'rate_limited');
     const { title } = PROBLEMS.too_many_login_attempts;
     reply.header('retry-after', String(wait));
     return { ok: false, status: 429, page: { username, alert: { title, text: `Try again in ${waitInWords(wait)}.` } } };
@@ -92,6 +100,7 @@ export async function attemptSignIn(
       },
       auditLogOf(request),
     );
+    countSignInFailure(reply, attempt.failure);
     const { title } = PROBLEMS.login_failed;
     return { ok: false, status: 401, page: { username, alert: { title, text: 'Check them and try again.' } } };
   }

@@ -93,6 +93,8 @@ function errorPageOf(error: unknown): ErrorPage {
 export function htmlErrorHandler(base: BasePath) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const page = errorPageOf(error);
+    if (error instanceof OAuthError) reply.server.metrics?.countOAuthError(error.reason);
+    else reply.server.metrics?.countProblem(toProblem(error).code);
     if (page.code === 'internal_error') request.log.error({ err: error }, 'unexpected error on an authorization page');
     if (page.code === 'service_unavailable') reply.header('retry-after', '1');
     return sendPage(reply, page.status, renderErrorPage(base, page));

@@ -102,6 +102,18 @@ a { color: var(--accent); }
 input.user-code { font-size: 22px; text-align: center; text-transform: uppercase; }
 .device-code { margin: 0 0 18px; padding: 12px 14px; text-align: center; background: var(--accent-soft); border-radius: 10px; }
 .device-code .user-code { display: block; margin-top: 4px; font-size: 22px; font-weight: 700; }
+.links { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line); border-radius: 12px; }
+.links li { padding: 12px 14px; }
+.links li + li { border-top: 1px solid var(--line); }
+.links a { font-weight: 600; }
+.link-what { display: block; color: var(--muted); font-size: 13.5px; }
+.values { display: grid; grid-template-columns: max-content 1fr; gap: 6px 12px; margin: 0 0 18px; font-size: 14.5px; }
+.values dt { color: var(--muted); }
+.values dd { margin: 0; overflow-wrap: anywhere; }
+.command {
+  margin: 8px 0 0; padding: 12px 14px; background: var(--bg); border: 1px solid var(--line); border-radius: 10px;
+  font-size: 12.5px; line-height: 1.55; white-space: pre-wrap; word-break: break-all; user-select: all;
+}
 @media (max-width: 420px) {
   body { justify-content: flex-start; padding: 16px 12px; }
   .card { padding: 22px 18px 20px; border-radius: 14px; }

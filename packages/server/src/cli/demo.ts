@@ -1,25 +1,33 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { ServerContext } from '../context.js';
 import { registerClient } from '../oauth/clients.js';
+import { DEMO_CALLBACK_PATH } from '../pages/demo-callback.js';
+import { DEMO_PUBLIC_CLIENT_ID, DemoFlows } from '../pages/demo-flows.js';
 import { generatePassword } from '../users/passwords.js';
 import { addUser } from '../users/users.js';
 
 const DEMO_CLIENT_ID = 'demo';
-export const DEMO_PUBLIC_CLIENT_ID = 'demo-public';
+export { DEMO_PUBLIC_CLIENT_ID };
 const DEMO_USERNAME = 'demo';
-const DEMO_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
 const DEMO_SCOPE = ['contacts:read', 'contacts:write'];
+
+/** The demo clients' redirect URI: the /demo/callback page of the server itself (served with --demo). */
+const demoRedirectUri = (issuer: string): string => `${issuer}${DEMO_CALLBACK_PATH}`;
 
 /**
  * On the embedded default's start (`npm start`): the demo confidential client, the demo public
  * client and the demo user, created on first start, and how to use them. Secrets and the password
- * are shown once: only their digests are stored.
+ * are shown once: only their digests are stored. `flows` remembers the printed request's PKCE
+ * verifier for the /demo/callback page.
  */
-export async function ensureDemoClient(context: ServerContext, print: (line: string) => void): Promise<void> {
+export async function ensureDemoClient(
+  context: ServerContext,
+  print: (line: string) => void,
+  flows: DemoFlows = new DemoFlows(),
+): Promise<void> {
   await ensureConfidentialClient(context, print);
   await ensurePublicClient(context, print);
   await ensureDemoUser(context, print);
-  print(authorizationHint(context.issuer));
+  print(authorizationHint(context.issuer, flows));
 }
 
 async function ensureConfidentialClient(
@@ -38,7 +46,7 @@ async function ensureConfidentialClient(
       id: DEMO_CLIENT_ID,
       name: 'Gatehouse demo client',
       scope: DEMO_SCOPE,
-      redirectUris: [DEMO_REDIRECT_URI],
+      redirectUris: [demoRedirectUri(issuer)],
     },
     clock.now(),
   );
@@ -58,9 +66,18 @@ async function ensureConfidentialClient(
   );
 }
 
-/** A public client (authentication `none`, PKCE required) for browser and command-line apps. */
-async function ensurePublicClient({ store, clock }: ServerContext, print: (line: string) => void): Promise<void> {
-  if (await store.findClient(DEMO_PUBLIC_CLIENT_ID)) return;
+/**
+ * A public client (authentication `none`, PKCE required) for browser and command-line apps. One made
+ * for another issuer (or before /demo/callback) is made again: it has no secret to lose.
+ */
+async function ensurePublicClient(
+  { store, clock, issuer }: ServerContext,
+  print: (line: string) => void,
+): Promise<void> {
+  const redirectUri = demoRedirectUri(issuer);
+  const existing = await store.findClient(DEMO_PUBLIC_CLIENT_ID);
+  if (existing?.redirectUris.includes(redirectUri)) return;
+  if (existing) await store.removeClient(DEMO_PUBLIC_CLIENT_ID);
   await registerClient(
     store,
     {
@@ -68,12 +85,12 @@ async function ensurePublicClient({ store, clock }: ServerContext, print: (line:
       name: 'Gatehouse demo app',
       public: true,
       scope: DEMO_SCOPE,
-      redirectUris: [DEMO_REDIRECT_URI],
+      redirectUris: [redirectUri],
     },
     clock.now(),
   );
   print(
-    `Created the demo public client '${DEMO_PUBLIC_CLIENT_ID}' (no secret; PKCE S256; redirect URI ${DEMO_REDIRECT_URI}).`,
+    `${existing ? 'Made again' : 'Created'} the demo public client '${DEMO_PUBLIC_CLIENT_ID}' (no secret; PKCE S256; redirect URI ${redirectUri}).`,
   );
 }
 
@@ -96,25 +113,22 @@ async function ensureDemoUser({ store, clock }: ServerContext, print: (line: str
 }
 
 /** A ready-to-open authorization URL for the public client, with a fresh PKCE pair (RFC 7636 §4.1-4.2). */
-function authorizationHint(issuer: string): string {
-  const verifier = randomBytes(32).toString('base64url');
+function authorizationHint(issuer: string, flows: DemoFlows): string {
+  const { state, verifier, challenge } = flows.start(DEMO_PUBLIC_CLIENT_ID);
   const query = new URLSearchParams({
     response_type: 'code',
     client_id: DEMO_PUBLIC_CLIENT_ID,
-    redirect_uri: DEMO_REDIRECT_URI,
+    redirect_uri: demoRedirectUri(issuer),
     scope: DEMO_SCOPE.join(' '),
-    state: randomBytes(8).toString('hex'),
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    state,
+    code_challenge: challenge,
     code_challenge_method: 'S256',
   });
   return [
     'Sign in through the browser: open this authorization URL (PKCE code_verifier below):',
     `  ${issuer}/authorize?${query}`,
     `  code_verifier: ${verifier}`,
-    `After "Allow" the browser goes to ${DEMO_REDIRECT_URI}?code=…&state=…&iss=… (nothing listens there: copy the code`,
-    'from the address bar) and, within 60 seconds:',
-    `  curl -d grant_type=authorization_code -d client_id=${DEMO_PUBLIC_CLIENT_ID} -d redirect_uri=${DEMO_REDIRECT_URI} \\`,
-    `       -d code_verifier=${verifier} -d code=<code> ${issuer}/token`,
-    'Your own PKCE pair: code_verifier = 43+ random URL-safe characters, code_challenge = BASE64URL(SHA-256(code_verifier)).',
+    `After "Allow" the browser comes back to ${demoRedirectUri(issuer)}, which shows the code and the curl`,
+    'command that exchanges it at /token (within 60 seconds), this code_verifier filled in.',
   ].join('\n');
 }

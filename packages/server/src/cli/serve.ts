@@ -5,6 +5,7 @@ import type { ServerConfig } from '../config.js';
 import { serverLoggerOptions } from '../http/log-redaction.js';
 import { startServer } from '../server.js';
 import { ensureDemoClient } from './demo.js';
+import { DemoFlows } from '../pages/demo-flows.js';
 import { withContext } from './open-context.js';
 import { UsageError, type CliIo } from './run.js';
 
@@ -16,7 +17,8 @@ import { UsageError, type CliIo } from './run.js';
 export async function serveCommand(args: string[], config: ServerConfig, io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, options: { demo: { type: 'boolean' }, workers: { type: 'string' } } });
   const workers = workerCount(values.workers);
-  if (cluster.isWorker) return serveUntilStopped(config, io, { demo: false, migrations: 'check', quiet: true });
+  if (cluster.isWorker)
+    return serveUntilStopped(config, io, { demo: values.demo ?? false, migrations: 'check', quiet: true });
   if (workers === 1)
     return serveUntilStopped(config, io, {
       demo: values.demo ?? false,
@@ -52,6 +54,7 @@ interface ServeOptions {
 }
 
 async function serveUntilStopped(config: ServerConfig, io: CliIo, options: ServeOptions): Promise<number> {
+  const demo = options.demo ? new DemoFlows() : undefined;
   const server = await startServer({
     databaseUrl: config.databaseUrl,
     issuer: config.issuer,
@@ -65,8 +68,10 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
     rateLimits: config.rateLimits,
     connectionLimits: config.connectionLimits,
     keyEncryptionKey: config.keyEncryptionKey,
+    demo,
   });
-  if (options.demo) await ensureDemoClient(server.context, (line) => io.out(line));
+  // Workers serve the demo's callback page; the primary made the demo data and printed the request.
+  if (demo && !cluster.isWorker) await ensureDemoClient(server.context, (line) => io.out(line), demo);
   if (!options.quiet)
     io.out(
       `Gatehouse is serving ${config.issuer} (listening on ${server.url}, store ${config.databaseUrl.split(':')[0]})`,

@@ -1,145 +1,143 @@
-import { ProblemError } from '@gatehouse/contract';
+import { OAUTH_REASONS, PROBLEMS, ProblemError, type OAuthErrorReason, type ProblemCode } from '@gatehouse/contract';
+import { Counter, Registry } from 'prom-client';
+import { RATE_LIMIT_NAMES } from '../abuse/policies.js';
 import type { RateLimiter } from '../abuse/rate-limiter.js';
+import type { AuditEventName } from '../audit/audit.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { checkPassword } from '../users/users.js';
 import { sendProblem } from './problems.js';
 import { constantTimeEqual } from '../primitives/constant-time.js';
+import { processRegistry } from './process-metrics.js';
+import { RequestDurations } from './request-durations.js';
+
+/** Why a sign-in failed: the password check's answers, or a rate limit before any check. */
+export type SignInFailure =
+  Extract<Awaited<ReturnType<typeof checkPassword>>, { failure: string }>['failure'] | 'rate_limited';
+
+const SIGN_IN_FAILURES: readonly SignInFailure[] = ['wrong_password', 'unknown_user', 'rate_limited'];
+
+/** Counts one event of a key: one addition, on the request path. */
+type CountOf<K extends string> = (key: K) => void;
 
 /**
- * A small in-process metrics registry rendered in the Prometheus text exposition format 0.0.4
- * (https://prometheus.io/docs/instrumenting/exposition_formats/). Per process: with --workers,
- * each worker counts its own requests. Labels take values from bounded sets only (catalog codes,
- * route patterns, methods, status classes), never from raw URLs or client input.
+ * A prom-client counter over a bounded set of keys, each with its series from the start at zero
+ * (a rate() over a series that appears with its first event misses that event). The request path
+ * only adds to a number; the counts reach the counter's series when the registry collects it, at
+ * each scrape: prom-client's own `inc` builds and looks up a key of the label values each time.
  */
-type Labels = Readonly<Record<string, string>>;
-
-function escapeLabel(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+function countedSeries<K extends string, L extends string>(
+  config: { name: string; help: string; labelNames: readonly L[]; registers: Registry[] },
+  keys: readonly K[],
+  labels: (key: K) => Record<L, string>,
+): CountOf<K> {
+  const pending = new Map<K, number>(keys.map((key) => [key, 0]));
+  const counter: Counter<L> = new Counter({
+    ...config,
+    collect() {
+      for (const [key, count] of pending)
+        if (count > 0) {
+          children.get(key)?.inc(count);
+          pending.set(key, 0);
+        }
+    },
+  });
+  const children = new Map(keys.map((key) => [key, counter.labels(labels(key))]));
+  for (const child of children.values()) child.inc(0);
+  return (key) => {
+    pending.set(key, (pending.get(key) ?? 0) + 1);
+  };
 }
 
-function labelText(labels: Labels, extra?: [string, string]): string {
-  const pairs = Object.entries(labels);
-  if (extra) pairs.push(extra);
-  return pairs.length === 0 ? '' : `{${pairs.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}`;
-}
+/**
+ * The server's metrics in prom-client, on a registry of the app's own (never prom-client's global
+ * one: two servers in one process count apart), exposed together with the process's metrics.
+ * Per process: with --workers, each worker counts its own requests. Labels take values from
+ * bounded sets only (catalog codes, route patterns, methods, status classes), never from raw URLs
+ * or client input.
+ */
+export class Metrics {
+  readonly #exposed: Registry;
+  readonly #oauthErrors: CountOf<OAuthErrorReason>;
+  readonly #problems: CountOf<ProblemCode>;
+  readonly #signInFailures: CountOf<SignInFailure>;
+  readonly #auditEvents: Counter<'event'>;
+  readonly requestDurations: RequestDurations;
 
-/** Series are keyed by their label values in the metric's label order (values never hold NUL). */
-function seriesKey(labelNames: readonly string[], labels: Labels): string {
-  let key = '';
-  for (const name of labelNames) key += `${labels[name] ?? ''}\u0000`;
-  return key;
-}
-
-function ordered(labelNames: readonly string[], labels: Labels): Labels {
-  return Object.fromEntries(labelNames.map((n) => [n, labels[n] ?? '']));
-}
-
-class Counter {
-  readonly #series = new Map<string, { labels: Labels; value: number }>();
-  readonly name: string;
-  readonly help: string;
-  readonly labelNames: readonly string[];
-  constructor(name: string, help: string, labelNames: readonly string[]) {
-    this.name = name;
-    this.help = help;
-    this.labelNames = labelNames;
-  }
-
-  inc(labels: Labels, by = 1): void {
-    const key = seriesKey(this.labelNames, labels);
-    const series = this.#series.get(key);
-    if (series) series.value += by;
-    else this.#series.set(key, { labels: ordered(this.labelNames, labels), value: by });
-  }
-
-  render(): string[] {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
-    for (const { labels, value } of this.#series.values()) lines.push(`${this.name}${labelText(labels)} ${value}`);
-    return lines;
-  }
-}
-
-/** Latency buckets in seconds, from 5 ms to 10 s. */
-const DURATION_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-class Histogram {
-  readonly #series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>();
-  readonly name: string;
-  readonly help: string;
-  readonly labelNames: readonly string[];
-  readonly buckets: readonly number[];
-  constructor(name: string, help: string, labelNames: readonly string[], buckets: readonly number[]) {
-    this.name = name;
-    this.help = help;
-    this.labelNames = labelNames;
-    this.buckets = buckets;
-  }
-
-  observe(labels: Labels, value: number): void {
-    const key = seriesKey(this.labelNames, labels);
-    let series = this.#series.get(key);
-    if (!series) {
-      series = { labels: ordered(this.labelNames, labels), counts: this.buckets.map(() => 0), sum: 0, count: 0 };
-      this.#series.set(key, series);
-    }
-    // Counts per bucket, made cumulative when rendered.
-    const index = this.buckets.findIndex((le) => value <= le);
-    if (index >= 0) series.counts[index] = (series.counts[index] ?? 0) + 1;
-    series.sum += value;
-    series.count += 1;
-  }
-
-  render(): string[] {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    for (const { labels, counts, sum, count } of this.#series.values()) {
-      let cumulative = 0;
-      this.buckets.forEach((le, i) => {
-        cumulative += counts[i] ?? 0;
-        lines.push(`${this.name}_bucket${labelText(labels, ['le', String(le)])} ${cumulative}`);
-      });
-      lines.push(`${this.name}_bucket${labelText(labels, ['le', '+Inf'])} ${count}`);
-      lines.push(`${this.name}_sum${labelText(labels)} ${sum}`);
-      lines.push(`${this.name}_count${labelText(labels)} ${count}`);
-    }
-    return lines;
-  }
-}
-
-/** The server's metrics. */
-class Metrics {
-  readonly oauthErrors = new Counter(
-    'gatehouse_oauth_errors_total',
-    'OAuth error responses, by error code and catalog reason.',
-    ['error', 'reason'],
-  );
-  readonly problems = new Counter('gatehouse_problems_total', 'RFC 9457 problem responses, by catalog code.', ['code']);
-  readonly auditEvents = new Counter(
-    'gatehouse_audit_events_total',
-    'Audit events recorded (gatehouse audit), by event, e.g. refresh_token_replay_served.',
-    ['event'],
-  );
-  readonly requestDuration = new Histogram(
-    'gatehouse_http_request_duration_seconds',
-    'HTTP request latency, by route pattern, method and status class.',
-    ['route', 'method', 'status_class'],
-    DURATION_BUCKETS,
-  );
-
-  readonly #rateLimits: RateLimiter | undefined;
-
-  /** `rateLimits`: the process's rate limiter, whose refusal counts are rendered with the rest. */
+  /** `rateLimits`: the process's rate limiter, whose refusal counts are read at each scrape. */
   constructor(rateLimits?: RateLimiter) {
-    this.#rateLimits = rateLimits;
+    const registry = new Registry();
+    const registers = [registry];
+    this.#oauthErrors = countedSeries(
+      {
+        name: 'gatehouse_oauth_errors_total',
+        help: 'OAuth error responses, by error code and catalog reason (redirects of /authorize included).',
+        labelNames: ['error', 'reason'],
+        registers,
+      },
+      Object.keys(OAUTH_REASONS) as OAuthErrorReason[],
+      (reason) => ({ error: OAUTH_REASONS[reason].error, reason }),
+    );
+    this.#problems = countedSeries(
+      {
+        name: 'gatehouse_problems_total',
+        help: 'RFC 9457 problem responses and error pages, by catalog code.',
+        labelNames: ['code'],
+        registers,
+      },
+      Object.keys(PROBLEMS) as ProblemCode[],
+      (code) => ({ code }),
+    );
+    this.#signInFailures = countedSeries(
+      {
+        name: 'gatehouse_sign_in_failures_total',
+        help: 'Sign-in attempts refused, by reason: wrong_password, unknown_user, rate_limited.',
+        labelNames: ['reason'],
+        registers,
+      },
+      SIGN_IN_FAILURES,
+      (reason) => ({ reason }),
+    );
+    this.#auditEvents = new Counter({
+      name: 'gatehouse_audit_events_total',
+      help: 'Audit events recorded (gatehouse audit), by event, e.g. refresh_token_replay_served.',
+      labelNames: ['event'],
+      registers,
+    });
+    new Counter({
+      name: 'gatehouse_rate_limit_refusals_total',
+      help: 'Requests refused by a rate limit, by limit (RATE_LIMIT_<LIMIT>).',
+      labelNames: ['limit'],
+      registers,
+      // The limiter counts its refusals itself (abuse/ knows nothing of metrics); read at each scrape.
+      collect() {
+        this.reset();
+        const refusals = rateLimits?.refusals();
+        for (const limit of RATE_LIMIT_NAMES) this.inc({ limit }, refusals?.get(limit) ?? 0);
+      },
+    });
+    this.requestDurations = new RequestDurations(registry);
+    this.#exposed = Registry.merge([processRegistry(), registry]);
   }
 
-  render(): string {
-    const refusals = new Counter(
-      'gatehouse_rate_limit_refusals_total',
-      'Requests refused by a rate limit, by limit (RATE_LIMIT_<LIMIT>).',
-      ['limit'],
-    );
-    for (const [limit, count] of this.#rateLimits?.refusals() ?? []) refusals.inc({ limit }, count);
-    const families = [this.oauthErrors, this.problems, this.auditEvents, refusals, this.requestDuration];
-    return `${families.flatMap((family) => family.render()).join('\n')}\n`;
+  countOAuthError(reason: OAuthErrorReason): void {
+    this.#oauthErrors(reason);
+  }
+
+  countProblem(code: ProblemCode): void {
+    this.#problems(code);
+  }
+
+  countSignInFailure(reason: SignInFailure): void {
+    this.#signInFailures(reason);
+  }
+
+  countAuditEvent(event: AuditEventName): void {
+    this.#auditEvents.inc({ event });
+  }
+
+  /** The exposition text and its content type (Prometheus text format 0.0.4). */
+  async render(): Promise<{ text: string; contentType: string }> {
+    return { text: await this.#exposed.metrics(), contentType: this.#exposed.contentType };
   }
 }
 
@@ -148,9 +146,11 @@ declare module 'fastify' {
     /** The app's metrics (http/metrics.ts); undefined on an app built without them. */
     metrics?: Metrics;
   }
+  interface FastifyContextConfig {
+    /** false: the route's requests stay out of the request metrics (the health probes). */
+    readonly requestMetrics?: boolean;
+  }
 }
-
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 interface MetricsOptions {
   /** When set, GET /metrics requires `Authorization: Bearer <token>`; otherwise it answers loopback callers only. */
@@ -164,22 +164,19 @@ export function metricsRoutes(app: FastifyInstance, { token, rateLimits }: Metri
   app.decorate('metrics', metrics);
   // Callback style: an async hook costs every request a promise.
   app.addHook('onResponse', (request, reply, done) => {
+    const { url, config } = request.routeOptions;
     // The route's pattern (/v2/contacts/:id), never the raw URL: label values stay a bounded set.
-    const route = request.routeOptions.url ?? 'unmatched';
-    const method = METHODS.has(request.method) ? request.method : 'other';
-    metrics.requestDuration.observe(
-      { route, method, status_class: `${Math.floor(reply.statusCode / 100)}xx` },
-      reply.elapsedTime / 1000,
-    );
+    if (config?.requestMetrics !== false)
+      metrics.requestDurations
+        .seriesOf(url ?? 'unmatched', request.method, reply.statusCode)
+        .observe(reply.elapsedTime / 1000);
     done();
   });
   app.get('/metrics', async (request, reply) => {
     if (!mayScrape(request, token))
       return sendProblem(reply, request, new ProblemError('not_found', `There is no resource at GET /metrics.`));
-    return reply
-      .header('cache-control', 'no-store')
-      .type('text/plain; version=0.0.4; charset=utf-8')
-      .send(metrics.render());
+    const { text, contentType } = await metrics.render();
+    return reply.header('cache-control', 'no-store').type(contentType).send(text);
   });
   return metrics;
 }

@@ -40,7 +40,7 @@ function toOAuthError(error: unknown): OAuthError {
 export function oauthErrorHandler(issuer: string) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const oauthError = toOAuthError(error);
-    request.server.metrics?.oauthErrors.inc({ error: oauthError.error, reason: oauthError.reason });
+    request.server.metrics?.countOAuthError(oauthError.reason);
     if (oauthError.error === 'server_error') request.log.error({ err: error }, 'unexpected error on an OAuth route');
     noStore(reply);
     // RFC 6749 §5.2: a client that tried the Authorization header gets a challenge for its scheme.

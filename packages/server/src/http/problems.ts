@@ -4,7 +4,12 @@ import { StoreBusyError } from '../store/store.js';
 
 /** Sends an RFC 9457 problem from the catalog. */
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: ProblemError): FastifyReply {
-  request.server.metrics?.problems.inc({ code: problem.code });
+  request.server.metrics?.countProblem(problem.code);
+  return replyWithProblem(reply, request, problem);
+}
+
+/** Sends a problem without counting it in the metrics (the health probes' answers). */
+export function replyWithProblem(reply: FastifyReply, request: FastifyRequest, problem: ProblemError): FastifyReply {
   if (PROBLEMS[problem.code].transient) reply.header('retry-after', '1');
   // A string body is sent as it is, without Fastify's serialiser (no route here has a response
   // schema); the type is what Fastify makes of `application/problem+json` for an object.

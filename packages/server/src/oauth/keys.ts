@@ -51,6 +51,7 @@ export class KeyRing {
   readonly #encryption: KeyEncryption | undefined;
   #loaded: LoadedKeys;
   #lastUnknownKidReload = 0;
+  #loadError: Error | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   private constructor(store: Repository, clock: Clock, encryption: KeyEncryption | undefined, loaded: LoadedKeys) {
@@ -102,7 +103,18 @@ export class KeyRing {
   };
 
   async reload(): Promise<void> {
-    this.#loaded = await loadKeys(this.#store, this.#clock.now(), this.#encryption);
+    try {
+      this.#loaded = await loadKeys(this.#store, this.#clock.now(), this.#encryption);
+      this.#loadError = undefined;
+    } catch (error) {
+      this.#loadError = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    }
+  }
+
+  /** Why the last reload failed (the keys loaded before are still used); undefined once one succeeds. */
+  get loadError(): Error | undefined {
+    return this.#loadError;
   }
 
   /** Reloads every KEY_RELOAD_INTERVAL_MS until stop(); a failed reload keeps the keys it had. */

@@ -300,6 +300,15 @@ export async function prepareSchema(db: Kysely<unknown>, mode: MigrationMode, st
   return pending;
 }
 
+/** The migrations of the code that `db` lacks: one read of the bookkeeping table, nothing written. */
+export async function pendingMigrations(db: Kysely<unknown>, steps: DialectSteps): Promise<string[]> {
+  const rows = await (db as Kysely<MigrationTables>).selectFrom(MIGRATION_TABLE).select('name').execute();
+  const applied = new Set(rows.map((row) => row.name));
+  return Object.keys(migrations(steps))
+    .sort()
+    .filter((name) => !applied.has(name));
+}
+
 interface MigrationTables {
   kysely_migration: { name: string; timestamp: string };
 }

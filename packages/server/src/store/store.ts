@@ -11,6 +11,8 @@ export interface Store extends Repository {
   readonly dialect: 'sqlite' | 'postgres';
   /** The migrations this open applied (none when the schema was current). */
   readonly appliedMigrations: readonly string[];
+  /** The migrations this version knows that the database lacks (none when current); one read, for readiness. */
+  pendingMigrations(): Promise<readonly string[]>;
   /** Rate-limit buckets: in memory on SQLite (one process), in a shared table on PostgreSQL. */
   readonly rateLimits: RateLimitStore;
   transaction<T>(work: (tx: Repository) => Promise<T>): Promise<T>;

@@ -1,8 +1,9 @@
+import type { Kysely } from 'kysely';
 import type { MigrationMode } from '../migrations.js';
 import { createRepository } from '../repository.js';
 import type { Store } from '../store.js';
 import { withUnavailableMapped } from './errors.js';
-import { migratePostgres } from './migrations.js';
+import { migratePostgres, pendingPostgresMigrations } from './migrations.js';
 import { openPostgresDatabase } from './open.js';
 import { withUnboundedStatements } from './pool.js';
 import { postgresRateLimitStore } from './rate-limit-store.js';
@@ -44,6 +45,7 @@ export async function openPostgresStore({
   return {
     dialect: 'postgres',
     appliedMigrations,
+    pendingMigrations: () => pendingPostgresMigrations(db as Kysely<unknown>),
     ...withUnavailableMapped(repository),
     rateLimits: withUnavailableMapped(postgresRateLimitStore(db)),
     transaction: postgresTransactions(db),

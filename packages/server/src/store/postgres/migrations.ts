@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { prepareSchema, type DialectSteps, type MigrationMode } from '../migrations.js';
+import { pendingMigrations, prepareSchema, type DialectSteps, type MigrationMode } from '../migrations.js';
 
 /** PostgreSQL's parts of the shared migrations. */
 const steps: DialectSteps = {
@@ -38,4 +38,9 @@ export async function migratePostgres(db: Kysely<unknown>, mode: MigrationMode):
     await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK}::bigint)`.execute(trx);
     return prepareSchema(trx, mode, steps);
   });
+}
+
+/** The migrations the database lacks, read without taking any lock. */
+export function pendingPostgresMigrations(db: Kysely<unknown>): Promise<string[]> {
+  return pendingMigrations(db, steps);
 }

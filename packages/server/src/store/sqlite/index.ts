@@ -1,8 +1,9 @@
+import type { Kysely } from 'kysely';
 import { createRepository } from '../repository.js';
 import type { MigrationMode } from '../migrations.js';
 import type { Store } from '../store.js';
 import { prepareHotQueries } from './hot-queries.js';
-import { migrateSqlite } from './migrations.js';
+import { migrateSqlite, pendingSqliteMigrations } from './migrations.js';
 import { openSqliteDatabase } from './open.js';
 import { MemoryRateLimitStore } from './rate-limit-store.js';
 import { GroupCommit } from './transactions.js';
@@ -47,6 +48,7 @@ export async function openSqliteStore({
   return {
     dialect: 'sqlite',
     appliedMigrations,
+    pendingMigrations: () => pendingSqliteMigrations(db as Kysely<unknown>),
     // One process per SQLite file serves requests in the common case; with `serve --workers` each
     // worker keeps its own buckets (docs/deployment.md).
     rateLimits: new MemoryRateLimitStore(),

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { prepareSchema, type DialectSteps, type MigrationMode } from '../migrations.js';
+import { pendingMigrations, prepareSchema, type DialectSteps, type MigrationMode } from '../migrations.js';
 import type { SqliteDatabase } from './open.js';
 
 /** SQLite's parts of the shared migrations. */
@@ -32,4 +32,9 @@ export async function migrateSqlite({ database, db }: SqliteDatabase, mode: Migr
       throw error;
     }
   });
+}
+
+/** The migrations the database lacks, read without taking any lock. */
+export function pendingSqliteMigrations(db: Kysely<unknown>): Promise<string[]> {
+  return pendingMigrations(db, steps);
 }

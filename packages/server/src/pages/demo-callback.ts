@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import { escapeHtml, layout, type BasePath } from '../authorize/pages.js';
+import { sendPage } from '../authorize/responses.js';
+import { DEMO_PUBLIC_CLIENT_ID, type DemoFlows } from './demo-flows.js';
+
+/** Where `serve --demo` registers its clients' redirect URI: on Gatehouse itself. */
+export const DEMO_CALLBACK_PATH = '/demo/callback';
+
+// A code this server issues is URL-safe text; anything else is not shown as a command to run.
+const CODE = /^[A-Za-z0-9._~-]{1,256}$/;
+
+/** A word for a POSIX shell: as it is when it needs no quoting, else in single quotes. */
+function shellWord(value: string): string {
+  return /^[A-Za-z0-9._~:/=@%+-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The token request that exchanges `code` (RFC 6749 §4.1.3, RFC 7636 §4.5), one option per line. */
+function exchangeCommand(issuer: string, clientId: string, code: string, verifier: string | undefined): string {
+  const credentials =
+    clientId === DEMO_PUBLIC_CLIENT_ID
+      ? [`-d client_id=${shellWord(clientId)}`]
+      : [`-u ${shellWord(`${clientId}:`)}<secret>`];
+  const lines = [
+    'curl',
+    ...credentials,
+    '-d grant_type=authorization_code',
+    `-d code=${shellWord(code)}`,
+    `-d redirect_uri=${shellWord(`${issuer}${DEMO_CALLBACK_PATH}`)}`,
+    `-d code_verifier=${verifier === undefined ? '<code_verifier>' : shellWord(verifier)}`,
+    shellWord(`${issuer}/token`),
+  ];
+  return lines.join(' \\\n  ');
+}
+
+interface CallbackQuery {
+  readonly code?: string;
+  readonly state?: string;
+  readonly error?: string;
+  readonly error_description?: string;
+}
+
+function renderCallbackPage(base: BasePath, issuer: string, query: CallbackQuery, flows: DemoFlows): string {
+  const state = query.state ?? '';
+  const flow = state === '' ? undefined : flows.find(state);
+  const fields = (rows: [string, string][]): string =>
+    `<dl class="values">${rows.map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd><code>${escapeHtml(value)}</code></dd>`).join('')}</dl>`;
+  if (query.error !== undefined || query.code === undefined || !CODE.test(query.code)) {
+    const error = query.error ?? 'no code';
+    return layout(
+      base,
+      'No code',
+      `<div class="parties"><span class="mark mark-error" aria-hidden="true">!</span></div>
+<h1>No authorization code</h1>
+<p class="summary">The authorization request came back without a code this page can use.</p>
+${fields([['error', error], ...(query.error_description ? [['error_description', query.error_description] as [string, string]] : []), ...(state ? [['state', state] as [string, string]] : [])])}
+<p class="fine-print">Start again with the authorization URL <code>npm start</code> printed. Served because the server runs with <code>--demo</code>.</p>`,
+    );
+  }
+  const verifierNote =
+    flow === undefined
+      ? `<p class="summary">Put in the <code>code_verifier</code> of your authorization request (the one printed next to the URL you opened).</p>`
+      : '';
+  return layout(
+    base,
+    'Authorization code',
+    `<div class="parties"><span class="mark mark-client" aria-hidden="true">✓</span></div>
+<h1>Authorization code received</h1>
+<p class="lead">The authorization server sent the browser back here, to the demo's redirect URI.</p>
+${fields([['code', query.code], ...(state ? [['state', state] as [string, string]] : [])])}
+<h2>Exchange it within 60 seconds</h2>
+${verifierNote}<pre class="command"><code>${escapeHtml(exchangeCommand(issuer, flow?.clientId ?? DEMO_PUBLIC_CLIENT_ID, query.code, flow?.verifier))}</code></pre>
+<p class="fine-print">The code works once. Served because the server runs with <code>--demo</code>.</p>`,
+  );
+}
+
+/** GET /demo/callback: the demo clients' redirect URI (only with `serve --demo`). */
+export function demoCallbackPage(app: FastifyInstance, base: BasePath, issuer: string, flows: DemoFlows): void {
+  app.get<{ Querystring: CallbackQuery }>(DEMO_CALLBACK_PATH, async (request, reply) =>
+    sendPage(reply, 200, renderCallbackPage(base, issuer, pickQuery(request.query), flows)),
+  );
+}
+
+/** The parameters the page reads, each once (a repeated one counts as absent). */
+function pickQuery(query: unknown): CallbackQuery {
+  const raw = (query ?? {}) as Record<string, unknown>;
+  const one = (name: string): string | undefined => (typeof raw[name] === 'string' ? raw[name] : undefined);
+  return { code: one('code'), state: one('state'), error: one('error'), error_description: one('error_description') };
+}
