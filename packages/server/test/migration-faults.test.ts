@@ -21,6 +21,7 @@ const ALL_MIGRATIONS = [
   '0006_rate_limits',
   '0007_replay_window',
   '0008_openid_connect',
+  '0012_server_settings',
 ];
 
 /**
@@ -114,6 +115,8 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0012_server_settings
+    'drop table server_settings',
     // 0008_openid_connect
     'drop table grant_authentications',
     'drop index users_subject',

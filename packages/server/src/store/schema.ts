@@ -15,6 +15,14 @@ export interface Database {
   rate_limits: RateLimitsTable;
   server_secrets: ServerSecretsTable;
   grant_authentications: GrantAuthenticationsTable;
+  server_settings: ServerSettingsTable;
+}
+
+/** What the server runs with, for the commands run beside it (0012: `issuer`, oauth/served-issuer.ts). */
+export interface ServerSettingsTable {
+  name: string;
+  value: string;
+  updated_at: number;
 }
 
 /** Secrets every process shares (0007: `refresh_successor_key`, oauth/refresh-successors.ts). */
