@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { storeAudit } from '../audit/audit.js';
 import type { ServerConfig } from '../config.js';
 import { issueOperatorGrant } from '../oauth/operator-grants.js';
+import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { withContext, withStore } from './open-context.js';
 import { listOf, unknownCommand, UsageError, type CliIo } from './run.js';
 
@@ -44,10 +45,7 @@ export async function grantsCommand([sub, ...args]: string[], config: ServerConf
           return grant;
         });
       });
-      if (!found) {
-        io.err(JSON.stringify({ error: 'refused', message: `no grant '${id}'` }));
-        return 1;
-      }
+      if (!found) throw new OperatorInputError(`no grant '${id}'`);
       io.out(JSON.stringify({ grant_id: id, revoked: true, already_revoked: found.revokedAt !== null }));
       return 0;
     }

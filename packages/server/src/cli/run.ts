@@ -42,9 +42,11 @@ export const USAGE = `Usage: gatehouse <command>     (gatehouse --version: the v
               [--refresh-ttl DURATION] [--absolute-ttl DURATION] [--access-ttl DURATION]
               [--replay-window DURATION (0s..300s)] [--resource-server]
               [--post-logout-redirect-uri URI]... [--id-token-alg RS256|ES256]
+                                         a --public client needs a --scope
   clients list
   clients remove ID
   grants issue --client ID --user SUBJECT [--scope LIST]
+                                         tokens for ISSUER, else the issuer the server last ran with (printed)
   grants revoke GRANT_ID
   users add --username NAME [--password-stdin] [CLAIMS]   without --password-stdin, a password is made and shown once
   users update NAME [--username NEW] [CLAIMS]
