@@ -4,7 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeProtectedHeader } from 'jose';
 import { runCli } from '../src/cli/run.js';
 import { registerClient } from '../src/oauth/clients.js';
+import { KeyRing } from '../src/oauth/keys.js';
+import { systemClock } from '../src/primitives/clock.js';
 import { startServer, type RunningServer } from '../src/server.js';
+import { openStore } from '../src/store/open.js';
 import { DIALECTS, freshDatabase } from './_dialects.js';
 import { ManualClock, postForm, type TestClient } from './_server.js';
 
@@ -124,3 +127,18 @@ for (const dialect of DIALECTS)
       assert.match((refused.out as { message: string }).message, /no other key signs yet/);
     });
   });
+
+describe('/jwks while the store does not answer', () => {
+  it('serves the keys the process loaded last, so relying parties keep verifying through an outage', async () => {
+    const database = await freshDatabase('sqlite');
+    const store = await openStore(database.url);
+    try {
+      const ring = await KeyRing.load(store, systemClock);
+      assert.deepEqual(await ring.publishedJwks(), ring.jwks, 'from the store while it answers');
+      await store.close();
+      assert.equal(await ring.publishedJwks(), ring.jwks);
+    } finally {
+      await database.drop();
+    }
+  });
+});
