@@ -1,4 +1,15 @@
 #!/usr/bin/env node
 // The `gatehouse` command. A committed file, so that npm can link it at install time, before the
 // `prepare` step has built dist/.
-import '../dist/cli/main.js';
+//
+// `npx gatehouse …` runs this file under `sh -c`, and on SIGTERM or SIGINT npm signals that shell,
+// which exits without passing the signal on (dash), leaving this process running with parent 1. So,
+// started by npm, the process watches its parent, and when the wrapper is gone it signals itself
+// SIGTERM: `serve` then stops as it does on any SIGTERM, finishing the requests in flight.
+if (process.env.npm_command !== undefined) {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.kill(process.pid, 'SIGTERM');
+  }, 250).unref();
+}
+await import('../dist/cli/main.js');

@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { rateLimitsFromEnv, type RateLimitPolicies } from './abuse/policies.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
+import { projectRoot } from './project-root.js';
 
 /** Configuration from the environment; every variable is optional. */
 export interface ServerConfig {
@@ -8,6 +10,11 @@ export interface ServerConfig {
   readonly databaseUrl: string;
   /** The issuer identifier: the public base URL of this server, without a trailing slash. */
   readonly issuer: string;
+  /**
+   * Whether ISSUER was set. When not, commands that mint tokens use the issuer the server last ran
+   * with (stored in the database by `serve`), not `http://localhost:$PORT`.
+   */
+  readonly issuerConfigured: boolean;
   readonly logLevel: string;
   /** The OpenAPI document of the REST API. */
   readonly openApiPath: string;
@@ -39,11 +46,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   return {
     port,
     host,
-    databaseUrl: env.DATABASE_URL || 'sqlite:data/gatehouse.db',
+    // The defaults are in the project root, whichever of its folders the command runs from.
+    databaseUrl: env.DATABASE_URL || `sqlite:${join(projectRoot(), 'data', 'gatehouse.db')}`,
     issuer,
+    issuerConfigured: Boolean(env.ISSUER),
     logLevel: env.LOG_LEVEL || 'info',
-    openApiPath: env.OPENAPI_PATH || 'openapi.yaml',
-    autoMigrate: env.AUTO_MIGRATE !== 'false',
+    openApiPath: env.OPENAPI_PATH || join(projectRoot(), 'openapi.yaml'),
+    autoMigrate: autoMigrateFrom(env.AUTO_MIGRATE),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     metricsToken: env.METRICS_TOKEN || undefined,
     rateLimits: rateLimitsFromEnv(env),
@@ -73,6 +82,13 @@ function connectionLimitsFrom(env: NodeJS.ProcessEnv): ConnectionLimits {
   if (result.headersTimeoutMs > result.requestTimeoutMs)
     throw new Error('HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS');
   return result;
+}
+
+/** AUTO_MIGRATE: `true` (the default) or `false`, nothing else: a typo must not decide whether the schema changes. */
+function autoMigrateFrom(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'true') return true;
+  if (value === 'false') return false;
+  throw new Error(`AUTO_MIGRATE must be true or false, got ${JSON.stringify(value)}`);
 }
 
 function trustProxyFrom(value: string | undefined): boolean | string {

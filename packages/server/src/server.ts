@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from './abuse/policies.js';
 import { RateLimiter } from './abuse/rate-limiter.js';
@@ -11,6 +12,7 @@ import { systemClock, type Clock } from './primitives/clock.js';
 import { KeyEncryption } from './oauth/key-sealing.js';
 import { KeyRing } from './oauth/keys.js';
 import { RefreshSuccessors } from './oauth/refresh-successors.js';
+import { recordServedIssuer } from './oauth/served-issuer.js';
 import { openStore } from './store/open.js';
 import type { DemoFlows } from './pages/demo-flows.js';
 import type { MigrationMode } from './store/migrations.js';
@@ -76,6 +78,7 @@ export interface RunningServer {
   readonly context: ServerContext;
   /** Where the server listens, e.g. http://127.0.0.1:3000 */
   readonly url: string;
+  /** Stops accepting requests, lets those in flight finish, and logs how many it drained. */
   close(): Promise<void>;
 }
 
@@ -85,6 +88,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const api = typeof options.api === 'string' ? loadApiDefinition(options.api) : options.api;
   const store = await openStore(options.databaseUrl, { migrations: options.migrations ?? 'apply' });
   const context = await createContext(store, options.issuer, options);
+  await recordServedIssuer(store, options.issuer, context.clock.now());
   const app = await buildApp(context, {
     logger: options.logger,
     api,
@@ -95,6 +99,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   context.keys.startReloading();
   context.rateLimits.start();
+  const inFlight = new Set<ServerResponse>();
+  app.server.on('request', (_request, response: ServerResponse) => {
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+  });
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -103,10 +112,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     context,
     url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
     async close() {
+      const draining = inFlight.size;
+      app.log.info({ inFlight: draining }, `stopping: finishing ${draining} request(s) in flight`);
+      // Their answers close their connections (Connection: close), which would otherwise be kept
+      // alive, holding the close up for the keep-alive timeout.
+      for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
       context.keys.stop();
       context.rateLimits.stop();
       await app.close();
       await store.close();
+      app.log.info({ drainedRequests: draining }, `stopped after draining ${draining} request(s)`);
     },
   };
 }

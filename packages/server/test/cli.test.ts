@@ -112,6 +112,8 @@ describe('the gatehouse operator CLI', () => {
       '--name',
       'SPA',
       '--public',
+      '--scope',
+      'contacts:read',
       '--redirect-uri',
       'http://127.0.0.1:8765/callback',
     );
@@ -201,7 +203,10 @@ describe('the gatehouse operator CLI', () => {
   });
 
   it('the built bin, run as `npx gatehouse clients list` from the repository root on an empty database, exits 0 and prints []', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'spawned.db')}` };
+    const spawned = `sqlite:${join(dir, 'spawned.db')}`;
+    // Only serve and migrate create a database.
+    assert.equal(await runCli(['migrate'], { DATABASE_URL: spawned }, { out: () => {}, err: () => {} }), 0);
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: spawned };
     delete env.NODE_OPTIONS; // the real bin, not the test runner's TypeScript loader
     const { stdout } = await promisify(execFile)('npx', ['gatehouse', 'clients', 'list'], {
       cwd: REPO_ROOT,

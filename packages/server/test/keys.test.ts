@@ -4,7 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeProtectedHeader } from 'jose';
 import { runCli } from '../src/cli/run.js';
 import { registerClient } from '../src/oauth/clients.js';
+import { KeyRing } from '../src/oauth/keys.js';
+import { systemClock } from '../src/primitives/clock.js';
 import { startServer, type RunningServer } from '../src/server.js';
+import { openStore } from '../src/store/open.js';
 import { DIALECTS, freshDatabase } from './_dialects.js';
 import { ManualClock, postForm, type TestClient } from './_server.js';
 
@@ -75,13 +78,14 @@ for (const dialect of DIALECTS)
     let firstKid: string | undefined;
     let signedByFirst: string;
 
-    it('a rotated-in key is published at once but signs only after the publish delay', async () => {
+    it('a rotated-in key is in /jwks of every process from the next request (no reload), but signs only after the publish delay', async () => {
       signedByFirst = await clientCredentialsToken(signer);
       const before = kidOf(signedByFirst);
       firstKid = before;
-      const rotated = (await keys('rotate')).out as { kid: string };
+      const rotated = (await keys('rotate')).out as { kid: string; keys: { kid: string }[] };
+      for (const server of [signer, verifier])
+        for (const { kid } of rotated.keys) assert.ok((await jwksKids(server)).includes(kid), 'published in /jwks');
       await signer.context.keys.reload();
-      assert.ok((await jwksKids(signer)).includes(rotated.kid), 'published in /jwks');
       assert.equal(kidOf(await clientCredentialsToken(signer)), before, 'still signing with the old key');
     });
 
@@ -104,8 +108,8 @@ for (const dialect of DIALECTS)
       assert.equal(listed.find((k) => k.kid === firstKid)?.status, 'verifying', JSON.stringify(listed));
       assert.equal(await isActiveAt(verifier, signedByFirst), true, 'still accepted before it is retired');
       assert.equal((await keys('retire', firstKid as string)).code, 0);
+      assert.ok(!(await jwksKids(verifier)).includes(firstKid as string), 'withdrawn from /jwks at once');
       await verifier.context.keys.reload();
-      assert.ok(!(await jwksKids(verifier)).includes(firstKid as string));
       assert.equal(await isActiveAt(verifier, signedByFirst), false);
     });
 
@@ -123,3 +127,18 @@ for (const dialect of DIALECTS)
       assert.match((refused.out as { message: string }).message, /no other key signs yet/);
     });
   });
+
+describe('/jwks while the store does not answer', () => {
+  it('serves the keys the process loaded last, so relying parties keep verifying through an outage', async () => {
+    const database = await freshDatabase('sqlite');
+    const store = await openStore(database.url);
+    try {
+      const ring = await KeyRing.load(store, systemClock);
+      assert.deepEqual(await ring.publishedJwks(), ring.jwks, 'from the store while it answers');
+      await store.close();
+      assert.equal(await ring.publishedJwks(), ring.jwks);
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -22,6 +22,7 @@ const ALL_MIGRATIONS = [
   '0007_replay_window',
   '0008_openid_connect',
   '0009_device_authorization',
+  '0012_server_settings',
 ];
 
 /**
@@ -115,6 +116,8 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0012_server_settings
+    'drop table server_settings',
     // 0009_device_authorization
     'drop table device_authorizations',
     // 0008_openid_connect

@@ -192,6 +192,8 @@ for (const dialect of DIALECTS)
         RATE_LIMIT_INTROSPECT_CLIENT: '4/h',
       };
       let out = '';
+      // Only serve and migrate create a database.
+      assert.equal(await runCli(['migrate'], env, { out: () => {}, err: () => {} }), 0);
       assert.equal(
         await runCli(['clients', 'add', '--id', 'rs', '--name', 'Resource server'], env, {
           out: (t) => (out += t),

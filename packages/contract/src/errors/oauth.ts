@@ -202,7 +202,7 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     title: 'Invalid access token',
     transient: false,
     summary:
-      'The userinfo endpoint got no access token, or one that is expired, not signed by this server, or whose grant was revoked.',
+      'The userinfo endpoint got no access token, or one that is expired, not signed by this server, issued by another issuer or for another audience (a token minted with another ISSUER), or whose grant was revoked.',
     clientAction: 'Refresh the access token (or sign the user in again) and retry with the new one.',
   }),
   insufficient_scope: entry({
@@ -408,6 +408,10 @@ export const OAUTH_REASONS = {
   userinfo_token_invalid: reason({
     error: 'invalid_token',
     description: 'the access token is expired, revoked or not issued by this server',
+  }),
+  userinfo_token_foreign: reason({
+    error: 'invalid_token',
+    description: 'the access token was issued by another issuer or for another audience than this server',
   }),
   userinfo_scope_missing: reason({
     error: 'insufficient_scope',

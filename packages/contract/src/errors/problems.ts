@@ -114,7 +114,7 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     title: 'Invalid access token',
     transient: false,
     summary:
-      'The bearer access token is missing, malformed, expired, signed by an unknown key, or belongs to a revoked grant.',
+      "The bearer access token is missing, malformed, expired, signed by an unknown key, or belongs to a revoked grant; or this server's keys signed it for another issuer or audience (minted with another ISSUER), and the detail then reads: The access token was issued by '<iss>', not by this server ('<issuer>'). or The access token is for the audience '<aud>', not for this server ('<issuer>').",
     clientAction:
       'Refresh the access token; if the refresh is refused with invalid_grant, run the authorization flow again.',
   }),

@@ -14,7 +14,7 @@ export class BearerChallenge extends ProblemError {
 const REALM = 'realm="gatehouse"';
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
-type BearerContext = Pick<ServerContext, 'accessTokens' | 'store' | 'clock'>;
+type BearerContext = Pick<ServerContext, 'accessTokens' | 'store' | 'clock' | 'issuer'>;
 
 /**
  * Authenticates an RFC 6750 bearer access token and checks it carries `scope`. Tokens of a revoked
@@ -33,18 +33,20 @@ export function checkBearer(
     throw new BearerChallenge('invalid_token', 'The request carries no bearer access token.', `Bearer ${REALM}`);
   const match = BEARER.exec(authorization);
   if (!match?.[1]) throw invalidToken('The Authorization header is not a bearer access token.');
-  const verified = context.accessTokens.check(match[1], context.clock.now());
-  if (verified instanceof Promise) return verified.then((claims) => withLiveGrant(context, claims, scope));
-  return withLiveGrant(context, verified, scope);
+  const token = match[1];
+  const verified = context.accessTokens.check(token, context.clock.now());
+  if (verified instanceof Promise) return verified.then((claims) => withLiveGrant(context, token, claims, scope));
+  return withLiveGrant(context, token, verified, scope);
 }
 
 /** The grant is read on every request: a revocation, by any process, takes effect at once. */
 function withLiveGrant(
   context: BearerContext,
+  token: string,
   claims: AccessTokenClaims | undefined,
   scope: string,
 ): AccessTokenClaims | Promise<AccessTokenClaims> {
-  if (!claims) throw invalidToken('The access token is malformed, expired, or not signed by this server.');
+  if (!claims) return refused(context, token);
   if (claims.grant_id === undefined) return inScope(claims, scope);
   // Promise.resolve: callers tell "wait" from "done" by `instanceof Promise`, whatever the store returns.
   return Promise.resolve(context.store.findGrantRevokedAt(claims.grant_id)).then((revokedAt) => {
@@ -63,6 +65,22 @@ function inScope(claims: AccessTokenClaims, scope: string): AccessTokenClaims {
     );
   }
   return claims;
+}
+
+/**
+ * The refusal of a token that did not verify. A token this server's keys signed for another issuer
+ * or audience (RFC 9068 §4) says so, naming both: it was minted with another ISSUER, e.g. by
+ * `gatehouse grants issue` run with another PORT. Looked into only once the token is refused.
+ */
+async function refused(context: BearerContext, token: string): Promise<never> {
+  const foreign = await context.accessTokens.foreignClaim(token, context.clock.now());
+  if (foreign?.claim === 'iss')
+    throw invalidToken(`The access token was issued by '${foreign.value}', not by this server ('${context.issuer}').`);
+  if (foreign?.claim === 'aud')
+    throw invalidToken(
+      `The access token is for the audience '${foreign.value}', not for this server ('${context.issuer}').`,
+    );
+  throw invalidToken('The access token is malformed, expired, or not signed by this server.');
 }
 
 function invalidToken(detail: string): BearerChallenge {

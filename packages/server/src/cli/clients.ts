@@ -2,15 +2,15 @@ import { parseArgs } from 'node:util';
 import type { ServerConfig } from '../config.js';
 import { describeClient, registerClient, type ClientRegistration } from '../oauth/clients.js';
 import { parseDuration } from './durations.js';
-import { withContext } from './open-context.js';
-import { listOf, UsageError, type CliIo } from './run.js';
+import { withStore } from './open-context.js';
+import { listOf, unknownCommand, UsageError, type CliIo } from './run.js';
 
 /** `gatehouse clients add|list|remove`. */
 export async function clientsCommand([sub, ...args]: string[], config: ServerConfig, io: CliIo): Promise<number> {
   switch (sub) {
     case 'add': {
       const registration = registrationFrom(args);
-      const { client, secret } = await withContext(config, ({ store, clock }) =>
+      const { client, secret } = await withStore(config, (store, clock) =>
         registerClient(store, registration, clock.now()),
       );
       io.out(
@@ -20,7 +20,7 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
     }
     case 'list': {
       parseArgs({ args, options: {} });
-      const clients = await withContext(config, ({ store }) => store.listClients());
+      const clients = await withStore(config, (store) => store.listClients());
       io.out(JSON.stringify(clients.map(describeClient), null, 2));
       return 0;
     }
@@ -28,12 +28,12 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
       const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
       if (positionals.length !== 1) throw new UsageError('clients remove takes one client id');
       const id = positionals[0] as string;
-      const removed = await withContext(config, ({ store }) => store.removeClient(id));
+      const removed = await withStore(config, (store) => store.removeClient(id));
       io.out(JSON.stringify({ client_id: id, removed }));
       return removed ? 0 : 1;
     }
     default:
-      throw new UsageError(`unknown clients command '${sub ?? ''}'`);
+      throw unknownCommand('clients command', sub, ['add', 'list', 'remove']);
   }
 }
 

@@ -13,7 +13,7 @@ import {
 } from '../oauth/keys.js';
 import type { SigningKeyRecord } from '../primitives/records.js';
 import { withStore } from './open-context.js';
-import { UsageError, type CliIo } from './run.js';
+import { unknownCommand, UsageError, type CliIo } from './run.js';
 
 /**
  * `gatehouse keys list|rotate|retire|seal`: rotation without downtime. A rotated-in key is published
@@ -36,6 +36,9 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
       // One new key per algorithm (ES256 and RS256), so a rotation covers access and ID tokens alike.
       const rotated = await withStore(config, async (store) => {
         const existing = (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
+        // A store whose keys are sealed gets no plaintext key beside them.
+        if (!encryption && existing.some((k) => isSealed(k.privateJwk)))
+          throw new OperatorInputError('the stored keys are sealed: set KEY_ENCRYPTION_KEY to seal the new keys too');
         const activatesAt = activationOfNextKey(existing, now(), values.now ? 0 : KEY_PUBLISH_DELAY);
         const keys = SIGNING_ALGS.map((alg) => generateSigningKey(now(), activatesAt, encryption, alg));
         for (const key of keys) await store.insertSigningKey(key);
@@ -84,7 +87,7 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
       return 0;
     }
     default:
-      throw new UsageError(`unknown keys command '${sub ?? ''}'`);
+      throw unknownCommand('keys command', sub, ['list', 'rotate', 'retire', 'seal']);
   }
 }
 

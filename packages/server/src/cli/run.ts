@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { configFromEnv, type ServerConfig } from '../config.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { auditCommand } from './audit.js';
@@ -5,6 +6,7 @@ import { clientsCommand } from './clients.js';
 import { grantsCommand } from './grants.js';
 import { keysCommand } from './keys.js';
 import { migrateCommand } from './migrate.js';
+import { nearest } from './nearest.js';
 import { serveCommand } from './serve.js';
 import { usersCommand } from './users.js';
 
@@ -13,12 +15,25 @@ export interface CliIo {
   err(text: string): void;
   /** Standard input, whole (for --password-stdin); process.stdin when not given. */
   readInput?(): Promise<string>;
+  /** Whether `err` goes to a terminal: errors are then plain text for a person, else JSON for a program. */
+  readonly errIsTerminal?: boolean;
 }
 
 /** A mistake in how the command was called; exit code 2. */
 export class UsageError extends Error {}
 
-export const USAGE = `Usage: gatehouse <command>
+/** The usage error of an unknown (sub)command, naming the nearest known one when there is one. */
+export function unknownCommand(what: string, given: string | undefined, known: readonly string[]): UsageError {
+  const suggestion = given === undefined ? undefined : nearest(given, known);
+  return new UsageError(
+    `unknown ${what} '${given ?? ''}'${suggestion === undefined ? '' : `; did you mean '${suggestion}'?`}`,
+  );
+}
+
+/** This package's version (package.json is two folders up from both src/cli and dist/cli). */
+const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+
+export const USAGE = `Usage: gatehouse <command>     (gatehouse --version: the version)
 
   serve [--demo] [--workers N|auto]      serve the authorization server (N processes sharing the port)
   migrate                                apply pending database migrations
@@ -27,9 +42,11 @@ export const USAGE = `Usage: gatehouse <command>
               [--refresh-ttl DURATION] [--absolute-ttl DURATION] [--access-ttl DURATION]
               [--replay-window DURATION (0s..300s)] [--resource-server]
               [--post-logout-redirect-uri URI]... [--id-token-alg RS256|ES256]
+                                         a --public client needs a --scope
   clients list
   clients remove ID
   grants issue --client ID --user SUBJECT [--scope LIST]
+                                         tokens for ISSUER, else the issuer the server last ran with (printed)
   grants revoke GRANT_ID
   users add --username NAME [--password-stdin] [CLAIMS]   without --password-stdin, a password is made and shown once
   users update NAME [--username NEW] [CLAIMS]
@@ -49,11 +66,14 @@ export const USAGE = `Usage: gatehouse <command>
                                          or login_failed
 
 LIST is comma- or space-separated; DURATION is seconds or a number with s, m, h or d.
-Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (sqlite:data/gatehouse.db), ISSUER, LOG_LEVEL,
-OPENAPI_PATH (openapi.yaml), AUTO_MIGRATE (true; false: serve refuses a database with pending migrations),
+Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (sqlite:data/gatehouse.db in the project root: the
+nearest folder up with a package-lock.json, else the current one; only serve and migrate create a database),
+ISSUER (serve: http://localhost:PORT; other commands: the issuer the server last ran with), LOG_LEVEL,
+OPENAPI_PATH (openapi.yaml in the project root), AUTO_MIGRATE (true or false; false: serve refuses a database with pending migrations),
 TRUST_PROXY (false; true, or proxy addresses/CIDRs: whose X-Forwarded-For names the client),
-METRICS_TOKEN (unset: GET /metrics from loopback only; set: only with Authorization: Bearer METRICS_TOKEN).
-Every command but serve prints JSON.`;
+METRICS_TOKEN (unset: GET /metrics from loopback only; set: only with Authorization: Bearer METRICS_TOKEN),
+KEY_ENCRYPTION_KEY (seals the signing keys; needed by serve, grants issue and keys rotate|seal on a sealed store).
+Every command but serve prints JSON; errors are JSON on stderr, or plain text when stderr is a terminal.`;
 
 type Command = (args: string[], config: ServerConfig, io: CliIo) => Promise<number>;
 
@@ -74,23 +94,32 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
     io.out(USAGE);
     return name === undefined ? 2 : 0;
   }
+  if (name === '--version') {
+    io.out(VERSION);
+    return 0;
+  }
   const command = COMMANDS[name];
   try {
-    if (!command) throw new UsageError(`unknown command '${name}'`);
+    if (!command) throw unknownCommand('command', name, Object.keys(COMMANDS));
     return await command(args, configFromEnv(env), io);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err(JSON.stringify({ error: 'usage', message: (error as Error).message }));
+      reportError(io, 'usage', (error as Error).message);
       io.err(USAGE);
       return 2;
     }
-    if (error instanceof OperatorInputError) {
-      io.err(JSON.stringify({ error: 'refused', message: error.message }));
-      return 1;
-    }
-    io.err(JSON.stringify({ error: 'failed', message: (error as Error).message }));
+    reportError(io, error instanceof OperatorInputError ? 'refused' : 'failed', (error as Error).message);
     return 1;
   }
+}
+
+/** One line of JSON for a program; on a terminal, the message as text (its line breaks as line breaks). */
+function reportError(io: CliIo, error: 'usage' | 'refused' | 'failed', message: string): void {
+  io.err(
+    io.errIsTerminal
+      ? `gatehouse: ${error === 'failed' ? 'error' : error}: ${message}`
+      : JSON.stringify({ error, message }),
+  );
 }
 
 /** Splits a LIST argument. */

@@ -1,12 +1,15 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { pino } from 'pino';
 import type { ServerConfig } from '../config.js';
 import { serverLoggerOptions } from '../http/log-redaction.js';
-import { startServer } from '../server.js';
+import { recordServedIssuer } from '../oauth/served-issuer.js';
+import { createContext, startServer } from '../server.js';
+import { openStore } from '../store/open.js';
+import { sqliteFilename } from '../store/sqlite-location.js';
 import { ensureDemoClient } from './demo.js';
 import { DemoFlows } from '../pages/demo-flows.js';
-import { withContext } from './open-context.js';
 import { UsageError, type CliIo } from './run.js';
 
 /**
@@ -26,17 +29,37 @@ export async function serveCommand(args: string[], config: ServerConfig, io: Cli
       quiet: false,
     });
 
-  await withContext(
-    config,
-    async (context) => {
-      if (values.demo) await ensureDemoClient(context, (line) => io.out(line));
-    },
-    config.autoMigrate ? 'apply' : 'check',
-  );
+  const store = await openStore(config.databaseUrl, { migrations: config.autoMigrate ? 'apply' : 'check' });
+  try {
+    const context = await createContext(store, config.issuer, { keyEncryptionKey: config.keyEncryptionKey });
+    await recordServedIssuer(store, config.issuer, context.clock.now());
+    if (values.demo) await ensureDemoClient(context, (line) => io.out(line));
+  } finally {
+    await store.close();
+  }
+  warnOfPlaintextKeys(config, values.demo ?? false, pino(serverLoggerOptions(config.logLevel)));
   io.out(
-    `Gatehouse is serving ${config.issuer} with ${workers} workers (port ${config.port}, store ${config.databaseUrl.split(':')[0]})`,
+    `Gatehouse is serving ${config.issuer} with ${workers} workers (port ${config.port}, store ${storeOf(config)})`,
   );
   return superviseWorkers(workers);
+}
+
+/** Where the data is: the SQLite file's absolute path (a relative DATABASE_URL depends on the folder), or the dialect. */
+function storeOf(config: ServerConfig): string {
+  return config.databaseUrl.startsWith('sqlite:')
+    ? `sqlite ${sqliteFilename(config.databaseUrl)}`
+    : (config.databaseUrl.split(':')[0] as string);
+}
+
+/**
+ * Said once per start, at warn: without KEY_ENCRYPTION_KEY the private signing keys are plaintext
+ * in the database, and whoever reads it or a backup of it can sign tokens. Not for `--demo`.
+ */
+function warnOfPlaintextKeys(config: ServerConfig, demo: boolean, log: { warn(message: string): void }): void {
+  if (config.keyEncryptionKey !== undefined || demo) return;
+  log.warn(
+    'KEY_ENCRYPTION_KEY is not set: the private signing keys are stored in PLAINTEXT in the database, and anyone who can read it or a backup of it can sign tokens. Set KEY_ENCRYPTION_KEY (openssl rand -base64 32) on every process.',
+  );
 }
 
 function workerCount(value: string | undefined): number {
@@ -72,10 +95,10 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
   });
   // Workers serve the demo's callback page; the primary made the demo data and printed the request.
   if (demo && !cluster.isWorker) await ensureDemoClient(server.context, (line) => io.out(line), demo);
-  if (!options.quiet)
-    io.out(
-      `Gatehouse is serving ${config.issuer} (listening on ${server.url}, store ${config.databaseUrl.split(':')[0]})`,
-    );
+  if (!options.quiet) {
+    warnOfPlaintextKeys(config, options.demo, server.app.log);
+    io.out(`Gatehouse is serving ${config.issuer} (listening on ${server.url}, store ${storeOf(config)})`);
+  }
   await stopSignal();
   await server.close();
   return 0;

@@ -4,8 +4,8 @@ import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { generatePassword } from '../users/passwords.js';
 import { CLAIM_OPTIONS, claimsFromOptions } from '../users/claims.js';
 import { addUser, changePassword, describeUser, removeUser, renameUser, updateUserClaims } from '../users/users.js';
-import { withContext } from './open-context.js';
-import { UsageError, type CliIo } from './run.js';
+import { withStore } from './open-context.js';
+import { unknownCommand, UsageError, type CliIo } from './run.js';
 
 /** `gatehouse users add|update|list|remove|passwd`; add and update take the OIDC claims (`--name`, `--email`, …). */
 export async function usersCommand([sub, ...args]: string[], config: ServerConfig, io: CliIo): Promise<number> {
@@ -21,9 +21,7 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       // Without --password-stdin a strong password is made and shown this once: only its hash is kept.
       const generated = values['password-stdin'] ? undefined : generatePassword();
       const password = generated ?? (await passwordFromStdin(io));
-      const user = await withContext(config, ({ store, clock }) =>
-        addUser(store, username, password, clock.now(), claims),
-      );
+      const user = await withStore(config, (store, clock) => addUser(store, username, password, clock.now(), claims));
       io.out(
         JSON.stringify({ ...describeUser(user), ...(generated === undefined ? {} : { password: generated }) }, null, 2),
       );
@@ -37,7 +35,7 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       });
       if (positionals.length !== 1) throw new UsageError('users update takes one username');
       const typed = positionals[0] as string;
-      const user = await withContext(config, async ({ store, clock }) => {
+      const user = await withStore(config, async (store, clock) => {
         const existing = await store.findUser(typed.trim().toLowerCase());
         if (!existing) throw new OperatorInputError(`no user '${typed}'`);
         await updateUserClaims(store, existing.username, claimsFromOptions(values, existing.claims), clock.now());
@@ -53,13 +51,13 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
     }
     case 'list': {
       parseArgs({ args, options: {} });
-      const users = await withContext(config, ({ store }) => store.listUsers());
+      const users = await withStore(config, (store) => store.listUsers());
       io.out(JSON.stringify(users.map(describeUser), null, 2));
       return 0;
     }
     case 'remove': {
       const username = oneName(args, 'users remove takes one username');
-      const { removed, grantsRevoked } = await withContext(config, ({ store, clock }) =>
+      const { removed, grantsRevoked } = await withStore(config, (store, clock) =>
         removeUser(store, username, clock.now()),
       );
       if (!removed) throw new OperatorInputError(`no user '${username}'`);
@@ -76,7 +74,7 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       const username = positionals[0] as string;
       const generated = values['password-stdin'] ? undefined : generatePassword();
       const password = generated ?? (await passwordFromStdin(io));
-      await withContext(config, ({ store, clock }) => changePassword(store, username, password, clock.now()));
+      await withStore(config, (store, clock) => changePassword(store, username, password, clock.now()));
       io.out(
         JSON.stringify(
           {
@@ -92,7 +90,7 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       return 0;
     }
     default:
-      throw new UsageError(`unknown users command '${sub ?? ''}'`);
+      throw unknownCommand('users command', sub, ['add', 'update', 'list', 'remove', 'passwd']);
   }
 }
 

@@ -19,6 +19,12 @@ export interface AccessTokenClaims {
   readonly grant_id?: string;
 }
 
+/** A claim of a token signed by this server's keys that names another server, and its value. */
+export interface ForeignClaim {
+  readonly claim: 'iss' | 'aud';
+  readonly value: string;
+}
+
 interface MintRequest {
   readonly subject: string;
   readonly clientId: string;
@@ -72,6 +78,28 @@ export class AccessTokens {
     const known = this.#verified.get(digest, keySet);
     if (known) return isCurrent(known, now) ? known : undefined;
     return this.#verifySignature(token, digest, keySet, now);
+  }
+
+  /**
+   * For a token `check` refused: the claim that names another server, when the token is otherwise
+   * one this server would accept (its keys signed it, it has not expired) — typically minted by a
+   * command run with another ISSUER on the same database. RFC 9068 §4: the resource server checks
+   * `iss` and `aud`.
+   */
+  async foreignClaim(token: string, now: number): Promise<ForeignClaim | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, this.#keys.verificationKey, {
+        typ: 'at+jwt',
+        algorithms: ['ES256'],
+        currentDate: new Date(now * 1000),
+      });
+      if (payload.iss !== this.#issuer) return { claim: 'iss', value: String(payload.iss) };
+      const audience = Array.isArray(payload.aud) ? payload.aud : [String(payload.aud)];
+      if (!audience.includes(this.#issuer)) return { claim: 'aud', value: audience.join(' ') };
+    } catch {
+      // Not signed by these keys, expired, or malformed: nothing more to say than check did.
+    }
+    return undefined;
   }
 
   async #verifySignature(

@@ -71,6 +71,12 @@ function clientFromRegistration(r: ClientRegistration, now: number): ClientRecor
     if (!isGrantType(g)) throw new OperatorInputError(`unknown grant type '${g}'; use ${GRANT_TYPES.join(', ')}`);
   if (r.public && grantTypes.includes('client_credentials'))
     throw new OperatorInputError('a public client cannot use client_credentials');
+  // RFC 6749 §3.3: a request may ask only for scope the client is registered for, so a public client
+  // (authorization code only) without any could never be granted anything of use.
+  if (r.public && (r.scope ?? []).length === 0)
+    throw new OperatorInputError(
+      "a public client needs a scope (--scope, e.g. 'openid contacts:read'): without one, every authorization request that asks for a scope is refused with invalid_scope, and one that asks for none is granted nothing",
+    );
   const redirectUris = r.redirectUris ?? [];
   redirectUris.forEach(checkRedirectUri);
   const policy = {

@@ -13,8 +13,10 @@ import type { Clock } from '../primitives/clock.js';
 import { isSealed, privateJwkOf, type KeyEncryption } from './key-sealing.js';
 
 /**
- * A new key is published at /jwks this long before it signs, so that verifiers which cache the key
- * set (we allow 5 minutes) and every Gatehouse process (which reloads every minute) know it first.
+ * A new key is published at /jwks (at once: /jwks reads the store) this long before it signs, so
+ * that verifiers which cache the key set (we allow 5 minutes) and every Gatehouse process (which
+ * reloads every minute) know it first. OIDC Core §10.1.1 rotates keys by adding them to the JWK
+ * Set; publishing one before it signs spares verifiers the refetch an unfamiliar kid costs.
  */
 export const KEY_PUBLISH_DELAY = 10 * 60;
 /** How often a process reloads the keys from the store. */
@@ -85,9 +87,23 @@ export class KeyRing {
     return this.#loaded.signingByAlg[alg];
   }
 
-  /** The public keys served at /jwks: every key not retired, including those not yet signing. */
+  /** The public keys this process verifies with, as of its last load: every key not retired. */
   get jwks(): JSONWebKeySet {
     return this.#loaded.jwks;
+  }
+
+  /**
+   * The public keys served at /jwks: every key not retired, including those not yet signing, read
+   * from the store, so a key rotated in (or retired) by any process or by `gatehouse keys` is
+   * published (or withdrawn) from the next request, not the next reload. When the store does not
+   * answer, the keys of the last load: relying parties keep verifying through an outage.
+   */
+  async publishedJwks(): Promise<JSONWebKeySet> {
+    try {
+      return publicKeySet(await activeKeys(this.#store));
+    } catch {
+      return this.#loaded.jwks;
+    }
   }
 
   /** jose's key lookup; an unknown kid reloads the keys once before giving up. */
@@ -153,13 +169,17 @@ async function loadKeys(store: Repository, now: number, encryption: KeyEncryptio
       return [alg, { kid: signing.kid, key }];
     }),
   ) as Record<SigningAlg, SigningKey>;
-  const published = keys.map((k) => ({ ...k.publicJwk, kid: k.kid, alg: k.alg, use: 'sig' }));
   return {
     signing: byAlg.ES256,
     signingByAlg: byAlg,
-    jwks: { keys: published },
+    jwks: publicKeySet(keys),
     byKid: new Map(keys.map((k) => [k.kid, createPublicKey({ key: k.publicJwk as NodeJwk, format: 'jwk' })])),
   };
+}
+
+/** RFC 7517 §5: the public halves, each with its kid, alg and use. */
+function publicKeySet(keys: readonly SigningKeyRecord[]): JSONWebKeySet {
+  return { keys: keys.map((k) => ({ ...k.publicJwk, kid: k.kid, alg: k.alg, use: 'sig' })) };
 }
 
 /**

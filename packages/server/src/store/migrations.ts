@@ -207,6 +207,17 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
         .execute();
     },
   },
+  // What the server runs with (the issuer), for the CLI run beside it.
+  '0012_server_settings': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('server_settings')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 });
 
 /**

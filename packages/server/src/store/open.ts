@@ -1,8 +1,19 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { openPostgresStore } from './postgres/index.js';
 import { openSqliteStore } from './sqlite/index.js';
+import { sqliteFilename } from './sqlite-location.js';
 import type { MigrationMode } from './migrations.js';
 import type { Store } from './store.js';
+
+export interface OpenStoreOptions {
+  readonly migrations?: MigrationMode;
+  /**
+   * Whether a missing SQLite file is created (with its folder): true for `serve` and `migrate`;
+   * the other commands refuse a missing file, naming the path they looked at.
+   */
+  readonly create?: boolean;
+}
 
 /**
  * Opens the store named by a `DATABASE_URL`: `sqlite:relative/path.db`, `sqlite:///absolute/path.db`,
@@ -11,12 +22,15 @@ import type { Store } from './store.js';
  */
 export async function openStore(
   databaseUrl: string,
-  { migrations = 'apply' }: { migrations?: MigrationMode } = {},
+  { migrations = 'apply', create = true }: OpenStoreOptions = {},
 ): Promise<Store> {
   if (databaseUrl.startsWith('sqlite:')) {
-    const rest = databaseUrl.slice('sqlite:'.length);
-    const filename = rest === ':memory:' ? rest : resolve(rest.startsWith('//') ? rest.slice(2) : rest);
-    return openSqliteStore({ filename, migrations });
+    const filename = sqliteFilename(databaseUrl);
+    if (!create && filename !== ':memory:' && !existsSync(filename))
+      throw new OperatorInputError(
+        `no SQLite database at ${filename} (DATABASE_URL ${databaseUrl}); gatehouse migrate or gatehouse serve creates it`,
+      );
+    return openSqliteStore({ filename, migrations, create });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return openPostgresStore({ connectionString: databaseUrl, migrations });

@@ -22,12 +22,13 @@ import { createOidcRepository, type OidcRepository } from './oidc-repository.js'
 import { createAuditRepository, type AuditRepository } from './audit-repository.js';
 import { createRecordRepository, type RecordRepository } from './record-repository.js';
 import { createDeviceRepository, type DeviceRepository } from './device-repository.js';
+import { createSettingsRepository, type SettingsRepository } from './settings-repository.js';
 import type { Database } from './schema.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
 
 /** Every query the domain needs, dialect-neutral. Inside a transaction, reads that lock rows do. */
 export interface Repository
-  extends RecordRepository, IdentityRepository, AuditRepository, OidcRepository, DeviceRepository {
+  extends RecordRepository, IdentityRepository, AuditRepository, OidcRepository, DeviceRepository, SettingsRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -77,6 +78,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     ...createOidcRepository(db),
     ...createAuditRepository(db),
     ...createDeviceRepository(db, { lockRows }),
+    ...createSettingsRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },

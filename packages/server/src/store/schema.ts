@@ -16,6 +16,7 @@ export interface Database {
   server_secrets: ServerSecretsTable;
   grant_authentications: GrantAuthenticationsTable;
   device_authorizations: DeviceAuthorizationsTable;
+  server_settings: ServerSettingsTable;
 }
 
 /** RFC 8628 device authorizations (0009): a device code and its user code, until redeemed or expired. */
@@ -37,6 +38,13 @@ export interface DeviceAuthorizationsTable {
   subject: string | null;
   /** When that user signed in (OIDC Core §2 auth_time). */
   auth_time: number | null;
+}
+
+/** What the server runs with, for the commands run beside it (0012: `issuer`, oauth/served-issuer.ts). */
+export interface ServerSettingsTable {
+  name: string;
+  value: string;
+  updated_at: number;
 }
 
 /** Secrets every process shares (0007: `refresh_successor_key`, oauth/refresh-successors.ts). */

@@ -26,7 +26,12 @@ export const userinfoEndpoint = oauthEndpoint({
     const token = header === undefined ? fromBody : fromBody === undefined ? BEARER.exec(header)?.[1] : undefined;
     if (token === undefined) return challenge(reply, issuer, 'userinfo_token_missing');
     const claims = await accessTokens.check(token, clock.now());
-    if (!claims || claims.grant_id === undefined) return challenge(reply, issuer, 'userinfo_token_invalid');
+    if (!claims) {
+      // RFC 9068 §4: a token of this server's keys for another issuer or audience is named as such.
+      const foreign = await accessTokens.foreignClaim(token, clock.now());
+      return challenge(reply, issuer, foreign ? 'userinfo_token_foreign' : 'userinfo_token_invalid');
+    }
+    if (claims.grant_id === undefined) return challenge(reply, issuer, 'userinfo_token_invalid');
     // The grant, read on every request: a revoked one's tokens stop at once; its subject is the
     // user's current name (a renamed user's older access tokens still carry the old one).
     const grant = await store.findGrant(claims.grant_id);

@@ -14,6 +14,8 @@ export interface SqliteStoreOptions {
   /** How long a writer waits for another process's lock before giving up with a 503, ms. */
   readonly busyTimeoutMs?: number;
   readonly migrations?: MigrationMode;
+  /** Make the file when it is missing (default); otherwise a missing file is an error. */
+  readonly create?: boolean;
 }
 
 /**
@@ -24,8 +26,9 @@ export async function openSqliteStore({
   filename,
   busyTimeoutMs = 5000,
   migrations = 'apply',
+  create = true,
 }: SqliteStoreOptions): Promise<Store> {
-  const opened = await openSqliteDatabase(filename, busyTimeoutMs);
+  const opened = await openSqliteDatabase(filename, busyTimeoutMs, create);
   const { database, db } = opened;
   let appliedMigrations: string[];
   try {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler, type Dialect } from 'kysely';
@@ -14,11 +14,21 @@ export interface SqliteDatabase {
 
 /**
  * Opens the file in WAL mode with `synchronous=FULL`, so a commit is on disk before the transaction
- * resolves and so before any response that depends on it is sent.
+ * resolves and so before any response that depends on it is sent. With `create`, a missing file is
+ * made first, readable by its owner only (0600, in folders made 0700): it holds the signing keys and
+ * SQLite gives its -wal and -shm files the database file's permissions. Without, a missing file is
+ * an error.
  */
-export async function openSqliteDatabase(filename: string, busyTimeoutMs: number): Promise<SqliteDatabase> {
-  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-  const database = new BetterSqlite3(filename);
+export async function openSqliteDatabase(
+  filename: string,
+  busyTimeoutMs: number,
+  create = true,
+): Promise<SqliteDatabase> {
+  if (filename !== ':memory:' && create) {
+    mkdirSync(dirname(filename), { recursive: true, mode: 0o700 });
+    closeSync(openSync(filename, 'a', 0o600));
+  }
+  const database = new BetterSqlite3(filename, { fileMustExist: filename !== ':memory:' });
   // Lock waits happen in BusyWaitingDriver, asynchronously, never inside SQLite.
   database.pragma('busy_timeout = 0');
   try {

@@ -1,0 +1,45 @@
+import { execFile } from 'node:child_process';
+import { runCli } from '../src/cli/run.js';
+import { childEnv } from './_processes.js';
+
+export interface CliRun {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+/** One CLI invocation in this process, its output captured. */
+export async function runCliCaptured(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  options: { errIsTerminal?: boolean } = {},
+): Promise<CliRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, env, {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    errIsTerminal: options.errIsTerminal,
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/**
+ * Runs `file` (a built script of the CLI) as a child process with the operator's variables of this
+ * process removed, so that only `env` configures it.
+ */
+export function runNodeScript(
+  file: string,
+  argv: string[],
+  { cwd, env = {} }: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliRun> {
+  const base = childEnv(env);
+  for (const name of ['DATABASE_URL', 'ISSUER', 'PORT', 'KEY_ENCRYPTION_KEY', 'AUTO_MIGRATE', 'OPENAPI_PATH'])
+    if (!(name in env)) delete base[name];
+  return new Promise((resolve) => {
+    execFile(process.execPath, [file, ...argv], { cwd, env: base, timeout: 30_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+      resolve({ code, out: stdout, err: stderr });
+    });
+  });
+}
