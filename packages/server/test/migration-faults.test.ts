@@ -21,6 +21,7 @@ const ALL_MIGRATIONS = [
   '0006_rate_limits',
   '0007_replay_window',
   '0008_openid_connect',
+  '0011_admin',
 ];
 
 /**
@@ -114,6 +115,9 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0011_admin
+    'alter table clients drop column admin',
+    'alter table users drop column disabled_at',
     // 0008_openid_connect
     'drop table grant_authentications',
     'drop index users_subject',
@@ -124,7 +128,7 @@ async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
     'alter table clients drop column id_token_alg',
     'alter table clients drop column post_logout_redirect_uris',
     "delete from signing_keys where alg = 'RS256'",
-    'drop table audit_events',
+    'drop table audit_events', // with 0011's actor
     'alter table signing_keys drop column activates_at',
     'drop table server_secrets',
     'alter table clients drop column replay_window',

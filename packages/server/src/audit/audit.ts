@@ -20,7 +20,12 @@ interface AuditInput {
   readonly grantId?: string | null;
   readonly reason?: string | null;
   readonly address?: string | null;
+  /** Who made an administrative change (an admin client's id, or `cli`). */
+  readonly actor?: string | null;
 }
+
+/** The actor of the changes made with the `gatehouse` CLI, on the database host. */
+export const CLI_ACTOR = 'cli';
 
 /** Where recorded events go besides the store, e.g. the request's logger. */
 export type AuditSink = (event: AuditEvent) => void;
@@ -41,6 +46,7 @@ export async function storeAudit(repo: AuditRepository, input: AuditInput): Prom
     grantId: input.grantId ?? null,
     reason: input.reason ?? null,
     address: input.address ?? null,
+    actor: input.actor ?? null,
   };
   await repo.insertAuditEvent(event);
   return event;
@@ -76,7 +82,7 @@ export function truncated(text: string, max: number): string {
   return text.length > max ? text.slice(0, max) : text;
 }
 
-/** The event as `gatehouse audit` prints it. */
+/** The event as `gatehouse audit` prints it; `actor` only on an administrative change. */
 export function auditEventJson(e: AuditEvent): Record<string, unknown> {
   return {
     id: e.id,
@@ -87,5 +93,6 @@ export function auditEventJson(e: AuditEvent): Record<string, unknown> {
     grant_id: e.grantId,
     reason: e.reason,
     address: e.address,
+    ...(e.actor === null ? {} : { actor: e.actor }),
   };
 }

@@ -27,6 +27,8 @@ export const USAGE = `Usage: gatehouse <command>
               [--refresh-ttl DURATION] [--absolute-ttl DURATION] [--access-ttl DURATION]
               [--replay-window DURATION (0s..300s)] [--resource-server]
               [--post-logout-redirect-uri URI]... [--id-token-alg RS256|ES256]
+              [--admin]                  an admin client: client_credentials only, scope gatehouse:admin
+                                         (and :read), for the admin API /admin/v1
   clients list
   clients remove ID
   grants issue --client ID --user SUBJECT [--scope LIST]

@@ -84,6 +84,11 @@ export class KeyRing {
     return this.#loaded.signingByAlg[alg];
   }
 
+  /** What new keys are sealed under (KEY_ENCRYPTION_KEY); undefined when they are stored in plaintext. */
+  get encryption(): KeyEncryption | undefined {
+    return this.#encryption;
+  }
+
   /** The public keys served at /jwks: every key not retired, including those not yet signing. */
   get jwks(): JSONWebKeySet {
     return this.#loaded.jwks;

@@ -21,11 +21,13 @@ import { createIdentityRepository, type IdentityRepository } from './identity-re
 import { createOidcRepository, type OidcRepository } from './oidc-repository.js';
 import { createAuditRepository, type AuditRepository } from './audit-repository.js';
 import { createRecordRepository, type RecordRepository } from './record-repository.js';
+import { createAdminRepository, type AdminRepository } from './admin-repository.js';
 import type { Database } from './schema.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
 
 /** Every query the domain needs, dialect-neutral. Inside a transaction, reads that lock rows do. */
-export interface Repository extends RecordRepository, IdentityRepository, AuditRepository, OidcRepository {
+export interface Repository
+  extends RecordRepository, IdentityRepository, AuditRepository, OidcRepository, AdminRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -74,6 +76,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     ...createIdentityRepository(db),
     ...createOidcRepository(db),
     ...createAuditRepository(db),
+    ...createAdminRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },
