@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../src/cli/run.js';
 import { api, assertInvalidValue, assertMissingFields, assertProblem, type Api, type ApiResponse } from './_api.js';
+import { authorizationQuery, CALLBACK, PageBrowser, pkce } from './_authorize.js';
 import { DIALECTS } from './_dialects.js';
 import { ISSUER } from './_oauth-assertions.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
@@ -186,6 +187,7 @@ describe('the admin API /admin/v1', () => {
         );
         assertProblem(await admin.get(`${ADMIN}/users/nope`), 404, 'not-found');
         assertProblem(await admin.post(`${ADMIN}/users/nope/disable`), 404, 'not-found');
+        assertProblem(await admin.post(`${ADMIN}/users/nope/enable`), 404, 'not-found');
         assertProblem(await admin.delete(`${ADMIN}/users/nope`), 404, 'not-found');
 
         assertProblem(await admin.get(`${ADMIN}/grants`), 400, 'invalid-parameter');
@@ -268,8 +270,15 @@ describe('the admin API /admin/v1', () => {
           (await admin.put(`${ADMIN}/users/carol/password`, { password: 'another long password' })).status,
           204,
         );
-        const client = await server.addClient({ id: 'app', scope: ['a'] });
+        const client = await server.addClient({ id: 'app', scope: ['a'], redirectUris: [CALLBACK] });
         const grant = await server.issueGrant(client, 'carol', ['a']);
+        /** The status of a sign-in as carol with her password: 401 refused, 303 on to the consent page. */
+        const signIn = async (): Promise<number> => {
+          const browser = new PageBrowser(server);
+          const page = await browser.authorize(authorizationQuery('app', pkce().challenge, { scope: 'a' }));
+          return (await browser.login(page, 'carol', 'another long password')).status;
+        };
+        assert.equal(await signIn(), 303);
         const listed = await admin.get(`${ADMIN}/grants?user=carol`);
         assert.deepEqual(
           listed.body.items.map((g: { grant_id: string }) => g.grant_id),
@@ -278,13 +287,19 @@ describe('the admin API /admin/v1', () => {
         const disabled = await admin.post(`${ADMIN}/users/carol/disable`);
         assert.equal(typeof disabled.body.disabled_at, 'string');
         assert.equal(await introspect(grant.refresh_token), false, 'the grants of a disabled user are revoked');
+        assert.equal(await signIn(), 401, 'a disabled user cannot sign in');
+        const refusal = await admin.get(`${ADMIN}/audit-events?event=login_failed`);
+        assert.equal(refusal.body.items.at(-1).reason, 'user_disabled');
+        const enabled = await admin.post(`${ADMIN}/users/carol/enable`);
+        assert.equal(enabled.body.disabled_at, undefined);
+        assert.equal(await signIn(), 303, 'an enabled one can');
         assert.equal((await admin.delete(`${ADMIN}/users/carol`)).status, 204);
         const events = await admin.get(`${ADMIN}/audit-events?actor=ops`);
         assert.deepEqual(
           events.body.items
             .filter((e: { subject: string }) => e.subject === 'carol')
             .map((e: { event: string }) => e.event),
-          ['user_created', 'user_claims_updated', 'user_password_set', 'user_disabled', 'user_deleted'],
+          ['user_created', 'user_claims_updated', 'user_password_set', 'user_disabled', 'user_enabled', 'user_deleted'],
         );
       });
 

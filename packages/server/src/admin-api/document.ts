@@ -213,6 +213,16 @@ const PATHS: Readonly<Record<string, Json>> = {
       problems: [404, 413, 415],
     }),
   },
+  '/users/{username}/enable': {
+    parameters: [USERNAME],
+    post: operation({
+      id: 'enableUser',
+      summary: 'A disabled user may sign in again; its revoked grants stay revoked.',
+      writes: true,
+      success: ['200', 'User'],
+      problems: [404, 413, 415],
+    }),
+  },
   '/grants': {
     get: operation({
       id: 'listGrants',

@@ -10,6 +10,7 @@ import {
   createUser,
   deleteUser,
   disableUser,
+  enableUser,
   existingUser,
   setUserPassword,
   updateUser,
@@ -21,7 +22,7 @@ import type { Query } from './query.js';
 
 type UserRequest = FastifyRequest<{ Params: { username: string } }>;
 
-/** /users: add, list, read, replace claims, set the password, disable, delete (users/user-administration.ts). */
+/** /users: add, list, read, replace claims, set the password, disable, enable, delete (users/user-administration.ts). */
 export function userRoutes(
   app: FastifyInstance,
   { store, clock }: ServerContext,
@@ -67,6 +68,9 @@ export function userRoutes(
   });
   app.post('/users/:username/disable', { config: access.write }, async (request: UserRequest) =>
     describeUser(await disableUser(store, request.params.username, clock.now(), request.adminActor)),
+  );
+  app.post('/users/:username/enable', { config: access.write }, async (request: UserRequest) =>
+    describeUser(await enableUser(store, request.params.username, clock.now(), request.adminActor)),
   );
   app.delete('/users/:username', { config: access.write }, async (request: UserRequest, reply) => {
     const { username } = request.params;

@@ -23,6 +23,8 @@ export interface AdminRepository {
   listUsersPage(after: string | undefined, limit: number): Promise<UserRecord[]>;
   /** Marks the user disabled unless it already is; false when there is no such user or it already was. */
   disableUser(username: string, now: number): Promise<boolean>;
+  /** Lets a disabled user sign in again; false when there is no such user or it was not disabled. */
+  enableUser(username: string, now: number): Promise<boolean>;
   listGrantsPage(owner: GrantOwner, after: string | undefined, limit: number): Promise<GrantRecord[]>;
 }
 
@@ -82,6 +84,15 @@ export function createAdminRepository(db: Kysely<Database>): AdminRepository {
         .set({ disabled_at: now, updated_at: now })
         .where('username', '=', username)
         .where('disabled_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async enableUser(username, now) {
+      const result = await db
+        .updateTable('users')
+        .set({ disabled_at: null, updated_at: now })
+        .where('username', '=', username)
+        .where('disabled_at', 'is not', null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },

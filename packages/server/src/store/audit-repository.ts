@@ -18,6 +18,7 @@ export const AUDIT_EVENT_NAMES = [
   'user_created',
   'user_claims_updated',
   'user_disabled',
+  'user_enabled',
   'user_password_set',
   'user_deleted',
   'signing_keys_rotated',

@@ -92,6 +92,16 @@ export async function disableUser(store: Store, typedUsername: string, now: numb
   });
 }
 
+/** Lets a disabled user sign in again (its revoked grants stay revoked). Enabling an enabled user changes nothing. */
+export async function enableUser(store: Store, typedUsername: string, now: number, actor: string) {
+  return store.transaction(async (tx) => {
+    const { username } = await existingUser(tx, typedUsername);
+    if (await tx.enableUser(username, now))
+      await storeAudit(tx, { event: 'user_enabled', at: now, subject: username, actor });
+    return (await tx.findUser(username)) as UserRecord;
+  });
+}
+
 /**
  * Removes a user, its sessions, and revokes every grant it gave: a later user of the same name
  * must not inherit the old one's consent or tokens.
