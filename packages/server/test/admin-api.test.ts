@@ -108,6 +108,8 @@ describe('the admin API /admin/v1', () => {
           audited.body.items.map((e: { client_id: string; actor: string }) => [e.client_id, e.actor]),
           [['svc', 'ops']],
         );
+        const metrics = await (await fetch(`${server.url}/metrics`)).text();
+        assert.match(metrics, /gatehouse_audit_events_total\{event="client_deleted"\} 1\b/, 'and counted, as logged');
         const trail = await admin.get(`${ADMIN}/audit-events?actor=ops`);
         assert.deepEqual(
           trail.body.items

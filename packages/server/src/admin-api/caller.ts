@@ -1,13 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import { BearerChallenge } from '../api/bearer.js';
+import type { Actor } from '../audit/audit.js';
+import { auditLogOf } from '../http/audit-log.js';
 import type { ServerContext } from '../context.js';
 import type { AccessTokenClaims } from '../oauth/access-tokens.js';
 import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The admin client calling the admin API: the actor its changes are audited with. */
-    adminActor: string;
+    /** The admin client calling the admin API: the actor its changes are audited (and logged) with. */
+    adminActor: Actor;
   }
 }
 
@@ -25,7 +27,7 @@ export function adminCaller({ store }: Pick<ServerContext, 'store'>) {
         'Only an access token of an admin client (gatehouse clients add --admin), from the client_credentials grant, may call the admin API.',
         `Bearer realm="gatehouse", error="insufficient_scope", scope="${ADMIN_READ_SCOPE}"`,
       );
-    request.adminActor = client.id;
+    request.adminActor = { id: client.id, sink: auditLogOf(request) };
   };
 }
 

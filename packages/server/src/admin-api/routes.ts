@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { serveJsonApi } from '../api/json-api.js';
+import type { Actor } from '../audit/audit.js';
 import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
 import { auditRoutes } from './audit-routes.js';
@@ -21,7 +22,8 @@ export async function adminRoutes(
   { context, admin }: { context: ServerContext; admin: AdminDefinition },
 ): Promise<void> {
   serveJsonApi(app, context);
-  app.decorateRequest('adminActor', '');
+  // Set by the onRequest check (caller.ts) before any admin handler runs; null only until then.
+  app.decorateRequest('adminActor', null as unknown as Actor);
   app.get('/openapi.json', async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=60').type('application/json; charset=utf-8').send(admin.served),
   );

@@ -24,11 +24,20 @@ interface AuditInput {
   readonly actor?: string | null;
 }
 
-/** The actor of the changes made with the `gatehouse` CLI, on the database host. */
-export const CLI_ACTOR = 'cli';
-
 /** Where recorded events go besides the store, e.g. the request's logger. */
 export type AuditSink = (event: AuditEvent) => void;
+
+/**
+ * Who makes an administrative change (its events' `actor`: an admin client's id, or `cli`), and
+ * where its events go besides the store once committed (the admin API: the request's log).
+ */
+export interface Actor {
+  readonly id: string;
+  readonly sink?: AuditSink;
+}
+
+/** The actor of the changes made with the `gatehouse` CLI, on the database host. */
+export const CLI_ACTOR: Actor = { id: 'cli' };
 
 /** Client ids as presented are truncated to this many characters. */
 export const AUDIT_CLIENT_ID_MAX = 128;

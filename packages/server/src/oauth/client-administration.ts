@@ -1,4 +1,4 @@
-import { storeAudit } from '../audit/audit.js';
+import { auditedTransaction, storeAudit, type Actor } from '../audit/audit.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { newOpaqueSecret } from '../primitives/random.js';
 import type { ClientRecord } from '../primitives/records.js';
@@ -26,11 +26,13 @@ export async function createClient(
   store: Store,
   registration: ClientRegistration,
   now: number,
-  actor: string,
+  actor: Actor,
 ): Promise<ClientWithSecret> {
-  return store.transaction(async (tx) => {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
     const created = await registerClient(tx, registration, now);
-    await storeAudit(tx, { event: 'client_created', at: now, clientId: created.client.id, actor });
+    events.push(
+      await storeAudit(tx, { event: 'client_created', at: now, clientId: created.client.id, actor: actor.id }),
+    );
     return created;
   });
 }
@@ -41,9 +43,9 @@ export async function updateClient(
   id: string,
   changes: ClientChanges,
   now: number,
-  actor: string,
+  actor: Actor,
 ): Promise<ClientRecord> {
-  return store.transaction(async (tx) => {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
     const current = await existingClient(tx, id);
     const replaced: ClientRecord = {
       ...clientFromRegistration(
@@ -53,7 +55,7 @@ export async function updateClient(
       secretDigest: current.secretDigest,
     };
     await tx.replaceClient(replaced);
-    await storeAudit(tx, { event: 'client_updated', at: now, clientId: id, actor });
+    events.push(await storeAudit(tx, { event: 'client_updated', at: now, clientId: id, actor: actor.id }));
     return replaced;
   });
 }
@@ -67,15 +69,15 @@ export async function rotateClientSecret(
   store: Store,
   id: string,
   now: number,
-  actor: string,
+  actor: Actor,
 ): Promise<{ client: ClientRecord; secret: string }> {
-  return store.transaction(async (tx) => {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
     const current = await existingClient(tx, id);
     if (current.secretDigest === null) throw new OperatorInputError(`client '${id}' is public: it has no secret`);
     const secret = newOpaqueSecret();
     const client: ClientRecord = { ...current, secretDigest: digestOf(secret) };
     await tx.replaceClient(client);
-    await storeAudit(tx, { event: 'client_secret_rotated', at: now, clientId: id, actor });
+    events.push(await storeAudit(tx, { event: 'client_secret_rotated', at: now, clientId: id, actor: actor.id }));
     return { client, secret };
   });
 }
@@ -85,10 +87,10 @@ export async function rotateClientSecret(
  * access tokens are refused from then on (api/bearer.ts, oauth/introspection.ts). False when there
  * is no such client.
  */
-export async function deleteClient(store: Store, id: string, now: number, actor: string): Promise<boolean> {
-  return store.transaction(async (tx) => {
+export async function deleteClient(store: Store, id: string, now: number, actor: Actor): Promise<boolean> {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
     if (!(await tx.removeClient(id))) return false;
-    await storeAudit(tx, { event: 'client_deleted', at: now, clientId: id, actor });
+    events.push(await storeAudit(tx, { event: 'client_deleted', at: now, clientId: id, actor: actor.id }));
     return true;
   });
 }

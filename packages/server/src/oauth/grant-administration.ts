@@ -1,4 +1,4 @@
-import { storeAudit } from '../audit/audit.js';
+import { auditedTransaction, storeAudit, type Actor } from '../audit/audit.js';
 import type { GrantRecord } from '../primitives/records.js';
 import type { Store } from '../store/store.js';
 
@@ -11,20 +11,22 @@ export async function revokeGrantAsAdmin(
   store: Store,
   id: string,
   now: number,
-  actor: string,
+  actor: Actor,
 ): Promise<GrantRecord | undefined> {
-  return store.transaction(async (tx) => {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
     const grant = await tx.findGrant(id);
     if (grant && (await tx.revokeGrant(id, 'revoked_by_admin', now))) {
-      await storeAudit(tx, {
-        event: 'grant_revoked',
-        at: now,
-        clientId: grant.clientId,
-        subject: grant.subject,
-        grantId: id,
-        reason: 'revoked_by_admin',
-        actor,
-      });
+      events.push(
+        await storeAudit(tx, {
+          event: 'grant_revoked',
+          at: now,
+          clientId: grant.clientId,
+          subject: grant.subject,
+          grantId: id,
+          reason: 'revoked_by_admin',
+          actor: actor.id,
+        }),
+      );
     }
     return grant;
   });

@@ -1,4 +1,4 @@
-import { storeAudit } from '../audit/audit.js';
+import { auditedTransaction, storeAudit, type Actor } from '../audit/audit.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import type { SigningKeyRecord } from '../primitives/records.js';
 import type { Store } from '../store/store.js';
@@ -16,16 +16,23 @@ export async function rotateSigningKeys(
   store: Store,
   now: number,
   options: { readonly immediately: boolean; readonly encryption: KeyEncryption | undefined },
-  actor: string,
+  actor: Actor,
 ): Promise<SigningKeyRecord[]> {
   // Generated before the transaction: an RSA key takes a while, and the store's lock should not wait for it.
   const draft = SIGNING_ALGS.map((alg) => generateSigningKey(now, now, options.encryption, alg));
-  return store.transaction(async (tx) => {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
     const existing = (await tx.listSigningKeys()).filter((k) => k.retiredAt === null);
     const activatesAt = activationOfNextKey(existing, now, options.immediately ? 0 : KEY_PUBLISH_DELAY);
     const keys = draft.map((key) => ({ ...key, activatesAt }));
     for (const key of keys) await tx.insertSigningKey(key);
-    await storeAudit(tx, { event: 'signing_keys_rotated', at: now, reason: keys.map((k) => k.kid).join(' '), actor });
+    events.push(
+      await storeAudit(tx, {
+        event: 'signing_keys_rotated',
+        at: now,
+        reason: keys.map((k) => k.kid).join(' '),
+        actor: actor.id,
+      }),
+    );
     return keys;
   });
 }
@@ -34,8 +41,8 @@ export async function rotateSigningKeys(
  * Retires a key: no longer published or accepted. Refused while no other key of its algorithm
  * signs, or the servers would have none.
  */
-export async function retireSigningKey(store: Store, kid: string, now: number, actor: string): Promise<void> {
-  await store.transaction(async (tx) => {
+export async function retireSigningKey(store: Store, kid: string, now: number, actor: Actor): Promise<void> {
+  await auditedTransaction(store, actor.sink, async (tx, events) => {
     const keys = (await tx.listSigningKeys()).filter((k) => k.retiredAt === null);
     const retiring = keys.find((k) => k.kid === kid);
     if (!retiring) throw new OperatorInputError(`no active key '${kid}'`, 'not_found');
@@ -49,7 +56,7 @@ export async function retireSigningKey(store: Store, kid: string, now: number, a
         `no other key signs yet; run gatehouse keys rotate and wait until it signs (or use --now) before retiring '${kid}'`,
       );
     await tx.retireSigningKey(kid, now);
-    await storeAudit(tx, { event: 'signing_key_retired', at: now, reason: kid, actor });
+    events.push(await storeAudit(tx, { event: 'signing_key_retired', at: now, reason: kid, actor: actor.id }));
   });
 }
 

@@ -1,4 +1,4 @@
-import { storeAudit } from '../audit/audit.js';
+import { auditedTransaction, storeAudit, type Actor } from '../audit/audit.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import type { UserClaims, UserRecord } from '../store/identity-repository.js';
 import type { Repository } from '../store/repository.js';
@@ -18,12 +18,12 @@ export async function createUser(
   password: string,
   now: number,
   claims: UserClaims,
-  actor: string,
+  actor: Actor,
 ): Promise<UserRecord> {
   const user = await newUser(typedUsername, password, now, claims);
-  return store.transaction(async (tx) => {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
     await insertNewUser(tx, user);
-    await storeAudit(tx, { event: 'user_created', at: now, subject: user.username, actor });
+    events.push(await storeAudit(tx, { event: 'user_created', at: now, subject: user.username, actor: actor.id }));
     return user;
   });
 }
@@ -41,10 +41,10 @@ export async function updateUser(
   claimsOf: (current: UserClaims) => UserClaims,
   rename: string | undefined,
   now: number,
-  actor: string,
+  actor: Actor,
 ): Promise<UserRecord> {
   const to = rename === undefined ? undefined : checkedUsername(rename);
-  return store.transaction(async (tx) => {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
     const current = await existingUser(tx, typedUsername);
     await tx.updateUserClaims(current.username, claimsOf(current.claims), now);
     let username = current.username;
@@ -53,7 +53,7 @@ export async function updateUser(
       await tx.renameUser(username, to, now);
       username = to;
     }
-    await storeAudit(tx, { event: 'user_claims_updated', at: now, subject: username, actor });
+    events.push(await storeAudit(tx, { event: 'user_claims_updated', at: now, subject: username, actor: actor.id }));
     return (await tx.findUser(username)) as UserRecord;
   });
 }
@@ -64,14 +64,14 @@ export async function setUserPassword(
   typedUsername: string,
   password: string,
   now: number,
-  actor: string,
+  actor: Actor,
 ): Promise<void> {
   const passwordHash = await hashPassword(checkedPassword(password));
-  await store.transaction(async (tx) => {
+  await auditedTransaction(store, actor.sink, async (tx, events) => {
     const { username } = await existingUser(tx, typedUsername);
     await tx.updateUserPassword(username, passwordHash, now);
     await tx.deleteBrowserSessionsOf(username);
-    await storeAudit(tx, { event: 'user_password_set', at: now, subject: username, actor });
+    events.push(await storeAudit(tx, { event: 'user_password_set', at: now, subject: username, actor: actor.id }));
   });
 }
 
@@ -80,24 +80,24 @@ export async function setUserPassword(
  * gave is revoked, so its refresh and access tokens stop working. Disabling a disabled user changes
  * nothing. Returns the user as it now is.
  */
-export async function disableUser(store: Store, typedUsername: string, now: number, actor: string) {
-  return store.transaction(async (tx) => {
+export async function disableUser(store: Store, typedUsername: string, now: number, actor: Actor) {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
     const { username } = await existingUser(tx, typedUsername);
     if (await tx.disableUser(username, now)) {
       await tx.deleteBrowserSessionsOf(username);
       await tx.revokeGrantsOf(username, 'revoked_by_admin', now);
-      await storeAudit(tx, { event: 'user_disabled', at: now, subject: username, actor });
+      events.push(await storeAudit(tx, { event: 'user_disabled', at: now, subject: username, actor: actor.id }));
     }
     return (await tx.findUser(username)) as UserRecord;
   });
 }
 
 /** Lets a disabled user sign in again (its revoked grants stay revoked). Enabling an enabled user changes nothing. */
-export async function enableUser(store: Store, typedUsername: string, now: number, actor: string) {
-  return store.transaction(async (tx) => {
+export async function enableUser(store: Store, typedUsername: string, now: number, actor: Actor) {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
     const { username } = await existingUser(tx, typedUsername);
     if (await tx.enableUser(username, now))
-      await storeAudit(tx, { event: 'user_enabled', at: now, subject: username, actor });
+      events.push(await storeAudit(tx, { event: 'user_enabled', at: now, subject: username, actor: actor.id }));
     return (await tx.findUser(username)) as UserRecord;
   });
 }
@@ -110,17 +110,25 @@ export async function deleteUser(
   store: Store,
   typedUsername: string,
   now: number,
-  actor: string,
+  actor: Actor,
 ): Promise<{ removed: boolean; grantsRevoked: number }> {
   const username = normalizeUsername(typedUsername);
-  return store.transaction(async (tx) => {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
     const removed = await tx.removeUser(username);
     if (!removed) return { removed, grantsRevoked: 0 };
     const grantsRevoked = await tx.revokeGrantsOf(username, 'revoked_by_admin', now);
     // One event for the user's grants (grant_id null): the revocation is one statement.
     if (grantsRevoked > 0)
-      await storeAudit(tx, { event: 'grant_revoked', at: now, subject: username, reason: 'revoked_by_admin', actor });
-    await storeAudit(tx, { event: 'user_deleted', at: now, subject: username, actor });
+      events.push(
+        await storeAudit(tx, {
+          event: 'grant_revoked',
+          at: now,
+          subject: username,
+          reason: 'revoked_by_admin',
+          actor: actor.id,
+        }),
+      );
+    events.push(await storeAudit(tx, { event: 'user_deleted', at: now, subject: username, actor: actor.id }));
     return { removed, grantsRevoked };
   });
 }
