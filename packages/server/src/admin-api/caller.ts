@@ -24,7 +24,8 @@ export function adminCaller({ store }: Pick<ServerContext, 'store'>) {
     if (client?.admin !== true)
       throw new BearerChallenge(
         'insufficient_scope',
-        'Only an access token of an admin client (gatehouse clients add --admin), from the client_credentials grant, may call the admin API.',
+        'Only an access token of an admin client (gatehouse clients add --admin), from the ' +
+          'client_credentials grant, may call the admin API.',
         `Bearer realm="gatehouse", error="insufficient_scope", scope="${ADMIN_READ_SCOPE}"`,
       );
     request.adminActor = { id: client.id, sink: auditLogOf(request) };

@@ -22,7 +22,10 @@ import type { Query } from './query.js';
 
 type UserRequest = FastifyRequest<{ Params: { username: string } }>;
 
-/** /users: add, list, read, replace claims, set the password, disable, enable, delete (users/user-administration.ts). */
+/**
+ * /users: add, list, read, replace claims, set the password, disable, enable, delete
+ * (users/user-administration.ts).
+ */
 export function userRoutes(
   app: FastifyInstance,
   { store, clock }: ServerContext,

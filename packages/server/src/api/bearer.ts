@@ -22,7 +22,7 @@ export type RequiredScope = string | readonly string[];
 
 /**
  * Authenticates an RFC 6750 bearer access token and checks it carries `scope`. Tokens of a revoked
- * grant are refused even before they expire. A refusal known at once is thrown; a promise is
+ * grant, and client-credentials tokens of a removed client, are refused even before they expire. A refusal known at once is thrown; a promise is
  * returned only to wait for the store (the grant) or a signature check.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-3.1 RFC 6750 §3.1
