@@ -1,4 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { adminDefinition } from './admin-api/definition.js';
+import { adminRoutes } from './admin-api/routes.js';
 import { apiRoutes } from './api/routes.js';
 import type { ApiDefinition } from './api/definition.js';
 import { authorizationPages } from './authorize/routes.js';
@@ -74,5 +76,6 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   await app.register(oauthRoutes, { services: context });
   await app.register(authorizationPages, { context });
   if (options.api) await app.register(apiRoutes, { prefix: API_PREFIX, context, api: options.api });
+  await app.register(adminRoutes, { prefix: '/admin/v1', context, admin: adminDefinition(context.issuer) });
   return app;
 }

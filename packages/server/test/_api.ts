@@ -26,8 +26,8 @@ const MERGE_PATCH = 'application/merge-patch+json';
 /**
  * A tiny REST client over fetch: `api(server, token).post('/v2/contacts', { email })`. Bodies are
  * JSON-encoded and sent as application/json (application/merge-patch+json for PATCH) with the
- * bearer token, if any. Every answer under /v2 is checked against the served OpenAPI document
- * (_openapi.ts) before the test sees it.
+ * bearer token, if any. Every answer under /v2 and /admin/v1 is checked against the OpenAPI
+ * document served for it (_openapi.ts) before the test sees it.
  */
 export function api(server: Pick<TestServer, 'url'>, token?: string) {
   async function request(

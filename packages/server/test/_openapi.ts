@@ -1,9 +1,9 @@
 /**
- * Every REST response a test receives must be described by the document the server serves at
- * /v2/openapi.json: the status, the media type, the headers Gatehouse sends with meaning (ETag,
- * Location, WWW-Authenticate, Retry-After, Allow) and the body's schema. Bodies are checked with
- * @hyperjump/json-schema's OpenAPI 3.0 and 3.1 dialects, not with Gatehouse's own validator, so a
- * shared misreading of the document cannot hide.
+ * Every REST and admin API response a test receives must be described by the document the server
+ * serves for it, at /v2/openapi.json or /admin/v1/openapi.json: the status, the media type, the
+ * headers Gatehouse sends with meaning (ETag, Location, WWW-Authenticate, Retry-After, Allow) and
+ * the body's schema. Bodies are checked with @hyperjump/json-schema's OpenAPI 3.0 and 3.1
+ * dialects, not with Gatehouse's own validator, so a shared misreading of the document cannot hide.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -35,25 +35,28 @@ interface ServedDocument {
 
 const served = new Map<string, Promise<ServedDocument>>();
 
-/** The document `serverUrl` serves, fetched once per server. */
-export function servedDocument(serverUrl: string): Promise<ServedDocument> {
-  let entry = served.get(serverUrl);
+/** The APIs whose answers are checked, by the path their document is served under. */
+const API_BASES = ['/v2', '/admin/v1'];
+
+/** The document `serverUrl` serves under `base`, fetched once per server. */
+export function servedDocument(serverUrl: string, base = '/v2'): Promise<ServedDocument> {
+  let entry = served.get(`${serverUrl}${base}`);
   if (entry === undefined) {
-    entry = fetchDocument(serverUrl);
-    served.set(serverUrl, entry);
+    entry = fetchDocument(serverUrl, base);
+    served.set(`${serverUrl}${base}`, entry);
   }
   return entry;
 }
 
-async function fetchDocument(serverUrl: string): Promise<ServedDocument> {
-  const response = await fetch(`${serverUrl}/v2/openapi.json`);
+async function fetchDocument(serverUrl: string, base: string): Promise<ServedDocument> {
+  const response = await fetch(`${serverUrl}${base}/openapi.json`);
   assert.equal(response.status, 200, 'the server serves its OpenAPI document');
   const text = await response.text();
   const document = JSON.parse(text) as Json;
   const file = join(tmpdir(), `gatehouse-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.openapi.json`);
   writeFileSync(file, text);
   const servers = document['servers'] as { url: string }[] | undefined;
-  const basePath = new URL(servers?.[0]?.url ?? '/v2', serverUrl).pathname.replace(/\/$/, '');
+  const basePath = new URL(servers?.[0]?.url ?? base, serverUrl).pathname.replace(/\/$/, '');
   return { document, url: pathToFileURL(file).href, basePath };
 }
 
@@ -65,8 +68,9 @@ export async function assertDescribed(
   response: ReceivedResponse,
 ): Promise<void> {
   const pathname = path.split('?')[0] ?? path;
-  if (!pathname.startsWith('/v2/')) return; // not the REST API: nothing to fetch the document for
-  const doc = await servedDocument(serverUrl);
+  const base = API_BASES.find((b) => pathname.startsWith(`${b}/`));
+  if (base === undefined) return; // not an API with a document: nothing to fetch
+  const doc = await servedDocument(serverUrl, base);
   if (!pathname.startsWith(`${doc.basePath}/`) || pathname === `${doc.basePath}/openapi.json`) return;
   const where = `${method} ${pathname} answered ${response.status}`;
   const paths = doc.document['paths'] as Record<string, Json>;

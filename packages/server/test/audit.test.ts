@@ -62,6 +62,7 @@ for (const dialect of DIALECTS)
           grantId: issued.grant_id,
           reason: null,
           address: null,
+          actor: null,
         },
       );
       const revoked = await events('grant_revoked');

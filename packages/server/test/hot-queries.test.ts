@@ -31,6 +31,7 @@ const client: ClientRecord = {
   createdAt: NOW,
   idTokenAlg: 'RS256',
   postLogoutRedirectUris: [],
+  admin: false,
 };
 
 const grant = (id: string): GrantRecord => ({

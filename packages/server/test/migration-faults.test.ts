@@ -22,6 +22,7 @@ const ALL_MIGRATIONS = [
   '0007_replay_window',
   '0008_openid_connect',
   '0009_device_authorization',
+  '0011_admin',
   '0012_server_settings',
 ];
 
@@ -118,6 +119,9 @@ async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
     // 0012_server_settings
     'drop table server_settings',
+    // 0011_admin
+    'alter table clients drop column admin',
+    'alter table users drop column disabled_at',
     // 0009_device_authorization
     'drop table device_authorizations',
     // 0008_openid_connect
@@ -130,7 +134,7 @@ async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
     'alter table clients drop column id_token_alg',
     'alter table clients drop column post_logout_redirect_uris',
     "delete from signing_keys where alg = 'RS256'",
-    'drop table audit_events',
+    'drop table audit_events', // with 0011's actor
     'alter table signing_keys drop column activates_at',
     'drop table server_secrets',
     'alter table clients drop column replay_window',

@@ -31,7 +31,8 @@ export type ProblemCode =
   | 'malformed_request'
   | 'request_header_too_large'
   | 'request_timeout'
-  | 'invalid_operator_input';
+  | 'invalid_operator_input'
+  | 'conflict';
 
 export interface ProblemEntry {
   readonly code: ProblemCode;
@@ -163,6 +164,17 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     summary:
       'An administrative request names something that does not exist, already exists, or breaks a rule of the server (for example a scope wider than the client may use). The detail says which.',
     clientAction: 'Correct the request as the detail says and send it again; the same request will be refused again.',
+  }),
+  conflict: problem({
+    code: 'conflict',
+    status: 409,
+    slug: 'conflict',
+    title: 'Already exists',
+    transient: false,
+    summary:
+      'An administrative request creates something whose identifier is taken: a client id or a username that already exists. Nothing was written.',
+    clientAction:
+      'Choose another identifier, or change the existing one (PUT) instead of creating it; the same request will be refused again.',
   }),
   internal_error: problem({
     code: 'internal_error',

@@ -1,6 +1,7 @@
 import { ProblemError } from '@gatehouse/contract';
 import type { ServerContext } from '../context.js';
 import type { AccessTokenClaims } from '../oauth/access-tokens.js';
+import { clientStillHolds } from '../oauth/client-token-liveness.js';
 
 /** A refusal of the bearer token, with the RFC 6750 §3 challenge to send. */
 export class BearerChallenge extends ProblemError {
@@ -16,9 +17,12 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 type BearerContext = Pick<ServerContext, 'accessTokens' | 'store' | 'clock' | 'issuer'>;
 
+/** The scope an operation needs, or the scopes of which any one suffices. */
+export type RequiredScope = string | readonly string[];
+
 /**
  * Authenticates an RFC 6750 bearer access token and checks it carries `scope`. Tokens of a revoked
- * grant are refused even before they expire. A refusal known at once is thrown; a promise is
+ * grant, and client-credentials tokens of a removed client, are refused even before they expire. A refusal known at once is thrown; a promise is
  * returned only to wait for the store (the grant) or a signature check.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-3.1 RFC 6750 §3.1
@@ -26,7 +30,7 @@ type BearerContext = Pick<ServerContext, 'accessTokens' | 'store' | 'clock' | 'i
 export function checkBearer(
   context: BearerContext,
   authorization: string | undefined,
-  scope: string,
+  scope: RequiredScope,
 ): AccessTokenClaims | Promise<AccessTokenClaims> {
   // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
   if (!authorization)
@@ -44,10 +48,14 @@ function withLiveGrant(
   context: BearerContext,
   token: string,
   claims: AccessTokenClaims | undefined,
-  scope: string,
+  scope: RequiredScope,
 ): AccessTokenClaims | Promise<AccessTokenClaims> {
   if (!claims) return refused(context, token);
-  if (claims.grant_id === undefined) return inScope(claims, scope);
+  if (claims.grant_id === undefined)
+    return clientStillHolds(context.store, claims).then((held) => {
+      if (!held) throw invalidToken('The client of this access token has been removed.');
+      return inScope(claims, scope);
+    });
   // Promise.resolve: callers tell "wait" from "done" by `instanceof Promise`, whatever the store returns.
   return Promise.resolve(context.store.findGrantRevokedAt(claims.grant_id)).then((revokedAt) => {
     // No grant at all (its client or user was removed) is refused like a revoked one.
@@ -56,12 +64,16 @@ function withLiveGrant(
   });
 }
 
-function inScope(claims: AccessTokenClaims, scope: string): AccessTokenClaims {
-  if (!claims.scope.split(' ').includes(scope)) {
+function inScope(claims: AccessTokenClaims, scope: RequiredScope): AccessTokenClaims {
+  const held = claims.scope.split(' ');
+  if (typeof scope === 'string' ? !held.includes(scope) : !scope.some((s) => held.includes(s))) {
+    // RFC 6750 §3: the challenge names the scope to ask for, the narrowest that suffices.
+    const named = typeof scope === 'string' ? scope : (scope[0] ?? '');
+    const others = typeof scope === 'string' ? [] : scope.slice(1);
     throw new BearerChallenge(
       'insufficient_scope',
-      `This operation needs the scope '${scope}'.`,
-      `Bearer ${REALM}, error="insufficient_scope", scope="${scope}"`,
+      `This operation needs the scope '${named}'${others.map((s) => ` or '${s}'`).join('')}.`,
+      `Bearer ${REALM}, error="insufficient_scope", scope="${named}"`,
     );
   }
   return claims;

@@ -1,9 +1,10 @@
-import { ProblemError } from '@gatehouse/contract';
 import type { CollectionDeclaration, HttpMethod } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
 import { refusedBody } from './body-problems.js';
+import { requireBody } from './json-api.js';
+import { cursorPosition, pageOf, pageSize } from './paging.js';
 import {
   deleteRecord,
   etagOf,
@@ -14,9 +15,6 @@ import {
   representation,
   type Collection,
 } from './records.js';
-
-const DEFAULT_PAGE = 20;
-const MAX_PAGE = 100;
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 
@@ -63,14 +61,9 @@ function registerRoutes(app: FastifyInstance, { store, clock }: ServerContext, c
   if (onCollection.has('get'))
     app.get<{ Querystring: Record<string, string | string[] | undefined> }>(base, { config: read }, async (request) => {
       const limit = pageSize(request.query.limit);
-      const after = cursorPosition(request.query.cursor);
-      const page = await store.listRecords(collection.name, after, limit + 1);
-      const items = page.slice(0, limit);
-      const last = items[items.length - 1];
-      return {
-        items: items.map(representation),
-        next_cursor: page.length > limit && last ? Buffer.from(last.id).toString('base64url') : null,
-      };
+      const after = cursorPosition(request.query.cursor, (id) => /^[0-9a-z]{12,}$/.test(id));
+      const rows = await store.listRecords(collection.name, after, limit + 1);
+      return pageOf(rows, limit, (record) => record.id, representation);
     });
 
   if (onItem.has('get'))
@@ -96,32 +89,7 @@ function registerRoutes(app: FastifyInstance, { store, clock }: ServerContext, c
     });
 }
 
-/** A request without a body is malformed JSON: there is nothing to read. */
-function requireBody(request: FastifyRequest): void {
-  if (request.body === undefined)
-    throw new ProblemError('malformed_json', 'The request body is empty; send a JSON object.');
-}
-
 function ifMatchOf(request: FastifyRequest): string | undefined {
   const value = request.headers['if-match'];
   return Array.isArray(value) ? value.join(',') : value;
-}
-
-function pageSize(value: string | string[] | undefined): number {
-  if (value === undefined) return DEFAULT_PAGE;
-  if (typeof value !== 'string' || !/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_PAGE) {
-    throw new ProblemError('invalid_parameter', `limit must be a whole number from 1 to ${MAX_PAGE}.`);
-  }
-  return Number(value);
-}
-
-function cursorPosition(value: string | string[] | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const id =
-    typeof value === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(value)
-      ? Buffer.from(value, 'base64url').toString('utf8')
-      : '';
-  if (!/^[0-9a-z]{12,}$/.test(id))
-    throw new ProblemError('invalid_parameter', 'cursor is not a cursor this API gave out; start again without one.');
-  return id;
 }

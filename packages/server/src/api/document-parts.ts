@@ -53,6 +53,7 @@ const STATUS_PROBLEMS: Readonly<Record<number, readonly ProblemCode[]>> = {
   401: ['invalid_token'],
   403: ['insufficient_scope'],
   404: ['not_found'],
+  409: ['conflict'],
   412: ['precondition_failed'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],

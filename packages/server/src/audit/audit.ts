@@ -20,10 +20,24 @@ interface AuditInput {
   readonly grantId?: string | null;
   readonly reason?: string | null;
   readonly address?: string | null;
+  /** Who made an administrative change (an admin client's id, or `cli`). */
+  readonly actor?: string | null;
 }
 
 /** Where recorded events go besides the store, e.g. the request's logger. */
 export type AuditSink = (event: AuditEvent) => void;
+
+/**
+ * Who makes an administrative change (its events' `actor`: an admin client's id, or `cli`), and
+ * where its events go besides the store once committed (the admin API: the request's log).
+ */
+export interface Actor {
+  readonly id: string;
+  readonly sink?: AuditSink;
+}
+
+/** The actor of the changes made with the `gatehouse` CLI, on the database host. */
+export const CLI_ACTOR: Actor = { id: 'cli' };
 
 /** Client ids as presented are truncated to this many characters. */
 export const AUDIT_CLIENT_ID_MAX = 128;
@@ -41,6 +55,7 @@ export async function storeAudit(repo: AuditRepository, input: AuditInput): Prom
     grantId: input.grantId ?? null,
     reason: input.reason ?? null,
     address: input.address ?? null,
+    actor: input.actor ?? null,
   };
   await repo.insertAuditEvent(event);
   return event;
@@ -76,7 +91,7 @@ export function truncated(text: string, max: number): string {
   return text.length > max ? text.slice(0, max) : text;
 }
 
-/** The event as `gatehouse audit` prints it. */
+/** The event as `gatehouse audit` prints it; `actor` only on an administrative change. */
 export function auditEventJson(e: AuditEvent): Record<string, unknown> {
   return {
     id: e.id,
@@ -87,5 +102,6 @@ export function auditEventJson(e: AuditEvent): Record<string, unknown> {
     grant_id: e.grantId,
     reason: e.reason,
     address: e.address,
+    ...(e.actor === null ? {} : { actor: e.actor }),
   };
 }

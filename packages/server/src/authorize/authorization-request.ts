@@ -1,4 +1,5 @@
 import { OAuthError } from '@gatehouse/contract';
+import { grantableScope } from '../oauth/clients.js';
 import { isScopeSubset, parseScope } from '../oauth/scope.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { isRegisteredRedirectUri } from './redirect-uri.js';
@@ -149,6 +150,7 @@ function scopeOf(value: string | undefined, client: ClientRecord): readonly stri
     if (error instanceof OAuthError) return error;
     throw error;
   }
-  if (requested === undefined) return client.scope;
-  return isScopeSubset(requested, client.scope) ? requested : new OAuthError('scope_not_allowed');
+  const allowed = grantableScope(client);
+  if (requested === undefined) return allowed;
+  return isScopeSubset(requested, allowed) ? requested : new OAuthError('scope_not_allowed');
 }

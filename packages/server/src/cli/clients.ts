@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { ServerConfig } from '../config.js';
-import { describeClient, registerClient, type ClientRegistration } from '../oauth/clients.js';
+import { CLI_ACTOR } from '../audit/audit.js';
+import { createClient, deleteClient } from '../oauth/client-administration.js';
+import { describeClient, type ClientRegistration } from '../oauth/clients.js';
 import { parseDuration } from './durations.js';
 import { withStore } from './open-context.js';
 import { listOf, unknownCommand, UsageError, type CliIo } from './run.js';
@@ -11,7 +13,7 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
     case 'add': {
       const registration = registrationFrom(args);
       const { client, secret } = await withStore(config, (store, clock) =>
-        registerClient(store, registration, clock.now()),
+        createClient(store, registration, clock.now(), CLI_ACTOR),
       );
       io.out(
         JSON.stringify({ ...describeClient(client), ...(secret === null ? {} : { client_secret: secret }) }, null, 2),
@@ -28,7 +30,7 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
       const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
       if (positionals.length !== 1) throw new UsageError('clients remove takes one client id');
       const id = positionals[0] as string;
-      const removed = await withStore(config, (store) => store.removeClient(id));
+      const removed = await withStore(config, (store, clock) => deleteClient(store, id, clock.now(), CLI_ACTOR));
       io.out(JSON.stringify({ client_id: id, removed }));
       return removed ? 0 : 1;
     }
@@ -57,6 +59,7 @@ function registrationFrom(args: string[]): ClientRegistration {
       'resource-server': { type: 'boolean' },
       'post-logout-redirect-uri': { type: 'string', multiple: true },
       'id-token-alg': { type: 'string' },
+      admin: { type: 'boolean' },
     },
   });
   if (!values.id || !values.name) throw new UsageError('clients add needs --id and --name');
@@ -77,6 +80,8 @@ function registrationFrom(args: string[]): ClientRegistration {
     resourceServer: values['resource-server'] ?? false,
     postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
     idTokenAlg: values['id-token-alg'],
+    // Only here is a client made an admin client (oauth/clients.ts): it may hold the gatehouse:admin scopes.
+    admin: values.admin ?? false,
   };
 }
 

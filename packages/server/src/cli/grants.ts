@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { storeAudit } from '../audit/audit.js';
+import { CLI_ACTOR } from '../audit/audit.js';
+import { revokeGrantAsAdmin } from '../oauth/grant-administration.js';
 import type { ServerConfig } from '../config.js';
 import { issueOperatorGrant } from '../oauth/operator-grants.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
@@ -28,23 +29,7 @@ export async function grantsCommand([sub, ...args]: string[], config: ServerConf
       const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
       if (positionals.length !== 1) throw new UsageError('grants revoke takes one grant id');
       const id = positionals[0] as string;
-      const found = await withStore(config, async (store, clock) => {
-        const now = clock.now();
-        return store.transaction(async (tx) => {
-          const grant = await tx.findGrant(id);
-          if (grant && (await tx.revokeGrant(id, 'revoked_by_admin', now))) {
-            await storeAudit(tx, {
-              event: 'grant_revoked',
-              at: now,
-              clientId: grant.clientId,
-              subject: grant.subject,
-              grantId: id,
-              reason: 'revoked_by_admin',
-            });
-          }
-          return grant;
-        });
-      });
+      const found = await withStore(config, (store, clock) => revokeGrantAsAdmin(store, id, clock.now(), CLI_ACTOR));
       if (!found) throw new OperatorInputError(`no grant '${id}'`);
       io.out(JSON.stringify({ grant_id: id, revoked: true, already_revoked: found.revokedAt !== null }));
       return 0;

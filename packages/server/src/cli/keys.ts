@@ -2,15 +2,10 @@ import { parseArgs } from 'node:util';
 import type { ServerConfig } from '../config.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { systemClock } from '../primitives/clock.js';
-import { isSealed, KeyEncryption } from '../oauth/key-sealing.js';
-import {
-  activationOfNextKey,
-  chooseSigningKey,
-  generateSigningKey,
-  KEY_PUBLISH_DELAY,
-  sealPlaintextKeys,
-  SIGNING_ALGS,
-} from '../oauth/keys.js';
+import { KeyEncryption } from '../oauth/key-sealing.js';
+import { CLI_ACTOR } from '../audit/audit.js';
+import { describeKeys, retireSigningKey, rotateSigningKeys } from '../oauth/key-administration.js';
+import { sealPlaintextKeys } from '../oauth/keys.js';
 import type { SigningKeyRecord } from '../primitives/records.js';
 import { withStore } from './open-context.js';
 import { unknownCommand, UsageError, type CliIo } from './run.js';
@@ -33,17 +28,9 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
     }
     case 'rotate': {
       const { values } = parseArgs({ args, options: { now: { type: 'boolean' } } });
-      // One new key per algorithm (ES256 and RS256), so a rotation covers access and ID tokens alike.
-      const rotated = await withStore(config, async (store) => {
-        const existing = (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
-        // A store whose keys are sealed gets no plaintext key beside them.
-        if (!encryption && existing.some((k) => isSealed(k.privateJwk)))
-          throw new OperatorInputError('the stored keys are sealed: set KEY_ENCRYPTION_KEY to seal the new keys too');
-        const activatesAt = activationOfNextKey(existing, now(), values.now ? 0 : KEY_PUBLISH_DELAY);
-        const keys = SIGNING_ALGS.map((alg) => generateSigningKey(now(), activatesAt, encryption, alg));
-        for (const key of keys) await store.insertSigningKey(key);
-        return keys;
-      });
+      const rotated = await withStore(config, (store) =>
+        rotateSigningKeys(store, now(), { immediately: values.now === true, encryption }, CLI_ACTOR),
+      );
       // The access tokens' key (ES256) as before; `keys` lists the key of each algorithm.
       const [key] = rotated as [SigningKeyRecord];
       io.out(
@@ -60,22 +47,7 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
       const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
       if (positionals.length !== 1) throw new UsageError('keys retire takes one kid');
       const kid = positionals[0] as string;
-      await withStore(config, async (store) => {
-        const keys = (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
-        const retiring = keys.find((k) => k.kid === kid);
-        if (!retiring) throw new OperatorInputError(`no active key '${kid}'`);
-        // Some other key of its algorithm must be able to sign at once, or the servers would have none.
-        const successor = chooseSigningKey(
-          keys.filter((k) => k.kid !== kid),
-          now(),
-          retiring.alg,
-        );
-        if (!successor || successor.activatesAt > now())
-          throw new OperatorInputError(
-            `no other key signs yet; run gatehouse keys rotate and wait until it signs (or use --now) before retiring '${kid}'`,
-          );
-        await store.retireSigningKey(kid, now());
-      });
+      await withStore(config, (store) => retireSigningKey(store, kid, now(), CLI_ACTOR));
       io.out(JSON.stringify({ kid, retired: true }));
       return 0;
     }
@@ -89,27 +61,6 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
     default:
       throw unknownCommand('keys command', sub, ['list', 'rotate', 'retire', 'seal']);
   }
-}
-
-function describeKeys(keys: readonly SigningKeyRecord[], at: number): Record<string, unknown>[] {
-  const live = keys.filter((k) => k.retiredAt === null);
-  const signing = new Set(SIGNING_ALGS.map((alg) => chooseSigningKey(live, at, alg)?.kid));
-  return keys.map((k) => ({
-    kid: k.kid,
-    alg: k.alg,
-    published_at: iso(k.createdAt),
-    signs_from: iso(k.activatesAt),
-    sealed: isSealed(k.privateJwk),
-    retired_at: k.retiredAt === null ? null : iso(k.retiredAt),
-    status:
-      k.retiredAt !== null
-        ? 'retired'
-        : signing.has(k.kid)
-          ? 'signing'
-          : k.activatesAt > at
-            ? 'published'
-            : 'verifying',
-  }));
 }
 
 const now = (): number => systemClock.now();

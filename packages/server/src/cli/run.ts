@@ -42,6 +42,8 @@ export const USAGE = `Usage: gatehouse <command>     (gatehouse --version: the v
               [--refresh-ttl DURATION] [--absolute-ttl DURATION] [--access-ttl DURATION]
               [--replay-window DURATION (0s..300s)] [--resource-server]
               [--post-logout-redirect-uri URI]... [--id-token-alg RS256|ES256]
+              [--admin]                  an admin client: client_credentials only, scope gatehouse:admin
+                                         (and :read), for the admin API /admin/v1
                                          a --public client needs a --scope
   clients list
   clients remove ID

@@ -3,7 +3,9 @@ import type { ServerConfig } from '../config.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { generatePassword } from '../users/passwords.js';
 import { CLAIM_OPTIONS, claimsFromOptions } from '../users/claims.js';
-import { addUser, changePassword, describeUser, removeUser, renameUser, updateUserClaims } from '../users/users.js';
+import { CLI_ACTOR } from '../audit/audit.js';
+import { createUser, deleteUser, setUserPassword, updateUser } from '../users/user-administration.js';
+import { describeUser } from '../users/users.js';
 import { withStore } from './open-context.js';
 import { unknownCommand, UsageError, type CliIo } from './run.js';
 
@@ -21,7 +23,9 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       // Without --password-stdin a strong password is made and shown this once: only its hash is kept.
       const generated = values['password-stdin'] ? undefined : generatePassword();
       const password = generated ?? (await passwordFromStdin(io));
-      const user = await withStore(config, (store, clock) => addUser(store, username, password, clock.now(), claims));
+      const user = await withStore(config, (store, clock) =>
+        createUser(store, username, password, clock.now(), claims, CLI_ACTOR),
+      );
       io.out(
         JSON.stringify({ ...describeUser(user), ...(generated === undefined ? {} : { password: generated }) }, null, 2),
       );
@@ -35,18 +39,18 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       });
       if (positionals.length !== 1) throw new UsageError('users update takes one username');
       const typed = positionals[0] as string;
-      const user = await withStore(config, async (store, clock) => {
-        const existing = await store.findUser(typed.trim().toLowerCase());
-        if (!existing) throw new OperatorInputError(`no user '${typed}'`);
-        await updateUserClaims(store, existing.username, claimsFromOptions(values, existing.claims), clock.now());
-        // --username renames; the subject (the OIDC sub) stays.
-        const renamed =
-          values.username === undefined
-            ? existing
-            : await renameUser(store, existing.username, values.username, clock.now());
-        return store.findUser(renamed.username);
-      });
-      io.out(JSON.stringify(user && describeUser(user), null, 2));
+      // --username renames; the subject (the OIDC sub) stays.
+      const user = await withStore(config, (store, clock) =>
+        updateUser(
+          store,
+          typed,
+          (current) => claimsFromOptions(values, current),
+          values.username,
+          clock.now(),
+          CLI_ACTOR,
+        ),
+      );
+      io.out(JSON.stringify(describeUser(user), null, 2));
       return 0;
     }
     case 'list': {
@@ -58,7 +62,7 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
     case 'remove': {
       const username = oneName(args, 'users remove takes one username');
       const { removed, grantsRevoked } = await withStore(config, (store, clock) =>
-        removeUser(store, username, clock.now()),
+        deleteUser(store, username, clock.now(), CLI_ACTOR),
       );
       if (!removed) throw new OperatorInputError(`no user '${username}'`);
       io.out(JSON.stringify({ username, removed, grants_revoked: grantsRevoked }));
@@ -74,7 +78,7 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       const username = positionals[0] as string;
       const generated = values['password-stdin'] ? undefined : generatePassword();
       const password = generated ?? (await passwordFromStdin(io));
-      await withStore(config, (store, clock) => changePassword(store, username, password, clock.now()));
+      await withStore(config, (store, clock) => setUserPassword(store, username, password, clock.now(), CLI_ACTOR));
       io.out(
         JSON.stringify(
           {

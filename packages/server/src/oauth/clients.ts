@@ -42,6 +42,25 @@ export interface ClientRegistration {
   readonly idTokenAlg?: string;
   /** Where RP-initiated logout may return the browser, compared exactly. */
   readonly postLogoutRedirectUris?: readonly string[];
+  /**
+   * An admin client (`gatehouse clients add --admin`): confidential, client_credentials only, and the
+   * only kind of client that may hold the ADMIN_SCOPES. No other path sets it.
+   */
+  readonly admin?: boolean;
+}
+
+/** The scopes of the admin API (`/admin/v1`): `:read` for its read-only operations. */
+export const ADMIN_SCOPE = 'gatehouse:admin';
+export const ADMIN_READ_SCOPE = 'gatehouse:admin:read';
+const ADMIN_SCOPES: readonly string[] = [ADMIN_SCOPE, ADMIN_READ_SCOPE];
+
+/**
+ * The scopes `client` may be granted: its registered scope, less the admin scopes unless it is an
+ * admin client. A client registered before admin clients existed may have them in its scope; it
+ * still never gets them.
+ */
+export function grantableScope(client: Pick<ClientRecord, 'scope' | 'admin'>): readonly string[] {
+  return client.admin === true ? client.scope : client.scope.filter((s) => !ADMIN_SCOPES.includes(s));
 }
 
 const CLIENT_ID = /^[A-Za-z0-9._~-]{1,128}$/;
@@ -53,27 +72,33 @@ export async function registerClient(
   now: number,
 ): Promise<{ client: ClientRecord; secret: string | null }> {
   const client = clientFromRegistration(r, now);
-  if (await store.findClient(client.id)) throw new OperatorInputError(`client '${client.id}' already exists`);
   const secret = r.public ? null : newOpaqueSecret();
   const stored: ClientRecord = { ...client, secretDigest: secret === null ? null : digestOf(secret) };
-  await store.insertClient(stored);
+  // One statement decides: two registrations of one id at once get one client and one conflict.
+  if (!(await store.insertClientIfAbsent(stored)))
+    throw new OperatorInputError(`client '${client.id}' already exists`, 'conflict');
   return { client: stored, secret };
 }
 
-function clientFromRegistration(r: ClientRegistration, now: number): ClientRecord {
+/** The client `r` registers (every field checked), without a secret; nothing is stored. */
+export function clientFromRegistration(r: ClientRegistration, now: number): ClientRecord {
   if (!CLIENT_ID.test(r.id)) throw new OperatorInputError('client id must be 1 to 128 characters of [A-Za-z0-9._~-]');
   const grantTypes =
     r.grantTypes ??
-    (r.public
-      ? ['authorization_code', 'refresh_token']
-      : ['authorization_code', 'refresh_token', 'client_credentials']);
+    (r.admin
+      ? ['client_credentials']
+      : r.public
+        ? ['authorization_code', 'refresh_token']
+        : ['authorization_code', 'refresh_token', 'client_credentials']);
   for (const g of grantTypes)
     if (!isGrantType(g)) throw new OperatorInputError(`unknown grant type '${g}'; use ${GRANT_TYPES.join(', ')}`);
   if (r.public && grantTypes.includes('client_credentials'))
     throw new OperatorInputError('a public client cannot use client_credentials');
+  const scope = [...new Set(r.scope ?? (r.admin ? ADMIN_SCOPES : []))];
+  checkAdminRules(r, grantTypes, scope);
   // RFC 6749 §3.3: a request may ask only for scope the client is registered for, so a public client
   // (authorization code only) without any could never be granted anything of use.
-  if (r.public && (r.scope ?? []).length === 0)
+  if (r.public && scope.length === 0)
     throw new OperatorInputError(
       "a public client needs a scope (--scope, e.g. 'openid contacts:read'): without one, every authorization request that asks for a scope is refused with invalid_scope, and one that asks for none is granted nothing",
     );
@@ -96,14 +121,34 @@ function clientFromRegistration(r: ClientRegistration, now: number): ClientRecor
     secretDigest: null,
     redirectUris,
     grantTypes: [...new Set(grantTypes)],
-    scope: [...new Set(r.scope ?? [])],
+    scope,
     policy,
     accessTokenTtl: positive('access token TTL', r.accessTokenTtl ?? CLIENT_DEFAULTS.accessTokenTtl),
     resourceServer: r.resourceServer ?? false,
     createdAt: now,
     idTokenAlg: idTokenAlgOf(r.idTokenAlg),
     postLogoutRedirectUris: checkedPostLogoutRedirectUris(r.postLogoutRedirectUris ?? []),
+    admin: r.admin === true,
   };
+}
+
+/**
+ * The admin scopes belong to admin clients only, whoever registers the client (CLI, admin API,
+ * dynamic registration); an admin client is confidential and uses only client_credentials
+ * (RFC 6749 §4.4), so that its tokens always name the client itself and no user.
+ */
+function checkAdminRules(r: ClientRegistration, grantTypes: readonly string[], scope: readonly string[]): void {
+  if (!r.admin) {
+    const reserved = scope.find((s) => ADMIN_SCOPES.includes(s));
+    if (reserved !== undefined)
+      throw new OperatorInputError(
+        `the scope '${reserved}' is only for admin clients, made with gatehouse clients add --admin`,
+      );
+    return;
+  }
+  if (r.public) throw new OperatorInputError('an admin client is confidential: it cannot be --public');
+  if (grantTypes.length !== 1 || grantTypes[0] !== 'client_credentials')
+    throw new OperatorInputError('an admin client uses only the client_credentials grant');
 }
 
 function replayWindowOf(seconds: number): number {
@@ -171,5 +216,6 @@ export function describeClient(c: ClientRecord): Record<string, unknown> {
     id_token_signed_response_alg: c.idTokenAlg ?? 'RS256',
     post_logout_redirect_uris: c.postLogoutRedirectUris ?? [],
     created_at: new Date(c.createdAt * 1000).toISOString(),
+    ...(c.admin === true ? { admin: true } : {}),
   };
 }

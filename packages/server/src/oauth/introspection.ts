@@ -3,6 +3,7 @@ import type { OAuthServices, TokenServices } from './services.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { refreshTokenState } from './refresh-token-lifecycle.js';
 import { digestOf } from '../primitives/secrets.js';
+import { clientStillHolds } from './client-token-liveness.js';
 
 const INACTIVE: GatehouseIntrospectionResponse = Object.freeze({ active: false });
 
@@ -58,7 +59,7 @@ async function introspectAccessToken(
   if (claims.grant_id !== undefined) {
     const grant = await store.findGrant(claims.grant_id);
     if (!grant || grant.revokedAt !== null) return INACTIVE;
-  }
+  } else if (!(await clientStillHolds(store, claims))) return INACTIVE;
   return {
     active: true,
     token_type: 'Bearer',

@@ -87,6 +87,11 @@ export class KeyRing {
     return this.#loaded.signingByAlg[alg];
   }
 
+  /** What new keys are sealed under (KEY_ENCRYPTION_KEY); undefined when they are stored in plaintext. */
+  get encryption(): KeyEncryption | undefined {
+    return this.#encryption;
+  }
+
   /** The public keys this process verifies with, as of its last load: every key not retired. */
   get jwks(): JSONWebKeySet {
     return this.#loaded.jwks;

@@ -38,6 +38,8 @@ export interface ClientRecord {
   readonly idTokenAlg?: 'RS256' | 'ES256';
   /** Where RP-initiated logout may send the browser back, compared exactly. */
   readonly postLogoutRedirectUris?: readonly string[];
+  /** An admin client may hold the `gatehouse:admin` scopes; only the CLI makes one (0011). */
+  readonly admin?: boolean;
 }
 
 export type GrantRevocationReason =

@@ -1,14 +1,32 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AuditEventsTable, Database } from './schema.js';
 
-/** The security events an operator reads with `gatehouse audit`; see audit/audit.ts. */
-export type AuditEventName =
-  | 'refresh_token_reuse_detected'
-  | 'refresh_token_replay_served'
-  | 'grant_revoked'
-  | 'client_authentication_failed'
-  | 'login_failed'
-  | 'user_code_failed';
+/**
+ * The events an operator reads with `gatehouse audit` and the admin API; see audit/audit.ts. The
+ * security events, then the administrative changes (each with its actor).
+ */
+export const AUDIT_EVENT_NAMES = [
+  'refresh_token_reuse_detected',
+  'refresh_token_replay_served',
+  'grant_revoked',
+  'client_authentication_failed',
+  'login_failed',
+  'user_code_failed',
+  'client_created',
+  'client_updated',
+  'client_secret_rotated',
+  'client_deleted',
+  'user_created',
+  'user_claims_updated',
+  'user_disabled',
+  'user_enabled',
+  'user_password_set',
+  'user_deleted',
+  'signing_keys_rotated',
+  'signing_key_retired',
+] as const;
+
+export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];
 
 /** A stored audit event. Never a token, secret, password or digest. */
 export interface AuditEvent {
@@ -21,6 +39,8 @@ export interface AuditEvent {
   readonly grantId: string | null;
   readonly reason: string | null;
   readonly address: string | null;
+  /** Who made an administrative change: an admin client's id, or `cli`; null for other events. */
+  readonly actor: string | null;
 }
 
 export interface AuditQuery {
@@ -31,9 +51,23 @@ export interface AuditQuery {
   readonly limit: number;
 }
 
+/** A page of events, oldest first, for the admin API. */
+export interface AuditPageQuery {
+  readonly event?: AuditEventName;
+  readonly actor?: string;
+  /** Epoch seconds, inclusive. */
+  readonly since?: number;
+  /** Epoch seconds, exclusive. */
+  readonly until?: number;
+  /** The id of the last event of the previous page. */
+  readonly after?: string;
+  readonly limit: number;
+}
+
 export interface AuditRepository {
   insertAuditEvent(event: AuditEvent): Promise<void>;
   listAuditEvents(query: AuditQuery): Promise<AuditEvent[]>;
+  listAuditEventsPage(query: AuditPageQuery): Promise<AuditEvent[]>;
 }
 
 function fromRow(r: Selectable<AuditEventsTable>): AuditEvent {
@@ -46,6 +80,7 @@ function fromRow(r: Selectable<AuditEventsTable>): AuditEvent {
     grantId: r.grant_id,
     reason: r.reason,
     address: r.address,
+    actor: r.actor,
   };
 }
 
@@ -63,6 +98,7 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
           grant_id: e.grantId,
           reason: e.reason,
           address: e.address,
+          actor: e.actor,
         })
         .execute();
     },
@@ -76,6 +112,20 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
         .limit(limit)
         .execute();
       return rows.map(fromRow).reverse();
+    },
+    async listAuditEventsPage({ event, actor, since, until, after, limit }) {
+      const rows = await db
+        .selectFrom('audit_events')
+        .selectAll()
+        .$if(event !== undefined, (q) => q.where('event', '=', event as string))
+        .$if(actor !== undefined, (q) => q.where('actor', '=', actor as string))
+        .$if(since !== undefined, (q) => q.where('at', '>=', since as number))
+        .$if(until !== undefined, (q) => q.where('at', '<', until as number))
+        .$if(after !== undefined, (q) => q.where('id', '>', after as string))
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map(fromRow);
     },
   };
 }

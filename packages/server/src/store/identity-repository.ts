@@ -23,6 +23,8 @@ export interface UserRecord {
   /** The opaque, stable `sub` of ID tokens and userinfo: never the username, never reused. */
   readonly subject: string;
   readonly claims: UserClaims;
+  /** When an operator disabled the user: it can no longer sign in. Null (or absent) while enabled. */
+  readonly disabledAt?: number | null;
 }
 
 /** A browser's session on the authorization pages; `id` is the SHA-256 of the cookie value. */
@@ -67,6 +69,7 @@ export function userFromRow(r: Selectable<UsersTable>): UserRecord {
     updatedAt: Number(r.updated_at),
     subject: r.subject,
     claims: JSON.parse(r.claims) as UserClaims,
+    disabledAt: r.disabled_at === null ? null : Number(r.disabled_at),
   };
 }
 

@@ -207,6 +207,18 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
         .execute();
     },
   },
+  '0011_admin': {
+    async up(db: Kysely<unknown>) {
+      // Admin clients hold the gatehouse:admin scopes; only `gatehouse clients add --admin` makes one.
+      await db.schema
+        .alterTable('clients')
+        .addColumn('admin', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable('users').addColumn('disabled_at', 'bigint').execute();
+      // Who made an administrative change: an admin client's id, or `cli`.
+      await db.schema.alterTable('audit_events').addColumn('actor', 'text').execute();
+    },
+  },
   // What the server runs with (the issuer), for the CLI run beside it.
   '0012_server_settings': {
     async up(db: Kysely<unknown>) {

@@ -23,12 +23,20 @@ import { createAuditRepository, type AuditRepository } from './audit-repository.
 import { createRecordRepository, type RecordRepository } from './record-repository.js';
 import { createDeviceRepository, type DeviceRepository } from './device-repository.js';
 import { createSettingsRepository, type SettingsRepository } from './settings-repository.js';
+import { createAdminRepository, type AdminRepository } from './admin-repository.js';
 import type { Database } from './schema.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
 
 /** Every query the domain needs, dialect-neutral. Inside a transaction, reads that lock rows do. */
 export interface Repository
-  extends RecordRepository, IdentityRepository, AuditRepository, OidcRepository, DeviceRepository, SettingsRepository {
+  extends
+    RecordRepository,
+    IdentityRepository,
+    AuditRepository,
+    OidcRepository,
+    DeviceRepository,
+    SettingsRepository,
+    AdminRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -79,6 +87,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     ...createAuditRepository(db),
     ...createDeviceRepository(db, { lockRows }),
     ...createSettingsRepository(db),
+    ...createAdminRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },

@@ -40,6 +40,7 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     createdAt: Number(r.created_at),
     idTokenAlg: r.id_token_alg === 'ES256' ? 'ES256' : 'RS256',
     postLogoutRedirectUris: JSON.parse(r.post_logout_redirect_uris) as string[],
+    admin: r.admin === 1,
   };
 }
 
@@ -62,6 +63,7 @@ export function clientToRow(c: ClientRecord): Selectable<ClientsTable> {
     replay_window: c.policy.replayWindow,
     id_token_alg: c.idTokenAlg ?? null,
     post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris ?? []),
+    admin: c.admin ? 1 : 0,
   };
 }
 

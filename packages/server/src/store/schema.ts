@@ -76,6 +76,8 @@ export interface ClientsTable {
   id_token_alg: string | null;
   /** JSON array of the exact URIs RP-initiated logout may return to. */
   post_logout_redirect_uris: string;
+  /** 1 for an admin client (0011): only `gatehouse clients add --admin` makes one. */
+  admin: number;
 }
 
 /** A grant and its refresh-token family: the chain of rotations issued under it. */
@@ -161,6 +163,8 @@ export interface UsersTable {
   subject: string;
   /** The user's OIDC standard claims (§5.1), JSON. */
   claims: string;
+  /** When an operator disabled the user (0011); null while the user may sign in. */
+  disabled_at: number | null;
 }
 
 /** The original authentication of a grant made by an OpenID Connect sign-in (OIDC Core §12.2). */
@@ -195,6 +199,8 @@ export interface AuditEventsTable {
   grant_id: string | null;
   reason: string | null;
   address: string | null;
+  /** Who made an administrative change (0011): the admin client's id, or `cli`. */
+  actor: string | null;
 }
 
 /**

@@ -21,20 +21,32 @@ export function claimsFromOptions(
   values: Partial<Record<string, string | boolean>>,
   base: UserClaims = {},
 ): UserClaims {
-  const claims: Record<string, string | boolean> = { ...base };
+  const claims: Record<string, string | boolean | undefined> = { ...base };
   for (const [option, claim] of Object.entries(STRING_CLAIMS)) {
     const value = values[option];
-    if (typeof value !== 'string') continue;
-    if (value.trim() === '') delete claims[claim];
-    else claims[claim] = value.trim().normalize('NFC');
+    if (typeof value === 'string') claims[claim] = value;
   }
-  if (typeof claims.email === 'string' && !/^[^\s@]+@[^\s@]+$/.test(claims.email))
-    throw new OperatorInputError(`'${claims.email}' is not an email address`);
   const verified = values['email-verified'];
   if (typeof verified === 'string') {
     if (verified !== 'true' && verified !== 'false') throw new OperatorInputError('--email-verified is true or false');
     claims.email_verified = verified === 'true';
   }
+  return checkedClaims(claims);
+}
+
+/**
+ * The claims as they are stored: each string trimmed and in NFC (an empty one removes its claim),
+ * the email checked. The CLI's options and the admin API's bodies both end here.
+ */
+export function checkedClaims(given: Readonly<Record<string, string | boolean | undefined>>): UserClaims {
+  const claims: Record<string, string | boolean> = {};
+  for (const claim of Object.values(STRING_CLAIMS)) {
+    const value = given[claim];
+    if (typeof value === 'string' && value.trim() !== '') claims[claim] = value.trim().normalize('NFC');
+  }
+  if (typeof claims.email === 'string' && !/^[^\s@]+@[^\s@]+$/.test(claims.email))
+    throw new OperatorInputError(`'${claims.email}' is not an email address`);
+  if (typeof given.email_verified === 'boolean') claims.email_verified = given.email_verified;
   return claims;
 }
 

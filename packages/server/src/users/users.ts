@@ -1,7 +1,7 @@
-import { storeAudit } from '../audit/audit.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import type { UserClaims, UserRecord } from '../store/identity-repository.js';
 import { newId } from '../primitives/ids.js';
+import type { Repository } from '../store/repository.js';
 import type { Store } from '../store/store.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 
@@ -17,7 +17,7 @@ export function normalizeUsername(typed: string): string {
   return typed.trim().toLowerCase();
 }
 
-function checkedUsername(typed: string): string {
+export function checkedUsername(typed: string): string {
   const username = normalizeUsername(typed);
   if (!USERNAME.test(username))
     throw new OperatorInputError(
@@ -26,18 +26,18 @@ function checkedUsername(typed: string): string {
   return username;
 }
 
-function checkedPassword(password: string): string {
+export function checkedPassword(password: string): string {
   const problem = passwordProblem(password);
   if (problem) throw new OperatorInputError(problem);
   return password;
 }
 
 /**
- * Adds a user with a new subject: 128 random bits, so a subject is never reused, not even by a later
- * user of the same name (OIDC Core §2: "never reassigned").
+ * A new user, checked and with its password hashed, not yet stored. Its subject is 128 random
+ * bits, so a subject is never reused, not even by a later user of the same name (OIDC Core §2:
+ * "never reassigned").
  */
-export async function addUser(
-  store: Store,
+export async function newUser(
   typedUsername: string,
   password: string,
   now: number,
@@ -45,76 +45,34 @@ export async function addUser(
 ): Promise<UserRecord> {
   const username = checkedUsername(typedUsername);
   const passwordHash = await hashPassword(checkedPassword(password));
-  if (await store.findUser(username)) throw new OperatorInputError(`user '${username}' already exists`);
-  const user: UserRecord = { username, passwordHash, createdAt: now, updatedAt: now, subject: newId(), claims };
-  await store.insertUser(user);
+  return { username, passwordHash, createdAt: now, updatedAt: now, subject: newId(), claims };
+}
+
+/** Stores `user` unless its username is taken. */
+export async function insertNewUser(repo: Repository, user: UserRecord): Promise<UserRecord> {
+  // One statement decides: two additions of one username at once get one user and one conflict.
+  if (!(await repo.insertUserIfAbsent(user)))
+    throw new OperatorInputError(`user '${user.username}' already exists`, 'conflict');
   return user;
 }
 
-/** Replaces a user's password and signs the user out of every browser. */
-export async function changePassword(
-  store: Store,
+/** Adds a user (see newUser). */
+export async function addUser(
+  store: Repository,
   typedUsername: string,
   password: string,
   now: number,
-): Promise<void> {
-  const username = normalizeUsername(typedUsername);
-  const passwordHash = await hashPassword(checkedPassword(password));
-  const changed = await store.transaction(async (tx) => {
-    if (!(await tx.updateUserPassword(username, passwordHash, now))) return false;
-    await tx.deleteBrowserSessionsOf(username);
-    return true;
-  });
-  if (!changed) throw new OperatorInputError(`no user '${username}'`);
-}
-
-/** Replaces a user's claims (`gatehouse users update`); the subject never changes. */
-export async function updateUserClaims(store: Store, typedUsername: string, claims: UserClaims, now: number) {
-  const username = normalizeUsername(typedUsername);
-  if (!(await store.updateUserClaims(username, claims, now))) throw new OperatorInputError(`no user '${username}'`);
-}
-
-/**
- * Renames a user. The OpenID Connect `sub` (the user's `subject`) does not change, so applications
- * that signed the user in still know them; the grants follow the new name and keep working; the
- * user is signed out of every browser. A grant of the old name given before the user existed
- * cannot be told apart, so the new name must be free of grants too.
- */
-export async function renameUser(store: Store, typedFrom: string, typedTo: string, now: number): Promise<UserRecord> {
-  const from = normalizeUsername(typedFrom);
-  const to = checkedUsername(typedTo);
-  return store.transaction(async (tx) => {
-    if (await tx.findUser(to)) throw new OperatorInputError(`user '${to}' already exists`);
-    if (!(await tx.renameUser(from, to, now))) throw new OperatorInputError(`no user '${from}'`);
-    return (await tx.findUser(to)) as UserRecord;
-  });
-}
-
-/**
- * Removes a user, its sessions, and revokes every grant it gave: a later user of the same name
- * must not inherit the old one's consent or tokens.
- */
-export async function removeUser(
-  store: Store,
-  typedUsername: string,
-  now: number,
-): Promise<{ removed: boolean; grantsRevoked: number }> {
-  const username = normalizeUsername(typedUsername);
-  return store.transaction(async (tx) => {
-    const removed = await tx.removeUser(username);
-    const grantsRevoked = removed ? await tx.revokeGrantsOf(username, 'revoked_by_admin', now) : 0;
-    // One event for the user's grants (grant_id null): the revocation is one statement.
-    if (grantsRevoked > 0)
-      await storeAudit(tx, { event: 'grant_revoked', at: now, subject: username, reason: 'revoked_by_admin' });
-    return { removed, grantsRevoked };
-  });
+  claims: UserClaims = {},
+): Promise<UserRecord> {
+  return insertNewUser(store, await newUser(typedUsername, password, now, claims));
 }
 
 // Verified against when the username is unknown, so that answering takes as long as for a known one.
 let unknownUserHash: Promise<string> | undefined;
 
 /** A sign-in attempt's outcome: the user, or why not (for the audit trail, never for the page). */
-type PasswordCheck = { readonly user: UserRecord } | { readonly failure: 'unknown_user' | 'wrong_password' };
+type PasswordCheck =
+  { readonly user: UserRecord } | { readonly failure: 'unknown_user' | 'wrong_password' | 'user_disabled' };
 
 /**
  * Checks a password. An unknown username costs the same scrypt as a wrong password, so timing does
@@ -125,7 +83,9 @@ export async function checkPassword(store: Store, typedUsername: string, passwor
   unknownUserHash ??= hashPassword('gatehouse: no such user');
   const matches = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash));
   if (!user) return { failure: 'unknown_user' };
-  return matches ? { user } : { failure: 'wrong_password' };
+  if (!matches) return { failure: 'wrong_password' };
+  // A disabled user is told what anyone with a wrong password is told; the audit trail says why.
+  return user.disabledAt == null ? { user } : { failure: 'user_disabled' };
 }
 
 /** The user as operators see it: never the hash. */
@@ -136,5 +96,6 @@ export function describeUser(u: UserRecord): Record<string, unknown> {
     ...u.claims,
     created_at: new Date(u.createdAt * 1000).toISOString(),
     updated_at: new Date(u.updatedAt * 1000).toISOString(),
+    ...(u.disabledAt == null ? {} : { disabled_at: new Date(u.disabledAt * 1000).toISOString() }),
   };
 }

@@ -2,6 +2,7 @@ import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
 import { isScopeSubset, parseScope } from '../scope.js';
 import { tokenResponse } from '../token-response.js';
+import { grantableScope } from '../clients.js';
 
 /**
  * grant_type=client_credentials: confidential clients only, an access token and no refresh token
@@ -13,8 +14,10 @@ export const clientCredentialsGrant = grantHandler({
   grantType: 'client_credentials',
   async handle(params, client, { clock, accessTokens }) {
     if (client.secretDigest === null) throw new OAuthError('grant_type_not_allowed');
-    const scope = parseScope(params.get('scope')) ?? client.scope;
-    if (!isScopeSubset(scope, client.scope)) throw new OAuthError('scope_not_allowed');
+    // Only an admin client may be granted the admin scopes (oauth/clients.ts).
+    const allowed = grantableScope(client);
+    const scope = parseScope(params.get('scope')) ?? allowed;
+    if (!isScopeSubset(scope, allowed)) throw new OAuthError('scope_not_allowed');
     return tokenResponse(accessTokens, {
       client,
       subject: client.id,

@@ -1,0 +1,45 @@
+import type { FastifyRequest } from 'fastify';
+import { BearerChallenge } from '../api/bearer.js';
+import type { Actor } from '../audit/audit.js';
+import { auditLogOf } from '../http/audit-log.js';
+import type { ServerContext } from '../context.js';
+import type { AccessTokenClaims } from '../oauth/access-tokens.js';
+import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The admin client calling the admin API: the actor its changes are audited (and logged) with. */
+    adminActor: Actor;
+  }
+}
+
+/**
+ * The admin API's caller must be an admin client, presenting a token of its own from the
+ * client_credentials grant (RFC 6749 §4.4: no grant, no user). The scope alone does not suffice:
+ * a client registered before admin clients existed may hold the scope name in its registration.
+ */
+export function adminCaller({ store }: Pick<ServerContext, 'store'>) {
+  return async (claims: AccessTokenClaims, request: FastifyRequest): Promise<void> => {
+    const client = claims.grant_id === undefined ? await store.findClient(claims.client_id) : undefined;
+    if (client?.admin !== true)
+      throw new BearerChallenge(
+        'insufficient_scope',
+        'Only an access token of an admin client (gatehouse clients add --admin), from the ' +
+          'client_credentials grant, may call the admin API.',
+        `Bearer realm="gatehouse", error="insufficient_scope", scope="${ADMIN_READ_SCOPE}"`,
+      );
+    request.adminActor = { id: client.id, sink: auditLogOf(request) };
+  };
+}
+
+/** The route configs of the admin API's reads and writes (api/json-api.ts reads them). */
+export function adminAccess(context: Pick<ServerContext, 'store'>) {
+  const authorize = adminCaller(context);
+  return {
+    read: { scope: [ADMIN_READ_SCOPE, ADMIN_SCOPE], authorize },
+    write: { scope: ADMIN_SCOPE, authorize },
+    writeJson: { scope: ADMIN_SCOPE, mediaType: 'application/json', authorize },
+  } as const;
+}
+
+export type AdminAccess = ReturnType<typeof adminAccess>;

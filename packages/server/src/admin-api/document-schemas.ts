@@ -1,0 +1,208 @@
+/**
+ * The schemas of the admin API's OpenAPI document (document.ts): the request bodies, validated by
+ * the contract's validator exactly as the REST API's (so a required field omitted or null is the
+ * contract's missing-field 400, a bad value a 422), and the representations answered.
+ */
+import { GRANT_TYPES } from '../oauth/grants/index.js';
+import { MAX_REPLAY_WINDOW } from '../oauth/clients.js';
+import { AUDIT_EVENT_NAMES } from '../store/audit-repository.js';
+import { PROBLEM_SCHEMAS } from '../api/document-parts.js';
+
+type Json = Record<string, unknown>;
+
+const string = (description: string, extra: Json = {}): Json => ({ type: 'string', description, ...extra });
+const boolean = (description: string): Json => ({ type: 'boolean', description });
+const seconds = (description: string, minimum = 1, maximum?: number): Json => ({
+  type: 'integer',
+  description: `${description}, in seconds`,
+  minimum,
+  ...(maximum === undefined ? {} : { maximum }),
+});
+const uris = (description: string): Json => ({ type: 'array', description, items: { type: 'string' } });
+const time = (description: string, nullable = false): Json => ({
+  type: 'string',
+  format: 'date-time',
+  description,
+  ...(nullable ? { nullable: true } : {}),
+});
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+const page = (item: string): Json => ({
+  type: 'object',
+  required: ['items', 'next_cursor'],
+  properties: {
+    items: { type: 'array', items: ref(item) },
+    next_cursor: string('Pass as `cursor` for the next page; null on the last page.', { nullable: true }),
+  },
+});
+
+/** What a client's registration sets, in POST (with its id and type) and PUT. */
+const CLIENT_SETTINGS: Json = {
+  name: string('A name for people.', { minLength: 1, maxLength: 200 }),
+  redirect_uris: uris('Where the authorization endpoint may send the browser back, compared exactly.'),
+  grant_types: { type: 'array', items: { type: 'string', enum: GRANT_TYPES }, description: 'Grant types it may use.' },
+  // RFC 6749 §3.3: scope-tokens of %x21 / %x23-5B / %x5D-7E, separated by single spaces.
+  scope: string('The scopes it may request, space-separated.', { pattern: '^([!#-\\[\\]-~]+( [!#-\\[\\]-~]+)*)?$' }),
+  rotation: boolean('Whether each refresh issues a new refresh token (default true).'),
+  rotation_limit: { type: 'integer', minimum: 1, description: 'How many times one refresh token may be exchanged.' },
+  max_rotations: { type: 'integer', minimum: 1, nullable: true, description: "A cap on a family's rotations." },
+  refresh_token_ttl: seconds('Idle lifetime of a refresh token'),
+  refresh_token_absolute_ttl: seconds("Lifetime of a grant's refresh tokens from its first issue"),
+  access_token_ttl: seconds('Lifetime of an access token'),
+  replay_window: seconds('Single-successor replay window (0: off)', 0, MAX_REPLAY_WINDOW),
+  resource_server: boolean('Whether it may introspect the tokens of every client.'),
+  id_token_signed_response_alg: { type: 'string', enum: ['RS256', 'ES256'] },
+  post_logout_redirect_uris: uris('Where RP-initiated logout may send the browser back.'),
+};
+
+const CLAIMS: Json = {
+  name: string('OIDC Core §5.1 `name`; an empty string removes it.'),
+  given_name: string('`given_name`'),
+  family_name: string('`family_name`'),
+  preferred_username: string('`preferred_username`'),
+  email: string('`email`'),
+  email_verified: boolean('`email_verified`'),
+};
+
+export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
+  ...PROBLEM_SCHEMAS,
+  ClientCreate: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['client_id', 'name'],
+    properties: {
+      client_id: string('The client id.', { pattern: '^[A-Za-z0-9._~-]{1,128}$' }),
+      public: boolean('A public client (no secret, PKCE); default false.'),
+      ...CLIENT_SETTINGS,
+    },
+  },
+  ClientUpdate: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name'],
+    description: 'A full replacement of the settings: a setting left out takes its default.',
+    properties: CLIENT_SETTINGS,
+  },
+  Client: {
+    type: 'object',
+    required: ['client_id', 'name', 'type', 'redirect_uris', 'grant_types', 'scope', 'created_at'],
+    properties: {
+      client_id: string('The client id.'),
+      type: { type: 'string', enum: ['public', 'confidential'] },
+      ...CLIENT_SETTINGS,
+      max_rotations: { type: 'integer', nullable: true },
+      created_at: time('When it was registered.'),
+      admin: boolean('Present (true) on an admin client, made with `gatehouse clients add --admin`.'),
+    },
+  },
+  ClientWithSecret: {
+    allOf: [
+      ref('Client'),
+      {
+        type: 'object',
+        properties: { client_secret: string('The secret, shown only in this answer; a public client has none.') },
+      },
+    ],
+  },
+  ClientPage: page('Client'),
+  UserCreate: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['username'],
+    properties: {
+      username: string('1 to 64 characters of a-z, 0-9 and . _ @ -, stored lowercase.'),
+      password: string('At least 8 characters; when left out, one is made and shown only in the answer.'),
+      ...CLAIMS,
+    },
+  },
+  UserClaims: {
+    type: 'object',
+    additionalProperties: false,
+    description: "A full replacement of the user's claims: a claim left out is removed.",
+    properties: CLAIMS,
+  },
+  UserPassword: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['password'],
+    properties: { password: string('The new password; the user is signed out of every browser.') },
+  },
+  User: {
+    type: 'object',
+    required: ['username', 'subject', 'created_at', 'updated_at'],
+    properties: {
+      username: string('The name the user signs in with; the `sub` of its grants.'),
+      subject: string('The OpenID Connect `sub`: opaque, stable, never reused.'),
+      ...CLAIMS,
+      created_at: time('When it was added.'),
+      updated_at: time('When it last changed.'),
+      disabled_at: time('When it was disabled; absent while it may sign in.'),
+    },
+  },
+  UserWithPassword: {
+    allOf: [
+      ref('User'),
+      { type: 'object', properties: { password: string('The password made for the user, shown only here.') } },
+    ],
+  },
+  UserPage: page('User'),
+  Grant: {
+    type: 'object',
+    required: ['grant_id', 'client_id', 'user', 'scope', 'created_at', 'expires_at', 'revoked_at'],
+    properties: {
+      grant_id: string('The grant id.'),
+      client_id: string('The client it was given to.'),
+      user: string('The username that gave it (or the subject it was issued for).'),
+      scope: string('Its scopes, space-separated.'),
+      created_at: time('When it was given.'),
+      expires_at: time('When its refresh tokens stop working, whatever happens.'),
+      rotation_count: { type: 'integer' },
+      revoked_at: time('When it was revoked; null while live.', true),
+      revoked_reason: string('Why it was revoked.', { nullable: true }),
+    },
+  },
+  GrantPage: page('Grant'),
+  GrantRevocation: {
+    type: 'object',
+    required: ['grant_id', 'revoked', 'already_revoked'],
+    properties: {
+      grant_id: string('The grant id.'),
+      revoked: { type: 'boolean', enum: [true] },
+      already_revoked: boolean('Whether it had been revoked before this request.'),
+    },
+  },
+  SigningKey: {
+    type: 'object',
+    required: ['kid', 'alg', 'published_at', 'signs_from', 'sealed', 'retired_at', 'status'],
+    properties: {
+      kid: string('The key id (its RFC 7638 thumbprint).'),
+      alg: { type: 'string', enum: ['ES256', 'RS256'] },
+      published_at: time('When it appeared in /jwks.'),
+      signs_from: time('When it starts signing.'),
+      sealed: boolean('Whether its private key is sealed under KEY_ENCRYPTION_KEY.'),
+      retired_at: time('When it was retired; null while live.', true),
+      status: { type: 'string', enum: ['signing', 'published', 'verifying', 'retired'] },
+    },
+  },
+  SigningKeyPage: page('SigningKey'),
+  KeyRotation: {
+    type: 'object',
+    required: ['keys'],
+    properties: { keys: { type: 'array', items: ref('SigningKey'), description: 'The new key of each algorithm.' } },
+  },
+  AuditEvent: {
+    type: 'object',
+    required: ['id', 'at', 'event', 'client_id', 'subject', 'grant_id', 'reason', 'address', 'actor'],
+    properties: {
+      id: string('Time-ordered event id.'),
+      at: time('When it happened.'),
+      event: { type: 'string', enum: AUDIT_EVENT_NAMES },
+      client_id: string('The client concerned.', { nullable: true }),
+      subject: string('The user concerned.', { nullable: true }),
+      grant_id: string('The grant concerned.', { nullable: true }),
+      reason: string('Why (for signing key events: the key ids).', { nullable: true }),
+      address: string("The caller's address, for refusals.", { nullable: true }),
+      actor: string('Who made an administrative change: an admin client id, or `cli`.', { nullable: true }),
+    },
+  },
+  AuditEventPage: page('AuditEvent'),
+};

@@ -1,0 +1,323 @@
+/**
+ * The admin API's OpenAPI 3.0 document, served at /admin/v1/openapi.json: the whole truth of what
+ * /admin/v1 answers, every status of every operation with its problem schema, and the request
+ * bodies the server validates with (definition.ts compiles them once with the contract's validator).
+ */
+import { PROBLEMS } from '@gatehouse/contract';
+import { problemResponse, SECURITY_SCHEME, SUCCESS_HEADERS } from '../api/document-parts.js';
+import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients.js';
+import { ADMIN_SCHEMAS } from './document-schemas.js';
+
+type Json = Record<string, unknown>;
+
+/** The operations whose request body is validated, by operationId, with the schema each takes. */
+export const ADMIN_BODIES = {
+  createClient: 'ClientCreate',
+  updateClient: 'ClientUpdate',
+  createUser: 'UserCreate',
+  replaceUserClaims: 'UserClaims',
+  setUserPassword: 'UserPassword',
+} as const;
+
+export type AdminBodyOperation = keyof typeof ADMIN_BODIES;
+
+interface Operation {
+  readonly id: string;
+  readonly summary: string;
+  /** Writes need gatehouse:admin; reads take gatehouse:admin:read as well. */
+  readonly writes: boolean;
+  readonly success: readonly [status: string, schema: string | null];
+  readonly body?: string;
+  /** Besides 400, 401, 403, 500 and 503, which every operation can answer. */
+  readonly problems?: readonly number[];
+  readonly query?: readonly Json[];
+  readonly location?: boolean;
+}
+
+const ALWAYS = [400, 401, 403, 500, 503];
+/** A request with a body may also be too large (413), of another media type (415), or unacceptable (422). */
+const WITH_BODY = [413, 415, 422];
+
+const query = (name: string, description: string, schema: Json = { type: 'string' }): Json => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+});
+const PAGING = [
+  query('cursor', 'The next_cursor of the previous page.'),
+  query('limit', 'Items per page, 1 to 100 (default 20).', { type: 'string', pattern: '^[0-9]{1,3}$' }),
+];
+
+function operation(op: Operation): Json {
+  const [status, schema] = op.success;
+  const success: Json = { description: op.summary };
+  if (schema !== null)
+    success['content'] = { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } };
+  if (op.location === true) success['headers'] = { Location: SUCCESS_HEADERS['Location'] };
+  const responses: Json = { [status]: success };
+  const statuses = [...ALWAYS, ...(op.problems ?? []), ...(op.body === undefined ? [] : WITH_BODY)];
+  for (const problem of [...new Set(statuses)].sort()) responses[String(problem)] = adminProblem(problem);
+  const scopes = op.writes ? [[ADMIN_SCOPE]] : [[ADMIN_READ_SCOPE], [ADMIN_SCOPE]];
+  return {
+    operationId: op.id,
+    summary: op.summary,
+    security: scopes.map((s) => ({ [SECURITY_SCHEME]: s })),
+    ...(op.query === undefined ? {} : { parameters: op.query }),
+    ...(op.body === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.body}` } } },
+          },
+        }),
+    responses,
+  };
+}
+
+/** The catalog's problem response, naming the admin API's own 422 and 409 causes too. */
+function adminProblem(status: number): Json {
+  const response = problemResponse(status);
+  if (status === 422)
+    response['description'] = [PROBLEMS.invalid_field_value, PROBLEMS.invalid_operator_input]
+      .map((p) => `${p.title} (/problems/${p.slug})`)
+      .join('; ');
+  return response;
+}
+
+const pathParameter = (name: string, description: string): Json => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+
+const CLIENT_ID = pathParameter('client_id', 'The client id.');
+const USERNAME = pathParameter('username', 'The username.');
+
+const PATHS: Readonly<Record<string, Json>> = {
+  '/clients': {
+    get: operation({
+      id: 'listClients',
+      summary: 'A page of the clients, by client id.',
+      writes: false,
+      success: ['200', 'ClientPage'],
+      query: PAGING,
+    }),
+    post: operation({
+      id: 'createClient',
+      summary: 'Registers a client; a confidential one gets its secret, shown only in this answer.',
+      writes: true,
+      success: ['201', 'ClientWithSecret'],
+      body: 'ClientCreate',
+      problems: [409],
+      location: true,
+    }),
+  },
+  '/clients/{client_id}': {
+    parameters: [CLIENT_ID],
+    get: operation({
+      id: 'getClient',
+      summary: 'The client.',
+      writes: false,
+      success: ['200', 'Client'],
+      problems: [404],
+    }),
+    put: operation({
+      id: 'updateClient',
+      summary: "Replaces the client's settings; its id, type and secret stay.",
+      writes: true,
+      success: ['200', 'Client'],
+      body: 'ClientUpdate',
+      problems: [404],
+    }),
+    delete: operation({
+      id: 'deleteClient',
+      summary: 'Removes the client, its grants and tokens; its access tokens stop working.',
+      writes: true,
+      success: ['204', null],
+      problems: [404, 413, 415],
+    }),
+  },
+  '/clients/{client_id}/secret': {
+    parameters: [CLIENT_ID],
+    post: operation({
+      id: 'rotateClientSecret',
+      summary: 'Gives the client a new secret, shown only in this answer; the old one stops working.',
+      writes: true,
+      success: ['200', 'ClientWithSecret'],
+      problems: [404, 413, 415, 422],
+    }),
+  },
+  '/users': {
+    get: operation({
+      id: 'listUsers',
+      summary: 'A page of the users, by username.',
+      writes: false,
+      success: ['200', 'UserPage'],
+      query: PAGING,
+    }),
+    post: operation({
+      id: 'createUser',
+      summary: 'Adds a user; without a password one is made and shown only in this answer.',
+      writes: true,
+      success: ['201', 'UserWithPassword'],
+      body: 'UserCreate',
+      problems: [409],
+      location: true,
+    }),
+  },
+  '/users/{username}': {
+    parameters: [USERNAME],
+    get: operation({ id: 'getUser', summary: 'The user.', writes: false, success: ['200', 'User'], problems: [404] }),
+    delete: operation({
+      id: 'deleteUser',
+      summary: 'Removes the user and revokes every grant it gave.',
+      writes: true,
+      success: ['204', null],
+      problems: [404, 413, 415],
+    }),
+  },
+  '/users/{username}/claims': {
+    parameters: [USERNAME],
+    put: operation({
+      id: 'replaceUserClaims',
+      summary: "Replaces the user's OpenID Connect claims.",
+      writes: true,
+      success: ['200', 'User'],
+      body: 'UserClaims',
+      problems: [404],
+    }),
+  },
+  '/users/{username}/password': {
+    parameters: [USERNAME],
+    put: operation({
+      id: 'setUserPassword',
+      summary: "Sets the user's password and signs it out of every browser.",
+      writes: true,
+      success: ['204', null],
+      body: 'UserPassword',
+      problems: [404],
+    }),
+  },
+  '/users/{username}/disable': {
+    parameters: [USERNAME],
+    post: operation({
+      id: 'disableUser',
+      summary: 'The user can no longer sign in; its sessions end and its grants are revoked.',
+      writes: true,
+      success: ['200', 'User'],
+      problems: [404, 413, 415],
+    }),
+  },
+  '/users/{username}/enable': {
+    parameters: [USERNAME],
+    post: operation({
+      id: 'enableUser',
+      summary: 'A disabled user may sign in again; its revoked grants stay revoked.',
+      writes: true,
+      success: ['200', 'User'],
+      problems: [404, 413, 415],
+    }),
+  },
+  '/grants': {
+    get: operation({
+      id: 'listGrants',
+      summary: 'A page of the grants of one user or one client (exactly one of the two), by grant id.',
+      writes: false,
+      success: ['200', 'GrantPage'],
+      query: [
+        query('user', 'The username whose grants to list.'),
+        query('client_id', 'The client whose grants to list.'),
+        ...PAGING,
+      ],
+    }),
+  },
+  '/grants/{grant_id}/revoke': {
+    parameters: [pathParameter('grant_id', 'The grant id.')],
+    post: operation({
+      id: 'revokeGrant',
+      summary: 'Revokes the grant: its refresh and access tokens stop working at once.',
+      writes: true,
+      success: ['200', 'GrantRevocation'],
+      problems: [404, 413, 415],
+    }),
+  },
+  '/keys': {
+    get: operation({
+      id: 'listSigningKeys',
+      summary: 'A page of the signing keys and their status, newest first.',
+      writes: false,
+      success: ['200', 'SigningKeyPage'],
+      query: PAGING,
+    }),
+  },
+  '/keys/rotate': {
+    post: operation({
+      id: 'rotateSigningKeys',
+      summary: 'Adds a key per algorithm: published now, signing in 10 minutes (with now=true at once).',
+      writes: true,
+      success: ['201', 'KeyRotation'],
+      problems: [413, 415],
+      query: [query('now', 'true: the new keys sign at once.', { type: 'string', enum: ['true', 'false'] })],
+    }),
+  },
+  '/keys/{kid}/retire': {
+    parameters: [pathParameter('kid', 'The key id.')],
+    post: operation({
+      id: 'retireSigningKey',
+      summary: 'Stops publishing and accepting the key; refused while no other key of its algorithm signs.',
+      writes: true,
+      success: ['200', 'SigningKey'],
+      problems: [404, 413, 415, 422],
+    }),
+  },
+  '/audit-events': {
+    get: operation({
+      id: 'listAuditEvents',
+      summary: 'A page of the audit events, oldest first, filtered by event, actor and time.',
+      writes: false,
+      success: ['200', 'AuditEventPage'],
+      query: [
+        query('event', 'Only events of this name.'),
+        query('actor', 'Only changes made by this actor (an admin client id, or cli).'),
+        query('since', 'Only events at or after this time (RFC 3339).', { type: 'string', format: 'date-time' }),
+        query('until', 'Only events before this time (RFC 3339).', { type: 'string', format: 'date-time' }),
+        ...PAGING,
+      ],
+    }),
+  },
+};
+
+/** The admin API's document for a server whose issuer is `issuer`. */
+export function adminDocument(issuer: string): Json {
+  const scopes = {
+    [ADMIN_SCOPE]: 'Every operation of the admin API',
+    [ADMIN_READ_SCOPE]: 'The read-only operations of the admin API',
+  };
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Gatehouse admin API',
+      version: '1.0.0',
+      description:
+        'Clients, users, grants, signing keys and the audit trail of this Gatehouse server. Callers present an ' +
+        'access token of an admin client (made with `gatehouse clients add --admin`) from the client_credentials grant.',
+    },
+    servers: [{ url: `${issuer}/admin/v1`, description: 'This Gatehouse server' }],
+    paths: PATHS,
+    components: {
+      schemas: ADMIN_SCHEMAS,
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: 'oauth2',
+          description: 'RFC 6750 bearer access tokens of an admin client, from RFC 6749 §4.4 client credentials.',
+          flows: { clientCredentials: { tokenUrl: `${issuer}/token`, scopes } },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { ProblemError } from '@gatehouse/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { cursorPosition, pageOf, pageSize } from '../api/paging.js';
+import type { ServerContext } from '../context.js';
+import { describeGrant, revokeGrantAsAdmin } from '../oauth/grant-administration.js';
+import type { GrantOwner } from '../store/admin-repository.js';
+import { normalizeUsername } from '../users/users.js';
+import type { AdminAccess } from './caller.js';
+import { queryValue, type Query } from './query.js';
+
+/** /grants: the grants of a user or of a client, and their revocation (oauth/grant-administration.ts). */
+export function grantRoutes(app: FastifyInstance, { store, clock }: ServerContext, access: AdminAccess): void {
+  app.get<{ Querystring: Query }>('/grants', { config: access.read }, async (request) => {
+    const owner = ownerOf(request.query);
+    const limit = pageSize(request.query.limit);
+    const after = cursorPosition(request.query.cursor, (id) => id !== '');
+    return pageOf(await store.listGrantsPage(owner, after, limit + 1), limit, (g) => g.id, describeGrant);
+  });
+  app.post(
+    '/grants/:grant_id/revoke',
+    { config: access.write },
+    async (request: FastifyRequest<{ Params: { grant_id: string } }>) => {
+      const id = request.params.grant_id;
+      const grant = await revokeGrantAsAdmin(store, id, clock.now(), request.adminActor);
+      if (!grant) throw new ProblemError('not_found', `There is no grant '${id}'.`);
+      return { grant_id: id, revoked: true, already_revoked: grant.revokedAt !== null };
+    },
+  );
+}
+
+function ownerOf(query: Query): GrantOwner {
+  const user = queryValue(query, 'user');
+  const clientId = queryValue(query, 'client_id');
+  if ((user === undefined) === (clientId === undefined))
+    throw new ProblemError('invalid_parameter', 'Give exactly one of user and client_id: whose grants to list.');
+  return user === undefined ? { clientId: clientId as string } : { subject: normalizeUsername(user) };
+}

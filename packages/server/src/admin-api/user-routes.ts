@@ -1,0 +1,84 @@
+import { ProblemError } from '@gatehouse/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { validBodyOrThrow } from '../api/body-problems.js';
+import { requireBody } from '../api/json-api.js';
+import { cursorPosition, pageOf, pageSize } from '../api/paging.js';
+import type { ServerContext } from '../context.js';
+import { checkedClaims } from '../users/claims.js';
+import { generatePassword } from '../users/passwords.js';
+import {
+  createUser,
+  deleteUser,
+  disableUser,
+  enableUser,
+  existingUser,
+  setUserPassword,
+  updateUser,
+} from '../users/user-administration.js';
+import { describeUser } from '../users/users.js';
+import type { AdminAccess } from './caller.js';
+import type { AdminDefinition } from './definition.js';
+import type { Query } from './query.js';
+
+type UserRequest = FastifyRequest<{ Params: { username: string } }>;
+
+/**
+ * /users: add, list, read, replace claims, set the password, disable, enable, delete
+ * (users/user-administration.ts).
+ */
+export function userRoutes(
+  app: FastifyInstance,
+  { store, clock }: ServerContext,
+  { bodies }: AdminDefinition,
+  access: AdminAccess,
+): void {
+  app.get<{ Querystring: Query }>('/users', { config: access.read }, async (request) => {
+    const limit = pageSize(request.query.limit);
+    const after = cursorPosition(request.query.cursor, (name) => name !== '');
+    return pageOf(await store.listUsersPage(after, limit + 1), limit, (u) => u.username, describeUser);
+  });
+  app.post('/users', { config: access.writeJson }, async (request, reply) => {
+    requireBody(request);
+    const { username, password, ...claims } = validBodyOrThrow(bodies.createUser(request.body));
+    // Without a password, a strong one is made and shown this once: only its hash is kept.
+    const generated = password === undefined ? generatePassword() : undefined;
+    const user = await createUser(
+      store,
+      username as string,
+      (password as string | undefined) ?? (generated as string),
+      clock.now(),
+      checkedClaims(claims as Record<string, string | boolean>),
+      request.adminActor,
+    );
+    reply.code(201).header('location', `${request.url.split('?')[0]}/${encodeURIComponent(user.username)}`);
+    return { ...describeUser(user), ...(generated === undefined ? {} : { password: generated }) };
+  });
+  app.get('/users/:username', { config: access.read }, async (request: UserRequest) =>
+    describeUser(await existingUser(store, request.params.username)),
+  );
+  app.put('/users/:username/claims', { config: access.writeJson }, async (request: UserRequest) => {
+    requireBody(request);
+    const body = validBodyOrThrow(bodies.replaceUserClaims(request.body));
+    const claims = checkedClaims(body as Record<string, string | boolean>);
+    const { username } = request.params;
+    return describeUser(await updateUser(store, username, () => claims, undefined, clock.now(), request.adminActor));
+  });
+  app.put('/users/:username/password', { config: access.writeJson }, async (request: UserRequest, reply) => {
+    requireBody(request);
+    const { password } = validBodyOrThrow(bodies.setUserPassword(request.body));
+    await setUserPassword(store, request.params.username, password as string, clock.now(), request.adminActor);
+    return reply.code(204).send();
+  });
+  app.post('/users/:username/disable', { config: access.write }, async (request: UserRequest) =>
+    describeUser(await disableUser(store, request.params.username, clock.now(), request.adminActor)),
+  );
+  app.post('/users/:username/enable', { config: access.write }, async (request: UserRequest) =>
+    describeUser(await enableUser(store, request.params.username, clock.now(), request.adminActor)),
+  );
+  app.delete('/users/:username', { config: access.write }, async (request: UserRequest, reply) => {
+    const { username } = request.params;
+    const { removed } = await deleteUser(store, username, clock.now(), request.adminActor);
+    if (!removed) throw new ProblemError('not_found', `There is no user '${username}'.`);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,102 @@
+import { auditedTransaction, storeAudit, type Actor } from '../audit/audit.js';
+import { OperatorInputError } from '../primitives/operator-input-error.js';
+import { newOpaqueSecret } from '../primitives/random.js';
+import type { ClientRecord } from '../primitives/records.js';
+import { digestOf } from '../primitives/secrets.js';
+import type { Repository } from '../store/repository.js';
+import type { Store } from '../store/store.js';
+import { clientFromRegistration, registerClient, type ClientRegistration } from './clients.js';
+
+/**
+ * The administrative changes of clients, shared by `gatehouse clients` and the admin API. Each is
+ * one transaction that also records its audit event with the actor (an admin client's id, or `cli`),
+ * so a refused change writes nothing and an accepted one is never unaudited. Secrets exist in
+ * plaintext only in the answer that creates them.
+ */
+
+/** What a client's replacement may change: everything but its id, its type and whether it is an admin client. */
+export type ClientChanges = Omit<ClientRegistration, 'id' | 'public' | 'admin'>;
+
+export interface ClientWithSecret {
+  readonly client: ClientRecord;
+  readonly secret: string | null;
+}
+
+export async function createClient(
+  store: Store,
+  registration: ClientRegistration,
+  now: number,
+  actor: Actor,
+): Promise<ClientWithSecret> {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
+    const created = await registerClient(tx, registration, now);
+    events.push(
+      await storeAudit(tx, { event: 'client_created', at: now, clientId: created.client.id, actor: actor.id }),
+    );
+    return created;
+  });
+}
+
+/** Replaces a client's registration; its id, type, secret and creation time stay. */
+export async function updateClient(
+  store: Store,
+  id: string,
+  changes: ClientChanges,
+  now: number,
+  actor: Actor,
+): Promise<ClientRecord> {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
+    const current = await existingClient(tx, id);
+    const replaced: ClientRecord = {
+      ...clientFromRegistration(
+        { ...changes, id, public: current.secretDigest === null, admin: current.admin === true },
+        current.createdAt,
+      ),
+      secretDigest: current.secretDigest,
+    };
+    await tx.replaceClient(replaced);
+    events.push(await storeAudit(tx, { event: 'client_updated', at: now, clientId: id, actor: actor.id }));
+    return replaced;
+  });
+}
+
+/**
+ * Gives a confidential client a new secret; the old one stops working at once. Access tokens
+ * already issued stay valid until they expire (RFC 6749 §2.3.1 says nothing of them); delete the
+ * client to end them.
+ */
+export async function rotateClientSecret(
+  store: Store,
+  id: string,
+  now: number,
+  actor: Actor,
+): Promise<{ client: ClientRecord; secret: string }> {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
+    const current = await existingClient(tx, id);
+    if (current.secretDigest === null) throw new OperatorInputError(`client '${id}' is public: it has no secret`);
+    const secret = newOpaqueSecret();
+    const client: ClientRecord = { ...current, secretDigest: digestOf(secret) };
+    await tx.replaceClient(client);
+    events.push(await storeAudit(tx, { event: 'client_secret_rotated', at: now, clientId: id, actor: actor.id }));
+    return { client, secret };
+  });
+}
+
+/**
+ * Removes a client with its grants, refresh tokens and codes (by cascade); its client-credentials
+ * access tokens are refused from then on (api/bearer.ts, oauth/introspection.ts). False when there
+ * is no such client.
+ */
+export async function deleteClient(store: Store, id: string, now: number, actor: Actor): Promise<boolean> {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
+    if (!(await tx.removeClient(id))) return false;
+    events.push(await storeAudit(tx, { event: 'client_deleted', at: now, clientId: id, actor: actor.id }));
+    return true;
+  });
+}
+
+export async function existingClient(repo: Repository, id: string): Promise<ClientRecord> {
+  const client = await repo.findClient(id);
+  if (!client) throw new OperatorInputError(`no client '${id}'`, 'not_found');
+  return client;
+}

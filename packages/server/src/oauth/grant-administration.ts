@@ -1,0 +1,49 @@
+import { auditedTransaction, storeAudit, type Actor } from '../audit/audit.js';
+import type { GrantRecord } from '../primitives/records.js';
+import type { Store } from '../store/store.js';
+
+/**
+ * Revokes a grant for an operator (`gatehouse grants revoke`, the admin API): its refresh tokens and
+ * access tokens stop working at once. The grant as it was before, or undefined when there is none;
+ * revoking a revoked grant changes nothing and records nothing.
+ */
+export async function revokeGrantAsAdmin(
+  store: Store,
+  id: string,
+  now: number,
+  actor: Actor,
+): Promise<GrantRecord | undefined> {
+  return auditedTransaction(store, actor.sink, async (tx, events) => {
+    const grant = await tx.findGrant(id);
+    if (grant && (await tx.revokeGrant(id, 'revoked_by_admin', now))) {
+      events.push(
+        await storeAudit(tx, {
+          event: 'grant_revoked',
+          at: now,
+          clientId: grant.clientId,
+          subject: grant.subject,
+          grantId: id,
+          reason: 'revoked_by_admin',
+          actor: actor.id,
+        }),
+      );
+    }
+    return grant;
+  });
+}
+
+/** A grant as operators see it. */
+export function describeGrant(g: GrantRecord): Record<string, unknown> {
+  const iso = (t: number): string => new Date(t * 1000).toISOString();
+  return {
+    grant_id: g.id,
+    client_id: g.clientId,
+    user: g.subject,
+    scope: g.scope.join(' '),
+    created_at: iso(g.createdAt),
+    expires_at: iso(g.expiresAt),
+    rotation_count: g.rotationCount,
+    revoked_at: g.revokedAt === null ? null : iso(g.revokedAt),
+    revoked_reason: g.revokedReason,
+  };
+}

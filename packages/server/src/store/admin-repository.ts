@@ -1,0 +1,112 @@
+import type { Kysely } from 'kysely';
+import type { ClientRecord, GrantRecord } from '../primitives/records.js';
+import { userFromRow, type UserRecord } from './identity-repository.js';
+import { clientFromRow, clientToRow, grantFromRow } from './rows.js';
+import type { Database } from './schema.js';
+
+/** Whose grants to list: a user's (by username) or a client's. */
+export type GrantOwner = { readonly subject: string } | { readonly clientId: string };
+
+/**
+ * The queries of the administrative operations (the admin API and the CLI): pages in key order,
+ * inserts that tell a duplicate apart from a failure, and the changes only an operator makes.
+ * Pages are "up to `limit` rows after the key `after`".
+ */
+export interface AdminRepository {
+  /** Inserts the client unless its id is taken; false when it is. */
+  insertClientIfAbsent(client: ClientRecord): Promise<boolean>;
+  /** Replaces every field of the client but its id and creation time; false when there is no such client. */
+  replaceClient(client: ClientRecord): Promise<boolean>;
+  listClientsPage(after: string | undefined, limit: number): Promise<ClientRecord[]>;
+  /** Inserts the user unless its username is taken; false when it is. */
+  insertUserIfAbsent(user: UserRecord): Promise<boolean>;
+  listUsersPage(after: string | undefined, limit: number): Promise<UserRecord[]>;
+  /** Marks the user disabled unless it already is; false when there is no such user or it already was. */
+  disableUser(username: string, now: number): Promise<boolean>;
+  /** Lets a disabled user sign in again; false when there is no such user or it was not disabled. */
+  enableUser(username: string, now: number): Promise<boolean>;
+  listGrantsPage(owner: GrantOwner, after: string | undefined, limit: number): Promise<GrantRecord[]>;
+}
+
+export function createAdminRepository(db: Kysely<Database>): AdminRepository {
+  return {
+    async insertClientIfAbsent(client) {
+      const result = await db
+        .insertInto('clients')
+        .values(clientToRow(client))
+        .onConflict((oc) => oc.column('id').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+    async replaceClient(client) {
+      const { id: _id, created_at: _createdAt, ...fields } = clientToRow(client);
+      const result = await db.updateTable('clients').set(fields).where('id', '=', client.id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async listClientsPage(after, limit) {
+      const rows = await db
+        .selectFrom('clients')
+        .selectAll()
+        .$if(after !== undefined, (q) => q.where('id', '>', after as string))
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map(clientFromRow);
+    },
+    async insertUserIfAbsent(u) {
+      const result = await db
+        .insertInto('users')
+        .values({
+          username: u.username,
+          password_hash: u.passwordHash,
+          created_at: u.createdAt,
+          updated_at: u.updatedAt,
+          subject: u.subject,
+          claims: JSON.stringify(u.claims),
+        })
+        .onConflict((oc) => oc.column('username').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+    async listUsersPage(after, limit) {
+      const rows = await db
+        .selectFrom('users')
+        .selectAll()
+        .$if(after !== undefined, (q) => q.where('username', '>', after as string))
+        .orderBy('username')
+        .limit(limit)
+        .execute();
+      return rows.map(userFromRow);
+    },
+    async disableUser(username, now) {
+      const result = await db
+        .updateTable('users')
+        .set({ disabled_at: now, updated_at: now })
+        .where('username', '=', username)
+        .where('disabled_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async enableUser(username, now) {
+      const result = await db
+        .updateTable('users')
+        .set({ disabled_at: null, updated_at: now })
+        .where('username', '=', username)
+        .where('disabled_at', 'is not', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async listGrantsPage(owner, after, limit) {
+      const rows = await db
+        .selectFrom('grants')
+        .selectAll()
+        .$if('subject' in owner, (q) => q.where('subject', '=', (owner as { subject: string }).subject))
+        .$if('clientId' in owner, (q) => q.where('client_id', '=', (owner as { clientId: string }).clientId))
+        .$if(after !== undefined, (q) => q.where('id', '>', after as string))
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map(grantFromRow);
+    },
+  };
+}
