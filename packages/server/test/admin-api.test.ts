@@ -203,6 +203,9 @@ describe('the admin API /admin/v1', () => {
         assertProblem(await admin.get(`${ADMIN}/users?limit=1000`), 400, 'invalid-parameter');
         assertProblem(await admin.post(`${ADMIN}/clients`, undefined, { raw: '{"client_id":' }), 400, 'malformed-json');
         assertProblem(await admin.post(`${ADMIN}/clients`), 400, 'malformed-json');
+        const patched = await admin.patch(`${ADMIN}/clients/kept`, { name: 'x' });
+        assertProblem(patched, 405, 'method-not-allowed');
+        assert.equal(patched.headers.get('allow'), 'GET, PUT, DELETE, HEAD');
         const asText = { headers: { 'content-type': 'text/plain' } };
         assertProblem(await admin.post(`${ADMIN}/users`, { username: 'x' }, asText), 415, 'unsupported-media-type');
 
