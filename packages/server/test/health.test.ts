@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
@@ -96,6 +99,31 @@ describe('health probes', () => {
     // The probe reloads the keys itself after a failed reload.
     await readyTurns(server.url, 200);
     assert.equal(keys.loadError, undefined);
+  });
+});
+
+describe('health probes in the request log', () => {
+  it('are not logged at info, where every other request is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-health-'));
+    const lines: string[] = [];
+    const server = await startServer({
+      databaseUrl: `sqlite:${join(dir, 'gatehouse.db')}`,
+      issuer: 'http://gatehouse.test',
+      port: 0,
+      host: '127.0.0.1',
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    try {
+      await probe(server.url, '/health/live');
+      await probe(server.url, '/health/ready');
+      assert.equal((await fetch(`${server.url}/jwks`)).status, 200);
+      const urls = lines.map((line) => (JSON.parse(line) as { req?: { url?: string } }).req?.url).filter(Boolean);
+      assert.ok(urls.includes('/jwks'), `requests are logged at info: ${urls.join(' ')}`);
+      assert.ok(!urls.some((url) => url?.startsWith('/health')), `the probes are not: ${urls.join(' ')}`);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
