@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { API_PREFIX, resourceMetadataRoutes } from './api/resource-metadata.js';
 import { apiRoutes } from './api/routes.js';
 import type { ApiDefinition } from './api/definition.js';
 import { authorizationPages } from './authorize/routes.js';
@@ -58,6 +59,9 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   problemPages(app);
   await app.register(oauthRoutes, { services: context });
   await app.register(authorizationPages, { context });
-  if (options.api) await app.register(apiRoutes, { prefix: '/v2', context, api: options.api });
+  if (options.api) {
+    resourceMetadataRoutes(app, context.issuer, options.api);
+    await app.register(apiRoutes, { prefix: API_PREFIX, context, api: options.api });
+  }
   return app;
 }

@@ -12,6 +12,9 @@ import { KeyEncryption } from './oauth/key-sealing.js';
 import { KeyRing } from './oauth/keys.js';
 import { RefreshSuccessors } from './oauth/refresh-successors.js';
 import { openStore } from './store/open.js';
+import { API_PREFIX, documentScopes } from './api/resource-metadata.js';
+import type { RegistrationPolicy } from './oauth/dynamic-registration.js';
+import { OIDC_SCOPES } from './oauth/endpoints/discovery.js';
 import type { MigrationMode } from './store/migrations.js';
 import type { Store } from './store/store.js';
 
@@ -22,6 +25,10 @@ export interface ContextOptions {
   readonly rateLimitClock?: () => number;
   /** KEY_ENCRYPTION_KEY: signing keys are sealed at rest under it. */
   readonly keyEncryptionKey?: string;
+  /** CLIENT_REGISTRATION; off when undefined. */
+  readonly clientRegistration?: RegistrationPolicy;
+  /** The REST API served with this context: its scopes are ones a registered client may ask for. */
+  readonly api?: ApiDefinition;
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
@@ -40,9 +47,24 @@ export async function createContext(
     options.rateLimitClock,
   );
   const refreshSuccessors = await RefreshSuccessors.load(store);
-  const accessTokens = new AccessTokens(issuer, keys);
+  // RFC 8707 resource indicators: the REST API's identifier (RFC 9728), when one is served.
+  const accessTokens = new AccessTokens(issuer, keys, options.api === undefined ? [] : [`${issuer}${API_PREFIX}`]);
   const idTokens = new IdTokens(issuer, keys);
-  return { store, clock, issuer, keys, accessTokens, idTokens, refreshSuccessors, rateLimits };
+  const clientRegistration = options.clientRegistration ?? 'off';
+  const apiScopes = options.api === undefined ? [] : documentScopes(options.api, issuer);
+  const registrableScopes = [...OIDC_SCOPES, ...apiScopes];
+  return {
+    store,
+    clock,
+    issuer,
+    keys,
+    accessTokens,
+    idTokens,
+    refreshSuccessors,
+    rateLimits,
+    clientRegistration,
+    registrableScopes,
+  };
 }
 
 export interface StartOptions {
@@ -66,6 +88,8 @@ export interface StartOptions {
   readonly connectionLimits?: Partial<ConnectionLimits>;
   /** KEY_ENCRYPTION_KEY (see ContextOptions). */
   readonly keyEncryptionKey?: string;
+  /** CLIENT_REGISTRATION (see ContextOptions). */
+  readonly clientRegistration?: RegistrationPolicy;
 }
 
 export interface RunningServer {
@@ -81,7 +105,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // A broken document stops the server before anything listens.
   const api = typeof options.api === 'string' ? loadApiDefinition(options.api) : options.api;
   const store = await openStore(options.databaseUrl, { migrations: options.migrations ?? 'apply' });
-  const context = await createContext(store, options.issuer, options);
+  const context = await createContext(store, options.issuer, { ...options, api });
   const app = await buildApp(context, {
     logger: options.logger,
     api,

@@ -21,6 +21,7 @@ const ALL_MIGRATIONS = [
   '0006_rate_limits',
   '0007_replay_window',
   '0008_openid_connect',
+  '0010_client_registration',
 ];
 
 /**
@@ -114,6 +115,9 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0010_client_registration
+    'drop table client_registrations',
+    'drop table registration_tokens',
     // 0008_openid_connect
     'drop table grant_authentications',
     'drop index users_subject',

@@ -1,6 +1,7 @@
 import { ProblemError } from '@gatehouse/contract';
 import type { ServerContext } from '../context.js';
 import type { AccessTokenClaims } from '../oauth/access-tokens.js';
+import { resourceMetadataUrl } from './resource-metadata.js';
 
 /** A refusal of the bearer token, with the RFC 6750 §3 challenge to send. */
 export class BearerChallenge extends ProblemError {
@@ -11,10 +12,17 @@ export class BearerChallenge extends ProblemError {
   }
 }
 
-const REALM = 'realm="gatehouse"';
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
-type BearerContext = Pick<ServerContext, 'accessTokens' | 'store' | 'clock'>;
+type BearerContext = Pick<ServerContext, 'accessTokens' | 'store' | 'clock' | 'issuer'>;
+
+/**
+ * The challenge's first attributes: the realm, and where the API's protected resource metadata is
+ * (RFC 9728 §5.1), from which a client that has no token yet discovers the authorization server.
+ */
+function challengeOf(context: BearerContext): string {
+  return `Bearer realm="gatehouse", resource_metadata="${resourceMetadataUrl(context.issuer)}"`;
+}
 
 /**
  * Authenticates an RFC 6750 bearer access token and checks it carries `scope`. Tokens of a revoked
@@ -30,9 +38,9 @@ export function checkBearer(
 ): AccessTokenClaims | Promise<AccessTokenClaims> {
   // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
   if (!authorization)
-    throw new BearerChallenge('invalid_token', 'The request carries no bearer access token.', `Bearer ${REALM}`);
+    throw new BearerChallenge('invalid_token', 'The request carries no bearer access token.', challengeOf(context));
   const match = BEARER.exec(authorization);
-  if (!match?.[1]) throw invalidToken('The Authorization header is not a bearer access token.');
+  if (!match?.[1]) throw invalidToken(context, 'The Authorization header is not a bearer access token.');
   const verified = context.accessTokens.check(match[1], context.clock.now());
   if (verified instanceof Promise) return verified.then((claims) => withLiveGrant(context, claims, scope));
   return withLiveGrant(context, verified, scope);
@@ -44,27 +52,27 @@ function withLiveGrant(
   claims: AccessTokenClaims | undefined,
   scope: string,
 ): AccessTokenClaims | Promise<AccessTokenClaims> {
-  if (!claims) throw invalidToken('The access token is malformed, expired, or not signed by this server.');
-  if (claims.grant_id === undefined) return inScope(claims, scope);
+  if (!claims) throw invalidToken(context, 'The access token is malformed, expired, or not signed by this server.');
+  if (claims.grant_id === undefined) return inScope(context, claims, scope);
   // Promise.resolve: callers tell "wait" from "done" by `instanceof Promise`, whatever the store returns.
   return Promise.resolve(context.store.findGrantRevokedAt(claims.grant_id)).then((revokedAt) => {
     // No grant at all (its client or user was removed) is refused like a revoked one.
-    if (revokedAt !== null) throw invalidToken('The grant of this access token has been revoked.');
-    return inScope(claims, scope);
+    if (revokedAt !== null) throw invalidToken(context, 'The grant of this access token has been revoked.');
+    return inScope(context, claims, scope);
   });
 }
 
-function inScope(claims: AccessTokenClaims, scope: string): AccessTokenClaims {
+function inScope(context: BearerContext, claims: AccessTokenClaims, scope: string): AccessTokenClaims {
   if (!claims.scope.split(' ').includes(scope)) {
     throw new BearerChallenge(
       'insufficient_scope',
       `This operation needs the scope '${scope}'.`,
-      `Bearer ${REALM}, error="insufficient_scope", scope="${scope}"`,
+      `${challengeOf(context)}, error="insufficient_scope", scope="${scope}"`,
     );
   }
   return claims;
 }
 
-function invalidToken(detail: string): BearerChallenge {
-  return new BearerChallenge('invalid_token', detail, `Bearer ${REALM}, error="invalid_token"`);
+function invalidToken(context: BearerContext, detail: string): BearerChallenge {
+  return new BearerChallenge('invalid_token', detail, `${challengeOf(context)}, error="invalid_token"`);
 }

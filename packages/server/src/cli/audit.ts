@@ -10,6 +10,9 @@ const EVENTS: readonly AuditEventName[] = [
   'grant_revoked',
   'client_authentication_failed',
   'login_failed',
+  'client_registered',
+  'client_registration_changed',
+  'registration_refused',
 ];
 const MAX_LIMIT = 10_000;
 

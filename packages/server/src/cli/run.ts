@@ -6,6 +6,7 @@ import { grantsCommand } from './grants.js';
 import { keysCommand } from './keys.js';
 import { migrateCommand } from './migrate.js';
 import { serveCommand } from './serve.js';
+import { registrationTokensCommand } from './registration-tokens.js';
 import { usersCommand } from './users.js';
 
 export interface CliIo {
@@ -46,13 +47,18 @@ export const USAGE = `Usage: gatehouse <command>
   audit [--since ISO|DURATION] [--limit N] [--event NAME]
                                          security events, oldest first (default: the newest 100); NAME is
                                          refresh_token_reuse_detected, grant_revoked, client_authentication_failed
-                                         or login_failed
+                                         login_failed, client_registered, client_registration_changed
+                                         or registration_refused
+  registration-tokens issue [--expires-in DURATION (1d)] [--uses N (1)]
+                                         an initial access token for POST /register (CLIENT_REGISTRATION=token),
+                                         shown once
 
 LIST is comma- or space-separated; DURATION is seconds or a number with s, m, h or d.
 Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (sqlite:data/gatehouse.db), ISSUER, LOG_LEVEL,
 OPENAPI_PATH (openapi.yaml), AUTO_MIGRATE (true; false: serve refuses a database with pending migrations),
 TRUST_PROXY (false; true, or proxy addresses/CIDRs: whose X-Forwarded-For names the client),
-METRICS_TOKEN (unset: GET /metrics from loopback only; set: only with Authorization: Bearer METRICS_TOKEN).
+METRICS_TOKEN (unset: GET /metrics from loopback only; set: only with Authorization: Bearer METRICS_TOKEN),
+CLIENT_REGISTRATION (off; token: /register with an initial access token; open: anyone, public clients only).
 Every command but serve prints JSON.`;
 
 type Command = (args: string[], config: ServerConfig, io: CliIo) => Promise<number>;
@@ -65,6 +71,7 @@ const COMMANDS: Record<string, Command> = {
   keys: keysCommand,
   users: usersCommand,
   audit: auditCommand,
+  'registration-tokens': registrationTokensCommand,
 };
 
 /** Runs one CLI invocation; resolves to the process exit code (0 ok, 1 refused, 2 usage). */

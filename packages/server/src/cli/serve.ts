@@ -65,6 +65,7 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
     rateLimits: config.rateLimits,
     connectionLimits: config.connectionLimits,
     keyEncryptionKey: config.keyEncryptionKey,
+    clientRegistration: config.clientRegistration,
   });
   if (options.demo) await ensureDemoClient(server.context, (line) => io.out(line));
   if (!options.quiet)

@@ -60,7 +60,7 @@ export async function registerClient(
   return { client: stored, secret };
 }
 
-function clientFromRegistration(r: ClientRegistration, now: number): ClientRecord {
+export function clientFromRegistration(r: ClientRegistration, now: number): ClientRecord {
   if (!CLIENT_ID.test(r.id)) throw new OperatorInputError('client id must be 1 to 128 characters of [A-Za-z0-9._~-]');
   const grantTypes =
     r.grantTypes ??

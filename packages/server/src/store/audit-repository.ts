@@ -7,7 +7,10 @@ export type AuditEventName =
   | 'refresh_token_replay_served'
   | 'grant_revoked'
   | 'client_authentication_failed'
-  | 'login_failed';
+  | 'login_failed'
+  | 'client_registered'
+  | 'client_registration_changed'
+  | 'registration_refused';
 
 /** A stored audit event. Never a token, secret, password or digest. */
 export interface AuditEvent {

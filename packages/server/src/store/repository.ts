@@ -21,11 +21,13 @@ import { createIdentityRepository, type IdentityRepository } from './identity-re
 import { createOidcRepository, type OidcRepository } from './oidc-repository.js';
 import { createAuditRepository, type AuditRepository } from './audit-repository.js';
 import { createRecordRepository, type RecordRepository } from './record-repository.js';
+import { createRegistrationRepository, type RegistrationRepository } from './registration-repository.js';
 import type { Database } from './schema.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
 
 /** Every query the domain needs, dialect-neutral. Inside a transaction, reads that lock rows do. */
-export interface Repository extends RecordRepository, IdentityRepository, AuditRepository, OidcRepository {
+export interface Repository
+  extends RecordRepository, IdentityRepository, AuditRepository, OidcRepository, RegistrationRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -74,6 +76,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     ...createIdentityRepository(db),
     ...createOidcRepository(db),
     ...createAuditRepository(db),
+    ...createRegistrationRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },

@@ -15,6 +15,28 @@ export interface Database {
   rate_limits: RateLimitsTable;
   server_secrets: ServerSecretsTable;
   grant_authentications: GrantAuthenticationsTable;
+  registration_tokens: RegistrationTokensTable;
+  client_registrations: ClientRegistrationsTable;
+}
+
+/** An initial access token for client registration (RFC 7591 §3), made by `gatehouse registration-tokens issue` (0010). */
+export interface RegistrationTokensTable {
+  /** SHA-256 of the token, hex. */
+  id: string;
+  created_at: number;
+  expires_at: number;
+  /** How many clients it may register. */
+  max_uses: number;
+  uses: number;
+}
+
+/** A client registered through /register (0010): its RFC 7592 registration access token and its metadata. */
+export interface ClientRegistrationsTable {
+  client_id: string;
+  /** SHA-256 of the registration access token, hex. */
+  access_token_digest: string;
+  /** The registered client metadata (RFC 7591 §2), JSON. */
+  metadata: string;
 }
 
 /** Secrets every process shares (0007: `refresh_successor_key`, oauth/refresh-successors.ts). */
