@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { apiDefinitionFrom } from '../src/api/definition.js';
 import { widgetsDocument } from './_documents.js';
+import { authorizationQuery, CALLBACK, pkce } from './_authorize.js';
 import { assertOAuthError, ISSUER } from './_oauth-assertions.js';
 import { startTestServer, type TestServer } from './_server.js';
 
@@ -80,6 +81,20 @@ describe('protected resource metadata of the REST API (RFC 9728)', () => {
         error: 'invalid_target',
         description: 'resource is not a resource this server serves',
       });
+  });
+
+  it('RFC 8707 §2: an authorization request naming a resource the server does not serve is answered invalid_target at the redirect URI', async () => {
+    const client = await server.addClient({ id: 'resource-app', public: true, redirectUris: [CALLBACK] });
+    const authorize = (resource: string) =>
+      fetch(`${server.url}/authorize?${authorizationQuery(client.id, pkce().challenge, { resource })}`, {
+        redirect: 'manual',
+      });
+    const refused = new URL((await authorize('https://elsewhere.example/api')).headers.get('location') ?? '');
+    assert.equal(refused.searchParams.get('error'), 'invalid_target');
+    // The API's own identifier goes on to sign-in.
+    const known = await authorize(`${ISSUER}/v2`);
+    assert.equal(known.status, 200);
+    assert.match(await known.text(), /Sign in/);
   });
 
   it('RFC 9728 §5.1: every 401 of the API names the metadata URL, next to the RFC 6750 error attributes', async () => {

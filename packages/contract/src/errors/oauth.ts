@@ -150,7 +150,7 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     title: 'Unknown resource',
     transient: false,
     summary:
-      'The token request named a resource (RFC 8707 §2) that this server does not serve: not its issuer, nor its REST API ({issuer}/v2), or not an absolute URI without a fragment. No token was issued.',
+      'The authorization or token request named a resource (RFC 8707 §2) that this server does not serve: neither its issuer nor its REST API ({issuer}/v2). No code or token was issued.',
     clientAction:
       'Send the resource value of the protected resource metadata (RFC 9728) as it is, or no resource at all for a token for the whole server.',
   }),
