@@ -13,6 +13,7 @@
  * server: the OAuth client code is the same, and no MCP server of the SDK would add to what is tested.
  */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   auth,
@@ -28,7 +29,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser, Page } from 'playwright-core';
 import { addTestUser, PASSWORD } from './_authorize.js';
-import { browserSuiteSkip, launchChromium, startCallbackServer, type CallbackServer } from './_browser.js';
+import { ARTIFACTS, browserSuiteSkip, launchChromium, startCallbackServer, type CallbackServer } from './_browser.js';
 import { startTestServer, type TestServer } from './_server.js';
 
 let skip: string | false = false;
@@ -46,6 +47,8 @@ class AgentProvider implements OAuthClientProvider {
   #verifier = '';
   #discovery: OAuthDiscoveryState | undefined;
   readonly authorizationUrls: URL[] = [];
+  /** What the consent page warned, for each authorization. */
+  readonly consentNotices: string[] = [];
   readonly callback: CallbackServer;
   readonly page: Page;
 
@@ -98,6 +101,8 @@ class AgentProvider implements OAuthClientProvider {
     await this.page.getByLabel('Username').fill('alice');
     await this.page.getByLabel('Password').fill(PASSWORD);
     await this.page.getByRole('button', { name: 'Sign in' }).click();
+    this.consentNotices.push((await this.page.locator('.alert').textContent()) ?? '');
+    await this.page.screenshot({ path: join(ARTIFACTS, 'consent-self-registered.png'), fullPage: true });
     await this.page.getByRole('button', { name: 'Allow' }).click();
     await this.page.waitForURL((landed) => landed.href.startsWith(this.callback.uri));
   }
@@ -137,6 +142,7 @@ describe('an MCP agent (the official MCP TypeScript SDK) against Gatehouse', { s
     const [authorization] = provider.authorizationUrls;
     assert.equal(authorization?.searchParams.get('code_challenge_method'), 'S256');
     assert.equal(authorization?.searchParams.get('resource'), resource, 'RFC 8707, from the resource metadata');
+    assert.match(provider.consentNotices[0] ?? '', /registered itself/, 'RFC 7591 §5: the user is told');
     const code = callback.received.at(-1)?.get('code');
     assert.ok(code, 'the loopback listener received a code');
 
