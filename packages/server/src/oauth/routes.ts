@@ -37,7 +37,8 @@ export async function oauthRoutes(app: FastifyInstance, { services }: { services
       { parseAs: 'string', bodyLimit: OAUTH_BODY_LIMIT },
       (_r, body, done) => {
         try {
-          done(null, JSON.parse(body as string));
+          // An empty body (a DELETE that still names its type) is no body.
+          done(null, body === '' ? undefined : JSON.parse(body as string));
         } catch {
           done(new OAuthError('client_metadata_not_object'), undefined);
         }
