@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { OAuthErrorCode } from '@gatehouse/contract';
 import { per } from '../src/abuse/rate-policies.js';
 import { runCli } from '../src/cli/run.js';
+import { configFromEnv } from '../src/config.js';
 import { issueRegistrationToken } from '../src/oauth/registration-tokens.js';
 import { digestOf } from '../src/primitives/secrets.js';
 import { DIALECTS } from './_dialects.js';
@@ -331,6 +332,12 @@ for (const dialect of DIALECTS) {
 }
 
 describe('dynamic client registration: policy and limits', () => {
+  it('CLIENT_REGISTRATION is off, token or open, off when unset; anything else stops the server from starting', () => {
+    assert.equal(configFromEnv({}).clientRegistration, 'off');
+    assert.equal(configFromEnv({ CLIENT_REGISTRATION: 'open' }).clientRegistration, 'open');
+    assert.throws(() => configFromEnv({ CLIENT_REGISTRATION: 'yes' }), /CLIENT_REGISTRATION is off, token or open/);
+  });
+
   it('CLIENT_REGISTRATION=off (the default) serves no /register, and the metadata names no registration_endpoint (RFC 8414 §2)', async () => {
     const server = await startTestServer();
     try {
