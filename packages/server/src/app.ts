@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { adminDefinition } from './admin-api/definition.js';
 import { adminRoutes } from './admin-api/routes.js';
+import { API_PREFIX, resourceMetadataRoutes } from './api/resource-metadata.js';
 import { apiRoutes } from './api/routes.js';
 import type { ApiDefinition } from './api/definition.js';
 import { authorizationPages } from './authorize/routes.js';
@@ -31,7 +32,6 @@ export interface AppOptions {
 }
 
 /** Where the REST API is served. */
-const API_PREFIX = '/v2';
 
 /** Bodies of routes that set no limit of their own (the sign-in and consent forms). */
 const DEFAULT_BODY_LIMIT = 16 * 1024;
@@ -75,7 +75,10 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   problemPages(app);
   await app.register(oauthRoutes, { services: context });
   await app.register(authorizationPages, { context });
-  if (options.api) await app.register(apiRoutes, { prefix: API_PREFIX, context, api: options.api });
+  if (options.api) {
+    resourceMetadataRoutes(app, context.issuer, options.api);
+    await app.register(apiRoutes, { prefix: API_PREFIX, context, api: options.api });
+  }
   await app.register(adminRoutes, { prefix: '/admin/v1', context, admin: adminDefinition(context.issuer) });
   return app;
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { rateLimitsFromEnv, type RateLimitPolicies } from './abuse/policies.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
 import { projectRoot } from './project-root.js';
+import { REGISTRATION_POLICIES, type RegistrationPolicy } from './oauth/dynamic-registration.js';
 
 /** Configuration from the environment; every variable is optional. */
 export interface ServerConfig {
@@ -33,6 +34,8 @@ export interface ServerConfig {
   readonly connectionLimits: ConnectionLimits;
   /** KEY_ENCRYPTION_KEY: when set, signing keys are sealed at rest under it (oauth/key-sealing.ts). */
   readonly keyEncryptionKey?: string;
+  /** CLIENT_REGISTRATION: off (default), token or open (oauth/dynamic-registration.ts). */
+  readonly clientRegistration: RegistrationPolicy;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -58,7 +61,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     rateLimits: rateLimitsFromEnv(env),
     connectionLimits: connectionLimitsFrom(env),
     keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
+    clientRegistration: clientRegistrationFrom(env.CLIENT_REGISTRATION),
   };
+}
+
+function clientRegistrationFrom(value: string | undefined): RegistrationPolicy {
+  const policy = REGISTRATION_POLICIES.find((p) => p === (value || 'off'));
+  if (policy === undefined) throw new Error(`CLIENT_REGISTRATION is off, token or open, got ${JSON.stringify(value)}`);
+  return policy;
 }
 
 const CONNECTION_LIMIT_VARIABLES: { readonly [K in keyof ConnectionLimits]: string } = {

@@ -15,6 +15,9 @@ import { RefreshSuccessors } from './oauth/refresh-successors.js';
 import { recordServedIssuer } from './oauth/served-issuer.js';
 import { openStore } from './store/open.js';
 import type { DemoFlows } from './pages/demo-flows.js';
+import { API_PREFIX, documentScopes } from './api/resource-metadata.js';
+import type { RegistrationPolicy } from './oauth/dynamic-registration.js';
+import { OIDC_SCOPES } from './oauth/endpoints/discovery.js';
 import type { MigrationMode } from './store/migrations.js';
 import type { Store } from './store/store.js';
 
@@ -25,6 +28,10 @@ export interface ContextOptions {
   readonly rateLimitClock?: () => number;
   /** KEY_ENCRYPTION_KEY: signing keys are sealed at rest under it. */
   readonly keyEncryptionKey?: string;
+  /** CLIENT_REGISTRATION; off when undefined. */
+  readonly clientRegistration?: RegistrationPolicy;
+  /** The REST API served with this context: its scopes are ones a registered client may ask for. */
+  readonly api?: ApiDefinition;
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
@@ -43,9 +50,24 @@ export async function createContext(
     options.rateLimitClock,
   );
   const refreshSuccessors = await RefreshSuccessors.load(store);
-  const accessTokens = new AccessTokens(issuer, keys);
+  // RFC 8707 resource indicators: the REST API's identifier (RFC 9728), when one is served.
+  const accessTokens = new AccessTokens(issuer, keys, options.api === undefined ? [] : [`${issuer}${API_PREFIX}`]);
   const idTokens = new IdTokens(issuer, keys);
-  return { store, clock, issuer, keys, accessTokens, idTokens, refreshSuccessors, rateLimits };
+  const clientRegistration = options.clientRegistration ?? 'off';
+  const apiScopes = options.api === undefined ? [] : documentScopes(options.api, issuer);
+  const registrableScopes = [...OIDC_SCOPES, ...apiScopes];
+  return {
+    store,
+    clock,
+    issuer,
+    keys,
+    accessTokens,
+    idTokens,
+    refreshSuccessors,
+    rateLimits,
+    clientRegistration,
+    registrableScopes,
+  };
 }
 
 export interface StartOptions {
@@ -71,6 +93,8 @@ export interface StartOptions {
   readonly keyEncryptionKey?: string;
   /** `serve --demo` (see AppOptions). */
   readonly demo?: DemoFlows;
+  /** CLIENT_REGISTRATION (see ContextOptions). */
+  readonly clientRegistration?: RegistrationPolicy;
 }
 
 export interface RunningServer {
@@ -87,7 +111,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // A broken document stops the server before anything listens.
   const api = typeof options.api === 'string' ? loadApiDefinition(options.api) : options.api;
   const store = await openStore(options.databaseUrl, { migrations: options.migrations ?? 'apply' });
-  const context = await createContext(store, options.issuer, options);
+  const context = await createContext(store, options.issuer, { ...options, api });
   await recordServedIssuer(store, options.issuer, context.clock.now());
   const app = await buildApp(context, {
     logger: options.logger,

@@ -12,6 +12,8 @@ import { createPostgresSchema, type Dialect } from './_dialects.js';
 import { RATE_LIMIT_NAMES, type RateLimitPolicies } from '../src/abuse/policies.js';
 import type { ConnectionLimits } from '../src/http/connection-limits.js';
 import { startServer, type RunningServer } from '../src/server.js';
+import type { RegistrationPolicy } from '../src/oauth/dynamic-registration.js';
+import { freePort } from './_pg-cluster.js';
 
 /** The OpenAPI document shipped at the repository root. */
 export const SHIPPED_OPENAPI = fileURLToPath(new URL('../../../openapi.yaml', import.meta.url));
@@ -78,6 +80,13 @@ export interface TestServerOptions {
   /** Rate limits to enforce; every other limit is so high that no test meets it (but still charged). */
   readonly rateLimits?: Partial<RateLimitPolicies>;
   readonly connectionLimits?: Partial<ConnectionLimits>;
+  /** CLIENT_REGISTRATION; off by default. */
+  readonly clientRegistration?: RegistrationPolicy;
+  /**
+   * Whether the issuer is the URL the server listens on (a free port chosen first), for clients that
+   * follow the metadata's URLs; otherwise the issuer is http://gatehouse.test.
+   */
+  readonly reachableIssuer?: boolean;
 }
 
 /** Limits no test reaches, so that every request still goes through the limiter and its store. */
@@ -93,21 +102,25 @@ export async function startTestServer({
   metricsToken,
   rateLimits,
   connectionLimits,
+  clientRegistration,
+  reachableIssuer = false,
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
   const schema = dialect === 'postgres' ? await createPostgresSchema() : undefined;
   const databaseUrl = schema?.url ?? `sqlite:${join(dataDir, 'gatehouse.db')}`;
+  const port = reachableIssuer ? await freePort() : 0;
   const server = await startServer({
     databaseUrl,
-    issuer: 'http://gatehouse.test',
-    port: 0,
+    issuer: reachableIssuer ? `http://127.0.0.1:${port}` : 'http://gatehouse.test',
+    port,
     host: '127.0.0.1',
     clock,
     api,
     trustProxy,
     metricsToken,
     connectionLimits,
+    clientRegistration,
     // The limiter runs on the test's clock too: time passes for it only when a test says so.
     rateLimits: { ...UNREACHABLE_RATE_LIMITS, ...rateLimits },
     rateLimitClock: () => clock.now() * 1000,

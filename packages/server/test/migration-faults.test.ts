@@ -22,6 +22,7 @@ const ALL_MIGRATIONS = [
   '0007_replay_window',
   '0008_openid_connect',
   '0009_device_authorization',
+  '0010_client_registration',
   '0011_admin',
   '0012_server_settings',
 ];
@@ -122,6 +123,9 @@ async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
     // 0011_admin
     'alter table clients drop column admin',
     'alter table users drop column disabled_at',
+    // 0010_client_registration
+    'drop table client_registrations',
+    'drop table registration_tokens',
     // 0009_device_authorization
     'drop table device_authorizations',
     // 0008_openid_connect

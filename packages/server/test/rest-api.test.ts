@@ -38,10 +38,13 @@ for (const { dialect, version, api: document } of REST_SUITES)
     }
 
     describe('bearer authentication (RFC 6750)', () => {
-      it('a request without Authorization is 401 invalid-token with the challenge Bearer realm="gatehouse"', async () => {
+      it('a request without Authorization is 401 invalid-token with a challenge naming the resource metadata (RFC 9728 §5.1)', async () => {
         const response = await anonymous.get('/v2/contacts');
         assertProblem(response, 401, 'invalid-token');
-        assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="gatehouse"');
+        assert.equal(
+          response.headers.get('www-authenticate'),
+          'Bearer realm="gatehouse", resource_metadata="http://gatehouse.test/.well-known/oauth-protected-resource/v2"',
+        );
       });
 
       it('a garbage bearer token is 401 invalid-token with error="invalid_token" in WWW-Authenticate', async () => {
@@ -49,7 +52,7 @@ for (const { dialect, version, api: document } of REST_SUITES)
         assertProblem(response, 401, 'invalid-token');
         assert.match(
           response.headers.get('www-authenticate') ?? '',
-          /^Bearer realm="gatehouse", error="invalid_token"/,
+          /^Bearer realm="gatehouse", resource_metadata="[^"]+", error="invalid_token"/,
         );
       });
 

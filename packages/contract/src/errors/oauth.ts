@@ -8,6 +8,8 @@
  * @see https://openid.net/specs/openid-connect-core-1_0.html#AuthError OIDC Core §3.1.2.6 (prompt=none errors)
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-3.1 RFC 6750 §3.1 (userinfo bearer errors)
  * @see https://www.rfc-editor.org/rfc/rfc8628#section-3.5 RFC 8628 §3.5 (device code polling errors)
+ * @see https://www.rfc-editor.org/rfc/rfc7591#section-3.2.2 RFC 7591 §3.2.2 (client registration errors)
+ * @see https://www.rfc-editor.org/rfc/rfc8707#section-2 RFC 8707 §2 (invalid_target)
  */
 
 export type OAuthErrorCode =
@@ -18,6 +20,9 @@ export type OAuthErrorCode =
   | 'unsupported_grant_type'
   | 'invalid_scope'
   | 'unsupported_token_type'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata'
+  | 'invalid_target'
   | 'access_denied'
   | 'unsupported_response_type'
   | 'server_error'
@@ -121,6 +126,39 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     clientAction:
       'Revoke the refresh token instead: that revokes the whole grant, and access tokens of a revoked grant are refused by the API.',
   }),
+  invalid_redirect_uri: entry({
+    error: 'invalid_redirect_uri',
+    status: 400,
+    page: 'invalid-redirect-uri',
+    title: 'Invalid redirect URI',
+    transient: false,
+    summary:
+      'A client registration (RFC 7591 §3.2.2) named no redirect URI for the authorization code grant, or one that is not an absolute https URI without a fragment, or plain http on a loopback IP literal (127.0.0.1 or [::1], RFC 8252 §7.3). Nothing was registered or changed.',
+    clientAction:
+      'Register https redirect URIs, or for a native app or agent on this machine http://127.0.0.1/… or http://[::1]/… (any port matches at authorization time).',
+  }),
+  invalid_client_metadata: entry({
+    error: 'invalid_client_metadata',
+    status: 400,
+    page: 'invalid-client-metadata',
+    title: 'Invalid client metadata',
+    transient: false,
+    summary:
+      'A client registration (RFC 7591 §2, §3.2.2) sent metadata the server does not accept: a field of the wrong type, grant_types and response_types that disagree, an authentication method or scope the server does not offer, or a confidential client without an initial access token. Nothing was registered or changed.',
+    clientAction:
+      'Fix the field the error_description names and register again; the server metadata lists the grant types, scopes and authentication methods it offers.',
+  }),
+  invalid_target: entry({
+    error: 'invalid_target',
+    status: 400,
+    page: 'invalid-target',
+    title: 'Unknown resource',
+    transient: false,
+    summary:
+      'The authorization or token request named a resource (RFC 8707 §2) that this server does not serve: neither its issuer nor its REST API ({issuer}/v2). No code or token was issued.',
+    clientAction:
+      'Send the resource value of the protected resource metadata (RFC 9728) as it is, or no resource at all for a token for the whole server.',
+  }),
   access_denied: entry({
     error: 'access_denied',
     status: 400,
@@ -202,8 +240,9 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     title: 'Invalid access token',
     transient: false,
     summary:
-      'The userinfo endpoint got no access token, or one that is expired, not signed by this server, issued by another issuer or for another audience (a token minted with another ISSUER), or whose grant was revoked.',
-    clientAction: 'Refresh the access token (or sign the user in again) and retry with the new one.',
+      'The userinfo endpoint got no access token, or one that is expired, not signed by this server, issued by another issuer or for another audience (a token minted with another ISSUER), or whose grant was revoked; or a client registration endpoint (RFC 7591 §3, RFC 7592 §3) got no valid initial or registration access token.',
+    clientAction:
+      'Refresh the access token (or sign the user in again) and retry with the new one. At the registration endpoints: ask the operator for a new initial access token, or register the client again.',
   }),
   insufficient_scope: entry({
     error: 'insufficient_scope',
@@ -282,6 +321,7 @@ export const OAUTH_REASONS = {
     error: 'invalid_request',
     description: 'request body must be application/x-www-form-urlencoded',
   }),
+  body_not_json: reason({ error: 'invalid_request', description: 'request body must be application/json' }),
   body_content_coding: reason({
     error: 'invalid_request',
     description: 'request body must be sent without a Content-Encoding',
@@ -417,6 +457,74 @@ export const OAUTH_REASONS = {
     error: 'insufficient_scope',
     description: 'the access token was not granted the openid scope',
   }),
+  redirect_uris_missing: reason({
+    error: 'invalid_redirect_uri',
+    description: 'redirect_uris must name at least one URI for the authorization_code grant',
+  }),
+  registered_redirect_uri_malformed: reason({
+    error: 'invalid_redirect_uri',
+    description: 'each redirect URI must be an absolute URI without a fragment or credentials',
+  }),
+  registered_redirect_uri_insecure: reason({
+    error: 'invalid_redirect_uri',
+    description: 'a redirect URI must use https, or http on the loopback address 127.0.0.1 or [::1]',
+  }),
+  client_metadata_not_object: reason({
+    error: 'invalid_client_metadata',
+    description: 'client metadata must be a JSON object',
+  }),
+  client_metadata_field_invalid: reason({
+    error: 'invalid_client_metadata',
+    description: "client metadata '{parameter}' has a value of the wrong type or form",
+  }),
+  registered_grant_type_unsupported: reason({
+    error: 'invalid_client_metadata',
+    description: 'grant_types names a grant type that registered clients cannot use',
+  }),
+  registered_response_types_inconsistent: reason({
+    error: 'invalid_client_metadata',
+    description: 'response_types must be code exactly when grant_types includes authorization_code',
+  }),
+  registered_auth_method_unsupported: reason({
+    error: 'invalid_client_metadata',
+    description: 'token_endpoint_auth_method must be none, client_secret_basic or client_secret_post',
+  }),
+  registered_public_client_credentials: reason({
+    error: 'invalid_client_metadata',
+    description: 'a public client (token_endpoint_auth_method none) cannot use client_credentials',
+  }),
+  confidential_registration_not_allowed: reason({
+    error: 'invalid_client_metadata',
+    description: 'only a registration with an initial access token may register a confidential client',
+  }),
+  registered_scope_unsupported: reason({
+    error: 'invalid_client_metadata',
+    description: 'scope names a scope this server does not offer',
+  }),
+  registered_auth_method_changed: reason({
+    error: 'invalid_client_metadata',
+    description: 'token_endpoint_auth_method cannot change after registration',
+  }),
+  registered_client_id_mismatch: reason({
+    error: 'invalid_client_metadata',
+    description: "client_id must be the client's own",
+  }),
+  registered_client_secret_mismatch: reason({
+    error: 'invalid_client_metadata',
+    description: "client_secret, when sent, must be the client's current secret",
+  }),
+  initial_access_token_invalid: reason({
+    error: 'invalid_token',
+    description: 'the initial access token is missing, expired, used up or unknown',
+  }),
+  registration_access_token_invalid: reason({
+    error: 'invalid_token',
+    description: 'the registration access token is missing or not valid for this client',
+  }),
+  resource_unknown: reason({
+    error: 'invalid_target',
+    description: 'resource is not a resource this server serves',
+  }),
   internal_error: reason({ error: 'server_error', description: 'the server met an unexpected condition' }),
   store_busy: reason({ error: 'temporarily_unavailable', description: 'the store is busy; retry later' }),
   rate_limited: reason({
@@ -441,7 +549,7 @@ export interface OAuthErrorBody {
 }
 
 /** The OAuth reasons whose descriptions name a parameter. */
-export type ParameterizedReason = 'parameter_missing' | 'parameter_repeated';
+export type ParameterizedReason = 'parameter_missing' | 'parameter_repeated' | 'client_metadata_field_invalid';
 
 /** The OAuth reasons whose description is fixed text. */
 export type FixedOAuthReason = Exclude<OAuthErrorReason, ParameterizedReason>;

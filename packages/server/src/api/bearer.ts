@@ -2,6 +2,7 @@ import { ProblemError } from '@gatehouse/contract';
 import type { ServerContext } from '../context.js';
 import type { AccessTokenClaims } from '../oauth/access-tokens.js';
 import { clientStillHolds } from '../oauth/client-token-liveness.js';
+import { resourceMetadataUrl } from './resource-metadata.js';
 
 /** A refusal of the bearer token, with the RFC 6750 §3 challenge to send. */
 export class BearerChallenge extends ProblemError {
@@ -12,10 +13,17 @@ export class BearerChallenge extends ProblemError {
   }
 }
 
-const REALM = 'realm="gatehouse"';
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 type BearerContext = Pick<ServerContext, 'accessTokens' | 'store' | 'clock' | 'issuer'>;
+
+/**
+ * The challenge's first attributes: the realm, and where the API's protected resource metadata is
+ * (RFC 9728 §5.1), from which a client that has no token yet discovers the authorization server.
+ */
+function challengeOf(context: BearerContext): string {
+  return `Bearer realm="gatehouse", resource_metadata="${resourceMetadataUrl(context.issuer)}"`;
+}
 
 /** The scope an operation needs, or the scopes of which any one suffices. */
 export type RequiredScope = string | readonly string[];
@@ -34,9 +42,9 @@ export function checkBearer(
 ): AccessTokenClaims | Promise<AccessTokenClaims> {
   // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
   if (!authorization)
-    throw new BearerChallenge('invalid_token', 'The request carries no bearer access token.', `Bearer ${REALM}`);
+    throw new BearerChallenge('invalid_token', 'The request carries no bearer access token.', challengeOf(context));
   const match = BEARER.exec(authorization);
-  if (!match?.[1]) throw invalidToken('The Authorization header is not a bearer access token.');
+  if (!match?.[1]) throw invalidToken(context, 'The Authorization header is not a bearer access token.');
   const token = match[1];
   const verified = context.accessTokens.check(token, context.clock.now());
   if (verified instanceof Promise) return verified.then((claims) => withLiveGrant(context, token, claims, scope));
@@ -53,18 +61,18 @@ function withLiveGrant(
   if (!claims) return refused(context, token);
   if (claims.grant_id === undefined)
     return clientStillHolds(context.store, claims).then((held) => {
-      if (!held) throw invalidToken('The client of this access token has been removed.');
-      return inScope(claims, scope);
+      if (!held) throw invalidToken(context, 'The client of this access token has been removed.');
+      return inScope(context, claims, scope);
     });
   // Promise.resolve: callers tell "wait" from "done" by `instanceof Promise`, whatever the store returns.
   return Promise.resolve(context.store.findGrantRevokedAt(claims.grant_id)).then((revokedAt) => {
     // No grant at all (its client or user was removed) is refused like a revoked one.
-    if (revokedAt !== null) throw invalidToken('The grant of this access token has been revoked.');
-    return inScope(claims, scope);
+    if (revokedAt !== null) throw invalidToken(context, 'The grant of this access token has been revoked.');
+    return inScope(context, claims, scope);
   });
 }
 
-function inScope(claims: AccessTokenClaims, scope: RequiredScope): AccessTokenClaims {
+function inScope(context: BearerContext, claims: AccessTokenClaims, scope: RequiredScope): AccessTokenClaims {
   const held = claims.scope.split(' ');
   if (typeof scope === 'string' ? !held.includes(scope) : !scope.some((s) => held.includes(s))) {
     // RFC 6750 §3: the challenge names the scope to ask for, the narrowest that suffices.
@@ -73,7 +81,7 @@ function inScope(claims: AccessTokenClaims, scope: RequiredScope): AccessTokenCl
     throw new BearerChallenge(
       'insufficient_scope',
       `This operation needs the scope '${named}'${others.map((s) => ` or '${s}'`).join('')}.`,
-      `Bearer ${REALM}, error="insufficient_scope", scope="${named}"`,
+      `${challengeOf(context)}, error="insufficient_scope", scope="${named}"`,
     );
   }
   return claims;
@@ -87,14 +95,18 @@ function inScope(claims: AccessTokenClaims, scope: RequiredScope): AccessTokenCl
 async function refused(context: BearerContext, token: string): Promise<never> {
   const foreign = await context.accessTokens.foreignClaim(token, context.clock.now());
   if (foreign?.claim === 'iss')
-    throw invalidToken(`The access token was issued by '${foreign.value}', not by this server ('${context.issuer}').`);
+    throw invalidToken(
+      context,
+      `The access token was issued by '${foreign.value}', not by this server ('${context.issuer}').`,
+    );
   if (foreign?.claim === 'aud')
     throw invalidToken(
+      context,
       `The access token is for the audience '${foreign.value}', not for this server ('${context.issuer}').`,
     );
-  throw invalidToken('The access token is malformed, expired, or not signed by this server.');
+  throw invalidToken(context, 'The access token is malformed, expired, or not signed by this server.');
 }
 
-function invalidToken(detail: string): BearerChallenge {
-  return new BearerChallenge('invalid_token', detail, `Bearer ${REALM}, error="invalid_token"`);
+function invalidToken(context: BearerContext, detail: string): BearerChallenge {
+  return new BearerChallenge('invalid_token', detail, `${challengeOf(context)}, error="invalid_token"`);
 }

@@ -8,8 +8,9 @@ export type { AuditEvent, AuditEventName };
 
 /**
  * The audit trail: security events stored in `audit_events` (read with `gatehouse audit`) and
- * handed to a sink (the HTTP layer logs them). Recorded on refusal paths only, never on a
- * successful exchange. An event holds identifiers and reasons, never a token, secret, password
+ * handed to a sink (the HTTP layer logs them). Recorded on refusal paths, never on a successful
+ * exchange; and for every change to the set of clients made through dynamic registration (RFC 7591),
+ * which is open to callers who are not operators. An event holds identifiers and reasons, never a token, secret, password
  * or digest: callers pass only the fields below, and free text is truncated.
  */
 interface AuditInput {

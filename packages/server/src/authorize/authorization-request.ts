@@ -72,7 +72,11 @@ const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1 RFC 6749 §4.1.2.1
  * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.4.1 RFC 7636 §4.4.1
  */
-export function checkAuthorizationRequest(query: string, client: ClientRecord | undefined): AuthorizationRequestCheck {
+export function checkAuthorizationRequest(
+  query: string,
+  client: ClientRecord | undefined,
+  resources: readonly string[],
+): AuthorizationRequestCheck {
   const params = new QueryParams(query);
   const clientId = params.one('client_id');
   if (clientId === REPEATED) return { kind: 'untrusted', detail: 'client_id was sent more than once.' };
@@ -96,7 +100,7 @@ export function checkAuthorizationRequest(query: string, client: ClientRecord | 
     state: typeof state === 'string' ? state : undefined,
     error,
   });
-  const problem = requestProblem(params, client);
+  const problem = requestProblem(params, client, resources);
   if (problem) return refuse(problem);
   const requested = scopeOf(params.one('scope') as string | undefined, client);
   if (requested instanceof OAuthError) return refuse(requested);
@@ -113,7 +117,11 @@ export function checkAuthorizationRequest(query: string, client: ClientRecord | 
 }
 
 /** The first problem of the parameters that are answered at the redirect URI, in RFC order. */
-function requestProblem(params: QueryParams, client: ClientRecord): OAuthError | undefined {
+function requestProblem(
+  params: QueryParams,
+  client: ClientRecord,
+  resources: readonly string[],
+): OAuthError | undefined {
   for (const name of [
     'state',
     'response_type',
@@ -125,6 +133,7 @@ function requestProblem(params: QueryParams, client: ClientRecord): OAuthError |
     'max_age',
     'login_hint',
     'id_token_hint',
+    'resource',
   ]) {
     if (params.one(name) === REPEATED) return new OAuthError('parameter_repeated', name);
   }
@@ -138,6 +147,9 @@ function requestProblem(params: QueryParams, client: ClientRecord): OAuthError |
   // RFC 7636 §4.3 defaults the method to "plain", which is refused: S256 only (RFC 9700 §2.1.1).
   if (params.one('code_challenge_method') !== 'S256') return new OAuthError('pkce_method_unsupported');
   if (!S256_CHALLENGE.test(challenge as string)) return new OAuthError('pkce_challenge_malformed');
+  // RFC 8707 §2: a resource the server does not serve is invalid_target, before the user is asked.
+  const resource = params.one('resource');
+  if (resource !== undefined && !resources.includes(resource as string)) return new OAuthError('resource_unknown');
   return undefined;
 }
 

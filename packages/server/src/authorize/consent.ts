@@ -100,6 +100,8 @@ export async function answerSignedIn(
     scopes: request.scope.map((name) => ({ name, words: describeScope(name) })),
     query: request.query,
     csrfToken: session.csrfToken,
+    // RFC 7591 §5: a dynamically registered client was vetted by nobody; the user is told so.
+    selfRegistered: (await pages.context.store.findClientRegistration(request.client.id)) !== undefined,
   });
   return sendPage(reply, 200, page, [formActionSource(request.redirectUri)]);
 }

@@ -15,12 +15,12 @@ export interface AuthorizePages {
 
 /** Looks the client up and checks the request: on GET /authorize and again on every POST. */
 export async function loadAuthorizationRequest(
-  { store }: ServerContext,
+  { store, accessTokens }: ServerContext,
   query: string,
 ): Promise<AuthorizationRequestCheck> {
   const clientId = clientIdOf(query);
   const client = clientId === undefined ? undefined : await store.findClient(clientId);
-  return checkAuthorizationRequest(query, client);
+  return checkAuthorizationRequest(query, client, accessTokens.audiences);
 }
 
 /**

@@ -93,6 +93,8 @@ export interface ConsentPage {
   readonly scopes: readonly { readonly name: string; readonly words: string }[];
   readonly query: string;
   readonly csrfToken: string;
+  /** The client registered itself (RFC 7591), so its name is only its own claim (§5). */
+  readonly selfRegistered?: boolean;
 }
 
 /** What the client may do once allowed, in plain words: the list of scopes, or that it gets none. */
@@ -119,7 +121,7 @@ export function renderConsentPage(base: BasePath, page: ConsentPage): string {
     `<div class="parties">${monogram(page.clientName, 'client')}<span class="link" aria-hidden="true"></span>${monogram(page.username, 'user')}</div>
 <h1><span class="client-name">${client}</span> wants to access your account</h1>
 <p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
-${access}
+${page.selfRegistered ? `<p class="alert" role="note"><strong>This application registered itself.</strong> No administrator added it, so its name has not been checked: allow it only if you started it yourself.</p>\n` : ''}${access}
 <form method="post" action="${base}/consent" class="actions">
 ${hiddenFields(page.csrfToken, page.query)}
 <button type="submit" name="decision" value="deny" class="button secondary">Deny</button>

@@ -12,6 +12,14 @@ export function isRegisteredRedirectUri(registered: readonly string[], requested
   return asked !== undefined && registered.some((uri) => loopbackWithoutPort(uri) === asked);
 }
 
+/**
+ * Whether `uri` is an http loopback IP literal redirect URI (RFC 8252 §7.3), the kind that matches on
+ * any port; dynamic registration accepts these as the only plain-http redirect URIs.
+ */
+export function isLoopbackIpRedirectUri(uri: string): boolean {
+  return loopbackWithoutPort(uri) !== undefined;
+}
+
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]']);
 
 /** The URI without its port when it is an http loopback IP literal URI; undefined otherwise. */

@@ -11,6 +11,9 @@ const EVENTS: readonly AuditEventName[] = [
   'client_authentication_failed',
   'login_failed',
   'user_code_failed',
+  'client_registered',
+  'client_registration_changed',
+  'registration_refused',
 ];
 const MAX_LIMIT = 10_000;
 

@@ -8,6 +8,7 @@ import { keysCommand } from './keys.js';
 import { migrateCommand } from './migrate.js';
 import { nearest } from './nearest.js';
 import { serveCommand } from './serve.js';
+import { registrationTokensCommand } from './registration-tokens.js';
 import { usersCommand } from './users.js';
 
 export interface CliIo {
@@ -65,7 +66,11 @@ export const USAGE = `Usage: gatehouse <command>     (gatehouse --version: the v
   audit [--since ISO|DURATION] [--limit N] [--event NAME]
                                          security events, oldest first (default: the newest 100); NAME is
                                          refresh_token_reuse_detected, grant_revoked, client_authentication_failed
-                                         or login_failed
+                                         login_failed, client_registered, client_registration_changed
+                                         or registration_refused
+  registration-tokens issue [--expires-in DURATION (1d)] [--uses N (1)]
+                                         an initial access token for POST /register (CLIENT_REGISTRATION=token),
+                                         shown once
 
 LIST is comma- or space-separated; DURATION is seconds or a number with s, m, h or d.
 Environment: PORT (3000), HOST (127.0.0.1), DATABASE_URL (sqlite:data/gatehouse.db in the project root: the
@@ -74,6 +79,7 @@ ISSUER (serve: http://localhost:PORT; other commands: the issuer the server last
 OPENAPI_PATH (openapi.yaml in the project root), AUTO_MIGRATE (true or false; false: serve refuses a database with pending migrations),
 TRUST_PROXY (false; true, or proxy addresses/CIDRs: whose X-Forwarded-For names the client),
 METRICS_TOKEN (unset: GET /metrics from loopback only; set: only with Authorization: Bearer METRICS_TOKEN),
+CLIENT_REGISTRATION (off; token: /register with an initial access token; open: anyone, public clients only).
 KEY_ENCRYPTION_KEY (seals the signing keys; needed by serve, grants issue and keys rotate|seal on a sealed store).
 Every command but serve prints JSON; errors are JSON on stderr, or plain text when stderr is a terminal.`;
 
@@ -87,6 +93,7 @@ const COMMANDS: Record<string, Command> = {
   keys: keysCommand,
   users: usersCommand,
   audit: auditCommand,
+  'registration-tokens': registrationTokensCommand,
 };
 
 /** Runs one CLI invocation; resolves to the process exit code (0 ok, 1 refused, 2 usage). */

@@ -92,6 +92,7 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
     connectionLimits: config.connectionLimits,
     keyEncryptionKey: config.keyEncryptionKey,
     demo,
+    clientRegistration: config.clientRegistration,
   });
   // Workers serve the demo's callback page; the primary made the demo data and printed the request.
   if (demo && !cluster.isWorker) await ensureDemoClient(server.context, (line) => io.out(line), demo);

@@ -34,22 +34,41 @@ interface MintRequest {
   readonly now: number;
 }
 
-/** Signs access tokens as RFC 9068 JWTs and verifies them. The audience is the issuer's own API. */
+/**
+ * Signs access tokens as RFC 9068 JWTs and verifies them. The audience is the issuer's own API, or
+ * a resource indicator (RFC 8707) the server serves, which it also accepts.
+ */
 export class AccessTokens {
   readonly #issuer: string;
   readonly #keys: KeyRing;
+  readonly #audiences: readonly string[];
+  #audience: string;
   readonly #verified = new VerifiedTokens(4096);
 
-  constructor(issuer: string, keys: KeyRing) {
+  constructor(issuer: string, keys: KeyRing, resourceIndicators: readonly string[] = []) {
     this.#issuer = issuer;
     this.#keys = keys;
+    this.#audiences = [issuer, ...resourceIndicators];
+    this.#audience = issuer;
+  }
+
+  /** The resources whose tokens this server signs and accepts: the issuer, and its resource indicators. */
+  get audiences(): readonly string[] {
+    return this.#audiences;
+  }
+
+  /** The same signer, minting tokens restricted to `audience`, one of `audiences` (RFC 8707 §2). */
+  forAudience(audience: string): AccessTokens {
+    const view = new AccessTokens(this.#issuer, this.#keys, this.#audiences.slice(1));
+    view.#audience = audience;
+    return view;
   }
 
   mint({ subject, clientId, scope, grantId, ttl, now }: MintRequest): string {
     const claims: AccessTokenClaims = {
       iss: this.#issuer,
       sub: subject,
-      aud: this.#issuer,
+      aud: this.#audience,
       client_id: clientId,
       scope: scope.join(' '),
       jti: newId(),
@@ -111,7 +130,7 @@ export class AccessTokens {
     try {
       const { payload } = await jwtVerify(token, this.#keys.verificationKey, {
         issuer: this.#issuer,
-        audience: this.#issuer,
+        audience: this.#audiences as string[],
         typ: 'at+jwt',
         algorithms: ['ES256'],
         currentDate: new Date(now * 1000),

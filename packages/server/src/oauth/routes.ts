@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import { addressKey } from '../abuse/rate-limiter.js';
 import { auditLogOf } from '../http/audit-log.js';
 import { FormParams, formParamsOf } from '../http/form.js';
-import { oauthErrorHandler } from '../http/oauth-errors.js';
+import { OAuthRateLimited, oauthErrorHandler } from '../http/oauth-errors.js';
 import { callerAuthentication } from './endpoints/authenticate-caller.js';
 import type { ClientAuthentication, EndpointCall, OAuthEndpoint } from './endpoints/endpoint.js';
 import { OAUTH_ENDPOINTS } from './endpoints/index.js';
 import type { OAuthServices } from './services.js';
+import { OAuthError } from '@gatehouse/contract';
 
 /** Form bodies of the OAuth endpoints are small; anything larger is refused before parsing. */
 const OAUTH_BODY_LIMIT = 16 * 1024;
@@ -13,7 +15,8 @@ const OAUTH_BODY_LIMIT = 16 * 1024;
 /**
  * The authorization server's endpoints, from the endpoint table, in their own encapsulated context:
  * they read only `application/x-www-form-urlencoded` (RFC 6749 §3.2) and answer errors as RFC 6749
- * §5.2 bodies. Every client-authenticating endpoint goes through the same authentication step.
+ * §5.2 bodies. Every client-authenticating endpoint goes through the same authentication step. The
+ * endpoints that read JSON (client registration, RFC 7591 §3.1) have a context of their own.
  */
 export async function oauthRoutes(app: FastifyInstance, { services }: { services: OAuthServices }): Promise<void> {
   app.removeAllContentTypeParsers();
@@ -25,17 +28,46 @@ export async function oauthRoutes(app: FastifyInstance, { services }: { services
     },
   );
   app.setErrorHandler(oauthErrorHandler(services.issuer));
-  for (const endpoint of OAUTH_ENDPOINTS) registerEndpoint(app, services, endpoint);
-  await Promise.resolve();
+  const served = OAUTH_ENDPOINTS.filter((e) => e.servedWhen?.(services) ?? true);
+  for (const endpoint of served) if (endpoint.body !== 'json') registerEndpoint(app, services, endpoint);
+  await app.register(async (json) => {
+    json.removeAllContentTypeParsers();
+    json.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: OAUTH_BODY_LIMIT },
+      (_r, body, done) => {
+        try {
+          // An empty body (a DELETE that still names its type) is no body.
+          done(null, body === '' ? undefined : JSON.parse(body as string));
+        } catch {
+          done(new OAuthError('client_metadata_not_object'), undefined);
+        }
+      },
+    );
+    const answer = oauthErrorHandler(services.issuer);
+    json.setErrorHandler((error, request, reply) => {
+      const code = (error as { code?: string }).code;
+      const unsupported = code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_TYPE';
+      return answer(unsupported ? new OAuthError('body_not_json') : error, request, reply);
+    });
+    for (const endpoint of served) if (endpoint.body === 'json') registerEndpoint(json, services, endpoint);
+  });
 }
 
 function registerEndpoint(app: FastifyInstance, services: OAuthServices, endpoint: OAuthEndpoint): void {
   if (endpoint.handle === undefined) return;
   const authenticate = endpoint.clientAuthentication === 'none' ? null : callerAuthentication(endpoint);
+  // Where no client authenticates, the endpoint's own limit counts every request of an address.
+  const addressLimit =
+    endpoint.clientAuthentication === 'none' && endpoint.rateLimits ? `${endpoint.name}_address` : null;
   app.route({
-    method: endpoint.bearer ? ['GET', 'POST'] : endpoint.method,
+    method: endpoint.bearer ? ['GET', 'POST'] : [endpoint.method].flat(),
     url: endpoint.path,
     handler: async (request, reply) => {
+      if (addressLimit !== null) {
+        const wait = await services.rateLimits.consume([[addressLimit, addressKey(request.ip)]]);
+        if (wait > 0) throw new OAuthRateLimited(wait);
+      }
       const params = request.method === 'POST' ? formParamsOf(request.body) : FormParams.empty();
       const audit = auditLogOf(request);
       endpoint.precheck?.(params);

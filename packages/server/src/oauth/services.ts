@@ -2,6 +2,7 @@ import type { RateLimiter } from '../abuse/rate-limiter.js';
 import type { Clock } from '../primitives/clock.js';
 import type { Store } from '../store/store.js';
 import type { AccessTokens } from './access-tokens.js';
+import type { RegistrationPolicy } from './dynamic-registration.js';
 import type { IdTokens } from './id-tokens.js';
 import type { KeyRing } from './keys.js';
 import type { RefreshSuccessors } from './refresh-successors.js';
@@ -25,4 +26,8 @@ export interface OAuthServices extends TokenServices {
   readonly issuer: string;
   readonly keys: KeyRing;
   readonly rateLimits: RateLimiter;
+  /** CLIENT_REGISTRATION: who may register clients at /register (RFC 7591); `off` serves no /register. */
+  readonly clientRegistration: RegistrationPolicy;
+  /** The scopes a dynamically registered client may ask for: OpenID Connect's and the REST API's. */
+  readonly registrableScopes: readonly string[];
 }

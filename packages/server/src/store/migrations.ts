@@ -207,6 +207,11 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
         .execute();
     },
   },
+  '0010_client_registration': {
+    async up(db: Kysely<unknown>) {
+      await clientRegistrationMigration(db);
+    },
+  },
   '0011_admin': {
     async up(db: Kysely<unknown>) {
       // Admin clients hold the gatehouse:admin scopes; only `gatehouse clients add --admin` makes one.
@@ -231,6 +236,28 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
     },
   },
 });
+
+/**
+ * 0010: dynamic client registration (RFC 7591, RFC 7592). The operator's initial access tokens and
+ * each registered client's registration access token are stored as SHA-256 digests only. A
+ * registration row goes with its client (ON DELETE CASCADE); clients the CLI made have none.
+ */
+async function clientRegistrationMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('registration_tokens')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addColumn('max_uses', 'integer', (c) => c.notNull())
+    .addColumn('uses', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .createTable('client_registrations')
+    .addColumn('client_id', 'text', (c) => c.primaryKey().references('clients.id').onDelete('cascade'))
+    .addColumn('access_token_digest', 'text', (c) => c.notNull())
+    .addColumn('metadata', 'text', (c) => c.notNull())
+    .execute();
+}
 
 /**
  * 0008: OpenID Connect. Each user gains an opaque, stable subject (a random 128-bit id, never the

@@ -24,6 +24,7 @@ import { createRecordRepository, type RecordRepository } from './record-reposito
 import { createDeviceRepository, type DeviceRepository } from './device-repository.js';
 import { createSettingsRepository, type SettingsRepository } from './settings-repository.js';
 import { createAdminRepository, type AdminRepository } from './admin-repository.js';
+import { createRegistrationRepository, type RegistrationRepository } from './registration-repository.js';
 import type { Database } from './schema.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
 
@@ -36,7 +37,8 @@ export interface Repository
     OidcRepository,
     DeviceRepository,
     SettingsRepository,
-    AdminRepository {
+    AdminRepository,
+    RegistrationRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -88,6 +90,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     ...createDeviceRepository(db, { lockRows }),
     ...createSettingsRepository(db),
     ...createAdminRepository(db),
+    ...createRegistrationRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },

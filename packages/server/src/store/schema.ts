@@ -17,6 +17,8 @@ export interface Database {
   grant_authentications: GrantAuthenticationsTable;
   device_authorizations: DeviceAuthorizationsTable;
   server_settings: ServerSettingsTable;
+  registration_tokens: RegistrationTokensTable;
+  client_registrations: ClientRegistrationsTable;
 }
 
 /** RFC 8628 device authorizations (0009): a device code and its user code, until redeemed or expired. */
@@ -45,6 +47,26 @@ export interface ServerSettingsTable {
   name: string;
   value: string;
   updated_at: number;
+}
+
+/** An initial access token for client registration (RFC 7591 §3), made by `gatehouse registration-tokens issue` (0010). */
+export interface RegistrationTokensTable {
+  /** SHA-256 of the token, hex. */
+  id: string;
+  created_at: number;
+  expires_at: number;
+  /** How many clients it may register. */
+  max_uses: number;
+  uses: number;
+}
+
+/** A client registered through /register (0010): its RFC 7592 registration access token and its metadata. */
+export interface ClientRegistrationsTable {
+  client_id: string;
+  /** SHA-256 of the registration access token, hex. */
+  access_token_digest: string;
+  /** The registered client metadata (RFC 7591 §2), JSON. */
+  metadata: string;
 }
 
 /** Secrets every process shares (0007: `refresh_successor_key`, oauth/refresh-successors.ts). */

@@ -1,5 +1,6 @@
 import { SCOPE_CLAIMS } from '../../users/claims.js';
 import { GRANT_TYPES } from '../grants/index.js';
+import type { OAuthServices } from '../services.js';
 import type { ClientAuthentication, OAuthEndpoint } from './endpoint.js';
 import { oauthEndpoint } from './endpoint.js';
 
@@ -35,7 +36,7 @@ function authorizationServerMetadata(
 }
 
 /** The scopes whose meaning OpenID Connect defines (OIDC Core §5.4, §11); the REST API adds its own per client. */
-const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'];
+export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'];
 
 /**
  * The OpenID Provider Metadata (OIDC Discovery 1.0 §3): the RFC 8414 document, the same endpoint
@@ -94,8 +95,8 @@ function metadataEndpoint<const Name extends string>(
   surface: () => readonly OAuthEndpoint[],
   build: (issuer: string, endpoints: readonly OAuthEndpoint[]) => Readonly<Record<string, unknown>>,
 ) {
-  // By issuer: one process may serve several (tests do), each with its own document.
-  const documents = new Map<string, Readonly<Record<string, unknown>>>();
+  // By server: one process may serve several (tests do), each with its own issuer and endpoints.
+  const documents = new WeakMap<OAuthServices, Readonly<Record<string, unknown>>>();
   return oauthEndpoint({
     name,
     method: 'GET',
@@ -103,9 +104,12 @@ function metadataEndpoint<const Name extends string>(
     metadataKey: null,
     clientAuthentication: 'none',
     rateLimits: null,
-    async handle({ reply }, { issuer }) {
-      let metadata = documents.get(issuer);
-      if (metadata === undefined) documents.set(issuer, (metadata = build(issuer, surface())));
+    async handle({ reply }, services) {
+      let metadata = documents.get(services);
+      if (metadata === undefined) {
+        const endpoints = surface().filter((e) => e.servedWhen?.(services) ?? true);
+        documents.set(services, (metadata = build(services.issuer, endpoints)));
+      }
       return reply.header('cache-control', 'public, max-age=300').send(metadata);
     },
   });

@@ -22,6 +22,18 @@ export interface EndpointRateLimits {
   readonly address: RatePolicy;
 }
 
+/** The limit of an endpoint where no client authenticates: one bucket per client address, `<endpoint>_address`. */
+export interface AddressRateLimit {
+  readonly address: RatePolicy;
+}
+
+/** What an endpoint may declare as its limits, by how its clients authenticate. */
+export type RateLimitsOf<Auth extends ClientAuthentication> = Auth extends 'none'
+  ? AddressRateLimit | null
+  : EndpointRateLimits;
+
+export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 /** One request to an endpoint, as its handler sees it once the shared steps have run. */
 export interface EndpointCall<Auth extends ClientAuthentication> {
   readonly request: FastifyRequest;
@@ -41,7 +53,8 @@ export interface EndpointCall<Auth extends ClientAuthentication> {
 export interface OAuthEndpoint<Name extends string = string, Auth extends ClientAuthentication = ClientAuthentication> {
   /** Also the stem of its rate-limit names. */
   readonly name: Name;
-  readonly method: 'GET' | 'POST';
+  /** One method, or several on one URL (RFC 7592's GET, PUT and DELETE of a registered client). */
+  readonly method: EndpointMethod | readonly EndpointMethod[];
   /**
    * The caller presents an access token (RFC 6750) rather than client credentials: served on GET
    * and POST alike (OIDC Core §5.3.1), with `params` the form body on POST. Its handler answers its
@@ -49,11 +62,18 @@ export interface OAuthEndpoint<Name extends string = string, Auth extends Client
    */
   readonly bearer?: true;
   readonly path: `/${string}`;
+  /**
+   * The request body is `application/json` (RFC 7591 §3.1), read as `request.body`, rather than a
+   * form; `params` is then empty.
+   */
+  readonly body?: 'json';
+  /** Whether this server serves the endpoint (route and metadata); always when absent. */
+  readonly servedWhen?: (services: OAuthServices) => boolean;
   /** The RFC 8414 metadata member that names this endpoint's URL; null for none. */
   readonly metadataKey: string | null;
   readonly clientAuthentication: Auth;
-  /** Required for every client-authenticating endpoint (checked when the table is built). */
-  readonly rateLimits: Auth extends 'none' ? null : EndpointRateLimits;
+  /** Required for every client-authenticating endpoint; per address only, or none, for the others. */
+  readonly rateLimits: RateLimitsOf<Auth>;
   /**
    * Checks whose errors come before client authentication's (e.g. /token's `grant_type`, RFC 6749
    * §5.2 lists unsupported_grant_type independently of the client).
@@ -66,9 +86,17 @@ export interface OAuthEndpoint<Name extends string = string, Auth extends Client
   handle?(call: EndpointCall<Auth>, services: OAuthServices): Promise<FastifyReply>;
 }
 
-/** Declares an endpoint, keeping its name as a literal type so the rate-limit names are typed. */
-export function oauthEndpoint<const Name extends string, const Auth extends ClientAuthentication>(
-  endpoint: OAuthEndpoint<Name, Auth>,
-): OAuthEndpoint<Name, Auth> {
+/**
+ * Declares an endpoint, keeping its name, method and limits as literal types so the rate-limit names
+ * are typed.
+ */
+export function oauthEndpoint<
+  const Name extends string,
+  const Auth extends ClientAuthentication,
+  const Method extends EndpointMethod | readonly EndpointMethod[],
+  const Limits extends RateLimitsOf<Auth>,
+>(
+  endpoint: OAuthEndpoint<Name, Auth> & { readonly method: Method; readonly rateLimits: Limits },
+): OAuthEndpoint<Name, Auth> & { readonly method: Method; readonly rateLimits: Limits } {
   return endpoint;
 }

@@ -1,6 +1,7 @@
 import { authorizationEndpoint } from './authorization.js';
 import { discoveryEndpoint, openIdDiscoveryEndpoint } from './discovery.js';
-import type { EndpointRateLimits, OAuthEndpoint } from './endpoint.js';
+import type { RatePolicy } from '../../store/rate-limits.js';
+import type { OAuthEndpoint } from './endpoint.js';
 import { introspectEndpoint } from './introspect.js';
 import { jwksEndpoint } from './jwks.js';
 import { revokeEndpoint } from './revoke.js';
@@ -8,6 +9,7 @@ import { tokenEndpoint } from './token.js';
 import { userinfoEndpoint } from './userinfo.js';
 import { endSessionEndpoint } from './end-session.js';
 import { deviceAuthorizationEndpoint } from './device-authorization.js';
+import { clientConfigurationEndpoint, registrationEndpoint } from './registration.js';
 
 /**
  * The OAuth surface, one entry per endpoint (see `endpoint.ts` for what an entry declares).
@@ -22,6 +24,8 @@ import { deviceAuthorizationEndpoint } from './device-authorization.js';
  * | /userinfo                                 | GET, POST | bearer access token | —                        | userinfo_endpoint        |
  * | /end-session                              | GET    | none (a browser; served with the pages) | —        | end_session_endpoint     |
  * | /device_authorization                     | POST   | public allowed       | device_authorization_client, _address | device_authorization_endpoint |
+ * | /register                                 | POST (JSON) | none (initial access token, or open) | register_address | registration_endpoint |
+ * | /register/:client_id                      | GET, PUT, DELETE | registration access token | client_configuration_address | — |
  * | /.well-known/oauth-authorization-server   | GET    | none                 | —                         | —                        |
  * | /.well-known/openid-configuration         | GET    | none                 | —                         | —                        |
  *
@@ -36,6 +40,8 @@ const SERVED = [
   userinfoEndpoint,
   endSessionEndpoint,
   deviceAuthorizationEndpoint,
+  registrationEndpoint,
+  clientConfigurationEndpoint,
 ] as const satisfies readonly OAuthEndpoint[];
 
 /** The whole surface: the endpoints above, and the metadata document that describes them all. */
@@ -45,22 +51,18 @@ export const OAUTH_ENDPOINTS: readonly OAuthEndpoint[] = [
   openIdDiscoveryEndpoint(() => OAUTH_ENDPOINTS),
 ];
 
-type LimitedEndpoint = Extract<(typeof SERVED)[number], { rateLimits: EndpointRateLimits }>;
+type ClientLimited = Extract<(typeof SERVED)[number], { rateLimits: { client: RatePolicy } }>;
+type AddressLimited = Extract<(typeof SERVED)[number], { rateLimits: { address: RatePolicy } }>;
 
-/** `<endpoint>_client` and `<endpoint>_address` of every client-authenticating endpoint. */
-export type EndpointRateLimitName = `${LimitedEndpoint['name']}_${'client' | 'address'}`;
+/** `<endpoint>_client` of every client-authenticating endpoint, `<endpoint>_address` of every limited one. */
+export type EndpointRateLimitName = `${ClientLimited['name']}_client` | `${AddressLimited['name']}_address`;
 
 /** The default policy of each endpoint limit, by name. */
 export const ENDPOINT_RATE_LIMITS = Object.fromEntries(
   OAUTH_ENDPOINTS.flatMap((e) =>
-    e.rateLimits === null
-      ? []
-      : [
-          [`${e.name}_client`, e.rateLimits.client],
-          [`${e.name}_address`, e.rateLimits.address],
-        ],
+    e.rateLimits === null ? [] : Object.entries(e.rateLimits).map(([kind, policy]) => [`${e.name}_${kind}`, policy]),
   ),
-) as Readonly<Record<EndpointRateLimitName, EndpointRateLimits['client']>>;
+) as Readonly<Record<EndpointRateLimitName, RatePolicy>>;
 
 /** The paths whose errors, even those the HTTP parser meets, are RFC 6749 §5.2 bodies. */
 export const OAUTH_FORM_PATHS: ReadonlySet<string> = new Set(

@@ -2,6 +2,7 @@ import { OAuthError } from '@gatehouse/contract';
 import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
 import { grantHandlerOf } from '../grants/index.js';
+import type { OAuthServices } from '../services.js';
 import { oauthEndpoint } from './endpoint.js';
 
 /**
@@ -25,7 +26,18 @@ export const tokenEndpoint = oauthEndpoint({
     const grant = grantHandlerOf(params.require('grant_type'));
     // RFC 6749 §5.2 unauthorized_client: the client may not use this grant type.
     if (!client.grantTypes.includes(grant.grantType)) throw new OAuthError('grant_type_not_allowed');
-    const response = await grant.handle(params, client, services, audit);
+    const response = await grant.handle(params, client, servicesFor(params.get('resource'), services), audit);
     return noStore(reply).send(response);
   },
 });
+
+/**
+ * RFC 8707 §2: a token request may name the resource the access token is for; the token is then
+ * restricted to it (its `aud`). Only resources this server serves are known; anything else is
+ * invalid_target. Every grant of this server covers all of them, so the request alone decides (§2.2).
+ */
+function servicesFor(resource: string | undefined, services: OAuthServices): OAuthServices {
+  if (resource === undefined) return services;
+  if (!services.accessTokens.audiences.includes(resource)) throw new OAuthError('resource_unknown');
+  return { ...services, accessTokens: services.accessTokens.forAudience(resource) };
+}

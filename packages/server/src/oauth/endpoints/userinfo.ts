@@ -4,7 +4,8 @@ import { releasedClaims } from '../../users/claims.js';
 import { OPENID_SCOPE } from '../id-tokens.js';
 import { oauthEndpoint } from './endpoint.js';
 
-const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
+/** An RFC 6750 §2.1 Authorization header, and its token. */
+export const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
 
 /**
  * GET and POST /userinfo (OIDC Core §5.3): the claims of the access token's user that its scope
@@ -31,7 +32,9 @@ export const userinfoEndpoint = oauthEndpoint({
       const foreign = await accessTokens.foreignClaim(token, clock.now());
       return challenge(reply, issuer, foreign ? 'userinfo_token_foreign' : 'userinfo_token_invalid');
     }
-    if (claims.grant_id === undefined) return challenge(reply, issuer, 'userinfo_token_invalid');
+    // A token restricted to another resource (RFC 8707, e.g. the REST API) is not one for userinfo.
+    if (claims.grant_id === undefined || claims.aud !== issuer)
+      return challenge(reply, issuer, 'userinfo_token_invalid');
     // The grant, read on every request: a revoked one's tokens stop at once; its subject is the
     // user's current name (a renamed user's older access tokens still carry the old one).
     const grant = await store.findGrant(claims.grant_id);

@@ -1,0 +1,161 @@
+import { OAuthError } from '@gatehouse/contract';
+import { isLoopbackIpRedirectUri } from '../authorize/redirect-uri.js';
+import { isGrantType } from './grants/index.js';
+import { parseScope } from './scope.js';
+
+/** The client authentication methods a registered client may choose (RFC 7591 §2, RFC 8414 §2). */
+const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
+export type TokenEndpointAuthMethod = (typeof AUTH_METHODS)[number];
+
+/**
+ * Client metadata as registered (RFC 7591 §2): what the client sent that the server understands,
+ * with the defaults of §2 filled in. Wire names, as the registration response echoes them.
+ */
+export interface ClientMetadata {
+  readonly redirect_uris: readonly string[];
+  readonly token_endpoint_auth_method: TokenEndpointAuthMethod;
+  readonly grant_types: readonly string[];
+  readonly response_types: readonly string[];
+  readonly client_name?: string;
+  readonly scope: string;
+  readonly client_uri?: string;
+  readonly logo_uri?: string;
+  readonly tos_uri?: string;
+  readonly policy_uri?: string;
+  readonly contacts?: readonly string[];
+  readonly software_id?: string;
+  readonly software_version?: string;
+}
+
+const TEXT_FIELDS = ['client_name', 'software_id', 'software_version'] as const;
+const URL_FIELDS = ['client_uri', 'logo_uri', 'tos_uri', 'policy_uri'] as const;
+const MAX_TEXT = 200;
+const MAX_URI = 2000;
+const MAX_LIST = 20;
+// Printable text: no control characters, which a consent page or a log would have to escape.
+const PRINTABLE = /^[^\p{Cc}]+$/u;
+
+/**
+ * Checks a registration request's metadata (RFC 7591 §2) and returns it as registered. Fields the
+ * server does not understand are ignored (§2). `offeredScopes` are the scopes a client may ask for;
+ * when the request names none, the client is registered for all of them (§2, `scope`).
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7591#section-2 RFC 7591 §2
+ */
+export function checkClientMetadata(body: unknown, offeredScopes: readonly string[]): ClientMetadata {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new OAuthError('client_metadata_not_object');
+  }
+  // RFC 7592 §2.2: a field sent as null is a field left out.
+  const fields = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
+  // §2: grant_types defaults to authorization_code, response_types to code.
+  const grantTypes = stringList(fields, 'grant_types') ?? ['authorization_code'];
+  if (!grantTypes.every(isGrantType)) throw new OAuthError('registered_grant_type_unsupported');
+  const responseTypes =
+    stringList(fields, 'response_types') ?? (grantTypes.includes('authorization_code') ? ['code'] : []);
+  // §2.1: code goes with authorization_code, and this server has no other response type.
+  const usesCode = grantTypes.includes('authorization_code');
+  if (responseTypes.some((t) => t !== 'code') || responseTypes.includes('code') !== usesCode) {
+    throw new OAuthError('registered_response_types_inconsistent');
+  }
+  const authMethod = tokenEndpointAuthMethod(fields['token_endpoint_auth_method']);
+  if (authMethod === 'none' && grantTypes.includes('client_credentials')) {
+    throw new OAuthError('registered_public_client_credentials');
+  }
+  const redirectUris = checkedRedirectUris(fields, usesCode);
+  const metadata: Record<string, unknown> = {
+    redirect_uris: redirectUris,
+    token_endpoint_auth_method: authMethod,
+    grant_types: [...new Set(grantTypes)],
+    response_types: [...new Set(responseTypes)],
+    scope: checkedScope(fields['scope'], offeredScopes),
+  };
+  for (const name of TEXT_FIELDS) {
+    const value = optionalText(fields, name);
+    if (value !== undefined) metadata[name] = value;
+  }
+  for (const name of URL_FIELDS) {
+    const value = optionalText(fields, name, MAX_URI);
+    if (value !== undefined && !isWebUrl(value)) throw new OAuthError('client_metadata_field_invalid', name);
+    if (value !== undefined) metadata[name] = value;
+  }
+  const contacts = stringList(fields, 'contacts');
+  if (contacts !== undefined) metadata['contacts'] = contacts;
+  return metadata as unknown as ClientMetadata;
+}
+
+function tokenEndpointAuthMethod(value: unknown): TokenEndpointAuthMethod {
+  // §2: client_secret_basic when omitted.
+  if (value === undefined) return 'client_secret_basic';
+  if (typeof value !== 'string') throw new OAuthError('client_metadata_field_invalid', 'token_endpoint_auth_method');
+  const method = AUTH_METHODS.find((m) => m === value);
+  if (method === undefined) throw new OAuthError('registered_auth_method_unsupported');
+  return method;
+}
+
+/**
+ * §2 redirect_uris, required for the redirect-based grant; RFC 6749 §3.1.2: absolute, no fragment.
+ * https, or plain http on a loopback IP literal only (RFC 8252 §7.3, §8.3: not `localhost`).
+ */
+function checkedRedirectUris(fields: Readonly<Record<string, unknown>>, required: boolean): string[] {
+  const uris = stringList(fields, 'redirect_uris', MAX_URI) ?? [];
+  if (required && uris.length === 0) throw new OAuthError('redirect_uris_missing');
+  for (const uri of uris) {
+    let url: URL;
+    try {
+      url = new URL(uri);
+    } catch {
+      throw new OAuthError('registered_redirect_uri_malformed');
+    }
+    if (uri.includes('#') || url.username !== '' || url.password !== '') {
+      throw new OAuthError('registered_redirect_uri_malformed');
+    }
+    if (url.protocol !== 'https:' && !isLoopbackIpRedirectUri(uri)) {
+      throw new OAuthError('registered_redirect_uri_insecure');
+    }
+  }
+  return [...new Set(uris)];
+}
+
+function checkedScope(value: unknown, offered: readonly string[]): string {
+  if (value === undefined) return offered.join(' ');
+  if (typeof value !== 'string') throw new OAuthError('client_metadata_field_invalid', 'scope');
+  let scopes: string[] | undefined;
+  try {
+    scopes = parseScope(value);
+  } catch {
+    throw new OAuthError('client_metadata_field_invalid', 'scope');
+  }
+  if (scopes === undefined || scopes.length === 0) throw new OAuthError('client_metadata_field_invalid', 'scope');
+  if (!scopes.every((s) => offered.includes(s))) throw new OAuthError('registered_scope_unsupported');
+  return scopes.join(' ');
+}
+
+function optionalText(fields: Readonly<Record<string, unknown>>, name: string, max = MAX_TEXT): string | undefined {
+  const value = fields[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length > max || !PRINTABLE.test(value)) {
+    throw new OAuthError('client_metadata_field_invalid', name);
+  }
+  return value;
+}
+
+/** A list of up to 20 printable strings; undefined when absent. */
+function stringList(fields: Readonly<Record<string, unknown>>, name: string, max = MAX_TEXT): string[] | undefined {
+  const value = fields[name];
+  if (value === undefined) return undefined;
+  const valid =
+    Array.isArray(value) &&
+    value.length <= MAX_LIST &&
+    value.every((v) => typeof v === 'string' && v.length <= max && PRINTABLE.test(v));
+  if (!valid) throw new OAuthError('client_metadata_field_invalid', name);
+  return value as string[];
+}
+
+function isWebUrl(value: string): boolean {
+  try {
+    return ['https:', 'http:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
