@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from 'jose';
 import { AuthorizationServerUnavailable } from './discovery.js';
 
@@ -101,10 +100,12 @@ function unavailable(error: unknown): AuthorizationServerUnavailable {
 }
 
 /**
- * Tokens verified in the last minute, by their SHA-256: a client presents the same token on every
- * call, and the ES256 verification costs more than the rest of the request. `exp` and `nbf` are
- * checked again on every use. A key retired at the server is thus honoured up to a minute longer,
- * well within the ten minutes jose keeps a fetched key set (`cacheMaxAge`).
+ * Tokens verified in the last minute, by the token itself: a client presents the same token on every
+ * call, and the ES256 verification costs more than the rest of the request. The key is the exact
+ * string, not a digest of it: hashing a 500-byte token on every request was the cache's main cost,
+ * and only tokens whose signature verified (so signed, bounded in size) are ever stored. `exp` and
+ * `nbf` are checked again on every use. A key retired at the server is thus honoured up to a minute
+ * longer, well within the ten minutes jose keeps a fetched key set (`cacheMaxAge`).
  */
 class VerifiedTokens {
   static readonly #TTL_MS = 60_000;
@@ -117,25 +118,20 @@ class VerifiedTokens {
   }
 
   get(token: string): AccessTokenClaims | undefined {
-    const digest = sha256(token);
-    const entry = this.#entries.get(digest);
+    const entry = this.#entries.get(token);
     if (entry === undefined) return undefined;
     const now = Date.now();
     const nbf = typeof entry.claims.nbf === 'number' ? entry.claims.nbf : 0;
     if (entry.until > now && entry.claims.exp + this.#tolerance > now / 1000 && nbf - this.#tolerance <= now / 1000)
       return entry.claims;
-    this.#entries.delete(digest);
+    this.#entries.delete(token);
     return undefined;
   }
 
   set(token: string, claims: AccessTokenClaims): AccessTokenClaims {
     if (this.#entries.size >= VerifiedTokens.#CAPACITY)
       this.#entries.delete(this.#entries.keys().next().value as string);
-    this.#entries.set(sha256(token), { claims: Object.freeze(claims), until: Date.now() + VerifiedTokens.#TTL_MS });
+    this.#entries.set(token, { claims: Object.freeze(claims), until: Date.now() + VerifiedTokens.#TTL_MS });
     return claims;
   }
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }

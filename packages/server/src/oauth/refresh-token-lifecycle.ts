@@ -150,7 +150,10 @@ export async function exchangeRefreshToken(store: Store, request: RefreshRequest
     if (!inFamily) return refused('refresh_token_invalid');
     // Checked before the state, so a client learns nothing about another client's tokens.
     if (inFamily.grant.clientId !== client.id) return refused('refresh_token_client_mismatch');
-    const found: PresentedRefreshToken = { ...inFamily, successor: await successorOf(tx, inFamily, request) };
+    // Most exchanges cannot be a replay inside the window: they skip the lookup, its await and a copy.
+    const found: PresentedRefreshToken = mayBeInReplayWindow(inFamily, request)
+      ? { ...inFamily, successor: await successorOf(tx, inFamily, request) }
+      : inFamily;
     const state = refreshTokenState(found, policy, now);
     if (state !== 'active' && state !== 'in_replay_window') {
       const familyRevoked =
@@ -177,19 +180,21 @@ function successorToken(request: RefreshRequest, token: RefreshTokenRecord): str
   return request.successors.successorOf(request.presentedToken, token.useCount - 1);
 }
 
+/** Whether the replay window may apply: the token was just rotated, within its client's window. */
+function mayBeInReplayWindow({ token, grant }: RefreshTokenInFamily, request: RefreshRequest): boolean {
+  const { policy } = request.client;
+  return policy.rotation && token.id === grant.previousTokenId && withinWindow(grant, policy, request.now);
+}
+
 /**
- * The family's head when it is the presented token's derived successor and the window may apply
- * (one more read, on that path only); see `PresentedRefreshToken.successor`.
+ * The family's head when it is the presented token's derived successor, for a token the window may
+ * apply to (one more read, on that path only); see `PresentedRefreshToken.successor`.
  */
 async function successorOf(
   tx: Repository,
   { token, grant }: RefreshTokenInFamily,
   request: RefreshRequest,
 ): Promise<SuccessorView | null | undefined> {
-  const { policy } = request.client;
-  if (!policy.rotation || token.id !== grant.previousTokenId || !withinWindow(grant, policy, request.now)) {
-    return undefined;
-  }
   if (grant.headTokenId === null) return null;
   // A head issued while the window was off is random, not derived: then there is nothing to re-send.
   if (digestOf(successorToken(request, token)) !== grant.headTokenId) return undefined;
