@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from './abuse/policies.js';
 import { RateLimiter } from './abuse/rate-limiter.js';
@@ -123,10 +122,24 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   context.keys.startReloading();
   context.rateLimits.start();
-  const inFlight = new Set<ServerResponse>();
-  app.server.on('request', (_request, response: ServerResponse) => {
-    inFlight.add(response);
-    response.once('close', () => inFlight.delete(response));
+  // The requests in flight, counted for the drain, and answered with Connection: close once it
+  // began (a kept-alive connection would hold the close up for the keep-alive timeout). Counted,
+  // not kept: holding each request or response until it ends, in a Set or by a 'close' listener,
+  // doubled the garbage collector's share of the REST path (bench rest-201: 3% → 8% of the CPU).
+  let inFlight = 0;
+  let draining = false;
+  app.addHook('onRequest', (_request, _reply, done) => {
+    inFlight++;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) reply.raw.shouldKeepAlive = false;
+    done(null, payload);
+  });
+  // Fastify runs onResponse when the answer is written or fails, an abandoned request's included.
+  app.addHook('onResponse', (_request, _reply, done) => {
+    inFlight--;
+    done();
   });
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address();
@@ -136,16 +149,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     context,
     url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
     async close() {
-      const draining = inFlight.size;
-      app.log.info({ inFlight: draining }, `stopping: finishing ${draining} request(s) in flight`);
-      // Their answers close their connections (Connection: close), which would otherwise be kept
-      // alive, holding the close up for the keep-alive timeout.
-      for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
+      const count = inFlight;
+      draining = true;
+      app.log.info({ inFlight: count }, `stopping: finishing ${count} request(s) in flight`);
       context.keys.stop();
       context.rateLimits.stop();
       await app.close();
       await store.close();
-      app.log.info({ drainedRequests: draining }, `stopped after draining ${draining} request(s)`);
+      app.log.info({ drainedRequests: count }, `stopped after draining ${count} request(s)`);
     },
   };
 }
