@@ -1,3 +1,4 @@
+import { trackRequestsInFlight } from './http/drain.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { adminDefinition } from './admin-api/definition.js';
 import { adminRoutes } from './admin-api/routes.js';
@@ -60,6 +61,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     },
   });
   app.server.maxConnections = limits.maxConnections;
+  trackRequestsInFlight(app);
   answerHalfClosedClients(app.server);
   app.server.on('connect', connectRequestHandler(context.issuer));
   browserPages(app, { issuer: context.issuer, apiPrefix: options.api ? API_PREFIX : undefined, demo: options.demo });

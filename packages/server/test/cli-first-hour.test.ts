@@ -363,12 +363,14 @@ describe('the CLI as a new user meets it', () => {
           `POST /token HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
         );
         await sleep(200);
+        // Listened for before the rest of the body goes: the process may exit as soon as it answers.
+        const exited = once(server.child, 'exit');
         server.child.kill('SIGTERM');
         await until(() => server.output().includes('finishing 1 request(s) in flight'), 5000, server.output());
         socket.write(body.slice(10));
         await until(() => /\r\n\r\n\{/.test(answer), 5000, `the answer: ${answer}`);
         assert.match(answer, /^HTTP\/1\.1 401 /);
-        await once(server.child, 'exit');
+        await exited;
         assert.match(server.output(), /"drainedRequests":1,"msg":"stopped after draining 1 request\(s\)"/);
         assert.doesNotMatch(server.output(), /PLAINTEXT/);
       } finally {

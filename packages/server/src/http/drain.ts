@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+
+/** The requests a closing server finishes: how many, and that their answers close their connections. */
+export interface Drain {
+  /** Requests received and not yet answered. */
+  readonly inFlight: number;
+  /** From now on, every answer says Connection: close. */
+  begin(): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The requests in flight, for the shutdown (http/drain.ts). */
+    drain: Drain;
+  }
+}
+
+/**
+ * Counts the requests in flight and, once the drain began, answers each with Connection: close (a
+ * kept-alive connection would otherwise hold the close up for the keep-alive timeout). Installed on
+ * the root app before any route, so that every route inherits the hooks. Counted, not kept: holding
+ * each request until it ends, in a Set or by a 'close' listener on each response, doubled the garbage
+ * collector's share of the REST path (bench rest-201 profile: 3% → 8% of the CPU).
+ */
+export function trackRequestsInFlight(app: FastifyInstance): void {
+  let inFlight = 0;
+  let draining = false;
+  app.decorate('drain', {
+    get inFlight() {
+      return inFlight;
+    },
+    begin() {
+      draining = true;
+    },
+  } satisfies Drain);
+  app.addHook('onRequest', (_request, _reply, done) => {
+    inFlight++;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) reply.raw.shouldKeepAlive = false;
+    done(null, payload);
+  });
+  // Fastify runs onResponse once the answer is written or has failed, an abandoned request's included.
+  app.addHook('onResponse', (_request, _reply, done) => {
+    inFlight--;
+    done();
+  });
+}
