@@ -5,6 +5,7 @@ import type { Repository } from '../store/repository.js';
 import type { Store } from '../store/store.js';
 
 export type { AuditEvent, AuditEventName };
+export { AUDIT_EVENT_NAMES } from '../store/audit-repository.js';
 
 /**
  * The audit trail: security events stored in `audit_events` (read with `gatehouse audit`) and

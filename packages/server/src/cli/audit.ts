@@ -1,20 +1,12 @@
 import { parseArgs } from 'node:util';
-import { auditEventJson, type AuditEventName } from '../audit/audit.js';
+import { AUDIT_EVENT_NAMES, auditEventJson, type AuditEventName } from '../audit/audit.js';
 import type { ServerConfig } from '../config.js';
 import { parseDuration } from './durations.js';
 import { withStore } from './open-context.js';
 import { UsageError, type CliIo } from './run.js';
 
-const EVENTS: readonly AuditEventName[] = [
-  'refresh_token_reuse_detected',
-  'grant_revoked',
-  'client_authentication_failed',
-  'login_failed',
-  'user_code_failed',
-  'client_registered',
-  'client_registration_changed',
-  'registration_refused',
-];
+/** Every event the store records, the admin changes included (the admin API filters by the same list). */
+const EVENTS: readonly AuditEventName[] = AUDIT_EVENT_NAMES;
 const MAX_LIMIT = 10_000;
 
 /** `gatehouse audit [--since ISO|DURATION] [--limit N] [--event NAME]`: the newest events, oldest first, as a JSON array. */
