@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ClientRecord, GrantRecord } from '../primitives/records.js';
-import { userFromRow, type UserRecord } from './identity-repository.js';
+import { userFromRow, userToRow, type UserRecord } from './identity-repository.js';
 import { clientFromRow, clientToRow, grantFromRow } from './rows.js';
 import type { Database } from './schema.js';
 
@@ -56,14 +56,7 @@ export function createAdminRepository(db: Kysely<Database>): AdminRepository {
     async insertUserIfAbsent(u) {
       const result = await db
         .insertInto('users')
-        .values({
-          username: u.username,
-          password_hash: u.passwordHash,
-          created_at: u.createdAt,
-          updated_at: u.updatedAt,
-          subject: u.subject,
-          claims: JSON.stringify(u.claims),
-        })
+        .values(userToRow(u))
         .onConflict((oc) => oc.column('username').doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;

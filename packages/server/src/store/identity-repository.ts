@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { GrantRecord, GrantRevocationReason } from '../primitives/records.js';
 import { grantFromRow } from './rows.js';
 import type { BrowserSessionsTable, Database, UsersTable } from './schema.js';
@@ -84,20 +84,22 @@ function sessionFromRow(r: Selectable<BrowserSessionsTable>): BrowserSessionReco
   };
 }
 
+/** A new user's row; the one mapping for every insert of a user. */
+export function userToRow(u: UserRecord): Insertable<UsersTable> {
+  return {
+    username: u.username,
+    password_hash: u.passwordHash,
+    created_at: u.createdAt,
+    updated_at: u.updatedAt,
+    subject: u.subject,
+    claims: JSON.stringify(u.claims),
+  };
+}
+
 export function createIdentityRepository(db: Kysely<Database>): IdentityRepository {
   return {
     async insertUser(u) {
-      await db
-        .insertInto('users')
-        .values({
-          username: u.username,
-          password_hash: u.passwordHash,
-          created_at: u.createdAt,
-          updated_at: u.updatedAt,
-          subject: u.subject,
-          claims: JSON.stringify(u.claims),
-        })
-        .execute();
+      await db.insertInto('users').values(userToRow(u)).execute();
     },
     async findUser(username) {
       const row = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
