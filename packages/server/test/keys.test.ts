@@ -113,6 +113,21 @@ for (const dialect of DIALECTS)
       assert.equal(await isActiveAt(verifier, signedByFirst), false);
     });
 
+    it('keys retire takes a kid that begins with a dash (base64url), not as an option', async () => {
+      const store = await openStore(database.url);
+      try {
+        const [key] = (await store.listSigningKeys()).filter((k) => k.retiredAt === null);
+        assert.ok(key);
+        await store.insertSigningKey({ ...key, kid: `-${key.kid.slice(1)}`, activatesAt: key.activatesAt + 86_400 });
+      } finally {
+        await store.close();
+      }
+      const dashed = ((await keys('list')).out as { kid: string }[]).find((k) => k.kid.startsWith('-'));
+      assert.ok(dashed);
+      const retired = await keys('retire', dashed.kid);
+      assert.equal(retired.code, 0, JSON.stringify(retired.out));
+    });
+
     it('the key that signs cannot be retired while no other key may sign yet', async () => {
       const listed = (await keys('list')).out as { kid: string; status: string }[];
       for (const k of listed.filter((x) => x.status === 'published'))

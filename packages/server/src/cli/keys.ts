@@ -44,9 +44,10 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
       return 0;
     }
     case 'retire': {
-      const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
-      if (positionals.length !== 1) throw new UsageError('keys retire takes one kid');
-      const kid = positionals[0] as string;
+      // A kid is base64url, so one in 64 begins with '-', which an option parser would take for an option.
+      const kids = args[0] === '--' ? args.slice(1) : args;
+      if (kids.length !== 1) throw new UsageError('keys retire takes one kid');
+      const kid = kids[0] as string;
       await withStore(config, (store) => retireSigningKey(store, kid, now(), CLI_ACTOR));
       io.out(JSON.stringify({ kid, retired: true }));
       return 0;
