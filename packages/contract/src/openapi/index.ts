@@ -30,6 +30,7 @@ export {
   type BodyValidationResult,
   type BodyValidator,
 } from './validator.js';
+export { refusedBody } from './refused-body.js';
 export { mergePatch } from './merge-patch.js';
 export { allowsNull } from './translate.js';
 export { readOnlyFieldProblem } from './read-only.js';

@@ -143,15 +143,17 @@ function createAjv(Dialect: new (options: Options) => Ajv): Ajv {
  * or when it is null and the schema does not mark it nullable (docs/architecture.md, "REST API decisions").
  */
 const checkRequired: SchemaValidateFunction = (entries: readonly RequiredEntry[], data: Record<string, unknown>) => {
-  const missing = entries.filter(
-    ({ name, nullable }) => !Object.hasOwn(data, name) || (data[name] === null && !nullable),
-  );
-  checkRequired.errors = missing.map(({ name }) => ({
+  // A loop, not filter and map: every valid body passes here, and then allocates nothing.
+  let missing: RequiredEntry[] | undefined;
+  for (const entry of entries)
+    if (!Object.hasOwn(data, entry.name) || (data[entry.name] === null && !entry.nullable))
+      (missing ??= []).push(entry);
+  checkRequired.errors = missing?.map(({ name }) => ({
     keyword: REQUIRED_KEYWORD,
     params: { missingProperty: name },
     message: missingFieldMessage(name),
   }));
-  return missing.length === 0;
+  return missing === undefined;
 };
 
 function compileOrThrow(ajv: Ajv, translate: () => object, at: DocumentLocation): ValidateFunction {

@@ -1,8 +1,7 @@
-import type { CollectionDeclaration, HttpMethod } from '@gatehouse/contract';
+import { refusedBody, type CollectionDeclaration, type HttpMethod } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
-import { refusedBody } from './body-problems.js';
 import { requireBody } from './json-api.js';
 import { cursorPosition, pageOf, pageSize } from './paging.js';
 import {

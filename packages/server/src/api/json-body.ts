@@ -38,6 +38,9 @@ export function parseJsonBody(body: Buffer): unknown {
 
 /** Whether the brackets of a valid JSON text nest deeper than `max`, counting none inside strings. */
 export function nestsDeeperThan(text: string, max: number): boolean {
+  // Nesting max + 1 levels takes max + 1 opening and as many closing brackets: most bodies are
+  // too short to, and need no scan.
+  if (text.length < 2 * (max + 1)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
