@@ -3,7 +3,8 @@
 // Runs every scenario against Gatehouse and its peers, each server in its own process, the load
 // generator (lib/loadgen.mjs) in another; prints one table of medians and writes it, with the
 // machine and the date, to bench/RESULTS.md (bench/RESULTS-quick.md for --quick, a smoke run).
-// --profile starts Gatehouse with --cpu-prof and leaves one .cpuprofile per measurement in
+// --profile starts Gatehouse and the peers written here (bench/servers) with --cpu-prof and leaves
+// one .cpuprofile per measurement in
 // bench/profiles/; `node bench/lib/profile-summary.mjs <file>` says where its time went.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -95,7 +96,7 @@ async function measure(scenario, peer, run) {
     const busy = await waitForQuiet(120_000);
     if (busy >= 0.15) log(`other processes keep ${busy.toFixed(2)} cores busy; measuring anyway`);
   }
-  const server = peer === 'gatehouse' ? await startGatehouse(scenario, run) : await startPeer(peer);
+  const server = peer === 'gatehouse' ? await startGatehouse(scenario, run) : await startPeer(peer, scenario, run);
   try {
     const plan = {
       kind: scenario.kind, origin: `http://127.0.0.1:${server.port}`, path: PATHS[peer][scenario.kind], connections: CHAINS,
@@ -239,8 +240,10 @@ const PEER_SERVERS = {
 };
 
 /** A peer prints one JSON line when it listens: its port, and its credentials and tokens if any. */
-async function startPeer(peer) {
-  const child = spawn(process.execPath, [join(BENCH, PEER_SERVERS[peer]), String(CHAINS)], { cwd: BENCH, stdio: ['ignore', 'pipe', 'inherit'] });
+async function startPeer(peer, scenario, run) {
+  const name = `${scenario.id}-${peer.replace(/[^\w]+/g, '-')}-${run}.cpuprofile`;
+  const flags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}`] : [];
+  const child = spawn(process.execPath, [...flags, join(BENCH, PEER_SERVERS[peer]), String(CHAINS)], { cwd: BENCH, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = JSON.parse(await firstLine(child, /^\{"ready":true/));
   return {
     child, port: ready.port, clientId: ready.clientId ?? 'bench', clientSecret: ready.clientSecret ?? 'secret',
