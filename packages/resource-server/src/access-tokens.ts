@@ -34,7 +34,15 @@ export class InvalidAccessToken extends Error {
   }
 }
 
-export type AccessTokenVerifier = (token: string) => Promise<AccessTokenClaims>;
+export interface AccessTokenVerifier {
+  /** The claims, at once when the token was verified before (the usual case), else once verified. */
+  (token: string): AccessTokenClaims | Promise<AccessTokenClaims>;
+  /**
+   * The claims of a token verified before and still within its lifetime, else undefined. Any
+   * string may be asked about: only a token exactly as verified is found.
+   */
+  readonly known: (token: string) => AccessTokenClaims | undefined;
+}
 
 /**
  * Verifies RFC 9068 access tokens against the server's JSON Web Key Set. jose caches the key set
@@ -50,9 +58,10 @@ export function accessTokenVerifier(options: VerifierOptions): AccessTokenVerifi
     [customFetch]: options.fetch,
   });
   const verified = new VerifiedTokens(options.clockToleranceSeconds);
-  return async (token) => {
-    const known = verified.get(token);
-    if (known !== undefined) return known;
+  const known = (token: string) => verified.get(token);
+  return Object.assign((token: string) => known(token) ?? verify(token), { known });
+
+  async function verify(token: string): Promise<AccessTokenClaims> {
     try {
       const { payload } = await jwtVerify(token, keys, {
         issuer: options.issuer,
@@ -68,7 +77,7 @@ export function accessTokenVerifier(options: VerifierOptions): AccessTokenVerifi
     } catch (error) {
       throw isTokenFault(error) ? new InvalidAccessToken(describe(error), { cause: error }) : unavailable(error);
     }
-  };
+  }
 }
 
 /** Faults of the token itself; everything else (network, a 5xx key set) is the server being unavailable. */
@@ -100,38 +109,52 @@ function unavailable(error: unknown): AuthorizationServerUnavailable {
 }
 
 /**
- * Tokens verified in the last minute, by the token itself: a client presents the same token on every
- * call, and the ES256 verification costs more than the rest of the request. The key is the exact
- * string, not a digest of it: hashing a 500-byte token on every request was the cache's main cost,
- * and only tokens whose signature verified (so signed, bounded in size) are ever stored. `exp` and
- * `nbf` are checked again on every use. A key retired at the server is thus honoured up to a minute
- * longer, well within the ten minutes jose keeps a fetched key set (`cacheMaxAge`).
+ * Tokens verified in the last minute: a client presents the same token on every call, and the ES256
+ * verification costs more than the rest of the request. Entries are found by the token's signature
+ * (the part after the last dot; 86 characters for ES256, unique to the token) and hold the whole
+ * token, which must equal the one presented: hashing the whole 500-byte token, or a digest of it,
+ * on every request was the cache's main cost. Only tokens whose signature verified (so signed,
+ * bounded in size) are ever stored. `exp` and `nbf` are checked again on every use. A key retired
+ * at the server is thus honoured up to a minute longer, well within the ten minutes jose keeps a
+ * fetched key set (`cacheMaxAge`).
  */
 class VerifiedTokens {
   static readonly #TTL_MS = 60_000;
   static readonly #CAPACITY = 4096;
   readonly #tolerance: number;
-  readonly #entries = new Map<string, { readonly claims: AccessTokenClaims; readonly until: number }>();
+  readonly #entries = new Map<
+    string,
+    { readonly token: string; readonly claims: AccessTokenClaims; readonly until: number }
+  >();
 
   constructor(toleranceSeconds: number) {
     this.#tolerance = toleranceSeconds;
   }
 
   get(token: string): AccessTokenClaims | undefined {
-    const entry = this.#entries.get(token);
-    if (entry === undefined) return undefined;
+    const signature = signatureOf(token);
+    const entry = this.#entries.get(signature);
+    if (entry === undefined || entry.token !== token) return undefined;
     const now = Date.now();
     const nbf = typeof entry.claims.nbf === 'number' ? entry.claims.nbf : 0;
     if (entry.until > now && entry.claims.exp + this.#tolerance > now / 1000 && nbf - this.#tolerance <= now / 1000)
       return entry.claims;
-    this.#entries.delete(token);
+    this.#entries.delete(signature);
     return undefined;
   }
 
   set(token: string, claims: AccessTokenClaims): AccessTokenClaims {
     if (this.#entries.size >= VerifiedTokens.#CAPACITY)
       this.#entries.delete(this.#entries.keys().next().value as string);
-    this.#entries.set(token, { claims: Object.freeze(claims), until: Date.now() + VerifiedTokens.#TTL_MS });
+    this.#entries.set(signatureOf(token), {
+      token,
+      claims: Object.freeze(claims),
+      until: Date.now() + VerifiedTokens.#TTL_MS,
+    });
     return claims;
   }
+}
+
+function signatureOf(token: string): string {
+  return token.slice(token.lastIndexOf('.') + 1);
 }

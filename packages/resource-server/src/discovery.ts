@@ -40,14 +40,33 @@ export async function discoverMetadata(issuer: string, fetchImpl: typeof fetch):
   return metadata as ServerMetadata;
 }
 
-/** `load()` once; a failure is not remembered, so the next request tries again. */
-export function memoize<T>(load: () => Promise<T>): () => Promise<T> {
+/** A value loaded once: `memo()` loads it (or waits for it); `memo.peek()` only looks. */
+export interface Memo<T> {
+  (): T | Promise<T>;
+  /** The value if loaded, else undefined; starts nothing. */
+  readonly peek: () => T | undefined;
+}
+
+/**
+ * `load()` once; a failure is not remembered, so the next request tries again. Once loaded, the
+ * value itself is returned (no promise, so a request that needs nothing else does not wait a tick).
+ */
+export function memoize<T>(load: () => Promise<T>): Memo<T> {
   let pending: Promise<T> | undefined;
-  return () => {
-    pending ??= load().catch((error: unknown) => {
-      pending = undefined;
-      throw error;
-    });
+  let loaded: { readonly value: T } | undefined;
+  const memo = () => {
+    if (loaded !== undefined) return loaded.value;
+    pending ??= load().then(
+      (value) => {
+        loaded = { value };
+        return value;
+      },
+      (error: unknown) => {
+        pending = undefined;
+        throw error;
+      },
+    );
     return pending;
   };
+  return Object.assign(memo, { peek: () => loaded?.value });
 }

@@ -6,7 +6,7 @@ import type {
   HookHandlerDoneFunction,
 } from 'fastify';
 import { ProblemError } from '@gatehouse/contract';
-import { createResourceServer, type ResourceServerOptions } from './resource-server.js';
+import { createResourceServer, type ResourceServerOptions, type Verdict } from './resource-server.js';
 import type { ProblemResponse } from './problems.js';
 import type { AccessTokenClaims } from './access-tokens.js';
 import type { Operation } from './operations.js';
@@ -33,48 +33,77 @@ export const gatehouseFastify: FastifyPluginAsync<ResourceServerOptions> = async
   options: ResourceServerOptions,
 ) => {
   const kit = createResourceServer(options);
-  app.removeContentTypeParser(['application/json']);
+  // Declared up front, so that setting it does not give every request object a new shape.
+  if (!app.hasRequestDecorator('gatehouse')) app.decorateRequest('gatehouse', undefined);
   // Every body is kept raw: the kit parses JSON itself and answers a catalog problem when it cannot.
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  // application/json by name as well as the catch-all: Fastify caches the parser it finds by media
+  // type, but looks the catch-all up anew (parsing the header) on every request.
+  const keepRaw = (_request: FastifyRequest, body: Buffer | string, done: (e: null, b: unknown) => void) =>
+    done(null, body);
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, keepRaw);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, keepRaw);
   // Fastify refuses a body over its bodyLimit with its own error body; a declared length over it
   // gets the catalog's 413 instead, before the body is read. Callback-style and synchronous: an async
-  // hook costs every request a promise and a microtask more, and most requests (every GET, every
-  // body under the limit) need nothing from this one.
+  // hook costs every request a promise and a microtask more. A length under every route's limit (the
+  // smallest seen by onRoute; routes are added after the plugin, or its hooks would not reach them)
+  // is let through at once, without building request.routeOptions.
+  let smallestLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+  app.addHook('onRoute', (route) => {
+    if (route.bodyLimit !== undefined) smallestLimit = Math.min(smallestLimit, route.bodyLimit);
+  });
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const length = request.headers['content-length'];
-    if (length === undefined) return done();
+    if (length === undefined || Number(length) <= smallestLimit) return done();
     const limit = request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 1024 * 1024;
     if (Number(length) <= limit) return done();
     const detail = `The request body is larger than ${limit} bytes.`;
     send(reply, kit.problem(new ProblemError('payload_too_large', detail), pathOf(request)));
   });
-  // Async, unlike the hook above: a fault in answering (a header Node refuses, say) then becomes
-  // Fastify's error reply rather than an unhandled rejection.
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    const verdict = await kit.check({
+  // Callback-style too: the usual request (a token verified before, no introspection) is checked
+  // without a promise; only a first sight of a token or an introspection waits.
+  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const verdict = kit.checkNow({
       method: request.method,
       path: pathOf(request),
       authorization: request.headers.authorization,
       contentType: request.headers['content-type'],
       body: request.body as Uint8Array | undefined,
     });
-    if (!verdict.ok) return send(reply, verdict.response);
-    request.body = verdict.body;
-    request.gatehouse = { token: verdict.token, operation: verdict.operation };
+    if (verdict instanceof Promise) verdict.then((v) => admit(request, reply, v, done), done);
+    else admit(request, reply, verdict, done);
   });
 };
+
+function admit(request: FastifyRequest, reply: FastifyReply, verdict: Verdict, done: HookHandlerDoneFunction): void {
+  if (verdict.ok) {
+    request.body = verdict.body;
+    request.gatehouse = { token: verdict.token, operation: verdict.operation };
+    return done();
+  }
+  try {
+    send(reply, verdict.response);
+  } catch (error) {
+    // A fault in answering (a header Node refuses, say) becomes Fastify's error reply.
+    done(error as Error);
+  }
+}
 
 function pathOf(request: FastifyRequest): string {
   const query = request.url.indexOf('?');
   return query === -1 ? request.url : request.url.slice(0, query);
 }
 
-/** A Buffer, so that Fastify adds no `; charset=utf-8` to the problem's media type. */
+/**
+ * A string, written with the headers in one go (a Buffer takes a second chunk); the serializer that
+ * returns it as is keeps Fastify from appending `; charset=utf-8` to the problem's media type.
+ */
 function send(reply: FastifyReply, problem: ProblemResponse): FastifyReply {
-  return reply
-    .code(problem.status)
-    .headers(problem.headers)
-    .send(Buffer.from(JSON.stringify(problem.body)));
+  return reply.code(problem.status).headers(problem.headers).serializer(asIs).send(JSON.stringify(problem.body));
+}
+
+function asIs(payload: string): string {
+  return payload;
 }
 
 // What fastify-plugin does: the hooks and parsers apply to the routes of the app that registers it.

@@ -12,8 +12,11 @@ export interface IntrospectionOptions {
   readonly cacheMs?: number;
 }
 
-/** Whether a token is still active, as the server answers; `exp` bounds how long that is cached. */
-export type GrantCheck = (token: string, exp: number) => Promise<boolean>;
+/**
+ * Whether a token is still active, as the server answers (at once from the cache, else once the
+ * server has answered); `exp` bounds how long that is cached.
+ */
+export type GrantCheck = (token: string, exp: number) => boolean | Promise<boolean>;
 
 const MAX_ENTRIES = 10_000;
 
@@ -35,17 +38,21 @@ export function grantCheck(
   // RFC 7662 §2.1 with RFC 6749 §2.3.1 client authentication: form-encoded id and secret in Basic.
   const credentials = `${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`;
   const authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
-  return async (token, exp) => {
+  return (token, exp) => {
     const digest = createHash('sha256').update(token).digest('hex');
     const cached = answers.get(digest);
     if (cached !== undefined && cached.until > now()) return cached.active;
+    return ask(token, digest, exp);
+  };
+
+  async function ask(token: string, digest: string, exp: number): Promise<boolean> {
     const active = await introspect(await endpoint(), token, authorization, fetchImpl);
     if (cacheMs > 0) {
       if (answers.size >= MAX_ENTRIES) answers.delete(answers.keys().next().value as string);
       answers.set(digest, { active, until: Math.min(now() + cacheMs, exp * 1000) });
     }
     return active;
-  };
+  }
 }
 
 async function introspect(

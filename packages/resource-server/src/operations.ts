@@ -46,6 +46,9 @@ export function loadDocument(source: string | object): OpenApiDocument {
  * templated counterparts").
  */
 export function operationFinder(doc: OpenApiDocument, basePath = ''): OperationFinder {
+  // Concrete paths by the path itself (one lookup, however many the document has), also with one
+  // trailing slash more; templated ones tried in order, fewest parameters first.
+  const concrete = new Map<string, ReadonlyMap<string, Operation>>();
   const matchers: PathMatcher[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     const operations = new Map<string, Operation>();
@@ -53,12 +56,19 @@ export function operationFinder(doc: OpenApiDocument, basePath = ''): OperationF
       const operation = item?.[method];
       if (operation) operations.set(method.toUpperCase(), compileOperation(doc, path, method, operation));
     }
-    matchers.push({ pattern: pathPattern(basePath + path), templated: (path.match(/\{/g) ?? []).length, operations });
+    const templated = (path.match(/\{/g) ?? []).length;
+    if (templated === 0) {
+      // The first path of the document that matches wins, as it did when every path was a pattern.
+      for (const key of [basePath + path, `${basePath}${path}/`]) if (!concrete.has(key)) concrete.set(key, operations);
+    } else matchers.push({ pattern: pathPattern(basePath + path), templated, operations });
   }
   matchers.sort((a, b) => a.templated - b.templated);
   return (method, path) => {
+    const verb = method.toUpperCase();
+    const exact = concrete.get(path);
+    if (exact !== undefined) return exact.get(verb);
     for (const matcher of matchers) {
-      if (matcher.pattern.test(path)) return matcher.operations.get(method.toUpperCase());
+      if (matcher.pattern.test(path)) return matcher.operations.get(verb);
     }
     return undefined;
   };

@@ -58,6 +58,12 @@ export interface ResourceServer {
   readonly document: OpenApiDocument;
   /** Authenticates and validates one request; never throws, answers a catalog problem instead. */
   check(request: ApiRequest): Promise<Verdict>;
+  /**
+   * `check` without the promise when nothing has to wait (the key set loaded, the token verified
+   * before, no introspection or a cached answer): the usual request of a busy API. For adapters on
+   * a hot path; a promise otherwise. Never throws either.
+   */
+  checkNow(request: ApiRequest): Verdict | Promise<Verdict>;
   /** The response for a catalog problem met outside `check` (an adapter's body limit, say). */
   problem(error: ProblemError, instance: string): ProblemResponse;
 }
@@ -87,21 +93,53 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     options.introspection &&
     grantCheck(async () => introspectionEndpoint(await metadata()), options.introspection, fetchImpl);
 
-  async function authenticate(operation: Operation, authorization: string | undefined) {
+  /**
+   * The token's claims (undefined when the operation allows anonymous calls), at once when nothing
+   * has to wait: the key set loaded, the token verified before, and no introspection or a cached
+   * answer. Throws (or rejects with) the catalog problem.
+   */
+  function authenticate(
+    operation: Operation,
+    authorization: string | undefined,
+  ): AccessTokenClaims | undefined | Promise<AccessTokenClaims | undefined> {
     if (operation.security.length === 0 || operation.security.some((scopes) => scopes.length === 0)) return undefined;
     // RFC 6750 §3.1: a request with no credentials gets a challenge with no error code.
     if (!authorization)
       throw new BearerChallenge('invalid_token', 'The request carries no bearer access token.', `Bearer ${realm}`);
+    // The usual request: `Bearer <a token verified before>`, found without parsing the header
+    // (only a token exactly as verified is found, so this skips no check).
+    const loaded = verifier.peek();
+    if (loaded !== undefined && authorization.startsWith('Bearer ')) {
+      const claims = loaded.known(authorization.slice(7));
+      if (claims !== undefined) return live(authorization.slice(7), claims, operation);
+    }
     const token = BEARER.exec(authorization)?.[1];
     if (!token) throw invalidToken('The Authorization header is not a bearer access token.');
-    const claims = await (await verifier())(token);
-    if (isLive && !(await isLive(token, claims.exp)))
+    const verify = verifier();
+    const claims = isPromise(verify) ? verify.then((v) => v(token)) : verify(token);
+    return isPromise(claims) ? claims.then((c) => live(token, c, operation)) : live(token, claims, operation);
+  }
+
+  function live(
+    token: string,
+    claims: AccessTokenClaims,
+    operation: Operation,
+  ): AccessTokenClaims | Promise<AccessTokenClaims> {
+    if (!isLive) return inScope(claims, operation.security);
+    const active = isLive(token, claims.exp);
+    return isPromise(active)
+      ? active.then((a) => liveInScope(a, claims, operation))
+      : liveInScope(active, claims, operation);
+  }
+
+  function liveInScope(active: boolean, claims: AccessTokenClaims, operation: Operation): AccessTokenClaims {
+    if (!active)
       throw invalidToken('The grant of this access token has been revoked, or the token is no longer active.');
     return inScope(claims, operation.security);
   }
 
   function inScope(claims: AccessTokenClaims, alternatives: readonly (readonly string[])[]): AccessTokenClaims {
-    const granted = new Set(claims.scope.split(' '));
+    const granted = grantedScopes(claims);
     if (alternatives.some((scopes) => scopes.every((s) => granted.has(s)))) return claims;
     // RFC 6750 §3: `scope` names the scope needed, space-delimited; the first alternative is named.
     const needed = (alternatives[0] ?? []).join(' ');
@@ -116,23 +154,56 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     return new BearerChallenge('invalid_token', detail, `Bearer ${realm}, error="invalid_token"`);
   }
 
+  function checkNow(request: ApiRequest): Verdict | Promise<Verdict> {
+    const operation = findOperation(request.method, request.path);
+    if (operation === undefined) return { ok: true, operation, token: undefined, body: request.body };
+    let token: ReturnType<typeof authenticate>;
+    try {
+      token = authenticate(operation, request.authorization);
+    } catch (error) {
+      return refused(error, request.path);
+    }
+    return isPromise(token)
+      ? token.then(
+          (t) => admitted(operation, t, request),
+          (error: unknown) => refused(error, request.path),
+        )
+      : admitted(operation, token, request);
+  }
+
+  function admitted(operation: Operation, token: AccessTokenClaims | undefined, request: ApiRequest): Verdict {
+    try {
+      const checked = checkedBody(operation, request.method.toUpperCase(), request.contentType, request.body);
+      return checked.ok ? { ok: true, operation, token, body: checked.body } : refused(checked.problem, request.path);
+    } catch (error) {
+      return refused(error, request.path);
+    }
+  }
+
+  function refused(error: unknown, path: string): Verdict {
+    const problem = asProblem(error, invalidToken);
+    if (problem.status >= 500) (options.onError ?? logError)(error);
+    return { ok: false, response: problemResponse(problem, path, problemBase) };
+  }
+
   return {
     document,
     problem: (error, instance) => problemResponse(error, instance, problemBase),
-    async check(request) {
-      const operation = findOperation(request.method, request.path);
-      if (operation === undefined) return { ok: true, operation, token: undefined, body: request.body };
-      try {
-        const token = await authenticate(operation, request.authorization);
-        const body = checkedBody(operation, request.method.toUpperCase(), request.contentType, request.body);
-        return { ok: true, operation, token, body };
-      } catch (error) {
-        const problem = asProblem(error, invalidToken);
-        if (problem.status >= 500) (options.onError ?? logError)(error);
-        return { ok: false, response: problemResponse(problem, request.path, problemBase) };
-      }
-    },
+    check: async (request) => checkNow(request),
+    checkNow,
   };
+}
+
+/** The scopes a token grants, split once per verified token (the verifier hands out the same object). */
+const scopeSets = new WeakMap<AccessTokenClaims, ReadonlySet<string>>();
+function grantedScopes(claims: AccessTokenClaims): ReadonlySet<string> {
+  let granted = scopeSets.get(claims);
+  if (granted === undefined) scopeSets.set(claims, (granted = new Set(claims.scope.split(' '))));
+  return granted;
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return value instanceof Promise;
 }
 
 function logError(error: unknown): void {

@@ -161,6 +161,39 @@ describe('access tokens, as the kit checks them (RFC 9068 §4)', () => {
     assert.equal(!empty.ok && empty.response.body.type, `${issuer}/problems/malformed-json`);
   });
 
+  it('checkNow answers at once for a token verified before, and waits only on first sight of a token', async () => {
+    const fresh = createResourceServer({ issuer, openapi: DOCUMENT });
+    const request = (token: string, path = '/notes', method = 'GET') => ({
+      method,
+      path,
+      authorization: `Bearer ${token}`,
+      contentType: 'application/json',
+      body: method === 'POST' ? '{}' : undefined,
+    });
+    const token = await sign({ scope: 'notes:read notes:write' });
+    const first = fresh.checkNow(request(token));
+    assert.ok(first instanceof Promise, 'the key set is fetched and the signature verified');
+    assert.equal((await first).ok, true);
+    const again = fresh.checkNow(request(token));
+    assert.ok(!(again instanceof Promise), 'a token verified before needs no promise');
+    assert.equal(again.ok, true);
+    // Refusals met at once are answered at once, with the same problems as check's.
+    const missing = fresh.checkNow(request(token, '/notes', 'POST'));
+    assert.ok(!(missing instanceof Promise));
+    assert.equal(!missing.ok && missing.response.status, 400);
+    assert.equal(!missing.ok && missing.response.body.detail, "Missing required field 'title' in request body");
+    const other = await sign({ jti: 'j2', scope: 'notes:read' });
+    assert.ok(fresh.checkNow(request(other)) instanceof Promise, 'another token is verified first');
+    const bare = fresh.checkNow({ ...request(other), authorization: undefined });
+    assert.equal(
+      !(bare instanceof Promise) && !bare.ok && bare.response.headers['www-authenticate'],
+      'Bearer realm="api"',
+    );
+    const forged = fresh.checkNow(request(`${token.slice(0, -4)}AAAA`));
+    assert.ok(forged instanceof Promise, 'a token that differs in any byte is verified, never taken from the cache');
+    assert.equal((await forged).ok, false);
+  });
+
   it('lets a request the document does not declare through untouched', async () => {
     const verdict = await kit.check({
       method: 'GET',
