@@ -234,11 +234,11 @@ for (const dialect of DIALECTS)
       console.log(`# kills [${dialect}] in 0–${Math.round(firstStartMs)} ms: ${JSON.stringify(outcomes)}`);
     }
 
-    it('a kill -9 at a random moment of 30 first starts leaves a store that the next start migrates completely', async () => {
-      await killDuringStarts(30, () => freshDatabase(dialect));
+    it('a kill -9 at a random moment of 12 first starts leaves a store that the next start migrates completely', async () => {
+      await killDuringStarts(12, () => freshDatabase(dialect));
     });
 
-    it('a kill -9 at a random moment of 15 upgrades (from 0003) leaves a store that the next start migrates, its rows kept', async () => {
+    it('a kill -9 at a random moment of 6 upgrades (from 0003) leaves a store that the next start migrates, its rows kept', async () => {
       const kept = { collection: 'contacts', id: 'kept', body: { n: 1 }, version: 1, createdAt: 1, updatedAt: 1 };
       const keptUser = {
         username: 'kept',
@@ -249,7 +249,7 @@ for (const dialect of DIALECTS)
         claims: {},
       };
       const upgraded: FreshDatabase[] = [];
-      await killDuringStarts(15, async () => {
+      await killDuringStarts(6, async () => {
         const database = await freshDatabase(dialect);
         const store = await openStore(database.url);
         await store.insertRecord(kept);
@@ -275,14 +275,14 @@ for (const dialect of DIALECTS)
           },
         };
       });
-      assert.equal(upgraded.length, 15);
+      assert.equal(upgraded.length, 6);
     });
 
     for (const processes of [2, 4])
-      it(`${processes} processes starting together on one empty store, 20 times, all come up, one of them migrating`, async () => {
+      it(`${processes} processes starting together on one empty store, 8 times, all come up, one of them migrating`, async () => {
         const starters = await Promise.all(Array.from({ length: processes }, () => spawnStoreProcess()));
         try {
-          for (let trial = 0; trial < 20; trial++) {
+          for (let trial = 0; trial < 8; trial++) {
             const database = await freshDatabase(dialect);
             try {
               const answers = await Promise.all(starters.map((s) => s.start(database.url)));
