@@ -70,9 +70,9 @@ function registerEndpoint(app: FastifyInstance, services: OAuthServices, endpoin
       }
       const params = request.method === 'POST' ? formParamsOf(request.body) : FormParams.empty();
       const audit = auditLogOf(request);
-      endpoint.precheck?.(params);
+      const checked = endpoint.precheck?.(params);
       const client = authenticate === null ? null : await authenticate(services, request, params, audit);
-      const call: EndpointCall<ClientAuthentication> = { request, reply, params, client, audit };
+      const call: EndpointCall<ClientAuthentication> = { request, reply, params, client, audit, checked };
       return endpoint.handle!(call, services);
     },
   });
