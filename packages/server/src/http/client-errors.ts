@@ -151,23 +151,5 @@ function endWith(socket: Socket, answer: string): void {
 
 /** Fastify's `frameworkErrors`: a path that is not UTF-8, or a path parameter no resource can have. */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  switch (error.code) {
-    case 'FST_ERR_BAD_URL':
-      return sendProblem(
-        reply,
-        request,
-        new ProblemError('malformed_request', 'The URL path is not valid percent-encoded UTF-8.'),
-      );
-    case 'FST_ERR_MAX_PARAM_LENGTH':
-      return sendProblem(
-        reply,
-        request,
-        new ProblemError(
-          'not_found',
-          'There is no resource at this URL: a path segment is longer than any identifier.',
-        ),
-      );
-    default:
-      return sendProblem(reply, request, toProblem(error));
-  }
+  return sendProblem(reply, request, toProblem(error));
 }

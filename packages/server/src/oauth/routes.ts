@@ -44,12 +44,7 @@ export async function oauthRoutes(app: FastifyInstance, { services }: { services
         }
       },
     );
-    const answer = oauthErrorHandler(services.issuer);
-    json.setErrorHandler((error, request, reply) => {
-      const code = (error as { code?: string }).code;
-      const unsupported = code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_TYPE';
-      return answer(unsupported ? new OAuthError('body_not_json') : error, request, reply);
-    });
+    json.setErrorHandler(oauthErrorHandler(services.issuer, 'oauth_json'));
     for (const endpoint of served) if (endpoint.body === 'json') registerEndpoint(json, services, endpoint);
   });
 }
