@@ -36,18 +36,20 @@ const UNSUPPORTED_TYPE: FastifyFailure = {
 };
 const NOT_JSON = 'The request body is not valid JSON.';
 
-const FASTIFY_FAILURES: Readonly<Record<string, FastifyFailure>> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { oauth: 'body_too_large', problem: ['payload_too_large'] },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: UNSUPPORTED_TYPE,
-  FST_ERR_CTP_INVALID_TYPE: UNSUPPORTED_TYPE,
-  FST_ERR_CTP_EMPTY_JSON_BODY: { problem: ['malformed_json', 'The request body is empty; send a JSON object.'] },
-  FST_ERR_CTP_INVALID_JSON_BODY: { problem: ['malformed_json', NOT_JSON] },
-  // The router's (Fastify's `frameworkErrors`).
-  FST_ERR_BAD_URL: { problem: ['malformed_request', 'The URL path is not valid percent-encoded UTF-8.'] },
-  FST_ERR_MAX_PARAM_LENGTH: {
-    problem: ['not_found', 'There is no resource at this URL: a path segment is longer than any identifier.'],
-  },
-};
+const FASTIFY_FAILURES: ReadonlyMap<string, FastifyFailure> = new Map(
+  Object.entries({
+    FST_ERR_CTP_BODY_TOO_LARGE: { oauth: 'body_too_large', problem: ['payload_too_large'] },
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: UNSUPPORTED_TYPE,
+    FST_ERR_CTP_INVALID_TYPE: UNSUPPORTED_TYPE,
+    FST_ERR_CTP_EMPTY_JSON_BODY: { problem: ['malformed_json', 'The request body is empty; send a JSON object.'] },
+    FST_ERR_CTP_INVALID_JSON_BODY: { problem: ['malformed_json', NOT_JSON] },
+    // The router's (Fastify's `frameworkErrors`).
+    FST_ERR_BAD_URL: { problem: ['malformed_request', 'The URL path is not valid percent-encoded UTF-8.'] },
+    FST_ERR_MAX_PARAM_LENGTH: {
+      problem: ['not_found', 'There is no resource at this URL: a path segment is longer than any identifier.'],
+    },
+  } satisfies Record<string, FastifyFailure>),
+);
 
 /**
  * Any thrown error as one entry of `catalog`: a catalog error as it is, a store outage as the
@@ -67,7 +69,7 @@ function toOAuthError(error: unknown, catalog: 'oauth_form' | 'oauth_json'): OAu
   if (error instanceof UnsupportedContentCoding) return new OAuthError('body_content_coding');
   if (error instanceof UnsupportedHttpVersion) return new OAuthError('request_unreadable');
   const fastifyError = error as Partial<FastifyError>;
-  const failure = fastifyError.code === undefined ? undefined : FASTIFY_FAILURES[fastifyError.code];
+  const failure = fastifyError.code === undefined ? undefined : FASTIFY_FAILURES.get(fastifyError.code);
   const reason = catalog === 'oauth_json' ? (failure?.oauthJson ?? failure?.oauth) : failure?.oauth;
   if (reason !== undefined) return new OAuthError(reason);
   // Any other request Fastify could not read (bad Content-Length, aborted body…) is the client's.
@@ -79,7 +81,7 @@ function toProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
   if (error instanceof StoreBusyError) return new ProblemError('service_unavailable');
   const fastifyError = error as Partial<FastifyError>;
-  const failure = fastifyError.code === undefined ? undefined : FASTIFY_FAILURES[fastifyError.code];
+  const failure = fastifyError.code === undefined ? undefined : FASTIFY_FAILURES.get(fastifyError.code);
   if (failure !== undefined) return new ProblemError(...failure.problem);
   if (error instanceof SyntaxError) return new ProblemError('malformed_json', NOT_JSON);
   // Any other request Fastify could not read (bad Content-Length, aborted body…) is the client's.
