@@ -9,7 +9,8 @@ import { authorizationPages } from './authorize/routes.js';
 import type { ServerContext } from './context.js';
 import { answerHalfClosedClients, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
 import { clientErrorHandler, connectRequestHandler, frameworkErrorHandler } from './http/client-errors.js';
-import { healthRoutes } from './http/health.js';
+import { healthRoutes } from './health/routes.js';
+import { OAUTH_FORM_PATHS } from './oauth/endpoints/index.js';
 import { metricsRoutes } from './http/metrics.js';
 import { ReadinessCheck } from './health/readiness.js';
 import { problemPages } from './http/problem-pages.js';
@@ -54,7 +55,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     return503OnClosing: true,
     trustProxy: options.trustProxy ?? false,
     // Requests the parser or the router refuses are answered from the catalog too.
-    clientErrorHandler: clientErrorHandler(context.issuer),
+    clientErrorHandler: clientErrorHandler(context.issuer, OAUTH_FORM_PATHS),
     // The handler sends at once; the reply it returns is thenable, which Fastify does not await here.
     frameworkErrors: (error, request, reply) => {
       frameworkErrorHandler(error, request, reply);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { rateLimitsFromEnv, type RateLimitPolicies } from './abuse/policies.js';
+import { rateLimitsFromEnv, type RateLimitPolicies } from './rate-limits.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
 import { projectRoot } from './project-root.js';
 import { REGISTRATION_POLICIES, type RegistrationPolicy } from './oauth/dynamic-registration.js';
@@ -28,7 +28,7 @@ export interface ServerConfig {
   readonly trustProxy: boolean | string;
   /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`; when unset, only loopback callers may scrape. */
   readonly metricsToken?: string;
-  /** RATE_LIMITS and RATE_LIMIT_<NAME> (see abuse/policies.ts). */
+  /** RATE_LIMITS and RATE_LIMIT_<NAME> (see rate-limits.ts and abuse/policies.ts). */
   readonly rateLimits: RateLimitPolicies;
   /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_HEADER_BYTES, MAX_CONNECTIONS. */
   readonly connectionLimits: ConnectionLimits;

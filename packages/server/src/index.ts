@@ -4,7 +4,7 @@
  * the same functions; the benchmark (bench/) uses them to set up its data.
  */
 export { startServer, createContext, type ContextOptions, type StartOptions, type RunningServer } from './server.js';
-export { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from './abuse/policies.js';
+export { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from './rate-limits.js';
 export { openStore } from './store/open.js';
 export type { Store } from './store/store.js';
 export { registerClient, type ClientRegistration } from './oauth/clients.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from './abuse/policies.js';
+import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from './rate-limits.js';
 import { RateLimiter } from './abuse/rate-limiter.js';
 import { loadApiDefinition, type ApiDefinition } from './api/definition.js';
 import { buildApp } from './app.js';

@@ -9,7 +9,7 @@ import { s256 } from '../src/primitives/secrets.js';
 import { fileURLToPath } from 'node:url';
 import type { ApiDefinition } from '../src/api/definition.js';
 import { createPostgresSchema, type Dialect } from './_dialects.js';
-import { RATE_LIMIT_NAMES, type RateLimitPolicies } from '../src/abuse/policies.js';
+import { RATE_LIMIT_NAMES, type RateLimitPolicies } from '../src/rate-limits.js';
 import type { ConnectionLimits } from '../src/http/connection-limits.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import type { RegistrationPolicy } from '../src/oauth/dynamic-registration.js';

@@ -18,7 +18,7 @@ import {
 } from './_authorize.js';
 import { DIALECTS } from './_dialects.js';
 import { startTestServer, type TestServer } from './_server.js';
-import { DEFAULT_RATE_LIMITS } from '../src/abuse/policies.js';
+import { DEFAULT_RATE_LIMITS } from '../src/rate-limits.js';
 
 /** The default sign-in limits (10 failures per username per hour), with 12 failures per address per hour. */
 const LOGIN_LIMITS = {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { OAUTH_REASONS, PROBLEMS } from '@gatehouse/contract';
-import { RATE_LIMIT_NAMES } from '../src/abuse/policies.js';
+import { RATE_LIMIT_NAMES } from '../src/rate-limits.js';
 import { api, clientWithToken } from './_api.js';
 import { addTestUser, authorizationQuery, callbackParams, PageBrowser, pkce, CALLBACK } from './_authorize.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { DEFAULT_RATE_LIMITS, NO_RATE_LIMITS, parseRatePolicy, rateLimitsFromEnv } from '../src/abuse/policies.js';
+import { DEFAULT_RATE_LIMITS, NO_RATE_LIMITS, parseRatePolicy, rateLimitsFromEnv } from '../src/rate-limits.js';
 import { addressKey, RateLimiter, usernameKey } from '../src/abuse/rate-limiter.js';
 import { gcraStep, type RatePolicy } from '../src/store/rate-limits.js';
 import { MemoryRateLimitStore } from '../src/store/sqlite/rate-limit-store.js';

@@ -78,6 +78,31 @@ for (const dialect of DIALECTS)
       assert.equal(retried.ok, true, 'the token was not used up by the failed rotation');
     });
 
+    it('an OpenID refresh notes the grant use in its rotation: a rotation whose transaction fails records no use', async () => {
+      const { refreshToken, grant } = await first.transaction(async (tx) => {
+        const issued = await issueGrant(tx, client, 'carol', ['openid'], NOW);
+        await tx.insertGrantAuthentication(issued.grant.id, NOW - 5);
+        return issued;
+      });
+      const successors = await RefreshSuccessors.load(first);
+      const request = { presentedToken: refreshToken as string, client, scope: undefined, now: NOW + 1, successors };
+      const failing: Store = {
+        ...first,
+        transaction: (work) =>
+          first.transaction(async (tx) => {
+            await work(tx);
+            throw new Error('the commit failed');
+          }),
+      };
+      const lastUsed = async () =>
+        (await second.listAccountGrants('carol', NOW + 2)).find((g) => g.grant.id === grant.id)?.lastUsedAt;
+      await assert.rejects(exchangeRefreshToken(failing, request), /the commit failed/);
+      assert.equal(await lastUsed(), null, 'no use recorded for the failed rotation');
+      const retried = await exchangeRefreshToken(second, request);
+      assert.equal(retried.ok && retried.authTime, NOW - 5, 'the sign-in time read in the same statement');
+      assert.equal(await lastUsed(), NOW + 1);
+    });
+
     it('what one connection commits, the other reads at once', async () => {
       const { grant } = await first.transaction((tx) => issueGrant(tx, client, 'bob', ['a'], NOW));
       assert.equal((await second.findGrant(grant.id))?.subject, 'bob');

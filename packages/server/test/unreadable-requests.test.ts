@@ -97,7 +97,12 @@ describe('requests the HTTP layer cannot read are answered from the catalog', ()
     assert.equal(problemOfParserError('ERR_HTTP_REQUEST_TIMEOUT'), 'request_timeout');
     assert.equal(problemOfParserError('HPE_HEADER_OVERFLOW'), 'request_header_too_large');
     assert.equal(problemOfParserError('HPE_INVALID_METHOD'), 'malformed_request');
-    const raw = unreadableRequestAnswer({ code: 'ERR_HTTP_REQUEST_TIMEOUT' }, '/v2/contacts', ISSUER);
+    const raw = unreadableRequestAnswer(
+      { code: 'ERR_HTTP_REQUEST_TIMEOUT' },
+      '/v2/contacts',
+      ISSUER,
+      new Set(['/token']),
+    );
     assert.match(raw, /^HTTP\/1\.1 408 Request Timeout\r\n/);
     assert.match(raw, /\r\nretry-after: 1\r\n/);
     assert.match(raw, /"type":"\/problems\/request-timeout"/);

@@ -1,9 +1,8 @@
-import { ENDPOINT_RATE_LIMITS, type EndpointRateLimitName } from '../oauth/endpoints/index.js';
 import type { RatePolicy } from '../store/rate-limits.js';
 import { parseRatePolicy, per } from './rate-policies.js';
 
 /**
- * The rate limits Gatehouse enforces, each set by `RATE_LIMIT_<NAME>` (e.g.
+ * The rate limits Gatehouse enforces (all of them composed in `src/rate-limits.ts`), each set by `RATE_LIMIT_<NAME>` (e.g.
  * `RATE_LIMIT_TOKEN_ADDRESS=600/min`, or `off`); `RATE_LIMITS=off` turns them all off.
  *
  * - `<endpoint>_client`, `<endpoint>_address`: requests to each client-authenticating OAuth
@@ -30,39 +29,29 @@ const USER_CODE_RATE_LIMITS = {
   user_code_failure_address: per(20, 'h'),
 } as const;
 
-export type RateLimitName =
-  EndpointRateLimitName | keyof typeof SIGN_IN_RATE_LIMITS | keyof typeof USER_CODE_RATE_LIMITS;
+/** The limits this folder declares; the endpoints' are declared with them (`oauth/endpoints/`). */
+export const ABUSE_RATE_LIMITS = { ...SIGN_IN_RATE_LIMITS, ...USER_CODE_RATE_LIMITS } as const;
 
-/** A policy per limit; null when that limit is off. */
-export type RateLimitPolicies = { readonly [N in RateLimitName]: RatePolicy | null };
-
-/**
- * Generous for the traffic of real clients (a backend refreshing for many users shares one client
- * and often one address), tight for guessing passwords.
- */
-export const DEFAULT_RATE_LIMITS: RateLimitPolicies = {
-  ...ENDPOINT_RATE_LIMITS,
-  ...SIGN_IN_RATE_LIMITS,
-  ...USER_CODE_RATE_LIMITS,
-};
-
-export const RATE_LIMIT_NAMES = Object.keys(DEFAULT_RATE_LIMITS) as readonly RateLimitName[];
-
-export const NO_RATE_LIMITS: RateLimitPolicies = Object.fromEntries(
-  RATE_LIMIT_NAMES.map((name) => [name, null]),
-) as RateLimitPolicies;
+export type AbuseRateLimitName = keyof typeof ABUSE_RATE_LIMITS;
 
 export { parseRatePolicy };
 
-/** `RATE_LIMITS=off`, then each `RATE_LIMIT_<NAME>` over the defaults. */
-export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): RateLimitPolicies {
+/**
+ * `RATE_LIMITS=off` (every limit of `off`), then each `RATE_LIMIT_<NAME>` over `defaults`: the
+ * policies of the limits the server declares (composed in `src/rate-limits.ts`).
+ */
+export function rateLimitsFromEnv<Name extends string>(
+  env: NodeJS.ProcessEnv,
+  defaults: { readonly [N in Name]: RatePolicy | null },
+  off: { readonly [N in Name]: RatePolicy | null },
+): { readonly [N in Name]: RatePolicy | null } {
   const all = env.RATE_LIMITS?.trim();
   if (all !== undefined && all !== '' && all !== 'on' && all !== 'off') {
     throw new Error(`RATE_LIMITS is on or off, got ${JSON.stringify(env.RATE_LIMITS)}`);
   }
-  const base = all === 'off' ? NO_RATE_LIMITS : DEFAULT_RATE_LIMITS;
+  const base = all === 'off' ? off : defaults;
   const policies: Record<string, RatePolicy | null> = { ...base };
-  for (const name of RATE_LIMIT_NAMES) {
+  for (const name of Object.keys(defaults)) {
     const variable = `RATE_LIMIT_${name.toUpperCase()}`;
     const value = env[variable];
     if (value === undefined || value === '') continue;
@@ -72,5 +61,5 @@ export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): RateLimitPolicies {
       throw new Error(`${variable}: ${(error as Error).message}`);
     }
   }
-  return policies as RateLimitPolicies;
+  return policies as { readonly [N in Name]: RatePolicy | null };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { forgetPast, type RateCharge, type RateLimitStore, type RatePolicy } from '../store/rate-limits.js';
 
-/** A policy per declared limit (abuse/policies.ts); null when that limit is off. */
+/** A policy per declared limit (src/rate-limits.ts); null when that limit is off. */
 type RatePolicies = Readonly<Record<string, RatePolicy | null>>;
 
 /** One limit to charge, and whose bucket: a client id, an address (see `addressKey`), a username. */
@@ -50,6 +50,11 @@ export class RateLimiter {
     }
     if (refusedBy !== undefined) this.#countRefusal(refusedBy);
     return toSeconds(wait);
+  }
+
+  /** Every declared limit, on or off: the metrics have a series for each. */
+  limitNames(): readonly string[] {
+    return Object.keys(this.#policies);
   }
 
   /** How many requests each limit refused since the process started. */

@@ -9,7 +9,7 @@ import type {
 import type { ServerContext } from '../context.js';
 import { problemErrorHandler } from '../http/problems.js';
 import type { AccessTokenClaims } from '../oauth/access-tokens.js';
-import { BearerChallenge, checkBearer, type RequiredScope } from './bearer.js';
+import { checkBearer, type RequiredScope } from './bearer.js';
 import { parseJsonBody } from './json-body.js';
 
 /** JSON bodies of the JSON APIs; anything larger is refused with 413 before parsing. */
@@ -45,11 +45,8 @@ export function serveJsonApi(app: FastifyInstance, context: ServerContext): void
       }
     },
   );
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof BearerChallenge) reply.header('www-authenticate', error.challenge);
-    // The reply is sent before this returns; returning it would only make Fastify wait on it.
-    problemErrorHandler(error, request, reply);
-  });
+  // The problem renderer adds a BearerChallenge's WWW-Authenticate (http/problems.ts).
+  app.setErrorHandler(problemErrorHandler);
   // Each route that needs a scope or a media type gets its own onRequest hook, made once from its
   // config, so no request pays for a hook (or for reading its route's options) it does not need.
   app.addHook('onRoute', (route) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ProblemError } from '@gatehouse/contract';
-import { storeAudit } from '../audit/audit.js';
+import { revokeFamily } from '../oauth/revoke-family.js';
 import { formParamsOf } from '../http/form.js';
 import { describeScope } from './consent.js';
 import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
@@ -49,17 +49,7 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     // Only a grant of this user: another's id is answered as if it were unknown.
     const grant = (await store.listAccountGrants(username, now)).find((g) => g.grant.id === grantId)?.grant;
     if (grant) {
-      await store.transaction(async (tx) => {
-        if (await tx.revokeGrant(grant.id, 'revoked_by_user', now))
-          await storeAudit(tx, {
-            event: 'grant_revoked',
-            at: now,
-            clientId: grant.clientId,
-            subject: username,
-            grantId: grant.id,
-            reason: 'revoked_by_user',
-          });
-      });
+      await store.transaction((tx) => revokeFamily(tx, grant, { reason: 'revoked_by_user', at: now }));
     }
     return reply.code(303).header('location', `${base}/account`).header('cache-control', 'no-store').send();
   });

@@ -1,6 +1,6 @@
-import { OAUTH_ERRORS, OAuthError, PROBLEMS } from '@gatehouse/contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { toProblem } from '../http/problems.js';
+import { OAUTH_ERRORS, OAuthError, PROBLEMS, type ProblemError } from '@gatehouse/contract';
+import type { FastifyReply } from 'fastify';
+import { errorHandler } from '../http/error-classifier.js';
 import { renderErrorPage, type BasePath, type ErrorPage } from './pages.js';
 
 // A CSP source expression: an origin, or a bare scheme for private-use redirect URIs (RFC 8252 §7.1).
@@ -62,8 +62,8 @@ export function redirectToClient(
     .send();
 }
 
-/** The page for anything thrown on the authorization pages: a catalog entry, as HTML. */
-function errorPageOf(error: unknown): ErrorPage {
+/** A catalog entry (http/error-classifier.ts), as a page. */
+function errorPageOf(error: OAuthError | ProblemError): ErrorPage {
   if (error instanceof OAuthError) {
     const e = OAUTH_ERRORS[error.error];
     return {
@@ -76,27 +76,27 @@ function errorPageOf(error: unknown): ErrorPage {
       action: e.clientAction,
     };
   }
-  const problem = toProblem(error);
-  const p = PROBLEMS[problem.code];
+  const p = PROBLEMS[error.code];
   return {
     status: p.status,
     code: p.code,
     slug: p.slug,
     title: p.title,
     summary: p.summary,
-    detail: problem.detail,
+    detail: error.detail,
     action: p.clientAction,
   };
 }
 
 /** The error handler of the authorization pages: people get a page, not JSON. */
 export function htmlErrorHandler(base: BasePath) {
-  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const page = errorPageOf(error);
-    if (error instanceof OAuthError) reply.server.metrics?.countOAuthError(error.reason);
-    else reply.server.metrics?.countProblem(toProblem(error).code);
-    if (page.code === 'internal_error') request.log.error({ err: error }, 'unexpected error on an authorization page');
-    if (page.code === 'service_unavailable') reply.header('retry-after', '1');
-    return sendPage(reply, page.status, renderErrorPage(base, page));
-  };
+  return errorHandler({
+    catalog: 'page',
+    unexpected: 'unexpected error on an authorization page',
+    render(entry, _request, reply) {
+      const page = errorPageOf(entry);
+      if (page.code === 'service_unavailable') reply.header('retry-after', '1');
+      return sendPage(reply, page.status, renderErrorPage(base, page));
+    },
+  });
 }

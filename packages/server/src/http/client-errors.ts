@@ -8,7 +8,6 @@ import type {
   FastifyReply,
   FastifyRequest,
 } from 'fastify';
-import { OAUTH_FORM_PATHS } from '../oauth/endpoints/index.js';
 import { afterEarlierAnswers } from './pipelining.js';
 import { sendProblem, toProblem } from './problems.js';
 
@@ -67,12 +66,20 @@ export function pathOfUnreadableRequest(
   return last?.target.split(/[?#]/)[0];
 }
 
-/** The whole HTTP/1.1 answer, as bytes, to write on a socket the parser gave up on. */
-export function unreadableRequestAnswer(error: ConnectionError, path: string | undefined, issuer: string): string {
+/**
+ * The whole HTTP/1.1 answer, as bytes, to write on a socket the parser gave up on. `oauthFormPaths`:
+ * the paths whose errors are RFC 6749 §5.2 bodies (the app passes the OAuth endpoints' form paths).
+ */
+export function unreadableRequestAnswer(
+  error: ConnectionError,
+  path: string | undefined,
+  issuer: string,
+  oauthFormPaths: ReadonlySet<string>,
+): string {
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', connection: 'close' };
   let status: number;
   let body: string;
-  if (path !== undefined && OAUTH_FORM_PATHS.has(path)) {
+  if (path !== undefined && oauthFormPaths.has(path)) {
     const oauthError = new OAuthError('request_unreadable');
     status = oauthError.status;
     body = JSON.stringify(oauthError.toBody(issuer));
@@ -98,7 +105,7 @@ const refusing = new WeakSet<Socket>();
  * Fastify's `clientErrorHandler`: a catalog answer, after the answers to the requests pipelined
  * before the unreadable one (Node's own handler would write it at once and drop them), then close.
  */
-export function clientErrorHandler(issuer: string) {
+export function clientErrorHandler(issuer: string, oauthFormPaths: ReadonlySet<string>) {
   return function handleClientError(
     this: FastifyInstance,
     connectionError: FastifyConnectionError,
@@ -112,7 +119,10 @@ export function clientErrorHandler(issuer: string) {
     afterEarlierAnswers(socket, (state) => {
       // An answer to the unreadable request had begun and is written: nothing more can be said.
       if (state.answered || !socket.writable) socket.destroySoon();
-      else endWith(socket, unreadableRequestAnswer(error, pathOfUnreadableRequest(error, state.response), issuer));
+      else {
+        const path = pathOfUnreadableRequest(error, state.response);
+        endWith(socket, unreadableRequestAnswer(error, path, issuer, oauthFormPaths));
+      }
     });
   };
 }
@@ -126,11 +136,14 @@ export function connectRequestHandler(issuer: string) {
     // Node took its own error listener off the socket: without one, a reset would crash the process.
     socket.on('error', () => socket.destroy());
     afterEarlierAnswers(socket, () => {
-      if (socket.writable) endWith(socket, unreadableRequestAnswer({ code: 'HPE_CONNECT' }, undefined, issuer));
+      if (socket.writable)
+        endWith(socket, unreadableRequestAnswer({ code: 'HPE_CONNECT' }, undefined, issuer, NO_PATHS));
       else socket.destroy();
     });
   };
 }
+
+const NO_PATHS: ReadonlySet<string> = new Set();
 
 function endWith(socket: Socket, answer: string): void {
   socket.end(answer, () => socket.destroy());
@@ -138,23 +151,5 @@ function endWith(socket: Socket, answer: string): void {
 
 /** Fastify's `frameworkErrors`: a path that is not UTF-8, or a path parameter no resource can have. */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  switch (error.code) {
-    case 'FST_ERR_BAD_URL':
-      return sendProblem(
-        reply,
-        request,
-        new ProblemError('malformed_request', 'The URL path is not valid percent-encoded UTF-8.'),
-      );
-    case 'FST_ERR_MAX_PARAM_LENGTH':
-      return sendProblem(
-        reply,
-        request,
-        new ProblemError(
-          'not_found',
-          'There is no resource at this URL: a path segment is longer than any identifier.',
-        ),
-      );
-    default:
-      return sendProblem(reply, request, toProblem(error));
-  }
+  return sendProblem(reply, request, toProblem(error));
 }

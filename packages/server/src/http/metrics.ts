@@ -1,7 +1,5 @@
 import { OAUTH_REASONS, PROBLEMS, ProblemError, type OAuthErrorReason, type ProblemCode } from '@gatehouse/contract';
 import { Counter, Registry } from 'prom-client';
-import { RATE_LIMIT_NAMES } from '../abuse/policies.js';
-import type { RateLimiter } from '../abuse/rate-limiter.js';
 import type { AuditEventName } from '../audit/audit.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { checkPassword } from '../users/users.js';
@@ -9,6 +7,12 @@ import { sendProblem } from './problems.js';
 import { constantTimeEqual } from '../primitives/constant-time.js';
 import { processRegistry } from './process-metrics.js';
 import { RequestDurations } from './request-durations.js';
+
+/** What the metrics read of the rate limiter (abuse/rate-limiter.ts) at each scrape. */
+export interface RateLimitRefusals {
+  limitNames(): readonly string[];
+  refusals(): ReadonlyMap<string, number>;
+}
 
 /** Why a sign-in failed: the password check's answers, or a rate limit before any check. */
 export type SignInFailure =
@@ -64,7 +68,7 @@ export class Metrics {
   readonly requestDurations: RequestDurations;
 
   /** `rateLimits`: the process's rate limiter, whose refusal counts are read at each scrape. */
-  constructor(rateLimits?: RateLimiter) {
+  constructor(rateLimits?: RateLimitRefusals) {
     const registry = new Registry();
     const registers = [registry];
     this.#oauthErrors = countedSeries(
@@ -112,7 +116,7 @@ export class Metrics {
       collect() {
         this.reset();
         const refusals = rateLimits?.refusals();
-        for (const limit of RATE_LIMIT_NAMES) this.inc({ limit }, refusals?.get(limit) ?? 0);
+        for (const limit of rateLimits?.limitNames() ?? []) this.inc({ limit }, refusals?.get(limit) ?? 0);
       },
     });
     this.requestDurations = new RequestDurations(registry);
@@ -155,7 +159,7 @@ declare module 'fastify' {
 interface MetricsOptions {
   /** When set, GET /metrics requires `Authorization: Bearer <token>`; otherwise it answers loopback callers only. */
   readonly token?: string;
-  readonly rateLimits?: RateLimiter;
+  readonly rateLimits?: RateLimitRefusals;
 }
 
 /** Registers the metrics on the root app: the latency hook and GET /metrics. */

@@ -1,6 +1,6 @@
 import { PROBLEMS, ProblemError } from '@gatehouse/contract';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { StoreBusyError } from '../store/store.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { classifyError, errorHandler, type ErrorRenderer } from './error-classifier.js';
 
 /** Sends an RFC 9457 problem from the catalog. */
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: ProblemError): FastifyReply {
@@ -27,34 +27,25 @@ function pathOf(request: FastifyRequest): string {
 
 /** The catalog problem for anything thrown on a non-OAuth route. */
 export function toProblem(error: unknown): ProblemError {
-  if (error instanceof ProblemError) return error;
-  if (error instanceof StoreBusyError) return new ProblemError('service_unavailable');
-  const fastifyError = error as Partial<FastifyError>;
-  switch (fastifyError.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ProblemError('payload_too_large');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_TYPE':
-      return new ProblemError('unsupported_media_type');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ProblemError('malformed_json', 'The request body is empty; send a JSON object.');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ProblemError('malformed_json', 'The request body is not valid JSON.');
-  }
-  if (error instanceof SyntaxError) return new ProblemError('malformed_json', 'The request body is not valid JSON.');
-  const status = fastifyError.statusCode;
-  // Any other request Fastify could not read (bad Content-Length, aborted body…) is the client's.
-  if (status !== undefined && status >= 400 && status < 500)
-    return new ProblemError('malformed_request', 'The request could not be read.');
-  return new ProblemError('internal_error');
+  return classifyError(error, 'problem');
 }
 
-/** The error handler of every route that is not an OAuth endpoint. */
-export function problemErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const problem = toProblem(error);
-  if (problem.code === 'internal_error') request.log.error({ err: error }, 'unexpected error');
-  return sendProblem(reply, request, problem);
-}
+/**
+ * Writes a problem as RFC 9457 `application/problem+json`; a problem that carries a bearer challenge
+ * (api/bearer.ts) adds it as WWW-Authenticate (RFC 6750 §3).
+ */
+export const problemRenderer: ErrorRenderer<'problem'> = {
+  catalog: 'problem',
+  unexpected: 'unexpected error',
+  render(problem, request, reply) {
+    const { challenge } = problem as { readonly challenge?: unknown };
+    if (typeof challenge === 'string') reply.header('www-authenticate', challenge);
+    return replyWithProblem(reply, request, problem);
+  },
+};
+
+/** The error handler of every route that is not an OAuth endpoint nor a page. */
+export const problemErrorHandler = errorHandler(problemRenderer);
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   return sendProblem(

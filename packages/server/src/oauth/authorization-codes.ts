@@ -1,5 +1,6 @@
 import type { FixedOAuthReason } from '@gatehouse/contract';
-import { auditedTransaction, storeAudit, type AuditSink } from '../audit/audit.js';
+import { auditedTransaction, type AuditSink } from '../audit/audit.js';
+import { revokeFamily } from './revoke-family.js';
 import type { AuthorizationCodeRecord, ClientRecord, GrantRecord } from '../primitives/records.js';
 import type { Store } from '../store/store.js';
 import { issueGrant } from './grant-issuance.js';
@@ -79,17 +80,9 @@ export async function redeemAuthorizationCode(store: Store, r: Redemption): Prom
     if (!code) return { ok: false, reason: 'authorization_code_invalid' };
     if (code.clientId !== r.client.id) return { ok: false, reason: 'authorization_code_client_mismatch' };
     if (code.usedAt !== null) {
-      if (code.grantId !== null && (await tx.revokeGrant(code.grantId, 'code_replayed', r.now))) {
-        audit.push(
-          await storeAudit(tx, {
-            event: 'grant_revoked',
-            at: r.now,
-            clientId: code.clientId,
-            subject: code.subject,
-            grantId: code.grantId,
-            reason: 'code_replayed',
-          }),
-        );
+      if (code.grantId !== null) {
+        const grant = { id: code.grantId, clientId: code.clientId, subject: code.subject };
+        audit.push(...(await revokeFamily(tx, grant, { reason: 'code_replayed', at: r.now })));
       }
       return { ok: false, reason: 'authorization_code_used' };
     }

@@ -1,4 +1,5 @@
-import { auditedTransaction, storeAudit, type Actor } from '../audit/audit.js';
+import { auditedTransaction, type Actor } from '../audit/audit.js';
+import { revokeFamily } from './revoke-family.js';
 import type { GrantRecord } from '../primitives/records.js';
 import type { Store } from '../store/store.js';
 
@@ -15,19 +16,8 @@ export async function revokeGrantAsAdmin(
 ): Promise<GrantRecord | undefined> {
   return auditedTransaction(store, actor.sink, async (tx, events) => {
     const grant = await tx.findGrant(id);
-    if (grant && (await tx.revokeGrant(id, 'revoked_by_admin', now))) {
-      events.push(
-        await storeAudit(tx, {
-          event: 'grant_revoked',
-          at: now,
-          clientId: grant.clientId,
-          subject: grant.subject,
-          grantId: id,
-          reason: 'revoked_by_admin',
-          actor: actor.id,
-        }),
-      );
-    }
+    if (grant)
+      events.push(...(await revokeFamily(tx, grant, { reason: 'revoked_by_admin', at: now, actor: actor.id })));
     return grant;
   });
 }

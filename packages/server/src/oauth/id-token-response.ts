@@ -41,15 +41,13 @@ export async function withIdToken(
 
 /**
  * The ID token of a refresh (OIDC Core §12.2): a new one whose `auth_time` is the original
- * sign-in's and which has no nonce. The grant's use is noted for the account page.
+ * sign-in's (read, and the grant's use noted, by the exchange: refresh-token-lifecycle.ts) and
+ * which has no nonce.
  */
 export async function withRefreshIdToken(
   services: Pick<TokenServices, 'store' | 'idTokens'>,
   response: GatehouseTokenResponse,
-  c: Omit<IdTokenContext, 'nonce' | 'authTime'>,
+  c: Omit<IdTokenContext, 'nonce'>,
 ): Promise<GatehouseTokenResponse> {
-  if (!c.scope.includes(OPENID_SCOPE)) return response;
-  const authTime = (await services.store.findGrantAuthTime(c.grant.id)) ?? null;
-  if (authTime !== null) await services.store.touchGrantUse(c.grant.id, c.now);
-  return withIdToken(services, response, { ...c, nonce: null, authTime });
+  return withIdToken(services, response, { ...c, nonce: null });
 }

@@ -1,5 +1,5 @@
 import type { FixedOAuthReason } from '@gatehouse/contract';
-import { auditedTransaction, storeAudit, type AuditEvent, type AuditSink } from '../audit/audit.js';
+import { auditedTransaction, storeAudit, type AuditSink } from '../audit/audit.js';
 import type {
   ClientRecord,
   GrantRecord,
@@ -13,6 +13,8 @@ import { isScopeSubset } from './scope.js';
 import { digestOf } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
 import type { RefreshSuccessors } from './refresh-successors.js';
+import { revokeFamily } from './revoke-family.js';
+import { OPENID_SCOPE } from './id-tokens.js';
 
 /**
  * The refresh-token lifecycle (docs/architecture.md, "Grants and refresh-token families"), in one place.
@@ -135,6 +137,8 @@ type RefreshOutcome =
       readonly grant: GrantRecord;
       readonly scope: readonly string[];
       readonly refreshToken: string | null;
+      /** The original sign-in's time, for the ID token (OIDC Core §12.2); null without an OIDC sign-in. */
+      readonly authTime: number | null;
     }
   | { readonly ok: false; readonly reason: FixedOAuthReason };
 
@@ -156,10 +160,15 @@ export async function exchangeRefreshToken(store: Store, request: RefreshRequest
       : inFamily;
     const state = refreshTokenState(found, policy, now);
     if (state !== 'active' && state !== 'in_replay_window') {
-      const familyRevoked =
-        isReplay(found, policy, now) && (await tx.revokeGrant(found.grant.id, 'reuse_detected', now));
       // Recorded with the revocation, in its transaction: once, since only the first replay revokes.
-      if (familyRevoked) audit.push(...(await recordReuse(tx, found, now)));
+      if (isReplay(found, policy, now))
+        audit.push(
+          ...(await revokeFamily(tx, found.grant, {
+            reason: 'reuse_detected',
+            at: now,
+            detected: 'refresh_token_reuse_detected',
+          })),
+        );
       return refused(REFUSAL[state]);
     }
     const scope = request.scope ?? found.grant.scope;
@@ -168,11 +177,25 @@ export async function exchangeRefreshToken(store: Store, request: RefreshRequest
     if (state === 'in_replay_window') {
       audit.push(await storeAudit(tx, { ...auditedGrant(found.grant, now), event: 'refresh_token_replay_served' }));
       const successor = found.successor === null ? null : successorToken(request, found.token);
-      return { ok: true, grant: found.grant, scope, refreshToken: successor };
+      return {
+        ok: true,
+        grant: found.grant,
+        scope,
+        refreshToken: successor,
+        authTime: await noteUse(tx, found, scope, now),
+      };
     }
     const refreshToken = policy.rotation ? await rotate(tx, found, request) : await keepAlive(tx, found, policy, now);
-    return { ok: true, grant: found.grant, scope, refreshToken };
+    return { ok: true, grant: found.grant, scope, refreshToken, authTime: await noteUse(tx, found, scope, now) };
   });
+}
+
+/**
+ * An OpenID refresh notes the grant's use for the account page and reads its sign-in's time for the
+ * ID token, in one statement of the exchange's transaction: committed with the rotation or not at all.
+ */
+async function noteUse(tx: Repository, { grant }: RefreshTokenInFamily, scope: readonly string[], now: number) {
+  return scope.includes(OPENID_SCOPE) ? ((await tx.touchGrantUse(grant.id, now)) ?? null) : null;
 }
 
 /** The successor this token's last exchange issued: its plaintext, derived again. */
@@ -203,14 +226,6 @@ async function successorOf(
 
 function auditedGrant(grant: GrantRecord, now: number) {
   return { at: now, clientId: grant.clientId, subject: grant.subject, grantId: grant.id };
-}
-
-async function recordReuse(tx: Repository, { grant }: RefreshTokenInFamily, now: number): Promise<AuditEvent[]> {
-  const who = auditedGrant(grant, now);
-  return [
-    await storeAudit(tx, { ...who, event: 'refresh_token_reuse_detected' }),
-    await storeAudit(tx, { ...who, event: 'grant_revoked', reason: 'reuse_detected' }),
-  ];
 }
 
 function refused(reason: FixedOAuthReason): RefreshOutcome {

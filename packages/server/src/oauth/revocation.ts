@@ -1,4 +1,5 @@
-import { auditedTransaction, storeAudit, type AuditSink } from '../audit/audit.js';
+import { auditedTransaction, type AuditSink } from '../audit/audit.js';
+import { revokeFamily } from './revoke-family.js';
 import type { TokenServices } from './services.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { digestOf } from '../primitives/secrets.js';
@@ -24,18 +25,7 @@ export async function revokeToken(
     const now = clock.now();
     const { grant } = found;
     await auditedTransaction(store, audit, async (tx, events) => {
-      if (await tx.revokeGrant(grant.id, 'revoked_by_client', now)) {
-        events.push(
-          await storeAudit(tx, {
-            event: 'grant_revoked',
-            at: now,
-            clientId: grant.clientId,
-            subject: grant.subject,
-            grantId: grant.id,
-            reason: 'revoked_by_client',
-          }),
-        );
-      }
+      events.push(...(await revokeFamily(tx, grant, { reason: 'revoked_by_client', at: now })));
     });
     return 'revoked';
   }

@@ -44,12 +44,7 @@ export async function oauthRoutes(app: FastifyInstance, { services }: { services
         }
       },
     );
-    const answer = oauthErrorHandler(services.issuer);
-    json.setErrorHandler((error, request, reply) => {
-      const code = (error as { code?: string }).code;
-      const unsupported = code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_TYPE';
-      return answer(unsupported ? new OAuthError('body_not_json') : error, request, reply);
-    });
+    json.setErrorHandler(oauthErrorHandler(services.issuer, 'oauth_json'));
     for (const endpoint of served) if (endpoint.body === 'json') registerEndpoint(json, services, endpoint);
   });
 }
@@ -70,9 +65,9 @@ function registerEndpoint(app: FastifyInstance, services: OAuthServices, endpoin
       }
       const params = request.method === 'POST' ? formParamsOf(request.body) : FormParams.empty();
       const audit = auditLogOf(request);
-      endpoint.precheck?.(params);
+      const checked = endpoint.precheck?.(params);
       const client = authenticate === null ? null : await authenticate(services, request, params, audit);
-      const call: EndpointCall<ClientAuthentication> = { request, reply, params, client, audit };
+      const call: EndpointCall<ClientAuthentication> = { request, reply, params, client, audit, checked };
       return endpoint.handle!(call, services);
     },
   });

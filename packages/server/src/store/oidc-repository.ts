@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { GrantRecord } from '../primitives/records.js';
 import { grantFromRow } from './rows.js';
 import type { Database } from './schema.js';
+import { tokenPathQueries } from './token-path-queries.js';
 import { userFromRow, type UserClaims, type UserRecord } from './identity-repository.js';
 
 /** A grant as the account page shows it: the grant, its client's name, its sign-in and last use. */
@@ -23,10 +24,11 @@ export interface OidcRepository {
   renameUser(from: string, to: string, now: number): Promise<boolean>;
   /** Records when the user signed in for a grant made by an OpenID Connect code (OIDC Core §12.2). */
   insertGrantAuthentication(grantId: string, authTime: number): Promise<void>;
-  /** The grant's original auth_time, or undefined for a grant made without an OIDC sign-in. */
-  findGrantAuthTime(grantId: string): Promise<number | undefined>;
-  /** Records a use (a refresh) of a grant made by an OpenID Connect sign-in, for the account page. */
-  touchGrantUse(grantId: string, now: number): Promise<void>;
+  /**
+   * Records a use (a refresh) of a grant made by an OpenID Connect sign-in, for the account page, and
+   * returns its original auth_time; undefined (nothing recorded) for a grant made without one.
+   */
+  touchGrantUse(grantId: string, now: number): Promise<number | undefined>;
   /** The grants of `subject` that are neither revoked nor past their absolute expiry, every client. */
   listAccountGrants(subject: string, now: number): Promise<AccountGrant[]>;
 }
@@ -62,20 +64,9 @@ export function createOidcRepository(db: Kysely<Database>): OidcRepository {
     async insertGrantAuthentication(grantId, authTime) {
       await db.insertInto('grant_authentications').values({ grant_id: grantId, auth_time: authTime }).execute();
     },
-    async findGrantAuthTime(grantId) {
-      const row = await db
-        .selectFrom('grant_authentications')
-        .select('auth_time')
-        .where('grant_id', '=', grantId)
-        .executeTakeFirst();
-      return row && Number(row.auth_time);
-    },
     async touchGrantUse(grantId, now) {
-      await db
-        .updateTable('grant_authentications')
-        .set({ last_used_at: now })
-        .where('grant_id', '=', grantId)
-        .execute();
+      const row = await tokenPathQueries.touchGrantUse(db, { id: grantId, now }).executeTakeFirst();
+      return row && Number(row.auth_time);
     },
     async listAccountGrants(subject, now) {
       const rows = await db

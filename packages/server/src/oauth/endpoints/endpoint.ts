@@ -35,7 +35,7 @@ export type RateLimitsOf<Auth extends ClientAuthentication> = Auth extends 'none
 export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** One request to an endpoint, as its handler sees it once the shared steps have run. */
-export interface EndpointCall<Auth extends ClientAuthentication> {
+export interface EndpointCall<Auth extends ClientAuthentication, Checked = unknown> {
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
   /** The form body (POST) or an empty set (GET). */
@@ -43,6 +43,8 @@ export interface EndpointCall<Auth extends ClientAuthentication> {
   /** The authenticated client, within its limits; null where nobody authenticates. */
   readonly client: Auth extends 'none' ? null : ClientRecord;
   readonly audit: AuditSink;
+  /** What the endpoint's `precheck` resolved (e.g. /token's grant handler), so nothing is resolved twice. */
+  readonly checked: Checked;
 }
 
 /**
@@ -50,7 +52,11 @@ export interface EndpointCall<Auth extends ClientAuthentication> {
  * parse errors are RFC 6749 §5.2 bodies and the rate-limit names are all derived from these entries
  * (`endpoints/index.ts`); nothing else names an OAuth path.
  */
-export interface OAuthEndpoint<Name extends string = string, Auth extends ClientAuthentication = ClientAuthentication> {
+export interface OAuthEndpoint<
+  Name extends string = string,
+  Auth extends ClientAuthentication = ClientAuthentication,
+  Checked = unknown,
+> {
   /** Also the stem of its rate-limit names. */
   readonly name: Name;
   /** One method, or several on one URL (RFC 7592's GET, PUT and DELETE of a registered client). */
@@ -76,14 +82,15 @@ export interface OAuthEndpoint<Name extends string = string, Auth extends Client
   readonly rateLimits: RateLimitsOf<Auth>;
   /**
    * Checks whose errors come before client authentication's (e.g. /token's `grant_type`, RFC 6749
-   * §5.2 lists unsupported_grant_type independently of the client).
+   * §5.2 lists unsupported_grant_type independently of the client). What it returns reaches the
+   * handler as `call.checked`.
    */
-  readonly precheck?: (params: FormParams) => void;
+  readonly precheck?: (params: FormParams) => Checked;
   /**
    * Answers the request. Absent when another part of the server serves this path (the authorization
    * endpoint is served with the sign-in pages, which answer in HTML and redirects).
    */
-  handle?(call: EndpointCall<Auth>, services: OAuthServices): Promise<FastifyReply>;
+  handle?(call: EndpointCall<Auth, Checked>, services: OAuthServices): Promise<FastifyReply>;
 }
 
 /**
@@ -95,8 +102,9 @@ export function oauthEndpoint<
   const Auth extends ClientAuthentication,
   const Method extends EndpointMethod | readonly EndpointMethod[],
   const Limits extends RateLimitsOf<Auth>,
+  Checked = undefined,
 >(
-  endpoint: OAuthEndpoint<Name, Auth> & { readonly method: Method; readonly rateLimits: Limits },
-): OAuthEndpoint<Name, Auth> & { readonly method: Method; readonly rateLimits: Limits } {
+  endpoint: OAuthEndpoint<Name, Auth, Checked> & { readonly method: Method; readonly rateLimits: Limits },
+): OAuthEndpoint<Name, Auth, Checked> & { readonly method: Method; readonly rateLimits: Limits } {
   return endpoint;
 }

@@ -35,6 +35,7 @@ export const refreshTokenGrant = grantHandler({
       refreshToken: outcome.refreshToken,
       now,
     });
-    return withRefreshIdToken({ store, idTokens }, response, { client, grant, scope: outcome.scope, now });
+    const { authTime } = outcome;
+    return withRefreshIdToken({ store, idTokens }, response, { client, grant, scope: outcome.scope, authTime, now });
   },
 });

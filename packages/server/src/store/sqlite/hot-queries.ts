@@ -16,6 +16,7 @@ export type HotQueries = Pick<
   | 'updateRefreshToken'
   | 'updateGrantFamily'
   | 'revokeGrant'
+  | 'touchGrantUse'
   | 'insertRecord'
 >;
 
@@ -38,6 +39,7 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
   const updateGrantFamily = prepare(database, db, q.updateGrantFamily);
   const insertRefreshToken = prepare(database, db, q.insertRefreshToken);
   const updateRefreshToken = prepare(database, db, q.updateRefreshToken);
+  const touchGrantUse = prepare(database, db, q.touchGrantUse);
   const insertRecord = prepare(database, db, q.insertRecord);
 
   return {
@@ -67,6 +69,9 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
     },
     async updateRefreshToken(id, { useCount, expiresAt }) {
       updateRefreshToken.run({ id, useCount, expiresAt });
+    },
+    async touchGrantUse(id, now) {
+      return touchGrantUse.get({ id, now })?.auth_time;
     },
     async insertRecord(r) {
       insertRecord.run({ ...r, body: JSON.stringify(r.body) });

@@ -1,7 +1,7 @@
 import { ProblemError } from '@gatehouse/contract';
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
-import type { ReadinessCheck } from '../health/readiness.js';
-import { replyWithProblem } from './problems.js';
+import { replyWithProblem } from '../http/problems.js';
+import type { ReadinessCheck } from './readiness.js';
 
 /**
  * Probes are sent every second or so by every load balancer and orchestrator: they are kept out of
