@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isRegisteredRedirectUri } from '../src/authorize/redirect-uri.js';
+import { isRegisteredRedirectUri } from '../src/oauth/redirect-uris.js';
 
 describe('redirect URI matching (RFC 6749 §3.1.2.3, RFC 9700 §4.1.3, RFC 8252 §7.3)', () => {
   const registered = [

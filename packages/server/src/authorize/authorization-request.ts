@@ -1,8 +1,8 @@
 import { OAuthError } from '@gatehouse/contract';
 import { grantableScope } from '../oauth/clients.js';
+import { isRegisteredRedirectUri } from '../oauth/redirect-uris.js';
 import { isScopeSubset, parseScope } from '../oauth/scope.js';
 import type { ClientRecord } from '../primitives/records.js';
-import { isRegisteredRedirectUri } from './redirect-uri.js';
 import { oidcParametersOf, withoutUnconsentedOfflineAccess, type OidcParameters } from './oidc-parameters.js';
 
 /** A validated authorization request (RFC 6749 §4.1.1 with RFC 7636 §4.3). */

@@ -1,6 +1,6 @@
 import { OAuthError } from '@gatehouse/contract';
-import { isLoopbackIpRedirectUri } from '../authorize/redirect-uri.js';
 import { isGrantType } from './grants/index.js';
+import { isLoopbackIpRedirectUri } from './redirect-uris.js';
 import { parseScope } from './scope.js';
 
 /** The client authentication methods a registered client may choose (RFC 7591 §2, RFC 8414 §2). */
