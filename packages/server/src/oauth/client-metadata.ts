@@ -1,5 +1,5 @@
 import { OAuthError } from '@gatehouse/contract';
-import { isGrantType } from './grants/index.js';
+import { isGrantTypeName } from '../primitives/grant-types.js';
 import { isLoopbackIpRedirectUri } from './redirect-uris.js';
 import { parseScope } from './scope.js';
 
@@ -50,7 +50,7 @@ export function checkClientMetadata(body: unknown, offeredScopes: readonly strin
   const fields = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
   // §2: grant_types defaults to authorization_code, response_types to code.
   const grantTypes = stringList(fields, 'grant_types') ?? ['authorization_code'];
-  if (!grantTypes.every(isGrantType)) throw new OAuthError('registered_grant_type_unsupported');
+  if (!grantTypes.every(isGrantTypeName)) throw new OAuthError('registered_grant_type_unsupported');
   const responseTypes =
     stringList(fields, 'response_types') ?? (grantTypes.includes('authorization_code') ? ['code'] : []);
   // §2.1: code goes with authorization_code, and this server has no other response type.
