@@ -1,8 +1,8 @@
 import { OAuthError } from '@gatehouse/contract';
 import { grantableScope } from '../oauth/clients.js';
+import { isClientRedirectUri } from '../oauth/redirect-uris.js';
 import { isScopeSubset, parseScope } from '../oauth/scope.js';
 import type { ClientRecord } from '../primitives/records.js';
-import { isRegisteredRedirectUri } from './redirect-uri.js';
 import { oidcParametersOf, withoutUnconsentedOfflineAccess, type OidcParameters } from './oidc-parameters.js';
 
 /** A validated authorization request (RFC 6749 §4.1.1 with RFC 7636 §4.3). */
@@ -86,8 +86,8 @@ export function checkAuthorizationRequest(
   const redirectUri = params.one('redirect_uri');
   if (redirectUri === REPEATED) return { kind: 'untrusted', detail: 'redirect_uri was sent more than once.' };
   if (redirectUri === undefined) return { kind: 'untrusted', detail: 'The request has no redirect_uri.' };
-  // RFC 6749 §3.1.2.3, RFC 9700 §4.1.3: exact match; RFC 8252 §7.3: loopback IP literals on any port.
-  if (!isRegisteredRedirectUri(client.redirectUris, redirectUri)) {
+  // RFC 6749 §3.1.2.3, RFC 9700 §4.1.3: exact match; RFC 8252 §7.3: a native app's loopback on any port.
+  if (!isClientRedirectUri(client, redirectUri)) {
     return {
       kind: 'untrusted',
       detail: `The redirect_uri '${redirectUri}' is not registered for the client '${client.id}'.`,

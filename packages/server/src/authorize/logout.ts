@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formParamsOf } from '../http/form.js';
 import { endSessionEndpoint } from '../oauth/endpoints/end-session.js';
 import { readIdTokenHint } from '../oauth/id-token-hint.js';
+import { isRegisteredPostLogoutRedirectUri } from '../oauth/redirect-uris.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
 import type { AuthorizePages } from './flow.js';
@@ -49,7 +50,7 @@ async function checkLogoutRequest({ context }: AuthorizePages, query: string): P
   if (clientId !== undefined && !client) refuse(`No client is registered with client_id '${clientId}'.`);
   const uri = one('post_logout_redirect_uri');
   if (uri !== undefined && !client) refuse('A post_logout_redirect_uri needs an id_token_hint or a client_id.');
-  if (uri !== undefined && !(client?.postLogoutRedirectUris ?? []).includes(uri))
+  if (uri !== undefined && !isRegisteredPostLogoutRedirectUri(client?.postLogoutRedirectUris ?? [], uri))
     refuse(`The post_logout_redirect_uri '${uri}' is not registered for the client '${clientId ?? ''}'.`);
   return {
     client,

@@ -1,6 +1,6 @@
 import { OAuthError } from '@gatehouse/contract';
-import { isLoopbackIpRedirectUri } from '../authorize/redirect-uri.js';
-import { isGrantType } from './grants/index.js';
+import { isGrantTypeName } from '../primitives/grant-types.js';
+import { isLoopbackIpRedirectUri } from './redirect-uris.js';
 import { parseScope } from './scope.js';
 
 /** The client authentication methods a registered client may choose (RFC 7591 §2, RFC 8414 §2). */
@@ -50,7 +50,7 @@ export function checkClientMetadata(body: unknown, offeredScopes: readonly strin
   const fields = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
   // §2: grant_types defaults to authorization_code, response_types to code.
   const grantTypes = stringList(fields, 'grant_types') ?? ['authorization_code'];
-  if (!grantTypes.every(isGrantType)) throw new OAuthError('registered_grant_type_unsupported');
+  if (!grantTypes.every(isGrantTypeName)) throw new OAuthError('registered_grant_type_unsupported');
   const responseTypes =
     stringList(fields, 'response_types') ?? (grantTypes.includes('authorization_code') ? ['code'] : []);
   // §2.1: code goes with authorization_code, and this server has no other response type.

@@ -1,6 +1,6 @@
 import { OperatorInputError } from '../primitives/operator-input-error.js';
+import { GRANT_TYPE_NAMES, isGrantTypeName, type GrantTypeName } from '../primitives/grant-types.js';
 import type { ClientRecord } from '../primitives/records.js';
-import { GRANT_TYPES, isGrantType } from './grants/index.js';
 import type { Repository } from '../store/repository.js';
 import { digestOf } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
@@ -83,15 +83,14 @@ export async function registerClient(
 /** The client `r` registers (every field checked), without a secret; nothing is stored. */
 export function clientFromRegistration(r: ClientRegistration, now: number): ClientRecord {
   if (!CLIENT_ID.test(r.id)) throw new OperatorInputError('client id must be 1 to 128 characters of [A-Za-z0-9._~-]');
-  const grantTypes =
+  const grantTypes = (
     r.grantTypes ??
     (r.admin
       ? ['client_credentials']
       : r.public
         ? ['authorization_code', 'refresh_token']
-        : ['authorization_code', 'refresh_token', 'client_credentials']);
-  for (const g of grantTypes)
-    if (!isGrantType(g)) throw new OperatorInputError(`unknown grant type '${g}'; use ${GRANT_TYPES.join(', ')}`);
+        : ['authorization_code', 'refresh_token', 'client_credentials'])
+  ).map(knownGrantType);
   if (r.public && grantTypes.includes('client_credentials'))
     throw new OperatorInputError('a public client cannot use client_credentials');
   const scope = [...new Set(r.scope ?? (r.admin ? ADMIN_SCOPES : []))];
@@ -149,6 +148,13 @@ function checkAdminRules(r: ClientRegistration, grantTypes: readonly string[], s
   if (r.public) throw new OperatorInputError('an admin client is confidential: it cannot be --public');
   if (grantTypes.length !== 1 || grantTypes[0] !== 'client_credentials')
     throw new OperatorInputError('an admin client uses only the client_credentials grant');
+}
+
+/** A `grant_type` of the registry's vocabulary (primitives/grant-types.ts, implemented by oauth/grants/). */
+function knownGrantType(name: string): GrantTypeName {
+  if (!isGrantTypeName(name))
+    throw new OperatorInputError(`unknown grant type '${name}'; use ${GRANT_TYPE_NAMES.join(', ')}`);
+  return name;
 }
 
 function replayWindowOf(seconds: number): number {

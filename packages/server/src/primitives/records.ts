@@ -1,3 +1,5 @@
+import type { GrantTypeName } from './grant-types.js';
+
 /** The store's records as the domain sees them: camelCase, typed, times in epoch seconds. */
 
 /** A client's refresh-token policy (docs/architecture.md, "Grants and refresh-token families"). */
@@ -25,8 +27,8 @@ export interface ClientRecord {
   /** SHA-256 of the secret, hex; null for a public client. */
   readonly secretDigest: string | null;
   readonly redirectUris: readonly string[];
-  /** `grant_type` values the client may use (the vocabulary is the grant registry's, oauth/grants/). */
-  readonly grantTypes: readonly string[];
+  /** `grant_type` values the client may use (the vocabulary the grant registry, oauth/grants/, implements). */
+  readonly grantTypes: readonly GrantTypeName[];
   /** Scopes the client may request. */
   readonly scope: readonly string[];
   readonly policy: RefreshPolicy;

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import type { GrantTypeName } from '../primitives/grant-types.js';
 import type {
   AuthorizationCodeRecord,
   ClientRecord,
@@ -25,7 +26,8 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     name: r.name,
     secretDigest: r.secret_digest,
     redirectUris: JSON.parse(r.redirect_uris) as string[],
-    grantTypes: JSON.parse(r.grant_types) as string[],
+    // Only names of the vocabulary are ever stored: registration checks them (oauth/clients.ts).
+    grantTypes: JSON.parse(r.grant_types) as GrantTypeName[],
     scope: scopeList(r.scope),
     policy: {
       rotation: r.rotation === 1,

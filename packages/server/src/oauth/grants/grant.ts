@@ -6,7 +6,8 @@ import type { GatehouseTokenResponse } from '@gatehouse/contract';
 
 /**
  * One grant type of the token endpoint: reads its parameters, answers tokens or throws OAuthError.
- * Registered in `grants/index.ts`, from which `grant_types_supported` and the client vocabulary derive.
+ * Registered in `grants/index.ts` (from which `grant_types_supported` derives), under a name of
+ * `GRANT_TYPE_NAMES` (primitives/grant-types.ts).
  */
 export interface GrantHandler<Type extends string = string> {
   readonly grantType: Type;
