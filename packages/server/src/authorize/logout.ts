@@ -9,6 +9,7 @@ import type { AuthorizePages } from './flow.js';
 import { renderLogoutPage, renderSignedOutPage } from './account-pages.js';
 import { formActionSource, redirectToClient, sendPage } from './responses.js';
 import { currentSession, startSession } from './sessions.js';
+import { signedInSession } from './sign-in/state.js';
 
 /** A checked logout request (RP-Initiated Logout 1.0 §2). */
 interface LogoutRequest {
@@ -90,14 +91,15 @@ export function logoutEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     const logout = await checkLogoutRequest(pages, query);
     const now = clock.now();
     const session = await currentSession(store, request, now);
-    const user = session?.username ? await store.findUser(session.username) : undefined;
+    const signedIn = signedInSession(session);
+    const user = signedIn ? await store.findUser(signedIn.username) : undefined;
     if (logout.hintedSubject !== undefined && (!user || user.subject === logout.hintedSubject))
       return signOut(pages, request, reply, logout, session?.id, 302);
     const shown = session ?? (await startSession(store, reply, cookies, now));
     const page = renderLogoutPage(base, {
       csrfToken: shown.csrfToken,
       query: logout.query,
-      username: shown.username,
+      username: signedInSession(shown)?.username ?? null,
       clientName: logout.client?.name,
     });
     return sendPage(reply, 200, page, logout.returnTo ? [formActionSource(logout.returnTo.uri)] : []);

@@ -12,6 +12,8 @@ interface IdTokenContext {
   readonly nonce: string | null;
   /** The original sign-in's time, or null when the grant came from none. */
   readonly authTime: number | null;
+  /** How the user signed in (RFC 8176 `amr` values), or null with authTime. */
+  readonly amr: readonly string[] | null;
   readonly now: number;
 }
 
@@ -33,6 +35,7 @@ export async function withIdToken(
     scope: c.scope,
     accessToken: response.access_token,
     authTime: c.authTime,
+    amr: c.amr,
     nonce: c.nonce,
     now: c.now,
   });
@@ -40,16 +43,17 @@ export async function withIdToken(
 }
 
 /**
- * The ID token of a refresh (OIDC Core §12.2): a new one whose `auth_time` is the original
+ * The ID token of a refresh (OIDC Core §12.2): a new one whose `auth_time` and `amr` are the original
  * sign-in's and which has no nonce. The grant's use is noted for the account page.
  */
 export async function withRefreshIdToken(
   services: Pick<TokenServices, 'store' | 'idTokens'>,
   response: GatehouseTokenResponse,
-  c: Omit<IdTokenContext, 'nonce' | 'authTime'>,
+  c: Omit<IdTokenContext, 'nonce' | 'authTime' | 'amr'>,
 ): Promise<GatehouseTokenResponse> {
   if (!c.scope.includes(OPENID_SCOPE)) return response;
-  const authTime = (await services.store.findGrantAuthTime(c.grant.id)) ?? null;
-  if (authTime !== null) await services.store.touchGrantUse(c.grant.id, c.now);
-  return withIdToken(services, response, { ...c, nonce: null, authTime });
+  const authentication = await services.store.findGrantAuthentication(c.grant.id);
+  if (authentication) await services.store.touchGrantUse(c.grant.id, c.now);
+  const { authTime, amr } = authentication ?? { authTime: null, amr: null };
+  return withIdToken(services, response, { ...c, nonce: null, authTime, amr });
 }

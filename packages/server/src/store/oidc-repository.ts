@@ -1,10 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { GrantRecord } from '../primitives/records.js';
-import { grantFromRow } from './rows.js';
+import { amrFromColumn, amrToColumn, grantFromRow } from './rows.js';
 import type { Database } from './schema.js';
 import { userFromRow, type UserClaims, type UserRecord } from './identity-repository.js';
 
 /** A grant as the account page shows it: the grant, its client's name, its sign-in and last use. */
+/** A grant's original sign-in (OIDC Core §12.2): when, and how (RFC 8176 `amr` values). */
+export interface GrantAuthentication {
+  readonly authTime: number;
+  readonly amr: readonly string[] | null;
+}
+
 export interface AccountGrant {
   readonly grant: GrantRecord;
   readonly clientName: string;
@@ -22,9 +28,9 @@ export interface OidcRepository {
    */
   renameUser(from: string, to: string, now: number): Promise<boolean>;
   /** Records when the user signed in for a grant made by an OpenID Connect code (OIDC Core §12.2). */
-  insertGrantAuthentication(grantId: string, authTime: number): Promise<void>;
-  /** The grant's original auth_time, or undefined for a grant made without an OIDC sign-in. */
-  findGrantAuthTime(grantId: string): Promise<number | undefined>;
+  insertGrantAuthentication(grantId: string, authTime: number, amr?: readonly string[] | null): Promise<void>;
+  /** The grant's original auth_time and amr, or undefined for a grant made without an OIDC sign-in. */
+  findGrantAuthentication(grantId: string): Promise<GrantAuthentication | undefined>;
   /** Records a use (a refresh) of a grant made by an OpenID Connect sign-in, for the account page. */
   touchGrantUse(grantId: string, now: number): Promise<void>;
   /** The grants of `subject` that are neither revoked nor past their absolute expiry, every client. */
@@ -59,16 +65,19 @@ export function createOidcRepository(db: Kysely<Database>): OidcRepository {
       await db.updateTable('device_authorizations').set({ subject: to }).where('subject', '=', from).execute();
       return true;
     },
-    async insertGrantAuthentication(grantId, authTime) {
-      await db.insertInto('grant_authentications').values({ grant_id: grantId, auth_time: authTime }).execute();
+    async insertGrantAuthentication(grantId, authTime, amr) {
+      await db
+        .insertInto('grant_authentications')
+        .values({ grant_id: grantId, auth_time: authTime, amr: amrToColumn(amr) })
+        .execute();
     },
-    async findGrantAuthTime(grantId) {
+    async findGrantAuthentication(grantId) {
       const row = await db
         .selectFrom('grant_authentications')
-        .select('auth_time')
+        .select(['auth_time', 'amr'])
         .where('grant_id', '=', grantId)
         .executeTakeFirst();
-      return row && Number(row.auth_time);
+      return row && { authTime: Number(row.auth_time), amr: amrFromColumn(row.amr) };
     },
     async touchGrantUse(grantId, now) {
       await db
