@@ -3,10 +3,10 @@ import { ProblemError } from '@gatehouse/contract';
 import { storeAudit } from '../audit/audit.js';
 import { formParamsOf } from '../http/form.js';
 import { describeScope } from './consent.js';
-import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
+import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import type { AuthorizePages } from './flow.js';
 import { renderAccountPage, renderNotSignedInPage } from './account-pages.js';
-import { sendPage } from './responses.js';
+import { sendPage } from '../html/responses.js';
 import { currentSession } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
 

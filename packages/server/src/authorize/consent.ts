@@ -5,10 +5,10 @@ import { createAuthorizationCode } from '../oauth/authorization-codes.js';
 import { isScopeSubset } from '../oauth/scope.js';
 import { CLAIM_WORDS } from '../users/claims.js';
 import type { AuthorizationRequest } from './authorization-request.js';
-import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
+import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { answerRefusal, loadAuthorizationRequest, redirectWithError, type AuthorizePages } from './flow.js';
-import { renderConsentPage } from './pages.js';
-import { formActionSource, redirectToClient, sendPage } from './responses.js';
+import { renderConsentPage } from '../html/layout.js';
+import { formActionSource, redirectToClient, sendPage } from '../html/responses.js';
 import { currentSession } from './sessions.js';
 import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
 

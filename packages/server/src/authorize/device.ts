@@ -10,12 +10,12 @@ import type { ClientRecord } from '../primitives/records.js';
 import type { DeviceAuthorizationRecord } from '../store/device-repository.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import { describeScope } from './consent.js';
-import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
+import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { renderDeviceConsentPage, renderDeviceDonePage, renderUserCodePage } from './device-pages.js';
 import type { AuthorizePages } from './flow.js';
 import { attemptSignIn, waitInWords } from './login.js';
-import { renderLoginPage, type LoginPage } from './pages.js';
-import { sendPage } from './responses.js';
+import { renderLoginPage, type LoginPage } from '../html/layout.js';
+import { sendPage } from '../html/responses.js';
 import { currentSession, startSession } from './sessions.js';
 import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
 

@@ -4,10 +4,10 @@ import { formParamsOf } from '../http/form.js';
 import { endSessionEndpoint } from '../oauth/endpoints/end-session.js';
 import { readIdTokenHint } from '../oauth/id-token-hint.js';
 import type { ClientRecord } from '../primitives/records.js';
-import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
+import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import type { AuthorizePages } from './flow.js';
 import { renderLogoutPage, renderSignedOutPage } from './account-pages.js';
-import { formActionSource, redirectToClient, sendPage } from './responses.js';
+import { formActionSource, redirectToClient, sendPage } from '../html/responses.js';
 import { currentSession, startSession } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
 

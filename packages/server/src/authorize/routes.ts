@@ -12,9 +12,9 @@ import { endSessionEndpoint } from '../oauth/endpoints/end-session.js';
 import { authorizationEndpoint } from './endpoint.js';
 import type { AuthorizePages } from './flow.js';
 import { loginEndpoint } from './login.js';
-import { htmlErrorHandler } from './responses.js';
+import { htmlErrorHandler } from '../html/responses.js';
 import { cookiePolicyFor } from './sessions.js';
-import { FAVICON_SVG, STYLESHEET } from './styles.js';
+import { FAVICON_SVG, STYLESHEET } from '../html/styles.js';
 
 /** The sign-in and consent forms are small; anything larger is refused before parsing. */
 const PAGE_FORM_BODY_LIMIT = 16 * 1024;
