@@ -5,6 +5,7 @@ import { formParamsOf } from '../http/form.js';
 import { describeScope } from './consent.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import type { AuthorizePages } from './flow.js';
+import type { BrowserPage } from './page.js';
 import { renderAccountPage, renderNotSignedInPage } from './account-pages.js';
 import { sendPage } from '../html/responses.js';
 import { currentSession } from './sessions.js';
@@ -65,3 +66,12 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     return reply.code(303).header('location', `${base}/account`).header('cache-control', 'no-store').send();
   });
 }
+
+export const accountPage: BrowserPage = {
+  name: 'account',
+  routes: [
+    { path: '/account', methods: ['GET'] },
+    { path: '/account/revoke', methods: ['POST'] },
+  ],
+  serve: accountEndpoints,
+};

@@ -7,7 +7,8 @@ import { CLAIM_WORDS } from '../users/claims.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { answerRefusal, loadAuthorizationRequest, redirectWithError, type AuthorizePages } from './flow.js';
-import { renderConsentPage } from '../html/layout.js';
+import { renderConsentPage } from './consent-page.js';
+import type { BrowserPage } from './page.js';
 import { formActionSource, redirectToClient, sendPage } from '../html/responses.js';
 import { currentSession } from './sessions.js';
 import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
@@ -140,3 +141,9 @@ export function consentEndpoint(app: FastifyInstance, pages: AuthorizePages): vo
     return issueCode(pages, reply, authorization, signedIn, 303);
   });
 }
+
+export const consentPage: BrowserPage = {
+  name: 'consent',
+  routes: [{ path: '/consent', methods: ['POST'] }],
+  serve: consentEndpoint,
+};

@@ -13,8 +13,9 @@ import { describeScope } from './consent.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { renderDeviceConsentPage, renderDeviceDonePage, renderUserCodePage } from './device-pages.js';
 import type { AuthorizePages } from './flow.js';
+import type { BrowserPage } from './page.js';
 import { attemptSignIn, waitInWords } from './login.js';
-import { renderLoginPage, type LoginPage } from '../html/layout.js';
+import { renderLoginPage, type LoginPage } from './login-page.js';
 import { sendPage } from '../html/responses.js';
 import { currentSession, startSession } from './sessions.js';
 import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
@@ -178,3 +179,13 @@ function sendDeviceConsentPage(
   });
   return sendPage(reply, 200, page);
 }
+
+export const devicePage: BrowserPage = {
+  name: 'device',
+  routes: [
+    { path: DEVICE_VERIFICATION_PATH, methods: ['GET', 'POST'] },
+    { path: `${DEVICE_VERIFICATION_PATH}/login`, methods: ['POST'] },
+    { path: `${DEVICE_VERIFICATION_PATH}/consent`, methods: ['POST'] },
+  ],
+  serve: deviceEndpoints,
+};

@@ -8,6 +8,7 @@ import { readIdTokenHint } from '../oauth/id-token-hint.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { sendLoginPage } from './login.js';
+import type { BrowserPage } from './page.js';
 import { currentSession, startSession } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
 
@@ -79,3 +80,9 @@ export function authorizationEndpoint(app: FastifyInstance, pages: AuthorizePage
     return answerSignedIn(pages, reply, authorization, signedIn);
   });
 }
+
+export const authorizePage: BrowserPage = {
+  name: 'authorize',
+  routes: [{ path: authorizationEndpointEntry.path, methods: [authorizationEndpointEntry.method] }],
+  serve: authorizationEndpoint,
+};

@@ -7,7 +7,8 @@ import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
-import { renderLoginPage, type LoginPage } from '../html/layout.js';
+import { renderLoginPage, type LoginPage } from './login-page.js';
+import type { BrowserPage } from './page.js';
 import { formActionSource, sendPage } from '../html/responses.js';
 import { currentSession, signIn } from './sessions.js';
 import { answerSignedIn } from './consent.js';
@@ -124,3 +125,9 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
       .send();
   });
 }
+
+export const signInPage: BrowserPage = {
+  name: 'sign-in',
+  routes: [{ path: '/login', methods: ['POST'] }],
+  serve: loginEndpoint,
+};

@@ -6,6 +6,7 @@ import { readIdTokenHint } from '../oauth/id-token-hint.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import type { AuthorizePages } from './flow.js';
+import type { BrowserPage } from './page.js';
 import { renderLogoutPage, renderSignedOutPage } from './account-pages.js';
 import { formActionSource, redirectToClient, sendPage } from '../html/responses.js';
 import { currentSession, startSession } from './sessions.js';
@@ -128,3 +129,12 @@ function queryOf(url: string): string {
   const mark = url.indexOf('?');
   return mark < 0 ? '' : url.slice(mark + 1);
 }
+
+export const logoutPage: BrowserPage = {
+  name: 'logout',
+  routes: [
+    { path: endSessionEndpoint.path, methods: [endSessionEndpoint.method, 'POST'] },
+    { path: '/logout', methods: ['GET', 'POST'] },
+  ],
+  serve: logoutEndpoints,
+};

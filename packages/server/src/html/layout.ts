@@ -1,9 +1,10 @@
 import { CSRF_FIELD } from './csrf.js';
 
 /**
- * The HTML of the sign-in, consent and error pages. Every value that comes from a request, a
- * client or a user goes through `escapeHtml`; the pages carry no script and no inline style, so
- * the Content-Security-Policy can forbid both.
+ * What every HTML page of the server shares: the layout, the escaping, the client and user marks,
+ * the hidden fields of a form, and the error page. Every value that comes from a request, a client
+ * or a user goes through `escapeHtml`; the pages carry no script and no inline style, so the
+ * Content-Security-Policy can forbid both. The pages themselves live with their features.
  */
 
 /** Escapes text for HTML content and double-quoted attribute values. */
@@ -49,86 +50,6 @@ export function monogram(name: string, kind: 'client' | 'user'): string {
 export function hiddenFields(csrfToken: string, query: string): string {
   return `<input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(csrfToken)}">
 <input type="hidden" name="request" value="${escapeHtml(query)}">`;
-}
-
-export interface LoginPage {
-  readonly clientName: string;
-  readonly query: string;
-  readonly csrfToken: string;
-  /** The username typed before, kept on a failed attempt. */
-  readonly username?: string;
-  /** A refusal to show above the form. */
-  readonly alert?: { readonly title: string; readonly text: string };
-  /** Where the form posts: `/login` unless the device page signs in (`/device/login`). */
-  readonly action?: string;
-}
-
-export function renderLoginPage(base: BasePath, page: LoginPage): string {
-  const alert = page.alert
-    ? `<div class="alert" role="alert"><strong>${escapeHtml(page.alert.title)}</strong> ${escapeHtml(page.alert.text)}</div>\n`
-    : '';
-  return layout(
-    base,
-    'Sign in',
-    `<div class="parties">${monogram(page.clientName, 'client')}</div>
-<h1>Sign in</h1>
-<p class="lead">to continue to <strong class="client-name">${escapeHtml(page.clientName)}</strong></p>
-${alert}<form method="post" action="${base}${page.action ?? '/login'}" class="stack">
-${hiddenFields(page.csrfToken, page.query)}
-<label for="username">Username</label>
-<input id="username" name="username" type="text" value="${escapeHtml(page.username ?? '')}" autocomplete="username" autocapitalize="none" autocorrect="off" spellcheck="false" maxlength="64" required${page.username ? '' : ' autofocus'}>
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${page.username ? ' autofocus' : ''}>
-<button type="submit" class="button primary">Sign in</button>
-</form>
-<p class="fine-print">Next, you will choose what ${escapeHtml(page.clientName)} may do with your account.</p>`,
-  );
-}
-
-export interface ConsentPage {
-  readonly clientName: string;
-  /** Where the browser goes next, as the user should recognise it (host of the redirect URI). */
-  readonly destination: string;
-  readonly username: string;
-  readonly scopes: readonly { readonly name: string; readonly words: string }[];
-  readonly query: string;
-  readonly csrfToken: string;
-  /** The client registered itself (RFC 7591), so its name is only its own claim (§5). */
-  readonly selfRegistered?: boolean;
-}
-
-/** What the client may do once allowed, in plain words: the list of scopes, or that it gets none. */
-export function scopeAccess(clientName: string, scopes: ConsentPage['scopes']): string {
-  const client = escapeHtml(clientName);
-  const items = scopes
-    .map(
-      (s) =>
-        `<li><span class="tick" aria-hidden="true"></span><span><span class="scope-words">${escapeHtml(s.words)}</span>` +
-        `<code class="scope-name">${escapeHtml(s.name)}</code></span></li>`,
-    )
-    .join('\n');
-  return scopes.length === 0
-    ? `<p class="list-title">${client} asks only to know that you are signed in; it gets no access to your data.</p>`
-    : `<p class="list-title">This will allow ${client} to:</p>\n<ul class="scopes">\n${items}\n</ul>`;
-}
-
-export function renderConsentPage(base: BasePath, page: ConsentPage): string {
-  const client = escapeHtml(page.clientName);
-  const access = scopeAccess(page.clientName, page.scopes);
-  return layout(
-    base,
-    `Allow ${page.clientName}?`,
-    `<div class="parties">${monogram(page.clientName, 'client')}<span class="link" aria-hidden="true"></span>${monogram(page.username, 'user')}</div>
-<h1><span class="client-name">${client}</span> wants to access your account</h1>
-<p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
-${page.selfRegistered ? `<p class="alert" role="note"><strong>This application registered itself.</strong> No administrator added it, so its name has not been checked: allow it only if you started it yourself.</p>\n` : ''}${access}
-<form method="post" action="${base}/consent" class="actions">
-${hiddenFields(page.csrfToken, page.query)}
-<button type="submit" name="decision" value="deny" class="button secondary">Deny</button>
-<button type="submit" name="decision" value="allow" class="button primary">Allow</button>
-</form>
-<p class="fine-print">Either way, you will be sent back to <strong>${escapeHtml(page.destination)}</strong>. You can withdraw access later on your <a href="${base}/account">account page</a>.</p>`,
-  );
 }
 
 export interface ErrorPage {
