@@ -25,6 +25,7 @@ const ALL_MIGRATIONS = [
   '0010_client_registration',
   '0011_admin',
   '0012_server_settings',
+  '0013_sign_in_methods',
 ];
 
 /**
@@ -118,6 +119,10 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0013_sign_in_methods (its device_authorizations and grant_authentications columns go with their tables)
+    'alter table browser_sessions drop column pending',
+    'alter table browser_sessions drop column methods',
+    'alter table authorization_codes drop column amr',
     // 0012_server_settings
     'drop table server_settings',
     // 0011_admin

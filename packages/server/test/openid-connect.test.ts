@@ -192,6 +192,18 @@ for (const dialect of DIALECTS)
       assert.equal(silent.error, 'login_required');
     });
 
+    it("the ID token's amr and auth_time are the sign-in session's, on the code and on a refresh (OIDC Core §2, §12.2; RFC 8176 §2)", async () => {
+      const tokens = await signIn();
+      const first = decodeJwt(tokens.id_token as string);
+      assert.deepEqual(first.amr, ['pwd']);
+      assert.equal(typeof first.auth_time, 'number');
+      const refreshed = await refresh(server, rp, tokens.refresh_token as string);
+      assert.equal(refreshed.status, 200);
+      const again = decodeJwt(refreshed.body.id_token as string);
+      assert.deepEqual(again.amr, ['pwd']);
+      assert.equal(again.auth_time, first.auth_time);
+    });
+
     it('renaming a user (users update --username) keeps the sub: the grant refreshes to an ID token and userinfo of the same subject', async () => {
       await addTestUser(server, 'dora');
       const tokens = await signIn({}, 'dora');

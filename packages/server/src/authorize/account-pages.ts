@@ -1,4 +1,4 @@
-import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from './pages.js';
+import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../html/layout.js';
 
 /**
  * The pages of a signed-in person's own session: sign out (RP-initiated or plain), signed out,

@@ -3,11 +3,13 @@ import { ProblemError } from '@gatehouse/contract';
 import { revokeFamily } from '../oauth/revoke-family.js';
 import { formParamsOf } from '../http/form.js';
 import { describeScope } from './consent.js';
-import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
+import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import type { AuthorizePages } from './flow.js';
+import type { BrowserPage } from './page.js';
 import { renderAccountPage, renderNotSignedInPage } from './account-pages.js';
-import { sendPage } from './responses.js';
+import { sendPage } from '../html/responses.js';
 import { currentSession } from './sessions.js';
+import { signedInSession } from './sign-in/state.js';
 
 /**
  * GET /account: the applications holding a live grant of the signed-in user (name, scopes in plain
@@ -22,7 +24,7 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
   } = pages;
   app.get('/account', async (request, reply) => {
     const now = clock.now();
-    const session = await currentSession(store, request, now);
+    const session = signedInSession(await currentSession(store, request, now));
     if (!session?.username) return sendPage(reply, 200, renderNotSignedInPage(base));
     const grants = await store.listAccountGrants(session.username, now);
     const page = renderAccountPage(base, {
@@ -42,8 +44,8 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
   app.post('/account/revoke', async (request, reply) => {
     const now = clock.now();
     const form = formParamsOf(request.body);
-    const session = checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD));
-    if (!session.username) throw new ProblemError('csrf_token_invalid');
+    const session = signedInSession(checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD)));
+    if (!session?.username) throw new ProblemError('csrf_token_invalid');
     const username = session.username;
     const grantId = form.get('grant_id') ?? '';
     // Only a grant of this user: another's id is answered as if it were unknown.
@@ -54,3 +56,12 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     return reply.code(303).header('location', `${base}/account`).header('cache-control', 'no-store').send();
   });
 }
+
+export const accountPage: BrowserPage = {
+  name: 'account',
+  routes: [
+    { path: '/account', methods: ['GET'] },
+    { path: '/account/revoke', methods: ['POST'] },
+  ],
+  serve: accountEndpoints,
+};

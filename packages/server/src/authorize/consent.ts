@@ -4,16 +4,14 @@ import { formParamsOf } from '../http/form.js';
 import { createAuthorizationCode } from '../oauth/authorization-codes.js';
 import { isScopeSubset } from '../oauth/scope.js';
 import { CLAIM_WORDS } from '../users/claims.js';
-import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { AuthorizationRequest } from './authorization-request.js';
-import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
+import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { answerRefusal, loadAuthorizationRequest, redirectWithError, type AuthorizePages } from './flow.js';
-import { renderConsentPage } from './pages.js';
-import { formActionSource, redirectToClient, sendPage } from './responses.js';
+import { renderConsentPage } from './consent-page.js';
+import type { BrowserPage } from './page.js';
+import { formActionSource, redirectToClient, sendPage } from '../html/responses.js';
 import { currentSession } from './sessions.js';
-
-/** A browser session signed in as a user. */
-export type SignedInSession = BrowserSessionRecord & { readonly username: string };
+import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
 
 const SCOPE_WORDS: Readonly<Record<string, string>> = {
   ...CLAIM_WORDS,
@@ -67,6 +65,7 @@ async function issueCode(
     now: clock.now(),
     nonce: request.oidc.nonce,
     authTime: session.authenticatedAt,
+    amr: amrOf(session),
   });
   return redirectToClient(reply, request.redirectUri, { code, state: request.state, iss: issuer }, status);
 }
@@ -127,8 +126,8 @@ export function consentEndpoint(app: FastifyInstance, pages: AuthorizePages): vo
     if (check.kind !== 'valid') return answerRefusal(reply, check, issuer, 303);
     const authorization = check.request;
     // Not signed in (any more): back to the start of the flow, which shows the sign-in page.
-    if (session.username === null)
-      return reply.code(303).header('location', `${base}/authorize?${authorization.query}`).send();
+    const signedIn = signedInSession(session);
+    if (!signedIn) return reply.code(303).header('location', `${base}/authorize?${authorization.query}`).send();
     if (form.get('decision') !== 'allow') {
       return redirectWithError(
         reply,
@@ -139,6 +138,12 @@ export function consentEndpoint(app: FastifyInstance, pages: AuthorizePages): vo
         303,
       );
     }
-    return issueCode(pages, reply, authorization, { ...session, username: session.username }, 303);
+    return issueCode(pages, reply, authorization, signedIn, 303);
   });
 }
+
+export const consentPage: BrowserPage = {
+  name: 'consent',
+  routes: [{ path: '/consent', methods: ['POST'] }],
+  serve: consentEndpoint,
+};

@@ -1,5 +1,6 @@
-import { CSRF_FIELD } from './csrf.js';
-import { escapeHtml, hiddenFields, layout, monogram, scopeAccess, type BasePath, type ConsentPage } from './pages.js';
+import { CSRF_FIELD } from '../html/csrf.js';
+import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../html/layout.js';
+import { scopeAccess, type ConsentPage } from './consent-page.js';
 
 /**
  * The HTML of the device page (RFC 8628 §3.3): the code entry form, the consent that names the code

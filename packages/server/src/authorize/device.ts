@@ -9,14 +9,16 @@ import { pendingDeviceAuthorization } from '../oauth/device-authorizations.js';
 import type { ClientRecord } from '../primitives/records.js';
 import type { DeviceAuthorizationRecord } from '../store/device-repository.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
-import { describeScope, type SignedInSession } from './consent.js';
-import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
+import { describeScope } from './consent.js';
+import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { renderDeviceConsentPage, renderDeviceDonePage, renderUserCodePage } from './device-pages.js';
 import type { AuthorizePages } from './flow.js';
+import type { BrowserPage } from './page.js';
 import { attemptSignIn, waitInWords } from './login.js';
-import { renderLoginPage, type LoginPage } from './pages.js';
-import { sendPage } from './responses.js';
+import { renderLoginPage, type LoginPage } from './login-page.js';
+import { sendPage } from '../html/responses.js';
 import { currentSession, startSession } from './sessions.js';
+import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
 
 /** A user code the page accepted: its pending authorization and client. */
 interface EnteredCode {
@@ -59,8 +61,9 @@ export function deviceEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
     const entered = await enterCode(pages, request, reply, session, form.get('user_code') ?? '');
     if ('sent' in entered) return entered.sent;
-    if (session.username === null) return sendDeviceLoginPage(pages, reply, entered, session, 200);
-    return sendDeviceConsentPage(pages, reply, entered, { ...session, username: session.username });
+    const signedIn = signedInSession(session);
+    if (!signedIn) return sendDeviceLoginPage(pages, reply, entered, session, 200);
+    return sendDeviceConsentPage(pages, reply, entered, signedIn);
   });
 
   app.post(`${DEVICE_VERIFICATION_PATH}/login`, async (request, reply) => {
@@ -80,11 +83,13 @@ export function deviceEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     const entered = await enterCode(pages, request, reply, session, form.get('request') ?? '');
     if ('sent' in entered) return entered.sent;
     // Not signed in (any more): the sign-in form first, the code kept.
-    if (session.username === null) return sendDeviceLoginPage(pages, reply, entered, session, 200);
+    const signedIn = signedInSession(session);
+    if (!signedIn) return sendDeviceLoginPage(pages, reply, entered, session, 200);
     const approved = form.get('decision') === 'allow';
+    const { username, authenticatedAt } = signedIn;
     const decision = approved
-      ? ({ status: 'approved', subject: session.username, authTime: session.authenticatedAt } as const)
-      : ({ status: 'denied', subject: session.username } as const);
+      ? ({ status: 'approved', subject: username, authTime: authenticatedAt, amr: amrOf(signedIn) } as const)
+      : ({ status: 'denied', subject: username } as const);
     // A decision that lost a race with another (or with expiry) is a code no longer pending.
     if (!(await store.decideDeviceAuthorization(entered.authorization.id, decision, now)))
       return sendCodeRefused(pages, reply, session, entered.userCode);
@@ -174,3 +179,13 @@ function sendDeviceConsentPage(
   });
   return sendPage(reply, 200, page);
 }
+
+export const devicePage: BrowserPage = {
+  name: 'device',
+  routes: [
+    { path: DEVICE_VERIFICATION_PATH, methods: ['GET', 'POST'] },
+    { path: `${DEVICE_VERIFICATION_PATH}/login`, methods: ['POST'] },
+    { path: `${DEVICE_VERIFICATION_PATH}/consent`, methods: ['POST'] },
+  ],
+  serve: deviceEndpoints,
+};

@@ -8,7 +8,9 @@ import { readIdTokenHint } from '../oauth/id-token-hint.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { sendLoginPage } from './login.js';
+import type { BrowserPage } from './page.js';
 import { currentSession, startSession } from './sessions.js';
+import { signedInSession } from './sign-in/state.js';
 
 /**
  * Compares an `id_token_hint` (OIDC Core §3.1.2.1) with the signed-in user: 'same' (or no hint, or
@@ -24,8 +26,9 @@ async function hintedUser(
   if (text === undefined) return 'same';
   const hint = await readIdTokenHint(text, context.keys, context.issuer);
   if (!hint || hint.aud !== authorization.client.id) return 'invalid';
-  if (session.username === null) return 'same';
-  const user = await context.store.findUser(session.username);
+  const signedIn = signedInSession(session);
+  if (!signedIn) return 'same';
+  const user = await context.store.findUser(signedIn.username);
   return user?.subject === hint.sub ? 'same' : 'another';
 }
 
@@ -57,7 +60,8 @@ export function authorizationEndpoint(app: FastifyInstance, pages: AuthorizePage
         issuer,
         302,
       );
-    if (needsSignIn(authorization, session, now) || session.username === null || hint === 'another') {
+    const signedIn = signedInSession(session);
+    if (needsSignIn(authorization, session, now) || !signedIn || hint === 'another') {
       // OIDC Core §3.1.2.1: prompt=none never shows a page. Signed in as another user than the
       // id_token_hint names, choosing an account is an interaction; otherwise a sign-in is needed.
       if (authorization.oidc.prompt.has('none'))
@@ -65,7 +69,7 @@ export function authorizationEndpoint(app: FastifyInstance, pages: AuthorizePage
           reply,
           authorization.redirectUri,
           authorization.state,
-          new OAuthError(hint === 'another' && session.username !== null ? 'interaction_required' : 'login_required'),
+          new OAuthError(hint === 'another' && signedIn ? 'interaction_required' : 'login_required'),
           issuer,
           302,
         );
@@ -73,6 +77,12 @@ export function authorizationEndpoint(app: FastifyInstance, pages: AuthorizePage
         username: authorization.oidc.loginHint ?? session.username ?? undefined,
       });
     }
-    return answerSignedIn(pages, reply, authorization, { ...session, username: session.username });
+    return answerSignedIn(pages, reply, authorization, signedIn);
   });
 }
+
+export const authorizePage: BrowserPage = {
+  name: 'authorize',
+  routes: [{ path: authorizationEndpointEntry.path, methods: [authorizationEndpointEntry.method] }],
+  serve: authorizationEndpoint,
+};

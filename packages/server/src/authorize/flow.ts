@@ -2,8 +2,8 @@ import { ProblemError, type OAuthError } from '@gatehouse/contract';
 import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { checkAuthorizationRequest, clientIdOf, type AuthorizationRequestCheck } from './authorization-request.js';
-import type { BasePath } from './pages.js';
-import { redirectToClient } from './responses.js';
+import type { BasePath } from '../html/layout.js';
+import { redirectToClient } from '../html/responses.js';
 import type { CookiePolicy } from './sessions.js';
 
 /** What the routes of the authorization pages share, passed to each explicitly. */

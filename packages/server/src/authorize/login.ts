@@ -1,19 +1,19 @@
 import { PROBLEMS } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AUDIT_USERNAME_MAX, recordAudit, truncated } from '../audit/audit.js';
-import { addressKey, usernameKey, type Charge } from '../abuse/rate-limiter.js';
 import { auditLogOf } from '../http/audit-log.js';
 import { formParamsOf, type FormParams } from '../http/form.js';
 import type { SignInFailure } from '../http/metrics.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
-import { checkPassword, normalizeUsername } from '../users/users.js';
 import type { AuthorizationRequest } from './authorization-request.js';
-import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
+import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
-import { renderLoginPage, type LoginPage } from './pages.js';
-import { formActionSource, sendPage } from './responses.js';
+import { renderLoginPage, type LoginPage } from './login-page.js';
+import type { BrowserPage } from './page.js';
+import { formActionSource, sendPage } from '../html/responses.js';
 import { currentSession, signIn } from './sessions.js';
-import { answerSignedIn, type SignedInSession } from './consent.js';
+import { answerSignedIn } from './consent.js';
+import { runSignInStep } from './sign-in/sign-in.js';
+import { signedInSession, signInStateOf, type SignedInSession } from './sign-in/state.js';
 import { asksForFreshSignIn } from './sign-in-freshness.js';
 
 /** Sends the sign-in page of a request; its form may lead (by redirects) to the client. */
@@ -51,11 +51,11 @@ export type SignInAttempt =
   | { readonly ok: false; readonly status: 401 | 429; readonly page: Pick<LoginPage, 'username' | 'alert'> };
 
 /**
- * Checks a sign-in form for an OAuth client (`clientId`): the rate limits, then the password. Every
- * attempt counts per address and per OAuth client, and every failure per username and per address;
- * past a failure limit, the form is refused before any password is checked, the right one included
- * (NIST SP 800-63B §5.2.2). Success starts a new signed-in session. An unknown user and a wrong
- * password get the same 401. Shared by the authorization code flow and the device page.
+ * The HTTP side of a sign-in form for an OAuth client (`clientId`): the form handed to the sign-in
+ * steps (sign-in/sign-in.ts) as plain data, then their result made a session (a new cookie), or a
+ * refusal counted in the metrics (by its reason, and as the catalog problem its page shows) with
+ * its Retry-After. An unknown user and a wrong password get the same 401. Shared by the
+ * authorization code flow and the device page.
  */
 export async function attemptSignIn(
   { context: { store, clock, rateLimits }, cookies }: AuthorizePages,
@@ -66,46 +66,37 @@ export async function attemptSignIn(
   clientId: string,
 ): Promise<SignInAttempt> {
   const now = clock.now();
-  const username = normalizeUsername(form.get('username') ?? '');
-  const address = addressKey(request.ip);
-  const failureBuckets: Charge[] = [
-    ['login_failure_user', usernameKey(username)],
-    ['login_failure_address', address],
-  ];
-  const wait =
-    (await rateLimits.consume([
-      ['login_address', address],
-      ['login_client', clientId],
-    ])) || (await rateLimits.peek(failureBuckets));
-  if (wait > 0) {
-    countSignInFailure(reply, 'rate_limited');
-    const { title } = PROBLEMS.too_many_login_attempts;
-    reply.header('retry-after', String(wait));
-    return { ok: false, status: 429, page: { username, alert: { title, text: `Try again in ${waitInWords(wait)}.` } } };
+  const result = await runSignInStep(
+    { store, rateLimits, audit: auditLogOf(request) },
+    { state: signInStateOf(session), field: (name) => form.get(name), address: request.ip, clientId, now },
+  );
+  switch (result.kind) {
+    case 'rate_limited': {
+      countSignInFailure(reply, 'rate_limited');
+      reply.header('retry-after', String(result.retryAfter));
+      const { title } = PROBLEMS.too_many_login_attempts;
+      const alert = { title, text: `Try again in ${waitInWords(result.retryAfter)}.` };
+      return { ok: false, status: 429, page: { username: result.username, alert } };
+    }
+    case 'refused': {
+      countSignInFailure(reply, result.failure);
+      const { title } = PROBLEMS.login_failed;
+      return {
+        ok: false,
+        status: 401,
+        page: { username: result.username, alert: { title, text: 'Check them and try again.' } },
+      };
+    }
+    case 'pending':
+      // No step after the first has a page yet, and SIGN_IN_STEPS requires none.
+      await signIn(store, reply, cookies, session, result.state, now);
+      throw new Error(`no page serves the sign-in step '${result.next}'`);
+    case 'signed_in': {
+      const signedIn = signedInSession(await signIn(store, reply, cookies, session, result.state, now));
+      if (!signedIn) throw new Error('a completed sign-in made no signed-in session');
+      return { ok: true, session: signedIn };
+    }
   }
-  const attempt = await checkPassword(store, username, form.get('password') ?? '');
-  if ('failure' in attempt) {
-    await rateLimits.consume(failureBuckets);
-    // The name typed is recorded only when it is an account's: an unknown one may be a password
-    // typed into the wrong field.
-    await recordAudit(
-      store,
-      {
-        event: 'login_failed',
-        at: now,
-        clientId,
-        address: request.ip,
-        reason: attempt.failure,
-        subject: attempt.failure === 'wrong_password' ? truncated(username, AUDIT_USERNAME_MAX) : null,
-      },
-      auditLogOf(request),
-    );
-    countSignInFailure(reply, attempt.failure);
-    const { title } = PROBLEMS.login_failed;
-    return { ok: false, status: 401, page: { username, alert: { title, text: 'Check them and try again.' } } };
-  }
-  const signedIn = await signIn(store, reply, cookies, session, attempt.user.username, now);
-  return { ok: true, session: { ...signedIn, username: attempt.user.username } };
 }
 
 /**
@@ -134,3 +125,9 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
       .send();
   });
 }
+
+export const signInPage: BrowserPage = {
+  name: 'sign-in',
+  routes: [{ path: '/login', methods: ['POST'] }],
+  serve: loginEndpoint,
+};

@@ -5,11 +5,13 @@ import { endSessionEndpoint } from '../oauth/endpoints/end-session.js';
 import { readIdTokenHint } from '../oauth/id-token-hint.js';
 import { isRegisteredPostLogoutRedirectUri } from '../oauth/redirect-uris.js';
 import type { ClientRecord } from '../primitives/records.js';
-import { CSRF_FIELD, checkCsrfToken } from './csrf.js';
+import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import type { AuthorizePages } from './flow.js';
+import type { BrowserPage } from './page.js';
 import { renderLogoutPage, renderSignedOutPage } from './account-pages.js';
-import { formActionSource, redirectToClient, sendPage } from './responses.js';
+import { formActionSource, redirectToClient, sendPage } from '../html/responses.js';
 import { currentSession, startSession } from './sessions.js';
+import { signedInSession } from './sign-in/state.js';
 
 /** A checked logout request (RP-Initiated Logout 1.0 §2). */
 interface LogoutRequest {
@@ -91,14 +93,15 @@ export function logoutEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     const logout = await checkLogoutRequest(pages, query);
     const now = clock.now();
     const session = await currentSession(store, request, now);
-    const user = session?.username ? await store.findUser(session.username) : undefined;
+    const signedIn = signedInSession(session);
+    const user = signedIn ? await store.findUser(signedIn.username) : undefined;
     if (logout.hintedSubject !== undefined && (!user || user.subject === logout.hintedSubject))
       return signOut(pages, request, reply, logout, session?.id, 302);
     const shown = session ?? (await startSession(store, reply, cookies, now));
     const page = renderLogoutPage(base, {
       csrfToken: shown.csrfToken,
       query: logout.query,
-      username: shown.username,
+      username: signedInSession(shown)?.username ?? null,
       clientName: logout.client?.name,
     });
     return sendPage(reply, 200, page, logout.returnTo ? [formActionSource(logout.returnTo.uri)] : []);
@@ -127,3 +130,12 @@ function queryOf(url: string): string {
   const mark = url.indexOf('?');
   return mark < 0 ? '' : url.slice(mark + 1);
 }
+
+export const logoutPage: BrowserPage = {
+  name: 'logout',
+  routes: [
+    { path: endSessionEndpoint.path, methods: [endSessionEndpoint.method, 'POST'] },
+    { path: '/logout', methods: ['GET', 'POST'] },
+  ],
+  serve: logoutEndpoints,
+};

@@ -3,6 +3,7 @@ import { digestOf } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { Repository } from '../store/repository.js';
+import type { SignInState } from './sign-in/state.js';
 
 /**
  * Sign-in sessions of the authorization pages. A session is a row in the store (so every process
@@ -62,14 +63,14 @@ function idleExpiry(createdAt: number, now: number): number {
 
 /**
  * Starts a session and sets its cookie: anonymous for a browser arriving without one (its forms
- * need a CSRF token before anyone signs in), or signed in as `username`.
+ * need a CSRF token before anyone signs in), or in the `state` a sign-in reached (pending or signed in).
  */
 export async function startSession(
   store: Repository,
   reply: FastifyReply,
   policy: CookiePolicy,
   now: number,
-  username: string | null = null,
+  state: SignInState = { status: 'anonymous' },
 ): Promise<BrowserSessionRecord> {
   // Anonymous sessions are cheap to make: clear the dead ones as new ones come.
   await store.deleteExpiredBrowserSessions(now);
@@ -77,8 +78,10 @@ export async function startSession(
   const session: BrowserSessionRecord = {
     id: digestOf(value),
     csrfToken: newOpaqueSecret(),
-    username,
-    authenticatedAt: username === null ? null : now,
+    username: state.status === 'anonymous' ? null : state.username,
+    authenticatedAt: state.status === 'signed_in' ? state.authTime : null,
+    pending: state.status === 'pending',
+    methods: state.status === 'anonymous' ? [] : state.methods,
     createdAt: now,
     expiresAt: idleExpiry(now, now),
   };
@@ -90,18 +93,18 @@ export async function startSession(
 /**
  * Signs a browser in: the old session (and its CSRF token) is dropped and a new one with a new
  * cookie value begins, so that a session id planted before sign-in is worth nothing after it
- * (session fixation, OWASP ASVS V3.2.1).
+ * (session fixation, OWASP ASVS V3.2.1). Each step of a sign-in (pending, then signed in) does so.
  */
 export async function signIn(
   store: Repository,
   reply: FastifyReply,
   policy: CookiePolicy,
   old: BrowserSessionRecord,
-  username: string,
+  state: Exclude<SignInState, { status: 'anonymous' }>,
   now: number,
 ): Promise<BrowserSessionRecord> {
   await store.deleteBrowserSession(old.id);
-  return startSession(store, reply, policy, now, username);
+  return startSession(store, reply, policy, now, state);
 }
 
 function sessionCookie(value: string, { secure, path }: CookiePolicy): string {

@@ -1,9 +1,10 @@
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { AuthorizationRequest } from './authorization-request.js';
+import { signedInSession } from './sign-in/state.js';
 
 /**
  * Whether the browser must sign in (again) before this request is answered (OIDC Core §3.1.2.1):
- * not signed in; `prompt=login`; or signed in longer ago than `max_age` seconds. A sign-in made in
+ * not signed in (or pending); `prompt=login`; or signed in longer ago than `max_age` seconds. A sign-in made in
  * answer to this very request (`justSignedIn`) satisfies prompt=login and max_age, so that the
  * request does not ask again in a loop.
  */
@@ -13,11 +14,13 @@ export function needsSignIn(
   now: number,
   justSignedIn = false,
 ): boolean {
-  if (session.username === null || session.authenticatedAt === null) return true;
+  // A pending session (a factor still required) is not signed in.
+  const signedIn = signedInSession(session);
+  if (!signedIn) return true;
   if (justSignedIn) return false;
   const { prompt, maxAge } = request.oidc;
   if (prompt.has('login')) return true;
-  return maxAge !== undefined && now - session.authenticatedAt > maxAge;
+  return maxAge !== undefined && now - signedIn.authenticatedAt > maxAge;
 }
 
 /** Whether a signed-in request must be answered straight from the sign-in POST, not by GET /authorize again. */

@@ -22,6 +22,8 @@ interface NewCode {
   readonly nonce?: string | undefined;
   /** When the user signed in, for the ID token's auth_time (OIDC Core §2). */
   readonly authTime?: number | null;
+  /** How, for the ID token's amr (RFC 8176, OIDC Core §2). */
+  readonly amr?: readonly string[] | null;
 }
 
 /** Creates a single-use code bound to client, redirect URI and PKCE challenge; returns its plaintext. */
@@ -41,6 +43,7 @@ export async function createAuthorizationCode(store: Store, c: NewCode): Promise
     grantId: null,
     nonce: c.nonce ?? null,
     authTime: c.authTime ?? null,
+    amr: c.amr ?? null,
   };
   await store.insertAuthorizationCode(record);
   return code;
@@ -64,6 +67,7 @@ type RedemptionOutcome =
       /** The code's nonce and sign-in time, for the ID token. */
       readonly nonce: string | null;
       readonly authTime: number | null;
+      readonly amr: readonly string[] | null;
     }
   | { readonly ok: false; readonly reason: FixedOAuthReason };
 
@@ -95,7 +99,7 @@ export async function redeemAuthorizationCode(store: Store, r: Redemption): Prom
     const authTime = code.authTime ?? null;
     // Kept for the ID tokens of the grant's refreshes, whose auth_time is the original sign-in's (OIDC Core §12.2).
     if (authTime !== null && code.scope.includes('openid'))
-      await tx.insertGrantAuthentication(issued.grant.id, authTime);
-    return { ok: true, ...issued, nonce: code.nonce ?? null, authTime };
+      await tx.insertGrantAuthentication(issued.grant.id, authTime, code.amr);
+    return { ok: true, ...issued, nonce: code.nonce ?? null, authTime, amr: code.amr ?? null };
   });
 }

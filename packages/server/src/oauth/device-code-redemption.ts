@@ -18,6 +18,7 @@ type PollOutcome =
       readonly grant: GrantRecord;
       readonly refreshToken: string | null;
       readonly authTime: number | null;
+      readonly amr: readonly string[] | null;
     }
   | { readonly ok: false; readonly reason: FixedOAuthReason };
 
@@ -77,7 +78,7 @@ export async function pollDeviceCode(
     const issued = await issueGrant(tx, client, subject, authorization.scope, now);
     // Kept for the ID tokens of the grant's refreshes, whose auth_time is the approval's sign-in (OIDC Core §12.2).
     if (authorization.authTime !== null && authorization.scope.includes('openid'))
-      await tx.insertGrantAuthentication(issued.grant.id, authorization.authTime);
-    return { ok: true, ...issued, authTime: authorization.authTime };
+      await tx.insertGrantAuthentication(issued.grant.id, authorization.authTime, authorization.amr);
+    return { ok: true, ...issued, authTime: authorization.authTime, amr: authorization.amr ?? null };
   });
 }

@@ -12,6 +12,8 @@ interface IdTokenContext {
   readonly nonce: string | null;
   /** The original sign-in's time, or null when the grant came from none. */
   readonly authTime: number | null;
+  /** How the user signed in (RFC 8176 `amr` values), or null with authTime. */
+  readonly amr: readonly string[] | null;
   readonly now: number;
 }
 
@@ -33,6 +35,7 @@ export async function withIdToken(
     scope: c.scope,
     accessToken: response.access_token,
     authTime: c.authTime,
+    amr: c.amr,
     nonce: c.nonce,
     now: c.now,
   });
@@ -40,9 +43,9 @@ export async function withIdToken(
 }
 
 /**
- * The ID token of a refresh (OIDC Core §12.2): a new one whose `auth_time` is the original
- * sign-in's (read, and the grant's use noted, by the exchange: refresh-token-lifecycle.ts) and
- * which has no nonce.
+ * The ID token of a refresh (OIDC Core §12.2): a new one whose `auth_time` and `amr` are the original
+ * sign-in's (read, and the grant's use noted, by the exchange: refresh-token-lifecycle.ts) and which
+ * has no nonce.
  */
 export async function withRefreshIdToken(
   services: Pick<TokenServices, 'store' | 'idTokens'>,

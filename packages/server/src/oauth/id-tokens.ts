@@ -20,6 +20,8 @@ export interface IdTokenRequest {
   readonly accessToken: string;
   /** The sign-in time, or null when unknown (a grant issued by an operator). */
   readonly authTime: number | null;
+  /** How the user signed in (RFC 8176 `amr` values, from the sign-in's session), or null when unknown. */
+  readonly amr: readonly string[] | null;
   /** Echoed exactly (§3.1.2.1); null on refresh (§12.2) or when the request sent none. */
   readonly nonce: string | null;
   readonly now: number;
@@ -55,8 +57,8 @@ export class IdTokens {
       // §2: azp is the party the token was issued to; with a single audience it equals aud.
       azp: r.client.id,
       at_hash: atHash(r.accessToken),
-      // RFC 8176 §2: "pwd", the only way to sign in here.
-      ...(r.authTime === null ? {} : { amr: ['pwd'] }),
+      // OIDC Core §2, RFC 8176 §2: the methods the sign-in's session recorded ("pwd" for a password).
+      ...(r.amr === null || r.amr.length === 0 ? {} : { amr: r.amr }),
     };
     const header = { alg, typ: 'JWT', kid };
     return alg === 'RS256' ? signRs256Jwt(header, claims, key) : signEs256Jwt(header, claims, key);

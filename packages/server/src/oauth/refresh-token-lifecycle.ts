@@ -9,6 +9,7 @@ import type {
 } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
 import type { Store } from '../store/store.js';
+import type { GrantAuthentication } from '../store/oidc-repository.js';
 import { isScopeSubset } from './scope.js';
 import { digestOf } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
@@ -137,8 +138,8 @@ type RefreshOutcome =
       readonly grant: GrantRecord;
       readonly scope: readonly string[];
       readonly refreshToken: string | null;
-      /** The original sign-in's time, for the ID token (OIDC Core §12.2); null without an OIDC sign-in. */
-      readonly authTime: number | null;
+      /** The original sign-in (time, methods), for the ID token (OIDC Core §12.2); null without an OIDC one. */
+      readonly signIn: GrantAuthentication | null;
     }
   | { readonly ok: false; readonly reason: FixedOAuthReason };
 
@@ -182,17 +183,17 @@ export async function exchangeRefreshToken(store: Store, request: RefreshRequest
         grant: found.grant,
         scope,
         refreshToken: successor,
-        authTime: await noteUse(tx, found, scope, now),
+        signIn: await noteUse(tx, found, scope, now),
       };
     }
     const refreshToken = policy.rotation ? await rotate(tx, found, request) : await keepAlive(tx, found, policy, now);
-    return { ok: true, grant: found.grant, scope, refreshToken, authTime: await noteUse(tx, found, scope, now) };
+    return { ok: true, grant: found.grant, scope, refreshToken, signIn: await noteUse(tx, found, scope, now) };
   });
 }
 
 /**
- * An OpenID refresh notes the grant's use for the account page and reads its sign-in's time for the
- * ID token, in one statement of the exchange's transaction: committed with the rotation or not at all.
+ * An OpenID refresh notes the grant's use for the account page and reads its sign-in (time and
+ * methods) for the ID token, in one statement of the exchange's transaction: committed with the rotation or not at all.
  */
 async function noteUse(tx: Repository, { grant }: RefreshTokenInFamily, scope: readonly string[], now: number) {
   return scope.includes(OPENID_SCOPE) ? ((await tx.touchGrantUse(grant.id, now)) ?? null) : null;

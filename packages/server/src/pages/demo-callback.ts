@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { escapeHtml, layout, type BasePath } from '../authorize/pages.js';
-import { sendPage } from '../authorize/responses.js';
+import { escapeHtml, layout, type BasePath } from '../html/layout.js';
+import { sendPage } from '../html/responses.js';
 import { DEMO_PUBLIC_CLIENT_ID, type DemoFlows } from './demo-flows.js';
 
 /** Where `serve --demo` registers its clients' redirect URI: on Gatehouse itself. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { escapeHtml, layout, type BasePath } from '../authorize/pages.js';
-import { sendPage } from '../authorize/responses.js';
+import { escapeHtml, layout, type BasePath } from '../html/layout.js';
+import { sendPage } from '../html/responses.js';
 
 interface Link {
   readonly path: string;

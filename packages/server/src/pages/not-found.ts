@@ -1,7 +1,7 @@
 import { PROBLEMS } from '@gatehouse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { renderErrorPage, type BasePath } from '../authorize/pages.js';
-import { sendPage } from '../authorize/responses.js';
+import { renderErrorPage, type BasePath } from '../html/layout.js';
+import { sendPage } from '../html/responses.js';
 import { notFoundHandler } from '../http/problems.js';
 
 /**

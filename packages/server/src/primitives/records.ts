@@ -87,6 +87,8 @@ export interface AuthorizationCodeRecord {
   readonly nonce?: string | null;
   /** When the user signed in (OIDC Core §2 auth_time); null for a code not made by a sign-in. */
   readonly authTime?: number | null;
+  /** How the user signed in (RFC 8176 `amr` values, OIDC Core §2); null for a code not made by a sign-in. */
+  readonly amr?: readonly string[] | null;
 }
 
 export interface SigningKeyRecord {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { amrFromColumn, amrToColumn } from './rows.js';
 import type { Database, DeviceAuthorizationsTable } from './schema.js';
 
 /** Where a device authorization stands (RFC 8628 §3.3, §3.5). */
@@ -19,11 +20,18 @@ export interface DeviceAuthorizationRecord {
   readonly status: DeviceAuthorizationStatus;
   readonly subject: string | null;
   readonly authTime: number | null;
+  /** How that user signed in (RFC 8176 `amr` values); absent or null with authTime. */
+  readonly amr?: readonly string[] | null;
 }
 
 /** The user's answer on the device page. */
 export type DeviceDecision =
-  | { readonly status: 'approved'; readonly subject: string; readonly authTime: number | null }
+  | {
+      readonly status: 'approved';
+      readonly subject: string;
+      readonly authTime: number | null;
+      readonly amr?: readonly string[] | null;
+    }
   | { readonly status: 'denied'; readonly subject: string };
 
 /** The queries of the device authorization grant. */
@@ -62,6 +70,7 @@ export function createDeviceRepository(db: Kysely<Database>, { lockRows }: { loc
           status: r.status,
           subject: r.subject,
           auth_time: r.authTime,
+          amr: amrToColumn(r.amr),
         })
         .execute();
     },
@@ -92,6 +101,7 @@ export function createDeviceRepository(db: Kysely<Database>, { lockRows }: { loc
           status: decision.status,
           subject: decision.subject,
           auth_time: decision.status === 'approved' ? decision.authTime : null,
+          amr: decision.status === 'approved' ? amrToColumn(decision.amr) : null,
         })
         .where('id', '=', id)
         .where('status', '=', 'pending')
@@ -131,5 +141,6 @@ function fromRow(r: Selectable<DeviceAuthorizationsTable>): DeviceAuthorizationR
     status: r.status as DeviceAuthorizationStatus,
     subject: r.subject,
     authTime: r.auth_time === null ? null : Number(r.auth_time),
+    amr: amrFromColumn(r.amr),
   };
 }

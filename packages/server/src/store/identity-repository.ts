@@ -32,9 +32,20 @@ export interface BrowserSessionRecord {
   readonly id: string;
   readonly csrfToken: string;
   readonly username: string | null;
+  /** When the sign-in completed; null while anonymous or pending. */
   readonly authenticatedAt: number | null;
+  /** A first factor passed and more are required; absent is false. */
+  readonly pending?: boolean;
+  /** The methods done so far (RFC 8176 `amr` values, each with its time); absent is none. */
+  readonly methods?: readonly AuthenticationMethodRecord[];
   readonly createdAt: number;
   readonly expiresAt: number;
+}
+
+/** One authentication method a session did: an RFC 8176 `amr` value and when, epoch seconds. */
+export interface AuthenticationMethodRecord {
+  readonly method: string;
+  readonly at: number;
 }
 
 /** The queries of users, browser sessions and the grants a user holds. */
@@ -79,6 +90,11 @@ function sessionFromRow(r: Selectable<BrowserSessionsTable>): BrowserSessionReco
     csrfToken: r.csrf_token,
     username: r.username,
     authenticatedAt: r.authenticated_at === null ? null : Number(r.authenticated_at),
+    pending: Number(r.pending) === 1,
+    methods: (JSON.parse(r.methods) as AuthenticationMethodRecord[]).map((m) => ({
+      method: m.method,
+      at: Number(m.at),
+    })),
     createdAt: Number(r.created_at),
     expiresAt: Number(r.expires_at),
   };
@@ -129,6 +145,8 @@ export function createIdentityRepository(db: Kysely<Database>): IdentityReposito
           csrf_token: s.csrfToken,
           username: s.username,
           authenticated_at: s.authenticatedAt,
+          pending: s.pending === true ? 1 : 0,
+          methods: JSON.stringify(s.methods ?? []),
           created_at: s.createdAt,
           expires_at: s.expiresAt,
         })

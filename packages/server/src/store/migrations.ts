@@ -235,7 +235,32 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
         .execute();
     },
   },
+  '0013_sign_in_methods': { up: signInMethodsMigration },
 });
+
+/**
+ * 0013: how each sign-in was made. A browser session records its methods (RFC 8176 `amr` values,
+ * each with its time, as JSON text) and whether it is pending (a first factor passed, more
+ * required); a code, a device authorization and a grant's authentication carry the `amr` into the
+ * ID token (OIDC Core §2). Every row written before was a password sign-in: existing sessions stay
+ * signed in (not pending, "pwd" at their `authenticated_at`) and existing codes and grants say "pwd".
+ */
+async function signInMethodsMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .alterTable('browser_sessions')
+    .addColumn('pending', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('browser_sessions')
+    .addColumn('methods', 'text', (c) => c.notNull().defaultTo(sql`'[]'`))
+    .execute();
+  await sql`UPDATE browser_sessions SET methods = '[{"method":"pwd","at":' || authenticated_at || '}]'
+    WHERE authenticated_at IS NOT NULL`.execute(db);
+  for (const table of ['authorization_codes', 'device_authorizations', 'grant_authentications']) {
+    await db.schema.alterTable(table).addColumn('amr', 'text').execute();
+    await sql`UPDATE ${sql.table(table)} SET amr = 'pwd' WHERE auth_time IS NOT NULL`.execute(db);
+  }
+}
 
 /**
  * 0010: dynamic client registration (RFC 7591, RFC 7592). The operator's initial access tokens and

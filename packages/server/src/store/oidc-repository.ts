@@ -1,9 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { GrantRecord } from '../primitives/records.js';
-import { grantFromRow } from './rows.js';
+import { amrFromColumn, amrToColumn, grantFromRow } from './rows.js';
 import type { Database } from './schema.js';
 import { tokenPathQueries } from './token-path-queries.js';
 import { userFromRow, type UserClaims, type UserRecord } from './identity-repository.js';
+
+/** A grant's original sign-in (OIDC Core §12.2): when, and how (RFC 8176 `amr` values). */
+export interface GrantAuthentication {
+  readonly authTime: number;
+  readonly amr: readonly string[] | null;
+}
 
 /** A grant as the account page shows it: the grant, its client's name, its sign-in and last use. */
 export interface AccountGrant {
@@ -23,12 +29,12 @@ export interface OidcRepository {
    */
   renameUser(from: string, to: string, now: number): Promise<boolean>;
   /** Records when the user signed in for a grant made by an OpenID Connect code (OIDC Core §12.2). */
-  insertGrantAuthentication(grantId: string, authTime: number): Promise<void>;
+  insertGrantAuthentication(grantId: string, authTime: number, amr?: readonly string[] | null): Promise<void>;
   /**
    * Records a use (a refresh) of a grant made by an OpenID Connect sign-in, for the account page, and
-   * returns its original auth_time; undefined (nothing recorded) for a grant made without one.
+   * returns that sign-in (its auth_time and amr); undefined (nothing recorded) for a grant made without one.
    */
-  touchGrantUse(grantId: string, now: number): Promise<number | undefined>;
+  touchGrantUse(grantId: string, now: number): Promise<GrantAuthentication | undefined>;
   /** The grants of `subject` that are neither revoked nor past their absolute expiry, every client. */
   listAccountGrants(subject: string, now: number): Promise<AccountGrant[]>;
 }
@@ -61,12 +67,15 @@ export function createOidcRepository(db: Kysely<Database>): OidcRepository {
       await db.updateTable('device_authorizations').set({ subject: to }).where('subject', '=', from).execute();
       return true;
     },
-    async insertGrantAuthentication(grantId, authTime) {
-      await db.insertInto('grant_authentications').values({ grant_id: grantId, auth_time: authTime }).execute();
+    async insertGrantAuthentication(grantId, authTime, amr) {
+      await db
+        .insertInto('grant_authentications')
+        .values({ grant_id: grantId, auth_time: authTime, amr: amrToColumn(amr) })
+        .execute();
     },
     async touchGrantUse(grantId, now) {
       const row = await tokenPathQueries.touchGrantUse(db, { id: grantId, now }).executeTakeFirst();
-      return row && Number(row.auth_time);
+      return row && { authTime: Number(row.auth_time), amr: amrFromColumn(row.amr) };
     },
     async listAccountGrants(subject, now) {
       const rows = await db

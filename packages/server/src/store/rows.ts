@@ -128,6 +128,7 @@ export function codeFromRow(r: Selectable<AuthorizationCodesTable>): Authorizati
     grantId: r.grant_id,
     nonce: r.nonce,
     authTime: r.auth_time === null ? null : Number(r.auth_time),
+    amr: amrFromColumn(r.amr),
   };
 }
 
@@ -146,6 +147,7 @@ export function codeToRow(c: AuthorizationCodeRecord): Selectable<AuthorizationC
     grant_id: c.grantId,
     nonce: c.nonce ?? null,
     auth_time: c.authTime ?? null,
+    amr: amrToColumn(c.amr),
   };
 }
 
@@ -159,4 +161,13 @@ export function signingKeyFromRow(r: Selectable<SigningKeysTable>): SigningKeyRe
     activatesAt: Number(r.activates_at ?? r.created_at),
     retiredAt: r.retired_at === null ? null : Number(r.retired_at),
   };
+}
+
+/** RFC 8176 `amr` values as a column holds them: space-separated, null for none. */
+export function amrToColumn(amr: readonly string[] | null | undefined): string | null {
+  return amr == null || amr.length === 0 ? null : amr.join(' ');
+}
+
+export function amrFromColumn(column: string | null): readonly string[] | null {
+  return column === null || column === '' ? null : column.split(' ');
 }

@@ -40,6 +40,8 @@ export interface DeviceAuthorizationsTable {
   subject: string | null;
   /** When that user signed in (OIDC Core §2 auth_time). */
   auth_time: number | null;
+  /** How (RFC 8176 `amr` values, space-separated, 0013); null with auth_time. */
+  amr: string | null;
 }
 
 /** What the server runs with, for the commands run beside it (0012: `issuer`, oauth/served-issuer.ts). */
@@ -146,6 +148,8 @@ export interface AuthorizationCodesTable {
   used_at: number | null;
   nonce: string | null;
   auth_time: number | null;
+  /** RFC 8176 `amr` values of the sign-in, space-separated (0013); null with auth_time. */
+  amr: string | null;
   /** The grant issued from this code, revoked if the code is replayed (RFC 6749 §4.1.2). */
   grant_id: string | null;
 }
@@ -193,6 +197,8 @@ export interface UsersTable {
 export interface GrantAuthenticationsTable {
   grant_id: string;
   auth_time: number;
+  /** RFC 8176 `amr` values of the sign-in, space-separated (0013). */
+  amr: string | null;
   last_used_at: number | null;
 }
 
@@ -204,7 +210,12 @@ export interface BrowserSessionsTable {
   csrf_token: string;
   /** Null until the browser signs in. */
   username: string | null;
+  /** When the sign-in completed (every required method done); null while anonymous or pending. */
   authenticated_at: number | null;
+  /** 1 while a first factor passed and more are required (0013). */
+  pending: number;
+  /** The methods done, JSON `[{ "method": amr value, "at": seconds }]` (0013). */
+  methods: string;
   created_at: number;
   /** Idle expiry, moved on by use but never past created_at + the absolute lifetime. */
   expires_at: number;

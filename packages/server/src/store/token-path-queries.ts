@@ -85,15 +85,15 @@ export const tokenPathQueries = {
     db.updateTable('refresh_tokens').set({ use_count: p.useCount, expires_at: p.expiresAt }).where('id', '=', p.id),
 
   /**
-   * Notes a refresh of a grant made by an OpenID Connect sign-in and reads that sign-in's time, in
-   * one statement; no row for any other grant.
+   * Notes a refresh of a grant made by an OpenID Connect sign-in and reads that sign-in (its time and
+   * methods), in one statement; no row for any other grant.
    */
   touchGrantUse: (db: Kysely<Database>, p: { id: string; now: number }) =>
     db
       .updateTable('grant_authentications')
       .set({ last_used_at: p.now })
       .where('grant_id', '=', p.id)
-      .returning('auth_time'),
+      .returning(['auth_time', 'amr']),
 
   /** `body` is the record's JSON text. */
   insertRecord: (

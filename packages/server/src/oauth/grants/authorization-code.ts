@@ -25,7 +25,7 @@ export const authorizationCodeGrant = grantHandler({
     const now = clock.now();
     const outcome = await redeemAuthorizationCode(store, { code, client, redirectUri, codeVerifier, now, audit });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
-    const { grant, refreshToken, nonce, authTime } = outcome;
+    const { grant, refreshToken, nonce, authTime, amr } = outcome;
     const response = tokenResponse(accessTokens, {
       client,
       subject: grant.subject,
@@ -34,6 +34,6 @@ export const authorizationCodeGrant = grantHandler({
       refreshToken,
       now,
     });
-    return withIdToken(services, response, { client, grant, scope: grant.scope, nonce, authTime, now });
+    return withIdToken(services, response, { client, grant, scope: grant.scope, nonce, authTime, amr, now });
   },
 });

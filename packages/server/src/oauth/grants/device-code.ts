@@ -20,7 +20,7 @@ export const deviceCodeGrant = grantHandler({
     const now = clock.now();
     const outcome = await pollDeviceCode(store, { deviceCode, client, now });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
-    const { grant, refreshToken, authTime } = outcome;
+    const { grant, refreshToken, authTime, amr } = outcome;
     const response = tokenResponse(accessTokens, {
       client,
       subject: grant.subject,
@@ -29,6 +29,6 @@ export const deviceCodeGrant = grantHandler({
       refreshToken,
       now,
     });
-    return withIdToken(services, response, { client, grant, scope: grant.scope, nonce: null, authTime, now });
+    return withIdToken(services, response, { client, grant, scope: grant.scope, nonce: null, authTime, amr, now });
   },
 });

@@ -35,7 +35,8 @@ export const refreshTokenGrant = grantHandler({
       refreshToken: outcome.refreshToken,
       now,
     });
-    const { authTime } = outcome;
-    return withRefreshIdToken({ store, idTokens }, response, { client, grant, scope: outcome.scope, authTime, now });
+    const { authTime, amr } = outcome.signIn ?? { authTime: null, amr: null };
+    const c = { client, grant, scope: outcome.scope, authTime, amr, now };
+    return withRefreshIdToken({ store, idTokens }, response, c);
   },
 });

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Compilable, Kysely } from 'kysely';
 import type { Repository } from '../repository.js';
-import { clientFromRow, grantFromRow } from '../rows.js';
+import { amrFromColumn, clientFromRow, grantFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from '../token-path-queries.js';
 
@@ -71,7 +71,8 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
       updateRefreshToken.run({ id, useCount, expiresAt });
     },
     async touchGrantUse(id, now) {
-      return touchGrantUse.get({ id, now })?.auth_time;
+      const row = touchGrantUse.get({ id, now });
+      return row && { authTime: row.auth_time, amr: amrFromColumn(row.amr) };
     },
     async insertRecord(r) {
       insertRecord.run({ ...r, body: JSON.stringify(r.body) });

@@ -1,7 +1,7 @@
 import { OAUTH_ERRORS, OAuthError, PROBLEMS, type ProblemError } from '@gatehouse/contract';
 import type { FastifyReply } from 'fastify';
 import { errorHandler } from '../http/error-classifier.js';
-import { renderErrorPage, type BasePath, type ErrorPage } from './pages.js';
+import { renderErrorPage, type BasePath, type ErrorPage } from './layout.js';
 
 // A CSP source expression: an origin, or a bare scheme for private-use redirect URIs (RFC 8252 §7.1).
 const SOURCE_EXPRESSION = /^([a-z][a-z0-9+.-]*:\/\/[A-Za-z0-9.[\]:-]+|[a-z][a-z0-9+.-]*:)$/;

@@ -1,0 +1,32 @@
+import { accountPage } from './account.js';
+import { consentPage } from './consent.js';
+import { devicePage } from './device.js';
+import { authorizePage } from './endpoint.js';
+import { signInPage } from './login.js';
+import { logoutPage } from './logout.js';
+import type { BrowserPage } from './page.js';
+
+/**
+ * The pages of the authorization flow, one entry per page (see `page.ts` for what an entry
+ * declares); each is served on the pages' context (form bodies only, errors as HTML pages).
+ *
+ * | page      | file        | paths and methods                                                    |
+ * |-----------|-------------|----------------------------------------------------------------------|
+ * | authorize | endpoint.ts | GET /authorize (the OAuth endpoint: sign-in, consent or a code)       |
+ * | sign-in   | login.ts    | POST /login (the first sign-in step: the password)                    |
+ * | consent   | consent.ts  | POST /consent                                                        |
+ * | logout    | logout.ts   | GET, POST /end-session (RP-Initiated Logout); GET, POST /logout      |
+ * | account   | account.ts  | GET /account; POST /account/revoke                                   |
+ * | device    | device.ts   | GET, POST /device; POST /device/login; POST /device/consent (RFC 8628) |
+ *
+ * Adding a page (a sign-in factor's, say) is a file in this folder and a line in this list; its HTML
+ * uses the layout, escaping, CSRF field and page headers of `src/html/`.
+ */
+export const BROWSER_PAGES: readonly BrowserPage[] = [
+  authorizePage,
+  signInPage,
+  consentPage,
+  logoutPage,
+  accountPage,
+  devicePage,
+];

@@ -1,0 +1,33 @@
+import type { Store } from '../../../store/store.js';
+import type { SignInFailure } from '../../../http/metrics.js';
+
+/**
+ * An RFC 8176 §2 Authentication Method Reference value: the ones a step of this server may record
+ * (the registry has more; add one here with its step).
+ */
+export type AmrValue = 'pwd' | 'otp' | 'hwk' | 'swk' | 'pin' | 'sms' | 'face' | 'fpt';
+
+/** What a step is given: the user (typed, or the pending session's) and the fields of its form. */
+export interface StepAttempt {
+  /** The normalized username: typed on the first step, the pending session's after it. */
+  readonly username: string;
+  readonly field: (name: string) => string | undefined;
+  readonly now: number;
+}
+
+/** A step's refusal: why (for metrics and audit), and the name to audit (null to record none). */
+export type StepOutcome =
+  | { readonly ok: true; readonly username: string }
+  | {
+      readonly ok: false;
+      readonly failure: Exclude<SignInFailure, 'rate_limited'>;
+      readonly auditedName: string | null;
+    };
+
+/** One factor of a sign-in: checks its form's fields for the user; no HTTP, no session. */
+export interface SignInStep {
+  /** The `amr` value recorded when the step passes. */
+  readonly method: AmrValue;
+  /** Checks the step's fields for the attempt's user. */
+  readonly check: (attempt: StepAttempt, services: { readonly store: Store }) => Promise<StepOutcome>;
+}
