@@ -6,6 +6,7 @@ import { API_PREFIX, resourceMetadataRoutes } from './api/resource-metadata.js';
 import { apiRoutes } from './api/routes.js';
 import type { ApiDefinition } from './api/definition.js';
 import { authorizationPages } from './authorize/routes.js';
+import { SIGN_IN_FAILURES } from './authorize/sign-in/steps/index.js';
 import type { ServerContext } from './context.js';
 import { answerHalfClosedClients, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
 import { clientErrorHandler, connectRequestHandler, frameworkErrorHandler } from './http/client-errors.js';
@@ -68,7 +69,8 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   browserPages(app, { issuer: context.issuer, apiPrefix: options.api ? API_PREFIX : undefined, demo: options.demo });
   app.setErrorHandler(problemErrorHandler);
   refuseUnsupportedRequests(app);
-  metricsRoutes(app, { token: options.metricsToken, rateLimits: context.rateLimits });
+  const { metricsToken: token } = options;
+  metricsRoutes(app, { token, rateLimits: context.rateLimits, signInFailures: SIGN_IN_FAILURES });
   healthRoutes(
     app,
     new ReadinessCheck(context.store, context.keys, {

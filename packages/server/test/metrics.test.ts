@@ -93,7 +93,7 @@ describe('GET /metrics (Prometheus text format)', () => {
         assert.equal(sample(text, `gatehouse_problems_total{code="${code}"}`), 0, code);
       for (const limit of RATE_LIMIT_NAMES)
         assert.equal(sample(text, `gatehouse_rate_limit_refusals_total{limit="${limit}"}`), 0, limit);
-      for (const reason of ['wrong_password', 'unknown_user', 'rate_limited'])
+      for (const reason of ['wrong_password', 'unknown_user', 'user_disabled', 'rate_limited'])
         assert.equal(sample(text, `gatehouse_sign_in_failures_total{reason="${reason}"}`), 0, reason);
       // prom-client's default process and Node.js metrics.
       assert.ok((sample(text, 'process_cpu_user_seconds_total') ?? 0) > 0);

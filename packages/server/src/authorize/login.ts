@@ -2,7 +2,7 @@ import { PROBLEMS } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { auditLogOf } from '../http/audit-log.js';
 import { formParamsOf, type FormParams } from '../http/form.js';
-import type { SignInFailure } from '../http/metrics.js';
+import type { SignInFailure } from './sign-in/steps/index.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';

@@ -2,7 +2,6 @@ import { OAUTH_REASONS, PROBLEMS, ProblemError, type OAuthErrorReason, type Prob
 import { Counter, Registry } from 'prom-client';
 import type { AuditEventName } from '../audit/audit.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { checkPassword } from '../users/users.js';
 import { sendProblem } from './problems.js';
 import { constantTimeEqual } from '../primitives/constant-time.js';
 import { processRegistry } from './process-metrics.js';
@@ -13,12 +12,6 @@ export interface RateLimitRefusals {
   limitNames(): readonly string[];
   refusals(): ReadonlyMap<string, number>;
 }
-
-/** Why a sign-in failed: the password check's answers, or a rate limit before any check. */
-export type SignInFailure =
-  Extract<Awaited<ReturnType<typeof checkPassword>>, { failure: string }>['failure'] | 'rate_limited';
-
-const SIGN_IN_FAILURES: readonly SignInFailure[] = ['wrong_password', 'unknown_user', 'rate_limited'];
 
 /** Counts one event of a key: one addition, on the request path. */
 type CountOf<K extends string> = (key: K) => void;
@@ -63,12 +56,15 @@ export class Metrics {
   readonly #exposed: Registry;
   readonly #oauthErrors: CountOf<OAuthErrorReason>;
   readonly #problems: CountOf<ProblemCode>;
-  readonly #signInFailures: CountOf<SignInFailure>;
+  readonly #signInFailures: CountOf<string>;
   readonly #auditEvents: Counter<'event'>;
   readonly requestDurations: RequestDurations;
 
-  /** `rateLimits`: the process's rate limiter, whose refusal counts are read at each scrape. */
-  constructor(rateLimits?: RateLimitRefusals) {
+  /**
+   * `rateLimits`: the process's rate limiter, whose refusal counts are read at each scrape;
+   * `signInFailures`: every reason a sign-in can be refused for (authorize/sign-in/steps).
+   */
+  constructor(rateLimits?: RateLimitRefusals, signInFailures: readonly string[] = []) {
     const registry = new Registry();
     const registers = [registry];
     this.#oauthErrors = countedSeries(
@@ -94,11 +90,11 @@ export class Metrics {
     this.#signInFailures = countedSeries(
       {
         name: 'gatehouse_sign_in_failures_total',
-        help: 'Sign-in attempts refused, by reason: wrong_password, unknown_user, rate_limited.',
+        help: 'Sign-in attempts refused, by reason, e.g. wrong_password, unknown_user, rate_limited.',
         labelNames: ['reason'],
         registers,
       },
-      SIGN_IN_FAILURES,
+      signInFailures,
       (reason) => ({ reason }),
     );
     this.#auditEvents = new Counter({
@@ -131,7 +127,7 @@ export class Metrics {
     this.#problems(code);
   }
 
-  countSignInFailure(reason: SignInFailure): void {
+  countSignInFailure(reason: string): void {
     this.#signInFailures(reason);
   }
 
@@ -160,11 +156,16 @@ interface MetricsOptions {
   /** When set, GET /metrics requires `Authorization: Bearer <token>`; otherwise it answers loopback callers only. */
   readonly token?: string;
   readonly rateLimits?: RateLimitRefusals;
+  /** Every reason a sign-in can be refused for, each counted from zero at start. */
+  readonly signInFailures?: readonly string[];
 }
 
 /** Registers the metrics on the root app: the latency hook and GET /metrics. */
-export function metricsRoutes(app: FastifyInstance, { token, rateLimits }: MetricsOptions = {}): Metrics {
-  const metrics = new Metrics(rateLimits);
+export function metricsRoutes(
+  app: FastifyInstance,
+  { token, rateLimits, signInFailures }: MetricsOptions = {},
+): Metrics {
+  const metrics = new Metrics(rateLimits, signInFailures);
   app.decorate('metrics', metrics);
   // Callback style: an async hook costs every request a promise.
   app.addHook('onResponse', (request, reply, done) => {

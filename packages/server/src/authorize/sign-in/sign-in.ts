@@ -1,10 +1,9 @@
 import { AUDIT_USERNAME_MAX, recordAudit, truncated, type AuditSink } from '../../audit/audit.js';
 import { addressKey, usernameKey, type Charge, type RateLimiter } from '../../abuse/rate-limiter.js';
-import type { SignInFailure } from '../../http/metrics.js';
 import type { Store } from '../../store/store.js';
 import { normalizeUsername } from '../../users/users.js';
 import type { CompletedSignIn, PendingSignIn, SignInState } from './state.js';
-import { SIGN_IN_STEPS, type AmrValue, type SignInStep } from './steps/index.js';
+import { SIGN_IN_STEPS, type AmrValue, type SignInFailure, type SignInStep } from './steps/index.js';
 
 /** What a sign-in needs besides the form: no request, no reply. */
 export interface SignInServices {

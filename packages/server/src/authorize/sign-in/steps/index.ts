@@ -13,4 +13,5 @@ import type { SignInStep } from './step.js';
  */
 export const SIGN_IN_STEPS: readonly SignInStep[] = [passwordStep];
 
-export type { AmrValue, SignInStep, StepAttempt, StepOutcome } from './step.js';
+export { SIGN_IN_FAILURES } from './step.js';
+export type { AmrValue, SignInFailure, SignInStep, StepAttempt, StepOutcome } from './step.js';

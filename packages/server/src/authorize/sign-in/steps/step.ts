@@ -1,5 +1,11 @@
 import type { Store } from '../../../store/store.js';
-import type { SignInFailure } from '../../../http/metrics.js';
+
+/**
+ * Why a sign-in was refused: a step's answer, or a rate limit before any step. The metrics count
+ * each from zero at start (`gatehouse_sign_in_failures_total{reason}`); a new step adds its reasons here.
+ */
+export const SIGN_IN_FAILURES = ['wrong_password', 'unknown_user', 'user_disabled', 'rate_limited'] as const;
+export type SignInFailure = (typeof SIGN_IN_FAILURES)[number];
 
 /**
  * An RFC 8176 §2 Authentication Method Reference value: the ones a step of this server may record
