@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { BearerChallenge } from '../api/bearer.js';
+import { BearerChallenge } from '../json-api/bearer.js';
 import type { Actor } from '../audit/audit.js';
 import { auditLogOf } from '../http/audit-log.js';
 import type { ServerContext } from '../context.js';
@@ -32,7 +32,7 @@ export function adminCaller({ store }: Pick<ServerContext, 'store'>) {
   };
 }
 
-/** The route configs of the admin API's reads and writes (api/json-api.ts reads them). */
+/** The route configs of the admin API's reads and writes (json-api/serve-json-api.ts reads them). */
 export function adminAccess(context: Pick<ServerContext, 'store'>) {
   const authorize = adminCaller(context);
   return {

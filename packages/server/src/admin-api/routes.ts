@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { serveJsonApi } from '../api/json-api.js';
+import { serveJsonApi } from '../json-api/serve-json-api.js';
 import type { Actor } from '../audit/audit.js';
 import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';

@@ -2,7 +2,7 @@ import { ProblemError } from '@gatehouse/contract';
 import type { ServerContext } from '../context.js';
 import type { AccessTokenClaims } from '../oauth/access-tokens.js';
 import { clientStillHolds } from '../oauth/client-token-liveness.js';
-import { resourceMetadataUrl } from './resource-metadata.js';
+import { resourceMetadataUrl } from '../api/resource-metadata.js';
 
 /** A refusal of the bearer token, with the RFC 6750 §3 challenge to send. */
 export class BearerChallenge extends ProblemError {
