@@ -4,6 +4,7 @@ import { allowOnly } from '../http/method-not-allowed.js';
 import type { ApiDefinition } from './definition.js';
 import { collectionRoutes } from './collection-routes.js';
 import { serveJsonApi } from '../json-api/serve-json-api.js';
+import { resourceMetadataUrl } from './resource-metadata.js';
 import { servedDocumentText } from './served-document.js';
 
 /**
@@ -15,7 +16,7 @@ export async function apiRoutes(
   app: FastifyInstance,
   { context, api }: { context: ServerContext; api: ApiDefinition },
 ): Promise<void> {
-  serveJsonApi(app, context);
+  serveJsonApi(app, context, { realm: 'gatehouse', resourceMetadata: resourceMetadataUrl(context.issuer) });
   // Serialised once: what the server adds for where it runs (servers, security) is known at startup.
   const served = servedDocumentText(api.document, api.declarations, context.issuer);
   app.get('/openapi.json', async (_request, reply) =>
