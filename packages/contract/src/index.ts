@@ -1,3 +1,4 @@
 export * from './errors/index.js';
 export * from './openapi/index.js';
 export * from './wire/index.js';
+export * from './access-token/index.js';

@@ -1,18 +1,13 @@
-import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from 'jose';
+import { InvalidAccessToken, type AccessTokenClaims as WireClaims } from '@gatehouse/contract';
+import { createRemoteJWKSet, customFetch, errors, jwtVerify } from 'jose';
 import { AuthorizationServerUnavailable } from './discovery.js';
 
-/** The claims of a verified Gatehouse access token (RFC 9068 §2.2). */
-export interface AccessTokenClaims extends JWTPayload {
-  readonly iss: string;
-  readonly sub: string;
-  readonly aud: string | string[];
-  readonly client_id: string;
-  readonly scope: string;
-  readonly jti: string;
-  readonly iat: number;
-  readonly exp: number;
-  /** Present when the token belongs to a grant that can be revoked (not for client_credentials). */
-  readonly grant_id?: string;
+/**
+ * The claims of a verified Gatehouse access token: the contract's RFC 9068 §2.2 claims, and any
+ * other claim the token carries.
+ */
+export interface AccessTokenClaims extends WireClaims {
+  readonly [claim: string]: unknown;
 }
 
 export interface VerifierOptions {
@@ -26,13 +21,8 @@ export interface VerifierOptions {
   readonly fetch: typeof fetch;
 }
 
-/** Why a token is refused: the kit answers 401 invalid_token with this detail. */
-export class InvalidAccessToken extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'InvalidAccessToken';
-  }
-}
+/** Why a token is refused: the kit answers 401 invalid_token with this detail (the contract's class). */
+export { InvalidAccessToken };
 
 export interface AccessTokenVerifier {
   /** The claims, at once when the token was verified before (the usual case), else once verified. */

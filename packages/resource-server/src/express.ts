@@ -28,6 +28,7 @@ export function gatehouseExpress(options: ExpressOptions): RequestHandler {
         path,
         authorization: req.headers.authorization,
         contentType: req.headers['content-type'],
+        headers: req.headers,
         body: raw,
       });
       if (!verdict.ok) return send(res, verdict.response);

@@ -68,6 +68,7 @@ export const gatehouseFastify: FastifyPluginAsync<ResourceServerOptions> = async
       path: pathOf(request),
       authorization: request.headers.authorization,
       contentType: request.headers['content-type'],
+      headers: request.headers,
       body: request.body as Uint8Array | undefined,
     });
     if (verdict instanceof Promise) verdict.then((v) => admit(request, reply, v, done), done);

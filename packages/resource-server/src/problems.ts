@@ -1,20 +1,13 @@
-import { PROBLEMS, ProblemError, type ProblemBody } from '@gatehouse/contract';
+import { BearerChallenge, PROBLEMS, type ProblemBody, type ProblemError } from '@gatehouse/contract';
+
+/** The contract's refusal of a bearer token, with its RFC 6750 §3 challenge; re-exported by the kit. */
+export { BearerChallenge };
 
 /** What the kit answers instead of the route: a catalog problem (RFC 9457), ready to send. */
 export interface ProblemResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: ProblemBody;
-}
-
-/** A refusal of the bearer token, with the RFC 6750 §3 challenge for `WWW-Authenticate`. */
-export class BearerChallenge extends ProblemError {
-  readonly challenge: string;
-  constructor(problem: 'invalid_token' | 'insufficient_scope', detail: string, challenge: string) {
-    super(problem, detail);
-    this.name = 'BearerChallenge';
-    this.challenge = challenge;
-  }
 }
 
 /**

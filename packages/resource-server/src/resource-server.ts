@@ -1,10 +1,16 @@
-import { ProblemError, type OpenApiDocument } from '@gatehouse/contract';
-import { accessTokenVerifier, InvalidAccessToken, type AccessTokenClaims } from './access-tokens.js';
+import {
+  accessTokenVerifier as contractVerifier,
+  InvalidAccessToken,
+  ProblemError,
+  type OpenApiDocument,
+  type RequestReader,
+} from '@gatehouse/contract';
+import { accessTokenVerifier, type AccessTokenClaims } from './access-tokens.js';
 import { checkedBody } from './body.js';
 import { AuthorizationServerUnavailable, discoverMetadata, memoize } from './discovery.js';
 import { grantCheck, type GrantCheck, type IntrospectionOptions } from './introspection.js';
 import { loadDocument, operationFinder, type Operation, type OperationFinder } from './operations.js';
-import { BearerChallenge, problemResponse, type ProblemResponse } from './problems.js';
+import { problemResponse, type ProblemResponse } from './problems.js';
 
 export interface ResourceServerOptions {
   /** The Gatehouse issuer, e.g. `https://auth.example.com`; its metadata names the keys. */
@@ -41,7 +47,26 @@ export interface ApiRequest {
   readonly authorization: string | undefined;
   readonly contentType: string | undefined;
   readonly body: string | Uint8Array | undefined;
+  /** Every header, lower-case names, as the framework gives them (the adapters pass theirs). */
+  readonly headers?: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** The absolute URL, for checks that compare it (RFC 9449 §4.3, DPoP); the adapters do not set it yet. */
+  readonly url?: string;
 }
+
+/** How the contract's access-token verifier reads an ApiRequest. */
+const API_REQUEST: RequestReader<ApiRequest> = {
+  method: (request) => request.method,
+  header(request, name) {
+    if (name === 'authorization') return request.authorization;
+    if (name === 'content-type') return request.contentType;
+    const value = request.headers?.[name];
+    return typeof value === 'string' ? value : undefined;
+  },
+  absoluteUrl(request) {
+    if (request.url === undefined) throw new Error('the request was given to the kit without its absolute URL');
+    return request.url;
+  },
+};
 
 export type Verdict =
   | {
@@ -68,8 +93,6 @@ export interface ResourceServer {
   problem(error: ProblemError, instance: string): ProblemResponse;
 }
 
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
-
 /** The framework-free core: the Express middleware and the Fastify plugin both call `check`. */
 export function createResourceServer(options: ResourceServerOptions): ResourceServer {
   const issuer = options.issuer.replace(/\/+$/, '');
@@ -77,7 +100,6 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
   const findOperation: OperationFinder = operationFinder(document, options.basePath);
   const fetchImpl = options.fetch ?? fetch;
   const problemBase = (options.problemBaseUrl ?? `${issuer}/problems`).replace(/\/+$/, '');
-  const realm = `realm="${options.realm ?? 'api'}"`;
   const metadata = memoize(() => discoverMetadata(issuer, fetchImpl));
   const verifier = memoize(async () =>
     accessTokenVerifier({
@@ -94,64 +116,42 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     grantCheck(async () => introspectionEndpoint(await metadata()), options.introspection, fetchImpl);
 
   /**
+   * The contract's access-token verifier, with the kit's steps: the signature against the server's
+   * JWKS (a token verified before is known at once), and introspection when configured.
+   */
+  const bearer = contractVerifier({
+    challenge: { realm: options.realm ?? 'api' },
+    request: API_REQUEST,
+    known: (token) => verifier.peek()?.known(token),
+    verify(token) {
+      const verify = verifier();
+      return isPromise(verify) ? verify.then((v) => v(token)) : verify(token);
+    },
+    liveness:
+      isLive === undefined
+        ? undefined
+        : {
+            read: (token: string, claims: AccessTokenClaims) => isLive(token, claims.exp),
+            judge(active: boolean) {
+              if (!active)
+                throw new InvalidAccessToken(
+                  'The grant of this access token has been revoked, or the token is no longer active.',
+                );
+            },
+          },
+  });
+
+  /**
    * The token's claims (undefined when the operation allows anonymous calls), at once when nothing
    * has to wait: the key set loaded, the token verified before, and no introspection or a cached
    * answer. Throws (or rejects with) the catalog problem.
    */
   function authenticate(
     operation: Operation,
-    authorization: string | undefined,
+    request: ApiRequest,
   ): AccessTokenClaims | undefined | Promise<AccessTokenClaims | undefined> {
     if (operation.security.length === 0 || operation.security.some((scopes) => scopes.length === 0)) return undefined;
-    // RFC 6750 §3.1: a request with no credentials gets a challenge with no error code.
-    if (!authorization)
-      throw new BearerChallenge('invalid_token', 'The request carries no bearer access token.', `Bearer ${realm}`);
-    // The usual request: `Bearer <a token verified before>`, found without parsing the header
-    // (only a token exactly as verified is found, so this skips no check).
-    const loaded = verifier.peek();
-    if (loaded !== undefined && authorization.startsWith('Bearer ')) {
-      const claims = loaded.known(authorization.slice(7));
-      if (claims !== undefined) return live(authorization.slice(7), claims, operation);
-    }
-    const token = BEARER.exec(authorization)?.[1];
-    if (!token) throw invalidToken('The Authorization header is not a bearer access token.');
-    const verify = verifier();
-    const claims = isPromise(verify) ? verify.then((v) => v(token)) : verify(token);
-    return isPromise(claims) ? claims.then((c) => live(token, c, operation)) : live(token, claims, operation);
-  }
-
-  function live(
-    token: string,
-    claims: AccessTokenClaims,
-    operation: Operation,
-  ): AccessTokenClaims | Promise<AccessTokenClaims> {
-    if (!isLive) return inScope(claims, operation.security);
-    const active = isLive(token, claims.exp);
-    return isPromise(active)
-      ? active.then((a) => liveInScope(a, claims, operation))
-      : liveInScope(active, claims, operation);
-  }
-
-  function liveInScope(active: boolean, claims: AccessTokenClaims, operation: Operation): AccessTokenClaims {
-    if (!active)
-      throw invalidToken('The grant of this access token has been revoked, or the token is no longer active.');
-    return inScope(claims, operation.security);
-  }
-
-  function inScope(claims: AccessTokenClaims, alternatives: readonly (readonly string[])[]): AccessTokenClaims {
-    const granted = grantedScopes(claims);
-    if (alternatives.some((scopes) => scopes.every((s) => granted.has(s)))) return claims;
-    // RFC 6750 §3: `scope` names the scope needed, space-delimited; the first alternative is named.
-    const needed = (alternatives[0] ?? []).join(' ');
-    throw new BearerChallenge(
-      'insufficient_scope',
-      `This operation needs the scope '${needed}'.`,
-      `Bearer ${realm}, error="insufficient_scope", scope="${needed}"`,
-    );
-  }
-
-  function invalidToken(detail: string): BearerChallenge {
-    return new BearerChallenge('invalid_token', detail, `Bearer ${realm}, error="invalid_token"`);
+    return bearer(request, operation.security);
   }
 
   function checkNow(request: ApiRequest): Verdict | Promise<Verdict> {
@@ -159,7 +159,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     if (operation === undefined) return { ok: true, operation, token: undefined, body: request.body };
     let token: ReturnType<typeof authenticate>;
     try {
-      token = authenticate(operation, request.authorization);
+      token = authenticate(operation, request);
     } catch (error) {
       return refused(error, request.path);
     }
@@ -181,7 +181,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
   }
 
   function refused(error: unknown, path: string): Verdict {
-    const problem = asProblem(error, invalidToken);
+    const problem = asProblem(error);
     if (problem.status >= 500) (options.onError ?? logError)(error);
     return { ok: false, response: problemResponse(problem, path, problemBase) };
   }
@@ -192,14 +192,6 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     check: async (request) => checkNow(request),
     checkNow,
   };
-}
-
-/** The scopes a token grants, split once per verified token (the verifier hands out the same object). */
-const scopeSets = new WeakMap<AccessTokenClaims, ReadonlySet<string>>();
-function grantedScopes(claims: AccessTokenClaims): ReadonlySet<string> {
-  let granted = scopeSets.get(claims);
-  if (granted === undefined) scopeSets.set(claims, (granted = new Set(claims.scope.split(' '))));
-  return granted;
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
@@ -217,9 +209,8 @@ function introspectionEndpoint(metadata: { introspection_endpoint?: string }): s
 }
 
 /** Only catalog problems leave the kit; an unexpected fault becomes internal_error. */
-function asProblem(error: unknown, invalidToken: (detail: string) => BearerChallenge): ProblemError {
+function asProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
-  if (error instanceof InvalidAccessToken) return invalidToken(error.message);
   if (error instanceof AuthorizationServerUnavailable)
     return new ProblemError('service_unavailable', 'The authorization server cannot be reached; try again shortly.');
   return new ProblemError('internal_error');

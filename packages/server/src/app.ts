@@ -2,7 +2,7 @@ import { trackRequestsInFlight } from './http/drain.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { adminDefinition } from './admin-api/definition.js';
 import { adminRoutes } from './admin-api/routes.js';
-import { API_PREFIX, resourceMetadataRoutes } from './api/resource-metadata.js';
+import { API_PREFIX, resourceMetadataRoutes, resourceMetadataUrl } from './api/resource-metadata.js';
 import { apiRoutes } from './api/routes.js';
 import type { ApiDefinition } from './api/definition.js';
 import { authorizationPages } from './authorize/routes.js';
@@ -84,6 +84,14 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     resourceMetadataRoutes(app, context.issuer, options.api);
     await app.register(apiRoutes, { prefix: API_PREFIX, context, api: options.api });
   }
-  await app.register(adminRoutes, { prefix: '/admin/v1', context, admin: adminDefinition(context.issuer) });
+  // The admin API's challenges name the REST API's resource metadata, as they always have (a
+  // metadata document of its own would be a change of behaviour, left for its own step).
+  const adminChallenge = { realm: 'gatehouse', resourceMetadata: resourceMetadataUrl(context.issuer) };
+  await app.register(adminRoutes, {
+    prefix: '/admin/v1',
+    context,
+    admin: adminDefinition(context.issuer),
+    challenge: adminChallenge,
+  });
   return app;
 }

@@ -64,6 +64,13 @@ describe('server layers', () => {
     });
   }
 
+  test('admin-api/ imports nothing from api/: what both JSON APIs use is json-api/, below both', () => {
+    const offending = files
+      .filter((f) => inFolder(f.path, 'admin-api'))
+      .flatMap((f) => f.imports.filter((t) => inFolder(t, 'api')).map((t) => `${f.path} -> ${t}`));
+    assert.deepEqual(offending, []);
+  });
+
   test('oauth/ and context.ts do not import each other: oauth/ declares its needs in services.ts', () => {
     const offending = files
       .filter((f) => inFolder(f.path, 'oauth'))

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { problemOfParserError, unreadableRequestAnswer } from '../src/http/client-errors.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody } from '../src/api/json-body.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody } from '../src/json-api/json-body.js';
 import { assertCatalogAnswer, NO_ANSWER, sendRaw, type RawAnswer } from './_fuzz.js';
 import { startTestServer, type TestServer } from './_server.js';
 

@@ -125,7 +125,8 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     slug: 'insufficient-scope',
     title: 'Insufficient scope',
     transient: false,
-    summary: 'The access token is valid but lacks the scope this operation needs.',
+    summary:
+      "The access token is valid but lacks the scope this operation needs; the detail reads: This operation needs the scope '<scope>'. (or '<scope>' or '<scope>'. when several alternatives suffice).",
     clientAction: 'Obtain a token with the scope named in the WWW-Authenticate header.',
   }),
   not_found: problem({

@@ -1,6 +1,6 @@
 import { ProblemError } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
-import { cursorPosition, pageOf, pageSize } from '../api/paging.js';
+import { cursorPosition, pageOf, pageSize } from '../json-api/paging.js';
 import { auditEventJson } from '../audit/audit.js';
 import type { ServerContext } from '../context.js';
 import { AUDIT_EVENT_NAMES, type AuditEventName } from '../store/audit-repository.js';

@@ -1,5 +1,5 @@
+import { bearerChallenge, BearerChallenge } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
-import { BearerChallenge } from '../api/bearer.js';
 import type { Actor } from '../audit/audit.js';
 import { auditLogOf } from '../http/audit-log.js';
 import type { ServerContext } from '../context.js';
@@ -26,13 +26,13 @@ export function adminCaller({ store }: Pick<ServerContext, 'store'>) {
         'insufficient_scope',
         'Only an access token of an admin client (gatehouse clients add --admin), from the ' +
           'client_credentials grant, may call the admin API.',
-        `Bearer realm="gatehouse", error="insufficient_scope", scope="${ADMIN_READ_SCOPE}"`,
+        bearerChallenge({ realm: 'gatehouse' }, { error: 'insufficient_scope', scope: ADMIN_READ_SCOPE }),
       );
     request.adminActor = { id: client.id, sink: auditLogOf(request) };
   };
 }
 
-/** The route configs of the admin API's reads and writes (api/json-api.ts reads them). */
+/** The route configs of the admin API's reads and writes (json-api/serve-json-api.ts reads them). */
 export function adminAccess(context: Pick<ServerContext, 'store'>) {
   const authorize = adminCaller(context);
   return {

@@ -1,8 +1,8 @@
 import { ProblemError } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { validBodyOrThrow } from '../api/body-problems.js';
-import { requireBody } from '../api/json-api.js';
-import { cursorPosition, pageOf, pageSize } from '../api/paging.js';
+import { validBodyOrThrow } from '../json-api/body-problems.js';
+import { requireBody } from '../json-api/serve-json-api.js';
+import { cursorPosition, pageOf, pageSize } from '../json-api/paging.js';
 import type { ServerContext } from '../context.js';
 import {
   createClient,

@@ -6,7 +6,7 @@
 import { GRANT_TYPES } from '../oauth/grants/index.js';
 import { MAX_REPLAY_WINDOW } from '../oauth/clients.js';
 import { AUDIT_EVENT_NAMES } from '../store/audit-repository.js';
-import { PROBLEM_SCHEMAS } from '../api/document-parts.js';
+import { PROBLEM_SCHEMAS } from '../json-api/document-parts.js';
 
 type Json = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * bodies the server validates with (definition.ts compiles them once with the contract's validator).
  */
 import { PROBLEMS } from '@gatehouse/contract';
-import { problemResponse, SECURITY_SCHEME, SUCCESS_HEADERS } from '../api/document-parts.js';
+import { problemResponse, SECURITY_SCHEME, SUCCESS_HEADERS } from '../json-api/document-parts.js';
 import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients.js';
 import { ADMIN_SCHEMAS } from './document-schemas.js';
 

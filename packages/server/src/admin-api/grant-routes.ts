@@ -1,6 +1,6 @@
 import { ProblemError } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { cursorPosition, pageOf, pageSize } from '../api/paging.js';
+import { cursorPosition, pageOf, pageSize } from '../json-api/paging.js';
 import type { ServerContext } from '../context.js';
 import { describeGrant, revokeGrantAsAdmin } from '../oauth/grant-administration.js';
 import type { GrantOwner } from '../store/admin-repository.js';

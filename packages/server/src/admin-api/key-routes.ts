@@ -1,6 +1,6 @@
 import { ProblemError } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { cursorPosition, pageOf, pageSize } from '../api/paging.js';
+import { cursorPosition, pageOf, pageSize } from '../json-api/paging.js';
 import type { ServerContext } from '../context.js';
 import { describeKeys, retireSigningKey, rotateSigningKeys } from '../oauth/key-administration.js';
 import type { AdminAccess } from './caller.js';

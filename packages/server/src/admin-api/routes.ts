@@ -1,5 +1,6 @@
+import type { ChallengeParameters } from '@gatehouse/contract';
 import type { FastifyInstance } from 'fastify';
-import { serveJsonApi } from '../api/json-api.js';
+import { serveJsonApi } from '../json-api/serve-json-api.js';
 import type { Actor } from '../audit/audit.js';
 import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
@@ -13,15 +14,16 @@ import { userRoutes } from './user-routes.js';
 
 /**
  * The admin API under /admin/v1 (README, "Admin API"): its OpenAPI document, then the operations it
- * declares, served with the REST API's machinery (api/json-api.ts): bearer token and scope, then
- * content type, then the JSON, and the body validated by the contract's validator. Every change
- * is made by the same domain function the CLI calls, and audited with the admin client as actor.
+ * declares, served with the JSON API machinery it shares with the REST API (json-api/): bearer
+ * token and scope, then content type, then the JSON, and the body validated by the contract's
+ * validator. Every change is made by the same domain function the CLI calls, and audited with the
+ * admin client as actor.
  */
 export async function adminRoutes(
   app: FastifyInstance,
-  { context, admin }: { context: ServerContext; admin: AdminDefinition },
+  { context, admin, challenge }: { context: ServerContext; admin: AdminDefinition; challenge: ChallengeParameters },
 ): Promise<void> {
-  serveJsonApi(app, context);
+  serveJsonApi(app, context, challenge);
   // Set by the onRequest check (caller.ts) before any admin handler runs; null only until then.
   app.decorateRequest('adminActor', null as unknown as Actor);
   app.get('/openapi.json', async (_request, reply) =>

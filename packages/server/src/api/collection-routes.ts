@@ -2,8 +2,8 @@ import { refusedBody, type CollectionDeclaration, type HttpMethod } from '@gateh
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
-import { requireBody } from './json-api.js';
-import { cursorPosition, pageOf, pageSize } from './paging.js';
+import { requireBody } from '../json-api/serve-json-api.js';
+import { cursorPosition, pageOf, pageSize } from '../json-api/paging.js';
 import {
   deleteRecord,
   etagOf,

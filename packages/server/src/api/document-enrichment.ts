@@ -19,7 +19,7 @@ import {
   type HttpMethod,
   type OpenApiDocument,
 } from '@gatehouse/contract';
-import { EXAMPLE_ID, problemResponse, PROBLEM_SCHEMAS, SUCCESS_HEADERS } from './document-parts.js';
+import { EXAMPLE_ID, problemResponse, PROBLEM_SCHEMAS, SUCCESS_HEADERS } from '../json-api/document-parts.js';
 
 type Json = Record<string, unknown>;
 

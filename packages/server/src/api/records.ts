@@ -2,7 +2,7 @@ import { ProblemError, mergePatch, type BodyValidator } from '@gatehouse/contrac
 import type { StoredRecord } from '../store/record-repository.js';
 import { newRecordId } from '../primitives/ids.js';
 import type { Repository } from '../store/repository.js';
-import { validBodyOrThrow } from './body-problems.js';
+import { validBodyOrThrow } from '../json-api/body-problems.js';
 
 /**
  * The REST collections' operations, HTTP-free. Every body is validated before anything is written,

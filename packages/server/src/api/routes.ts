@@ -3,19 +3,20 @@ import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
 import type { ApiDefinition } from './definition.js';
 import { collectionRoutes } from './collection-routes.js';
-import { serveJsonApi } from './json-api.js';
+import { serveJsonApi } from '../json-api/serve-json-api.js';
+import { resourceMetadataUrl } from './resource-metadata.js';
 import { servedDocumentText } from './served-document.js';
 
 /**
  * REST API v2 under /v2: the OpenAPI document, then the operations it declares for each collection. The
  * bearer token is checked first, then the content type (both onRequest, before the body is read),
- * then the JSON, the size, and last the body against the schema (json-api.ts).
+ * then the JSON, the size, and last the body against the schema (json-api/serve-json-api.ts).
  */
 export async function apiRoutes(
   app: FastifyInstance,
   { context, api }: { context: ServerContext; api: ApiDefinition },
 ): Promise<void> {
-  serveJsonApi(app, context);
+  serveJsonApi(app, context, { realm: 'gatehouse', resourceMetadata: resourceMetadataUrl(context.issuer) });
   // Serialised once: what the server adds for where it runs (servers, security) is known at startup.
   const served = servedDocumentText(api.document, api.declarations, context.issuer);
   app.get('/openapi.json', async (_request, reply) =>

@@ -4,7 +4,7 @@
  * the OAuth 2.0 security scheme with each operation's requirement. Serialised once, at startup.
  */
 import type { CollectionDeclaration, HttpMethod } from '@gatehouse/contract';
-import { SECURITY_SCHEME, securityScheme } from './document-parts.js';
+import { SECURITY_SCHEME, securityScheme } from '../json-api/document-parts.js';
 
 type Json = Record<string, unknown>;
 

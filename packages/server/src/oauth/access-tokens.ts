@@ -1,23 +1,13 @@
 import * as crypto from 'node:crypto';
+import type { AccessTokenClaims } from '@gatehouse/contract';
 import { jwtVerify } from 'jose';
 import type { KeyRing } from './keys.js';
 import { signEs256Jwt } from './jwt.js';
 import { digestOf } from '../primitives/secrets.js';
 import { newId } from '../primitives/ids.js';
 
-/** The claims of a Gatehouse access token (RFC 9068 §2.2 plus the grant it belongs to). */
-export interface AccessTokenClaims {
-  readonly iss: string;
-  readonly sub: string;
-  readonly aud: string;
-  readonly client_id: string;
-  readonly scope: string;
-  readonly jti: string;
-  readonly iat: number;
-  readonly exp: number;
-  /** Absent for client_credentials, which has no grant to revoke. */
-  readonly grant_id?: string;
-}
+/** The claims of a Gatehouse access token: the contract's RFC 9068 §2.2 type, with the grant id. */
+export type { AccessTokenClaims };
 
 /** A claim of a token signed by this server's keys that names another server, and its value. */
 export interface ForeignClaim {

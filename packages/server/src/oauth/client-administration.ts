@@ -84,7 +84,7 @@ export async function rotateClientSecret(
 
 /**
  * Removes a client with its grants, refresh tokens and codes (by cascade); its client-credentials
- * access tokens are refused from then on (api/bearer.ts, oauth/introspection.ts). False when there
+ * access tokens are refused from then on (oauth/access-token-check.ts, oauth/introspection.ts). False when there
  * is no such client.
  */
 export async function deleteClient(store: Store, id: string, now: number, actor: Actor): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { OAuthError } from '@gatehouse/contract';
+import { bearerChallenge, bearerTokenOf, OAuthError } from '@gatehouse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
@@ -12,7 +12,6 @@ import {
 import type { OAuthServices } from '../services.js';
 import type { AuditSink } from '../../audit/audit.js';
 import { oauthEndpoint } from './endpoint.js';
-import { BEARER } from './userinfo.js';
 
 const served = (services: OAuthServices): boolean => services.clientRegistration !== 'off';
 
@@ -77,8 +76,10 @@ export const clientConfigurationEndpoint = oauthEndpoint({
 
 function callerOf(request: FastifyRequest, audit: AuditSink): RegistrationCaller {
   const header = request.headers.authorization;
-  return { token: header === undefined ? undefined : BEARER.exec(header)?.[1], address: request.ip, audit };
+  return { token: header === undefined ? undefined : bearerTokenOf(header), address: request.ip, audit };
 }
+
+const INVALID_TOKEN_CHALLENGE = bearerChallenge({ realm: 'gatehouse' }, { error: 'invalid_token' });
 
 /** RFC 6750 §3: a refused initial or registration access token is answered with a bearer challenge. */
 async function withChallenge<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
@@ -86,7 +87,7 @@ async function withChallenge<T>(reply: FastifyReply, work: () => Promise<T>): Pr
     return await work();
   } catch (error) {
     if (error instanceof OAuthError && error.error === 'invalid_token') {
-      reply.header('www-authenticate', `Bearer realm="gatehouse", error="invalid_token"`);
+      reply.header('www-authenticate', INVALID_TOKEN_CHALLENGE);
     }
     throw error;
   }

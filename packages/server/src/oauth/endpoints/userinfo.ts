@@ -1,16 +1,30 @@
-import { OAuthError, type FixedOAuthReason } from '@gatehouse/contract';
-import type { FastifyReply } from 'fastify';
+import {
+  accessTokenVerifier,
+  bearerChallenge,
+  BearerChallenge,
+  bearerTokenOf,
+  InvalidAccessToken,
+  OAuthError,
+  type AccessTokenVerifier,
+  type FixedOAuthReason,
+} from '@gatehouse/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FASTIFY_REQUEST } from '../../http/bearer-request.js';
 import { releasedClaims } from '../../users/claims.js';
+import { ForeignAccessToken, localTokenSteps } from '../access-token-check.js';
+import type { AccessTokenClaims } from '../access-tokens.js';
 import { OPENID_SCOPE } from '../id-tokens.js';
+import type { OAuthServices } from '../services.js';
 import { oauthEndpoint } from './endpoint.js';
 
-/** An RFC 6750 §2.1 Authorization header, and its token. */
-export const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
+const REALM = { realm: 'gatehouse' } as const;
+const NEEDS_OPENID = [[OPENID_SCOPE]] as const;
 
 /**
  * GET and POST /userinfo (OIDC Core §5.3): the claims of the access token's user that its scope
  * releases (§5.4), with `sub` always. The token comes as an RFC 6750 bearer (header, or the form's
- * `access_token` on POST, §2.2); a token of a revoked grant is refused like an expired one.
+ * `access_token` on POST, §2.2) and is checked by the contract's access-token verifier; a token of a
+ * revoked grant is refused like an expired one.
  */
 export const userinfoEndpoint = oauthEndpoint({
   name: 'userinfo',
@@ -20,32 +34,66 @@ export const userinfoEndpoint = oauthEndpoint({
   metadataKey: 'userinfo_endpoint',
   clientAuthentication: 'none',
   rateLimits: null,
-  async handle({ request, reply, params }, { accessTokens, clock, store, issuer }) {
+  async handle({ request, reply, params }, services) {
     const header = request.headers.authorization;
     const fromBody = params.get('access_token');
     // RFC 6750 §2: one method per request.
-    const token = header === undefined ? fromBody : fromBody === undefined ? BEARER.exec(header)?.[1] : undefined;
-    if (token === undefined) return challenge(reply, issuer, 'userinfo_token_missing');
-    const claims = await accessTokens.check(token, clock.now());
-    if (!claims) {
-      // RFC 9068 §4: a token of this server's keys for another issuer or audience is named as such.
-      const foreign = await accessTokens.foreignClaim(token, clock.now());
-      return challenge(reply, issuer, foreign ? 'userinfo_token_foreign' : 'userinfo_token_invalid');
+    const token = header === undefined ? fromBody : fromBody === undefined ? bearerTokenOf(header) : undefined;
+    if (token === undefined) return challenge(reply, services.issuer, 'userinfo_token_missing');
+    let claims: AccessTokenClaims;
+    try {
+      claims = await verifierOf(services).token(token, request, NEEDS_OPENID);
+    } catch (error) {
+      if (!(error instanceof BearerChallenge)) throw error;
+      return challenge(reply, services.issuer, reasonOf(error));
     }
-    // A token restricted to another resource (RFC 8707, e.g. the REST API) is not one for userinfo.
-    if (claims.grant_id === undefined || claims.aud !== issuer)
-      return challenge(reply, issuer, 'userinfo_token_invalid');
-    // The grant, read on every request: a revoked one's tokens stop at once; its subject is the
-    // user's current name (a renamed user's older access tokens still carry the old one).
-    const grant = await store.findGrant(claims.grant_id);
-    if (!grant || grant.revokedAt !== null) return challenge(reply, issuer, 'userinfo_token_invalid');
-    const scope = claims.scope.split(' ');
-    if (!scope.includes(OPENID_SCOPE)) return challenge(reply, issuer, 'userinfo_scope_missing');
-    const user = await store.findUser(grant.subject);
-    if (!user) return challenge(reply, issuer, 'userinfo_token_invalid');
-    return reply.header('cache-control', 'no-store').send(releasedClaims(user, scope));
+    // The grant, for its subject: the user's current name (a renamed user's older access tokens
+    // still carry the old one).
+    const grant = claims.grant_id === undefined ? undefined : await services.store.findGrant(claims.grant_id);
+    if (!grant || grant.revokedAt !== null) return challenge(reply, services.issuer, 'userinfo_token_invalid');
+    const user = await services.store.findUser(grant.subject);
+    if (!user) return challenge(reply, services.issuer, 'userinfo_token_invalid');
+    return reply.header('cache-control', 'no-store').send(releasedClaims(user, claims.scope.split(' ')));
   },
 });
+
+const verifiers = new WeakMap<OAuthServices, AccessTokenVerifier<FastifyRequest, AccessTokenClaims>>();
+
+/**
+ * The contract's verifier over this server's keys and store, for userinfo: only a token of a grant
+ * (not client_credentials) for this server itself, not one restricted to another resource (RFC 8707,
+ * e.g. the REST API).
+ */
+function verifierOf(services: OAuthServices): AccessTokenVerifier<FastifyRequest, AccessTokenClaims> {
+  let verifier = verifiers.get(services);
+  if (verifier !== undefined) return verifier;
+  const steps = localTokenSteps(services);
+  const forUserinfo = (claims: AccessTokenClaims): AccessTokenClaims => {
+    if (claims.grant_id === undefined || claims.aud !== services.issuer)
+      throw new InvalidAccessToken('The access token is not for userinfo.');
+    return claims;
+  };
+  verifier = accessTokenVerifier({
+    challenge: REALM,
+    request: FASTIFY_REQUEST,
+    liveness: steps.liveness,
+    verify: (token) => {
+      const claims = steps.verify(token);
+      return claims instanceof Promise ? claims.then(forUserinfo) : forUserinfo(claims);
+    },
+  });
+  verifiers.set(services, verifier);
+  return verifier;
+}
+
+/**
+ * The catalog reason of a refusal. RFC 9068 §4: a token of this server's keys for another issuer or
+ * audience is named as such.
+ */
+function reasonOf(error: BearerChallenge): FixedOAuthReason {
+  if (error.code === 'insufficient_scope') return 'userinfo_scope_missing';
+  return error.refusal instanceof ForeignAccessToken ? 'userinfo_token_foreign' : 'userinfo_token_invalid';
+}
 
 /** RFC 6750 §3: the error in a WWW-Authenticate challenge, and as a body too. */
 function challenge(reply: FastifyReply, issuer: string, reason: FixedOAuthReason): FastifyReply {
@@ -54,7 +102,10 @@ function challenge(reply: FastifyReply, issuer: string, reason: FixedOAuthReason
   // §3.1: a request without any token gets a challenge without an error code.
   const attributes =
     reason === 'userinfo_token_missing'
-      ? 'Bearer realm="gatehouse"'
-      : `Bearer realm="gatehouse", error="${body.error}", error_description="${body.error_description ?? ''}"`;
+      ? bearerChallenge(REALM)
+      : bearerChallenge(REALM, {
+          error: body.error as 'invalid_token' | 'insufficient_scope',
+          errorDescription: body.error_description ?? '',
+        });
   return reply.code(error.status).header('www-authenticate', attributes).header('cache-control', 'no-store').send(body);
 }

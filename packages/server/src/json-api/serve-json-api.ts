@@ -1,4 +1,4 @@
-import { ProblemError } from '@gatehouse/contract';
+import { BearerChallenge, ProblemError, type ChallengeParameters, type RequiredScopes } from '@gatehouse/contract';
 import type {
   FastifyContextConfig,
   FastifyError,
@@ -9,7 +9,7 @@ import type {
 import type { ServerContext } from '../context.js';
 import { problemErrorHandler } from '../http/problems.js';
 import type { AccessTokenClaims } from '../oauth/access-tokens.js';
-import { checkBearer, type RequiredScope } from './bearer.js';
+import { bearerCheck, requiredScopes, type BearerCheck, type RequiredScope } from './bearer.js';
 import { parseJsonBody } from './json-body.js';
 
 /** JSON bodies of the JSON APIs; anything larger is refused with 413 before parsing. */
@@ -29,10 +29,12 @@ declare module 'fastify' {
 /**
  * What the server's JSON APIs share, the REST API (/v2) and the admin API (/admin/v1), set up in
  * the plugin of each: the JSON body parser (UTF-8, depth, size), the problem+json error handler
- * with the RFC 6750 challenge, and per route, from its config, the checks made before the body is
- * read: the bearer token and its scope, then the content type.
+ * with the RFC 6750 challenge (`challenge` names its realm and resource metadata), and per route,
+ * from its config, the checks made before the body is read: the bearer token and its scope, then
+ * the content type.
  */
-export function serveJsonApi(app: FastifyInstance, context: ServerContext): void {
+export function serveJsonApi(app: FastifyInstance, context: ServerContext, challenge: ChallengeParameters): void {
+  const bearer = bearerCheck(context, challenge);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     ['application/json', 'application/merge-patch+json'],
@@ -54,7 +56,8 @@ export function serveJsonApi(app: FastifyInstance, context: ServerContext): void
     if (scope === undefined && mediaType === undefined) return;
     const hooks =
       route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [...hooks, requestChecks(context, scope, mediaType, authorize)];
+    const required = scope === undefined ? undefined : requiredScopes(scope);
+    route.onRequest = [...hooks, requestChecks(bearer, required, mediaType, authorize)];
   });
 }
 
@@ -64,15 +67,15 @@ export function serveJsonApi(app: FastifyInstance, context: ServerContext): void
  * body). Callback-style, so that a request waits only for what is asynchronous: the store.
  */
 function requestChecks(
-  context: ServerContext,
-  scope: RequiredScope | undefined,
+  bearer: BearerCheck,
+  scope: RequiredScopes | undefined,
   mediaType: string | undefined,
   authorize: FastifyContextConfig['authorize'],
 ): onRequestHookHandler {
   return function checkRequest(request, _reply, done) {
     let authenticated: unknown;
     try {
-      authenticated = scope === undefined ? undefined : checkBearer(context, request.headers.authorization, scope);
+      authenticated = scope === undefined ? undefined : bearer(request, scope);
       if (authorize !== undefined)
         authenticated = Promise.resolve(authenticated as AccessTokenClaims | Promise<AccessTokenClaims>).then(
           (claims) => authorize(claims, request),

@@ -1,0 +1,45 @@
+/** What a resource server names in its challenges, whatever the refusal. */
+export interface ChallengeParameters {
+  /** RFC 6750 §3 `realm`. */
+  readonly realm: string;
+  /**
+   * The URL of the resource's protected resource metadata (RFC 9728 §5.1), from which a client
+   * that has no token yet discovers the authorization server.
+   */
+  readonly resourceMetadata?: string;
+}
+
+/** The error attributes of one refusal (RFC 6750 §3.1). */
+export interface ChallengeError {
+  readonly error: 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+  readonly errorDescription?: string;
+  /** The scope the request needs, space-delimited (RFC 6750 §3). */
+  readonly scope?: string;
+}
+
+/**
+ * An RFC 9110 §5.6.4 quoted-string: `"` and `\` escaped as quoted-pairs. RFC 6750 §3 limits its
+ * values to printable ASCII without those two; a value that has them is still a well-formed header.
+ */
+export function quotedString(value: string): string {
+  return `"${value.replace(/["\\]/g, '\\$&')}"`;
+}
+
+/**
+ * The `WWW-Authenticate` value of a bearer challenge: `realm`, then `resource_metadata`, then the
+ * error attributes. A request without any credentials gets no error attributes (RFC 6750 §3.1).
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6750#section-3 RFC 6750 §3
+ * @see https://www.rfc-editor.org/rfc/rfc9728#section-5.1 RFC 9728 §5.1
+ */
+export function bearerChallenge(parameters: ChallengeParameters, refusal?: ChallengeError): string {
+  let challenge = `Bearer realm=${quotedString(parameters.realm)}`;
+  if (parameters.resourceMetadata !== undefined)
+    challenge += `, resource_metadata=${quotedString(parameters.resourceMetadata)}`;
+  if (refusal === undefined) return challenge;
+  challenge += `, error=${quotedString(refusal.error)}`;
+  if (refusal.errorDescription !== undefined)
+    challenge += `, error_description=${quotedString(refusal.errorDescription)}`;
+  if (refusal.scope !== undefined) challenge += `, scope=${quotedString(refusal.scope)}`;
+  return challenge;
+}

@@ -1,0 +1,142 @@
+import { bearerTokenOf } from './authorization-header.js';
+import { bearerChallenge, type ChallengeParameters } from './challenge.js';
+import type { AccessTokenClaims } from './claims.js';
+import { BearerChallenge, InvalidAccessToken } from './refusals.js';
+import { challengeScope, hasRequiredScope, insufficientScopeDetail, type RequiredScopes } from './scope.js';
+
+/**
+ * How the verifier reads a request of the caller's framework, given once so that no request is
+ * copied: everything a proof-of-possession check (RFC 9449 §4.3: `htm`, `htu`, the `DPoP` header)
+ * will compare, next to the `Authorization` header read today.
+ */
+export interface RequestReader<R> {
+  readonly method: (request: R) => string;
+  /** A header's value by its lower-case name; undefined when absent. */
+  readonly header: (request: R, name: string) => string | undefined;
+  /** The absolute URL of the request, built only when a check reads it. */
+  readonly absoluteUrl: (request: R) => string;
+}
+
+/**
+ * Whether a verified token is still live (its grant not revoked, its client not removed): `read`
+ * fetches its state (a store read, an introspection), `judge` refuses a dead one by throwing
+ * InvalidAccessToken. Two steps, so that waiting for the state costs the request one promise.
+ */
+export interface Liveness<C extends AccessTokenClaims, S> {
+  readonly read: (token: string, claims: C) => S | Promise<S>;
+  readonly judge: (state: S, claims: C) => void;
+}
+
+export interface AccessTokenVerifierOptions<R, C extends AccessTokenClaims, S = unknown> {
+  readonly challenge: ChallengeParameters;
+  readonly request: RequestReader<R>;
+  /**
+   * RFC 9068 §4: the claims of a token whose signature, `typ`, `alg`, `iss`, `aud` and lifetime
+   * verify, at once when nothing has to wait. Refuses by throwing (or rejecting with)
+   * InvalidAccessToken; any other error is passed on as it is (an unreachable key set, say).
+   */
+  readonly verify: (token: string) => C | Promise<C>;
+  /** The claims of a token verified before and still valid, else undefined: the cheap first look. */
+  readonly known?: (token: string) => C | undefined;
+  readonly liveness?: Liveness<C, S>;
+}
+
+export interface AccessTokenVerifier<R, C extends AccessTokenClaims> {
+  /**
+   * The claims of the request's RFC 6750 §2.1 bearer token, once verified, live and holding one of
+   * the `required` alternatives. A refusal is a BearerChallenge, thrown when known at once; a
+   * promise only when a step has to wait.
+   */
+  (request: R, required: RequiredScopes): C | Promise<C>;
+  /** The same checks for a token the request carries elsewhere (a form body, RFC 6750 §2.2). */
+  readonly token: (token: string, request: R, required: RequiredScopes) => C | Promise<C>;
+}
+
+const NO_TOKEN = 'The request carries no bearer access token.';
+const NOT_BEARER = 'The Authorization header is not a bearer access token.';
+const PREFIX = 'Bearer ';
+
+/**
+ * The one access-token check of Gatehouse: the server's `/v2`, `/admin/v1` and `/userinfo` and the
+ * resource-server kit call it, each injecting its signature step (local keys, or a JWKS) and its
+ * liveness step. Steps: the header (RFC 6750 §2.1), the token (RFC 9068 §4), its liveness, the scope
+ * (RFC 6750 §3.1); the refusals are RFC 6750 §3 challenges.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6750#section-3 RFC 6750 §3
+ * @see https://www.rfc-editor.org/rfc/rfc9068#section-4 RFC 9068 §4
+ */
+export function accessTokenVerifier<R, C extends AccessTokenClaims, S = unknown>(
+  options: AccessTokenVerifierOptions<R, C, S>,
+): AccessTokenVerifier<R, C> {
+  const { verify, known, liveness, request: reader } = options;
+  // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
+  const bare = bearerChallenge(options.challenge);
+  const invalid = bearerChallenge(options.challenge, { error: 'invalid_token' });
+  const invalidToken = (detail: string, refusal?: InvalidAccessToken) =>
+    new BearerChallenge('invalid_token', detail, invalid, refusal);
+  const refused = (error: unknown): never => {
+    throw error instanceof InvalidAccessToken ? invalidToken(error.message, error) : error;
+  };
+
+  function checkRequest(request: R, required: RequiredScopes): C | Promise<C> {
+    const authorization = reader.header(request, 'authorization');
+    if (!authorization) throw new BearerChallenge('invalid_token', NO_TOKEN, bare);
+    // The usual request, `Bearer <a token verified before>`, found without parsing the header: only a
+    // token exactly as verified is known, so this skips no check.
+    if (known !== undefined && authorization.startsWith(PREFIX)) {
+      const presented = authorization.slice(PREFIX.length);
+      const claims = known(presented);
+      if (claims !== undefined) return liveInScope(presented, claims, required);
+    }
+    const token = bearerTokenOf(authorization);
+    if (token === undefined) throw invalidToken(NOT_BEARER);
+    return checkToken(token, request, required);
+  }
+
+  function checkToken(token: string, _request: R, required: RequiredScopes): C | Promise<C> {
+    let claims: C | Promise<C>;
+    try {
+      claims = verify(token);
+    } catch (error) {
+      return refused(error);
+    }
+    return claims instanceof Promise
+      ? claims.then((verified) => liveInScope(token, verified, required), refused)
+      : liveInScope(token, claims, required);
+  }
+
+  function liveInScope(token: string, claims: C, required: RequiredScopes): C | Promise<C> {
+    if (liveness === undefined) return inScope(claims, required);
+    let state: S | Promise<S>;
+    try {
+      state = liveness.read(token, claims);
+    } catch (error) {
+      return refused(error);
+    }
+    return state instanceof Promise
+      ? state.then((read) => judged(read, claims, required), refused)
+      : judged(state, claims, required);
+  }
+
+  function judged(state: S, claims: C, required: RequiredScopes): C {
+    try {
+      liveness?.judge(state, claims);
+    } catch (error) {
+      return refused(error);
+    }
+    return inScope(claims, required);
+  }
+
+  function inScope(claims: C, required: RequiredScopes): C {
+    if (hasRequiredScope(claims, required)) return claims;
+    // RFC 6750 §3: the challenge names the scope to ask for, the first alternative.
+    const scope = challengeScope(required);
+    throw new BearerChallenge(
+      'insufficient_scope',
+      insufficientScopeDetail(required),
+      bearerChallenge(options.challenge, { error: 'insufficient_scope', scope }),
+    );
+  }
+
+  return Object.assign(checkRequest, { token: checkToken });
+}
