@@ -465,6 +465,11 @@ export const OAUTH_REASONS = {
     error: 'invalid_redirect_uri',
     description: 'each redirect URI must be an absolute URI without a fragment or credentials',
   }),
+  // RFC 3986 §2: the authorization endpoint matches only URI characters, so no other could ever be used.
+  registered_redirect_uri_characters: reason({
+    error: 'invalid_redirect_uri',
+    description: 'a redirect URI must hold printable ASCII only: no control, space or non-ASCII character',
+  }),
   registered_redirect_uri_insecure: reason({
     error: 'invalid_redirect_uri',
     description: 'a redirect URI must use https, or http on the loopback address 127.0.0.1 or [::1]',

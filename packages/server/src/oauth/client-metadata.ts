@@ -1,6 +1,6 @@
 import { OAuthError } from '@gatehouse/contract';
 import { isGrantTypeName } from '../primitives/grant-types.js';
-import { isLoopbackIpRedirectUri } from './redirect-uris.js';
+import { hasOnlyUriCharacters, isLoopbackIpRedirectUri } from './redirect-uris.js';
 import { parseScope } from './scope.js';
 
 /** The client authentication methods a registered client may choose (RFC 7591 §2, RFC 8414 §2). */
@@ -34,6 +34,8 @@ const MAX_URI = 2000;
 const MAX_LIST = 20;
 // Printable text: no control characters, which a consent page or a log would have to escape.
 const PRINTABLE = /^[^\p{Cc}]+$/u;
+// Any non-empty string: redirect URIs get the stricter character rule of matching, with its own error.
+const ANY_TEXT = /^[^]+$/u;
 
 /**
  * Checks a registration request's metadata (RFC 7591 §2) and returns it as registered. Fields the
@@ -95,12 +97,15 @@ function tokenEndpointAuthMethod(value: unknown): TokenEndpointAuthMethod {
 
 /**
  * §2 redirect_uris, required for the redirect-based grant; RFC 6749 §3.1.2: absolute, no fragment.
- * https, or plain http on a loopback IP literal only (RFC 8252 §7.3, §8.3: not `localhost`).
+ * https, or plain http on a loopback IP literal only (RFC 8252 §7.3, §8.3: not `localhost`). URI
+ * characters only (RFC 3986 §2), as the authorization endpoint matches them: a control, a space or
+ * non-ASCII is refused here (RFC 7591 §3.2.2, invalid_redirect_uri) rather than never matched later.
  */
 function checkedRedirectUris(fields: Readonly<Record<string, unknown>>, required: boolean): string[] {
-  const uris = stringList(fields, 'redirect_uris', MAX_URI) ?? [];
+  const uris = stringList(fields, 'redirect_uris', MAX_URI, ANY_TEXT) ?? [];
   if (required && uris.length === 0) throw new OAuthError('redirect_uris_missing');
   for (const uri of uris) {
+    if (!hasOnlyUriCharacters(uri)) throw new OAuthError('registered_redirect_uri_characters');
     let url: URL;
     try {
       url = new URL(uri);
@@ -140,14 +145,19 @@ function optionalText(fields: Readonly<Record<string, unknown>>, name: string, m
   return value;
 }
 
-/** A list of up to 20 printable strings; undefined when absent. */
-function stringList(fields: Readonly<Record<string, unknown>>, name: string, max = MAX_TEXT): string[] | undefined {
+/** A list of up to 20 strings of `text` (printable, unless told); undefined when absent. */
+function stringList(
+  fields: Readonly<Record<string, unknown>>,
+  name: string,
+  max = MAX_TEXT,
+  text = PRINTABLE,
+): string[] | undefined {
   const value = fields[name];
   if (value === undefined) return undefined;
   const valid =
     Array.isArray(value) &&
     value.length <= MAX_LIST &&
-    value.every((v) => typeof v === 'string' && v.length <= max && PRINTABLE.test(v));
+    value.every((v) => typeof v === 'string' && v.length <= max && text.test(v));
   if (!valid) throw new OAuthError('client_metadata_field_invalid', name);
   return value as string[];
 }

@@ -4,6 +4,7 @@ import type { ClientRecord } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
 import { digestOf } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
+import { hasOnlyUriCharacters, URI_CHARACTERS_RULE } from './redirect-uris.js';
 
 const DAY = 24 * 60 * 60;
 
@@ -187,8 +188,14 @@ function positive(what: string, n: number): number {
   return n;
 }
 
-/** RFC 6749 §3.1.2: absolute, no fragment; plain http only for loopback (RFC 8252 §7.3). */
+/**
+ * RFC 6749 §3.1.2: absolute, no fragment; plain http only for loopback (RFC 8252 §7.3). URI
+ * characters only (RFC 3986 §2), the rule the authorization endpoint matches by: `new URL` would
+ * drop a tab or a trailing NUL and encode a space or `é`, so such a URI would register and never match.
+ */
 function checkRedirectUri(uri: string): void {
+  if (!hasOnlyUriCharacters(uri))
+    throw new OperatorInputError(`redirect URI ${JSON.stringify(uri)} must hold ${URI_CHARACTERS_RULE}`);
   let url: URL;
   try {
     url = new URL(uri);

@@ -2,8 +2,8 @@ import type { ClientRecord } from '../primitives/records.js';
 
 /**
  * The redirect URI rule, shared by the authorization endpoint (which matches a request's
- * `redirect_uri` and `post_logout_redirect_uri`) and registration (which accepts plain http on
- * loopback IP literals only). Equality is decided on the strings, never by a URL parser: the
+ * `redirect_uri` and `post_logout_redirect_uri`) and registration (which refuses what could never
+ * match, and accepts plain http on loopback IP literals only). Equality is decided on the strings, never by a URL parser: the
  * WHATWG parser drops tabs, newlines and leading or trailing controls and spaces, so two different
  * strings can parse to one URL, and the string the browser is sent to is the one asked for.
  */
@@ -21,6 +21,21 @@ export type RedirectUriClientKind = 'native' | 'web';
  * URI, and a raw control in a `Location` header is refused by Node (a 500), so it never matches.
  */
 const URI_CHARACTERS = /^[\x21-\x7e]+$/;
+
+/** The characters {@link hasOnlyUriCharacters} allows, in words, for the messages that refuse a URI. */
+export const URI_CHARACTERS_RULE = 'printable ASCII only (RFC 3986 §2): no control, space or non-ASCII character';
+
+/**
+ * Whether `uri` holds nothing but URI characters (RFC 3986 §2, printable ASCII without space): the
+ * one character rule of matching ({@link isRegisteredRedirectUri},
+ * {@link isRegisteredPostLogoutRedirectUri}) and of registration, which refuses a URI that could
+ * never match rather than let it register and fail at the first sign-in.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc3986#section-2 RFC 3986 §2
+ */
+export function hasOnlyUriCharacters(uri: string): boolean {
+  return URI_CHARACTERS.test(uri);
+}
 
 /**
  * A loopback IP literal redirect URI split exactly: `http://`, `127.0.0.1` or `[::1]`, an optional
@@ -45,7 +60,7 @@ export function isRegisteredRedirectUri(
   client: RedirectUriClientKind,
 ): boolean {
   // RFC 6749 §3.1.2: a redirect URI has no fragment.
-  if (!URI_CHARACTERS.test(requested) || requested.includes('#')) return false;
+  if (!hasOnlyUriCharacters(requested) || requested.includes('#')) return false;
   if (registered.includes(requested)) return true;
   if (client !== 'native') return false;
   const asked = loopbackWithoutPort(requested);
@@ -67,7 +82,7 @@ export function isClientRedirectUri(
  * @see https://openid.net/specs/openid-connect-rpinitiated-1_0.html#RedirectionAfterLogout RP-Initiated Logout §3
  */
 export function isRegisteredPostLogoutRedirectUri(registered: readonly string[], requested: string): boolean {
-  return URI_CHARACTERS.test(requested) && registered.includes(requested);
+  return hasOnlyUriCharacters(requested) && registered.includes(requested);
 }
 
 /** The URI without its port when it is an http loopback IP literal URI; undefined otherwise. */
