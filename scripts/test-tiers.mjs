@@ -141,6 +141,7 @@ export function tableProblems() {
 /** The node test runner's closing counts, summed over every run ("# pass N" in TAP, "ℹ pass N" in spec). */
 const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 const totals = Object.fromEntries(COUNTS.map((c) => [c, 0]));
+const ANSI = /\x1b\[[0-9;]*m/g;
 const COUNT_LINE = new RegExp(`^(?:# |\u2139 )(${COUNTS.join('|')}) (\\d+)$`);
 
 /** One node process, its output passed through as it comes (counts noted); resolves to its exit code. */
@@ -157,7 +158,7 @@ function run(args, cwd) {
       const lines = (pending + chunk.toString()).split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
-        const m = COUNT_LINE.exec(line.trimEnd());
+        const m = COUNT_LINE.exec(line.replace(ANSI, '').trimEnd());
         if (m) totals[m[1]] += Number(m[2]);
       }
     });
@@ -229,8 +230,9 @@ async function main() {
   }
   // A run that failed without reporting a failing test (it crashed, or a file did not load) still counts.
   if (failed > 0 && totals.fail === 0) totals.fail = failed;
-  console.log(`# all tiers run: ${timings.map((t) => `${t.tier}/${t.pkg}`).join(' ')}`);
-  for (const c of COUNTS) console.log(`# ${c} ${totals[c]}`);
+  const mark = process.stdout.isTTY ? '\u2139' : '#'; // as the reporter in use writes them: spec or TAP
+  console.log(`${mark} all tiers run: ${timings.map((t) => `${t.tier}/${t.pkg}`).join(' ')}`);
+  for (const c of COUNTS) console.log(`${mark} ${c} ${totals[c]}`);
   return failed === 0 ? 0 : 1;
 }
 
