@@ -224,8 +224,9 @@ async function main() {
   console.log('\n=== test tiers: wall time ===');
   for (const t of timings) {
     const status = t.code === 0 ? 'ok' : `FAILED (exit ${t.code})`;
+    const files = `${String(t.files).padStart(3)} files`;
     console.log(
-      `${t.tier.padEnd(18)} packages/${t.pkg.padEnd(16)} ${String(t.files).padStart(3)} files ${t.seconds.toFixed(1).padStart(7)} s  ${status}`,
+      `${t.tier.padEnd(18)} packages/${t.pkg.padEnd(16)} ${files} ${t.seconds.toFixed(1).padStart(7)} s  ${status}`,
     );
   }
   // A run that failed without reporting a failing test (it crashed, or a file did not load) still counts.
