@@ -1,0 +1,248 @@
+#!/usr/bin/env node
+// The test tiers: every test file of every package is declared here, once, by what it starts.
+// `node scripts/test-tiers.mjs [tier ...] [--package name] [--list]` runs the named tiers (all of them
+// when none is named), in the order of TIERS; it refuses to run if a test file is missing from the
+// table or the table names a file that does not exist, so no file is silently dropped.
+// Files of a shared tier run in one process per package (loaded once, then run one after another,
+// as `node --test` runs a file's tests); every other tier runs one process per file (`node --test`).
+// Output is the node test runner's own, summary lines included; the exit code is non-zero if any
+// run failed. docs/testing.md describes the tiers and their measured times.
+import { spawn } from 'node:child_process';
+import { readdirSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+/** The tiers in the order they run; `shared`: the tier's files of a package run in one process. */
+export const TIERS = {
+  unit: { shared: true, about: 'no server: functions, the store, documents' },
+  server: { shared: true, about: 'a listening server (or stub) in the test process' },
+  processes: { shared: false, about: 'spawned server processes, kill -9, the CLI, npm pack' },
+  'postgres-clusters': { shared: false, about: 'own PostgreSQL clusters: failover, outage' },
+  fuzz: { shared: false, about: 'fuzz-*.test.ts: generated requests against a server' },
+  browser: { shared: false, about: '*.browser.test.ts: chromium through playwright-core' },
+};
+
+/** package folder -> test file (in its test/) -> tier. */
+export const TABLE = {
+  contract: {
+    'catalog.test.ts': 'unit',
+    'merge-patch.test.ts': 'unit',
+    'openapi-document.test.ts': 'unit',
+    'validator-31.test.ts': 'unit',
+    'validator.test.ts': 'unit',
+  },
+  server: {
+    'hot-queries.test.ts': 'unit',
+    'layers.test.ts': 'unit',
+    'postgres-connection.test.ts': 'unit',
+    'redirect-uri.test.ts': 'unit',
+    'refresh-token-state-table.test.ts': 'unit',
+    'store.test.ts': 'unit',
+    'users.test.ts': 'unit',
+    'admin-api.test.ts': 'server',
+    'audit.test.ts': 'server',
+    'authorize.test.ts': 'server',
+    'client-registration.test.ts': 'server',
+    'connection-edges.test.ts': 'server',
+    'consent.test.ts': 'server',
+    'content-coding.test.ts': 'server',
+    'device-authorization.test.ts': 'server',
+    'discovery.test.ts': 'server',
+    'introspection.test.ts': 'server',
+    'key-sealing.test.ts': 'server',
+    'keys.test.ts': 'server',
+    'login.test.ts': 'server',
+    'metrics.test.ts': 'server',
+    'nul-bytes.test.ts': 'server',
+    'openid-connect.test.ts': 'server',
+    'protected-resource-metadata.test.ts': 'server',
+    'rate-limits.test.ts': 'server',
+    'refresh-token-lifecycle.test.ts': 'server',
+    'replay-window.test.ts': 'server',
+    'rest-api.test.ts': 'server',
+    'rest-document.test.ts': 'server',
+    'rest-missing-field.test.ts': 'server',
+    'rest-property.test.ts': 'server',
+    'rest-second-collection.test.ts': 'server',
+    'revocation.test.ts': 'server',
+    'slow-clients.test.ts': 'server',
+    'stored-secrets.test.ts': 'server',
+    'token-endpoint.test.ts': 'server',
+    'trust-proxy.test.ts': 'server',
+    'unreadable-requests.test.ts': 'server',
+    'cli.test.ts': 'processes',
+    'cli-first-hour.test.ts': 'processes',
+    'crash-durability.test.ts': 'processes',
+    'log-secrets.test.ts': 'processes',
+    'migration-faults.test.ts': 'processes',
+    'multi-process.test.ts': 'processes',
+    'health.test.ts': 'postgres-clusters',
+    'postgres-failover.test.ts': 'postgres-clusters',
+    'postgres-outage.test.ts': 'postgres-clusters',
+    'fuzz-authorize.test.ts': 'fuzz',
+    'fuzz-oauth.test.ts': 'fuzz',
+    'fuzz-rest.test.ts': 'fuzz',
+    'account.browser.test.ts': 'browser',
+    'authorization-flow.browser.test.ts': 'browser',
+    'mcp-agent.browser.test.ts': 'browser',
+    'pages.browser.test.ts': 'browser',
+  },
+  client: {
+    'boundary.test.ts': 'unit',
+    'docs.test.ts': 'unit',
+    'file-token-store.test.ts': 'unit',
+    'pkce.test.ts': 'unit',
+    'retry.test.ts': 'unit',
+    'api-client.test.ts': 'server',
+    'interop-oauth4webapi-oidc.test.ts': 'server',
+    'interop-oauth4webapi.test.ts': 'server',
+    'interop-oidc-provider.test.ts': 'server',
+    'interop-openid-client.test.ts': 'server',
+    'interop-openid-connect.test.ts': 'server',
+    'local-storage-token-store.test.ts': 'server',
+    'token-manager.test.ts': 'server',
+    'transient.test.ts': 'server',
+    'wire.test.ts': 'server',
+    'cli.test.ts': 'processes',
+    'file-lock.test.ts': 'processes',
+    'shared-store.test.ts': 'processes',
+    'device-login.browser.test.ts': 'browser',
+    'tabs.browser.test.ts': 'browser',
+  },
+  'resource-server': {
+    'fastify.test.ts': 'unit',
+    'examples.test.ts': 'server',
+    'tokens.test.ts': 'server',
+    'install.test.ts': 'processes',
+  },
+};
+
+/** What is wrong with the table against the test files on disk (empty when it covers them exactly). */
+export function tableProblems() {
+  const problems = [];
+  for (const [pkg, files] of Object.entries(TABLE)) {
+    const onDisk = readdirSync(join(ROOT, 'packages', pkg, 'test')).filter((f) => f.endsWith('.test.ts'));
+    for (const f of onDisk) if (!(f in files)) problems.push(`packages/${pkg}/test/${f} has no tier`);
+    for (const [f, tier] of Object.entries(files)) {
+      if (!onDisk.includes(f)) problems.push(`packages/${pkg}/test/${f} is in the table but not on disk`);
+      if (!(tier in TIERS)) problems.push(`packages/${pkg}/test/${f}: unknown tier ${tier}`);
+    }
+  }
+  for (const pkg of readdirSync(join(ROOT, 'packages'))) {
+    if (!(pkg in TABLE)) problems.push(`packages/${pkg} is not in the table`);
+  }
+  return problems;
+}
+
+/** The node test runner's closing counts, summed over every run ("# pass N" in TAP, "ℹ pass N" in spec). */
+const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
+const totals = Object.fromEntries(COUNTS.map((c) => [c, 0]));
+const ANSI = /\x1b\[[0-9;]*m/g;
+const COUNT_LINE = new RegExp(`^(?:# |\u2139 )(${COUNTS.join('|')}) (\\d+)$`);
+
+/** One node process, its output passed through as it comes (counts noted); resolves to its exit code. */
+function run(args, cwd) {
+  const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
+  return new Promise((done) => {
+    const child = spawn(TSX, ['--conditions=@gatehouse/source', ...reporter, ...args], {
+      cwd,
+      stdio: ['inherit', 'pipe', 'inherit'],
+    });
+    let pending = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const m = COUNT_LINE.exec(line.replace(ANSI, '').trimEnd());
+        if (m) totals[m[1]] += Number(m[2]);
+      }
+    });
+    child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** The files of a shared tier in one process: static imports, so every file is loaded before a test runs. */
+async function runShared(pkg, files) {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-tier-'));
+  const entry = join(dir, `${pkg}.mjs`);
+  const test = join(ROOT, 'packages', pkg, 'test');
+  writeFileSync(entry, files.map((f) => `import ${JSON.stringify(pathToFileURL(join(test, f)).href)};\n`).join(''));
+  try {
+    return await run([entry], join(ROOT, 'packages', pkg));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function parseArgs(argv) {
+  const tiers = [];
+  let pkg;
+  let list = false;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--package') pkg = argv[++i];
+    else if (argv[i] === '--list') list = true;
+    else if (argv[i] in TIERS) tiers.push(argv[i]);
+    else throw new Error(`unknown tier or option ${argv[i]} (tiers: ${Object.keys(TIERS).join(', ')})`);
+  }
+  if (pkg !== undefined && !(pkg in TABLE)) throw new Error(`unknown package ${pkg}`);
+  return { tiers: tiers.length > 0 ? tiers : Object.keys(TIERS), pkg, list };
+}
+
+async function main() {
+  const problems = tableProblems();
+  if (problems.length > 0) {
+    console.error(`scripts/test-tiers.mjs: the tier table does not match the test files:\n  ${problems.join('\n  ')}`);
+    return 1;
+  }
+  const { tiers, pkg, list } = parseArgs(process.argv.slice(2));
+  const timings = [];
+  let failed = 0;
+  for (const tier of Object.keys(TIERS).filter((t) => tiers.includes(t))) {
+    for (const p of Object.keys(TABLE).filter((name) => pkg === undefined || name === pkg)) {
+      const files = Object.keys(TABLE[p]).filter((f) => TABLE[p][f] === tier);
+      if (files.length === 0) continue;
+      if (list) {
+        console.log(`${tier}\tpackages/${p}\t${files.join(' ')}`);
+        continue;
+      }
+      console.log(`\n=== tier ${tier}: packages/${p} (${files.length} files) ===`);
+      const started = Date.now();
+      const cwd = join(ROOT, 'packages', p);
+      const code = TIERS[tier].shared
+        ? await runShared(p, files)
+        : await run(['--test', '--test-concurrency=1', ...files.map((f) => join('test', f))], cwd);
+      timings.push({ tier, pkg: p, files: files.length, seconds: (Date.now() - started) / 1000, code });
+      if (code !== 0) failed++;
+    }
+  }
+  if (list) return 0;
+  console.log('\n=== test tiers: wall time ===');
+  for (const t of timings) {
+    const status = t.code === 0 ? 'ok' : `FAILED (exit ${t.code})`;
+    const files = `${String(t.files).padStart(3)} files`;
+    console.log(
+      `${t.tier.padEnd(18)} packages/${t.pkg.padEnd(16)} ${files} ${t.seconds.toFixed(1).padStart(7)} s  ${status}`,
+    );
+  }
+  // A run that failed without reporting a failing test (it crashed, or a file did not load) still counts.
+  if (failed > 0 && totals.fail === 0) totals.fail = failed;
+  const mark = process.stdout.isTTY ? '\u2139' : '#'; // as the reporter in use writes them: spec or TAP
+  console.log(`${mark} all tiers run: ${timings.map((t) => `${t.tier}/${t.pkg}`).join(' ')}`);
+  for (const c of COUNTS) console.log(`${mark} ${c} ${totals[c]}`);
+  return failed === 0 ? 0 : 1;
+}
+
+if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
+  main().then(
+    (code) => (process.exitCode = code),
+    (error) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 2;
+    },
+  );
+}
