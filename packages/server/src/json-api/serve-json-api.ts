@@ -1,4 +1,4 @@
-import { BearerChallenge, ProblemError, type ChallengeParameters, type RequiredScopes } from '@gatehouse/contract';
+import { ProblemError, type ChallengeParameters, type RequiredScopes } from '@gatehouse/contract';
 import type {
   FastifyContextConfig,
   FastifyError,
