@@ -47,10 +47,12 @@ export async function withIdToken(
  * sign-in's (read, and the grant's use noted, by the exchange: refresh-token-lifecycle.ts) and which
  * has no nonce.
  */
-export async function withRefreshIdToken(
+export function withRefreshIdToken(
   services: Pick<TokenServices, 'store' | 'idTokens'>,
   response: GatehouseTokenResponse,
   c: Omit<IdTokenContext, 'nonce'>,
-): Promise<GatehouseTokenResponse> {
+): GatehouseTokenResponse | Promise<GatehouseTokenResponse> {
+  // Most refreshes are not OpenID ones: answered with no copy of the context and no promise.
+  if (!c.scope.includes(OPENID_SCOPE)) return response;
   return withIdToken(services, response, { ...c, nonce: null });
 }
