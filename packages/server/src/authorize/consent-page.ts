@@ -29,15 +29,20 @@ export function scopeAccess(clientName: string, scopes: ConsentPage['scopes']): 
     : `<p class="list-title">This will allow ${client} to:</p>\n<ul class="scopes">\n${items}\n</ul>`;
 }
 
+/** The top of a consent page, of a browser's or a device's: the two parties and who is signed in. */
+export function consentHeading(page: { readonly clientName: string; readonly username: string }): string {
+  const parties = `${monogram(page.clientName, 'client')}<span class="link" aria-hidden="true"></span>${monogram(page.username, 'user')}`;
+  return `<div class="parties">${parties}</div>
+<h1><span class="client-name">${escapeHtml(page.clientName)}</span> wants to access your account</h1>
+<p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>`;
+}
+
 export function renderConsentPage(base: BasePath, page: ConsentPage): string {
-  const client = escapeHtml(page.clientName);
   const access = scopeAccess(page.clientName, page.scopes);
   return layout(
     base,
     `Allow ${page.clientName}?`,
-    `<div class="parties">${monogram(page.clientName, 'client')}<span class="link" aria-hidden="true"></span>${monogram(page.username, 'user')}</div>
-<h1><span class="client-name">${client}</span> wants to access your account</h1>
-<p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
+    `${consentHeading(page)}
 ${page.selfRegistered ? `<p class="alert" role="note"><strong>This application registered itself.</strong> No administrator added it, so its name has not been checked: allow it only if you started it yourself.</p>\n` : ''}${access}
 <form method="post" action="${base}/consent" class="actions">
 ${hiddenFields(page.csrfToken, page.query)}

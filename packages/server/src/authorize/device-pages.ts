@@ -1,6 +1,6 @@
 import { CSRF_FIELD } from '../html/csrf.js';
-import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../html/layout.js';
-import { scopeAccess, type ConsentPage } from './consent-page.js';
+import { escapeHtml, hiddenFields, layout, type BasePath } from '../html/layout.js';
+import { consentHeading, scopeAccess, type ConsentPage } from './consent-page.js';
 
 /**
  * The HTML of the device page (RFC 8628 §3.3): the code entry form, the consent that names the code
@@ -50,13 +50,10 @@ export interface DeviceConsentPage {
 
 /** The consent page of a device: it asks the user to compare the code with the device's (RFC 8628 §5.4). */
 export function renderDeviceConsentPage(base: BasePath, page: DeviceConsentPage): string {
-  const client = escapeHtml(page.clientName);
   return layout(
     base,
     `Allow ${page.clientName}?`,
-    `<div class="parties">${monogram(page.clientName, 'client')}<span class="link" aria-hidden="true"></span>${monogram(page.username, 'user')}</div>
-<h1><span class="client-name">${client}</span> wants to access your account</h1>
-<p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
+    `${consentHeading(page)}
 <p class="device-code">Check that your device shows <code class="user-code">${escapeHtml(page.userCode)}</code></p>
 ${scopeAccess(page.clientName, page.scopes)}
 <form method="post" action="${base}/device/consent" class="actions">
