@@ -18,6 +18,8 @@ export class UserAgent {
   #cookie: string | undefined;
   /** The pages (status 200) shown during the last `authorize`: 'login' or 'consent'. */
   pagesShown: string[] = [];
+  /** The form a response_mode=form_post page posted back to the client in the last `authorize`. */
+  formPosted: URLSearchParams | undefined;
 
   async authorize(
     authorizationUrl: string,
@@ -25,8 +27,17 @@ export class UserAgent {
   ): Promise<string> {
     const origin = new URL(authorizationUrl).origin;
     this.pagesShown = [];
+    this.formPosted = undefined;
     let page = await this.get(authorizationUrl);
     for (let step = 0; step < 8; step++) {
+      const formPost = /<form id="response" method="post" action="([^"]*)"/.exec(page.html);
+      if (page.status === 200 && formPost) {
+        // OAuth 2.0 Form Post Response Mode: what its auto-submitting form would post to the client.
+        this.formPosted = new URLSearchParams();
+        for (const [, name, value] of page.html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g))
+          this.formPosted.append(name as string, unescapeHtml(value as string));
+        return unescapeHtml(formPost[1] as string);
+      }
       if (page.status === 302 || page.status === 303) {
         const location = new URL(page.location ?? '', origin);
         if (location.origin !== origin) return location.href;
@@ -113,7 +124,9 @@ export class UserAgent {
 export function hidden(html: string, name: string): string {
   const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(html);
   assert.ok(match, `the page has a hidden field ${name}`);
-  return (match[1] as string)
-    .replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)))
-    .replace(/&amp;/g, '&');
+  return unescapeHtml(match[1] as string);
+}
+
+function unescapeHtml(text: string): string {
+  return text.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');
 }

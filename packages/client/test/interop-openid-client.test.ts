@@ -1,7 +1,8 @@
 /**
  * Gatehouse as the authorization server of openid-client v6 (panva), code nobody here wrote:
  * RFC 8414 discovery (`algorithm: 'oauth2'`), code + PKCE through the real pages, refresh with
- * rotation, introspection, and invalid_grant as its ResponseBodyError with status 400.
+ * rotation, introspection, invalid_grant as its ResponseBodyError with status 400, and the code
+ * delivered by response_mode=form_post read from the posted Request.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -89,5 +90,35 @@ describe('interoperability: Gatehouse with openid-client', () => {
       headers: { authorization: `Bearer ${rotated.access_token}` },
     });
     assert.equal(response.status, 200, 'the REST API accepts the access token');
+  });
+
+  test('response_mode=form_post: openid-client takes the form the page posts to the callback as the authorization response', async () => {
+    const registered = await gatehouse.addClient({ id: 'oc-form-post', public: true });
+    const config = await discover(registered.id, null);
+    assert.deepEqual(config.serverMetadata().response_modes_supported, ['query', 'form_post']);
+    const codeVerifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: CALLBACK,
+      response_mode: 'form_post',
+      scope: 'contacts:read',
+      state,
+      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
+    });
+    const agent = new UserAgent();
+    assert.equal(await agent.authorize(url.href), CALLBACK, 'the form posts to the redirect URI');
+    const posted = agent.formPosted ?? assert.fail('the server answered with a form post');
+    const callback = new Request(CALLBACK, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: posted,
+    });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: codeVerifier,
+      expectedState: state,
+    });
+    assert.equal(tokens.scope, 'contacts:read');
+    assert.ok(tokens.access_token);
   });
 });

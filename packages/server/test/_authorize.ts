@@ -74,6 +74,16 @@ export class PageBrowser {
     });
   }
 
+  /** POST with a body as given (repeats, odd types), e.g. an authorization request as a form. */
+  postBody(
+    pathAndQuery: string,
+    body: string,
+    contentType = 'application/x-www-form-urlencoded',
+    headers: Record<string, string> = {},
+  ): Promise<PageAnswer> {
+    return this.#send(pathAndQuery, { method: 'POST', headers: { ...headers, 'content-type': contentType }, body });
+  }
+
   async #send(path: string, init: RequestInit): Promise<PageAnswer> {
     const headers = new Headers(init.headers);
     for (const [name, value] of Object.entries(this.extraHeaders)) headers.set(name, value);

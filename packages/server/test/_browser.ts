@@ -48,24 +48,34 @@ export interface CallbackServer {
   readonly uri: string;
   /** The query of every request it received, in order. */
   readonly received: URLSearchParams[];
+  /** The form body of every POST it received, in order (response_mode=form_post). */
+  readonly posted: URLSearchParams[];
   close(): Promise<void>;
 }
 
 /** The client's side of the redirect: a loopback listener (RFC 8252 §7.3) that records the query. */
 export async function startCallbackServer(): Promise<CallbackServer> {
   const received: URLSearchParams[] = [];
+  const posted: URLSearchParams[] = [];
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname === '/callback') received.push(url.searchParams);
-    response
-      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      .end('<!doctype html><title>Signed in</title><p>You can close this tab.</p>');
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (url.pathname === '/callback') received.push(url.searchParams);
+      if (url.pathname === '/callback' && request.method === 'POST')
+        posted.push(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>Signed in</title><p>You can close this tab.</p>');
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     uri: `http://127.0.0.1:${port}/callback`,
     received,
+    posted,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -226,15 +226,17 @@ for (const dialect of DIALECTS)
       });
     });
 
-    it('other methods than GET are refused with 405 and Allow, on a page', async () => {
-      const response = await fetch(`${server.url}/authorize`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: '',
-      });
-      assert.equal(response.status, 405);
-      assert.match(response.headers.get('allow') ?? '', /GET/);
-      assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+    it('methods other than GET and POST (OIDC Core §3.1.2.1) are refused with 405 and Allow, on a page', async () => {
+      for (const method of ['PUT', 'DELETE', 'PATCH']) {
+        const response = await fetch(`${server.url}/authorize`, {
+          method,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: '',
+        });
+        assert.equal(response.status, 405, method);
+        assert.deepEqual((response.headers.get('allow') ?? '').split(', ').sort(), ['GET', 'HEAD', 'POST']);
+        assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+      }
     });
 
     it('the server metadata names the authorization endpoint and the iss response parameter (RFC 8414, RFC 9207)', async () => {

@@ -24,10 +24,10 @@ import {
 import { startTestServer, type TestServer } from './_server.js';
 
 /**
- * The authorization pages (GET /authorize, POST /login, POST /consent) under random and hostile
- * input: no 5xx, no crash; every error a catalog page or a redirect carrying a catalog error; no
- * input ever reflected as markup; and no redirect anywhere but to a redirect URI registered for the
- * client named (RFC 6749 §4.1.2.1) or back to this server. On both dialects: PostgreSQL
+ * The authorization pages (GET and POST /authorize, POST /login, POST /consent) under random and
+ * hostile input: no 5xx, no crash; every error a catalog page or a redirect carrying a catalog error;
+ * no input ever reflected as markup; and no redirect or form post (response_mode=form_post) anywhere
+ * but to a redirect URI registered for the client named (RFC 6749 §4.1.2.1) or back to this server. On both dialects: PostgreSQL
  * refuses text that SQLite stores (U+0000), so what reaches the store is fuzzed on each.
  */
 for (const dialect of DIALECTS)
@@ -126,6 +126,7 @@ function fuzzAuthorizationPages(dialect: Dialect): void {
     state: hostileText,
     code_challenge: fc.constantFrom(challenge, challenge, 'short', `${challenge}x`, '+'.repeat(43), '='.repeat(43)),
     code_challenge_method: fc.constantFrom('S256', 'S256', 'plain', 's256', 'RS256'),
+    response_mode: fc.constantFrom('query', 'form_post', 'form_post', 'fragment', 'FORM_POST', 'form_post.jwt'),
   };
 
   /** The query of an authorization request: valid and near-valid ones, and wholly hostile ones. */
@@ -140,8 +141,13 @@ function fuzzAuthorizationPages(dialect: Dialect): void {
 
   /** Every redirect goes back to this server, or to a redirect URI registered for the one client named. */
   function assertSafeRedirect(answer: RawAnswer, query: string): void {
-    if (answer.status !== 302 && answer.status !== 303) return;
-    const location = answer.headers.location ?? '';
+    // A form_post answer (a 200 page) posts to its form's action: it must be a registered URI too.
+    const action = /<form id="response" method="post" action="([^"]*)"/.exec(answer.text)?.[1];
+    if (answer.status !== 302 && answer.status !== 303 && action === undefined) return;
+    const posted = action?.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
+    // Compared as a redirect would be: the URI followed by where its parameters would start.
+    const location =
+      posted === undefined ? (answer.headers.location ?? '') : `${posted}${posted.includes('?') ? '&' : '?'}`;
     if (location.startsWith('/authorize?')) return;
     const ids = new URLSearchParams(query).getAll('client_id');
     assert.equal(ids.length, 1, `a redirect only for a request naming one client: ${location}`);
@@ -208,6 +214,40 @@ function fuzzAuthorizationPages(dialect: Dialect): void {
     );
   });
 
+  it('POST /authorize with hostile forms, queries and content types: catalog pages, redirects only to registered URIs', async (t) => {
+    const withQuery = fc.oneof(
+      { weight: 4, arbitrary: fc.constant(Buffer.alloc(0)) },
+      { weight: 1, arbitrary: authorizeQuery },
+    );
+    await fuzz(
+      t,
+      'POST /authorize with hostile forms',
+      // The POST reads no session: any cookie, or none, must change nothing.
+      [
+        authorizeQuery,
+        withQuery,
+        fc.option(hostileCookie, { nil: undefined }),
+        contentTypes([FORM]),
+        delivery,
+        junkHeaders,
+      ],
+      async (form, query, sessionCookie, contentType, how, junk) => {
+        const headers: Array<[string, string | Buffer]> = [...cookieHeader(sessionCookie), ...junk];
+        if (contentType !== undefined) headers.push(['content-type', contentType]);
+        const target =
+          query.length === 0 ? Buffer.from('/authorize') : Buffer.concat([Buffer.from('/authorize?'), query]);
+        const answer = await sendRaw(server.url, { method: 'POST', target, headers, ...delivered(form, how) });
+        if (!answered(answer, how)) return 'no answer';
+        assertCatalogAnswer(answer, { kind: 'page', issuer: ISSUER });
+        // What the server read: the query, and the form when it arrived whole.
+        const read = how === 'whole' ? form.toString('latin1') : '';
+        const parameters = [query.toString('latin1'), read].filter((p) => p !== '').join('&');
+        assertSafeRedirect(answer, parameters);
+        return outcomeOf(answer);
+      },
+    );
+  });
+
   it('POST /login with hostile forms, tokens, cookies and content types: catalog pages, and sign-in only back to /authorize', async (t) => {
     const LOGIN_FIELDS: Record<string, fc.Arbitrary<string>> = {
       csrf_token: fc.constantFrom(CSRF_HERE, CSRF_HERE, CSRF_HERE, CSRF_HERE, 'x'.repeat(43), ''),
@@ -254,7 +294,9 @@ function fuzzAuthorizationPages(dialect: Dialect): void {
         // a valid request (the generated query when it is one).
         const browser = new PageBrowser(server);
         let page = await browser.authorize(query.toString('latin1'));
-        if (page.status !== 200) page = await browser.authorize(authorizationQuery('fuzz-app', challenge));
+        // (A 200 may be a form_post answer to the client rather than the sign-in page.)
+        if (!page.html.includes('action="/login"'))
+          page = await browser.authorize(authorizationQuery('fuzz-app', challenge));
         const body = fill(form, hiddenField(page.html, 'csrf_token'), hiddenField(page.html, 'request'));
         const cookie = session === 'own' ? browser.cookie : session === 'hostile' ? badCookie : undefined;
         const headers: Array<[string, string | Buffer]> = [...cookieHeader(cookie), ['x-forwarded-for', from], ...junk];

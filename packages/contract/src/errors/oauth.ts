@@ -392,6 +392,10 @@ export const OAUTH_REASONS = {
     description: 'client is not allowed to use the authorization code flow',
   }),
   response_type_unsupported: reason({ error: 'unsupported_response_type', description: 'response_type must be code' }),
+  response_mode_unsupported: reason({
+    error: 'invalid_request',
+    description: 'response_mode must be query or form_post',
+  }),
   consent_denied: reason({ error: 'access_denied', description: 'the user denied the authorization request' }),
   device_authorization_pending: reason({
     error: 'authorization_pending',

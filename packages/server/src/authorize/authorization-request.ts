@@ -3,6 +3,7 @@ import { grantableScope } from '../oauth/clients.js';
 import { isClientRedirectUri } from '../oauth/redirect-uris.js';
 import { isScopeSubset, parseScope } from '../oauth/scope.js';
 import type { ClientRecord } from '../primitives/records.js';
+import { DEFAULT_RESPONSE_MODE, isResponseMode, type ResponseMode } from '../primitives/response-modes.js';
 import { oidcParametersOf, withoutUnconsentedOfflineAccess, type OidcParameters } from './oidc-parameters.js';
 
 /** A validated authorization request (RFC 6749 §4.1.1 with RFC 7636 §4.3). */
@@ -10,12 +11,15 @@ export interface AuthorizationRequest {
   readonly client: ClientRecord;
   readonly redirectUri: string;
   readonly state: string | undefined;
+  /** How the response reaches the redirect URI (OAuth 2.0 Multiple Response Types §2.1). */
+  readonly responseMode: ResponseMode;
   readonly scope: readonly string[];
   /** BASE64URL(SHA256(code_verifier)); only S256 is accepted. */
   readonly codeChallenge: string;
   /**
-   * The query string (re-encoded). The sign-in and consent forms carry it in a hidden field and
-   * every POST validates it again from scratch: nothing in a form is trusted.
+   * The request's parameters (from the query, or the form of a POST), re-encoded as a query string.
+   * The sign-in and consent forms carry it in a hidden field and every POST validates it again from
+   * scratch: nothing in a form is trusted.
    */
   readonly query: string;
   /** OpenID Connect's parameters (OIDC Core §3.1.2.1). */
@@ -31,6 +35,8 @@ export type AuthorizationRequestCheck =
       readonly kind: 'refused';
       readonly redirectUri: string;
       readonly state: string | undefined;
+      /** The request's response_mode, or the default when that is the parameter refused. */
+      readonly responseMode: ResponseMode;
       readonly error: OAuthError;
     };
 
@@ -94,25 +100,41 @@ export function checkAuthorizationRequest(
     };
   }
   const state = params.one('state');
-  const refuse = (error: OAuthError): AuthorizationRequestCheck => ({
+  const mode = params.one('response_mode');
+  const refuse = (error: OAuthError, responseMode = DEFAULT_RESPONSE_MODE): AuthorizationRequestCheck => ({
     kind: 'refused',
     redirectUri,
     state: typeof state === 'string' ? state : undefined,
+    responseMode,
     error,
   });
+  // Checked first, so that every later error travels as the client asked. A mode the server cannot
+  // answer in is refused in the default mode (node-oidc-provider does the same).
+  if (mode === REPEATED) return refuse(new OAuthError('parameter_repeated', 'response_mode'));
+  if (mode !== undefined && !isResponseMode(mode)) return refuse(new OAuthError('response_mode_unsupported'));
+  const responseMode = mode ?? DEFAULT_RESPONSE_MODE;
   const problem = requestProblem(params, client, resources);
-  if (problem) return refuse(problem);
+  if (problem) return refuse(problem, responseMode);
   const requested = scopeOf(params.one('scope') as string | undefined, client);
-  if (requested instanceof OAuthError) return refuse(requested);
+  if (requested instanceof OAuthError) return refuse(requested, responseMode);
   const oidc = oidcParametersOf((name) => params.one(name) as string | undefined, requested);
-  if (oidc instanceof OAuthError) return refuse(oidc);
+  if (oidc instanceof OAuthError) return refuse(oidc, responseMode);
   const scope = oidc.openid ? withoutUnconsentedOfflineAccess(requested, oidc.prompt) : requested;
   const codeChallenge = params.one('code_challenge') as string;
   // Re-serialised: the same parameters, only ever in URL-safe ASCII, whatever the form sent back.
   const normalized = new URLSearchParams(query).toString();
   return {
     kind: 'valid',
-    request: { client, redirectUri, state: state as string | undefined, scope, codeChallenge, query: normalized, oidc },
+    request: {
+      client,
+      redirectUri,
+      state: state as string | undefined,
+      responseMode,
+      scope,
+      codeChallenge,
+      query: normalized,
+      oidc,
+    },
   };
 }
 

@@ -12,12 +12,16 @@ import type { BrowserPage } from './page.js';
  *
  * | page      | file        | paths and methods                                                    |
  * |-----------|-------------|----------------------------------------------------------------------|
- * | authorize | endpoint.ts | GET /authorize (the OAuth endpoint: sign-in, consent or a code)       |
+ * | authorize | endpoint.ts | GET, POST /authorize (the OAuth endpoint: sign-in, consent or a code) |
  * | sign-in   | login.ts    | POST /login (the first sign-in step: the password)                    |
  * | consent   | consent.ts  | POST /consent                                                        |
  * | logout    | logout.ts   | GET, POST /end-session (RP-Initiated Logout); GET, POST /logout      |
  * | account   | account.ts  | GET /account; POST /account/revoke                                   |
  * | device    | device.ts   | GET, POST /device; POST /device/login; POST /device/consent (RFC 8628) |
+ *
+ * POST /authorize, like POST /end-session, takes no CSRF token: it is a client's cross-site form by
+ * design (OIDC Core §3.1.2.1), which starts a flow and acts for nobody; the consent it leads to is
+ * the CSRF-protected POST /consent.
  *
  * Adding a page (a sign-in factor's, say) is a file in this folder and a line in this list; its HTML
  * uses the layout, escaping, CSRF field and page headers of `src/html/`.

@@ -6,10 +6,11 @@ import { isScopeSubset } from '../oauth/scope.js';
 import { CLAIM_WORDS } from '../users/claims.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
-import { answerRefusal, loadAuthorizationRequest, redirectWithError, type AuthorizePages } from './flow.js';
+import { answerRefusal, answerWithError, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
 import { renderConsentPage } from './consent-page.js';
 import type { BrowserPage } from './page.js';
-import { formActionSource, redirectToClient, sendPage } from '../html/responses.js';
+import { answerClient } from '../html/authorization-response.js';
+import { formActionSource, sendPage } from '../html/responses.js';
 import { currentSession } from './sessions.js';
 import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
 
@@ -50,7 +51,7 @@ async function hasRememberedConsent(
  * the client, the redirect URI and the PKCE challenge; the grant is made when it is exchanged.
  */
 async function issueCode(
-  { context: { store, clock, issuer } }: AuthorizePages,
+  { context: { store, clock, issuer }, base }: AuthorizePages,
   reply: FastifyReply,
   request: AuthorizationRequest,
   session: SignedInSession,
@@ -67,10 +68,10 @@ async function issueCode(
     authTime: session.authenticatedAt,
     amr: amrOf(session),
   });
-  return redirectToClient(reply, request.redirectUri, { code, state: request.state, iss: issuer }, status);
+  return answerClient(reply, base, request, { code, state: request.state, iss: issuer }, status);
 }
 
-/** GET /authorize for a signed-in browser: a code at once if consent is remembered, else the consent page. */
+/** /authorize for a signed-in browser: a code at once if consent is remembered, else the consent page. */
 export async function answerSignedIn(
   pages: AuthorizePages,
   reply: FastifyReply,
@@ -83,15 +84,7 @@ export async function answerSignedIn(
   if (!prompt.has('consent') && (await hasRememberedConsent(pages, request, session.username)))
     return issueCode(pages, reply, request, session, status);
   // prompt=none never shows a page: the consent it would need goes back as an error (§3.1.2.6).
-  if (prompt.has('none'))
-    return redirectWithError(
-      reply,
-      request.redirectUri,
-      request.state,
-      new OAuthError('consent_required'),
-      pages.context.issuer,
-      status,
-    );
+  if (prompt.has('none')) return answerWithError(pages, reply, request, new OAuthError('consent_required'), status);
   const page = renderConsentPage(pages.base, {
     clientName: request.client.name,
     destination: destinationOf(request.redirectUri),
@@ -116,28 +109,20 @@ function destinationOf(redirectUri: string): string {
  */
 export function consentEndpoint(app: FastifyInstance, pages: AuthorizePages): void {
   const {
-    context: { store, clock, issuer },
+    context: { store, clock },
     base,
   } = pages;
   app.post('/consent', async (request, reply) => {
     const form = formParamsOf(request.body);
     const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
     const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
-    if (check.kind !== 'valid') return answerRefusal(reply, check, issuer, 303);
+    if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
     const authorization = check.request;
     // Not signed in (any more): back to the start of the flow, which shows the sign-in page.
     const signedIn = signedInSession(session);
     if (!signedIn) return reply.code(303).header('location', `${base}/authorize?${authorization.query}`).send();
-    if (form.get('decision') !== 'allow') {
-      return redirectWithError(
-        reply,
-        authorization.redirectUri,
-        authorization.state,
-        new OAuthError('consent_denied'),
-        issuer,
-        303,
-      );
-    }
+    if (form.get('decision') !== 'allow')
+      return answerWithError(pages, reply, authorization, new OAuthError('consent_denied'), 303);
     return issueCode(pages, reply, authorization, signedIn, 303);
   });
 }

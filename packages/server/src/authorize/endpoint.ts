@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { formParamsOf } from '../http/form.js';
 import { authorizationEndpoint as authorizationEndpointEntry } from '../oauth/endpoints/authorization.js';
 import { answerSignedIn } from './consent.js';
 import { OAuthError } from '@gatehouse/contract';
-import { answerRefusal, loadAuthorizationRequest, rawQuery, redirectWithError, type AuthorizePages } from './flow.js';
+import { answerRefusal, answerWithError, loadAuthorizationRequest, rawQuery, type AuthorizePages } from './flow.js';
 import { needsSignIn } from './sign-in-freshness.js';
 import { readIdTokenHint } from '../oauth/id-token-hint.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
@@ -39,50 +40,76 @@ async function hintedUser(
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.1 RFC 6749 §4.1.1
  */
-export function authorizationEndpoint(app: FastifyInstance, pages: AuthorizePages): void {
-  const {
-    context: { store, clock, issuer },
-    cookies,
-  } = pages;
-  app.get(authorizationEndpointEntry.path, async (request, reply) => {
-    const check = await loadAuthorizationRequest(pages.context, rawQuery(request.url));
-    if (check.kind !== 'valid') return answerRefusal(reply, check, issuer, 302);
-    const now = clock.now();
-    const authorization = check.request;
-    const session = (await currentSession(store, request, now)) ?? (await startSession(store, reply, cookies, now));
-    const hint = await hintedUser(pages, authorization, session);
-    if (hint === 'invalid')
-      return redirectWithError(
-        reply,
-        authorization.redirectUri,
-        authorization.state,
-        new OAuthError('id_token_hint_invalid'),
-        issuer,
-        302,
-      );
-    const signedIn = signedInSession(session);
-    if (needsSignIn(authorization, session, now) || !signedIn || hint === 'another') {
-      // OIDC Core §3.1.2.1: prompt=none never shows a page. Signed in as another user than the
-      // id_token_hint names, choosing an account is an interaction; otherwise a sign-in is needed.
-      if (authorization.oidc.prompt.has('none'))
-        return redirectWithError(
-          reply,
-          authorization.redirectUri,
-          authorization.state,
-          new OAuthError(hint === 'another' && signedIn ? 'interaction_required' : 'login_required'),
-          issuer,
-          302,
-        );
-      return sendLoginPage(pages, reply, authorization, session, 200, {
-        username: authorization.oidc.loginHint ?? session.username ?? undefined,
-      });
+async function answerAuthorizationRequest(
+  pages: AuthorizePages,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const { store, clock } = pages.context;
+  const check = await loadAuthorizationRequest(pages.context, rawQuery(request.url));
+  if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 302);
+  const now = clock.now();
+  const authorization = check.request;
+  const session = (await currentSession(store, request, now)) ?? (await startSession(store, reply, pages.cookies, now));
+  const hint = await hintedUser(pages, authorization, session);
+  if (hint === 'invalid')
+    return answerWithError(pages, reply, authorization, new OAuthError('id_token_hint_invalid'), 302);
+  const signedIn = signedInSession(session);
+  if (needsSignIn(authorization, session, now) || !signedIn || hint === 'another') {
+    // OIDC Core §3.1.2.1: prompt=none never shows a page. Signed in as another user than the
+    // id_token_hint names, choosing an account is an interaction; otherwise a sign-in is needed.
+    if (authorization.oidc.prompt.has('none')) {
+      const error = new OAuthError(hint === 'another' && signedIn ? 'interaction_required' : 'login_required');
+      return answerWithError(pages, reply, authorization, error, 302);
     }
-    return answerSignedIn(pages, reply, authorization, signedIn);
-  });
+    return sendLoginPage(pages, reply, authorization, session, 200, {
+      username: authorization.oidc.loginHint ?? session.username ?? undefined,
+    });
+  }
+  return answerSignedIn(pages, reply, authorization, signedIn);
+}
+
+/**
+ * The parameters of POST /authorize (OIDC Core §3.1.2.1: "serialized using Form Serialization"): the
+ * form's, and the query's when the URL has one. A parameter in both is sent twice, and refused as
+ * any repeated parameter is (RFC 6749 §3.1), so that no reading of the request sees a value the
+ * server ignored.
+ */
+function postedParameters(url: string, body: unknown): string {
+  return [rawQuery(url), formParamsOf(body).serialize()].filter((part) => part !== '').join('&');
+}
+
+/**
+ * POST /authorize (OIDC Core §3.1.2.1: the server MUST support GET and POST): the request is checked
+ * as on GET, a refusal answered here (303, RFC 9700 §4.12), and a valid request continues as
+ * GET /authorize with the same parameters (303). That hop is what lets a signed-in user be
+ * recognised: the POST is the client's cross-site form, on which a browser never sends the
+ * SameSite=Lax session cookie, while it does on the top-level GET the 303 makes of it. Without it,
+ * every POST would show the sign-in page and prompt=none could only fail. The POST carries no CSRF
+ * token: it starts a flow and acts for nobody (it reads and writes no session).
+ */
+async function answerPostedRequest(
+  pages: AuthorizePages,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const check = await loadAuthorizationRequest(pages.context, postedParameters(request.url, request.body));
+  if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
+  return reply
+    .code(303)
+    .header('cache-control', 'no-store')
+    .header('location', `${pages.base}${authorizationEndpointEntry.path}?${check.request.query}`)
+    .send();
+}
+
+export function authorizationEndpoint(app: FastifyInstance, pages: AuthorizePages): void {
+  const { path } = authorizationEndpointEntry;
+  app.get(path, async (request, reply) => answerAuthorizationRequest(pages, request, reply));
+  app.post(path, async (request, reply) => answerPostedRequest(pages, request, reply));
 }
 
 export const authorizePage: BrowserPage = {
   name: 'authorize',
-  routes: [{ path: authorizationEndpointEntry.path, methods: [authorizationEndpointEntry.method] }],
+  routes: [{ path: authorizationEndpointEntry.path, methods: [...authorizationEndpointEntry.method] }],
   serve: authorizationEndpoint,
 };

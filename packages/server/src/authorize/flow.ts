@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { checkAuthorizationRequest, clientIdOf, type AuthorizationRequestCheck } from './authorization-request.js';
 import type { BasePath } from '../html/layout.js';
-import { redirectToClient } from '../html/responses.js';
+import { answerClient, type ResponseDestination } from '../html/authorization-response.js';
 import type { CookiePolicy } from './sessions.js';
 
 /** What the routes of the authorization pages share, passed to each explicitly. */
@@ -25,33 +25,36 @@ export async function loadAuthorizationRequest(
 
 /**
  * Answers a request that did not pass: an untrusted client or redirect URI is shown on a page
- * (400), every other error goes back to the client as RFC 6749 §4.1.2.1 says, with `iss`
- * (RFC 9207 §2) so the client can tell which server answered.
+ * (400), every other error goes back to the client as RFC 6749 §4.1.2.1 says.
  */
 export function answerRefusal(
+  pages: AuthorizePages,
   reply: FastifyReply,
   check: Exclude<AuthorizationRequestCheck, { kind: 'valid' }>,
-  issuer: string,
   status: 302 | 303,
 ): FastifyReply {
   if (check.kind === 'untrusted') throw new ProblemError('invalid_authorization_request', check.detail);
-  return redirectWithError(reply, check.redirectUri, check.state, check.error, issuer, status);
+  return answerWithError(pages, reply, check, check.error, status);
 }
 
-export function redirectWithError(
+/**
+ * Sends an error back to the client's (verified) redirect URI in the request's response mode, with
+ * `iss` (RFC 9207 §2) so the client can tell which server answered.
+ */
+export function answerWithError(
+  { base, context: { issuer } }: AuthorizePages,
   reply: FastifyReply,
-  redirectUri: string,
-  state: string | undefined,
+  to: ResponseDestination & { readonly state: string | undefined },
   error: OAuthError,
-  issuer: string,
   status: 302 | 303,
 ): FastifyReply {
   reply.server.metrics?.countOAuthError(error.reason);
   const { error: code, error_description, error_uri } = error.toBody(issuer);
-  return redirectToClient(
+  return answerClient(
     reply,
-    redirectUri,
-    { error: code, error_description, error_uri, state, iss: issuer },
+    base,
+    to,
+    { error: code, error_description, error_uri, state: to.state, iss: issuer },
     status,
   );
 }

@@ -106,14 +106,14 @@ export async function attemptSignIn(
  */
 export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void {
   const {
-    context: { store, clock, issuer },
+    context: { store, clock },
     base,
   } = pages;
   app.post('/login', async (request, reply) => {
     const form = formParamsOf(request.body);
     const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
     const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
-    if (check.kind !== 'valid') return answerRefusal(reply, check, issuer, 303);
+    if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
     const attempt = await attemptSignIn(pages, request, reply, session, form, check.request.client.id);
     if (!attempt.ok) return sendLoginPage(pages, reply, check.request, session, attempt.status, attempt.page);
     // prompt=login and max_age are met by this sign-in; GET /authorize, a second later, might ask again.

@@ -3,7 +3,8 @@ import { CSRF_FIELD } from './csrf.js';
 /**
  * What every HTML page of the server shares: the layout, the escaping, the client and user marks,
  * the hidden fields of a form, and the error page. Every value that comes from a request, a client
- * or a user goes through `escapeHtml`; the pages carry no script and no inline style, so the
+ * or a user goes through `escapeHtml`; the pages carry no inline style and no script (but the
+ * form_post page's one, allowed by its digest: `authorization-response.ts`), so the
  * Content-Security-Policy can forbid both. The pages themselves live with their features.
  */
 

@@ -17,10 +17,20 @@ export function formActionSource(redirectUri: string): string | undefined {
   return SOURCE_EXPRESSION.test(source) ? source : undefined;
 }
 
-/** Headers of every page: no script, no inline style, no framing (RFC 9700 §4.4.1.9), no caching. */
-function pageHeaders(reply: FastifyReply, formTargets: readonly (string | undefined)[]): FastifyReply {
-  const formAction = ["'self'", ...formTargets.filter((t): t is string => t !== undefined)].join(' ');
-  const csp = `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
+/** What a page's Content-Security-Policy lets through, beyond its stylesheet and icon. */
+export interface PagePolicy {
+  /** The `form-action` sources: where the page's forms (and the redirects after them) may lead. */
+  readonly formAction: readonly string[];
+  /** The `script-src` sources; none by default, and then no script runs. */
+  readonly scripts?: readonly string[];
+}
+
+/** Headers of every page: no inline style, no framing (RFC 9700 §4.4.1.9), no caching; no script unless allowed. */
+function pageHeaders(reply: FastifyReply, policy: PagePolicy): FastifyReply {
+  const scripts = policy.scripts?.length ? `script-src ${policy.scripts.join(' ')}; ` : '';
+  const csp =
+    `default-src 'none'; ${scripts}style-src 'self'; img-src 'self'; form-action ${policy.formAction.join(' ')}; ` +
+    "frame-ancestors 'none'; base-uri 'none'";
   return reply
     .header('content-security-policy', csp)
     .header('x-frame-options', 'DENY')
@@ -37,7 +47,13 @@ export function sendPage(
   html: string,
   formTargets: readonly (string | undefined)[] = [],
 ): FastifyReply {
-  return pageHeaders(reply, formTargets).code(status).send(html);
+  const formAction = ["'self'", ...formTargets.filter((t): t is string => t !== undefined)];
+  return sendPageUnder(reply, status, html, { formAction });
+}
+
+/** Sends a page under a policy of its own (the form_post page: one script, one form to the client). */
+export function sendPageUnder(reply: FastifyReply, status: number, html: string, policy: PagePolicy): FastifyReply {
+  return pageHeaders(reply, policy).code(status).send(html);
 }
 
 /**

@@ -34,6 +34,13 @@ export class FormParams {
     return list[0] === '' ? undefined : list[0];
   }
 
+  /** Every parameter, repeats included, re-encoded as a form: for a request carried on (POST /authorize). */
+  serialize(): string {
+    const form = new URLSearchParams();
+    for (const [name, values] of this.#values) for (const value of values) form.append(name, value);
+    return form.toString();
+  }
+
   require(name: string): string {
     const value = this.get(name);
     if (value === undefined) throw new OAuthError('parameter_missing', name);

@@ -1,3 +1,4 @@
+import { RESPONSE_MODES } from '../../primitives/response-modes.js';
 import { SCOPE_CLAIMS } from '../../users/claims.js';
 import { GRANT_TYPES } from '../grants/index.js';
 import type { OAuthServices } from '../services.js';
@@ -30,6 +31,8 @@ function authorizationServerMetadata(
     ...metadata,
     grant_types_supported: GRANT_TYPES,
     response_types_supported: ['code'],
+    // RFC 8414 §2 and OIDC Discovery §3: `query` (the code flow's default) and `form_post`.
+    response_modes_supported: RESPONSE_MODES,
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
   };
@@ -67,7 +70,6 @@ function openIdProviderMetadata(
       ...new Set(Object.values(SCOPE_CLAIMS).flat()),
     ],
     claim_types_supported: ['normal'],
-    response_modes_supported: ['query'],
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     claims_parameter_supported: false,
     request_parameter_supported: false,

@@ -16,7 +16,7 @@ import { clientConfigurationEndpoint, registrationEndpoint } from './registratio
  *
  * | path                                      | method | clients authenticate | rate limits               | metadata key             |
  * |-------------------------------------------|--------|----------------------|---------------------------|--------------------------|
- * | /authorize                                | GET    | none (a browser)     | sign-in's (`login_*`)     | authorization_endpoint   |
+ * | /authorize                                | GET, POST | none (a browser)  | sign-in's (`login_*`)     | authorization_endpoint   |
  * | /token                                    | POST   | public allowed       | token_client, token_address | token_endpoint         |
  * | /introspect                               | POST   | confidential only    | introspect_client, _address | introspection_endpoint |
  * | /revoke                                   | POST   | public allowed       | revoke_client, revoke_address | revocation_endpoint  |
@@ -64,9 +64,12 @@ export const ENDPOINT_RATE_LIMITS = Object.fromEntries(
   ),
 ) as Readonly<Record<EndpointRateLimitName, RatePolicy>>;
 
-/** The paths whose errors, even those the HTTP parser meets, are RFC 6749 §5.2 bodies. */
+/**
+ * The paths whose errors, even those the HTTP parser meets, are RFC 6749 §5.2 bodies: the form
+ * endpoints served here (not /authorize, whose POST is a browser's, answered with the pages in HTML).
+ */
 export const OAUTH_FORM_PATHS: ReadonlySet<string> = new Set(
-  OAUTH_ENDPOINTS.filter((e) => e.method === 'POST').map((e) => e.path),
+  OAUTH_ENDPOINTS.filter((e) => e.method === 'POST' && e.handle !== undefined).map((e) => e.path),
 );
 
 export type { ClientAuthentication, OAuthEndpoint } from './endpoint.js';
