@@ -1,4 +1,4 @@
-import { InvalidResponseError, OAuthResponseError, TransportError } from './errors.js';
+import { ClientConfigurationError, InvalidResponseError, OAuthResponseError, TransportError } from './errors.js';
 import { jsonObjectOf, postForm } from './http.js';
 import type { OAuthClient } from './oauth-client.js';
 import { isTransient } from './retry.js';
@@ -11,7 +11,10 @@ const DEFAULT_INTERVAL_SECONDS = 5;
 const SLOW_DOWN_SECONDS = 5;
 
 /**
- * Asks for a device code and a user code (RFC 8628 §3.1) at the endpoint the metadata names.
+ * Asks for a device code and a user code (RFC 8628 §3.1) at the endpoint the metadata names. As
+ * every request of the SDK: transient failures retried, `invalid_client` and `unauthorized_client`
+ * (a client not registered for the device grant, §3.2) thrown as ClientConfigurationError, as is a
+ * server whose metadata names no device authorization endpoint.
  *
  * @see https://www.rfc-editor.org/rfc/rfc8628#section-3.1 RFC 8628 §3.1
  */
@@ -19,13 +22,18 @@ export async function requestDeviceAuthorization(
   client: OAuthClient,
   scope: string | undefined,
 ): Promise<DeviceAuthorizationResponse> {
-  const ctx = await client.context();
-  const endpoint = ctx.metadata.device_authorization_endpoint;
+  const { device_authorization_endpoint: endpoint, issuer } = await client.discover();
   if (endpoint === undefined)
-    throw new TypeError(`the metadata of ${ctx.metadata.issuer} names no device_authorization_endpoint`);
-  const body = await jsonObjectOf(
-    await postForm(ctx, endpoint, scope === undefined ? {} : { scope }),
-    'device authorization endpoint',
+    throw new ClientConfigurationError(
+      `the metadata of ${issuer} names no device_authorization_endpoint: the server does not offer the device flow`,
+    );
+  const body = await client.call(
+    async (ctx) =>
+      jsonObjectOf(
+        await postForm(ctx, endpoint, scope === undefined ? {} : { scope }),
+        'device authorization endpoint',
+      ),
+    isTransient,
   );
   const bad = (what: string): never => {
     throw new InvalidResponseError(`the device authorization response ${what}`, 200);

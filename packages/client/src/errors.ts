@@ -149,8 +149,12 @@ export class TransportError extends GatehouseClientError {
  * to `TokenManager.completeAuthorization`. The PKCE verifier and `state` are in the token store.
  */
 export class ReauthenticationRequired extends GatehouseClientError {
-  readonly authorizationUrl: string;
-  readonly state: string;
+  /**
+   * Where to send the user to sign in again (the authorization code flow, PKCE and `state` ready);
+   * undefined for a manager without a `redirectUri` (device flow, refresh-only): start its own flow again.
+   */
+  readonly authorizationUrl: string | undefined;
+  readonly state: string | undefined;
   /** The refusal of the refresh token; undefined when there was no refresh token to try. */
   readonly refusal: OAuthResponseError | undefined;
   /** The introspection of the refused token, when the manager was asked to introspect. */
@@ -159,36 +163,41 @@ export class ReauthenticationRequired extends GatehouseClientError {
   readonly revocationConfirmed: boolean | undefined;
 
   constructor(
-    start: { readonly authorizationUrl: string; readonly state: string },
+    start: { readonly authorizationUrl: string; readonly state: string } | undefined,
     refusal?: OAuthResponseError,
     introspection?: IntrospectionResponse,
   ) {
     const why =
       refusal === undefined ? 'no refresh token is stored' : `the refresh token was refused (${refusal.message})`;
-    super(
-      'ERR_REAUTHENTICATION_REQUIRED',
-      `re-authentication required: ${why}; send the user to the authorization URL`,
-      { cause: refusal },
-    );
-    this.authorizationUrl = start.authorizationUrl;
-    this.state = start.state;
+    const next = start === undefined ? 'sign in again' : 'send the user to the authorization URL';
+    super('ERR_REAUTHENTICATION_REQUIRED', `re-authentication required: ${why}; ${next}`, { cause: refusal });
+    this.authorizationUrl = start?.authorizationUrl;
+    this.state = start?.state;
     this.refusal = refusal;
     this.introspection = introspection;
     this.revocationConfirmed = introspection === undefined ? undefined : introspection.active === false;
   }
 }
 
-/** `invalid_client` or `unauthorized_client`: the client's setup is wrong, not the user's grant. */
+/**
+ * The client's setup is wrong, not the user's grant: the server answered `invalid_client` or
+ * `unauthorized_client` (`refusal`), or the manager was asked for a flow it is not configured for
+ * (no `redirectUri` for the authorization code flow, no `clientSecret` for client credentials, a
+ * server without a device authorization endpoint; `refusal` undefined). The stored tokens are kept.
+ */
 export class ClientConfigurationError extends GatehouseClientError {
-  readonly refusal: OAuthResponseError;
-  constructor(refusal: OAuthResponseError) {
+  /** The server's refusal; undefined when the SDK refused locally. */
+  readonly refusal: OAuthResponseError | undefined;
+  constructor(refusal: OAuthResponseError | string) {
     super(
       'ERR_CLIENT_CONFIGURATION',
-      `client configuration error (${refusal.message}): check the client id, secret, ` +
-        'authentication method and registered grant types; the stored tokens were kept',
-      { cause: refusal },
+      typeof refusal === 'string'
+        ? `client configuration error: ${refusal}`
+        : `client configuration error (${refusal.message}): check the client id, secret, ` +
+            'authentication method and registered grant types; the stored tokens were kept',
+      typeof refusal === 'string' ? undefined : { cause: refusal },
     );
-    this.refusal = refusal;
+    this.refusal = typeof refusal === 'string' ? undefined : refusal;
   }
 }
 

@@ -51,14 +51,20 @@ export class OAuthClient {
     return { fetch: this.#options.fetch, metadata: await this.discover(), client: { clientId, clientSecret, method } };
   }
 
+  /** A token request, as {@link call} makes it. */
+  tokenRequest(request: TokenRequest, retryable: (error: unknown) => boolean): Promise<TokenEndpointResponse> {
+    return this.call((ctx) => requestTokens(ctx, request), retryable);
+  }
+
   /**
-   * A token request, retried while `retryable` says so. invalid_client and unauthorized_client
-   * become ClientConfigurationError; every other refusal is thrown as it came.
+   * A request to an endpoint that authenticates the client (token, device authorization), retried
+   * while `retryable` says so. invalid_client and unauthorized_client become ClientConfigurationError
+   * (RFC 6749 §5.2, RFC 8628 §3.2); every other refusal is thrown as it came.
    */
-  async tokenRequest(request: TokenRequest, retryable: (error: unknown) => boolean): Promise<TokenEndpointResponse> {
+  async call<T>(request: (ctx: EndpointContext) => Promise<T>, retryable: (error: unknown) => boolean): Promise<T> {
     const ctx = await this.context();
     try {
-      return await withRetry(() => requestTokens(ctx, request), this.#options.retry, retryable);
+      return await withRetry(() => request(ctx), this.#options.retry, retryable);
     } catch (error) {
       if (error instanceof OAuthResponseError && CONFIGURATION_ERRORS.has(error.error))
         throw new ClientConfigurationError(error);

@@ -10,7 +10,8 @@ export type TokenRequest =
       readonly redirect_uri: string;
       readonly code_verifier: string;
     }
-  | { readonly grant_type: typeof DEVICE_CODE_GRANT_TYPE; readonly device_code: string };
+  | { readonly grant_type: typeof DEVICE_CODE_GRANT_TYPE; readonly device_code: string }
+  | { readonly grant_type: 'client_credentials'; readonly scope?: string };
 
 /** RFC 8628 §3.4. */
 export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -22,6 +23,7 @@ export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_c
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-6 RFC 6749 §6 (refresh)
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.3 RFC 6749 §4.1.3 (code exchange)
  * @see https://www.rfc-editor.org/rfc/rfc8628#section-3.4 RFC 8628 §3.4 (device code poll)
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.4.2 RFC 6749 §4.4.2 (client credentials)
  */
 export async function requestTokens(ctx: EndpointContext, request: TokenRequest): Promise<TokenEndpointResponse> {
   const response = await postForm(ctx, ctx.metadata.token_endpoint, request);

@@ -1,7 +1,7 @@
 import type { DeviceAuthorizationResponse, IntrospectionResponse } from '@gatehouse/contract';
 import { completeAuthorization, startAuthorization, type AuthorizationStart } from './authorization-flow.js';
 import { pollDeviceToken, requestDeviceAuthorization, type DevicePolling } from './device-flow.js';
-import { OAuthResponseError, ReauthenticationRequired } from './errors.js';
+import { ClientConfigurationError, OAuthResponseError, ReauthenticationRequired } from './errors.js';
 import { TypedEmitter } from './events.js';
 import type { ClientAuthMethod, FetchFunction } from './http.js';
 import { introspectToken } from './introspect.js';
@@ -23,8 +23,18 @@ export interface TokenManagerOptions {
   readonly clientSecret?: string;
   /** Default: client_secret_basic with a secret, none without. */
   readonly clientAuthMethod?: ClientAuthMethod;
-  /** Must be registered with the server, character for character at Gatehouse. */
-  readonly redirectUri: string;
+  /**
+   * For the authorization code flow only (`startAuthorization`, and the new authorization URL of
+   * ReauthenticationRequired); must be registered with the server, character for character at
+   * Gatehouse. A manager for client credentials, the device flow or refresh only needs none.
+   */
+  readonly redirectUri?: string;
+  /**
+   * Gets access tokens with the client-credentials grant (RFC 6749 §4.4): the client acts for
+   * itself, with `clientSecret`; the token is kept and a new one requested before it expires
+   * (`refreshSkewSeconds`); there is no refresh token and no user.
+   */
+  readonly clientCredentials?: boolean;
   readonly scope?: string;
   /** Default: a MemoryTokenStore. */
   readonly store?: TokenStore;
@@ -57,7 +67,8 @@ export interface TokenManagerEvents {
  * Keeps one grant's tokens and hands out valid access tokens: refreshes before expiry, shares one
  * refresh among concurrent callers (of every manager on one store, when the store has a lock:
  * browser tabs, processes), retries only transient failures, and on `invalid_grant` never
- * retries but discards the tokens and raises ReauthenticationRequired with a new authorization URL.
+ * retries but discards the tokens and raises ReauthenticationRequired with a new authorization URL
+ * (when it has a `redirectUri`). With `clientCredentials`, the tokens are the client's own (RFC 6749 §4.4).
  */
 export class TokenManager extends TypedEmitter<TokenManagerEvents> {
   readonly #options: TokenManagerOptions;
@@ -69,6 +80,11 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
 
   constructor(options: TokenManagerOptions) {
     super();
+    // RFC 6749 §4.4: only a confidential client may use client credentials.
+    if (options.clientCredentials === true && options.clientSecret === undefined)
+      throw new ClientConfigurationError(
+        'the client-credentials grant needs the clientSecret of a confidential client',
+      );
     this.#options = options;
     const { issuer, clientId, clientSecret, clientAuthMethod, metadata } = options;
     this.#client = new OAuthClient({
@@ -130,8 +146,31 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
         this.#warnIfRefreshTokenExpiring(latest);
         return latest;
       }
-      return this.#exchangeRefreshToken(latest);
+      return this.#options.clientCredentials === true
+        ? this.#requestClientCredentials()
+        : this.#exchangeRefreshToken(latest);
     });
+  }
+
+  /**
+   * A new access token for the client itself. A refresh token, should the server send one, is not
+   * kept (RFC 6749 §4.4.3: it SHOULD NOT): the next token comes by the same grant.
+   *
+   * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.4 RFC 6749 §4.4
+   */
+  async #requestClientCredentials(): Promise<StoredTokens> {
+    const { scope } = this.#options;
+    const response = await this.#client.tokenRequest(
+      { grant_type: 'client_credentials', ...(scope === undefined ? {} : { scope }) },
+      isTransient,
+    );
+    const tokens = await this.#keep({ ...response, refresh_token: undefined }, undefined, scope);
+    this.emit('refreshed', {
+      accessTokenExpiresAt: tokens.accessTokenExpiresAt,
+      scope: tokens.scope,
+      refreshTokenRotated: false,
+    });
+    return tokens;
   }
 
   /** The refresh request itself, with the newest stored refresh token. */
@@ -173,15 +212,25 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
         () => undefined,
       );
     }
-    const start = await startAuthorization(this.#client, this.#state, { ...this.#requestSettings(), reuse: true });
+    const { redirectUri } = this.#options;
+    const start =
+      redirectUri === undefined
+        ? undefined
+        : await startAuthorization(this.#client, this.#state, { ...this.#requestSettings(redirectUri), reuse: true });
     const error = new ReauthenticationRequired(start, refusal, introspection);
     this.emit('reauthentication-required', { error });
     return error;
   }
 
-  /** Starts the authorization code flow with PKCE; the verifier and state are kept for the callback. */
-  startAuthorization(): Promise<AuthorizationStart> {
-    return startAuthorization(this.#client, this.#state, { ...this.#requestSettings(), reuse: false });
+  /**
+   * Starts the authorization code flow with PKCE; the verifier and state are kept for the callback.
+   * Throws ClientConfigurationError for a manager without a `redirectUri`.
+   */
+  async startAuthorization(): Promise<AuthorizationStart> {
+    const { redirectUri } = this.#options;
+    if (redirectUri === undefined)
+      throw new ClientConfigurationError('the authorization code flow needs a redirectUri (RFC 6749 §3.1.2)');
+    return startAuthorization(this.#client, this.#state, { ...this.#requestSettings(redirectUri), reuse: false });
   }
 
   /** Finishes the flow from the callback URL: checks state and iss, exchanges the code, stores the tokens. */
@@ -281,7 +330,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
     return isFresh(tokens, this.#now(), (this.#options.refreshSkewSeconds ?? 30) * 1000);
   }
 
-  #requestSettings(): { redirectUri: string; scope: string | undefined; now: number } {
-    return { redirectUri: this.#options.redirectUri, scope: this.#options.scope, now: this.#now() };
+  #requestSettings(redirectUri: string): { redirectUri: string; scope: string | undefined; now: number } {
+    return { redirectUri, scope: this.#options.scope, now: this.#now() };
   }
 }

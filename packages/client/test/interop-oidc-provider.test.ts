@@ -158,6 +158,7 @@ describe('interoperability: the SDK against oidc-provider', () => {
     assert.deepEqual(refusals.slice(before), ['refresh token already used'], 'the provider saw one refused grant');
     assert.equal(error.revocationConfirmed, true, 'introspection confirms the token is no longer active');
     assert.equal((await replayer.store.read()).tokens, undefined);
+    assert.ok(error.authorizationUrl !== undefined, 'a manager with a redirectUri gets a new authorization URL');
     const url = new URL(error.authorizationUrl);
     assert.equal(`${url.origin}${url.pathname}`, (await replayer.manager.discover()).authorization_endpoint);
     assert.equal(url.searchParams.get('code_challenge_method'), 'S256');

@@ -120,6 +120,7 @@ describe('TokenManager against Gatehouse', () => {
     assert.equal((await store.read()).tokens, undefined, 'the refused refresh token was discarded');
     assert.equal(events['reauthentication-required'].length, 1);
 
+    assert.ok(error.authorizationUrl !== undefined, 'a manager with a redirectUri gets a new authorization URL');
     const url = new URL(error.authorizationUrl);
     assert.equal(url.origin + url.pathname, `${gatehouse.issuer}/authorize`);
     assert.equal(url.searchParams.get('client_id'), client.id);
@@ -204,8 +205,8 @@ describe('TokenManager against Gatehouse', () => {
       (e: unknown) => e,
     );
     assert.ok(error instanceof ClientConfigurationError, String(error));
-    assert.equal(error.refusal.error, 'invalid_client');
-    assert.equal(error.refusal.status, 401);
+    assert.equal(error.refusal?.error, 'invalid_client');
+    assert.equal(error.refusal?.status, 401);
     assert.match(error.message, /tokens were kept/);
     assert.equal((await store.read()).tokens?.refreshToken, issued.refresh_token);
     assert.equal(events['reauthentication-required'].length, 0);
@@ -221,7 +222,7 @@ describe('TokenManager against Gatehouse', () => {
       (e: unknown) => e,
     );
     assert.ok(error instanceof ClientConfigurationError);
-    assert.equal(error.refusal.error, 'unauthorized_client');
+    assert.equal(error.refusal?.error, 'unauthorized_client');
     assert.equal((await store.read()).tokens?.refreshToken, 'r'.repeat(43));
   });
 

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createPostgresSchema } from '../../server/test/_dialects.js';
 import { SHIPPED_OPENAPI, startGatehouse, type Gatehouse } from './_gatehouse.js';
 
 const run = promisify(execFile);
@@ -17,6 +19,7 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 describe('the packages, packed with npm pack and installed into an empty project outside the repository', () => {
   let gatehouse: Gatehouse;
   let project: string;
+  let tarballs: string[];
 
   before(async () => {
     for (const name of PACKAGES) {
@@ -32,7 +35,7 @@ describe('the packages, packed with npm pack and installed into an empty project
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'probe', private: true, type: 'module' }));
     for (const file of ['probe.mjs', 'probe.ts', 'tsconfig.json'])
       copyFileSync(join(FIXTURES, file), join(project, file));
-    const tarballs = readdirSync(packs).map((file) => join(packs, file));
+    tarballs = readdirSync(packs).map((file) => join(packs, file));
     assert.equal(tarballs.length, PACKAGES.length);
     // --ignore-scripts: better-sqlite3 would compile from source for minutes; its JavaScript loads
     // without the binary, which is needed only to open a SQLite store.
@@ -49,6 +52,49 @@ describe('the packages, packed with npm pack and installed into an empty project
   it('installs every package from its tarball and the npm registry alone', () => {
     for (const name of PACKAGES) assert.ok(existsSync(join(project, 'node_modules', '@gatehouse', name, 'dist')));
     assert.ok(!existsSync(join(project, 'node_modules', '@gatehouse', 'contract', 'node_modules')));
+  });
+
+  it('no tarball carries a TypeScript build-info file (.tsbuildinfo): it is a build cache, not a part of the package', async () => {
+    for (const tarball of tarballs) {
+      const { stdout } = await run('tar', ['-tzf', tarball]);
+      assert.deepEqual(
+        stdout.split('\n').filter((file) => file.endsWith('.tsbuildinfo')),
+        [],
+        tarball,
+      );
+    }
+  });
+
+  it("the server's tarball carries the REST API's openapi.yaml, and its installed `gatehouse serve` serves it", async () => {
+    const server = join(project, 'node_modules', '@gatehouse', 'server');
+    assert.ok(existsSync(join(server, 'openapi.yaml')));
+    assert.ok(!existsSync(join(project, 'openapi.yaml')), 'the project has no document of its own');
+    // PostgreSQL: the install skipped better-sqlite3's build (see before).
+    const schema = await createPostgresSchema();
+    const child = spawn(process.execPath, [join(server, 'bin', 'gatehouse.js'), 'serve'], {
+      cwd: project,
+      env: { ...process.env, NODE_OPTIONS: '', PORT: '0', DATABASE_URL: schema.url, LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const died = once(child, 'exit').then(([code]) => new Error(`gatehouse serve exited with ${String(code)}`));
+    try {
+      let printed = '';
+      let url: string | undefined;
+      while (url === undefined) {
+        const next = await Promise.race([once(child.stdout, 'data') as Promise<[Buffer]>, died]);
+        if (next instanceof Error) throw next;
+        printed += next[0].toString();
+        url = /listening on (\S+),/.exec(printed)?.[1];
+      }
+      const response = await fetch(`${url}/v2/openapi.json`);
+      assert.equal(response.status, 200);
+      const served = (await response.json()) as { paths: Record<string, unknown> };
+      assert.ok('/contacts' in served.paths);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await died;
+      await schema.drop();
+    }
   });
 
   it('resolves every entry point and makes real calls against a listening Gatehouse, with no source condition', async () => {

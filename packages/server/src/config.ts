@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { rateLimitsFromEnv, type RateLimitPolicies } from './rate-limits.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
 import { projectRoot } from './project-root.js';
@@ -54,7 +56,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     issuer,
     issuerConfigured: Boolean(env.ISSUER),
     logLevel: env.LOG_LEVEL || 'info',
-    openApiPath: env.OPENAPI_PATH || join(projectRoot(), 'openapi.yaml'),
+    openApiPath: env.OPENAPI_PATH || defaultOpenApiPath(projectRoot()),
     autoMigrate: autoMigrateFrom(env.AUTO_MIGRATE),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     metricsToken: env.METRICS_TOKEN || undefined,
@@ -63,6 +65,18 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
     clientRegistration: clientRegistrationFrom(env.CLIENT_REGISTRATION),
   };
+}
+
+/**
+ * The project's own openapi.yaml when it has one (the repository's, or one an operator puts next to
+ * an installed server), else the document shipped in this package (copied into it by `npm pack`,
+ * see package.json `prepack`): an installed server runs without one of its own.
+ */
+function defaultOpenApiPath(root: string): string {
+  const own = join(root, 'openapi.yaml');
+  if (existsSync(own)) return own;
+  // The package root is one folder up from both src/config.ts and dist/config.js.
+  return fileURLToPath(new URL('../openapi.yaml', import.meta.url));
 }
 
 function clientRegistrationFrom(value: string | undefined): RegistrationPolicy {

@@ -160,8 +160,9 @@ for (const dialect of DIALECTS)
       assert.equal((await cli(['users', 'remove', 'carol'])).code, 1, 'removing again is refused');
     });
 
-    it('the usage names the users commands', async () => {
-      assert.match((await cli(['help'])).out, /users add --username NAME \[--password-stdin\]/);
+    it('the usage names the users commands, and users add --help its options', async () => {
+      assert.match((await cli(['help'])).out, /users add --username NAME \[OPTIONS\]/);
+      assert.match((await cli(['users', 'add', '--help'])).out, /users add --username NAME \[--password-stdin\]/);
     });
   });
 

@@ -75,7 +75,7 @@ export function managerOver(profile: LoginProfile, store: TokenStore, io: CliIo)
     issuer: profile.issuer,
     clientId: profile.client_id,
     // A device has no redirect URI; its manager never starts a browser sign-in.
-    redirectUri: profile.redirect_uri ?? '',
+    redirectUri: profile.redirect_uri,
     scope: profile.scope,
     store,
     ...(io.fetch ? { fetch: io.fetch } : {}),

@@ -1,13 +1,24 @@
-import { parseArgs } from 'node:util';
 import { AUDIT_EVENT_NAMES, auditEventJson, type AuditEventName } from '../audit/audit.js';
 import type { ServerConfig } from '../config.js';
 import { parseDuration } from './durations.js';
+import { parseCommand, UsageError, type CommandDeclaration } from './declaration.js';
 import { withStore } from './open-context.js';
-import { UsageError, type CliIo } from './run.js';
+import type { CliIo } from './run.js';
 
 /** Every event the store records, the admin changes included (the admin API filters by the same list). */
 const EVENTS: readonly AuditEventName[] = AUDIT_EVENT_NAMES;
 const MAX_LIMIT = 10_000;
+
+export const AUDIT = {
+  name: 'audit',
+  summary: 'security events, oldest first (default: the newest 100)',
+  options: {
+    since: { type: 'string', value: 'ISO|DURATION', help: 'events from this time, or this long ago, on' },
+    limit: { type: 'string', value: 'N', help: `at most N events, 1 to ${MAX_LIMIT} (100)` },
+    event: { type: 'string', value: 'NAME', help: 'only events named NAME' },
+  },
+  notes: [`NAME is one of ${EVENTS.join(', ')}.`],
+} as const satisfies CommandDeclaration;
 
 /** `gatehouse audit [--since ISO|DURATION] [--limit N] [--event NAME]`: the newest events, oldest first, as a JSON array. */
 export async function auditCommand(
@@ -16,10 +27,7 @@ export async function auditCommand(
   io: CliIo,
   nowMillis: () => number = Date.now,
 ): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { since: { type: 'string' }, limit: { type: 'string' }, event: { type: 'string' } },
-  });
+  const { values } = parseCommand(AUDIT, args);
   const limit = values.limit === undefined ? 100 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
     throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}`);

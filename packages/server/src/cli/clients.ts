@@ -1,101 +1,128 @@
-import { parseArgs } from 'node:util';
 import type { ServerConfig } from '../config.js';
 import { CLI_ACTOR } from '../audit/audit.js';
-import { createClient, deleteClient } from '../oauth/client-administration.js';
-import { describeClient, type ClientRegistration } from '../oauth/clients.js';
-import { parseDuration } from './durations.js';
+import {
+  createClient,
+  deleteClient,
+  existingClient,
+  rotateClientSecret,
+  updateClient,
+} from '../oauth/client-administration.js';
+import { describeClient } from '../oauth/clients.js';
+import type { ClientRecord } from '../primitives/records.js';
+import { CLIENT_SETTING_OPTIONS, settingsFrom } from './client-options.js';
+import { parseCommand, unknownCommand, type CommandDeclaration } from './declaration.js';
 import { withStore } from './open-context.js';
-import { listOf, unknownCommand, UsageError, type CliIo } from './run.js';
+import type { CliIo } from './run.js';
 
-/** `gatehouse clients add|list|remove`. */
+const ADD = {
+  name: 'clients add',
+  summary: 'register a client; a confidential one gets a secret, shown only this once',
+  options: {
+    id: { type: 'string', value: 'ID', required: true, help: 'the client id' },
+    name: { type: 'string', value: 'NAME', required: true, help: 'its name, shown on the consent page' },
+    public: { type: 'boolean', help: 'a public client: no secret, PKCE only' },
+    ...CLIENT_SETTING_OPTIONS,
+    admin: {
+      type: 'boolean',
+      help: 'an admin client: client_credentials only, scope gatehouse:admin (and :read), for /admin/v1',
+    },
+  },
+} as const satisfies CommandDeclaration;
+
+const UPDATE = {
+  name: 'clients update',
+  summary: "change a client's settings: only those given, checked as clients add checks them",
+  positionals: ['ID'],
+  options: {
+    name: { type: 'string', value: 'NAME', help: 'its name' },
+    ...CLIENT_SETTING_OPTIONS,
+    rotation: { type: 'boolean', help: 'refreshing issues a new refresh token again' },
+  },
+  notes: ['--redirect-uri and --post-logout-redirect-uri replace the lists; its id, type and secret stay.'],
+} as const satisfies CommandDeclaration;
+
+const LIST = { name: 'clients list', summary: 'every client, without secrets', options: {} } as const;
+const SHOW = { name: 'clients show', summary: 'one client', positionals: ['ID'], options: {} } as const;
+const ROTATE_SECRET = {
+  name: 'clients rotate-secret',
+  summary: 'give a confidential client a new secret, shown only this once; the old one stops working',
+  positionals: ['ID'],
+  options: {},
+} as const;
+const REMOVE = {
+  name: 'clients remove',
+  summary: 'remove a client with its grants and tokens',
+  positionals: ['ID'],
+  options: {},
+} as const;
+
+export const CLIENT_COMMANDS: readonly CommandDeclaration[] = [ADD, UPDATE, LIST, SHOW, ROTATE_SECRET, REMOVE];
+
+/**
+ * `gatehouse clients add|update|list|show|rotate-secret|remove`, through oauth/client-administration.ts,
+ * as the admin API.
+ */
 export async function clientsCommand([sub, ...args]: string[], config: ServerConfig, io: CliIo): Promise<number> {
+  const print = (value: unknown): void => io.out(JSON.stringify(value, null, 2));
   switch (sub) {
     case 'add': {
-      const registration = registrationFrom(args);
+      const { values } = parseCommand(ADD, args);
+      const registration = {
+        ...settingsFrom(values),
+        id: values.id as string,
+        name: values.name as string,
+        public: values.public ?? false,
+        // Only here is a client made an admin client (oauth/clients.ts): it may hold the gatehouse:admin scopes.
+        admin: values.admin ?? false,
+      };
       const { client, secret } = await withStore(config, (store, clock) =>
         createClient(store, registration, clock.now(), CLI_ACTOR),
       );
-      io.out(
-        JSON.stringify({ ...describeClient(client), ...(secret === null ? {} : { client_secret: secret }) }, null, 2),
+      print(withSecret(client, secret));
+      return 0;
+    }
+    case 'update': {
+      const { values, positionals } = parseCommand(UPDATE, args);
+      const given = {
+        ...settingsFrom(values),
+        ...(values.name === undefined ? {} : { name: values.name }),
+        ...(values.rotation ? { rotation: true } : {}),
+      };
+      const client = await withStore(config, (store, clock) =>
+        updateClient(store, positionals[0] as string, (current) => ({ ...current, ...given }), clock.now(), CLI_ACTOR),
       );
+      print(describeClient(client));
       return 0;
     }
     case 'list': {
-      parseArgs({ args, options: {} });
-      const clients = await withStore(config, (store) => store.listClients());
-      io.out(JSON.stringify(clients.map(describeClient), null, 2));
+      parseCommand(LIST, args);
+      print((await withStore(config, (store) => store.listClients())).map(describeClient));
+      return 0;
+    }
+    case 'show': {
+      const id = parseCommand(SHOW, args).positionals[0] as string;
+      print(describeClient(await withStore(config, (store) => existingClient(store, id))));
+      return 0;
+    }
+    case 'rotate-secret': {
+      const id = parseCommand(ROTATE_SECRET, args).positionals[0] as string;
+      const { client, secret } = await withStore(config, (store, clock) =>
+        rotateClientSecret(store, id, clock.now(), CLI_ACTOR),
+      );
+      print(withSecret(client, secret));
       return 0;
     }
     case 'remove': {
-      const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
-      if (positionals.length !== 1) throw new UsageError('clients remove takes one client id');
-      const id = positionals[0] as string;
+      const id = parseCommand(REMOVE, args).positionals[0] as string;
       const removed = await withStore(config, (store, clock) => deleteClient(store, id, clock.now(), CLI_ACTOR));
       io.out(JSON.stringify({ client_id: id, removed }));
       return removed ? 0 : 1;
     }
     default:
-      throw unknownCommand('clients command', sub, ['add', 'list', 'remove']);
+      throw unknownCommand('clients command', sub, CLIENT_COMMANDS);
   }
 }
 
-function registrationFrom(args: string[]): ClientRegistration {
-  const { values } = parseArgs({
-    args,
-    options: {
-      id: { type: 'string' },
-      name: { type: 'string' },
-      public: { type: 'boolean' },
-      'redirect-uri': { type: 'string', multiple: true },
-      'grant-types': { type: 'string' },
-      scope: { type: 'string' },
-      'rotation-limit': { type: 'string' },
-      'max-rotations': { type: 'string' },
-      'no-rotation': { type: 'boolean' },
-      'refresh-ttl': { type: 'string' },
-      'absolute-ttl': { type: 'string' },
-      'access-ttl': { type: 'string' },
-      'replay-window': { type: 'string' },
-      'resource-server': { type: 'boolean' },
-      'post-logout-redirect-uri': { type: 'string', multiple: true },
-      'id-token-alg': { type: 'string' },
-      admin: { type: 'boolean' },
-    },
-  });
-  if (!values.id || !values.name) throw new UsageError('clients add needs --id and --name');
-  return {
-    id: values.id,
-    name: values.name,
-    public: values.public ?? false,
-    redirectUris: values['redirect-uri'] ?? [],
-    grantTypes: listOf(values['grant-types']),
-    scope: listOf(values.scope),
-    rotation: values['no-rotation'] ? false : undefined,
-    rotationLimit: integerOption('rotation-limit', values['rotation-limit']),
-    maxRotations: integerOption('max-rotations', values['max-rotations']),
-    refreshTokenTtl: durationOption(values['refresh-ttl']),
-    refreshTokenAbsoluteTtl: durationOption(values['absolute-ttl']),
-    accessTokenTtl: durationOption(values['access-ttl']),
-    replayWindow: durationOption(values['replay-window']),
-    resourceServer: values['resource-server'] ?? false,
-    postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
-    idTokenAlg: values['id-token-alg'],
-    // Only here is a client made an admin client (oauth/clients.ts): it may hold the gatehouse:admin scopes.
-    admin: values.admin ?? false,
-  };
-}
-
-function integerOption(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
-  return Number(value);
-}
-
-function durationOption(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return parseDuration(value);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+function withSecret(client: ClientRecord, secret: string | null): Record<string, unknown> {
+  return { ...describeClient(client), ...(secret === null ? {} : { client_secret: secret }) };
 }

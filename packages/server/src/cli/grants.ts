@@ -1,22 +1,65 @@
-import { parseArgs } from 'node:util';
 import { CLI_ACTOR } from '../audit/audit.js';
-import { revokeGrantAsAdmin } from '../oauth/grant-administration.js';
+import { grantState, revokeGrantAsAdmin } from '../oauth/grant-administration.js';
 import type { ServerConfig } from '../config.js';
 import { issueOperatorGrant } from '../oauth/operator-grants.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
+import type { GrantRecord } from '../primitives/records.js';
+import type { GrantFilter } from '../store/admin-repository.js';
+import type { Store } from '../store/store.js';
+import { normalizeUsername } from '../users/users.js';
+import { listOf, parseCommand, unknownCommand, type CommandDeclaration } from './declaration.js';
 import { withContext, withStore } from './open-context.js';
-import { listOf, unknownCommand, UsageError, type CliIo } from './run.js';
+import type { CliIo } from './run.js';
 
-/** `gatehouse grants issue|revoke`. */
+const LIST = {
+  name: 'grants list',
+  summary: 'grants, oldest id first, with their state (active, expired or revoked)',
+  options: {
+    user: { type: 'string', value: 'USERNAME', help: "only this user's grants" },
+    client: { type: 'string', value: 'ID', help: "only this client's grants" },
+  },
+} as const satisfies CommandDeclaration;
+
+const ISSUE = {
+  name: 'grants issue',
+  summary: 'a grant and its tokens, for ISSUER, else the issuer the server last ran with (printed)',
+  options: {
+    client: { type: 'string', value: 'ID', required: true, help: 'the client' },
+    user: { type: 'string', value: 'SUBJECT', required: true, help: 'the subject the grant is for' },
+    scope: { type: 'string', value: 'LIST', help: "the scope, within the client's" },
+  },
+} as const satisfies CommandDeclaration;
+
+const REVOKE = {
+  name: 'grants revoke',
+  summary: 'revoke a grant: its refresh and access tokens stop working at once',
+  positionals: ['GRANT_ID'],
+  options: {},
+} as const satisfies CommandDeclaration;
+
+export const GRANT_COMMANDS: readonly CommandDeclaration[] = [LIST, ISSUE, REVOKE];
+
+/** How many grants one query reads while listing them all. */
+const PAGE = 500;
+
+/** `gatehouse grants list|issue|revoke`. */
 export async function grantsCommand([sub, ...args]: string[], config: ServerConfig, io: CliIo): Promise<number> {
   switch (sub) {
+    case 'list': {
+      const { values } = parseCommand(LIST, args);
+      const filter: GrantFilter = {
+        ...(values.user === undefined ? {} : { subject: normalizeUsername(values.user) }),
+        ...(values.client === undefined ? {} : { clientId: values.client }),
+      };
+      const rows = await withStore(config, async (store, clock) =>
+        (await allGrants(store, filter)).map((grant) => grantRow(grant, clock.now())),
+      );
+      io.out(JSON.stringify(rows, null, 2));
+      return 0;
+    }
     case 'issue': {
-      const { values } = parseArgs({
-        args,
-        options: { client: { type: 'string' }, user: { type: 'string' }, scope: { type: 'string' } },
-      });
-      if (!values.client || values.user === undefined) throw new UsageError('grants issue needs --client and --user');
-      const { client, user } = values;
+      const { values } = parseCommand(ISSUE, args);
+      const [client, user] = [values.client as string, values.user as string];
       // The issuer is printed: a server with another one refuses these tokens (RFC 9068 §4 `iss`, `aud`).
       const issued = await withContext(config, async (context) => ({
         issuer: context.issuer,
@@ -26,15 +69,38 @@ export async function grantsCommand([sub, ...args]: string[], config: ServerConf
       return 0;
     }
     case 'revoke': {
-      const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
-      if (positionals.length !== 1) throw new UsageError('grants revoke takes one grant id');
-      const id = positionals[0] as string;
+      const id = parseCommand(REVOKE, args).positionals[0] as string;
       const found = await withStore(config, (store, clock) => revokeGrantAsAdmin(store, id, clock.now(), CLI_ACTOR));
       if (!found) throw new OperatorInputError(`no grant '${id}'`);
       io.out(JSON.stringify({ grant_id: id, revoked: true, already_revoked: found.revokedAt !== null }));
       return 0;
     }
     default:
-      throw unknownCommand('grants command', sub, ['issue', 'revoke']);
+      throw unknownCommand('grants command', sub, GRANT_COMMANDS);
   }
+}
+
+async function allGrants(store: Store, filter: GrantFilter): Promise<GrantRecord[]> {
+  const grants: GrantRecord[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await store.listGrantsPage(filter, after, PAGE);
+    grants.push(...page);
+    if (page.length < PAGE) return grants;
+    after = page.at(-1)?.id;
+  }
+}
+
+/** A grant as an operator reads it in a list. */
+function grantRow(grant: GrantRecord, now: number): Record<string, unknown> {
+  const iso = (t: number | null): string | null => (t === null ? null : new Date(t * 1000).toISOString());
+  return {
+    grant_id: grant.id,
+    client_id: grant.clientId,
+    subject: grant.subject,
+    scope: grant.scope.join(' '),
+    created_at: iso(grant.createdAt),
+    last_rotated_at: iso(grant.rotatedAt),
+    state: grantState(grant, now),
+  };
 }

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import type { ServerConfig } from '../config.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { systemClock } from '../primitives/clock.js';
@@ -7,8 +6,26 @@ import { CLI_ACTOR } from '../audit/audit.js';
 import { describeKeys, retireSigningKey, rotateSigningKeys } from '../oauth/key-administration.js';
 import { sealPlaintextKeys } from '../oauth/keys.js';
 import type { SigningKeyRecord } from '../primitives/records.js';
+import { parseCommand, unknownCommand, UsageError, type CommandDeclaration } from './declaration.js';
 import { withStore } from './open-context.js';
-import { unknownCommand, UsageError, type CliIo } from './run.js';
+import type { CliIo } from './run.js';
+
+const LIST = { name: 'keys list', summary: 'signing keys and their status', options: {} } as const;
+const ROTATE = {
+  name: 'keys rotate',
+  summary: 'add a key per algorithm (ES256, RS256): published now, signing in 10 minutes',
+  options: { now: { type: 'boolean', help: 'signing at once (tokens signed by it fail where the key set is cached)' } },
+} as const satisfies CommandDeclaration;
+const SEAL = { name: 'keys seal', summary: 'seal stored private keys under KEY_ENCRYPTION_KEY', options: {} } as const;
+const RETIRE = {
+  name: 'keys retire',
+  summary: 'stop publishing and accepting a key',
+  positionals: ['KID'],
+  options: {},
+  notes: ['A KID that begins with a dash: keys retire -- KID.'],
+} as const satisfies CommandDeclaration;
+
+export const KEY_COMMANDS: readonly CommandDeclaration[] = [LIST, ROTATE, SEAL, RETIRE];
 
 /**
  * `gatehouse keys list|rotate|retire|seal`: rotation without downtime. A rotated-in key is published
@@ -21,13 +38,13 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
     config.keyEncryptionKey === undefined ? undefined : KeyEncryption.fromSecret(config.keyEncryptionKey);
   switch (sub) {
     case 'list': {
-      parseArgs({ args, options: {} });
+      parseCommand(LIST, args);
       const keys = await withStore(config, (store) => store.listSigningKeys());
       io.out(JSON.stringify(describeKeys(keys, now()), null, 2));
       return 0;
     }
     case 'rotate': {
-      const { values } = parseArgs({ args, options: { now: { type: 'boolean' } } });
+      const { values } = parseCommand(ROTATE, args);
       const rotated = await withStore(config, (store) =>
         rotateSigningKeys(store, now(), { immediately: values.now === true, encryption }, CLI_ACTOR),
       );
@@ -53,14 +70,14 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
       return 0;
     }
     case 'seal': {
-      parseArgs({ args, options: {} });
+      parseCommand(SEAL, args);
       if (!encryption) throw new OperatorInputError('set KEY_ENCRYPTION_KEY to seal the signing keys under it');
       const sealed = await withStore(config, (store) => sealPlaintextKeys(store, encryption));
       io.out(JSON.stringify({ sealed }));
       return 0;
     }
     default:
-      throw unknownCommand('keys command', sub, ['list', 'rotate', 'retire', 'seal']);
+      throw unknownCommand('keys command', sub, KEY_COMMANDS);
   }
 }
 

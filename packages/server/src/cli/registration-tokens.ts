@@ -1,11 +1,22 @@
-import { parseArgs } from 'node:util';
 import type { ServerConfig } from '../config.js';
 import { issueRegistrationToken } from '../oauth/registration-tokens.js';
 import { parseDuration } from './durations.js';
+import { parseCommand, unknownCommand, UsageError, type CommandDeclaration } from './declaration.js';
 import { withContext } from './open-context.js';
-import { UsageError, type CliIo } from './run.js';
+import type { CliIo } from './run.js';
 
 const DAY = 86_400;
+
+const ISSUE = {
+  name: 'registration-tokens issue',
+  summary: 'an initial access token for POST /register (CLIENT_REGISTRATION=token), shown once',
+  options: {
+    'expires-in': { type: 'string', value: 'DURATION', help: 'how long it is accepted (1d)' },
+    uses: { type: 'string', value: 'N', help: 'how many registrations it allows (1)' },
+  },
+} as const satisfies CommandDeclaration;
+
+export const REGISTRATION_TOKEN_COMMANDS: readonly CommandDeclaration[] = [ISSUE];
 
 /** `gatehouse registration-tokens issue [--expires-in DURATION] [--uses N]`: prints the token once. */
 export async function registrationTokensCommand(
@@ -13,8 +24,8 @@ export async function registrationTokensCommand(
   config: ServerConfig,
   io: CliIo,
 ): Promise<number> {
-  if (sub !== 'issue') throw new UsageError(`unknown registration-tokens command '${sub ?? ''}'`);
-  const { values } = parseArgs({ args, options: { 'expires-in': { type: 'string' }, uses: { type: 'string' } } });
+  if (sub !== 'issue') throw unknownCommand('registration-tokens command', sub, REGISTRATION_TOKEN_COMMANDS);
+  const { values } = parseCommand(ISSUE, args);
   const ttl = values['expires-in'] === undefined ? DAY : parseDuration(values['expires-in']);
   if (ttl < 1) throw new UsageError('--expires-in must be at least 1s');
   const uses = values.uses === undefined ? 1 : Number(values.uses);

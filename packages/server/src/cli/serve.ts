@@ -1,6 +1,5 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import type { ServerConfig } from '../config.js';
 import { serverLoggerOptions } from '../http/log-redaction.js';
@@ -10,7 +9,17 @@ import { openStore } from '../store/open.js';
 import { sqliteFilename } from '../store/sqlite-location.js';
 import { ensureDemoClient } from './demo.js';
 import { DemoFlows } from '../pages/demo-flows.js';
-import { UsageError, type CliIo } from './run.js';
+import { parseCommand, UsageError, type CommandDeclaration } from './declaration.js';
+import type { CliIo } from './run.js';
+
+export const SERVE = {
+  name: 'serve',
+  summary: 'serve the authorization server until SIGINT or SIGTERM',
+  options: {
+    demo: { type: 'boolean', help: 'with demo clients and a demo user, for trying it out' },
+    workers: { type: 'string', value: 'N|auto', help: 'N processes sharing the port (auto: one per core)' },
+  },
+} as const satisfies CommandDeclaration;
 
 /**
  * `gatehouse serve [--demo] [--workers N|auto]`: listens until SIGINT or SIGTERM, then closes
@@ -18,7 +27,7 @@ import { UsageError, type CliIo } from './run.js';
  * keys, demo data) and the workers share the port; a worker that dies is replaced.
  */
 export async function serveCommand(args: string[], config: ServerConfig, io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args, options: { demo: { type: 'boolean' }, workers: { type: 'string' } } });
+  const { values } = parseCommand(SERVE, args);
   const workers = workerCount(values.workers);
   if (cluster.isWorker)
     return serveUntilStopped(config, io, { demo: values.demo ?? false, migrations: 'check', quiet: true });

@@ -37,19 +37,24 @@ export async function createClient(
   });
 }
 
-/** Replaces a client's registration; its id, type, secret and creation time stay. */
+/**
+ * Replaces a client's registration, checked as a new one is; its id, type, secret and creation time
+ * stay. `changes` may be a function of the current settings (`gatehouse clients update` changes only
+ * the settings it is given), called inside the transaction, so no concurrent change is lost.
+ */
 export async function updateClient(
   store: Store,
   id: string,
-  changes: ClientChanges,
+  changes: ClientChanges | ((current: ClientChanges) => ClientChanges),
   now: number,
   actor: Actor,
 ): Promise<ClientRecord> {
   return auditedTransaction(store, actor.sink, async (tx, events) => {
     const current = await existingClient(tx, id);
+    const settings = typeof changes === 'function' ? changes(clientSettings(current)) : changes;
     const replaced: ClientRecord = {
       ...clientFromRegistration(
-        { ...changes, id, public: current.secretDigest === null, admin: current.admin === true },
+        { ...settings, id, public: current.secretDigest === null, admin: current.admin === true },
         current.createdAt,
       ),
       secretDigest: current.secretDigest,
@@ -93,6 +98,26 @@ export async function deleteClient(store: Store, id: string, now: number, actor:
     events.push(await storeAudit(tx, { event: 'client_deleted', at: now, clientId: id, actor: actor.id }));
     return true;
   });
+}
+
+/** A client's registered settings, as a replacement names them. */
+export function clientSettings(client: ClientRecord): ClientChanges {
+  return {
+    name: client.name,
+    redirectUris: client.redirectUris,
+    grantTypes: client.grantTypes,
+    scope: client.scope,
+    rotation: client.policy.rotation,
+    rotationLimit: client.policy.rotationLimit,
+    maxRotations: client.policy.maxRotations,
+    refreshTokenTtl: client.policy.refreshTokenTtl,
+    refreshTokenAbsoluteTtl: client.policy.refreshTokenAbsoluteTtl,
+    replayWindow: client.policy.replayWindow,
+    accessTokenTtl: client.accessTokenTtl,
+    resourceServer: client.resourceServer,
+    idTokenAlg: client.idTokenAlg,
+    postLogoutRedirectUris: client.postLogoutRedirectUris,
+  };
 }
 
 export async function existingClient(repo: Repository, id: string): Promise<ClientRecord> {

@@ -22,6 +22,15 @@ export async function revokeGrantAsAdmin(
   });
 }
 
+/**
+ * A grant's state as an operator lists it: revoked (by anyone, for any reason), expired (its
+ * family's absolute lifetime has passed: no refresh token of it is accepted), else active.
+ */
+export function grantState(g: GrantRecord, now: number): 'active' | 'expired' | 'revoked' {
+  if (g.revokedAt !== null) return 'revoked';
+  return g.expiresAt <= now ? 'expired' : 'active';
+}
+
 /** A grant as operators see it. */
 export function describeGrant(g: GrantRecord): Record<string, unknown> {
   const iso = (t: number): string => new Date(t * 1000).toISOString();

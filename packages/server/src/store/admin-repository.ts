@@ -6,6 +6,11 @@ import type { Database } from './schema.js';
 
 /** Whose grants to list: a user's (by username) or a client's. */
 export type GrantOwner = { readonly subject: string } | { readonly clientId: string };
+/** Which grants to list: of a user, of a client, of both or (neither given) all. */
+export interface GrantFilter {
+  readonly subject?: string;
+  readonly clientId?: string;
+}
 
 /**
  * The queries of the administrative operations (the admin API and the CLI): pages in key order,
@@ -25,7 +30,7 @@ export interface AdminRepository {
   disableUser(username: string, now: number): Promise<boolean>;
   /** Lets a disabled user sign in again; false when there is no such user or it was not disabled. */
   enableUser(username: string, now: number): Promise<boolean>;
-  listGrantsPage(owner: GrantOwner, after: string | undefined, limit: number): Promise<GrantRecord[]>;
+  listGrantsPage(owner: GrantFilter, after: string | undefined, limit: number): Promise<GrantRecord[]>;
 }
 
 export function createAdminRepository(db: Kysely<Database>): AdminRepository {
@@ -93,8 +98,8 @@ export function createAdminRepository(db: Kysely<Database>): AdminRepository {
       const rows = await db
         .selectFrom('grants')
         .selectAll()
-        .$if('subject' in owner, (q) => q.where('subject', '=', (owner as { subject: string }).subject))
-        .$if('clientId' in owner, (q) => q.where('client_id', '=', (owner as { clientId: string }).clientId))
+        .$if(owner.subject !== undefined, (q) => q.where('subject', '=', owner.subject as string))
+        .$if(owner.clientId !== undefined, (q) => q.where('client_id', '=', owner.clientId as string))
         .$if(after !== undefined, (q) => q.where('id', '>', after as string))
         .orderBy('id')
         .limit(limit)

@@ -1,0 +1,66 @@
+import type { ClientChanges } from '../oauth/client-administration.js';
+import { parseDuration } from './durations.js';
+import { listOf, UsageError, type OptionDeclaration } from './declaration.js';
+
+/**
+ * The options of a client's settings, taken by `clients add` and `clients update` alike, and how
+ * they become the settings the domain checks (oauth/clients.ts: the same checks as the admin API's).
+ */
+export const CLIENT_SETTING_OPTIONS = {
+  'redirect-uri': { type: 'string', multiple: true, value: 'URI', help: 'a redirect URI, matched exactly' },
+  'grant-types': { type: 'string', value: 'LIST', help: 'the grant types it may use' },
+  scope: { type: 'string', value: 'LIST', help: 'the scopes it may be granted (a --public client needs one)' },
+  'rotation-limit': { type: 'string', value: 'N', help: 'how many times one refresh token may be used (1)' },
+  'max-rotations': { type: 'string', value: 'N', help: "a cap on a grant's rotations (none)" },
+  'no-rotation': { type: 'boolean', help: 'refreshing keeps the refresh token' },
+  'refresh-ttl': { type: 'string', value: 'DURATION', help: "a refresh token's idle lifetime (14d)" },
+  'absolute-ttl': { type: 'string', value: 'DURATION', help: "a grant's lifetime from its first token (90d)" },
+  'access-ttl': { type: 'string', value: 'DURATION', help: "an access token's lifetime (5m)" },
+  'replay-window': { type: 'string', value: 'DURATION', help: 'the concurrent-refresh window, 0s to 300s (0s)' },
+  'resource-server': { type: 'boolean', help: "it may introspect every client's tokens" },
+  'post-logout-redirect-uri': {
+    type: 'string',
+    multiple: true,
+    value: 'URI',
+    help: 'where RP-initiated logout may return the browser',
+  },
+  'id-token-alg': { type: 'string', value: 'RS256|ES256', help: 'the signing algorithm of its ID tokens (RS256)' },
+} as const satisfies Record<string, OptionDeclaration>;
+
+type SettingValues = { readonly [K in keyof typeof CLIENT_SETTING_OPTIONS]?: string | boolean | string[] };
+
+/** The settings the options given name; an option not given is absent (its default, or unchanged). */
+export function settingsFrom(values: SettingValues): Partial<ClientChanges> {
+  const text = (option: keyof SettingValues): string | undefined => values[option] as string | undefined;
+  const settings: Partial<Record<keyof ClientChanges, unknown>> = {
+    redirectUris: values['redirect-uri'],
+    grantTypes: listOf(text('grant-types')),
+    scope: listOf(text('scope')),
+    rotation: values['no-rotation'] ? false : undefined,
+    rotationLimit: integerOption('rotation-limit', text('rotation-limit')),
+    maxRotations: integerOption('max-rotations', text('max-rotations')),
+    refreshTokenTtl: durationOption(text('refresh-ttl')),
+    refreshTokenAbsoluteTtl: durationOption(text('absolute-ttl')),
+    accessTokenTtl: durationOption(text('access-ttl')),
+    replayWindow: durationOption(text('replay-window')),
+    resourceServer: values['resource-server'] ? true : undefined,
+    postLogoutRedirectUris: values['post-logout-redirect-uri'],
+    idTokenAlg: text('id-token-alg'),
+  };
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+}
+
+function integerOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
+  return Number(value);
+}
+
+function durationOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
