@@ -316,8 +316,8 @@ export function adminDocument(issuer: string): Json {
       version: '1.0.0',
       description:
         'Clients, users, grants, signing keys, the audit trail and the REST records of this Gatehouse server. ' +
-        'Callers present an ' +
-        'access token of an admin client (made with `gatehouse clients add --admin`) from the client_credentials grant.',
+        'Callers present an access token of an admin client (made with `gatehouse clients add --admin`) ' +
+        'from the client_credentials grant.',
     },
     servers: [{ url: `${issuer}/admin/v1`, description: 'This Gatehouse server' }],
     paths: PATHS,

@@ -116,5 +116,6 @@ export function policyDescription(policy: CollectionPolicy): string {
     read: 'read and list every record, and change none (403 owner-required)',
     'read-write': 'reach every record; what they create has no owner',
   }[policy.clientAccess];
-  return `${users} Tokens of the client_credentials grant (${CLIENT_ACCESS_EXTENSION}: ${policy.clientAccess}) ${clients}.`;
+  const access = `${CLIENT_ACCESS_EXTENSION}: ${policy.clientAccess}`;
+  return `${users} Tokens of the client_credentials grant (${access}) ${clients}.`;
 }
