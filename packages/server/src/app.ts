@@ -92,6 +92,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     context,
     admin: adminDefinition(context.issuer),
     challenge: adminChallenge,
+    collections: options.api?.declarations.map(({ name }) => name) ?? [],
   });
   return app;
 }

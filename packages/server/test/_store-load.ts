@@ -66,7 +66,8 @@ export class StoreLoad {
   readonly heads: string[];
   /** Refresh tokens answered 503 and presented again: how many of them worked then. */
   retriedAfter503 = 0;
-  readonly records: { location: string; email: string }[] = [];
+  /** Records answered 201, with the writer whose token created them (records belong to their creator). */
+  readonly records: { location: string; email: string; writer: number }[] = [];
   #running = true;
   #loops: Promise<void>[] = [];
   readonly #options: LoadOptions;
@@ -164,7 +165,7 @@ export class StoreLoad {
       });
       if (created?.status === 201) {
         const location = created.headers.get('location') as string;
-        this.records.push({ location, email });
+        this.records.push({ location, email, writer: i });
         await this.#send(`${this.url(i + n + 1)}${location}`, { headers });
       } else if (created?.status === 503) {
         await sleep(50);
@@ -185,9 +186,9 @@ export class StoreLoad {
       });
       assert.equal(response.status, 200, `chain ${i}: ${await response.text()}`);
     }
-    const headers = { authorization: `Bearer ${this.#accessTokens[0]}` };
     for (const url of this.#options.urls)
-      for (const { location, email } of this.records) {
+      for (const { location, email, writer } of this.records) {
+        const headers = { authorization: `Bearer ${this.#accessTokens[writer]}` };
         const read = await fetch(`${url}${location}`, { headers });
         assert.equal(read.status, 200, `${url}${location}`);
         assert.equal(((await read.json()) as { email: string }).email, email);

@@ -112,6 +112,7 @@ describe('the SQLite hot path (queries compiled once from the repository’s def
     const record = {
       collection: 'contacts',
       id: 'c1',
+      owner: 'alice-subject',
       body: { email: 'a@b.example' },
       version: 1,
       createdAt: NOW,

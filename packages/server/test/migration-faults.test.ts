@@ -26,6 +26,7 @@ const ALL_MIGRATIONS = [
   '0011_admin',
   '0012_server_settings',
   '0013_sign_in_methods',
+  '0014_record_owners',
 ];
 
 /**
@@ -119,6 +120,9 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0014_record_owners (SQLite drops no indexed column: the index first)
+    'drop index records_owner',
+    'alter table records drop column owner',
     // 0013_sign_in_methods (its device_authorizations and grant_authentications columns go with their tables)
     'alter table browser_sessions drop column pending',
     'alter table browser_sessions drop column methods',
@@ -244,7 +248,16 @@ for (const dialect of DIALECTS)
     });
 
     it('a kill -9 at a random moment of 6 upgrades (from 0003) leaves a store that the next start migrates, its rows kept', async () => {
-      const kept = { collection: 'contacts', id: 'kept', body: { n: 1 }, version: 1, createdAt: 1, updatedAt: 1 };
+      // 0014 leaves a record of an older store with no owner.
+      const kept = {
+        collection: 'contacts',
+        id: 'kept',
+        owner: null,
+        body: { n: 1 },
+        version: 1,
+        createdAt: 1,
+        updatedAt: 1,
+      };
       const keptUser = {
         username: 'kept',
         passwordHash: 'scrypt$x',

@@ -15,6 +15,7 @@ export type ProblemCode =
   | 'payload_too_large'
   | 'invalid_token'
   | 'insufficient_scope'
+  | 'owner_required'
   | 'not_found'
   | 'method_not_allowed'
   | 'precondition_failed'
@@ -128,6 +129,17 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     summary:
       "The access token is valid but lacks the scope this operation needs; the detail reads: This operation needs the scope '<scope>'. (or '<scope>' or '<scope>'. when several alternatives suffice).",
     clientAction: 'Obtain a token with the scope named in the WWW-Authenticate header.',
+  }),
+  owner_required: problem({
+    code: 'owner_required',
+    status: 403,
+    slug: 'owner-required',
+    title: 'A user is required',
+    transient: false,
+    summary:
+      "The collection's records belong to the users who created them (x-gatehouse-ownership: owner in the OpenAPI document), and the access token acts for no user: it was issued to the client itself (the client_credentials grant). The document's x-gatehouse-client-access says what such a token may do there: none (the default for owned records), read, or read-write.",
+    clientAction:
+      "Call the API with an access token a user granted (the authorization code or device flow); a service that must reach every user's records asks the operator to declare x-gatehouse-client-access for the collection.",
   }),
   not_found: problem({
     code: 'not_found',

@@ -170,6 +170,22 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
       already_revoked: boolean('Whether it had been revoked before this request.'),
     },
   },
+  StoredRecord: {
+    type: 'object',
+    required: ['id', 'owner', 'version', 'created_at', 'updated_at', 'body'],
+    properties: {
+      id: string('The record id.'),
+      owner: string(
+        'The sub of the access token that created it; null when no user did (a client, or before records had owners).',
+        { nullable: true },
+      ),
+      version: { type: 'integer', description: "Its version, the REST API's ETag." },
+      created_at: time('When it was created.'),
+      updated_at: time('When it was last written.'),
+      body: { type: 'object', description: 'Its fields, as the REST API stores them (without id).' },
+    },
+  },
+  StoredRecordPage: page('StoredRecord'),
   SigningKey: {
     type: 'object',
     required: ['kid', 'alg', 'published_at', 'signs_from', 'sealed', 'retired_at', 'status'],

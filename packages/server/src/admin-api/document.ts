@@ -275,6 +275,17 @@ const PATHS: Readonly<Record<string, Json>> = {
       problems: [404, 413, 415, 422],
     }),
   },
+  '/collections/{collection}/records': {
+    parameters: [pathParameter('collection', 'A collection of the REST API (/v2/{collection}).')],
+    get: operation({
+      id: 'listRecords',
+      summary: "A page of the collection's records, every owner's, with their owner, by record id.",
+      writes: false,
+      success: ['200', 'StoredRecordPage'],
+      problems: [404],
+      query: PAGING,
+    }),
+  },
   '/audit-events': {
     get: operation({
       id: 'listAuditEvents',
@@ -304,8 +315,9 @@ export function adminDocument(issuer: string): Json {
       title: 'Gatehouse admin API',
       version: '1.0.0',
       description:
-        'Clients, users, grants, signing keys and the audit trail of this Gatehouse server. Callers present an ' +
-        'access token of an admin client (made with `gatehouse clients add --admin`) from the client_credentials grant.',
+        'Clients, users, grants, signing keys, the audit trail and the REST records of this Gatehouse server. ' +
+        'Callers present an access token of an admin client (made with `gatehouse clients add --admin`) ' +
+        'from the client_credentials grant.',
     },
     servers: [{ url: `${issuer}/admin/v1`, description: 'This Gatehouse server' }],
     paths: PATHS,

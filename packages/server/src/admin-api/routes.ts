@@ -10,6 +10,7 @@ import { clientRoutes } from './client-routes.js';
 import type { AdminDefinition } from './definition.js';
 import { grantRoutes } from './grant-routes.js';
 import { keyRoutes } from './key-routes.js';
+import { recordRoutes } from './record-routes.js';
 import { userRoutes } from './user-routes.js';
 
 /**
@@ -21,7 +22,18 @@ import { userRoutes } from './user-routes.js';
  */
 export async function adminRoutes(
   app: FastifyInstance,
-  { context, admin, challenge }: { context: ServerContext; admin: AdminDefinition; challenge: ChallengeParameters },
+  {
+    context,
+    admin,
+    challenge,
+    collections = [],
+  }: {
+    context: ServerContext;
+    admin: AdminDefinition;
+    challenge: ChallengeParameters;
+    /** The REST API's collections, whose records it reads. */
+    collections?: readonly string[];
+  },
 ): Promise<void> {
   serveJsonApi(app, context, challenge);
   // Set by the onRequest check (caller.ts) before any admin handler runs; null only until then.
@@ -36,6 +48,7 @@ export async function adminRoutes(
   grantRoutes(app, context, access);
   keyRoutes(app, context, access);
   auditRoutes(app, context, access);
+  recordRoutes(app, context, new Set(collections), access);
   // Any other method on a declared path is 405 with Allow (RFC 9110 §15.5.6), as the document says.
   for (const [path, item] of Object.entries(admin.document.paths)) {
     const methods = Object.keys(item).filter((key) => key !== 'parameters');

@@ -1,12 +1,14 @@
-import { refusedBody, type CollectionDeclaration, type HttpMethod } from '@gatehouse/contract';
+import { refusedBody, type AccessTokenClaims, type CollectionDeclaration, type HttpMethod } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
 import { requireBody } from '../json-api/serve-json-api.js';
 import { cursorPosition, pageOf, pageSize } from '../json-api/paging.js';
+import { callerOf, recordAccess, type CollectionPolicy, type RecordAccess, type RecordOperation } from './ownership.js';
 import {
   deleteRecord,
   etagOf,
+  listRecords,
   newRecord,
   patchRecord,
   readRecord,
@@ -15,9 +17,17 @@ import {
   type Collection,
 } from './records.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Whose records the caller reaches, decided before the body is read (ownership.ts); set on every REST route. */
+    recordAccess: RecordAccess;
+  }
+}
+
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 
-type DeclaredCollection = Collection & Pick<CollectionDeclaration, 'collectionMethods' | 'itemMethods'>;
+type DeclaredCollection = Collection &
+  Pick<CollectionDeclaration, 'collectionMethods' | 'itemMethods'> & { readonly policy: CollectionPolicy };
 
 /**
  * The routes of one collection, as the OpenAPI document declares them: only the declared
@@ -35,9 +45,17 @@ function registerRoutes(app: FastifyInstance, { store, clock }: ServerContext, c
   const onItem = new Set(collection.itemMethods);
   const base = `/${collection.name}`;
   const item = `${base}/:id`;
-  const read = { scope: `${collection.name}:read` };
-  const write = { scope: `${collection.name}:write`, mediaType: 'application/json' };
-  const mergePatch = { scope: `${collection.name}:write`, mediaType: 'application/merge-patch+json' };
+  // Whose records the caller reaches is decided with the token, before the body is read: a token
+  // the collection's rule refuses (owner_required) is refused whatever it sends.
+  const decide =
+    (operation: RecordOperation) =>
+    (claims: AccessTokenClaims, request: FastifyRequest): void => {
+      request.recordAccess = recordAccess(collection.policy, callerOf(claims), operation);
+    };
+  const read = { scope: `${collection.name}:read`, authorize: decide('read') };
+  const change = { scope: `${collection.name}:write`, authorize: decide('write') };
+  const write = { ...change, mediaType: 'application/json' };
+  const mergePatch = { ...change, mediaType: 'application/merge-patch+json' };
 
   // Not an async function, and a refused body is sent rather than thrown (a throw costs V8 a walk
   // of the stack): most of what a busy API answers is refused at once; only the insert is waited for.
@@ -48,7 +66,7 @@ function registerRoutes(app: FastifyInstance, { store, clock }: ServerContext, c
       const checked = collection.validate(request.body);
       // reply.send(error) is what Fastify does with an error the handler throws: the error handler answers.
       if (!checked.ok) return void reply.send(refusedBody(checked));
-      const record = newRecord(collection, checked.value, now);
+      const record = newRecord(collection, request.recordAccess, checked.value, now);
       return store.insertRecord(record).then(() => {
         reply
           .code(201)
@@ -61,13 +79,13 @@ function registerRoutes(app: FastifyInstance, { store, clock }: ServerContext, c
     app.get<{ Querystring: Record<string, string | string[] | undefined> }>(base, { config: read }, async (request) => {
       const limit = pageSize(request.query.limit);
       const after = cursorPosition(request.query.cursor, (id) => /^[0-9a-z]{12,}$/.test(id));
-      const rows = await store.listRecords(collection.name, after, limit + 1);
+      const rows = await listRecords(store, collection, request.recordAccess, after, limit + 1);
       return pageOf(rows, limit, (record) => record.id, representation);
     });
 
   if (onItem.has('get'))
     app.get(item, { config: read }, async (request: IdRequest, reply) => {
-      const record = await readRecord(store, collection, request.params.id);
+      const record = await readRecord(store, collection, request.recordAccess, request.params.id);
       return reply.header('etag', etagOf(record)).send(representation(record));
     });
   // PUT replaces and PATCH merges (RFC 7396); both validate the result and write it conditionally.
@@ -76,14 +94,15 @@ function registerRoutes(app: FastifyInstance, { store, clock }: ServerContext, c
     async (request: IdRequest, reply: FastifyReply): Promise<FastifyReply> => {
       requireBody(request);
       const { id } = request.params;
-      const record = await operation(store, collection, id, request.body, ifMatchOf(request), clock.now());
+      const { recordAccess: access } = request;
+      const record = await operation(store, collection, access, id, request.body, ifMatchOf(request), clock.now());
       return reply.header('etag', etagOf(record)).send(representation(record));
     };
   if (onItem.has('put')) app.put(item, { config: write }, update(replaceRecord));
   if (onItem.has('patch')) app.patch(item, { config: mergePatch }, update(patchRecord));
   if (onItem.has('delete'))
-    app.delete(item, { config: { scope: write.scope } }, async (request: IdRequest, reply) => {
-      await deleteRecord(store, collection, request.params.id, ifMatchOf(request));
+    app.delete(item, { config: change }, async (request: IdRequest, reply) => {
+      await deleteRecord(store, collection, request.recordAccess, request.params.id, ifMatchOf(request));
       return reply.code(204).send();
     });
 }

@@ -9,6 +9,7 @@ import {
 } from '@gatehouse/contract';
 import { parse as parseYaml } from 'yaml';
 import { enrichDocument } from './document-enrichment.js';
+import { collectionPolicy, type CollectionPolicy } from './ownership.js';
 
 /**
  * The REST API as its OpenAPI document declares it, with what the server adds
@@ -19,6 +20,8 @@ export interface ApiDefinition {
   readonly document: OpenApiDocument;
   readonly declarations: readonly CollectionDeclaration[];
   readonly collections: ReadonlyMap<string, BodyValidator>;
+  /** Each collection's rule of whose records a caller reaches (ownership.ts). */
+  readonly policies: ReadonlyMap<string, CollectionPolicy>;
 }
 
 /** A document that cannot be served; the message names the file and the problem. */
@@ -55,10 +58,12 @@ export function apiDefinitionFrom(raw: unknown, source: string): ApiDefinition {
   try {
     // The enriched document is checked again: it is what clients load from /v2/openapi.json.
     const document = checkOpenApiDocument(enrichDocument(checkOpenApiDocument(raw)));
+    const declarations = listCollections(document);
     return {
       document,
-      declarations: listCollections(document),
+      declarations,
       collections: compileCollectionValidators(document),
+      policies: new Map(declarations.map(({ name }) => [name, collectionPolicy(document, name)])),
     };
   } catch (error) {
     throw new ApiDefinitionError(`the OpenAPI document ${source} is broken: ${(error as Error).message}`, {

@@ -7,7 +7,9 @@
  * - every status each operation can answer, with the problem schema, and the success responses'
  *   content when the document leaves it out;
  * - the headers: `ETag`, `Location`, `WWW-Authenticate`, `Retry-After`, and the `If-Match` parameter;
- * - an example for the path parameter, and the parameter itself when the document omits it.
+ * - an example for the path parameter, and the parameter itself when the document omits it;
+ * - whose records a caller reaches (ownership.ts): both extensions on the collection's path item,
+ *   defaults written out, and a line of each path item's description saying the rule.
  * Runs once at startup on a copy; the request path never sees it.
  */
 import {
@@ -20,6 +22,14 @@ import {
   type OpenApiDocument,
 } from '@gatehouse/contract';
 import { EXAMPLE_ID, problemResponse, PROBLEM_SCHEMAS, SUCCESS_HEADERS } from '../json-api/document-parts.js';
+import {
+  CLIENT_ACCESS_EXTENSION,
+  clientMay,
+  collectionPolicy,
+  OWNERSHIP_EXTENSION,
+  policyDescription,
+  type CollectionPolicy,
+} from './ownership.js';
 
 type Json = Record<string, unknown>;
 
@@ -58,10 +68,12 @@ export function enrichDocument(document: OpenApiDocument): Json {
     const idName = /\{([^}]+)\}$/.exec(collection.itemPath)?.[1] ?? 'id';
     const collectionPath = paths[`/${collection.name}`] as Json;
     const itemPath = paths[collection.itemPath] as Json;
+    const policy = collectionPolicy(document, collection.name);
+    statePolicy(collectionPath, itemPath, policy);
     for (const method of collection.collectionMethods)
-      enrichOperation(copy, collectionPath[method] as Json, 'collection', method, recordSchema);
+      enrichOperation(copy, collectionPath[method] as Json, 'collection', method, recordSchema, policy);
     for (const method of collection.itemMethods)
-      enrichOperation(copy, itemPath[method] as Json, 'item', method, recordSchema);
+      enrichOperation(copy, itemPath[method] as Json, 'item', method, recordSchema, policy);
     addPathParameter(copy, itemPath, idName);
   }
   return copy;
@@ -86,20 +98,37 @@ function addRecordId(copy: OpenApiDocument, collection: CollectionDeclaration): 
   return post;
 }
 
+/**
+ * The collection's rule, stated where a reader of the document looks: both extensions on the
+ * collection's path item (the defaults written out), and a line of each path item's description.
+ */
+function statePolicy(collectionPath: Json, itemPath: Json, policy: CollectionPolicy): void {
+  collectionPath[OWNERSHIP_EXTENSION] = policy.ownership;
+  collectionPath[CLIENT_ACCESS_EXTENSION] = policy.clientAccess;
+  const line = policyDescription(policy);
+  for (const item of [collectionPath, itemPath]) {
+    const own = item['description'];
+    item['description'] = typeof own === 'string' ? `${own}\n\n${line}` : line;
+  }
+}
+
 function enrichOperation(
   copy: Json,
   operation: Json,
   kind: 'collection' | 'item',
   method: HttpMethod,
   recordSchema: unknown,
+  policy: CollectionPolicy,
 ): void {
   const responses = objectAt(operation, 'responses');
   const success = SUCCESS[kind][method];
   if (success !== undefined) enrichSuccess(copy, responses, success, kind, method, recordSchema);
+  // A token with no user may be refused here by the collection's rule (ownership.ts).
+  const forbidden = clientMay(policy, method === 'get' ? 'read' : 'write') ? [] : (['owner_required'] as const);
   for (const status of PROBLEM_STATUSES[kind][method] ?? []) {
     const declared = responses[String(status)];
     if (declared === undefined) {
-      responses[String(status)] = problemResponse(status);
+      responses[String(status)] = problemResponse(status, status === 403 ? forbidden : []);
       continue;
     }
     addHeaders(copy, declared as Json, problemResponse(status)['headers'] as Json | undefined);

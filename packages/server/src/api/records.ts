@@ -3,10 +3,12 @@ import type { StoredRecord } from '../store/record-repository.js';
 import { newRecordId } from '../primitives/ids.js';
 import type { Repository } from '../store/repository.js';
 import { validBodyOrThrow } from '../json-api/body-problems.js';
+import { reachesRecord, type RecordAccess } from './ownership.js';
 
 /**
  * The REST collections' operations, HTTP-free. Every body is validated before anything is written,
  * and every write is conditional on the version read, so a refused or stale request changes nothing.
+ * Each takes the caller's `RecordAccess` (ownership.ts): a record it does not reach is not found.
  */
 export interface Collection {
   readonly name: string;
@@ -22,15 +24,51 @@ export function etagOf(record: Pick<StoredRecord, 'version'>): string {
   return `"${record.version}"`;
 }
 
-/** The record a POST of the (validated) `value` creates, not yet stored. */
-export function newRecord(collection: Collection, value: Record<string, unknown>, now: number): StoredRecord {
-  return { collection: collection.name, id: newRecordId(), body: value, version: 1, createdAt: now, updatedAt: now };
+/** The record a POST of the (validated) `value` creates, not yet stored, owned by whom the access creates as. */
+export function newRecord(
+  collection: Collection,
+  access: RecordAccess,
+  value: Record<string, unknown>,
+  now: number,
+): StoredRecord {
+  const id = newRecordId();
+  return {
+    collection: collection.name,
+    id,
+    owner: access.createsAs,
+    body: value,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
-export async function readRecord(store: Repository, collection: Collection, id: string): Promise<StoredRecord> {
+/**
+ * The record, if the access reaches it. Another owner's record is answered exactly as an id that does
+ * not exist (the same problem, the same detail), so that a caller learns nothing of others' ids.
+ */
+export async function readRecord(
+  store: Repository,
+  collection: Collection,
+  access: RecordAccess,
+  id: string,
+): Promise<StoredRecord> {
   const record = await store.findRecord(collection.name, id);
-  if (!record) throw new ProblemError('not_found', `There is no ${collection.name} record '${id}'.`);
+  if (!record || !reachesRecord(access, record.owner))
+    throw new ProblemError('not_found', `There is no ${collection.name} record '${id}'.`);
   return record;
+}
+
+/** A page of the records the access reaches, after the id `after`, in creation order. */
+export function listRecords(
+  store: Repository,
+  collection: Collection,
+  access: RecordAccess,
+  after: string | undefined,
+  limit: number,
+): Promise<StoredRecord[]> {
+  const owner = access.reaches === 'every_record' ? undefined : access.reaches;
+  return store.listRecords(collection.name, after, limit, owner);
 }
 
 /**
@@ -41,13 +79,14 @@ export async function readRecord(store: Repository, collection: Collection, id: 
 export async function replaceRecord(
   store: Repository,
   collection: Collection,
+  access: RecordAccess,
   id: string,
   body: unknown,
   ifMatch: string | undefined,
   now: number,
 ): Promise<StoredRecord> {
   const value = validBodyOrThrow(collection.validate(body, { id }));
-  const current = await currentVersion(store, collection, id, ifMatch);
+  const current = await currentVersion(store, collection, access, id, ifMatch);
   return write(store, current, value, now);
 }
 
@@ -55,12 +94,13 @@ export async function replaceRecord(
 export async function patchRecord(
   store: Repository,
   collection: Collection,
+  access: RecordAccess,
   id: string,
   patch: unknown,
   ifMatch: string | undefined,
   now: number,
 ): Promise<StoredRecord> {
-  const current = await currentVersion(store, collection, id, ifMatch);
+  const current = await currentVersion(store, collection, access, id, ifMatch);
   const value = validBodyOrThrow(collection.validate(mergePatch(current.body, patch), { id }));
   return write(store, current, value, now);
 }
@@ -68,10 +108,11 @@ export async function patchRecord(
 export async function deleteRecord(
   store: Repository,
   collection: Collection,
+  access: RecordAccess,
   id: string,
   ifMatch: string | undefined,
 ): Promise<void> {
-  const current = await currentVersion(store, collection, id, ifMatch);
+  const current = await currentVersion(store, collection, access, id, ifMatch);
   if (!(await store.deleteRecord(collection.name, id, current.version))) throw changedMeanwhile();
 }
 
@@ -85,14 +126,19 @@ async function write(
   return { ...current, body, version: current.version + 1, updatedAt: now };
 }
 
-/** The record, after checking `If-Match` against its ETag (RFC 9110 §13.1.1). */
+/**
+ * The record, after checking `If-Match` against its ETag (RFC 9110 §13.1.1). Ownership comes first:
+ * another owner's record is 404 before its version is compared, so a 412 never tells it exists.
+ * The write that follows is conditional on this version, and a record's owner never changes.
+ */
 async function currentVersion(
   store: Repository,
   collection: Collection,
+  access: RecordAccess,
   id: string,
   ifMatch: string | undefined,
 ): Promise<StoredRecord> {
-  const record = await readRecord(store, collection, id);
+  const record = await readRecord(store, collection, access, id);
   if (ifMatch !== undefined) {
     const tags = ifMatch.split(',').map((t) => t.trim());
     if (!tags.includes('*') && !tags.includes(etagOf(record))) {

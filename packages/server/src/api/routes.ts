@@ -3,6 +3,7 @@ import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
 import type { ApiDefinition } from './definition.js';
 import { collectionRoutes } from './collection-routes.js';
+import type { RecordAccess } from './ownership.js';
 import { serveJsonApi } from '../json-api/serve-json-api.js';
 import { resourceMetadataUrl } from './resource-metadata.js';
 import { servedDocumentText } from './served-document.js';
@@ -23,8 +24,12 @@ export async function apiRoutes(
     reply.header('cache-control', 'public, max-age=60').type('application/json; charset=utf-8').send(served),
   );
   allowOnly(app, '/openapi.json', ['GET']);
+  // Set by each route's onRequest check (collection-routes.ts) before its handler runs.
+  app.decorateRequest('recordAccess', null as unknown as RecordAccess);
   for (const declaration of api.declarations) {
     const validate = api.collections.get(declaration.name);
-    if (validate !== undefined) collectionRoutes(app, context, { ...declaration, validate });
+    const policy = api.policies.get(declaration.name);
+    if (validate !== undefined && policy !== undefined)
+      collectionRoutes(app, context, { ...declaration, validate, policy });
   }
 }

@@ -62,9 +62,12 @@ const STATUS_PROBLEMS: Readonly<Record<number, readonly ProblemCode[]>> = {
   503: ['service_unavailable'],
 };
 
-/** A problem response for `status`, with the headers the server sends with it. */
-export function problemResponse(status: number): Json {
-  const codes = STATUS_PROBLEMS[status] ?? [];
+/**
+ * A problem response for `status`, with the headers the server sends with it; `extra` names the
+ * operation's own problems of that status besides the usual ones.
+ */
+export function problemResponse(status: number, extra: readonly ProblemCode[] = []): Json {
+  const codes = [...(STATUS_PROBLEMS[status] ?? []), ...extra];
   const response: Json = {
     description: codes.map((code) => `${PROBLEMS[code].title} (/problems/${PROBLEMS[code].slug})`).join('; '),
     content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },

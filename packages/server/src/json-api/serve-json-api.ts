@@ -21,7 +21,10 @@ declare module 'fastify' {
     scope?: RequiredScope;
     /** The only media type the route's body may have. */
     mediaType?: string;
-    /** A check of the authenticated caller beyond its scope (the admin API's: an admin client's token). */
+    /**
+     * A check of the authenticated caller beyond its scope, run before the body is read (the admin
+     * API's: an admin client's token; the REST API's: whose records the caller reaches).
+     */
     authorize?: (claims: AccessTokenClaims, request: FastifyRequest) => void | Promise<void>;
   }
 }
@@ -73,18 +76,18 @@ function requestChecks(
   authorize: FastifyContextConfig['authorize'],
 ): onRequestHookHandler {
   return function checkRequest(request, _reply, done) {
-    let authenticated: unknown;
+    let checked: unknown;
     try {
-      authenticated = scope === undefined ? undefined : bearer(request, scope);
-      if (authorize !== undefined)
-        authenticated = Promise.resolve(authenticated as AccessTokenClaims | Promise<AccessTokenClaims>).then(
-          (claims) => authorize(claims, request),
-        );
+      const claims = scope === undefined ? undefined : bearer(request, scope);
+      // The route's own check runs at once on claims known at once (the REST API's, on every request).
+      if (authorize === undefined || claims === undefined) checked = claims;
+      else if (claims instanceof Promise) checked = claims.then((verified) => authorize(verified, request));
+      else checked = authorize(claims, request);
     } catch (error) {
       done(error as FastifyError);
       return;
     }
-    if (authenticated instanceof Promise) authenticated.then(() => done(mediaTypeProblem(request, mediaType)), done);
+    if (checked instanceof Promise) checked.then(() => done(mediaTypeProblem(request, mediaType)), done);
     else done(mediaTypeProblem(request, mediaType));
   };
 }

@@ -236,7 +236,21 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
     },
   },
   '0013_sign_in_methods': { up: signInMethodsMigration },
+  '0014_record_owners': { up: recordOwnersMigration },
 });
+
+/**
+ * 0014: records belong to someone (README, "Whose records"). Each record keeps the `sub` of the
+ * access token that created it; a collection declared `x-gatehouse-ownership: owner` (the default)
+ * shows a user only their own. Existing records were created when nobody was recorded: they keep
+ * no owner (null), which no user's `sub` equals, so they are seen only where every record is (a
+ * `shared` collection, a client allowed to read, the admin API). Nobody's records are guessed. The
+ * index serves a user's page of their own records: one collection, one owner, in id order.
+ */
+async function recordOwnersMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('records').addColumn('owner', 'text').execute();
+  await db.schema.createIndex('records_owner').on('records').columns(['collection', 'owner', 'id']).execute();
+}
 
 /**
  * 0013: how each sign-in was made. A browser session records its methods (RFC 8176 `amr` values,

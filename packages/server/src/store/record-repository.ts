@@ -6,6 +6,11 @@ import { tokenPathQueries } from './token-path-queries.js';
 export interface StoredRecord {
   readonly collection: string;
   readonly id: string;
+  /**
+   * Whose record it is: the `sub` of the access token that created it. Null when no user created it
+   * (a client's own token) or it was created before records had owners (migration 0014).
+   */
+  readonly owner: string | null;
   readonly body: Readonly<Record<string, unknown>>;
   readonly version: number;
   readonly createdAt: number;
@@ -16,8 +21,16 @@ export interface StoredRecord {
 export interface RecordRepository {
   insertRecord(record: StoredRecord): Promise<void>;
   findRecord(collection: string, id: string): Promise<StoredRecord | undefined>;
-  /** Up to `limit` records after the id `after`, in creation order. */
-  listRecords(collection: string, after: string | undefined, limit: number): Promise<StoredRecord[]>;
+  /**
+   * Up to `limit` records after the id `after`, in creation order: those of `owner.owner` only when
+   * given, otherwise every record of the collection.
+   */
+  listRecords(
+    collection: string,
+    after: string | undefined,
+    limit: number,
+    owner?: { readonly owner: string },
+  ): Promise<StoredRecord[]>;
   /** Replaces the body if the version is still `expectedVersion`; false otherwise. */
   updateRecord(
     collection: string,
@@ -34,6 +47,7 @@ function fromRow(r: Selectable<RecordsTable>): StoredRecord {
   return {
     collection: r.collection,
     id: r.id,
+    owner: r.owner,
     body: JSON.parse(r.body) as Record<string, unknown>,
     version: Number(r.version),
     createdAt: Number(r.created_at),
@@ -55,11 +69,12 @@ export function createRecordRepository(db: Kysely<Database>): RecordRepository {
         .executeTakeFirst();
       return row && fromRow(row);
     },
-    async listRecords(collection, after, limit) {
+    async listRecords(collection, after, limit, owner) {
       const rows = await db
         .selectFrom('records')
         .selectAll()
         .where('collection', '=', collection)
+        .$if(owner !== undefined, (q) => q.where('owner', '=', owner?.owner as string))
         .$if(after !== undefined, (q) => q.where('id', '>', after as string))
         .orderBy('id')
         .limit(limit)

@@ -170,6 +170,11 @@ export interface RecordsTable {
   collection: string;
   /** Time-ordered, so listing by id lists in creation order. */
   id: string;
+  /**
+   * The `sub` of the access token that created it (migration 0014); null for a record created by a
+   * client with no user, or before records had owners.
+   */
+  owner: string | null;
   /** The record's JSON. */
   body: string;
   /** Starts at 1, incremented by every write; the ETag. */

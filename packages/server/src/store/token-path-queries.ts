@@ -98,11 +98,20 @@ export const tokenPathQueries = {
   /** `body` is the record's JSON text. */
   insertRecord: (
     db: Kysely<Database>,
-    p: { collection: string; id: string; body: string; version: number; createdAt: number; updatedAt: number },
+    p: {
+      collection: string;
+      id: string;
+      owner: string | null;
+      body: string;
+      version: number;
+      createdAt: number;
+      updatedAt: number;
+    },
   ) =>
     db.insertInto('records').values({
       collection: p.collection,
       id: p.id,
+      owner: p.owner,
       body: p.body,
       version: p.version,
       created_at: p.createdAt,
