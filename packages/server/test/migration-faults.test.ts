@@ -26,6 +26,7 @@ const ALL_MIGRATIONS = [
   '0011_admin',
   '0012_server_settings',
   '0013_sign_in_methods',
+  '0015_grant_subjects',
 ];
 
 /**
@@ -119,6 +120,7 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0015_grant_subjects changed rows only: its bookkeeping row goes with the others below.
     // 0013_sign_in_methods (its device_authorizations and grant_authentications columns go with their tables)
     'alter table browser_sessions drop column pending',
     'alter table browser_sessions drop column methods',

@@ -48,8 +48,9 @@ export const USAGE = `Usage: gatehouse <command>     (gatehouse --version: the v
                                          a --public client needs a --scope
   clients list
   clients remove ID
-  grants issue --client ID --user SUBJECT [--scope LIST]
-                                         tokens for ISSUER, else the issuer the server last ran with (printed)
+  grants issue --client ID --user NAME [--scope LIST]
+                                         a grant of an existing user (sub: its subject); tokens for ISSUER,
+                                         else the issuer the server last ran with (printed)
   grants revoke GRANT_ID
   users add --username NAME [--password-stdin] [CLAIMS]   without --password-stdin, a password is made and shown once
   users update NAME [--username NEW] [CLAIMS]
