@@ -42,7 +42,7 @@ const DOCUMENT = {
 
 // The Gatehouse runs in a child process, so that the server measured is the API alone.
 if (process.argv.includes('--gatehouse')) {
-  const { issueOperatorGrant, registerClient, startServer } = await import('@gatehouse/server');
+  const { addUser, issueOperatorGrant, registerClient, startServer } = await import('@gatehouse/server');
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const gatehouse = await startServer({
@@ -55,6 +55,8 @@ if (process.argv.includes('--gatehouse')) {
   const now = Math.floor(Date.now() / 1000);
   const client = { id: 'bench-kit', name: 'bench-kit', scope: ['contacts:write'], redirectUris: [], accessTokenTtl: 3600 };
   await registerClient(gatehouse.context.store, client, now);
+  // A grant is a user's: ada first.
+  await addUser(gatehouse.context.store, 'ada', 'bench-kit password', now);
   const { access_token: accessToken } = await issueOperatorGrant(gatehouse.context, 'bench-kit', 'ada', ['contacts:write']);
   process.stdout.write(`${JSON.stringify({ issuer, accessToken })}\n`);
   process.on('SIGTERM', () => process.exit(0));

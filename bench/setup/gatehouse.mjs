@@ -4,8 +4,8 @@
 //   node setup/gatehouse.mjs client <db> <stored>   the bench client (confidential, contacts:read
 //       contacts:write), then, for the growth scenario, refresh tokens up to <stored>; prints
 //       {"clientId", "clientSecret", "fillSeconds"}. The database can then be copied for each run.
-//   node setup/gatehouse.mjs chains <db> <chains>   <chains> grants issued as `gatehouse grants
-//       issue` issues them, each with its first refresh token, and an access token with
+//   node setup/gatehouse.mjs chains <db> <chains>   <chains> grants of one user issued as `gatehouse
+//       grants issue` issues them, each with its first refresh token, and an access token with
 //       contacts:write; prints {"tokens", "accessToken"}.
 //
 // The growth fill is written straight through better-sqlite3 in one transaction: families of
@@ -14,12 +14,13 @@
 // rotation leaves behind. 1,000,000 tokens take about ten seconds.
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { createContext, issueOperatorGrant, openStore, registerClient } from '@gatehouse/server';
+import { addUser, createContext, issueOperatorGrant, openStore, registerClient } from '@gatehouse/server';
 
 const [step, filename, countArg = '0', replayWindowArg = '0'] = process.argv.slice(2);
 const CLIENT_ID = 'bench';
 const SCOPE = ['contacts:read', 'contacts:write'];
 const FAMILY_SIZE = 5;
+const CHAIN_USER = 'bench-user';
 const DAY = 24 * 60 * 60;
 
 if (step === 'client') {
@@ -39,8 +40,10 @@ if (step === 'client') {
   const context = await createContext(store, 'http://localhost');
   const tokens = [];
   let accessToken = '';
+  // A grant is a user's (its tokens' sub is the user's subject): one user holds every chain.
+  if (!(await store.findUser(CHAIN_USER))) await addUser(store, CHAIN_USER, randomBytes(16).toString('hex'), context.clock.now());
   for (let i = 0; i < Number(countArg); i++) {
-    const issued = await issueOperatorGrant(context, CLIENT_ID, `user-${i}`, SCOPE);
+    const issued = await issueOperatorGrant(context, CLIENT_ID, CHAIN_USER, SCOPE);
     tokens.push(issued.refresh_token);
     accessToken = issued.access_token;
   }

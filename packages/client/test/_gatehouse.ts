@@ -102,6 +102,8 @@ export async function startGatehouse({
       await addUser(store, username, password, clock.now());
     },
     async issueGrant(clientId, scope = ['contacts:read', 'contacts:write']) {
+      // A grant is a user's: alice is made first when the test has not.
+      if (!(await store.findUser('alice'))) await addUser(store, 'alice', PASSWORD, clock.now());
       return issueOperatorGrant(server.context, clientId, 'alice', scope);
     },
     async grant(id) {

@@ -83,7 +83,8 @@ describe('interoperability: Gatehouse with oauth4webapi', () => {
     );
     assert.equal(active.active, true);
     assert.equal(active.client_id, registered.id);
-    assert.equal(active.sub, 'alice');
+    // RFC 7662 §2.2: the user's opaque subject, never the username.
+    assert.equal(active.sub, (await gatehouse.server.context.store.findUser('alice'))?.subject);
     const used = await oauth.processIntrospectionResponse(
       as,
       client,

@@ -158,6 +158,22 @@ describe('the access-token verifier', () => {
     assert.ok(answer instanceof Promise);
     await assert.rejects(answer, (error) => error instanceof BearerChallenge && error.detail === 'revoked');
   });
+  it('the claims liveness answers are the claims the caller gets, their scope checked (a legacy sub corrected by the store)', async () => {
+    const corrected = accessTokenVerifier({
+      challenge: { realm: 'r' },
+      request: PLAIN,
+      verify,
+      liveness: {
+        read: () => Promise.resolve('opaque-subject'),
+        judge: (subject: string, verified: AccessTokenClaims) => ({ ...verified, sub: subject }),
+      },
+    });
+    assert.equal((await corrected({ authorization: 'Bearer good' }, [['a']])).sub, 'opaque-subject');
+    await assert.rejects(
+      Promise.resolve().then(() => corrected({ authorization: 'Bearer narrow' }, [['a']])),
+      (error) => error instanceof BearerChallenge && error.code === 'insufficient_scope',
+    );
+  });
   it('a known token is found without parsing the header; an unknown one is still parsed and verified', () => {
     const seen: string[] = [];
     const knowing = accessTokenVerifier({

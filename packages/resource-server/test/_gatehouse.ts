@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { issueOperatorGrant, registerClient, startServer, type RunningServer } from '@gatehouse/server';
+import { addUser, issueOperatorGrant, registerClient, startServer, type RunningServer } from '@gatehouse/server';
 
 const CLI = fileURLToPath(new URL('../../server/src/cli/main.ts', import.meta.url));
 const run = promisify(execFile);
@@ -61,7 +61,11 @@ export async function startGatehouse({ api }: { api?: string } = {}): Promise<Ga
       if (response.status !== 200 || !body.access_token) throw new Error(`token: ${JSON.stringify(body)}`);
       return body.access_token;
     },
-    issueGrant: (clientId, scope) => issueOperatorGrant(server.context, clientId, 'alice', scope),
+    async issueGrant(clientId, scope) {
+      // A grant is a user's (service accounts are clients): alice is made at the first grant.
+      if (!(await store.findUser('alice'))) await addUser(store, 'alice', 'correct horse battery staple', now());
+      return issueOperatorGrant(server.context, clientId, 'alice', scope);
+    },
     async cli(...argv) {
       const { stdout } = await run(
         process.execPath,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { s256 } from '../src/primitives/secrets.js';
 import { addUser } from '../src/users/users.js';
+import { hashPassword } from '../src/users/passwords.js';
 import type { TestServer } from './_server.js';
 
 /** A redirect URI of the test clients; nothing needs to listen there, redirects are not followed. */
@@ -35,8 +36,14 @@ export function authorizationQuery(
   ).toString();
 }
 
+/** Adds a user who signs in with `password`; one a grant helper made already gets the password. */
 export async function addTestUser(server: TestServer, username = 'alice', password = PASSWORD): Promise<void> {
-  await addUser(server.context.store, username, password, server.clock.now());
+  const { store } = server.context;
+  if (await store.findUser(username)) {
+    await store.updateUserPassword(username, await hashPassword(password), server.clock.now());
+    return;
+  }
+  await addUser(store, username, password, server.clock.now());
 }
 
 /** One answer of the pages, read once. */

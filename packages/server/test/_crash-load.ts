@@ -11,6 +11,8 @@ import { basicAuthorization, SHIPPED_OPENAPI } from './_server.js';
 
 const ISSUER = 'http://gatehouse.test';
 const CHAINS = 8;
+/** The user whose grants the chains are. */
+const CHAIN_USER = 'chains';
 const REST_WORKERS = 4;
 export const PAST_LIMIT = 'refresh token is past its rotation limit';
 
@@ -213,9 +215,11 @@ export class CrashRun {
       'contacts:read contacts:write',
     );
     this.#authorization = basicAuthorization('crash', client.client_secret as string);
+    // A grant is a user's: every chain is a grant of one user, the writer's another's.
+    for (const username of [CHAIN_USER, 'writer']) await this.#cli('users', 'add', '--username', username);
     // The first issue makes the signing key; the others run together.
-    this.chains.push(await this.#newChain('user-0'));
-    const others = Array.from({ length: CHAINS - 1 }, (_, i) => this.#newChain(`user-${i + 1}`));
+    this.chains.push(await this.#newChain());
+    const others = Array.from({ length: CHAINS - 1 }, () => this.#newChain());
     this.chains.push(...(await Promise.all(others)));
     const writer = await this.#cli(
       'grants',
@@ -231,8 +235,17 @@ export class CrashRun {
     await this.#start();
   }
 
-  async #newChain(user: string): Promise<Chain> {
-    const issued = await this.#cli('grants', 'issue', '--client', 'crash', '--user', user, '--scope', 'contacts:read');
+  async #newChain(): Promise<Chain> {
+    const issued = await this.#cli(
+      'grants',
+      'issue',
+      '--client',
+      'crash',
+      '--user',
+      CHAIN_USER,
+      '--scope',
+      'contacts:read',
+    );
     return { head: issued.refresh_token as string, rotatedAway: [], ambiguous: null, ended: false };
   }
 
@@ -327,7 +340,7 @@ export class CrashRun {
     let chain = this.chains[lane] as Chain;
     while (!this.#stopped) {
       if (chain.ended) {
-        chain = await this.#newChain(`user-${lane}-${this.chains.length}`);
+        chain = await this.#newChain();
         this.chains.push(chain);
       }
       if (chain.ambiguous !== null) {

@@ -6,6 +6,10 @@ import { registerClient, type ClientRegistration } from '../src/oauth/clients.js
 import { createAuthorizationCode } from '../src/oauth/authorization-codes.js';
 import { issueOperatorGrant } from '../src/oauth/operator-grants.js';
 import { s256 } from '../src/primitives/secrets.js';
+import { newId } from '../src/primitives/ids.js';
+import { normalizeUsername } from '../src/users/users.js';
+import type { Repository } from '../src/store/repository.js';
+import type { UserRecord } from '../src/store/identity-repository.js';
 import { fileURLToPath } from 'node:url';
 import type { ApiDefinition } from '../src/api/definition.js';
 import { createPostgresSchema, type Dialect } from './_dialects.js';
@@ -39,12 +43,15 @@ export interface TestServer extends RunningServer {
   /** The store's DATABASE_URL, for a second process on the same database. */
   readonly databaseUrl: string;
   addClient(registration: Partial<ClientRegistration> & { id: string }): Promise<TestClient>;
-  /** A grant issued as `gatehouse grants issue` would: its first token response. */
-  issueGrant(client: TestClient, subject?: string, scope?: readonly string[]): Promise<IssuedTokens>;
-  /** An authorization code for a PKCE verifier, created through the store. */
+  /**
+   * A grant of the user `username` issued as `gatehouse grants issue` would: its first token
+   * response. The user is made (without a usable password) when there is none.
+   */
+  issueGrant(client: TestClient, username?: string, scope?: readonly string[]): Promise<IssuedTokens>;
+  /** A code of the user `username` (made when there is none) for a PKCE verifier, created through the store. */
   createCode(
     client: TestClient,
-    options: { verifier: string; redirectUri: string; subject?: string; scope?: readonly string[] },
+    options: { verifier: string; redirectUri: string; username?: string; scope?: readonly string[] },
   ): Promise<string>;
   post(path: string, form: Record<string, string> | string, options?: PostOptions): Promise<Response>;
 }
@@ -149,12 +156,14 @@ export async function startTestServer({
       );
       return { id: client.id, secret };
     },
-    async issueGrant(client, subject = 'alice', scope = ['contacts:read']) {
-      return (await issueOperatorGrant(context, client.id, subject, scope)) as IssuedTokens;
+    async issueGrant(client, username = 'alice', scope = ['contacts:read']) {
+      await ensureTestUser(context.store, username, clock.now());
+      return (await issueOperatorGrant(context, client.id, username, scope)) as IssuedTokens;
     },
-    async createCode(client, { verifier, redirectUri, subject = 'alice', scope = ['contacts:read'] }) {
+    async createCode(client, { verifier, redirectUri, username = 'alice', scope = ['contacts:read'] }) {
       const record = await context.store.findClient(client.id);
       if (!record) throw new Error(`no client ${client.id}`);
+      const { subject } = await ensureTestUser(context.store, username, clock.now());
       return createAuthorizationCode(context.store, {
         client: record,
         subject,
@@ -168,6 +177,30 @@ export async function startTestServer({
       return postForm(`${server.url}${path}`, form, options);
     },
   };
+}
+
+/** A password hash no password matches (not even a well-formed one): for users made only to hold grants. */
+export const UNUSABLE_PASSWORD_HASH = 'unusable';
+
+/** The user `username`, made without a usable password when there is none (no scrypt: tests make many). */
+export async function ensureTestUser(
+  store: Pick<Repository, 'findUser' | 'insertUserIfAbsent'>,
+  username: string,
+  now: number,
+): Promise<UserRecord> {
+  const name = normalizeUsername(username);
+  const found = await store.findUser(name);
+  if (found) return found;
+  const passwordHash = UNUSABLE_PASSWORD_HASH;
+  await store.insertUserIfAbsent({
+    username: name,
+    passwordHash,
+    createdAt: now,
+    updatedAt: now,
+    subject: newId(),
+    claims: {},
+  });
+  return (await store.findUser(name)) as UserRecord;
 }
 
 export function basicAuthorization(id: string, secret: string): string {

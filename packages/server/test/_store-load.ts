@@ -42,6 +42,8 @@ export async function issueGrants(
   };
   const scope = 'contacts:read contacts:write';
   const added = await cli('clients', 'add', '--id', 'load', '--name', 'Load', '--scope', scope, ...clientArgs);
+  // A grant is a user's: one user holds them all.
+  await cli('users', 'add', '--username', 'load');
   const grants: Grant[] = [];
   for (let i = 0; i < count; i++) {
     const { refresh_token, access_token } = await cli(
@@ -50,7 +52,7 @@ export async function issueGrants(
       '--client',
       'load',
       '--user',
-      `user${i}`,
+      'load',
       '--scope',
       scope,
     );

@@ -58,7 +58,7 @@ for (const dialect of DIALECTS)
           at: undefined,
           event: 'refresh_token_reuse_detected',
           clientId: 'svc',
-          subject: 'alice',
+          subject: (await server.context.store.findUser('alice'))?.subject,
           grantId: issued.grant_id,
           reason: null,
           address: null,

@@ -112,7 +112,10 @@ for (const dialect of DIALECTS)
 
     /** Revokes alice's grants, so that consent is asked again. */
     async function forgetConsent(): Promise<void> {
-      for (const grant of await server.context.store.listLiveGrants('app', 'alice', server.clock.now()))
+      // Grants name their user by its subject (one subject per user).
+      const alice = await server.context.store.findUser('alice');
+      assert.ok(alice, 'alice is a user');
+      for (const grant of await server.context.store.listLiveGrants('app', alice.subject, server.clock.now()))
         await server.context.store.revokeGrant(grant.id, 'revoked_by_admin', server.clock.now());
     }
 

@@ -23,7 +23,7 @@ import { createContext, startServer, type RunningServer } from '../src/server.js
 import { openStore } from '../src/store/open.js';
 import { runCliCaptured, runNodeScript } from './_cli.js';
 import { childEnv, GATEHOUSE_BIN, spawnServer } from './_processes.js';
-import { SHIPPED_OPENAPI } from './_server.js';
+import { ensureTestUser, SHIPPED_OPENAPI } from './_server.js';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 /** The committed bin, as npm links it. */
@@ -140,6 +140,8 @@ describe('the CLI as a new user meets it', () => {
         api: SHIPPED_OPENAPI,
       });
       await registerClient(server.context.store, { id: 'svc', name: 'Service', scope: ['contacts:read'] }, 1);
+      // grants issue gives a user's grant: alice must exist.
+      await ensureTestUser(server.context.store, 'alice', 1);
     });
     after(() => server.close());
 

@@ -39,6 +39,9 @@ for (const dialect of DIALECTS)
       const added = await cliJson('clients', 'add', '--id', 'list-svc', '--name', 'List', '--scope', 'a b');
       await cliJson('clients', 'add', '--id', 'other-svc', '--name', 'Other', '--scope', 'a');
       const client = { id: 'list-svc', secret: added.client_secret as string };
+      // Grants are of existing users, named by their subject (one subject per user).
+      const ann = await cliJson('users', 'add', '--username', 'ann');
+      await cliJson('users', 'add', '--username', 'bob');
       const kept = await cliJson('grants', 'issue', '--client', 'list-svc', '--user', 'ann', '--scope', 'a b');
       const revoked = await cliJson('grants', 'issue', '--client', 'list-svc', '--user', 'bob', '--scope', 'a');
       await cliJson('grants', 'issue', '--client', 'other-svc', '--user', 'ann', '--scope', 'a');
@@ -60,7 +63,7 @@ for (const dialect of DIALECTS)
         'last_rotated_at',
         'state',
       ]);
-      assert.deepEqual([row.client_id, row.subject, row.scope, row.state], ['list-svc', 'ann', 'a b', 'active']);
+      assert.deepEqual([row.client_id, row.subject, row.scope, row.state], ['list-svc', ann.subject, 'a b', 'active']);
       assert.ok(!Number.isNaN(Date.parse(row.created_at as string)));
       assert.ok(!Number.isNaN(Date.parse(row.last_rotated_at as string)), 'the refresh rotated the family');
       assert.equal(ofClient.find((g) => g.grant_id === revoked.grant_id)?.state, 'revoked');
@@ -76,7 +79,7 @@ for (const dialect of DIALECTS)
 
     it('users disable revokes every grant the user gave (their refresh token: invalid_grant), users enable lets them sign in again', async () => {
       const added = await cliJson('clients', 'add', '--id', 'disable-svc', '--name', 'Disable', '--scope', 'a');
-      await cliJson('users', 'add', '--username', 'carol');
+      const carol = await cliJson('users', 'add', '--username', 'carol');
       const grant = await cliJson('grants', 'issue', '--client', 'disable-svc', '--user', 'carol', '--scope', 'a');
 
       const disabled = await cliJson('users', 'disable', 'Carol');
@@ -99,7 +102,7 @@ for (const dialect of DIALECTS)
       const events = (await cliJson('audit', '--event', 'user_disabled')) as unknown as Record<string, unknown>[];
       assert.deepEqual(
         events.map((e) => [e.subject, e.actor]),
-        [['carol', 'cli']],
+        [[carol.subject, 'cli']],
       );
       assert.equal((await cli('users', 'disable', 'nobody')).code, 1);
     });

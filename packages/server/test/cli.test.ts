@@ -148,6 +148,7 @@ describe('the gatehouse operator CLI', () => {
 
   it('grants issue prints an access token, a refresh token and the grant id', async () => {
     await cliJson('clients', 'add', '--id', 'issuer-svc', '--name', 'Issuer', '--scope', 'a b');
+    await cliJson('users', 'add', '--username', 'alice');
     const grant = await cliJson('grants', 'issue', '--client', 'issuer-svc', '--user', 'alice', '--scope', 'a');
     assert.equal(typeof grant.access_token, 'string');
     assert.equal(typeof grant.refresh_token, 'string');
@@ -180,10 +181,22 @@ describe('the gatehouse operator CLI', () => {
   it('grant ids as printed can always be passed back as arguments: they never begin with a dash', async () => {
     await cliJson('clients', 'add', '--id', 'many-svc', '--name', 'Many', '--scope', 'a');
     for (let i = 0; i < 40; i++) {
-      const grant = await cliJson('grants', 'issue', '--client', 'many-svc', '--user', `u${i}`, '--scope', 'a');
+      const grant = await cliJson('grants', 'issue', '--client', 'many-svc', '--user', 'alice', '--scope', 'a');
       assert.match(grant.grant_id as string, /^[0-9a-f]{32}$/);
       assert.equal((await cli('grants', 'revoke', grant.grant_id as string)).code, 0);
     }
+  });
+
+  it('grants issue for a user that does not exist is refused (exit 1, not_found), naming client credentials for service accounts; nothing is issued', async () => {
+    await cliJson('clients', 'add', '--id', 'nobody-svc', '--name', 'Nobody', '--scope', 'a');
+    const run = await cli('grants', 'issue', '--client', 'nobody-svc', '--user', 'nobody', '--scope', 'a');
+    assert.equal(run.code, 1);
+    assert.equal(run.out, '');
+    const refusal = JSON.parse(run.err) as { error: string; message: string };
+    assert.equal(refusal.error, 'refused');
+    assert.match(refusal.message, /^no user 'nobody': a grant is a user's/);
+    assert.match(refusal.message, /client_credentials/);
+    assert.deepEqual(await server.context.store.listGrantsPage({ clientId: 'nobody-svc' }, undefined, 10), []);
   });
 
   it('grants revoke of an unknown grant exits 1 with a JSON error', async () => {

@@ -52,10 +52,13 @@ for (const dialect of DIALECTS)
         { as: client },
       );
 
+    /** Alice's subject: her grants name her by it (RFC 9068 §2.2), not by her username. */
+    const alice = async (): Promise<string> => (await server.context.store.findUser('alice'))?.subject as string;
+
     /** Revokes every grant alice holds, as an operator would. */
     async function revokeAll(): Promise<void> {
       for (const client of ['app', 'backend']) {
-        for (const grant of await server.context.store.listLiveGrants(client, 'alice', server.clock.now())) {
+        for (const grant of await server.context.store.listLiveGrants(client, await alice(), server.clock.now())) {
           await server.context.store.revokeGrant(grant.id, 'revoked_by_admin', server.clock.now());
         }
       }
@@ -212,7 +215,7 @@ for (const dialect of DIALECTS)
           error: 'invalid_grant',
           description: 'code_verifier does not match the code_challenge',
         });
-        assert.deepEqual(await server.context.store.listLiveGrants('app', 'alice', server.clock.now()), []);
+        assert.deepEqual(await server.context.store.listLiveGrants('app', await alice(), server.clock.now()), []);
       });
 
       it('a code is bound to its client: another client cannot exchange it', async () => {

@@ -233,13 +233,15 @@ for (const dialect of DIALECTS)
     it('§3.4: of concurrent polls of an approved device code exactly one gets tokens, and one grant is made', async () => {
       const { device_code, user_code } = await startDevice();
       await decide(user_code, 'allow');
-      const before = await server.context.store.listLiveGrants(tv.id, 'alice', server.clock.now());
+      // Grants name their user by its subject (RFC 9068 §2.2), not the username.
+      const alice = (await server.context.store.findUser('alice'))?.subject as string;
+      const before = await server.context.store.listLiveGrants(tv.id, alice, server.clock.now());
       const answers = await Promise.all(Array.from({ length: 8 }, () => poll(device_code)));
       const statuses = answers.map((a) => a.status);
       assert.equal(statuses.filter((s) => s === 200).length, 1, `statuses ${statuses.join(',')}`);
       for (const answer of answers.filter((a) => a.status !== 200))
         await assertOAuthError(answer, { error: 'invalid_grant', description: 'device code has already been used' });
-      const grants = await server.context.store.listLiveGrants(tv.id, 'alice', server.clock.now());
+      const grants = await server.context.store.listLiveGrants(tv.id, alice, server.clock.now());
       assert.equal(grants.length, before.length + 1);
     });
 

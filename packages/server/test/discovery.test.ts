@@ -142,7 +142,8 @@ for (const dialect of DIALECTS)
       for (const claim of ['iss', 'sub', 'aud', 'client_id', 'scope', 'jti', 'iat', 'exp', 'grant_id'])
         assert.ok(claim in payload, `claim ${claim}`);
       assert.equal(payload.iss, ISSUER);
-      assert.equal(payload.sub, 'alice');
+      // RFC 9068 §2.2: the user's opaque subject, never the username.
+      assert.equal(payload.sub, (await server.context.store.findUser('alice'))?.subject);
       assert.equal(payload.aud, ISSUER);
       assert.equal(payload.client_id, 'app');
       assert.equal(payload.scope, 'contacts:read');

@@ -71,15 +71,15 @@ describe('the SQLite hot path (queries compiled once from the repository’s def
   it('reads the same records as the repository through Kysely, and nothing for an unknown id', async () => {
     await kysely.insertGrant(grant('g1'));
     await kysely.insertRefreshToken({ id: 't1', grantId: 'g1', useCount: 0, issuedAt: NOW, expiresAt: NOW + 60 });
-    for (const read of ['findClient', 'findGrant', 'findGrantRevokedAt', 'findRefreshToken'] as const) {
+    for (const read of ['findClient', 'findGrant', 'findGrantLiveness', 'findRefreshToken'] as const) {
       for (const id of ['app', 'g1', 't1', 'missing']) {
         assert.deepEqual(await hot[read](id), await kysely[read](id), `${read}(${id})`);
       }
     }
     assert.deepEqual(await hot.findClient('app'), client);
     assert.deepEqual((await hot.findRefreshToken('t1'))?.grant, grant('g1'));
-    assert.equal(await hot.findGrantRevokedAt('g1'), null);
-    assert.equal(await hot.findGrantRevokedAt('missing'), undefined);
+    assert.deepEqual(await hot.findGrantLiveness('g1'), { revokedAt: null, subject: 'alice' });
+    assert.equal(await hot.findGrantLiveness('missing'), undefined);
   });
 
   it('writes rows that the repository reads back as written', async () => {
@@ -106,7 +106,7 @@ describe('the SQLite hot path (queries compiled once from the repository’s def
 
     assert.equal(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 9), true);
     assert.equal(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 10), false, 'already revoked');
-    assert.equal(await kysely.findGrantRevokedAt('g1'), NOW + 9);
+    assert.equal((await kysely.findGrantLiveness('g1'))?.revokedAt, NOW + 9);
     assert.equal((await kysely.findGrant('g1'))?.revokedReason, 'revoked_by_admin');
 
     const record = {

@@ -30,6 +30,11 @@ for (const dialect of DIALECTS)
       return assertOkJson(await server.post('/introspect', { token, ...extra }, { as }));
     }
 
+    /** RFC 7662 §2.2 `sub`: the user's opaque subject, never the username. */
+    async function subjectOf(username: string): Promise<string | undefined> {
+      return (await server.context.store.findUser(username))?.subject;
+    }
+
     it('a live refresh token introspected by its own client gives exactly active, token_type, client_id, sub, scope, exp, iat and iss', async () => {
       const issuedAt = server.clock.now();
       const { refresh_token } = await server.issueGrant(app, 'alice', ['contacts:read', 'contacts:write']);
@@ -39,7 +44,7 @@ for (const dialect of DIALECTS)
         active: true,
         token_type: 'refresh_token',
         client_id: 'app',
-        sub: 'alice',
+        sub: await subjectOf('alice'),
         scope: 'contacts:read contacts:write',
         exp: issuedAt + HOUR,
         iat: issuedAt,
@@ -103,7 +108,7 @@ for (const dialect of DIALECTS)
       const seen = await introspect(refresh_token, resourceServer);
       assert.equal(seen.active, true);
       assert.equal(seen.client_id, 'app');
-      assert.equal(seen.sub, 'alice');
+      assert.equal(seen.sub, await subjectOf('alice'));
     });
 
     it('a public client cannot introspect, not even its own token (401 invalid_client)', async () => {
@@ -124,7 +129,7 @@ for (const dialect of DIALECTS)
         active: true,
         token_type: 'Bearer',
         client_id: 'app',
-        sub: 'alice',
+        sub: await subjectOf('alice'),
         scope: 'contacts:read',
         exp: issuedAt + 300,
         iat: issuedAt,

@@ -27,6 +27,7 @@ const ALL_MIGRATIONS = [
   '0012_server_settings',
   '0013_sign_in_methods',
   '0014_record_owners',
+  '0015_grant_subjects',
 ];
 
 /**
@@ -120,6 +121,7 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0015_grant_subjects changed rows only: its bookkeeping row goes with the others below.
     // 0014_record_owners (SQLite drops no indexed column: the index first)
     'drop index records_owner',
     'alter table records drop column owner',

@@ -38,6 +38,8 @@ for (const dialect of DIALECTS)
         'contacts:read contacts:write',
       );
       client = { id: 'shared', secret: added.client_secret ?? null };
+      // A grant is a user's: the users the tests issue grants of.
+      for (const username of ['alice', 'bob', 'carol']) await cli('users', 'add', '--username', username);
       [a, b] = await Promise.all([
         spawnServer({ ...env, AUTO_MIGRATE: 'false' }),
         spawnServer({ ...env, AUTO_MIGRATE: 'false' }),

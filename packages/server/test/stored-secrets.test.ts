@@ -58,7 +58,7 @@ describe('credentials at rest: only digests are stored', () => {
     const exchanged = await server.createCode(confidential, {
       verifier: VERIFIER,
       redirectUri: REDIRECT_URI,
-      subject: 'subject-dave',
+      username: 'subject-dave',
     });
     secrets.push({ what: 'exchanged authorization code', value: exchanged });
     const tokens = await assertOkJson(

@@ -21,10 +21,12 @@ export interface RequestReader<R> {
  * Whether a verified token is still live (its grant not revoked, its client not removed): `read`
  * fetches its state (a store read, an introspection), `judge` refuses a dead one by throwing
  * InvalidAccessToken. Two steps, so that waiting for the state costs the request one promise.
+ * `judge` may return the claims as the state corrects them (the server: a token minted before its
+ * grant named the user by the opaque subject carries the grant's subject as `sub`); nothing keeps them.
  */
 export interface Liveness<C extends AccessTokenClaims, S> {
   readonly read: (token: string, claims: C) => S | Promise<S>;
-  readonly judge: (state: S, claims: C) => void;
+  readonly judge: (state: S, claims: C) => C | void;
 }
 
 export interface AccessTokenVerifierOptions<R, C extends AccessTokenClaims, S = unknown> {
@@ -119,12 +121,13 @@ export function accessTokenVerifier<R, C extends AccessTokenClaims, S = unknown>
   }
 
   function judged(state: S, claims: C, required: RequiredScopes): C {
+    let live: C | void;
     try {
-      liveness?.judge(state, claims);
+      live = liveness?.judge(state, claims);
     } catch (error) {
       return refused(error);
     }
-    return inScope(claims, required);
+    return inScope(live ?? claims, required);
   }
 
   function inScope(claims: C, required: RequiredScopes): C {

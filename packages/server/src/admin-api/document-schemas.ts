@@ -130,8 +130,8 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
     type: 'object',
     required: ['username', 'subject', 'created_at', 'updated_at'],
     properties: {
-      username: string('The name the user signs in with; the `sub` of its grants.'),
-      subject: string('The OpenID Connect `sub`: opaque, stable, never reused.'),
+      username: string('The name the user signs in with; it may change (grants name the user by `subject`).'),
+      subject: string('The `sub` of its tokens (access, ID, introspection, userinfo): opaque, stable, never reused.'),
       ...CLAIMS,
       created_at: time('When it was added.'),
       updated_at: time('When it last changed.'),
@@ -147,11 +147,11 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
   UserPage: page('User'),
   Grant: {
     type: 'object',
-    required: ['grant_id', 'client_id', 'user', 'scope', 'created_at', 'expires_at', 'revoked_at'],
+    required: ['grant_id', 'client_id', 'subject', 'scope', 'created_at', 'expires_at', 'revoked_at'],
     properties: {
       grant_id: string('The grant id.'),
       client_id: string('The client it was given to.'),
-      user: string('The username that gave it (or the subject it was issued for).'),
+      subject: string('The `subject` of the user who gave it: the `sub` of its tokens, never the username.'),
       scope: string('Its scopes, space-separated.'),
       created_at: time('When it was given.'),
       expires_at: time('When its refresh tokens stop working, whatever happens.'),
@@ -213,7 +213,7 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
       at: time('When it happened.'),
       event: { type: 'string', enum: AUDIT_EVENT_NAMES },
       client_id: string('The client concerned.', { nullable: true }),
-      subject: string('The user concerned.', { nullable: true }),
+      subject: string('The user concerned, by `subject` (`login_failed`: the username typed).', { nullable: true }),
       grant_id: string('The grant concerned.', { nullable: true }),
       reason: string('Why (for signing key events: the key ids).', { nullable: true }),
       address: string("The caller's address, for refusals.", { nullable: true }),

@@ -230,7 +230,7 @@ const PATHS: Readonly<Record<string, Json>> = {
       writes: false,
       success: ['200', 'GrantPage'],
       query: [
-        query('user', 'The username whose grants to list.'),
+        query('user', 'The username of the user whose grants to list (by its subject; none for an unknown name).'),
         query('client_id', 'The client whose grants to list.'),
         ...PAGING,
       ],

@@ -11,10 +11,11 @@ import { queryValue, type Query } from './query.js';
 /** /grants: the grants of a user or of a client, and their revocation (oauth/grant-administration.ts). */
 export function grantRoutes(app: FastifyInstance, { store, clock }: ServerContext, access: AdminAccess): void {
   app.get<{ Querystring: Query }>('/grants', { config: access.read }, async (request) => {
-    const owner = ownerOf(request.query);
+    const owner = await ownerOf(store, request.query);
     const limit = pageSize(request.query.limit);
     const after = cursorPosition(request.query.cursor, (id) => id !== '');
-    return pageOf(await store.listGrantsPage(owner, after, limit + 1), limit, (g) => g.id, describeGrant);
+    const grants = owner === undefined ? [] : await store.listGrantsPage(owner, after, limit + 1);
+    return pageOf(grants, limit, (g) => g.id, describeGrant);
   });
   app.post(
     '/grants/:grant_id/revoke',
@@ -28,10 +29,13 @@ export function grantRoutes(app: FastifyInstance, { store, clock }: ServerContex
   );
 }
 
-function ownerOf(query: Query): GrantOwner {
+/** Whose grants to list: a client's, or a user's by its subject; undefined for a username no user has. */
+async function ownerOf(store: ServerContext['store'], query: Query): Promise<GrantOwner | undefined> {
   const user = queryValue(query, 'user');
   const clientId = queryValue(query, 'client_id');
   if ((user === undefined) === (clientId === undefined))
     throw new ProblemError('invalid_parameter', 'Give exactly one of user and client_id: whose grants to list.');
-  return user === undefined ? { clientId: clientId as string } : { subject: normalizeUsername(user) };
+  if (user === undefined) return { clientId: clientId as string };
+  const found = await store.findUser(normalizeUsername(user));
+  return found && { subject: found.subject };
 }

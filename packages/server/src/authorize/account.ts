@@ -8,7 +8,7 @@ import type { AuthorizePages } from './flow.js';
 import type { BrowserPage } from './page.js';
 import { renderAccountPage, renderNotSignedInPage } from './account-pages.js';
 import { sendPage } from '../html/responses.js';
-import { currentSession } from './sessions.js';
+import { currentSession, signedInSubject } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
 
 /**
@@ -25,8 +25,9 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
   app.get('/account', async (request, reply) => {
     const now = clock.now();
     const session = signedInSession(await currentSession(store, request, now));
-    if (!session?.username) return sendPage(reply, 200, renderNotSignedInPage(base));
-    const grants = await store.listAccountGrants(session.username, now);
+    const subject = session && (await signedInSubject(store, session));
+    if (!session || subject === undefined) return sendPage(reply, 200, renderNotSignedInPage(base));
+    const grants = await store.listAccountGrants(subject, now);
     const page = renderAccountPage(base, {
       username: session.username,
       csrfToken: session.csrfToken,
@@ -45,11 +46,11 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     const now = clock.now();
     const form = formParamsOf(request.body);
     const session = signedInSession(checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD)));
-    if (!session?.username) throw new ProblemError('csrf_token_invalid');
-    const username = session.username;
+    const subject = session && (await signedInSubject(store, session));
+    if (subject === undefined) throw new ProblemError('csrf_token_invalid');
     const grantId = form.get('grant_id') ?? '';
     // Only a grant of this user: another's id is answered as if it were unknown.
-    const grant = (await store.listAccountGrants(username, now)).find((g) => g.grant.id === grantId)?.grant;
+    const grant = (await store.listAccountGrants(subject, now)).find((g) => g.grant.id === grantId)?.grant;
     if (grant) {
       await store.transaction((tx) => revokeFamily(tx, grant, { reason: 'revoked_by_user', at: now }));
     }

@@ -11,7 +11,7 @@ import { renderConsentPage } from './consent-page.js';
 import type { BrowserPage } from './page.js';
 import { answerClient } from '../html/authorization-response.js';
 import { formActionSource, sendPage } from '../html/responses.js';
-import { currentSession } from './sessions.js';
+import { currentSession, signedInSubject } from './sessions.js';
 import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
 
 const SCOPE_WORDS: Readonly<Record<string, string>> = {
@@ -40,26 +40,27 @@ export function describeScope(scope: string): string {
 async function hasRememberedConsent(
   { context: { store, clock } }: AuthorizePages,
   request: AuthorizationRequest,
-  username: string,
+  subject: string,
 ): Promise<boolean> {
-  const grants = await store.listLiveGrants(request.client.id, username, clock.now());
+  const grants = await store.listLiveGrants(request.client.id, subject, clock.now());
   return grants.some((grant) => isScopeSubset(request.scope, grant.scope));
 }
 
 /**
  * Answers the client with a new authorization code (RFC 6749 §4.1.2): single use, 60 s, bound to
- * the client, the redirect URI and the PKCE challenge; the grant is made when it is exchanged.
+ * the client, the redirect URI and the PKCE challenge; the grant is made when it is exchanged, for
+ * the user's `subject`.
  */
 async function issueCode(
   { context: { store, clock, issuer }, base }: AuthorizePages,
   reply: FastifyReply,
   request: AuthorizationRequest,
-  session: SignedInSession,
+  { session, subject }: SignedInUser,
   status: 302 | 303,
 ): Promise<FastifyReply> {
   const code = await createAuthorizationCode(store, {
     client: request.client,
-    subject: session.username,
+    subject,
     scope: request.scope,
     redirectUri: request.redirectUri,
     codeChallenge: request.codeChallenge,
@@ -71,6 +72,24 @@ async function issueCode(
   return answerClient(reply, base, request, { code, state: request.state, iss: issuer }, status);
 }
 
+/** A signed-in session with its user's subject. */
+interface SignedInUser {
+  readonly session: SignedInSession;
+  readonly subject: string;
+}
+
+/** The session's user, or, when it was removed meanwhile, the flow again from its start (the sign-in page). */
+async function signedInUser(
+  pages: AuthorizePages,
+  reply: FastifyReply,
+  request: AuthorizationRequest,
+  session: SignedInSession,
+): Promise<SignedInUser | { readonly sent: FastifyReply }> {
+  const subject = await signedInSubject(pages.context.store, session);
+  if (subject !== undefined) return { session, subject };
+  return { sent: reply.code(303).header('location', `${pages.base}/authorize?${request.query}`).send() };
+}
+
 /** /authorize for a signed-in browser: a code at once if consent is remembered, else the consent page. */
 export async function answerSignedIn(
   pages: AuthorizePages,
@@ -80,9 +99,11 @@ export async function answerSignedIn(
   status: 302 | 303 = 302,
 ): Promise<FastifyReply> {
   const { prompt } = request.oidc;
+  const user = await signedInUser(pages, reply, request, session);
+  if ('sent' in user) return user.sent;
   // OIDC Core §3.1.2.1: prompt=consent asks again even when consent is remembered.
-  if (!prompt.has('consent') && (await hasRememberedConsent(pages, request, session.username)))
-    return issueCode(pages, reply, request, session, status);
+  if (!prompt.has('consent') && (await hasRememberedConsent(pages, request, user.subject)))
+    return issueCode(pages, reply, request, user, status);
   // prompt=none never shows a page: the consent it would need goes back as an error (§3.1.2.6).
   if (prompt.has('none')) return answerWithError(pages, reply, request, new OAuthError('consent_required'), status);
   const page = renderConsentPage(pages.base, {
@@ -123,7 +144,8 @@ export function consentEndpoint(app: FastifyInstance, pages: AuthorizePages): vo
     if (!signedIn) return reply.code(303).header('location', `${base}/authorize?${authorization.query}`).send();
     if (form.get('decision') !== 'allow')
       return answerWithError(pages, reply, authorization, new OAuthError('consent_denied'), 303);
-    return issueCode(pages, reply, authorization, signedIn, 303);
+    const user = await signedInUser(pages, reply, authorization, signedIn);
+    return 'sent' in user ? user.sent : issueCode(pages, reply, authorization, user, 303);
   });
 }
 

@@ -17,7 +17,7 @@ import type { BrowserPage } from './page.js';
 import { attemptSignIn, waitInWords } from './login.js';
 import { renderLoginPage, type LoginPage } from './login-page.js';
 import { sendPage } from '../html/responses.js';
-import { currentSession, startSession } from './sessions.js';
+import { currentSession, signedInSubject, startSession } from './sessions.js';
 import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
 
 /** A user code the page accepted: its pending authorization and client. */
@@ -84,12 +84,13 @@ export function deviceEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     if ('sent' in entered) return entered.sent;
     // Not signed in (any more): the sign-in form first, the code kept.
     const signedIn = signedInSession(session);
-    if (!signedIn) return sendDeviceLoginPage(pages, reply, entered, session, 200);
+    // The grant the device code redeems names the user by its subject (OIDC Core §2).
+    const subject = signedIn && (await signedInSubject(store, signedIn));
+    if (!signedIn || subject === undefined) return sendDeviceLoginPage(pages, reply, entered, session, 200);
     const approved = form.get('decision') === 'allow';
-    const { username, authenticatedAt } = signedIn;
     const decision = approved
-      ? ({ status: 'approved', subject: username, authTime: authenticatedAt, amr: amrOf(signedIn) } as const)
-      : ({ status: 'denied', subject: username } as const);
+      ? ({ status: 'approved', subject, authTime: signedIn.authenticatedAt, amr: amrOf(signedIn) } as const)
+      : ({ status: 'denied', subject } as const);
     // A decision that lost a race with another (or with expiry) is a code no longer pending.
     if (!(await store.decideDeviceAuthorization(entered.authorization.id, decision, now)))
       return sendCodeRefused(pages, reply, session, entered.userCode);

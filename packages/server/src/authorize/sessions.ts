@@ -118,3 +118,15 @@ function sessionCookie(value: string, { secure, path }: CookiePolicy): string {
   if (secure) attributes.push('Secure');
   return attributes.join('; ');
 }
+
+/**
+ * The opaque subject of the user a signed-in session names. A session keeps the username (a
+ * foreign key to users: renaming or removing the user ends it); grants, codes and device approvals
+ * name the user by its subject (OIDC Core §2). Undefined when the user was removed meanwhile.
+ */
+export async function signedInSubject(
+  store: Pick<Repository, 'findUser'>,
+  session: { readonly username: string },
+): Promise<string | undefined> {
+  return (await store.findUser(session.username))?.subject;
+}

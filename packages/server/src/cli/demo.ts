@@ -61,7 +61,7 @@ async function ensureConfidentialClient(
       `  introspect:    ${issuer}/introspect`,
       `  revoke:        ${issuer}/revoke`,
       `  jwks:          ${issuer}/jwks`,
-      'Try: npx gatehouse grants issue --client demo --user alice --scope "contacts:read"',
+      `Try: npx gatehouse grants issue --client demo --user ${DEMO_USERNAME} --scope "contacts:read"`,
     ].join('\n'),
   );
 }

@@ -15,7 +15,7 @@ const LIST = {
   name: 'grants list',
   summary: 'grants, oldest id first, with their state (active, expired or revoked)',
   options: {
-    user: { type: 'string', value: 'USERNAME', help: "only this user's grants" },
+    user: { type: 'string', value: 'NAME', help: "only this user's grants" },
     client: { type: 'string', value: 'ID', help: "only this client's grants" },
   },
 } as const satisfies CommandDeclaration;
@@ -25,7 +25,12 @@ const ISSUE = {
   summary: 'a grant and its tokens, for ISSUER, else the issuer the server last ran with (printed)',
   options: {
     client: { type: 'string', value: 'ID', required: true, help: 'the client' },
-    user: { type: 'string', value: 'SUBJECT', required: true, help: 'the subject the grant is for' },
+    user: {
+      type: 'string',
+      value: 'NAME',
+      required: true,
+      help: 'the existing user the grant is for (sub: its subject)',
+    },
     scope: { type: 'string', value: 'LIST', help: "the scope, within the client's" },
   },
 } as const satisfies CommandDeclaration;
@@ -47,13 +52,16 @@ export async function grantsCommand([sub, ...args]: string[], config: ServerConf
   switch (sub) {
     case 'list': {
       const { values } = parseCommand(LIST, args);
-      const filter: GrantFilter = {
-        ...(values.user === undefined ? {} : { subject: normalizeUsername(values.user) }),
-        ...(values.client === undefined ? {} : { clientId: values.client }),
-      };
-      const rows = await withStore(config, async (store, clock) =>
-        (await allGrants(store, filter)).map((grant) => grantRow(grant, clock.now())),
-      );
+      const rows = await withStore(config, async (store, clock) => {
+        // Grants name their user by subject: a name that is no user's has none.
+        const user = values.user === undefined ? undefined : await store.findUser(normalizeUsername(values.user));
+        if (values.user !== undefined && user === undefined) return [];
+        const filter: GrantFilter = {
+          ...(user === undefined ? {} : { subject: user.subject }),
+          ...(values.client === undefined ? {} : { clientId: values.client }),
+        };
+        return (await allGrants(store, filter)).map((grant) => grantRow(grant, clock.now()));
+      });
       io.out(JSON.stringify(rows, null, 2));
       return 0;
     }

@@ -1,5 +1,6 @@
 import { InvalidAccessToken, type Liveness } from '@gatehouse/contract';
 import type { Clock } from '../primitives/clock.js';
+import type { GrantLiveness } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
 import type { AccessTokenClaims, AccessTokens } from './access-tokens.js';
 import { clientStillHolds } from './client-token-liveness.js';
@@ -17,7 +18,7 @@ export class ForeignAccessToken extends InvalidAccessToken {
 
 interface LocalTokenServices {
   readonly accessTokens: AccessTokens;
-  readonly store: Pick<Repository, 'findGrantRevokedAt' | 'findClient'>;
+  readonly store: Pick<Repository, 'findGrantLiveness' | 'findClient'>;
   readonly clock: Clock;
   readonly issuer: string;
 }
@@ -29,10 +30,10 @@ export interface LocalTokenSteps {
 }
 
 /**
- * What the store says of a token's holder: when its grant was revoked (null: live; undefined: no
- * grant), or, for a grant-less token, whether its client still holds it.
+ * What the store says of a token's holder: its grant's revocation and subject (undefined: no grant),
+ * or, for a grant-less token, whether its client still holds it.
  */
-type GrantState = number | null | undefined | boolean;
+type GrantState = GrantLiveness | undefined | boolean;
 
 export function localTokenSteps(services: LocalTokenServices): LocalTokenSteps {
   return {
@@ -48,17 +49,28 @@ export function localTokenSteps(services: LocalTokenServices): LocalTokenSteps {
         claims.grant_id === undefined
           ? clientStillHolds(services.store, claims)
           : // Promise.resolve: whatever the store returns, the wait is a promise.
-            Promise.resolve(services.store.findGrantRevokedAt(claims.grant_id)),
+            Promise.resolve(services.store.findGrantLiveness(claims.grant_id)),
       judge(state, claims) {
         if (claims.grant_id === undefined) {
           if (state !== true) throw new InvalidAccessToken('The client of this access token has been removed.');
-        } else if (state !== null) {
-          // No grant at all (its client or user was removed) is refused like a revoked one.
-          throw new InvalidAccessToken('The grant of this access token has been revoked.');
+          return claims;
         }
+        // No grant at all (its client or user was removed) is refused like a revoked one.
+        if (typeof state !== 'object' || state.revokedAt !== null)
+          throw new InvalidAccessToken('The grant of this access token has been revoked.');
+        return withGrantSubject(claims, state.subject);
       },
     },
   };
+}
+
+/**
+ * The claims with the grant's subject as `sub` (RFC 9068 §2.2: one subject for the user). They
+ * differ only for a token minted before migration 0015, whose `sub` was the username: it keeps
+ * working until it expires, as its user's, on the API and userinfo alike.
+ */
+function withGrantSubject(claims: AccessTokenClaims, subject: string): AccessTokenClaims {
+  return claims.sub === subject ? claims : Object.freeze({ ...claims, sub: subject });
 }
 
 /**

@@ -31,13 +31,13 @@ export function grantState(g: GrantRecord, now: number): 'active' | 'expired' | 
   return g.expiresAt <= now ? 'expired' : 'active';
 }
 
-/** A grant as operators see it. */
+/** A grant as operators see it; `subject` is its user's subject, the `sub` of its tokens. */
 export function describeGrant(g: GrantRecord): Record<string, unknown> {
   const iso = (t: number): string => new Date(t * 1000).toISOString();
   return {
     grant_id: g.id,
     client_id: g.clientId,
-    user: g.subject,
+    subject: g.subject,
     scope: g.scope.join(' '),
     created_at: iso(g.createdAt),
     expires_at: iso(g.expiresAt),

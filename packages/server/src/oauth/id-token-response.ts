@@ -19,7 +19,8 @@ interface IdTokenContext {
 
 /**
  * Adds an ID token to a token response whose scope has `openid` (OIDC Core §3.1.3.3, §12.2) and
- * whose grant is a user's. A grant an operator issued to a subject that is no user has no ID token.
+ * whose grant is a user's. A grant whose subject is no user's (an operator's grant to a name that was
+ * no user, from before migration 0015) has no ID token.
  */
 export async function withIdToken(
   { store, idTokens }: Pick<TokenServices, 'store' | 'idTokens'>,
@@ -27,7 +28,7 @@ export async function withIdToken(
   c: IdTokenContext,
 ): Promise<GatehouseTokenResponse> {
   if (!c.scope.includes(OPENID_SCOPE)) return response;
-  const user = await store.findUser(c.grant.subject);
+  const user = await store.findUserBySubject(c.grant.subject);
   if (!user) return response;
   const id_token = idTokens.mint({
     client: c.client,

@@ -56,15 +56,19 @@ async function introspectAccessToken(
 ): Promise<GatehouseIntrospectionResponse> {
   const claims = await accessTokens.check(token, clock.now());
   if (!claims) return INACTIVE;
+  // RFC 7662 §2.2 `sub`: the grant's subject, as in the token; a token minted before migration 0015
+  // named the username, and is answered with its grant's subject all the same.
+  let sub = claims.sub;
   if (claims.grant_id !== undefined) {
     const grant = await store.findGrant(claims.grant_id);
     if (!grant || grant.revokedAt !== null) return INACTIVE;
+    sub = grant.subject;
   } else if (!(await clientStillHolds(store, claims))) return INACTIVE;
   return {
     active: true,
     token_type: 'Bearer',
     client_id: claims.client_id,
-    sub: claims.sub,
+    sub,
     scope: claims.scope,
     exp: claims.exp,
     iat: claims.iat,

@@ -50,6 +50,10 @@ export type GrantRevocationReason =
 export interface GrantRecord {
   readonly id: string;
   readonly clientId: string;
+  /**
+   * The user's opaque, stable subject (`users.subject`, OIDC Core §2), the `sub` of every token of
+   * the grant; never the username (migration 0015 rewrote the grants that named one).
+   */
   readonly subject: string;
   readonly scope: readonly string[];
   readonly createdAt: number;
@@ -61,6 +65,13 @@ export interface GrantRecord {
   readonly revokedReason: GrantRevocationReason | null;
   /** When the family last rotated (epoch seconds); null before its first rotation. */
   readonly rotatedAt: number | null;
+}
+
+/** What every bearer request reads of an access token's grant: its revocation, and whose it is. */
+export interface GrantLiveness {
+  /** Null while the grant is live. */
+  readonly revokedAt: number | null;
+  readonly subject: string;
 }
 
 export interface RefreshTokenRecord {

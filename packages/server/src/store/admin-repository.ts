@@ -4,7 +4,7 @@ import { userFromRow, userToRow, type UserRecord } from './identity-repository.j
 import { clientFromRow, clientToRow, grantFromRow } from './rows.js';
 import type { Database } from './schema.js';
 
-/** Whose grants to list: a user's (by username) or a client's. */
+/** Whose grants to list: a user's (by its subject) or a client's. */
 export type GrantOwner = { readonly subject: string } | { readonly clientId: string };
 /** Which grants to list: of a user, of a client, of both or (neither given) all. */
 export interface GrantFilter {

@@ -20,7 +20,7 @@ export interface UserRecord {
   readonly passwordHash: string;
   readonly createdAt: number;
   readonly updatedAt: number;
-  /** The opaque, stable `sub` of ID tokens and userinfo: never the username, never reused. */
+  /** The opaque, stable `sub` of every token and of userinfo: never the username, never reused. */
   readonly subject: string;
   readonly claims: UserClaims;
   /** When an operator disabled the user: it can no longer sign in. Null (or absent) while enabled. */

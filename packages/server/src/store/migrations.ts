@@ -237,6 +237,7 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   },
   '0013_sign_in_methods': { up: signInMethodsMigration },
   '0014_record_owners': { up: recordOwnersMigration },
+  '0015_grant_subjects': { up: grantSubjectsMigration },
 });
 
 /**
@@ -250,6 +251,25 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
 async function recordOwnersMigration(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('records').addColumn('owner', 'text').execute();
   await db.schema.createIndex('records_owner').on('records').columns(['collection', 'owner', 'id']).execute();
+}
+
+/**
+ * 0015: one subject per user. Grants, authorization codes and device authorizations named their
+ * user by username; they now name it by `users.subject`, the `sub` of every token (RFC 9068 §2.2,
+ * OIDC Core §2), so that a rename changes `users.username` alone. Rewritten in place, in the
+ * migration's transaction: every refresh token keeps its grant row and works on; an access token
+ * minted before carries the username as `sub` and is answered with its grant's subject until it
+ * expires (oauth/access-token-check.ts, introspection). A row whose name is no user's (an operator's
+ * grant to a name that was no user, the revoked grants of a removed user) is left as it is: it
+ * belongs to no user, and no user can come to own it, since subjects are random.
+ */
+async function grantSubjectsMigration(db: Kysely<unknown>): Promise<void> {
+  for (const name of ['grants', 'authorization_codes', 'device_authorizations']) {
+    const table = sql.table(name);
+    await sql`UPDATE ${table}
+      SET subject = (SELECT u.subject FROM users u WHERE u.username = ${table}.subject)
+      WHERE subject IN (SELECT username FROM users)`.execute(db);
+  }
 }
 
 /**
@@ -300,9 +320,8 @@ async function clientRegistrationMigration(db: Kysely<unknown>): Promise<void> {
 
 /**
  * 0008: OpenID Connect. Each user gains an opaque, stable subject (a random 128-bit id, never the
- * username) and its claims; every existing user gets its subject here. Grants keep naming their
- * user by username (`grants.subject`), so every existing grant and refresh token works as before;
- * the ID token's and userinfo's `sub` is the user's `subject`, looked up from it.
+ * username) and its claims; every existing user gets its subject here. Grants kept naming their
+ * user by username (`grants.subject`) until 0015 rewrote them to the subject.
  */
 async function openIdConnectMigration(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('users').addColumn('subject', 'text').execute();

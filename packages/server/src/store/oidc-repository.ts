@@ -24,8 +24,8 @@ export interface OidcRepository {
   updateUserClaims(username: string, claims: UserClaims, now: number): Promise<boolean>;
   findUserBySubject(subject: string): Promise<UserRecord | undefined>;
   /**
-   * Renames a user: its grants, unexchanged codes and device approvals follow, its sessions end; its `subject` stays.
-   * Call inside a transaction. False when there is no such user.
+   * Renames a user and ends its sessions (they name it by username); its `subject`, which grants,
+   * codes and device approvals name it by, stays. Call inside a transaction. False when there is no such user.
    */
   renameUser(from: string, to: string, now: number): Promise<boolean>;
   /** Records when the user signed in for a grant made by an OpenID Connect code (OIDC Core §12.2). */
@@ -61,11 +61,7 @@ export function createOidcRepository(db: Kysely<Database>): OidcRepository {
         .set({ username: to, updated_at: now })
         .where('username', '=', from)
         .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
-      await db.updateTable('grants').set({ subject: to }).where('subject', '=', from).execute();
-      await db.updateTable('authorization_codes').set({ subject: to }).where('subject', '=', from).execute();
-      await db.updateTable('device_authorizations').set({ subject: to }).where('subject', '=', from).execute();
-      return true;
+      return Number(result.numUpdatedRows) > 0;
     },
     async insertGrantAuthentication(grantId, authTime, amr) {
       await db

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type {
   AuthorizationCodeRecord,
   ClientRecord,
+  GrantLiveness,
   GrantRecord,
   GrantRevocationReason,
   RefreshTokenInFamily,
@@ -14,6 +15,7 @@ import {
   codeFromRow,
   codeToRow,
   grantFromRow,
+  grantLivenessFromRow,
   grantToRow,
   signingKeyFromRow,
 } from './rows.js';
@@ -46,8 +48,8 @@ export interface Repository
 
   insertGrant(grant: GrantRecord): Promise<void>;
   findGrant(id: string): Promise<GrantRecord | undefined>;
-  /** A grant's revocation time: null while live, undefined when there is no such grant. Every bearer request asks. */
-  findGrantRevokedAt(id: string): Promise<number | null | undefined>;
+  /** A grant's revocation time and subject; undefined when there is no such grant. Every bearer request asks. */
+  findGrantLiveness(id: string): Promise<GrantLiveness | undefined>;
   /** Marks a grant revoked unless it already is; true when this call revoked it. */
   revokeGrant(id: string, reason: GrantRevocationReason, now: number): Promise<boolean>;
   updateGrantFamily(
@@ -111,9 +113,9 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     async insertGrant(grant) {
       await db.insertInto('grants').values(grantToRow(grant)).execute();
     },
-    async findGrantRevokedAt(id) {
-      const row = await tokenPathQueries.findGrantRevokedAt(db, { id }).executeTakeFirst();
-      return row === undefined ? undefined : row.revoked_at === null ? null : Number(row.revoked_at);
+    async findGrantLiveness(id) {
+      const row = await tokenPathQueries.findGrantLiveness(db, { id }).executeTakeFirst();
+      return row && grantLivenessFromRow(row);
     },
     async findGrant(id) {
       const row = await tokenPathQueries.findGrant(db, { id }).executeTakeFirst();

@@ -3,6 +3,7 @@ import type { GrantTypeName } from '../primitives/grant-types.js';
 import type {
   AuthorizationCodeRecord,
   ClientRecord,
+  GrantLiveness,
   GrantRecord,
   GrantRevocationReason,
   RefreshTokenRecord,
@@ -84,6 +85,10 @@ export function grantFromRow(r: Selectable<GrantsTable>): GrantRecord {
     revokedReason: r.revoked_reason as GrantRevocationReason | null,
     rotatedAt: r.rotated_at === null ? null : Number(r.rotated_at),
   };
+}
+
+export function grantLivenessFromRow(r: Pick<Selectable<GrantsTable>, 'revoked_at' | 'subject'>): GrantLiveness {
+  return { revokedAt: r.revoked_at === null ? null : Number(r.revoked_at), subject: r.subject };
 }
 
 export function grantToRow(g: GrantRecord): Selectable<GrantsTable> {

@@ -36,7 +36,7 @@ export interface DeviceAuthorizationsTable {
   last_polled_at: number | null;
   /** pending, approved, denied or redeemed. */
   status: string;
-  /** The user who approved or denied; null while pending. */
+  /** The user who approved or denied, by `users.subject`; null while pending. */
   subject: string | null;
   /** When that user signed in (OIDC Core §2 auth_time). */
   auth_time: number | null;
@@ -108,6 +108,7 @@ export interface ClientsTable {
 export interface GrantsTable {
   id: string;
   client_id: string;
+  /** The user's `users.subject` (0015 rewrote usernames to it); a client_credentials grant has no row. */
   subject: string;
   scope: string;
   created_at: number;
@@ -138,6 +139,7 @@ export interface AuthorizationCodesTable {
   /** SHA-256 of the code, hex. */
   id: string;
   client_id: string;
+  /** The user's `users.subject`, as the grant it becomes. */
   subject: string;
   scope: string;
   redirect_uri: string;
@@ -183,14 +185,14 @@ export interface RecordsTable {
   updated_at: number;
 }
 
-/** A person who signs in on the authorization pages; the username is the `sub` of their grants. */
+/** A person who signs in on the authorization pages; grants and tokens name them by `subject`. */
 export interface UsersTable {
   username: string;
   /** `scrypt$N$r$p$salt$hash` (see users/passwords.ts). */
   password_hash: string;
   created_at: number;
   updated_at: number;
-  /** The opaque, stable `sub` of ID tokens and userinfo (OIDC Core §2); never the username. */
+  /** The opaque, stable `sub` of every token and of userinfo (OIDC Core §2); never the username. */
   subject: string;
   /** The user's OIDC standard claims (§5.1), JSON. */
   claims: string;
@@ -213,7 +215,7 @@ export interface BrowserSessionsTable {
   id: string;
   /** The synchronizer token every form of the session carries. */
   csrf_token: string;
-  /** Null until the browser signs in. */
+  /** Null until the browser signs in. The username (a foreign key: a rename ends the session), not the subject. */
   username: string | null;
   /** When the sign-in completed (every required method done); null while anonymous or pending. */
   authenticated_at: number | null;

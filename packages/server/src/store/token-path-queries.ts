@@ -15,8 +15,8 @@ export const tokenPathQueries = {
 
   findGrant: (db: Kysely<Database>, p: { id: string }) => db.selectFrom('grants').selectAll().where('id', '=', p.id),
 
-  findGrantRevokedAt: (db: Kysely<Database>, p: { id: string }) =>
-    db.selectFrom('grants').select('revoked_at').where('id', '=', p.id),
+  findGrantLiveness: (db: Kysely<Database>, p: { id: string }) =>
+    db.selectFrom('grants').select(['revoked_at', 'subject']).where('id', '=', p.id),
 
   /** The token with its grant; `lockRows` locks both rows for the transaction (PostgreSQL). */
   findRefreshToken: (db: Kysely<Database>, p: { id: string }, lockRows = false) =>

@@ -9,7 +9,8 @@ import { checkedPassword, checkedUsername, insertNewUser, newUser, normalizeUser
 /**
  * The administrative changes of users, shared by `gatehouse users` and the admin API. Each is one
  * transaction that also records its audit event with the actor (an admin client's id, or `cli`),
- * so a refused change writes nothing. Passwords are hashed before the transaction starts.
+ * so a refused change writes nothing. Passwords are hashed before the transaction starts. Events
+ * name the user by its opaque subject, as grants and tokens do: one identifier across renames.
  */
 
 export async function createUser(
@@ -23,17 +24,16 @@ export async function createUser(
   const user = await newUser(typedUsername, password, now, claims);
   return auditedTransaction(store, actor.sink, async (tx, events) => {
     await insertNewUser(tx, user);
-    events.push(await storeAudit(tx, { event: 'user_created', at: now, subject: user.username, actor: actor.id }));
+    events.push(await storeAudit(tx, { event: 'user_created', at: now, subject: user.subject, actor: actor.id }));
     return user;
   });
 }
 
 /**
- * Changes a user's claims to `claimsOf(current claims)` and, with `rename`, its username: the
- * OpenID Connect `sub` (the user's `subject`) does not change, so applications that signed the
- * user in still know them; the grants follow the new name; the user is signed out of every
- * browser. A grant of the new name given before the user existed cannot be told apart, so the new
- * name must be free of users too.
+ * Changes a user's claims to `claimsOf(current claims)` and, with `rename`, its username: only
+ * `users.username` changes. The `sub` of every token (the user's `subject`) does not, so grants,
+ * refresh tokens and applications that signed the user in go on as before; the user is signed out
+ * of every browser (sessions name the user by username). The new name must be free.
  */
 export async function updateUser(
   store: Store,
@@ -53,7 +53,8 @@ export async function updateUser(
       await tx.renameUser(username, to, now);
       username = to;
     }
-    events.push(await storeAudit(tx, { event: 'user_claims_updated', at: now, subject: username, actor: actor.id }));
+    const { subject } = current;
+    events.push(await storeAudit(tx, { event: 'user_claims_updated', at: now, subject, actor: actor.id }));
     return (await tx.findUser(username)) as UserRecord;
   });
 }
@@ -68,10 +69,10 @@ export async function setUserPassword(
 ): Promise<void> {
   const passwordHash = await hashPassword(checkedPassword(password));
   await auditedTransaction(store, actor.sink, async (tx, events) => {
-    const { username } = await existingUser(tx, typedUsername);
+    const { username, subject } = await existingUser(tx, typedUsername);
     await tx.updateUserPassword(username, passwordHash, now);
     await tx.deleteBrowserSessionsOf(username);
-    events.push(await storeAudit(tx, { event: 'user_password_set', at: now, subject: username, actor: actor.id }));
+    events.push(await storeAudit(tx, { event: 'user_password_set', at: now, subject, actor: actor.id }));
   });
 }
 
@@ -82,11 +83,11 @@ export async function setUserPassword(
  */
 export async function disableUser(store: Store, typedUsername: string, now: number, actor: Actor) {
   return auditedTransaction(store, actor.sink, async (tx, events) => {
-    const { username } = await existingUser(tx, typedUsername);
+    const { username, subject } = await existingUser(tx, typedUsername);
     if (await tx.disableUser(username, now)) {
       await tx.deleteBrowserSessionsOf(username);
-      await tx.revokeGrantsOf(username, 'revoked_by_admin', now);
-      events.push(await storeAudit(tx, { event: 'user_disabled', at: now, subject: username, actor: actor.id }));
+      await tx.revokeGrantsOf(subject, 'revoked_by_admin', now);
+      events.push(await storeAudit(tx, { event: 'user_disabled', at: now, subject, actor: actor.id }));
     }
     return (await tx.findUser(username)) as UserRecord;
   });
@@ -95,16 +96,16 @@ export async function disableUser(store: Store, typedUsername: string, now: numb
 /** Lets a disabled user sign in again (its revoked grants stay revoked). Enabling an enabled user changes nothing. */
 export async function enableUser(store: Store, typedUsername: string, now: number, actor: Actor) {
   return auditedTransaction(store, actor.sink, async (tx, events) => {
-    const { username } = await existingUser(tx, typedUsername);
+    const { username, subject } = await existingUser(tx, typedUsername);
     if (await tx.enableUser(username, now))
-      events.push(await storeAudit(tx, { event: 'user_enabled', at: now, subject: username, actor: actor.id }));
+      events.push(await storeAudit(tx, { event: 'user_enabled', at: now, subject, actor: actor.id }));
     return (await tx.findUser(username)) as UserRecord;
   });
 }
 
 /**
- * Removes a user, its sessions, and revokes every grant it gave: a later user of the same name
- * must not inherit the old one's consent or tokens.
+ * Removes a user, its sessions, and revokes every grant it gave. A later user of the same name has
+ * another subject, so inherits nothing anyway; the revocation ends the tokens at once.
  */
 export async function deleteUser(
   store: Store,
@@ -114,22 +115,23 @@ export async function deleteUser(
 ): Promise<{ removed: boolean; grantsRevoked: number }> {
   const username = normalizeUsername(typedUsername);
   return auditedTransaction(store, actor.sink, async (tx, events) => {
-    const removed = await tx.removeUser(username);
-    if (!removed) return { removed, grantsRevoked: 0 };
-    const grantsRevoked = await tx.revokeGrantsOf(username, 'revoked_by_admin', now);
+    const user = await tx.findUser(username);
+    if (!user || !(await tx.removeUser(username))) return { removed: false, grantsRevoked: 0 };
+    const { subject } = user;
+    const grantsRevoked = await tx.revokeGrantsOf(subject, 'revoked_by_admin', now);
     // One event for the user's grants (grant_id null): the revocation is one statement.
     if (grantsRevoked > 0)
       events.push(
         await storeAudit(tx, {
           event: 'grant_revoked',
           at: now,
-          subject: username,
+          subject,
           reason: 'revoked_by_admin',
           actor: actor.id,
         }),
       );
-    events.push(await storeAudit(tx, { event: 'user_deleted', at: now, subject: username, actor: actor.id }));
-    return { removed, grantsRevoked };
+    events.push(await storeAudit(tx, { event: 'user_deleted', at: now, subject, actor: actor.id }));
+    return { removed: true, grantsRevoked };
   });
 }
 

@@ -6,9 +6,9 @@ import type { Store } from '../store/store.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 
 /**
- * Users sign in on the authorization pages; the username is the `sub` of the grants they give, the
- * same subject `gatehouse grants issue --user` names. Usernames are lowercase, so that a phone
- * capitalising the first letter still finds the account.
+ * Users sign in on the authorization pages with their username, which may change; their grants and
+ * tokens name them by their opaque `subject` (the `sub`), never by the username. Usernames are
+ * lowercase, so that a phone capitalising the first letter still finds the account.
  */
 const USERNAME = /^[a-z0-9][a-z0-9._@-]{0,63}$/;
 

@@ -47,11 +47,9 @@ export const userinfoEndpoint = oauthEndpoint({
       if (!(error instanceof BearerChallenge)) throw error;
       return challenge(reply, services.issuer, reasonOf(error));
     }
-    // The grant, for its subject: the user's current name (a renamed user's older access tokens
-    // still carry the old one).
-    const grant = claims.grant_id === undefined ? undefined : await services.store.findGrant(claims.grant_id);
-    if (!grant || grant.revokedAt !== null) return challenge(reply, services.issuer, 'userinfo_token_invalid');
-    const user = await services.store.findUser(grant.subject);
+    // The verifier found the grant live and took its subject as `sub` (a token minted before
+    // migration 0015 named the username).
+    const user = await services.store.findUserBySubject(claims.sub);
     if (!user) return challenge(reply, services.issuer, 'userinfo_token_invalid');
     return reply.header('cache-control', 'no-store').send(releasedClaims(user, claims.scope.split(' ')));
   },

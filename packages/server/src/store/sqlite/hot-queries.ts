@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Compilable, Kysely } from 'kysely';
 import type { Repository } from '../repository.js';
-import { amrFromColumn, clientFromRow, grantFromRow } from '../rows.js';
+import { amrFromColumn, clientFromRow, grantFromRow, grantLivenessFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from '../token-path-queries.js';
 
@@ -10,7 +10,7 @@ export type HotQueries = Pick<
   Repository,
   | 'findClient'
   | 'findGrant'
-  | 'findGrantRevokedAt'
+  | 'findGrantLiveness'
   | 'findRefreshToken'
   | 'insertRefreshToken'
   | 'updateRefreshToken'
@@ -33,7 +33,7 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
   const q = tokenPathQueries;
   const findClient = prepare(database, db, q.findClient);
   const findGrant = prepare(database, db, q.findGrant);
-  const findGrantRevokedAt = prepare(database, db, q.findGrantRevokedAt);
+  const findGrantLiveness = prepare(database, db, q.findGrantLiveness);
   const findRefreshToken = prepare(database, db, q.findRefreshToken);
   const revokeGrant = prepare(database, db, q.revokeGrant);
   const updateGrantFamily = prepare(database, db, q.updateGrantFamily);
@@ -51,8 +51,9 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
       const row = findGrant.get({ id });
       return row && grantFromRow(row);
     },
-    async findGrantRevokedAt(id) {
-      return findGrantRevokedAt.get({ id })?.revoked_at;
+    async findGrantLiveness(id) {
+      const row = findGrantLiveness.get({ id });
+      return row && grantLivenessFromRow(row);
     },
     async findRefreshToken(id) {
       const row = findRefreshToken.get({ id });

@@ -59,7 +59,7 @@ export async function openSqliteStore({
     ...commits.outsideTransactions({
       findClient: hot.findClient,
       findGrant: hot.findGrant,
-      findGrantRevokedAt: hot.findGrantRevokedAt,
+      findGrantLiveness: hot.findGrantLiveness,
       findRefreshToken: hot.findRefreshToken,
     }),
     // The REST API's writes are one statement each: as transactions of their own they share the
