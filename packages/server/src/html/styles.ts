@@ -32,8 +32,8 @@ body {
 .brand .logo { color: var(--accent); }
 .parties { display: flex; align-items: center; justify-content: center; gap: 10px; margin: 4px 0 20px; }
 .mark {
-  display: inline-flex; align-items: center; justify-content: center; width: 56px; height: 56px;
-  border-radius: 16px; font-size: 26px; font-weight: 700; line-height: 1;
+  display: inline-flex; flex: none; align-items: center; justify-content: center; width: 56px; height: 56px;
+  aspect-ratio: 1; border-radius: 16px; font-size: 26px; font-weight: 700; line-height: 1;
 }
 .mark-client { background: var(--accent); color: var(--accent-text); }
 .mark-user { background: var(--accent-soft); color: var(--accent); border-radius: 50%; }
@@ -96,6 +96,8 @@ a { color: var(--accent); }
 .application { padding: 14px; }
 .application + .application { border-top: 1px solid var(--line); }
 .application-head { display: flex; gap: 12px; align-items: center; }
+.application-head .mark { width: 44px; height: 44px; border-radius: 12px; font-size: 20px; }
+.application-name { min-width: 0; }
 .application-dates { display: block; color: var(--muted); font-size: 13px; }
 .application-scopes { margin: 10px 0 12px; padding-left: 20px; font-size: 14.5px; }
 .application .button { width: 100%; }
