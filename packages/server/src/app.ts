@@ -14,7 +14,6 @@ import { healthRoutes } from './health/routes.js';
 import { OAUTH_FORM_PATHS } from './oauth/endpoints/index.js';
 import { metricsRoutes } from './http/metrics.js';
 import { ReadinessCheck } from './health/readiness.js';
-import { problemPages } from './http/problem-pages.js';
 import { problemErrorHandler } from './http/problems.js';
 import { refuseUnsupportedRequests } from './http/unsupported-requests.js';
 import { oauthRoutes } from './oauth/routes.js';
@@ -77,7 +76,6 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
       onNotReady: (reason, cause) => app.log.warn({ err: cause }, `not ready: ${reason}`),
     }),
   );
-  problemPages(app);
   await app.register(oauthRoutes, { services: context });
   await app.register(authorizationPages, { context });
   if (options.api) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rateLimitsFromEnv, type RateLimitPolicies } from './rate-limits.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
+import { logFormatFrom, type LogFormat } from './http/log-format.js';
 import { projectRoot } from './project-root.js';
 import { REGISTRATION_POLICIES, type RegistrationPolicy } from './oauth/dynamic-registration.js';
 
@@ -19,6 +20,8 @@ export interface ServerConfig {
    */
   readonly issuerConfigured: boolean;
   readonly logLevel: string;
+  /** LOG_FORMAT: json or pretty; unset, pretty when stdout is a terminal, JSON otherwise (http/log-format.ts). */
+  readonly logFormat: LogFormat;
   /** The OpenAPI document of the REST API. */
   readonly openApiPath: string;
   /** Whether `serve` applies pending migrations; when false it refuses to start until `gatehouse migrate` ran. */
@@ -40,7 +43,10 @@ export interface ServerConfig {
   readonly clientRegistration: RegistrationPolicy;
 }
 
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+export function configFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  onTerminal: boolean = process.stdout.isTTY === true,
+): ServerConfig {
   const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, got ${JSON.stringify(env.PORT)}`);
@@ -56,6 +62,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     issuer,
     issuerConfigured: Boolean(env.ISSUER),
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: logFormatFrom(env.LOG_FORMAT, onTerminal),
     openApiPath: env.OPENAPI_PATH || defaultOpenApiPath(projectRoot()),
     autoMigrate: autoMigrateFrom(env.AUTO_MIGRATE),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),

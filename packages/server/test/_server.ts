@@ -15,6 +15,7 @@ import type { ApiDefinition } from '../src/api/definition.js';
 import { createPostgresSchema, type Dialect } from './_dialects.js';
 import { RATE_LIMIT_NAMES, type RateLimitPolicies } from '../src/rate-limits.js';
 import type { ConnectionLimits } from '../src/http/connection-limits.js';
+import type { DemoFlows } from '../src/pages/demo-flows.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import type { RegistrationPolicy } from '../src/oauth/dynamic-registration.js';
 import { freePort } from './_pg-cluster.js';
@@ -94,6 +95,8 @@ export interface TestServerOptions {
    * follow the metadata's URLs; otherwise the issuer is http://gatehouse.test.
    */
   readonly reachableIssuer?: boolean;
+  /** `serve --demo`: the requests the demo printed, for /demo/callback (served only then). */
+  readonly demo?: DemoFlows;
 }
 
 /** Limits no test reaches, so that every request still goes through the limiter and its store. */
@@ -111,6 +114,7 @@ export async function startTestServer({
   connectionLimits,
   clientRegistration,
   reachableIssuer = false,
+  demo,
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
@@ -128,6 +132,7 @@ export async function startTestServer({
     metricsToken,
     connectionLimits,
     clientRegistration,
+    demo,
     // The limiter runs on the test's clock too: time passes for it only when a test says so.
     rateLimits: { ...UNREACHABLE_RATE_LIMITS, ...rateLimits },
     rateLimitClock: () => clock.now() * 1000,

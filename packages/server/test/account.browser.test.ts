@@ -66,7 +66,10 @@ describe('the account page and sign-out in a real browser (chromium)', { skip, t
   }
 
   /** Signs in and allows, as a person would; the token response of the code. */
-  async function signInThroughTheClient(page: Page): Promise<Record<string, unknown>> {
+  async function signInThroughTheClient(
+    page: Page,
+    extra: Record<string, string> = {},
+  ): Promise<Record<string, unknown>> {
     const { verifier, challenge } = pkce();
     const query = new URLSearchParams({
       response_type: 'code',
@@ -77,6 +80,7 @@ describe('the account page and sign-out in a real browser (chromium)', { skip, t
       nonce: 'n',
       code_challenge: challenge,
       code_challenge_method: 'S256',
+      ...extra,
     });
     await page.goto(`${server.url}/authorize?${query}`);
     await page.getByLabel('Username').fill('alice');
@@ -98,10 +102,19 @@ describe('the account page and sign-out in a real browser (chromium)', { skip, t
     if (unavailable) throw unavailable;
   });
 
-  it('the account page lists the application in plain words at phone and desktop width, and Remove access revokes its grant at once', async () => {
+  /** The width and height of the application's icon, as laid out. */
+  async function iconBox(page: Page): Promise<{ width: number; height: number }> {
+    const box = await page.locator('.application .mark').boundingBox();
+    assert.ok(box, 'the application has its icon');
+    return { width: Math.round(box.width), height: Math.round(box.height) };
+  }
+
+  it('an application signed in to twice is one entry on the account page, in plain words and with a square icon at phone and desktop width, and Remove access revokes both its grants at once', async () => {
     if (unavailable) throw unavailable;
     const page = await newPage();
-    const tokens = await signInThroughTheClient(page);
+    const first = await signInThroughTheClient(page);
+    // A second sign-in from another browser (its own session); prompt=consent asks again (OIDC Core §3.1.2.1).
+    const second = await signInThroughTheClient(await newPage(), { prompt: 'consent' });
     await page.goto(`${server.url}/account`);
     assert.equal(await page.title(), 'Your account · Gatehouse');
     const item = page.locator('.application');
@@ -115,11 +128,18 @@ describe('the account page and sign-out in a real browser (chromium)', { skip, t
       'Last used',
     ])
       assert.ok(text.includes(words), `the page says ${words}`);
+    const desktop = await iconBox(page);
+    assert.equal(desktop.width, desktop.height, 'the icon is square at desktop width');
+    await page.setViewportSize(MOBILE);
+    const mobile = await iconBox(page);
+    assert.equal(mobile.width, mobile.height, 'the icon is square at phone width');
+    await page.setViewportSize(DESKTOP);
     await screenshots(page, 'account');
     await page.getByRole('button', { name: 'Remove access' }).click();
     await page.waitForURL(`${server.url}/account`);
     assert.equal(await page.locator('.application').count(), 0);
-    assert.equal((await refresh(server, client, tokens.refresh_token as string)).status, 400);
+    for (const tokens of [first, second])
+      assert.equal((await refresh(server, client, tokens.refresh_token as string)).status, 400);
     assert.deepEqual(violations, []);
   });
 

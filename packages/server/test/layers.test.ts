@@ -112,6 +112,7 @@ describe('server layers', () => {
       ['admin-api/caller.ts', 'api/bearer.ts'],
       ['pages/landing.ts', 'authorize/pages.ts'],
       ['http/metrics.ts', 'users/users.ts'],
+      ['http/problem-pages.ts', 'html/layout.ts'],
     ] as const)
       assert.ok(violation(from, target), `${from} -> ${target} is allowed`);
   });

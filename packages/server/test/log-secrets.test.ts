@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../src/cli/run.js';
+import { LOG_FORMATS, type LogFormat } from '../src/http/log-format.js';
 import { redactUrl } from '../src/http/log-redaction.js';
 import { s256 } from '../src/primitives/secrets.js';
 import { CALLBACK, callbackParams, hiddenField, PageBrowser } from './_authorize.js';
@@ -18,9 +19,10 @@ import { basicAuthorization, SHIPPED_OPENAPI, type TestServer } from './_server.
  * refreshes, introspection, REST calls, a wrong client secret, clients that put credentials where
  * they do not belong (the query string, a request the parser refuses), and a revocation. Then no
  * credential is in the database files either: only digests (and scrypt hashes) are stored.
- * SQLite: its files can be scanned byte for byte.
+ * SQLite: its files can be scanned byte for byte. The story runs twice, once per form of the console
+ * log (LOG_FORMAT): JSON lines, and the readable lines made from them.
  */
-describe('no token, secret or password in the logs of a full run, nor in the store', () => {
+describe('no token, secret or password in the logs of a full run, in either LOG_FORMAT, nor in the store', () => {
   const ISSUER = 'http://gatehouse.test';
   const PASSWORD = `right-${randomBytes(12).toString('base64url')}`;
   const WRONG_PASSWORD = `wrong-${randomBytes(12).toString('base64url')}`;
@@ -33,6 +35,8 @@ describe('no token, secret or password in the logs of a full run, nor in the sto
     secrets.push({ what, value });
     return value;
   };
+  /** The output of the server, by LOG_FORMAT. */
+  const logsOf: Partial<Record<LogFormat, string>> = {};
   let logs = '';
 
   async function cli(argv: string[], input?: string): Promise<Record<string, string>> {
@@ -67,15 +71,19 @@ describe('no token, secret or password in the logs of a full run, nor in the sto
     secret('user password', PASSWORD);
     secret('wrong password', WRONG_PASSWORD);
     await cli(['users', 'add', '--username', 'alice', '--password-stdin'], PASSWORD);
-    server = await spawnServer({
-      DATABASE_URL: database.url,
-      ISSUER,
-      OPENAPI_PATH: SHIPPED_OPENAPI,
-      LOG_LEVEL: 'trace',
-    });
-    await story(clientSecret);
-    await server.stop();
-    logs = server.output();
+    for (const format of LOG_FORMATS) {
+      server = await spawnServer({
+        DATABASE_URL: database.url,
+        ISSUER,
+        OPENAPI_PATH: SHIPPED_OPENAPI,
+        LOG_LEVEL: 'trace',
+        LOG_FORMAT: format,
+      });
+      await story(clientSecret);
+      await server.stop();
+      logsOf[format] = server.output();
+    }
+    logs = Object.values(logsOf).join('\n');
   });
   after(async () => {
     await server?.stop();
@@ -263,20 +271,22 @@ describe('no token, secret or password in the logs of a full run, nor in the sto
     );
   }
 
-  it('the logs are those of the whole story, at the most verbose level', () => {
-    for (const line of [
-      'incoming request',
-      'request completed',
-      '/token',
-      '/v2/contacts',
-      '/authorize',
-      '/login',
-      '/consent',
-      '/introspect',
-      '/revoke',
-    ]) {
-      assert.ok(logs.includes(line), `the logs show ${line}`);
-    }
+  it('the logs are those of the whole story, at the most verbose level, in both forms', () => {
+    const readable = (logsOf.pretty ?? '').split('\n').filter((l) => l.includes('request completed'));
+    assert.ok(readable.length > 0 && readable.every((l) => !l.startsWith('{')), 'the pretty form is not JSON');
+    for (const [format, output] of Object.entries(logsOf))
+      for (const line of [
+        'incoming request',
+        'request completed',
+        '/token',
+        '/v2/contacts',
+        '/authorize',
+        '/login',
+        '/consent',
+        '/introspect',
+        '/revoke',
+      ])
+        assert.ok(output.includes(line), `the ${format} logs show ${line}`);
     assert.ok(secrets.length >= 20, `${secrets.length} secrets to look for`);
   });
 

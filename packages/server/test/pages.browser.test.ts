@@ -150,6 +150,29 @@ describe('the pages a browser meets (chromium): /, an unknown path, /demo/callba
     assert.equal(typeof tokens.access_token, 'string');
     assert.equal(tokens.scope, 'contacts:read contacts:write');
   });
+
+  it("npm start: the printed OpenID Connect URL ends on /demo/callback showing the ID token's claims, with its nonce", async () => {
+    const output = printed.join('\n');
+    const url = [...output.matchAll(/^\s+(http:\/\/\S+\/authorize\?\S+)$/gm)]
+      .map((m) => new URL(m[1] as string))
+      .find((u) => u.searchParams.get('scope') === 'openid profile email');
+    assert.ok(url, output);
+    // Signed in by the test before: the consent page asks for the new scopes.
+    await page.goto(url.href);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(/\/demo\/callback\?/);
+    assert.equal(await page.textContent('h1'), 'Signed in with OpenID Connect');
+    const claims = Object.fromEntries(
+      await page
+        .locator('dl.values dt')
+        .evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])),
+    ) as Record<string, string>;
+    assert.equal(claims.nonce, url.searchParams.get('nonce'));
+    assert.equal(claims.aud, 'demo-public');
+    assert.equal(claims.name, 'Demo User');
+    assert.equal(claims.email, 'demo@example.com');
+    await page.screenshot({ path: join(SCREENSHOTS, 'demo-sign-in.png'), fullPage: true });
+  });
 });
 
 describe('/demo/callback outside the happy path', () => {

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DEMO_PUBLIC_CLIENT_ID, ensureDemoClient } from '../src/cli/demo.js';
 import { runCli } from '../src/cli/run.js';
+import { registerClient } from '../src/oauth/clients.js';
 import { createContext } from '../src/server.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { hashPassword, verifyPassword } from '../src/users/passwords.js';
 import type { UserRecord } from '../src/store/identity-repository.js';
-import { checkPassword } from '../src/users/users.js';
+import { addUser, checkPassword } from '../src/users/users.js';
 import { DIALECTS, freshDatabase } from './_dialects.js';
 import { ISSUER } from './_oauth-assertions.js';
 
@@ -181,10 +182,27 @@ describe('the demo (npm start)', () => {
       const publicClient = await store.findClient(DEMO_PUBLIC_CLIENT_ID);
       assert.equal(publicClient?.secretDigest, null, 'a public client');
       assert.deepEqual(publicClient?.redirectUris, ['http://localhost:3000/demo/callback'], 'the server itself');
-      assert.deepEqual(publicClient?.scope, ['contacts:read', 'contacts:write']);
-      const url = new URL(/(http:\/\/localhost:3000\/authorize\?\S+)/.exec(text)?.[1] as string);
+      const scopes = ['openid', 'profile', 'email', 'contacts:read', 'contacts:write'];
+      assert.deepEqual(publicClient?.scope, scopes);
+      assert.deepEqual((await store.findClient('demo'))?.scope, scopes);
+      const [url, openid] = [...text.matchAll(/(http:\/\/localhost:3000\/authorize\?\S+)/g)].map(
+        (m) => new URL(m[1] as string),
+      );
+      assert.ok(url && openid, text);
       assert.equal(url.searchParams.get('client_id'), DEMO_PUBLIC_CLIENT_ID);
       assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
+      assert.equal(url.searchParams.get('scope'), 'contacts:read contacts:write');
+      // OIDC Core §3.1.2.1: an OpenID Connect request is scope openid; the demo's carries a nonce.
+      assert.equal(openid.searchParams.get('scope'), 'openid profile email');
+      assert.match(openid.searchParams.get('nonce') ?? '', /^[A-Za-z0-9_-]{22,}$/);
+      assert.equal(openid.searchParams.get('code_challenge_method'), 'S256');
+      assert.equal(openid.searchParams.get('redirect_uri'), 'http://localhost:3000/demo/callback');
+      assert.notEqual(openid.searchParams.get('state'), url.searchParams.get('state'));
+      assert.deepEqual((await store.findUser('demo'))?.claims, {
+        name: 'Demo User',
+        email: 'demo@example.com',
+        email_verified: false,
+      });
       const again: string[] = [];
       await ensureDemoClient(context, (line) => again.push(line));
       assert.doesNotMatch(again.join('\n'), new RegExp(password), 'the password is shown only at first start');
@@ -196,6 +214,43 @@ describe('the demo (npm start)', () => {
       assert.deepEqual((await store.findClient(DEMO_PUBLIC_CLIENT_ID))?.redirectUris, [
         'http://localhost:4000/demo/callback',
       ]);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('demo clients and user made by an earlier version, without the OpenID Connect scopes and claims, are given them; the secret and password stay', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-demo-'));
+    const store = await openStore(`sqlite:${join(dir, 'x.db')}`);
+    try {
+      const context = await createContext(store, 'http://localhost:3000');
+      const old = { scope: ['contacts:read', 'contacts:write'], redirectUris: ['http://localhost:3000/demo/callback'] };
+      await registerClient(store, { id: 'demo', name: 'Gatehouse demo client', ...old }, 1);
+      await registerClient(store, { id: DEMO_PUBLIC_CLIENT_ID, name: 'Gatehouse demo app', public: true, ...old }, 1);
+      await addUser(store, 'demo', 'an old demo password', 1);
+      const secretDigest = (await store.findClient('demo'))?.secretDigest;
+      const printed: string[] = [];
+      await ensureDemoClient(context, (line) => printed.push(line));
+      const scopes = ['contacts:read', 'contacts:write', 'openid', 'profile', 'email'];
+      assert.deepEqual((await store.findClient('demo'))?.scope, scopes);
+      assert.equal((await store.findClient('demo'))?.secretDigest, secretDigest);
+      assert.match(
+        printed.join('\n'),
+        /Gave the demo client 'demo' the scopes openid profile email contacts:read contacts:write/,
+      );
+      assert.deepEqual((await store.findClient(DEMO_PUBLIC_CLIENT_ID))?.scope, [
+        'openid',
+        'profile',
+        'email',
+        'contacts:read',
+        'contacts:write',
+      ]);
+      assert.equal(
+        (await store.findUser('demo'))?.claims.name,
+        'Demo User',
+        'the demo user without claims is given them',
+      );
+      assert.ok(await authenticateUser(store, 'demo', 'an old demo password'), 'its password stays');
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

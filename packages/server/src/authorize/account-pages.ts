@@ -43,8 +43,9 @@ export function renderSignedOutPage(base: BasePath): string {
   );
 }
 
-export interface AccountApplication {
-  readonly grantId: string;
+/** One application on the account page: a client and what all its grants of the user hold. */
+export interface ApplicationView {
+  readonly clientId: string;
   readonly clientName: string;
   readonly scopes: readonly string[];
   readonly since: number;
@@ -54,7 +55,7 @@ export interface AccountApplication {
 interface AccountPage {
   readonly username: string;
   readonly csrfToken: string;
-  readonly applications: readonly AccountApplication[];
+  readonly applications: readonly ApplicationView[];
 }
 
 /** A date people read; UTC, since the page has no script to learn the browser's zone. */
@@ -67,15 +68,15 @@ function day(seconds: number): string {
   });
 }
 
-function application(base: BasePath, csrfToken: string, a: AccountApplication): string {
+function application(base: BasePath, csrfToken: string, a: ApplicationView): string {
   const scopes = a.scopes.map((words) => `<li>${escapeHtml(words)}</li>`).join('');
   return `<li class="application">
-<div class="application-head">${monogram(a.clientName, 'client')}<div><strong class="client-name">${escapeHtml(a.clientName)}</strong>
+<div class="application-head">${monogram(a.clientName, 'client')}<div class="application-name"><strong class="client-name">${escapeHtml(a.clientName)}</strong>
 <span class="application-dates">Allowed since ${day(a.since)} · Last used ${day(a.lastUsed)}</span></div></div>
 <ul class="application-scopes">${scopes}</ul>
 <form method="post" action="${base}/account/revoke">
 <input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">
-<input type="hidden" name="grant_id" value="${escapeHtml(a.grantId)}">
+<input type="hidden" name="client_id" value="${escapeHtml(a.clientId)}">
 <button type="submit" class="button secondary">Remove access</button>
 </form>
 </li>`;

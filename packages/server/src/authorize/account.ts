@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ProblemError } from '@gatehouse/contract';
-import { revokeFamily } from '../oauth/revoke-family.js';
+import { auditLogOf } from '../http/audit-log.js';
 import { formParamsOf } from '../http/form.js';
 import { describeScope } from './consent.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
@@ -10,11 +10,13 @@ import { renderAccountPage, renderNotSignedInPage } from './account-pages.js';
 import { sendPage } from '../html/responses.js';
 import { currentSession, signedInSubject } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
+import { applicationsOf, removeApplication } from './account-applications.js';
 
 /**
- * GET /account: the applications holding a live grant of the signed-in user (name, scopes in plain
- * words, since when, last used). POST /account/revoke removes one: the grant is revoked, so its
- * refresh tokens are refused and its access tokens too (the API and userinfo read the grant on
+ * GET /account: the applications holding a live grant of the signed-in user, one per client however
+ * many times the user signed in to it (name, scopes in plain words, since when, last used). POST
+ * /account/revoke removes one: every grant of the user that client holds is revoked, so their
+ * refresh tokens are refused and their access tokens too (the API and userinfo read the grant on
  * every request).
  */
 export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): void {
@@ -27,18 +29,11 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     const session = signedInSession(await currentSession(store, request, now));
     const subject = session && (await signedInSubject(store, session));
     if (!session || subject === undefined) return sendPage(reply, 200, renderNotSignedInPage(base));
-    const grants = await store.listAccountGrants(subject, now);
+    const applications = applicationsOf(await store.listAccountGrants(subject, now));
     const page = renderAccountPage(base, {
       username: session.username,
       csrfToken: session.csrfToken,
-      applications: grants.map((g) => ({
-        grantId: g.grant.id,
-        clientName: g.clientName,
-        scopes: g.grant.scope.map(describeScope),
-        since: g.grant.createdAt,
-        // The code exchange that made the grant is its first use.
-        lastUsed: g.lastUsedAt ?? g.grant.createdAt,
-      })),
+      applications: applications.map((a) => ({ ...a, scopes: a.scopes.map(describeScope) })),
     });
     return sendPage(reply, 200, page);
   });
@@ -48,12 +43,15 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     const session = signedInSession(checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD)));
     const subject = session && (await signedInSubject(store, session));
     if (subject === undefined) throw new ProblemError('csrf_token_invalid');
-    const grantId = form.get('grant_id') ?? '';
-    // Only a grant of this user: another's id is answered as if it were unknown.
-    const grant = (await store.listAccountGrants(subject, now)).find((g) => g.grant.id === grantId)?.grant;
-    if (grant) {
-      await store.transaction((tx) => revokeFamily(tx, grant, { reason: 'revoked_by_user', at: now }));
-    }
+    // A page served before applications were grouped names one grant: its client is removed.
+    const grantId = form.get('grant_id');
+    const clientId =
+      form.get('client_id') ??
+      (grantId === undefined
+        ? undefined
+        : (await store.listAccountGrants(subject, now)).find((g) => g.grant.id === grantId)?.grant.clientId);
+    // Only the user's own grants are revoked: another's client or grant is answered as if unknown.
+    if (clientId !== undefined) await removeApplication(store, { subject, clientId, now }, auditLogOf(request));
     return reply.code(303).header('location', `${base}/account`).header('cache-control', 'no-store').send();
   });
 }

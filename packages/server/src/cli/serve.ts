@@ -46,7 +46,7 @@ export async function serveCommand(args: string[], config: ServerConfig, io: Cli
   } finally {
     await store.close();
   }
-  warnOfPlaintextKeys(config, values.demo ?? false, pino(serverLoggerOptions(config.logLevel)));
+  warnOfPlaintextKeys(config, values.demo ?? false, primaryLogger(config));
   io.out(
     `Gatehouse is serving ${config.issuer} with ${workers} workers (port ${config.port}, store ${storeOf(config)})`,
   );
@@ -58,6 +58,12 @@ function storeOf(config: ServerConfig): string {
   return config.databaseUrl.startsWith('sqlite:')
     ? `sqlite ${sqliteFilename(config.databaseUrl)}`
     : (config.databaseUrl.split(':')[0] as string);
+}
+
+/** The log of the primary of several workers, in the workers' format. */
+function primaryLogger(config: ServerConfig): { warn(message: string): void } {
+  const { stream, ...options } = serverLoggerOptions(config.logLevel, config.logFormat);
+  return pino(options, stream ?? process.stdout);
 }
 
 /**
@@ -96,7 +102,7 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
     migrations: options.migrations,
     trustProxy: config.trustProxy,
     metricsToken: config.metricsToken,
-    logger: serverLoggerOptions(config.logLevel),
+    logger: serverLoggerOptions(config.logLevel, config.logFormat),
     rateLimits: config.rateLimits,
     connectionLimits: config.connectionLimits,
     keyEncryptionKey: config.keyEncryptionKey,

@@ -27,12 +27,13 @@ body {
   width: 100%; max-width: 420px; padding: 28px 28px 24px; background: var(--card);
   border: 1px solid var(--line); border-radius: 16px; box-shadow: var(--shadow);
 }
+.card-wide { max-width: 720px; }
 .brand { display: flex; align-items: center; gap: 8px; margin-bottom: 24px; color: var(--muted); font-size: 14px; font-weight: 600; letter-spacing: .01em; }
 .brand .logo { color: var(--accent); }
 .parties { display: flex; align-items: center; justify-content: center; gap: 10px; margin: 4px 0 20px; }
 .mark {
-  display: inline-flex; align-items: center; justify-content: center; width: 56px; height: 56px;
-  border-radius: 16px; font-size: 26px; font-weight: 700; line-height: 1;
+  display: inline-flex; flex: none; align-items: center; justify-content: center; width: 56px; height: 56px;
+  aspect-ratio: 1; border-radius: 16px; font-size: 26px; font-weight: 700; line-height: 1;
 }
 .mark-client { background: var(--accent); color: var(--accent-text); }
 .mark-user { background: var(--accent-soft); color: var(--accent); border-radius: 50%; }
@@ -95,6 +96,8 @@ a { color: var(--accent); }
 .application { padding: 14px; }
 .application + .application { border-top: 1px solid var(--line); }
 .application-head { display: flex; gap: 12px; align-items: center; }
+.application-head .mark { width: 44px; height: 44px; border-radius: 12px; font-size: 20px; }
+.application-name { min-width: 0; }
 .application-dates { display: block; color: var(--muted); font-size: 13px; }
 .application-scopes { margin: 10px 0 12px; padding-left: 20px; font-size: 14.5px; }
 .application .button { width: 100%; }
@@ -114,6 +117,16 @@ input.user-code { font-size: 22px; text-align: center; text-transform: uppercase
   margin: 8px 0 0; padding: 12px 14px; background: var(--bg); border: 1px solid var(--line); border-radius: 10px;
   font-size: 12.5px; line-height: 1.55; white-space: pre-wrap; word-break: break-all; user-select: all;
 }
+.eyebrow { margin: 0 0 8px; color: var(--muted); font-size: 13.5px; text-align: center; overflow-wrap: anywhere; }
+.section-title { margin: 22px 0 10px; }
+.reasons { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line); border-radius: 12px; }
+.reasons li { padding: 10px 14px; overflow-wrap: anywhere; }
+.reasons li + li { border-top: 1px solid var(--line); }
+.reasons li:target { background: var(--accent-soft); }
+.reason-meta { display: block; color: var(--muted); font-size: 13px; }
+.reason-links { display: flex; flex-wrap: wrap; gap: 4px 12px; list-style: none; margin: 6px 0 0; padding: 0; font-size: 13px; }
+.links .reason-links li { padding: 0; border: 0; }
+.links .reason-links a { font-weight: 400; }
 @media (max-width: 420px) {
   body { justify-content: flex-start; padding: 16px 12px; }
   .card { padding: 22px 18px 20px; border-radius: 14px; }

@@ -1,4 +1,7 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import { prettyDestination, type LogFormat } from './log-format.js';
+
+type ServerLoggerOptions = NonNullable<Exclude<FastifyServerOptions['logger'], boolean>>;
 
 /**
  * What the request logs may say about a request. Credentials travel in headers and bodies, which
@@ -86,12 +89,22 @@ function requestLogSerializer(request: FastifyRequest): Record<string, unknown> 
   };
 }
 
-/** The logger of `gatehouse serve`: pino at `level`, URLs redacted, credential headers removed. */
-export function serverLoggerOptions(level: string): NonNullable<Exclude<FastifyServerOptions['logger'], boolean>> {
+/**
+ * The logger of `gatehouse serve`: pino at `level`, URLs redacted, credential headers removed; JSON
+ * lines, or with `pretty` one readable line an event, colored on a terminal (unless NO_COLOR).
+ */
+export function serverLoggerOptions(
+  level: string,
+  format: LogFormat = 'json',
+  out: NodeJS.WriteStream = process.stdout,
+): ServerLoggerOptions {
+  const color = out.isTTY === true && !process.env.NO_COLOR;
   return {
     level,
     serializers: { req: requestLogSerializer },
     // Not serialised by the above; kept in case a log line ever carries the headers.
     redact: ['req.headers.authorization', 'req.headers.cookie'],
+    // Fastify hands `stream` to pino as its destination; the pretty form is made from the redacted line.
+    ...(format === 'pretty' ? { stream: prettyDestination(out, color) } : {}),
   };
 }

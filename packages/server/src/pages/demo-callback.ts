@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { escapeHtml, layout, type BasePath } from '../html/layout.js';
 import { sendPage } from '../html/responses.js';
 import { DEMO_PUBLIC_CLIENT_ID, type DemoFlows } from './demo-flows.js';
+import { exchangeDemoCode, renderDemoSignIn } from './demo-sign-in.js';
 
 /** Where `serve --demo` registers its clients' redirect URI: on Gatehouse itself. */
 export const DEMO_CALLBACK_PATH = '/demo/callback';
@@ -73,11 +74,23 @@ ${verifierNote}<pre class="command"><code>${escapeHtml(exchangeCommand(issuer, f
   );
 }
 
-/** GET /demo/callback: the demo clients' redirect URI (only with `serve --demo`). */
+/**
+ * GET /demo/callback: the demo clients' redirect URI (only with `serve --demo`). The code of an
+ * OpenID Connect request the demo printed is exchanged by the page itself, which shows the ID
+ * token's claims; any other code is shown with the curl command that exchanges it.
+ */
 export function demoCallbackPage(app: FastifyInstance, base: BasePath, issuer: string, flows: DemoFlows): void {
-  app.get<{ Querystring: CallbackQuery }>(DEMO_CALLBACK_PATH, async (request, reply) =>
-    sendPage(reply, 200, renderCallbackPage(base, issuer, pickQuery(request.query), flows)),
-  );
+  const redirectUri = `${issuer}${DEMO_CALLBACK_PATH}`;
+  app.get<{ Querystring: CallbackQuery }>(DEMO_CALLBACK_PATH, async (request, reply) => {
+    const query = pickQuery(request.query);
+    const flow = query.state === undefined ? undefined : flows.find(query.state);
+    const { code } = query;
+    if (flow?.nonce !== undefined && query.error === undefined && code !== undefined && CODE.test(code)) {
+      const exchange = await flows.exchangeOnce(code, () => exchangeDemoCode(app, redirectUri, flow, code));
+      return sendPage(reply, 200, renderDemoSignIn(base, issuer, flow, exchange));
+    }
+    return sendPage(reply, 200, renderCallbackPage(base, issuer, query, flows));
+  });
 }
 
 /** The parameters the page reads, each once (a repeated one counts as absent). */

@@ -3,6 +3,7 @@ import { demoCallbackPage } from './demo-callback.js';
 import type { DemoFlows } from './demo-flows.js';
 import { landingPage } from './landing.js';
 import { notFoundPage } from './not-found.js';
+import { problemPages } from './problem-pages.js';
 
 export interface BrowserPagesOptions {
   readonly issuer: string;
@@ -12,10 +13,14 @@ export interface BrowserPagesOptions {
   readonly demo?: DemoFlows;
 }
 
-/** What a browser meets outside the authorization flow: the landing page, the 404 page, the demo's callback. */
+/**
+ * What a browser meets outside the authorization flow: the landing page, the 404 page, the error
+ * catalog's pages (/problems/), the demo's callback.
+ */
 export function browserPages(app: FastifyInstance, { issuer, apiPrefix, demo }: BrowserPagesOptions): void {
   const base = new URL(issuer).pathname.replace(/\/+$/, '');
   app.setNotFoundHandler(notFoundPage(base, apiPrefix));
   landingPage(app, base, issuer, apiPrefix);
+  problemPages(app, base);
   if (demo) demoCallbackPage(app, base, issuer, demo);
 }
