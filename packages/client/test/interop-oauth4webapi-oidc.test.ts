@@ -11,7 +11,7 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { CALLBACK, PASSWORD, startGatehouse, type Gatehouse } from './_gatehouse.js';
 import { hidden, UserAgent } from './_browser.js';
-import { grantIdOnAccountPage } from './_oidc-browser.js';
+import { clientIdOnAccountPage } from './_oidc-browser.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const; // the test server is plain http on loopback
 
@@ -143,7 +143,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for oauth4webapi (pu
     const account = await browser.get(`${gatehouse.issuer}/account`);
     const removed = await browser.post(`${gatehouse.issuer}/account/revoke`, {
       csrf_token: hidden(account.html, 'csrf_token'),
-      grant_id: grantIdOnAccountPage(account.html, 'o4w-account'),
+      client_id: clientIdOnAccountPage(account.html, 'o4w-account'),
     });
     assert.equal(removed.status, 303);
     const error = await oauth

@@ -11,7 +11,7 @@ import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { CALLBACK, PASSWORD, startGatehouse, type Gatehouse } from './_gatehouse.js';
 import { hidden, UserAgent } from './_browser.js';
-import { grantIdOnAccountPage } from './_oidc-browser.js';
+import { clientIdOnAccountPage } from './_oidc-browser.js';
 
 const SCOPES = ['openid', 'profile', 'email', 'offline_access', 'contacts:read'];
 
@@ -292,7 +292,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
     assert.match(account.headers.get('content-security-policy') ?? '', /default-src 'none'/);
     const removed = await browser.post(`${gatehouse.issuer}/account/revoke`, {
       csrf_token: hidden(account.html, 'csrf_token'),
-      grant_id: grantIdOnAccountPage(account.html, 'oidc-rp-account'),
+      client_id: clientIdOnAccountPage(account.html, 'oidc-rp-account'),
     });
     assert.equal(removed.status, 303);
     await assert.rejects(client.refreshTokenGrant(config, tokens.refresh_token as string), {
@@ -317,7 +317,7 @@ describe('interoperability: Gatehouse as an OpenID Provider for openid-client', 
     const account = await browser.get(`${gatehouse.issuer}/account`);
     const forged = await browser.post(`${gatehouse.issuer}/account/revoke`, {
       csrf_token: 'forged',
-      grant_id: hidden(account.html, 'grant_id'),
+      client_id: hidden(account.html, 'client_id'),
     });
     assert.equal(forged.status, 403);
     assert.ok((await client.refreshTokenGrant(config, tokens.refresh_token as string)).access_token);
