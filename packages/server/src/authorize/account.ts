@@ -19,7 +19,7 @@ import { signedInSession } from './sign-in/state.js';
  */
 export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): void {
   const {
-    context: { store, clock },
+    context: { store, audit, clock },
     base,
   } = pages;
   app.get('/account', async (request, reply) => {
@@ -51,7 +51,9 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     // Only a grant of this user: another's id is answered as if it were unknown.
     const grant = (await store.listAccountGrants(username, now)).find((g) => g.grant.id === grantId)?.grant;
     if (grant) {
-      await store.transaction((tx) => revokeFamily(tx, grant, { reason: 'revoked_by_user', at: now }));
+      await audit.transaction((tx, recordIn) =>
+        revokeFamily(tx, recordIn, grant, { reason: 'revoked_by_user', at: now }),
+      );
     }
     return reply.code(303).header('location', `${base}/account`).header('cache-control', 'no-store').send();
   });

@@ -12,8 +12,8 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
   switch (sub) {
     case 'add': {
       const registration = registrationFrom(args);
-      const { client, secret } = await withStore(config, (store, clock) =>
-        createClient(store, registration, clock.now(), CLI_ACTOR),
+      const { client, secret } = await withStore(config, (_store, clock, audit) =>
+        createClient(audit, registration, clock.now(), CLI_ACTOR),
       );
       io.out(
         JSON.stringify({ ...describeClient(client), ...(secret === null ? {} : { client_secret: secret }) }, null, 2),
@@ -30,7 +30,9 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
       const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
       if (positionals.length !== 1) throw new UsageError('clients remove takes one client id');
       const id = positionals[0] as string;
-      const removed = await withStore(config, (store, clock) => deleteClient(store, id, clock.now(), CLI_ACTOR));
+      const removed = await withStore(config, (_store, clock, audit) =>
+        deleteClient(audit, id, clock.now(), CLI_ACTOR),
+      );
       io.out(JSON.stringify({ client_id: id, removed }));
       return removed ? 0 : 1;
     }

@@ -29,7 +29,9 @@ export async function grantsCommand([sub, ...args]: string[], config: ServerConf
       const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
       if (positionals.length !== 1) throw new UsageError('grants revoke takes one grant id');
       const id = positionals[0] as string;
-      const found = await withStore(config, (store, clock) => revokeGrantAsAdmin(store, id, clock.now(), CLI_ACTOR));
+      const found = await withStore(config, (_store, clock, audit) =>
+        revokeGrantAsAdmin(audit, id, clock.now(), CLI_ACTOR),
+      );
       if (!found) throw new OperatorInputError(`no grant '${id}'`);
       io.out(JSON.stringify({ grant_id: id, revoked: true, already_revoked: found.revokedAt !== null }));
       return 0;

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { AUDIT_EVENT_NAMES } from '../audit/audit.js';
 import { configFromEnv, type ServerConfig } from '../config.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { auditCommand } from './audit.js';
@@ -34,6 +35,20 @@ export function unknownCommand(what: string, given: string | undefined, known: r
 /** This package's version (package.json is two folders up from both src/cli and dist/cli). */
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
+/** Where the explanations of the usage begin. */
+const HELP_COLUMN = ' '.repeat(41);
+
+/** Words in lines of the help's explanation column, none longer than 120 characters. */
+function helpLines(words: readonly string[]): string {
+  const lines: string[] = [];
+  for (const word of words) {
+    const last = lines.length - 1;
+    if (last >= 0 && `${lines[last]} ${word}`.length <= 120) lines[last] = `${lines[last]} ${word}`;
+    else lines.push(`${HELP_COLUMN}${word}`);
+  }
+  return lines.join('\n');
+}
+
 export const USAGE = `Usage: gatehouse <command>     (gatehouse --version: the version)
 
   serve [--demo] [--workers N|auto]      serve the authorization server (N processes sharing the port)
@@ -64,10 +79,8 @@ export const USAGE = `Usage: gatehouse <command>     (gatehouse --version: the v
   keys seal                              seal stored private keys under KEY_ENCRYPTION_KEY
   keys retire KID                        stop publishing and accepting a key
   audit [--since ISO|DURATION] [--limit N] [--event NAME]
-                                         security events, oldest first (default: the newest 100); NAME is
-                                         refresh_token_reuse_detected, grant_revoked, client_authentication_failed
-                                         login_failed, client_registered, client_registration_changed
-                                         or registration_refused
+                                         the audit trail, oldest first (default: the newest 100); NAME is one of
+${helpLines(AUDIT_EVENT_NAMES)}
   registration-tokens issue [--expires-in DURATION (1d)] [--uses N (1)]
                                          an initial access token for POST /register (CLIENT_REGISTRATION=token),
                                          shown once

@@ -23,8 +23,8 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       // Without --password-stdin a strong password is made and shown this once: only its hash is kept.
       const generated = values['password-stdin'] ? undefined : generatePassword();
       const password = generated ?? (await passwordFromStdin(io));
-      const user = await withStore(config, (store, clock) =>
-        createUser(store, username, password, clock.now(), claims, CLI_ACTOR),
+      const user = await withStore(config, (_store, clock, audit) =>
+        createUser(audit, username, password, clock.now(), claims, CLI_ACTOR),
       );
       io.out(
         JSON.stringify({ ...describeUser(user), ...(generated === undefined ? {} : { password: generated }) }, null, 2),
@@ -40,9 +40,9 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       if (positionals.length !== 1) throw new UsageError('users update takes one username');
       const typed = positionals[0] as string;
       // --username renames; the subject (the OIDC sub) stays.
-      const user = await withStore(config, (store, clock) =>
+      const user = await withStore(config, (_store, clock, audit) =>
         updateUser(
-          store,
+          audit,
           typed,
           (current) => claimsFromOptions(values, current),
           values.username,
@@ -61,8 +61,8 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
     }
     case 'remove': {
       const username = oneName(args, 'users remove takes one username');
-      const { removed, grantsRevoked } = await withStore(config, (store, clock) =>
-        deleteUser(store, username, clock.now(), CLI_ACTOR),
+      const { removed, grantsRevoked } = await withStore(config, (_store, clock, audit) =>
+        deleteUser(audit, username, clock.now(), CLI_ACTOR),
       );
       if (!removed) throw new OperatorInputError(`no user '${username}'`);
       io.out(JSON.stringify({ username, removed, grants_revoked: grantsRevoked }));
@@ -78,7 +78,9 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       const username = positionals[0] as string;
       const generated = values['password-stdin'] ? undefined : generatePassword();
       const password = generated ?? (await passwordFromStdin(io));
-      await withStore(config, (store, clock) => setUserPassword(store, username, password, clock.now(), CLI_ACTOR));
+      await withStore(config, (_store, clock, audit) =>
+        setUserPassword(audit, username, password, clock.now(), CLI_ACTOR),
+      );
       io.out(
         JSON.stringify(
           {
