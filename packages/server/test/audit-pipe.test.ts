@@ -11,13 +11,15 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { AUDIT_EVENT_NAMES, type AuditEvent, type AuditEventName } from '../src/audit/audit.js';
+import { AUDIT_EVENT_NAMES, AuditTrail, type AuditEvent, type AuditEventName } from '../src/audit/audit.js';
 import { USAGE } from '../src/cli/run.js';
 import { GRANT_REVOCATION_REASONS } from '../src/primitives/records.js';
+import { openStore } from '../src/store/open.js';
+import type { Store } from '../src/store/store.js';
 import { api } from './_api.js';
 import { addTestUser, authorizationQuery, CALLBACK, hiddenField, obtainCode, PageBrowser, pkce } from './_authorize.js';
 import { runCliCaptured } from './_cli.js';
-import { DIALECTS } from './_dialects.js';
+import { DIALECTS, freshDatabase } from './_dialects.js';
 import { refresh, startTestServer, VERIFIER, type TestClient, type TestServer } from './_server.js';
 
 const ISSUER = 'http://gatehouse.test';
@@ -354,6 +356,61 @@ for (const dialect of DIALECTS)
         );
       });
     }
+  });
+
+for (const dialect of DIALECTS)
+  describe(`the trail announces what committed, once [${dialect}]`, () => {
+    let database: { url: string; drop(): Promise<void> };
+    let store: Store;
+    before(async () => {
+      database = await freshDatabase(dialect);
+      store = await openStore(database.url);
+    });
+    after(async () => {
+      await store.close();
+      await database.drop();
+    });
+
+    const input = { event: 'user_created', at: 1_800_000_000, actor: 'test' } as const;
+
+    it('a transaction that throws stores, logs and counts nothing', async () => {
+      const announced: AuditEvent[] = [];
+      const trail = new AuditTrail(store, (event) => announced.push(event));
+      const failing = trail.transaction(async (_tx, audit) => {
+        await audit({ ...input, subject: 'rolled-back' });
+        throw new Error('refused after recording');
+      });
+      await assert.rejects(failing, /refused after recording/);
+      assert.deepEqual(announced, []);
+      assert.deepEqual([...trail.counts()], []);
+      const stored = await store.listAuditEvents({ limit: 100 });
+      assert.equal(stored.filter((e) => e.subject === 'rolled-back').length, 0);
+    });
+
+    it('a transaction the store retries (a serialization failure) announces only the attempt that committed', async () => {
+      const announced: AuditEvent[] = [];
+      const retrying: Store = {
+        ...store,
+        async transaction(work) {
+          await store
+            .transaction(async (tx) => {
+              await work(tx);
+              throw new Error('could not serialize access');
+            })
+            .catch(() => undefined);
+          return store.transaction(work);
+        },
+      };
+      const trail = new AuditTrail(retrying, (event) => announced.push(event));
+      await trail.transaction((_tx, audit) => audit({ ...input, subject: 'retried' }));
+      const stored = (await store.listAuditEvents({ limit: 100 })).filter((e) => e.subject === 'retried');
+      assert.equal(stored.length, 1);
+      assert.deepEqual(
+        announced.map((e) => e.id),
+        stored.map((e) => e.id),
+      );
+      assert.deepEqual([...trail.counts()], [['user_created', 1]]);
+    });
   });
 
 describe('the audit pipe is the only way to store an event', () => {
