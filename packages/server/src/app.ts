@@ -9,7 +9,6 @@ import { authorizationPages } from './authorize/routes.js';
 import { SIGN_IN_FAILURES } from './authorize/sign-in/steps/index.js';
 import type { ServerContext } from './context.js';
 import { answerHalfClosedClients, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
-import { logAuditEventsPerRequest } from './http/audit-log.js';
 import { clientErrorHandler, connectRequestHandler, frameworkErrorHandler } from './http/client-errors.js';
 import { healthRoutes } from './health/routes.js';
 import { OAUTH_FORM_PATHS } from './oauth/endpoints/index.js';
@@ -64,7 +63,6 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     },
   });
   app.server.maxConnections = limits.maxConnections;
-  logAuditEventsPerRequest(app);
   trackRequestsInFlight(app);
   answerHalfClosedClients(app.server);
   app.server.on('connect', connectRequestHandler(context.issuer));
