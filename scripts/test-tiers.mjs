@@ -50,6 +50,7 @@ export const TABLE = {
     'users.test.ts': 'unit',
     'admin-api.test.ts': 'server',
     'account.test.ts': 'server',
+    'audit-pipe.test.ts': 'server',
     'audit.test.ts': 'server',
     'authorize-post.test.ts': 'server',
     'authorize.test.ts': 'server',

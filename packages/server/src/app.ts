@@ -1,5 +1,5 @@
 import { trackRequestsInFlight } from './http/drain.js';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { adminDefinition } from './admin-api/definition.js';
 import { adminRoutes } from './admin-api/routes.js';
 import { API_PREFIX, resourceMetadataRoutes, resourceMetadataUrl } from './api/resource-metadata.js';
@@ -21,7 +21,8 @@ import type { DemoFlows } from './pages/demo-flows.js';
 import { browserPages } from './pages/routes.js';
 
 export interface AppOptions {
-  readonly logger?: FastifyServerOptions['logger'];
+  /** The server's logger (http/server-log.ts), the audit trail's too; none when undefined. */
+  readonly logger?: FastifyBaseLogger;
   /** The REST API to serve under /v2; none when undefined. */
   readonly api?: ApiDefinition;
   /** Fastify's trustProxy: whose X-Forwarded-For gives the client address. */
@@ -42,7 +43,7 @@ const DEFAULT_BODY_LIMIT = 16 * 1024;
 export async function buildApp(context: ServerContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.logger === undefined ? {} : { loggerInstance: options.logger }),
     http: {
       headersTimeout: limits.headersTimeoutMs,
       maxHeaderSize: limits.maxHeaderBytes,
@@ -69,7 +70,12 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   app.setErrorHandler(problemErrorHandler);
   refuseUnsupportedRequests(app);
   const { metricsToken: token } = options;
-  metricsRoutes(app, { token, rateLimits: context.rateLimits, signInFailures: SIGN_IN_FAILURES });
+  metricsRoutes(app, {
+    token,
+    rateLimits: context.rateLimits,
+    signInFailures: SIGN_IN_FAILURES,
+    auditEvents: context.audit,
+  });
   healthRoutes(
     app,
     new ReadinessCheck(context.store, context.keys, {

@@ -4,6 +4,9 @@ import { RateLimiter } from './abuse/rate-limiter.js';
 import { loadApiDefinition, type ApiDefinition } from './api/definition.js';
 import { buildApp } from './app.js';
 import type { ConnectionLimits } from './http/connection-limits.js';
+import { auditLog } from './http/audit-log.js';
+import { serverLog } from './http/server-log.js';
+import { AuditTrail, type AuditSink } from './audit/audit.js';
 import type { ServerContext } from './context.js';
 import { AccessTokens } from './oauth/access-tokens.js';
 import { IdTokens } from './oauth/id-tokens.js';
@@ -21,6 +24,11 @@ import type { MigrationMode } from './store/migrations.js';
 import type { Store } from './store/store.js';
 
 export interface ContextOptions {
+  /**
+   * Where every audit event goes besides the store, given once: the server's log (http/audit-log.ts),
+   * or the CLI's (cli/open-context.ts). Every service records through the context's one trail.
+   */
+  readonly auditSink: AuditSink;
   readonly clock?: Clock;
   readonly rateLimits?: RateLimitPolicies;
   /** The rate limiter's clock, in epoch milliseconds (limits need finer time than `clock`). */
@@ -34,11 +42,7 @@ export interface ContextOptions {
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
-export async function createContext(
-  store: Store,
-  issuer: string,
-  options: ContextOptions = {},
-): Promise<ServerContext> {
+export async function createContext(store: Store, issuer: string, options: ContextOptions): Promise<ServerContext> {
   const clock = options.clock ?? systemClock;
   const encryption =
     options.keyEncryptionKey === undefined ? undefined : KeyEncryption.fromSecret(options.keyEncryptionKey);
@@ -57,6 +61,7 @@ export async function createContext(
   const registrableScopes = [...OIDC_SCOPES, ...apiScopes];
   return {
     store,
+    audit: new AuditTrail(store, options.auditSink),
     clock,
     issuer,
     keys,
@@ -110,10 +115,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // A broken document stops the server before anything listens.
   const api = typeof options.api === 'string' ? loadApiDefinition(options.api) : options.api;
   const store = await openStore(options.databaseUrl, { migrations: options.migrations ?? 'apply' });
-  const context = await createContext(store, options.issuer, { ...options, api });
+  const log = serverLog(options.logger);
+  const context = await createContext(store, options.issuer, { ...options, api, auditSink: auditLog(log) });
   await recordServedIssuer(store, options.issuer, context.clock.now());
   const app = await buildApp(context, {
-    logger: options.logger,
+    logger: log,
     api,
     trustProxy: options.trustProxy,
     metricsToken: options.metricsToken,

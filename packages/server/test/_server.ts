@@ -16,7 +16,7 @@ import { createPostgresSchema, type Dialect } from './_dialects.js';
 import { RATE_LIMIT_NAMES, type RateLimitPolicies } from '../src/rate-limits.js';
 import type { ConnectionLimits } from '../src/http/connection-limits.js';
 import type { DemoFlows } from '../src/pages/demo-flows.js';
-import { startServer, type RunningServer } from '../src/server.js';
+import { startServer, type RunningServer, type StartOptions } from '../src/server.js';
 import type { RegistrationPolicy } from '../src/oauth/dynamic-registration.js';
 import { freePort } from './_pg-cluster.js';
 
@@ -90,6 +90,8 @@ export interface TestServerOptions {
   readonly connectionLimits?: Partial<ConnectionLimits>;
   /** CLIENT_REGISTRATION; off by default. */
   readonly clientRegistration?: RegistrationPolicy;
+  /** The server's logger options (e.g. a level and a `stream` capturing the lines); silent by default. */
+  readonly logger?: StartOptions['logger'];
   /**
    * Whether the issuer is the URL the server listens on (a free port chosen first), for clients that
    * follow the metadata's URLs; otherwise the issuer is http://gatehouse.test.
@@ -113,6 +115,7 @@ export async function startTestServer({
   rateLimits,
   connectionLimits,
   clientRegistration,
+  logger,
   reachableIssuer = false,
   demo,
 }: TestServerOptions = {}): Promise<TestServer> {
@@ -133,6 +136,7 @@ export async function startTestServer({
     connectionLimits,
     clientRegistration,
     demo,
+    logger,
     // The limiter runs on the test's clock too: time passes for it only when a test says so.
     rateLimits: { ...UNREACHABLE_RATE_LIMITS, ...rateLimits },
     rateLimitClock: () => clock.now() * 1000,

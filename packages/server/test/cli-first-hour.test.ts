@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { registerClient } from '../src/oauth/clients.js';
 import { signEs256Jwt } from '../src/oauth/jwt.js';
 import { createContext, startServer, type RunningServer } from '../src/server.js';
+import { CLI_AUDIT_SINK } from '../src/cli/open-context.js';
 import { openStore } from '../src/store/open.js';
 import { runCliCaptured, runNodeScript } from './_cli.js';
 import { childEnv, GATEHOUSE_BIN, spawnServer } from './_processes.js';
@@ -215,7 +216,10 @@ describe('the CLI as a new user meets it', () => {
   it('commands that do not sign need no KEY_ENCRYPTION_KEY on a store whose keys are sealed; grants issue does, and says so', async () => {
     const env = { DATABASE_URL: `sqlite:${join(dir, 'sealed.db')}` };
     const store = await openStore(env.DATABASE_URL);
-    await createContext(store, 'http://gatehouse.test', { keyEncryptionKey: KEY_ENCRYPTION_KEY });
+    await createContext(store, 'http://gatehouse.test', {
+      keyEncryptionKey: KEY_ENCRYPTION_KEY,
+      auditSink: CLI_AUDIT_SINK,
+    });
     await store.close();
     for (const argv of [
       ['clients', 'add', '--id', 'svc', '--name', 'Service', '--scope', 'a'],

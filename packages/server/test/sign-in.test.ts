@@ -4,6 +4,7 @@ import { NO_RATE_LIMITS } from '../src/rate-limits.js';
 import { RateLimiter } from '../src/abuse/rate-limiter.js';
 import type { AuthorizationRequest } from '../src/authorize/authorization-request.js';
 import { runSignInStep, type SignInSubmission } from '../src/authorize/sign-in/sign-in.js';
+import { AuditTrail } from '../src/audit/audit.js';
 import { amrOf, signedInSession, signInStateOf, type SignInState } from '../src/authorize/sign-in/state.js';
 import { SIGN_IN_STEPS, type SignInStep } from '../src/authorize/sign-in/steps/index.js';
 import { needsSignIn } from '../src/authorize/sign-in-freshness.js';
@@ -55,6 +56,7 @@ describe('sign-in steps', () => {
   let store: Store;
   const services = (): Parameters<typeof runSignInStep>[0] => ({
     store,
+    audit: new AuditTrail(store, () => {}),
     rateLimits: new RateLimiter(new MemoryRateLimitStore(), NO_RATE_LIMITS),
   });
   const anonymous: SignInState = { status: 'anonymous' };
@@ -127,6 +129,7 @@ describe('sign-in steps', () => {
   it('past a failure limit the step is not run at all (NIST SP 800-63B §5.2.2)', async () => {
     const limited = {
       store,
+      audit: new AuditTrail(store, () => {}),
       rateLimits: new RateLimiter(new MemoryRateLimitStore(), {
         ...NO_RATE_LIMITS,
         login_failure_user: { limit: 1, periodMs: 60_000 },

@@ -7,6 +7,7 @@ import { DEMO_PUBLIC_CLIENT_ID, ensureDemoClient } from '../src/cli/demo.js';
 import { runCli } from '../src/cli/run.js';
 import { registerClient } from '../src/oauth/clients.js';
 import { createContext } from '../src/server.js';
+import { CLI_AUDIT_SINK } from '../src/cli/open-context.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { hashPassword, verifyPassword } from '../src/users/passwords.js';
@@ -148,7 +149,7 @@ for (const dialect of DIALECTS)
     });
 
     it('users remove removes the user and revokes every grant it gave', async () => {
-      const context = await createContext(store, ISSUER);
+      const context = await createContext(store, ISSUER, { auditSink: CLI_AUDIT_SINK });
       const { registerClient } = await import('../src/oauth/clients.js');
       const { issueOperatorGrant } = await import('../src/oauth/operator-grants.js');
       await registerClient(store, { id: 'app', name: 'App', scope: ['contacts:read'] }, context.clock.now());
@@ -172,7 +173,7 @@ describe('the demo (npm start)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-demo-'));
     const store = await openStore(`sqlite:${join(dir, 'x.db')}`);
     try {
-      const context = await createContext(store, 'http://localhost:3000');
+      const context = await createContext(store, 'http://localhost:3000', { auditSink: CLI_AUDIT_SINK });
       const first: string[] = [];
       await ensureDemoClient(context, (line) => first.push(line));
       const text = first.join('\n');
@@ -209,7 +210,10 @@ describe('the demo (npm start)', () => {
       assert.match(again.join('\n'), /Demo user 'demo' exists/);
       // Served on another port: the public client (no secret to lose) is made again for it.
       const moved: string[] = [];
-      await ensureDemoClient(await createContext(store, 'http://localhost:4000'), (line) => moved.push(line));
+      await ensureDemoClient(
+        await createContext(store, 'http://localhost:4000', { auditSink: CLI_AUDIT_SINK }),
+        (line) => moved.push(line),
+      );
       assert.match(moved.join('\n'), /Made again the demo public client/);
       assert.deepEqual((await store.findClient(DEMO_PUBLIC_CLIENT_ID))?.redirectUris, [
         'http://localhost:4000/demo/callback',
@@ -223,7 +227,7 @@ describe('the demo (npm start)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-demo-'));
     const store = await openStore(`sqlite:${join(dir, 'x.db')}`);
     try {
-      const context = await createContext(store, 'http://localhost:3000');
+      const context = await createContext(store, 'http://localhost:3000', { auditSink: CLI_AUDIT_SINK });
       const old = { scope: ['contacts:read', 'contacts:write'], redirectUris: ['http://localhost:3000/demo/callback'] };
       await registerClient(store, { id: 'demo', name: 'Gatehouse demo client', ...old }, 1);
       await registerClient(store, { id: DEMO_PUBLIC_CLIENT_ID, name: 'Gatehouse demo app', public: true, ...old }, 1);

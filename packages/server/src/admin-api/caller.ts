@@ -1,14 +1,13 @@
 import { bearerChallenge, BearerChallenge } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../audit/audit.js';
-import { auditLogOf } from '../http/audit-log.js';
 import type { ServerContext } from '../context.js';
 import type { AccessTokenClaims } from '../oauth/access-tokens.js';
 import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The admin client calling the admin API: the actor its changes are audited (and logged) with. */
+    /** The admin client calling the admin API: the actor its changes are audited with. */
     adminActor: Actor;
   }
 }
@@ -28,7 +27,7 @@ export function adminCaller({ store }: Pick<ServerContext, 'store'>) {
           'client_credentials grant, may call the admin API.',
         bearerChallenge({ realm: 'gatehouse' }, { error: 'insufficient_scope', scope: ADMIN_READ_SCOPE }),
       );
-    request.adminActor = { id: client.id, sink: auditLogOf(request) };
+    request.adminActor = { id: client.id };
   };
 }
 

@@ -23,7 +23,7 @@ type ClientRequest = FastifyRequest<{ Params: { client_id: string } }>;
 /** /clients: register, list, read, replace, delete, and rotate a secret (oauth/client-administration.ts). */
 export function clientRoutes(
   app: FastifyInstance,
-  { store, clock }: ServerContext,
+  { store, audit, clock }: ServerContext,
   { bodies }: AdminDefinition,
   access: AdminAccess,
 ): void {
@@ -36,7 +36,7 @@ export function clientRoutes(
     requireBody(request);
     const body = validBodyOrThrow(bodies.createClient(request.body));
     const registration = { ...settingsOf(body), id: body.client_id as string, public: body.public === true };
-    const { client, secret } = await createClient(store, registration, clock.now(), request.adminActor);
+    const { client, secret } = await createClient(audit, registration, clock.now(), request.adminActor);
     reply.code(201).header('location', `${request.url.split('?')[0]}/${encodeURIComponent(client.id)}`);
     return withSecret(client, secret);
   });
@@ -47,18 +47,18 @@ export function clientRoutes(
     requireBody(request);
     const changes = settingsOf(validBodyOrThrow(bodies.updateClient(request.body)));
     return describeClient(
-      await updateClient(store, request.params.client_id, changes, clock.now(), request.adminActor),
+      await updateClient(audit, request.params.client_id, changes, clock.now(), request.adminActor),
     );
   });
   app.delete('/clients/:client_id', { config: access.write }, async (request: ClientRequest, reply) => {
     const id = request.params.client_id;
-    if (!(await deleteClient(store, id, clock.now(), request.adminActor)))
+    if (!(await deleteClient(audit, id, clock.now(), request.adminActor)))
       throw new ProblemError('not_found', `There is no client '${id}'.`);
     return reply.code(204).send();
   });
   app.post('/clients/:client_id/secret', { config: access.write }, async (request: ClientRequest) => {
     const { client, secret } = await rotateClientSecret(
-      store,
+      audit,
       request.params.client_id,
       clock.now(),
       request.adminActor,

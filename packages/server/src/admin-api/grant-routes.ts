@@ -9,7 +9,7 @@ import type { AdminAccess } from './caller.js';
 import { queryValue, type Query } from './query.js';
 
 /** /grants: the grants of a user or of a client, and their revocation (oauth/grant-administration.ts). */
-export function grantRoutes(app: FastifyInstance, { store, clock }: ServerContext, access: AdminAccess): void {
+export function grantRoutes(app: FastifyInstance, { store, audit, clock }: ServerContext, access: AdminAccess): void {
   app.get<{ Querystring: Query }>('/grants', { config: access.read }, async (request) => {
     const owner = await ownerOf(store, request.query);
     const limit = pageSize(request.query.limit);
@@ -22,7 +22,7 @@ export function grantRoutes(app: FastifyInstance, { store, clock }: ServerContex
     { config: access.write },
     async (request: FastifyRequest<{ Params: { grant_id: string } }>) => {
       const id = request.params.grant_id;
-      const grant = await revokeGrantAsAdmin(store, id, clock.now(), request.adminActor);
+      const grant = await revokeGrantAsAdmin(audit, id, clock.now(), request.adminActor);
       if (!grant) throw new ProblemError('not_found', `There is no grant '${id}'.`);
       return { grant_id: id, revoked: true, already_revoked: grant.revokedAt !== null };
     },

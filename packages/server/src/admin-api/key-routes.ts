@@ -10,7 +10,11 @@ import { queryValue, type Query } from './query.js';
  * /keys: the signing keys, their rotation and retirement (oauth/key-administration.ts). After a
  * change this process reloads its keys at once; the others do within a minute.
  */
-export function keyRoutes(app: FastifyInstance, { store, clock, keys }: ServerContext, access: AdminAccess): void {
+export function keyRoutes(
+  app: FastifyInstance,
+  { store, audit, clock, keys }: ServerContext,
+  access: AdminAccess,
+): void {
   app.get<{ Querystring: Query }>('/keys', { config: access.read }, async (request) => {
     const limit = pageSize(request.query.limit);
     const all = describeKeys(await store.listSigningKeys(), clock.now());
@@ -24,7 +28,7 @@ export function keyRoutes(app: FastifyInstance, { store, clock, keys }: ServerCo
     if (now !== undefined && now !== 'true' && now !== 'false')
       throw new ProblemError('invalid_parameter', 'now must be true or false.');
     const options = { immediately: now === 'true', encryption: keys.encryption };
-    const rotated = await rotateSigningKeys(store, clock.now(), options, request.adminActor);
+    const rotated = await rotateSigningKeys(audit, clock.now(), options, request.adminActor);
     await keys.reload();
     const described = describeKeys(await store.listSigningKeys(), clock.now());
     reply.code(201);
@@ -35,7 +39,7 @@ export function keyRoutes(app: FastifyInstance, { store, clock, keys }: ServerCo
     { config: access.write },
     async (request: FastifyRequest<{ Params: { kid: string } }>) => {
       const { kid } = request.params;
-      await retireSigningKey(store, kid, clock.now(), request.adminActor);
+      await retireSigningKey(audit, kid, clock.now(), request.adminActor);
       await keys.reload();
       return describeKeys(await store.listSigningKeys(), clock.now()).find((k) => k['kid'] === kid);
     },

@@ -28,7 +28,7 @@ type UserRequest = FastifyRequest<{ Params: { username: string } }>;
  */
 export function userRoutes(
   app: FastifyInstance,
-  { store, clock }: ServerContext,
+  { store, audit, clock }: ServerContext,
   { bodies }: AdminDefinition,
   access: AdminAccess,
 ): void {
@@ -43,7 +43,7 @@ export function userRoutes(
     // Without a password, a strong one is made and shown this once: only its hash is kept.
     const generated = password === undefined ? generatePassword() : undefined;
     const user = await createUser(
-      store,
+      audit,
       username as string,
       (password as string | undefined) ?? (generated as string),
       clock.now(),
@@ -61,23 +61,23 @@ export function userRoutes(
     const body = validBodyOrThrow(bodies.replaceUserClaims(request.body));
     const claims = checkedClaims(body as Record<string, string | boolean>);
     const { username } = request.params;
-    return describeUser(await updateUser(store, username, () => claims, undefined, clock.now(), request.adminActor));
+    return describeUser(await updateUser(audit, username, () => claims, undefined, clock.now(), request.adminActor));
   });
   app.put('/users/:username/password', { config: access.writeJson }, async (request: UserRequest, reply) => {
     requireBody(request);
     const { password } = validBodyOrThrow(bodies.setUserPassword(request.body));
-    await setUserPassword(store, request.params.username, password as string, clock.now(), request.adminActor);
+    await setUserPassword(audit, request.params.username, password as string, clock.now(), request.adminActor);
     return reply.code(204).send();
   });
   app.post('/users/:username/disable', { config: access.write }, async (request: UserRequest) =>
-    describeUser(await disableUser(store, request.params.username, clock.now(), request.adminActor)),
+    describeUser(await disableUser(audit, request.params.username, clock.now(), request.adminActor)),
   );
   app.post('/users/:username/enable', { config: access.write }, async (request: UserRequest) =>
-    describeUser(await enableUser(store, request.params.username, clock.now(), request.adminActor)),
+    describeUser(await enableUser(audit, request.params.username, clock.now(), request.adminActor)),
   );
   app.delete('/users/:username', { config: access.write }, async (request: UserRequest, reply) => {
     const { username } = request.params;
-    const { removed } = await deleteUser(store, username, clock.now(), request.adminActor);
+    const { removed } = await deleteUser(audit, username, clock.now(), request.adminActor);
     if (!removed) throw new ProblemError('not_found', `There is no user '${username}'.`);
     return reply.code(204).send();
   });

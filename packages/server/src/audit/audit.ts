@@ -9,12 +9,13 @@ export { AUDIT_EVENT_NAMES } from '../store/audit-repository.js';
 
 /**
  * The audit trail: security events stored in `audit_events` (read with `gatehouse audit`) and
- * handed to a sink (the HTTP layer logs them). Recorded on refusal paths, never on a successful
- * exchange; and for every change to the set of clients made through dynamic registration (RFC 7591),
- * which is open to callers who are not operators. An event holds identifiers and reasons, never a token, secret, password
- * or digest: callers pass only the fields below, and free text is truncated.
+ * handed to a sink (the server logs them). Recorded on refusal paths, never on a successful
+ * exchange; for every change to the set of clients made through dynamic registration (RFC 7591),
+ * which is open to callers who are not operators; and for every administrative change. An event
+ * holds identifiers and reasons, never a token, secret, password or digest: callers pass only the
+ * fields below, and free text is truncated.
  */
-interface AuditInput {
+export interface AuditInput {
   readonly event: AuditEventName;
   readonly at: number;
   readonly clientId?: string | null;
@@ -26,16 +27,15 @@ interface AuditInput {
   readonly actor?: string | null;
 }
 
-/** Where recorded events go besides the store, e.g. the request's logger. */
+/** Where every stored event goes besides the store: the server's log; given to the trail once. */
 export type AuditSink = (event: AuditEvent) => void;
 
-/**
- * Who makes an administrative change (its events' `actor`: an admin client's id, or `cli`), and
- * where its events go besides the store once committed (the admin API: the request's log).
- */
+/** Stores one event in the transaction it was handed with; it reaches the sink once committed. */
+export type AuditRecorder = (input: AuditInput) => Promise<AuditEvent>;
+
+/** Who makes an administrative change: its events' `actor`, an admin client's id or `cli`. */
 export interface Actor {
   readonly id: string;
-  readonly sink?: AuditSink;
 }
 
 /** The actor of the changes made with the `gatehouse` CLI, on the database host. */
@@ -46,8 +46,63 @@ export const AUDIT_CLIENT_ID_MAX = 128;
 /** Usernames as typed are truncated to this many characters. */
 export const AUDIT_USERNAME_MAX = 64;
 
-/** Stores one event (in `repo`, which may be a transaction) and returns it; the caller hands it to a sink after commit. */
-export async function storeAudit(repo: AuditRepository, input: AuditInput): Promise<AuditEvent> {
+/**
+ * The one way an event is stored: every write goes through `record` or `transaction`, and every
+ * event they store is counted and handed to the sink the trail was built with, after its commit.
+ * So an event in the store is also in the log and in `gatehouse_audit_events_total`, whoever
+ * recorded it (the OAuth endpoints, the sign-in and account pages, the admin API, the CLI).
+ */
+export class AuditTrail {
+  readonly #store: Store;
+  readonly #sink: AuditSink;
+  readonly #counts = new Map<AuditEventName, number>();
+
+  constructor(store: Store, sink: AuditSink) {
+    this.#store = store;
+    this.#sink = sink;
+  }
+
+  /** Stores one event on its own (no transaction of the caller's) and announces it. */
+  async record(input: AuditInput): Promise<AuditEvent> {
+    const event = await storeEvent(this.#store, input);
+    this.#announce(event);
+    return event;
+  }
+
+  /**
+   * Runs `work` in a store transaction; the events it records with `audit` are stored in it and
+   * announced once, after the commit. Each attempt gets a fresh list, so when the store retries a
+   * transaction (a PostgreSQL serialization failure) only the events of the attempt that committed
+   * are announced; a transaction that throws announces nothing.
+   */
+  async transaction<T>(work: (tx: Repository, audit: AuditRecorder) => Promise<T>): Promise<T> {
+    let events: AuditEvent[] = [];
+    const result = await this.#store.transaction((tx) => {
+      const attempt: AuditEvent[] = [];
+      events = attempt;
+      return work(tx, async (input) => {
+        const event = await storeEvent(tx, input);
+        attempt.push(event);
+        return event;
+      });
+    });
+    for (const event of events) this.#announce(event);
+    return result;
+  }
+
+  /** How many events of each name this trail has recorded; the metrics read them at each scrape. */
+  counts(): ReadonlyMap<AuditEventName, number> {
+    return this.#counts;
+  }
+
+  #announce(event: AuditEvent): void {
+    this.#counts.set(event.event, (this.#counts.get(event.event) ?? 0) + 1);
+    this.#sink(event);
+  }
+}
+
+/** The only insert of an audit row (test/audit-pipe.test.ts checks that no other file makes one). */
+async function storeEvent(repo: AuditRepository, input: AuditInput): Promise<AuditEvent> {
   const event: AuditEvent = {
     id: newRecordId(),
     at: input.at,
@@ -61,32 +116,6 @@ export async function storeAudit(repo: AuditRepository, input: AuditInput): Prom
   };
   await repo.insertAuditEvent(event);
   return event;
-}
-
-/** Stores one event outside any transaction and hands it to the sink. */
-export async function recordAudit(repo: AuditRepository, input: AuditInput, sink?: AuditSink): Promise<AuditEvent> {
-  const event = await storeAudit(repo, input);
-  sink?.(event);
-  return event;
-}
-
-/**
- * Runs `work` in a store transaction; the events it stores (pushed to `events`) reach the sink once,
- * after the commit. Each attempt gets a fresh list, so when the store retries a transaction (a
- * PostgreSQL serialization failure) only the events of the attempt that committed are announced.
- */
-export async function auditedTransaction<T>(
-  store: Store,
-  sink: AuditSink | undefined,
-  work: (tx: Repository, events: AuditEvent[]) => Promise<T>,
-): Promise<T> {
-  let events: AuditEvent[] = [];
-  const result = await store.transaction((tx) => {
-    events = [];
-    return work(tx, events);
-  });
-  if (sink) for (const event of events) sink(event);
-  return result;
 }
 
 export function truncated(text: string, max: number): string {

@@ -1,7 +1,6 @@
-import { auditedTransaction, type AuditSink } from '../audit/audit.js';
+import type { AuditTrail } from '../audit/audit.js';
 import { revokeFamily } from '../oauth/revoke-family.js';
 import type { AccountGrant } from '../store/oidc-repository.js';
-import type { Store } from '../store/store.js';
 
 /**
  * The account page's view of a user's grants: one application per client, however many times the
@@ -45,15 +44,13 @@ export function applicationsOf(grants: readonly AccountGrant[]): AccountApplicat
  * client holding none of the user's grants changes nothing. The number of grants revoked.
  */
 export async function removeApplication(
-  store: Store,
+  trail: AuditTrail,
   removal: { readonly subject: string; readonly clientId: string; readonly now: number },
-  sink?: AuditSink,
 ): Promise<number> {
   const { subject, clientId, now } = removal;
-  return auditedTransaction(store, sink, async (tx, events) => {
+  return trail.transaction(async (tx, audit) => {
     const grants = (await tx.listAccountGrants(subject, now)).filter((g) => g.grant.clientId === clientId);
-    for (const { grant } of grants)
-      events.push(...(await revokeFamily(tx, grant, { reason: 'revoked_by_user', at: now })));
+    for (const { grant } of grants) await revokeFamily(tx, audit, grant, { reason: 'revoked_by_user', at: now });
     return grants.length;
   });
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { ProblemError } from '@gatehouse/contract';
-import { auditLogOf } from '../http/audit-log.js';
 import { formParamsOf } from '../http/form.js';
 import { describeScope } from './consent.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
@@ -21,7 +20,7 @@ import { applicationsOf, removeApplication } from './account-applications.js';
  */
 export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): void {
   const {
-    context: { store, clock },
+    context: { store, audit, clock },
     base,
   } = pages;
   app.get('/account', async (request, reply) => {
@@ -51,7 +50,7 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
         ? undefined
         : (await store.listAccountGrants(subject, now)).find((g) => g.grant.id === grantId)?.grant.clientId);
     // Only the user's own grants are revoked: another's client or grant is answered as if unknown.
-    if (clientId !== undefined) await removeApplication(store, { subject, clientId, now }, auditLogOf(request));
+    if (clientId !== undefined) await removeApplication(audit, { subject, clientId, now });
     return reply.code(303).header('location', `${base}/account`).header('cache-control', 'no-store').send();
   });
 }

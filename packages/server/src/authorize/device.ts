@@ -1,8 +1,6 @@
 import { PROBLEMS } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addressKey } from '../abuse/rate-limiter.js';
-import { recordAudit } from '../audit/audit.js';
-import { auditLogOf } from '../http/audit-log.js';
 import { formParamsOf } from '../http/form.js';
 import { DEVICE_VERIFICATION_PATH } from '../oauth/endpoints/device-authorization.js';
 import { pendingDeviceAuthorization } from '../oauth/device-authorizations.js';
@@ -109,7 +107,7 @@ async function enterCode(
   session: BrowserSessionRecord,
   typed: string,
 ): Promise<EnteredCode | { readonly sent: FastifyReply }> {
-  const { store, clock, rateLimits } = pages.context;
+  const { store, audit, clock, rateLimits } = pages.context;
   const now = clock.now();
   const address = addressKey(request.ip);
   const wait =
@@ -126,11 +124,8 @@ async function enterCode(
   const client = found.ok ? await store.findClient(found.authorization.clientId) : undefined;
   if (!found.ok || client === undefined) {
     await rateLimits.consume([['user_code_failure_address', address]]);
-    await recordAudit(
-      store,
-      { event: 'user_code_failed', at: now, address: request.ip, reason: found.ok ? 'unknown' : found.refusal },
-      auditLogOf(request),
-    );
+    const reason = found.ok ? 'unknown' : found.refusal;
+    await audit.record({ event: 'user_code_failed', at: now, address: request.ip, reason });
     return { sent: sendCodeRefused(pages, reply, session, typed.slice(0, 32)) };
   }
   return { authorization: found.authorization, client, userCode: found.userCode };

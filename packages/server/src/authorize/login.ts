@@ -1,6 +1,5 @@
 import { PROBLEMS } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { auditLogOf } from '../http/audit-log.js';
 import { formParamsOf, type FormParams } from '../http/form.js';
 import type { SignInFailure } from './sign-in/steps/index.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
@@ -58,7 +57,7 @@ export type SignInAttempt =
  * authorization code flow and the device page.
  */
 export async function attemptSignIn(
-  { context: { store, clock, rateLimits }, cookies }: AuthorizePages,
+  { context: { store, audit, clock, rateLimits }, cookies }: AuthorizePages,
   request: FastifyRequest,
   reply: FastifyReply,
   session: BrowserSessionRecord,
@@ -67,7 +66,7 @@ export async function attemptSignIn(
 ): Promise<SignInAttempt> {
   const now = clock.now();
   const result = await runSignInStep(
-    { store, rateLimits, audit: auditLogOf(request) },
+    { store, rateLimits, audit },
     { state: signInStateOf(session), field: (name) => form.get(name), address: request.ip, clientId, now },
   );
   switch (result.kind) {

@@ -75,8 +75,8 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
         // Only here is a client made an admin client (oauth/clients.ts): it may hold the gatehouse:admin scopes.
         admin: values.admin ?? false,
       };
-      const { client, secret } = await withStore(config, (store, clock) =>
-        createClient(store, registration, clock.now(), CLI_ACTOR),
+      const { client, secret } = await withStore(config, (_store, clock, audit) =>
+        createClient(audit, registration, clock.now(), CLI_ACTOR),
       );
       print(withSecret(client, secret));
       return 0;
@@ -88,8 +88,8 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
         ...(values.name === undefined ? {} : { name: values.name }),
         ...(values.rotation ? { rotation: true } : {}),
       };
-      const client = await withStore(config, (store, clock) =>
-        updateClient(store, positionals[0] as string, (current) => ({ ...current, ...given }), clock.now(), CLI_ACTOR),
+      const client = await withStore(config, (_store, clock, audit) =>
+        updateClient(audit, positionals[0] as string, (current) => ({ ...current, ...given }), clock.now(), CLI_ACTOR),
       );
       print(describeClient(client));
       return 0;
@@ -106,15 +106,17 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
     }
     case 'rotate-secret': {
       const id = parseCommand(ROTATE_SECRET, args).positionals[0] as string;
-      const { client, secret } = await withStore(config, (store, clock) =>
-        rotateClientSecret(store, id, clock.now(), CLI_ACTOR),
+      const { client, secret } = await withStore(config, (_store, clock, audit) =>
+        rotateClientSecret(audit, id, clock.now(), CLI_ACTOR),
       );
       print(withSecret(client, secret));
       return 0;
     }
     case 'remove': {
       const id = parseCommand(REMOVE, args).positionals[0] as string;
-      const removed = await withStore(config, (store, clock) => deleteClient(store, id, clock.now(), CLI_ACTOR));
+      const removed = await withStore(config, (_store, clock, audit) =>
+        deleteClient(audit, id, clock.now(), CLI_ACTOR),
+      );
       io.out(JSON.stringify({ client_id: id, removed }));
       return removed ? 0 : 1;
     }

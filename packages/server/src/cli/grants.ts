@@ -78,7 +78,9 @@ export async function grantsCommand([sub, ...args]: string[], config: ServerConf
     }
     case 'revoke': {
       const id = parseCommand(REVOKE, args).positionals[0] as string;
-      const found = await withStore(config, (store, clock) => revokeGrantAsAdmin(store, id, clock.now(), CLI_ACTOR));
+      const found = await withStore(config, (_store, clock, audit) =>
+        revokeGrantAsAdmin(audit, id, clock.now(), CLI_ACTOR),
+      );
       if (!found) throw new OperatorInputError(`no grant '${id}'`);
       io.out(JSON.stringify({ grant_id: id, revoked: true, already_revoked: found.revokedAt !== null }));
       return 0;

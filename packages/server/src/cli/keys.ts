@@ -45,8 +45,8 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
     }
     case 'rotate': {
       const { values } = parseCommand(ROTATE, args);
-      const rotated = await withStore(config, (store) =>
-        rotateSigningKeys(store, now(), { immediately: values.now === true, encryption }, CLI_ACTOR),
+      const rotated = await withStore(config, (_store, _clock, audit) =>
+        rotateSigningKeys(audit, now(), { immediately: values.now === true, encryption }, CLI_ACTOR),
       );
       // The access tokens' key (ES256) as before; `keys` lists the key of each algorithm.
       const [key] = rotated as [SigningKeyRecord];
@@ -65,7 +65,7 @@ export async function keysCommand([sub, ...args]: string[], config: ServerConfig
       const kids = args[0] === '--' ? args.slice(1) : args;
       if (kids.length !== 1) throw new UsageError('keys retire takes one kid');
       const kid = kids[0] as string;
-      await withStore(config, (store) => retireSigningKey(store, kid, now(), CLI_ACTOR));
+      await withStore(config, (_store, _clock, audit) => retireSigningKey(audit, kid, now(), CLI_ACTOR));
       io.out(JSON.stringify({ kid, retired: true }));
       return 0;
     }

@@ -8,6 +8,7 @@ import { createContext, startServer } from '../server.js';
 import { openStore } from '../store/open.js';
 import { sqliteFilename } from '../store/sqlite-location.js';
 import { ensureDemoClient } from './demo.js';
+import { CLI_AUDIT_SINK } from './open-context.js';
 import { DemoFlows } from '../pages/demo-flows.js';
 import { parseCommand, UsageError, type CommandDeclaration } from './declaration.js';
 import type { CliIo } from './run.js';
@@ -40,7 +41,8 @@ export async function serveCommand(args: string[], config: ServerConfig, io: Cli
 
   const store = await openStore(config.databaseUrl, { migrations: config.autoMigrate ? 'apply' : 'check' });
   try {
-    const context = await createContext(store, config.issuer, { keyEncryptionKey: config.keyEncryptionKey });
+    const options = { keyEncryptionKey: config.keyEncryptionKey, auditSink: CLI_AUDIT_SINK };
+    const context = await createContext(store, config.issuer, options);
     await recordServedIssuer(store, config.issuer, context.clock.now());
     if (values.demo) await ensureDemoClient(context, (line) => io.out(line));
   } finally {

@@ -88,8 +88,8 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       // Without --password-stdin a strong password is made and shown this once: only its hash is kept.
       const generated = values['password-stdin'] ? undefined : generatePassword();
       const password = generated ?? (await passwordFromStdin(io));
-      const user = await withStore(config, (store, clock) =>
-        createUser(store, username, password, clock.now(), claims, CLI_ACTOR),
+      const user = await withStore(config, (_store, clock, audit) =>
+        createUser(audit, username, password, clock.now(), claims, CLI_ACTOR),
       );
       io.out(
         JSON.stringify({ ...describeUser(user), ...(generated === undefined ? {} : { password: generated }) }, null, 2),
@@ -100,9 +100,9 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       const { values, positionals } = parseCommand(UPDATE, args);
       const typed = positionals[0] as string;
       // --username renames; the subject (the OIDC sub) stays.
-      const user = await withStore(config, (store, clock) =>
+      const user = await withStore(config, (_store, clock, audit) =>
         updateUser(
-          store,
+          audit,
           typed,
           (current) => claimsFromOptions(values, current),
           values.username,
@@ -121,8 +121,8 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
     }
     case 'remove': {
       const username = parseCommand(REMOVE, args).positionals[0] as string;
-      const { removed, grantsRevoked } = await withStore(config, (store, clock) =>
-        deleteUser(store, username, clock.now(), CLI_ACTOR),
+      const { removed, grantsRevoked } = await withStore(config, (_store, clock, audit) =>
+        deleteUser(audit, username, clock.now(), CLI_ACTOR),
       );
       if (!removed) throw new OperatorInputError(`no user '${username}'`);
       io.out(JSON.stringify({ username, removed, grants_revoked: grantsRevoked }));
@@ -133,7 +133,9 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       const username = positionals[0] as string;
       const generated = values['password-stdin'] ? undefined : generatePassword();
       const password = generated ?? (await passwordFromStdin(io));
-      await withStore(config, (store, clock) => setUserPassword(store, username, password, clock.now(), CLI_ACTOR));
+      await withStore(config, (_store, clock, audit) =>
+        setUserPassword(audit, username, password, clock.now(), CLI_ACTOR),
+      );
       io.out(
         JSON.stringify(
           {
@@ -152,7 +154,7 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
     case 'enable': {
       const typed = parseCommand(sub === 'disable' ? DISABLE : ENABLE, args).positionals[0] as string;
       const change = sub === 'disable' ? disableUser : enableUser;
-      const user = await withStore(config, (store, clock) => change(store, typed, clock.now(), CLI_ACTOR));
+      const user = await withStore(config, (_store, clock, audit) => change(audit, typed, clock.now(), CLI_ACTOR));
       io.out(JSON.stringify(describeUser(user), null, 2));
       return 0;
     }

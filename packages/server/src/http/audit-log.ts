@@ -1,10 +1,16 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import { auditEventJson, type AuditSink } from '../audit/audit.js';
 
-/** Logs audit events on the request's logger (with its request id), at warn level, and counts them. */
-export function auditLogOf(request: FastifyRequest): AuditSink {
+/**
+ * The server's audit sink, given once to the audit trail (audit/audit.ts): every event the server
+ * records becomes one line at warn, `{"audit": {...}, "msg": "audit: <event>"}`, on the server's
+ * root logger (nothing when the server logs nothing). The line has no request id: the event names
+ * its client, subject, address and time, and following each request through an async context to
+ * find its logger would cost every request of the process (async hooks on every promise).
+ * Counting is the trail's own (`gatehouse_audit_events_total`, http/metrics.ts).
+ */
+export function auditLog(log: FastifyBaseLogger | undefined): AuditSink {
   return (event) => {
-    request.server.metrics?.countAuditEvent(event.event);
-    request.log.warn({ audit: auditEventJson(event) }, `audit: ${event.event}`);
+    log?.warn({ audit: auditEventJson(event) }, `audit: ${event.event}`);
   };
 }

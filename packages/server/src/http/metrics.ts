@@ -13,6 +13,11 @@ export interface RateLimitRefusals {
   refusals(): ReadonlyMap<string, number>;
 }
 
+/** What the metrics read of the audit trail (audit/audit.ts) at each scrape: the events it recorded, by name. */
+export interface AuditEventCounts {
+  counts(): ReadonlyMap<AuditEventName, number>;
+}
+
 /** Counts one event of a key: one addition, on the request path. */
 type CountOf<K extends string> = (key: K) => void;
 
@@ -57,14 +62,14 @@ export class Metrics {
   readonly #oauthErrors: CountOf<OAuthErrorReason>;
   readonly #problems: CountOf<ProblemCode>;
   readonly #signInFailures: CountOf<string>;
-  readonly #auditEvents: Counter<'event'>;
   readonly requestDurations: RequestDurations;
 
   /**
    * `rateLimits`: the process's rate limiter, whose refusal counts are read at each scrape;
-   * `signInFailures`: every reason a sign-in can be refused for (authorize/sign-in/steps).
+   * `signInFailures`: every reason a sign-in can be refused for (authorize/sign-in/steps);
+   * `auditEvents`: the process's audit trail, whose counts are read at each scrape.
    */
-  constructor(rateLimits?: RateLimitRefusals, signInFailures: readonly string[] = []) {
+  constructor(rateLimits?: RateLimitRefusals, signInFailures: readonly string[] = [], auditEvents?: AuditEventCounts) {
     const registry = new Registry();
     const registers = [registry];
     this.#oauthErrors = countedSeries(
@@ -97,11 +102,16 @@ export class Metrics {
       signInFailures,
       (reason) => ({ reason }),
     );
-    this.#auditEvents = new Counter({
+    new Counter({
       name: 'gatehouse_audit_events_total',
       help: 'Audit events recorded (gatehouse audit), by event, e.g. refresh_token_replay_served.',
       labelNames: ['event'],
       registers,
+      // The trail counts every event it stores (audit/ knows nothing of metrics); a series appears with its first event.
+      collect() {
+        this.reset();
+        for (const [event, count] of auditEvents?.counts() ?? []) this.inc({ event }, count);
+      },
     });
     new Counter({
       name: 'gatehouse_rate_limit_refusals_total',
@@ -131,10 +141,6 @@ export class Metrics {
     this.#signInFailures(reason);
   }
 
-  countAuditEvent(event: AuditEventName): void {
-    this.#auditEvents.inc({ event });
-  }
-
   /** The exposition text and its content type (Prometheus text format 0.0.4). */
   async render(): Promise<{ text: string; contentType: string }> {
     return { text: await this.#exposed.metrics(), contentType: this.#exposed.contentType };
@@ -158,14 +164,15 @@ interface MetricsOptions {
   readonly rateLimits?: RateLimitRefusals;
   /** Every reason a sign-in can be refused for, each counted from zero at start. */
   readonly signInFailures?: readonly string[];
+  readonly auditEvents?: AuditEventCounts;
 }
 
 /** Registers the metrics on the root app: the latency hook and GET /metrics. */
 export function metricsRoutes(
   app: FastifyInstance,
-  { token, rateLimits, signInFailures }: MetricsOptions = {},
+  { token, rateLimits, signInFailures, auditEvents }: MetricsOptions = {},
 ): Metrics {
-  const metrics = new Metrics(rateLimits, signInFailures);
+  const metrics = new Metrics(rateLimits, signInFailures, auditEvents);
   app.decorate('metrics', metrics);
   // Callback style: an async hook costs every request a promise.
   app.addHook('onResponse', (request, reply, done) => {

@@ -1,5 +1,5 @@
 import type { FixedOAuthReason } from '@gatehouse/contract';
-import { auditedTransaction, type AuditSink } from '../audit/audit.js';
+import type { AuditTrail } from '../audit/audit.js';
 import { revokeFamily } from './revoke-family.js';
 import type { AuthorizationCodeRecord, ClientRecord, GrantRecord } from '../primitives/records.js';
 import type { Store } from '../store/store.js';
@@ -55,8 +55,6 @@ interface Redemption {
   readonly redirectUri: string;
   readonly codeVerifier: string;
   readonly now: number;
-  /** Where the revocation of a replayed code's grant is reported, after it is stored. */
-  readonly audit?: AuditSink;
 }
 
 type RedemptionOutcome =
@@ -78,15 +76,15 @@ type RedemptionOutcome =
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.3 RFC 6749 §4.1.3
  * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.6 RFC 7636 §4.6
  */
-export async function redeemAuthorizationCode(store: Store, r: Redemption): Promise<RedemptionOutcome> {
-  return auditedTransaction(store, r.audit, async (tx, audit): Promise<RedemptionOutcome> => {
+export async function redeemAuthorizationCode(trail: AuditTrail, r: Redemption): Promise<RedemptionOutcome> {
+  return trail.transaction(async (tx, audit): Promise<RedemptionOutcome> => {
     const code = await tx.findAuthorizationCode(digestOf(r.code));
     if (!code) return { ok: false, reason: 'authorization_code_invalid' };
     if (code.clientId !== r.client.id) return { ok: false, reason: 'authorization_code_client_mismatch' };
     if (code.usedAt !== null) {
       if (code.grantId !== null) {
         const grant = { id: code.grantId, clientId: code.clientId, subject: code.subject };
-        audit.push(...(await revokeFamily(tx, grant, { reason: 'code_replayed', at: r.now })));
+        await revokeFamily(tx, audit, grant, { reason: 'code_replayed', at: r.now });
       }
       return { ok: false, reason: 'authorization_code_used' };
     }

@@ -1,10 +1,9 @@
-import { auditedTransaction, storeAudit, type Actor } from '../audit/audit.js';
+import type { Actor, AuditTrail } from '../audit/audit.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { newOpaqueSecret } from '../primitives/random.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { digestOf } from '../primitives/secrets.js';
 import type { Repository } from '../store/repository.js';
-import type { Store } from '../store/store.js';
 import { clientFromRegistration, registerClient, type ClientRegistration } from './clients.js';
 
 /**
@@ -23,16 +22,14 @@ export interface ClientWithSecret {
 }
 
 export async function createClient(
-  store: Store,
+  trail: AuditTrail,
   registration: ClientRegistration,
   now: number,
   actor: Actor,
 ): Promise<ClientWithSecret> {
-  return auditedTransaction(store, actor.sink, async (tx, events) => {
+  return trail.transaction(async (tx, audit) => {
     const created = await registerClient(tx, registration, now);
-    events.push(
-      await storeAudit(tx, { event: 'client_created', at: now, clientId: created.client.id, actor: actor.id }),
-    );
+    await audit({ event: 'client_created', at: now, clientId: created.client.id, actor: actor.id });
     return created;
   });
 }
@@ -43,13 +40,13 @@ export async function createClient(
  * the settings it is given), called inside the transaction, so no concurrent change is lost.
  */
 export async function updateClient(
-  store: Store,
+  trail: AuditTrail,
   id: string,
   changes: ClientChanges | ((current: ClientChanges) => ClientChanges),
   now: number,
   actor: Actor,
 ): Promise<ClientRecord> {
-  return auditedTransaction(store, actor.sink, async (tx, events) => {
+  return trail.transaction(async (tx, audit) => {
     const current = await existingClient(tx, id);
     const settings = typeof changes === 'function' ? changes(clientSettings(current)) : changes;
     const replaced: ClientRecord = {
@@ -60,7 +57,7 @@ export async function updateClient(
       secretDigest: current.secretDigest,
     };
     await tx.replaceClient(replaced);
-    events.push(await storeAudit(tx, { event: 'client_updated', at: now, clientId: id, actor: actor.id }));
+    await audit({ event: 'client_updated', at: now, clientId: id, actor: actor.id });
     return replaced;
   });
 }
@@ -71,18 +68,18 @@ export async function updateClient(
  * client to end them.
  */
 export async function rotateClientSecret(
-  store: Store,
+  trail: AuditTrail,
   id: string,
   now: number,
   actor: Actor,
 ): Promise<{ client: ClientRecord; secret: string }> {
-  return auditedTransaction(store, actor.sink, async (tx, events) => {
+  return trail.transaction(async (tx, audit) => {
     const current = await existingClient(tx, id);
     if (current.secretDigest === null) throw new OperatorInputError(`client '${id}' is public: it has no secret`);
     const secret = newOpaqueSecret();
     const client: ClientRecord = { ...current, secretDigest: digestOf(secret) };
     await tx.replaceClient(client);
-    events.push(await storeAudit(tx, { event: 'client_secret_rotated', at: now, clientId: id, actor: actor.id }));
+    await audit({ event: 'client_secret_rotated', at: now, clientId: id, actor: actor.id });
     return { client, secret };
   });
 }
@@ -92,10 +89,10 @@ export async function rotateClientSecret(
  * access tokens are refused from then on (oauth/access-token-check.ts, oauth/introspection.ts). False when there
  * is no such client.
  */
-export async function deleteClient(store: Store, id: string, now: number, actor: Actor): Promise<boolean> {
-  return auditedTransaction(store, actor.sink, async (tx, events) => {
+export async function deleteClient(trail: AuditTrail, id: string, now: number, actor: Actor): Promise<boolean> {
+  return trail.transaction(async (tx, audit) => {
     if (!(await tx.removeClient(id))) return false;
-    events.push(await storeAudit(tx, { event: 'client_deleted', at: now, clientId: id, actor: actor.id }));
+    await audit({ event: 'client_deleted', at: now, clientId: id, actor: actor.id });
     return true;
   });
 }

@@ -1,5 +1,5 @@
 import { OAuthError } from '@gatehouse/contract';
-import { AUDIT_CLIENT_ID_MAX, recordAudit, truncated, type AuditSink } from '../audit/audit.js';
+import { AUDIT_CLIENT_ID_MAX, truncated, type AuditTrail } from '../audit/audit.js';
 import type { FormParams } from '../http/form.js';
 import type { ClientRecord } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
@@ -61,7 +61,7 @@ interface AuthenticationOrigin {
   readonly address?: string;
   /** Epoch seconds. */
   readonly now: number;
-  readonly audit?: AuditSink;
+  readonly audit: AuditTrail;
 }
 
 type FailureReason = 'unknown_client' | 'wrong_secret' | 'secret_missing' | 'unexpected_secret';
@@ -100,17 +100,13 @@ async function failed(
   reason: FailureReason,
 ): Promise<never> {
   if (origin) {
-    await recordAudit(
-      store,
-      {
-        event: 'client_authentication_failed',
-        at: origin.now,
-        clientId: truncated(presented.clientId, AUDIT_CLIENT_ID_MAX),
-        reason,
-        address: origin.address ?? null,
-      },
-      origin.audit,
-    );
+    await origin.audit.record({
+      event: 'client_authentication_failed',
+      at: origin.now,
+      clientId: truncated(presented.clientId, AUDIT_CLIENT_ID_MAX),
+      reason,
+      address: origin.address ?? null,
+    });
   }
   throw new OAuthError('client_authentication_failed');
 }

@@ -1,5 +1,5 @@
 import { OAuthError } from '@gatehouse/contract';
-import { auditedTransaction, recordAudit, storeAudit, type AuditSink } from '../audit/audit.js';
+import type { AuditTrail } from '../audit/audit.js';
 import { newId } from '../primitives/ids.js';
 import { newOpaqueSecret } from '../primitives/random.js';
 import type { ClientRecord } from '../primitives/records.js';
@@ -20,6 +20,7 @@ export const REGISTRATION_POLICIES: readonly RegistrationPolicy[] = ['off', 'tok
 
 export interface RegistrationServices {
   readonly store: Store;
+  readonly audit: AuditTrail;
   readonly clock: Clock;
   readonly issuer: string;
   readonly clientRegistration: RegistrationPolicy;
@@ -31,7 +32,6 @@ export interface RegistrationServices {
 export interface RegistrationCaller {
   readonly token: string | undefined;
   readonly address: string;
-  readonly audit: AuditSink;
 }
 
 /** RFC 7591 §3.2.1 and RFC 7592 §3: the client information response. */
@@ -73,7 +73,7 @@ export async function registerDynamicClient(
   const client = clientFromRegistration(registrationOf(newId(), metadata), now);
   const secret = metadata.token_endpoint_auth_method === 'none' ? null : newOpaqueSecret();
   const registrationAccessToken = newOpaqueSecret();
-  await auditedTransaction(store, caller.audit, async (tx, events) => {
+  await services.audit.transaction(async (tx, audit) => {
     if (initialToken !== undefined && !(await tx.useRegistrationToken(initialToken, now))) {
       throw new OAuthError('initial_access_token_invalid');
     }
@@ -83,9 +83,7 @@ export async function registerDynamicClient(
       accessTokenDigest: digestOf(registrationAccessToken),
       metadata,
     });
-    events.push(
-      await storeAudit(tx, { event: 'client_registered', at: now, clientId: client.id, address: caller.address }),
-    );
+    await audit({ event: 'client_registered', at: now, clientId: client.id, address: caller.address });
   });
   return clientInformation(services.issuer, client, metadata, registrationAccessToken, secret);
 }
@@ -131,17 +129,10 @@ export async function updateRegisteredClient(
     ...clientFromRegistration(registrationOf(clientId, metadata), client.createdAt),
     secretDigest: client.secretDigest,
   };
-  await auditedTransaction(services.store, caller.audit, async (tx, events) => {
+  await services.audit.transaction(async (tx, audit) => {
     await tx.updateRegisteredClient(updated, metadata);
-    events.push(
-      await storeAudit(tx, {
-        event: 'client_registration_changed',
-        at: services.clock.now(),
-        clientId,
-        reason: 'updated',
-        address: caller.address,
-      }),
-    );
+    const at = services.clock.now();
+    await audit({ event: 'client_registration_changed', at, clientId, reason: 'updated', address: caller.address });
   });
   return clientInformation(services.issuer, updated, metadata, token, null);
 }
@@ -153,17 +144,10 @@ export async function deleteRegisteredClient(
   caller: RegistrationCaller,
 ): Promise<void> {
   await authorizeManagement(services, clientId, caller);
-  await auditedTransaction(services.store, caller.audit, async (tx, events) => {
+  await services.audit.transaction(async (tx, audit) => {
     await tx.removeClient(clientId);
-    events.push(
-      await storeAudit(tx, {
-        event: 'client_registration_changed',
-        at: services.clock.now(),
-        clientId,
-        reason: 'deleted',
-        address: caller.address,
-      }),
-    );
+    const at = services.clock.now();
+    await audit({ event: 'client_registration_changed', at, clientId, reason: 'deleted', address: caller.address });
   });
 }
 
@@ -191,17 +175,13 @@ async function refuse(
   reason: 'initial_access_token_invalid' | 'registration_access_token_invalid',
   clientId?: string,
 ): Promise<never> {
-  await recordAudit(
-    services.store,
-    {
-      event: 'registration_refused',
-      at: services.clock.now(),
-      clientId: clientId?.slice(0, 128),
-      reason,
-      address: caller.address,
-    },
-    caller.audit,
-  );
+  await services.audit.record({
+    event: 'registration_refused',
+    at: services.clock.now(),
+    clientId: clientId?.slice(0, 128),
+    reason,
+    address: caller.address,
+  });
   throw new OAuthError(reason);
 }
 

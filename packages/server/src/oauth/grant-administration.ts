@@ -1,7 +1,6 @@
-import { auditedTransaction, type Actor } from '../audit/audit.js';
+import type { Actor, AuditTrail } from '../audit/audit.js';
 import { revokeFamily } from './revoke-family.js';
 import type { GrantRecord } from '../primitives/records.js';
-import type { Store } from '../store/store.js';
 
 /**
  * Revokes a grant for an operator (`gatehouse grants revoke`, the admin API): its refresh tokens and
@@ -9,15 +8,14 @@ import type { Store } from '../store/store.js';
  * revoking a revoked grant changes nothing and records nothing.
  */
 export async function revokeGrantAsAdmin(
-  store: Store,
+  trail: AuditTrail,
   id: string,
   now: number,
   actor: Actor,
 ): Promise<GrantRecord | undefined> {
-  return auditedTransaction(store, actor.sink, async (tx, events) => {
+  return trail.transaction(async (tx, audit) => {
     const grant = await tx.findGrant(id);
-    if (grant)
-      events.push(...(await revokeFamily(tx, grant, { reason: 'revoked_by_admin', at: now, actor: actor.id })));
+    if (grant) await revokeFamily(tx, audit, grant, { reason: 'revoked_by_admin', at: now, actor: actor.id });
     return grant;
   });
 }

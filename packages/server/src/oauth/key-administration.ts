@@ -1,7 +1,6 @@
-import { auditedTransaction, storeAudit, type Actor } from '../audit/audit.js';
+import type { Actor, AuditTrail } from '../audit/audit.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import type { SigningKeyRecord } from '../primitives/records.js';
-import type { Store } from '../store/store.js';
 import { isSealed, type KeyEncryption } from './key-sealing.js';
 import { activationOfNextKey, chooseSigningKey, generateSigningKey, KEY_PUBLISH_DELAY, SIGNING_ALGS } from './keys.js';
 
@@ -13,14 +12,14 @@ import { activationOfNextKey, chooseSigningKey, generateSigningKey, KEY_PUBLISH_
 
 /** Adds one new key per algorithm (ES256 and RS256), so a rotation covers access and ID tokens alike. */
 export async function rotateSigningKeys(
-  store: Store,
+  trail: AuditTrail,
   now: number,
   options: { readonly immediately: boolean; readonly encryption: KeyEncryption | undefined },
   actor: Actor,
 ): Promise<SigningKeyRecord[]> {
   // Generated before the transaction: an RSA key takes a while, and the store's lock should not wait for it.
   const draft = SIGNING_ALGS.map((alg) => generateSigningKey(now, now, options.encryption, alg));
-  return auditedTransaction(store, actor.sink, async (tx, events) => {
+  return trail.transaction(async (tx, audit) => {
     const existing = (await tx.listSigningKeys()).filter((k) => k.retiredAt === null);
     // A store whose keys are sealed gets no plaintext key beside them.
     if (!options.encryption && existing.some((k) => isSealed(k.privateJwk)))
@@ -28,14 +27,12 @@ export async function rotateSigningKeys(
     const activatesAt = activationOfNextKey(existing, now, options.immediately ? 0 : KEY_PUBLISH_DELAY);
     const keys = draft.map((key) => ({ ...key, activatesAt }));
     for (const key of keys) await tx.insertSigningKey(key);
-    events.push(
-      await storeAudit(tx, {
-        event: 'signing_keys_rotated',
-        at: now,
-        reason: keys.map((k) => k.kid).join(' '),
-        actor: actor.id,
-      }),
-    );
+    await audit({
+      event: 'signing_keys_rotated',
+      at: now,
+      reason: keys.map((k) => k.kid).join(' '),
+      actor: actor.id,
+    });
     return keys;
   });
 }
@@ -44,8 +41,8 @@ export async function rotateSigningKeys(
  * Retires a key: no longer published or accepted. Refused while no other key of its algorithm
  * signs, or the servers would have none.
  */
-export async function retireSigningKey(store: Store, kid: string, now: number, actor: Actor): Promise<void> {
-  await auditedTransaction(store, actor.sink, async (tx, events) => {
+export async function retireSigningKey(trail: AuditTrail, kid: string, now: number, actor: Actor): Promise<void> {
+  await trail.transaction(async (tx, audit) => {
     const keys = (await tx.listSigningKeys()).filter((k) => k.retiredAt === null);
     const retiring = keys.find((k) => k.kid === kid);
     if (!retiring) throw new OperatorInputError(`no active key '${kid}'`, 'not_found');
@@ -59,7 +56,7 @@ export async function retireSigningKey(store: Store, kid: string, now: number, a
         `no other key signs yet; run gatehouse keys rotate and wait until it signs (or use --now) before retiring '${kid}'`,
       );
     await tx.retireSigningKey(kid, now);
-    events.push(await storeAudit(tx, { event: 'signing_key_retired', at: now, reason: kid, actor: actor.id }));
+    await audit({ event: 'signing_key_retired', at: now, reason: kid, actor: actor.id });
   });
 }
 

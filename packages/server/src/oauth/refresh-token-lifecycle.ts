@@ -1,5 +1,5 @@
 import type { FixedOAuthReason } from '@gatehouse/contract';
-import { auditedTransaction, storeAudit, type AuditSink } from '../audit/audit.js';
+import type { AuditTrail } from '../audit/audit.js';
 import type {
   ClientRecord,
   GrantRecord,
@@ -8,7 +8,6 @@ import type {
   RefreshTokenRecord,
 } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
-import type { Store } from '../store/store.js';
 import type { GrantAuthentication } from '../store/oidc-repository.js';
 import { isScopeSubset } from './scope.js';
 import { digestOf } from '../primitives/secrets.js';
@@ -127,8 +126,6 @@ interface RefreshRequest {
   /** The scope asked for; the grant's scope when undefined (RFC 6749 §6). */
   readonly scope: readonly string[] | undefined;
   readonly now: number;
-  /** Where a detected reuse is reported, after it is stored with the revocation. */
-  readonly audit?: AuditSink;
   readonly successors: RefreshSuccessors;
 }
 
@@ -147,10 +144,10 @@ type RefreshOutcome =
  * Exchanges a refresh token in one atomic store transaction: of N concurrent exchanges of a
  * single-use token exactly one succeeds, and its new head is committed before this resolves.
  */
-export async function exchangeRefreshToken(store: Store, request: RefreshRequest): Promise<RefreshOutcome> {
+export async function exchangeRefreshToken(trail: AuditTrail, request: RefreshRequest): Promise<RefreshOutcome> {
   const { client, now } = request;
   const { policy } = client;
-  return auditedTransaction(store, request.audit, async (tx, audit): Promise<RefreshOutcome> => {
+  return trail.transaction(async (tx, audit): Promise<RefreshOutcome> => {
     const inFamily = await tx.findRefreshToken(digestOf(request.presentedToken));
     if (!inFamily) return refused('refresh_token_invalid');
     // Checked before the state, so a client learns nothing about another client's tokens.
@@ -163,20 +160,18 @@ export async function exchangeRefreshToken(store: Store, request: RefreshRequest
     if (state !== 'active' && state !== 'in_replay_window') {
       // Recorded with the revocation, in its transaction: once, since only the first replay revokes.
       if (isReplay(found, policy, now))
-        audit.push(
-          ...(await revokeFamily(tx, found.grant, {
-            reason: 'reuse_detected',
-            at: now,
-            detected: 'refresh_token_reuse_detected',
-          })),
-        );
+        await revokeFamily(tx, audit, found.grant, {
+          reason: 'reuse_detected',
+          at: now,
+          detected: 'refresh_token_reuse_detected',
+        });
       return refused(REFUSAL[state]);
     }
     const scope = request.scope ?? found.grant.scope;
     // Refused before anything is written, so the client keeps a usable token.
     if (!isScopeSubset(scope, found.grant.scope)) return refused('scope_exceeds_grant');
     if (state === 'in_replay_window') {
-      audit.push(await storeAudit(tx, { ...auditedGrant(found.grant, now), event: 'refresh_token_replay_served' }));
+      await audit({ ...auditedGrant(found.grant, now), event: 'refresh_token_replay_served' });
       const successor = found.successor === null ? null : successorToken(request, found.token);
       return {
         ok: true,

@@ -1,4 +1,3 @@
-import { auditedTransaction, type AuditSink } from '../audit/audit.js';
 import { revokeFamily } from './revoke-family.js';
 import type { TokenServices } from './services.js';
 import type { ClientRecord } from '../primitives/records.js';
@@ -14,19 +13,18 @@ type RevocationOutcome = 'revoked' | 'unknown' | 'access_token' | 'other_client'
  * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.1 RFC 7009 §2.1
  */
 export async function revokeToken(
-  { store, clock, accessTokens }: TokenServices,
+  { store, audit, clock, accessTokens }: TokenServices,
   caller: ClientRecord,
   token: string,
-  audit?: AuditSink,
 ): Promise<RevocationOutcome> {
   const found = await store.findRefreshToken(digestOf(token));
   if (found) {
     if (found.grant.clientId !== caller.id) return 'other_client';
     const now = clock.now();
     const { grant } = found;
-    await auditedTransaction(store, audit, async (tx, events) => {
-      events.push(...(await revokeFamily(tx, grant, { reason: 'revoked_by_client', at: now })));
-    });
+    await audit.transaction((tx, recordIn) =>
+      revokeFamily(tx, recordIn, grant, { reason: 'revoked_by_client', at: now }),
+    );
     return 'revoked';
   }
   if (token.includes('.') && (await accessTokens.check(token, clock.now()))) return 'access_token';

@@ -1,4 +1,4 @@
-import { storeAudit, type AuditEvent, type AuditEventName } from '../audit/audit.js';
+import type { AuditRecorder, AuditEventName } from '../audit/audit.js';
 import type { GrantRecord, GrantRevocationReason } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
 
@@ -15,9 +15,9 @@ export interface FamilyRevocation {
 /**
  * Revokes a grant and with it its whole family: every refresh token of the grant and every access
  * token issued under it stop working (introspection, userinfo and the refresh check the grant).
- * Runs in the caller's transaction `tx`, and records `grant_revoked` there with the revocation, so
- * the two commit together. Revoking a revoked family changes nothing and records nothing: the
- * events stored (to hand to a sink after the commit) are empty then.
+ * Runs in the caller's audited transaction `tx` (AuditTrail.transaction), and records
+ * `grant_revoked` there with `audit`, so the two commit together and the event reaches the log
+ * after the commit. Revoking a revoked family changes nothing and records nothing.
  *
  * Its callers: a refresh-token reuse (RFC 9700 §4.14.2), an authorization code used twice
  * (RFC 6749 §4.1.2), a client's revocation (RFC 7009 §2.1), an operator's, and the user's own on the
@@ -25,14 +25,14 @@ export interface FamilyRevocation {
  */
 export async function revokeFamily(
   tx: Repository,
+  audit: AuditRecorder,
   grant: Pick<GrantRecord, 'id' | 'clientId' | 'subject'>,
   revocation: FamilyRevocation,
-): Promise<AuditEvent[]> {
+): Promise<boolean> {
   const { reason, at, actor, detected } = revocation;
-  if (!(await tx.revokeGrant(grant.id, reason, at))) return [];
+  if (!(await tx.revokeGrant(grant.id, reason, at))) return false;
   const who = { at, clientId: grant.clientId, subject: grant.subject, grantId: grant.id };
-  const events: AuditEvent[] = [];
-  if (detected !== undefined) events.push(await storeAudit(tx, { ...who, event: detected }));
-  events.push(await storeAudit(tx, { ...who, event: 'grant_revoked', reason, ...(actor ? { actor } : {}) }));
-  return events;
+  if (detected !== undefined) await audit({ ...who, event: detected });
+  await audit({ ...who, event: 'grant_revoked', reason, ...(actor ? { actor } : {}) });
+  return true;
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { addressKey } from '../abuse/rate-limiter.js';
-import { auditLogOf } from '../http/audit-log.js';
 import { FormParams, formParamsOf } from '../http/form.js';
 import { OAuthRateLimited, oauthErrorHandler } from '../http/oauth-errors.js';
 import { callerAuthentication } from './endpoints/authenticate-caller.js';
@@ -64,10 +63,9 @@ function registerEndpoint(app: FastifyInstance, services: OAuthServices, endpoin
         if (wait > 0) throw new OAuthRateLimited(wait);
       }
       const params = request.method === 'POST' ? formParamsOf(request.body) : FormParams.empty();
-      const audit = auditLogOf(request);
       const checked = endpoint.precheck?.(params);
-      const client = authenticate === null ? null : await authenticate(services, request, params, audit);
-      const call: EndpointCall<ClientAuthentication> = { request, reply, params, client, audit, checked };
+      const client = authenticate === null ? null : await authenticate(services, request, params);
+      const call: EndpointCall<ClientAuthentication> = { request, reply, params, client, checked };
       return endpoint.handle!(call, services);
     },
   });

@@ -1,4 +1,5 @@
 import type { RateLimiter } from '../abuse/rate-limiter.js';
+import type { AuditTrail } from '../audit/audit.js';
 import type { Clock } from '../primitives/clock.js';
 import type { Store } from '../store/store.js';
 import type { AccessTokens } from './access-tokens.js';
@@ -10,6 +11,8 @@ import type { RefreshSuccessors } from './refresh-successors.js';
 /** What issuing tokens needs: the grants and the token endpoint's operations take exactly this. */
 export interface TokenServices {
   readonly store: Store;
+  /** The one way an audit event is stored: each is also logged and counted (audit/audit.ts). */
+  readonly audit: AuditTrail;
   readonly clock: Clock;
   readonly accessTokens: AccessTokens;
   /** Derives the successor of a rotated token, for clients with a replay window. */

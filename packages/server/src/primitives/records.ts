@@ -44,8 +44,16 @@ export interface ClientRecord {
   readonly admin?: boolean;
 }
 
-export type GrantRevocationReason =
-  'revoked_by_client' | 'revoked_by_admin' | 'revoked_by_user' | 'reuse_detected' | 'code_replayed';
+/** Why a grant was revoked: `grant_revoked`'s reason in the audit trail, `revoked_reason` of `grants list`. */
+export const GRANT_REVOCATION_REASONS = [
+  'revoked_by_client',
+  'revoked_by_admin',
+  'revoked_by_user',
+  'reuse_detected',
+  'code_replayed',
+] as const;
+
+export type GrantRevocationReason = (typeof GRANT_REVOCATION_REASONS)[number];
 
 export interface GrantRecord {
   readonly id: string;

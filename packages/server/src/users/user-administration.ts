@@ -1,8 +1,7 @@
-import { auditedTransaction, storeAudit, type Actor } from '../audit/audit.js';
+import type { Actor, AuditTrail } from '../audit/audit.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import type { UserClaims, UserRecord } from '../store/identity-repository.js';
 import type { Repository } from '../store/repository.js';
-import type { Store } from '../store/store.js';
 import { hashPassword } from './passwords.js';
 import { checkedPassword, checkedUsername, insertNewUser, newUser, normalizeUsername } from './users.js';
 
@@ -14,7 +13,7 @@ import { checkedPassword, checkedUsername, insertNewUser, newUser, normalizeUser
  */
 
 export async function createUser(
-  store: Store,
+  trail: AuditTrail,
   typedUsername: string,
   password: string,
   now: number,
@@ -22,9 +21,9 @@ export async function createUser(
   actor: Actor,
 ): Promise<UserRecord> {
   const user = await newUser(typedUsername, password, now, claims);
-  return auditedTransaction(store, actor.sink, async (tx, events) => {
+  return trail.transaction(async (tx, audit) => {
     await insertNewUser(tx, user);
-    events.push(await storeAudit(tx, { event: 'user_created', at: now, subject: user.subject, actor: actor.id }));
+    await audit({ event: 'user_created', at: now, subject: user.subject, actor: actor.id });
     return user;
   });
 }
@@ -36,7 +35,7 @@ export async function createUser(
  * of every browser (sessions name the user by username). The new name must be free.
  */
 export async function updateUser(
-  store: Store,
+  trail: AuditTrail,
   typedUsername: string,
   claimsOf: (current: UserClaims) => UserClaims,
   rename: string | undefined,
@@ -44,7 +43,7 @@ export async function updateUser(
   actor: Actor,
 ): Promise<UserRecord> {
   const to = rename === undefined ? undefined : checkedUsername(rename);
-  return auditedTransaction(store, actor.sink, async (tx, events) => {
+  return trail.transaction(async (tx, audit) => {
     const current = await existingUser(tx, typedUsername);
     await tx.updateUserClaims(current.username, claimsOf(current.claims), now);
     let username = current.username;
@@ -54,25 +53,25 @@ export async function updateUser(
       username = to;
     }
     const { subject } = current;
-    events.push(await storeAudit(tx, { event: 'user_claims_updated', at: now, subject, actor: actor.id }));
+    await audit({ event: 'user_claims_updated', at: now, subject, actor: actor.id });
     return (await tx.findUser(username)) as UserRecord;
   });
 }
 
 /** Replaces a user's password and signs the user out of every browser. */
 export async function setUserPassword(
-  store: Store,
+  trail: AuditTrail,
   typedUsername: string,
   password: string,
   now: number,
   actor: Actor,
 ): Promise<void> {
   const passwordHash = await hashPassword(checkedPassword(password));
-  await auditedTransaction(store, actor.sink, async (tx, events) => {
+  await trail.transaction(async (tx, audit) => {
     const { username, subject } = await existingUser(tx, typedUsername);
     await tx.updateUserPassword(username, passwordHash, now);
     await tx.deleteBrowserSessionsOf(username);
-    events.push(await storeAudit(tx, { event: 'user_password_set', at: now, subject, actor: actor.id }));
+    await audit({ event: 'user_password_set', at: now, subject, actor: actor.id });
   });
 }
 
@@ -81,24 +80,23 @@ export async function setUserPassword(
  * gave is revoked, so its refresh and access tokens stop working. Disabling a disabled user changes
  * nothing. Returns the user as it now is.
  */
-export async function disableUser(store: Store, typedUsername: string, now: number, actor: Actor) {
-  return auditedTransaction(store, actor.sink, async (tx, events) => {
+export async function disableUser(trail: AuditTrail, typedUsername: string, now: number, actor: Actor) {
+  return trail.transaction(async (tx, audit) => {
     const { username, subject } = await existingUser(tx, typedUsername);
     if (await tx.disableUser(username, now)) {
       await tx.deleteBrowserSessionsOf(username);
       await tx.revokeGrantsOf(subject, 'revoked_by_admin', now);
-      events.push(await storeAudit(tx, { event: 'user_disabled', at: now, subject, actor: actor.id }));
+      await audit({ event: 'user_disabled', at: now, subject, actor: actor.id });
     }
     return (await tx.findUser(username)) as UserRecord;
   });
 }
 
 /** Lets a disabled user sign in again (its revoked grants stay revoked). Enabling an enabled user changes nothing. */
-export async function enableUser(store: Store, typedUsername: string, now: number, actor: Actor) {
-  return auditedTransaction(store, actor.sink, async (tx, events) => {
-    const { username, subject } = await existingUser(tx, typedUsername);
-    if (await tx.enableUser(username, now))
-      events.push(await storeAudit(tx, { event: 'user_enabled', at: now, subject, actor: actor.id }));
+export async function enableUser(trail: AuditTrail, typedUsername: string, now: number, actor: Actor) {
+  return trail.transaction(async (tx, audit) => {
+    const { subject, username } = await existingUser(tx, typedUsername);
+    if (await tx.enableUser(username, now)) await audit({ event: 'user_enabled', at: now, subject, actor: actor.id });
     return (await tx.findUser(username)) as UserRecord;
   });
 }
@@ -108,29 +106,27 @@ export async function enableUser(store: Store, typedUsername: string, now: numbe
  * another subject, so inherits nothing anyway; the revocation ends the tokens at once.
  */
 export async function deleteUser(
-  store: Store,
+  trail: AuditTrail,
   typedUsername: string,
   now: number,
   actor: Actor,
 ): Promise<{ removed: boolean; grantsRevoked: number }> {
   const username = normalizeUsername(typedUsername);
-  return auditedTransaction(store, actor.sink, async (tx, events) => {
+  return trail.transaction(async (tx, audit) => {
     const user = await tx.findUser(username);
     if (!user || !(await tx.removeUser(username))) return { removed: false, grantsRevoked: 0 };
     const { subject } = user;
     const grantsRevoked = await tx.revokeGrantsOf(subject, 'revoked_by_admin', now);
     // One event for the user's grants (grant_id null): the revocation is one statement.
     if (grantsRevoked > 0)
-      events.push(
-        await storeAudit(tx, {
-          event: 'grant_revoked',
-          at: now,
-          subject,
-          reason: 'revoked_by_admin',
-          actor: actor.id,
-        }),
-      );
-    events.push(await storeAudit(tx, { event: 'user_deleted', at: now, subject, actor: actor.id }));
+      await audit({
+        event: 'grant_revoked',
+        at: now,
+        subject,
+        reason: 'revoked_by_admin',
+        actor: actor.id,
+      });
+    await audit({ event: 'user_deleted', at: now, subject, actor: actor.id });
     return { removed: true, grantsRevoked };
   });
 }

@@ -1,4 +1,4 @@
-import { AUDIT_USERNAME_MAX, recordAudit, truncated, type AuditSink } from '../../audit/audit.js';
+import { AUDIT_USERNAME_MAX, truncated, type AuditTrail } from '../../audit/audit.js';
 import { addressKey, usernameKey, type Charge, type RateLimiter } from '../../abuse/rate-limiter.js';
 import type { Store } from '../../store/store.js';
 import { normalizeUsername } from '../../users/users.js';
@@ -9,8 +9,8 @@ import { SIGN_IN_STEPS, type AmrValue, type SignInFailure, type SignInStep } fro
 export interface SignInServices {
   readonly store: Store;
   readonly rateLimits: RateLimiter;
-  /** Where audit events go besides the store (the request's log). */
-  readonly audit?: AuditSink;
+  /** Where a refused step is recorded (and so logged and counted). */
+  readonly audit: AuditTrail;
 }
 
 /** One submitted step of a sign-in, as plain data. */
@@ -67,11 +67,7 @@ export async function runSignInStep(
   if (!outcome.ok) {
     await rateLimits.consume(failureBuckets);
     const subject = outcome.auditedName === null ? null : truncated(outcome.auditedName, AUDIT_USERNAME_MAX);
-    await recordAudit(
-      store,
-      { event: 'login_failed', at: now, clientId, address, reason: outcome.failure, subject },
-      audit,
-    );
+    await audit.record({ event: 'login_failed', at: now, clientId, address, reason: outcome.failure, subject });
     return { kind: 'refused', username, failure: outcome.failure };
   }
   const methods = [...done, { method: step.method, at: now }];

@@ -1,7 +1,6 @@
 import { OAuthError } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
 import { addressKey, type Charge } from '../../abuse/rate-limiter.js';
-import type { AuditSink } from '../../audit/audit.js';
 import type { FormParams } from '../../http/form.js';
 import { OAuthRateLimited } from '../../http/oauth-errors.js';
 import type { ClientRecord } from '../../primitives/records.js';
@@ -21,22 +20,21 @@ import type { OAuthEndpoint } from './endpoint.js';
  */
 export function callerAuthentication(
   endpoint: Pick<OAuthEndpoint, 'name' | 'clientAuthentication'>,
-): (services: CallerServices, request: FastifyRequest, params: FormParams, audit: AuditSink) => Promise<ClientRecord> {
+): (services: CallerServices, request: FastifyRequest, params: FormParams) => Promise<ClientRecord> {
   const clientLimit = `${endpoint.name}_client`;
   const addressLimit = `${endpoint.name}_address`;
   const publicAllowed = endpoint.clientAuthentication === 'public_allowed';
-  return (services, request, params, audit) =>
-    authenticateCaller(services, { clientLimit, addressLimit, publicAllowed }, request, params, audit);
+  return (services, request, params) =>
+    authenticateCaller(services, { clientLimit, addressLimit, publicAllowed }, request, params);
 }
 
-type CallerServices = Pick<OAuthServices, 'store' | 'clock' | 'rateLimits'>;
+type CallerServices = Pick<OAuthServices, 'store' | 'audit' | 'clock' | 'rateLimits'>;
 
 async function authenticateCaller(
   services: CallerServices,
   rules: { readonly clientLimit: string; readonly addressLimit: string; readonly publicAllowed: boolean },
   request: FastifyRequest,
   params: FormParams,
-  audit: AuditSink,
 ): Promise<ClientRecord> {
   const { rateLimits } = services;
   const { clientLimit, addressLimit } = rules;
@@ -50,7 +48,7 @@ async function authenticateCaller(
     client = await authenticateClient(services.store, presented, {
       address: request.ip,
       now: services.clock.now(),
-      audit,
+      audit: services.audit,
     });
   } catch (error) {
     const wait = await rateLimits.consume([address]);

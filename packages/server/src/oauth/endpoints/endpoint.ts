@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RatePolicy } from '../../store/rate-limits.js';
-import type { AuditSink } from '../../audit/audit.js';
 import type { FormParams } from '../../http/form.js';
 import type { ClientRecord } from '../../primitives/records.js';
 import type { OAuthServices } from '../services.js';
@@ -42,7 +41,6 @@ export interface EndpointCall<Auth extends ClientAuthentication, Checked = unkno
   readonly params: FormParams;
   /** The authenticated client, within its limits; null where nobody authenticates. */
   readonly client: Auth extends 'none' ? null : ClientRecord;
-  readonly audit: AuditSink;
   /** What the endpoint's `precheck` resolved (e.g. /token's grant handler), so nothing is resolved twice. */
   readonly checked: Checked;
 }

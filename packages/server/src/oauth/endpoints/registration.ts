@@ -10,7 +10,6 @@ import {
   type RegistrationCaller,
 } from '../dynamic-registration.js';
 import type { OAuthServices } from '../services.js';
-import type { AuditSink } from '../../audit/audit.js';
 import { oauthEndpoint } from './endpoint.js';
 
 const served = (services: OAuthServices): boolean => services.clientRegistration !== 'off';
@@ -31,9 +30,9 @@ export const registrationEndpoint = oauthEndpoint({
   clientAuthentication: 'none',
   // A client registers once per installation; a burst from one address is a script.
   rateLimits: { address: per(30, 'h') },
-  async handle({ request, reply, audit }, services) {
+  async handle({ request, reply }, services) {
     const information = await withChallenge(reply, () =>
-      registerDynamicClient(services, request.body, callerOf(request, audit)),
+      registerDynamicClient(services, request.body, callerOf(request)),
     );
     // §3.2.1: 201 Created, and never cached (it holds the client's credentials).
     return noStore(reply).code(201).send(information);
@@ -55,9 +54,9 @@ export const clientConfigurationEndpoint = oauthEndpoint({
   metadataKey: null,
   clientAuthentication: 'none',
   rateLimits: { address: per(120, 'h') },
-  async handle({ request, reply, audit }, services) {
+  async handle({ request, reply }, services) {
     const clientId = (request.params as { client_id: string }).client_id;
-    const caller = callerOf(request, audit);
+    const caller = callerOf(request);
     noStore(reply);
     switch (request.method) {
       case 'GET':
@@ -74,9 +73,9 @@ export const clientConfigurationEndpoint = oauthEndpoint({
   },
 });
 
-function callerOf(request: FastifyRequest, audit: AuditSink): RegistrationCaller {
+function callerOf(request: FastifyRequest): RegistrationCaller {
   const header = request.headers.authorization;
-  return { token: header === undefined ? undefined : bearerTokenOf(header), address: request.ip, audit };
+  return { token: header === undefined ? undefined : bearerTokenOf(header), address: request.ip };
 }
 
 const INVALID_TOKEN_CHALLENGE = bearerChallenge({ realm: 'gatehouse' }, { error: 'invalid_token' });

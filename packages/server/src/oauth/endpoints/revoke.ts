@@ -13,10 +13,10 @@ export const revokeEndpoint = oauthEndpoint({
   clientAuthentication: 'public_allowed',
   // Revocation comes at sign-out, far rarer than refresh; the address limit bounds secret guessing.
   rateLimits: { client: per(3000, 'min'), address: per(600, 'min') },
-  async handle({ reply, params, client, audit }, services) {
+  async handle({ reply, params, client }, services) {
     const token = params.require('token');
     params.get('token_type_hint');
-    const outcome = await revokeToken(services, client, token, audit);
+    const outcome = await revokeToken(services, client, token);
     if (outcome === 'access_token') throw new OAuthError('access_token_not_revocable');
     if (outcome === 'other_client') throw new OAuthError('refresh_token_client_mismatch');
     return noStore(reply).code(200).send();

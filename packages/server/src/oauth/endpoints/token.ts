@@ -20,10 +20,10 @@ export const tokenEndpoint = oauthEndpoint({
   // A backend refreshing for many users shares one client and often one address.
   rateLimits: { client: per(6000, 'min'), address: per(1200, 'min') },
   precheck: (params) => grantHandlerOf(params.require('grant_type')),
-  async handle({ reply, params, client, audit, checked: grant }, services) {
+  async handle({ reply, params, client, checked: grant }, services) {
     // RFC 6749 §5.2 unauthorized_client: the client may not use this grant type.
     if (!client.grantTypes.includes(grant.grantType)) throw new OAuthError('grant_type_not_allowed');
-    const response = await grant.handle(params, client, servicesFor(params.get('resource'), services), audit);
+    const response = await grant.handle(params, client, servicesFor(params.get('resource'), services));
     return noStore(reply).send(response);
   },
 });

@@ -16,14 +16,14 @@ const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
  */
 export const authorizationCodeGrant = grantHandler({
   grantType: 'authorization_code',
-  async handle(params, client, services, audit) {
-    const { store, clock, accessTokens } = services;
+  async handle(params, client, services) {
+    const { audit, clock, accessTokens } = services;
     const code = params.require('code');
     const redirectUri = params.require('redirect_uri');
     const codeVerifier = params.require('code_verifier');
     if (!CODE_VERIFIER.test(codeVerifier)) throw new OAuthError('pkce_verifier_malformed');
     const now = clock.now();
-    const outcome = await redeemAuthorizationCode(store, { code, client, redirectUri, codeVerifier, now, audit });
+    const outcome = await redeemAuthorizationCode(audit, { code, client, redirectUri, codeVerifier, now });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant, refreshToken, nonce, authTime, amr } = outcome;
     const response = tokenResponse(accessTokens, {

@@ -1,4 +1,3 @@
-import type { AuditSink } from '../../audit/audit.js';
 import type { FormParams } from '../../http/form.js';
 import type { ClientRecord } from '../../primitives/records.js';
 import type { TokenServices } from '../services.js';
@@ -11,13 +10,8 @@ import type { GatehouseTokenResponse } from '@gatehouse/contract';
  */
 export interface GrantHandler<Type extends string = string> {
   readonly grantType: Type;
-  /** `audit` receives the security events the exchange recorded (e.g. a detected reuse). */
-  handle(
-    params: FormParams,
-    client: ClientRecord,
-    services: TokenServices,
-    audit?: AuditSink,
-  ): Promise<GatehouseTokenResponse>;
+  /** The security events the exchange records (e.g. a detected reuse) go through `services.audit`. */
+  handle(params: FormParams, client: ClientRecord, services: TokenServices): Promise<GatehouseTokenResponse>;
 }
 
 /** Declares a grant, keeping its `grant_type` as a literal type so `GrantType` derives from the registry. */

@@ -13,16 +13,15 @@ import { withRefreshIdToken } from '../id-token-response.js';
  */
 export const refreshTokenGrant = grantHandler({
   grantType: 'refresh_token',
-  async handle(params, client, { store, clock, accessTokens, refreshSuccessors, idTokens }, audit) {
+  async handle(params, client, { store, audit, clock, accessTokens, refreshSuccessors, idTokens }) {
     const presentedToken = params.require('refresh_token');
     const scope = parseScope(params.get('scope'));
     const now = clock.now();
-    const outcome = await exchangeRefreshToken(store, {
+    const outcome = await exchangeRefreshToken(audit, {
       presentedToken,
       client,
       scope,
       now,
-      audit,
       successors: refreshSuccessors,
     });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
