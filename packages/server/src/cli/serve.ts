@@ -5,7 +5,7 @@ import { pino, type Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
 import { serverLoggerOptions } from '../http/log-redaction.js';
 import { recordServedIssuer } from '../oauth/served-issuer.js';
-import { createContext, startServer } from '../server.js';
+import { createContext, startServer, type StartOptions } from '../server.js';
 import { openStore } from '../store/open.js';
 import { sqliteFilename } from '../store/sqlite-location.js';
 import { ensureDemoClient } from './demo.js';
@@ -84,7 +84,26 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
   let inFlight = (): number => 0;
   const stop = watchStopSignals(pino(serverLoggerOptions(config.logLevel)), { inFlight: () => inFlight() });
   const demo = options.demo ? new DemoFlows() : undefined;
-  const server = await startServer({
+  try {
+    const server = await startServer(startOptions(config, options, demo));
+    inFlight = () => server.app.drain.inFlight;
+    // Workers serve the demo's callback page; the primary made the demo data and printed the request.
+    if (demo && !cluster.isWorker) await ensureDemoClient(server.context, (line) => io.out(line), demo);
+    if (!options.quiet) {
+      warnOfPlaintextKeys(config, options.demo, server.app.log);
+      io.out(`Gatehouse is serving ${config.issuer} (listening on ${server.url}, store ${storeOf(config)})`);
+    }
+    await stop.requested;
+    await server.close();
+    return 0;
+  } finally {
+    // A worker's IPC channel would keep it running: it leaves the cluster once it stopped or failed.
+    cluster.worker?.disconnect();
+  }
+}
+
+function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlows | undefined): StartOptions {
+  return {
     databaseUrl: config.databaseUrl,
     issuer: config.issuer,
     port: config.port,
@@ -99,19 +118,7 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
     keyEncryptionKey: config.keyEncryptionKey,
     demo,
     clientRegistration: config.clientRegistration,
-  });
-  inFlight = () => server.app.drain.inFlight;
-  // Workers serve the demo's callback page; the primary made the demo data and printed the request.
-  if (demo && !cluster.isWorker) await ensureDemoClient(server.context, (line) => io.out(line), demo);
-  if (!options.quiet) {
-    warnOfPlaintextKeys(config, options.demo, server.app.log);
-    io.out(`Gatehouse is serving ${config.issuer} (listening on ${server.url}, store ${storeOf(config)})`);
-  }
-  await stop.requested;
-  await server.close();
-  // A worker's IPC channel would keep it running: it leaves the cluster once it has drained.
-  cluster.worker?.disconnect();
-  return 0;
+  };
 }
 
 /**
@@ -122,6 +129,7 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
 async function superviseWorkers(count: number, log: Logger): Promise<number> {
   let stopping = false;
   let failed = 0;
+  const respawns = new Set<NodeJS.Timeout>();
   const fork = (): void => {
     if (!stopping) cluster.fork();
   };
@@ -131,11 +139,17 @@ async function superviseWorkers(count: number, log: Logger): Promise<number> {
       return;
     }
     process.stderr.write(`${JSON.stringify({ msg: 'worker exited; starting another', code, signal })}\n`);
-    setTimeout(fork, 1000).unref();
+    // Not unref'd: with every worker dead (one that cannot listen exits), it keeps the primary up.
+    const respawn = setTimeout(() => {
+      respawns.delete(respawn);
+      fork();
+    }, 1000);
+    respawns.add(respawn);
   });
   const stop = watchStopSignals(log, {
     onSignal: (signal) => {
       stopping = true;
+      for (const respawn of respawns) clearTimeout(respawn);
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
     },
   });
