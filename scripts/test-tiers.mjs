@@ -88,6 +88,7 @@ export const TABLE = {
     'trust-proxy.test.ts': 'server',
     'unreadable-requests.test.ts': 'server',
     'cli-first-hour.test.ts': 'processes',
+    'clean-stop.test.ts': 'processes',
     'cli.test.ts': 'processes',
     'cli-operations.test.ts': 'processes',
     'crash-durability.test.ts': 'processes',

@@ -5,11 +5,14 @@
 // `npx gatehouse …` runs this file under `sh -c`, and on SIGTERM or SIGINT npm signals that shell,
 // which exits without passing the signal on (dash), leaving this process running with parent 1. So,
 // started by npm, the process watches its parent, and when the wrapper is gone it signals itself
-// SIGTERM: `serve` then stops as it does on any SIGTERM, finishing the requests in flight.
+// SIGTERM, once: `serve` then stops as it does on any SIGTERM, finishing the requests in flight
+// (signalled again and again, it would take the third signal as "stop at once").
 if (process.env.npm_command !== undefined) {
   const parent = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== parent) process.kill(process.pid, 'SIGTERM');
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    process.kill(process.pid, 'SIGTERM');
   }, 250).unref();
 }
 await import('../dist/cli/main.js');

@@ -53,7 +53,10 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     bodyLimit: DEFAULT_BODY_LIMIT,
-    return503OnClosing: true,
+    // A request that reaches a draining server on a connection already open is answered, its
+    // connection then closed (http/drain.ts): not refused with Fastify's 503, a body outside the
+    // catalog, to a client that sent a single-use refresh token before the stop.
+    return503OnClosing: false,
     trustProxy: options.trustProxy ?? false,
     // Requests the parser or the router refuses are answered from the catalog too.
     clientErrorHandler: clientErrorHandler(context.issuer, OAUTH_FORM_PATHS),

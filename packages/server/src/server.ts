@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from './rate-limits.js';
 import { RateLimiter } from './abuse/rate-limiter.js';
@@ -7,6 +8,7 @@ import type { ConnectionLimits } from './http/connection-limits.js';
 import { auditLog } from './http/audit-log.js';
 import { serverLog } from './http/server-log.js';
 import { AuditTrail, type AuditSink } from './audit/audit.js';
+import { IDLE_CONNECTION_GRACE_MS } from './http/drain.js';
 import type { ServerContext } from './context.js';
 import { AccessTokens } from './oauth/access-tokens.js';
 import { IdTokens } from './oauth/id-tokens.js';
@@ -99,6 +101,8 @@ export interface StartOptions {
   readonly demo?: DemoFlows;
   /** CLIENT_REGISTRATION (see ContextOptions). */
   readonly clientRegistration?: RegistrationPolicy;
+  /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
+  readonly idleConnectionGraceMs?: number;
 }
 
 export interface RunningServer {
@@ -141,6 +145,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       app.log.info({ inFlight: count }, `stopping: finishing ${count} request(s) in flight`);
       context.keys.stop();
       context.rateLimits.stop();
+      // Meanwhile the server still answers (each answer closing its connection); then it stops
+      // accepting, closes the connections still idle and waits for the requests in flight.
+      await sleep(options.idleConnectionGraceMs ?? IDLE_CONNECTION_GRACE_MS);
       await app.close();
       await store.close();
       app.log.info({ drainedRequests: count }, `stopped after draining ${count} request(s)`);

@@ -137,6 +137,8 @@ export async function startTestServer({
     clientRegistration,
     demo,
     logger,
+    // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).
+    idleConnectionGraceMs: 0,
     // The limiter runs on the test's clock too: time passes for it only when a test says so.
     rateLimits: { ...UNREACHABLE_RATE_LIMITS, ...rateLimits },
     rateLimitClock: () => clock.now() * 1000,

@@ -1,10 +1,10 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
 import { serverLoggerOptions } from '../http/log-redaction.js';
 import { recordServedIssuer } from '../oauth/served-issuer.js';
-import { createContext, startServer } from '../server.js';
+import { createContext, startServer, type StartOptions } from '../server.js';
 import { openStore } from '../store/open.js';
 import { sqliteFilename } from '../store/sqlite-location.js';
 import { ensureDemoClient } from './demo.js';
@@ -12,6 +12,7 @@ import { CLI_AUDIT_SINK } from './open-context.js';
 import { DemoFlows } from '../pages/demo-flows.js';
 import { parseCommand, UsageError, type CommandDeclaration } from './declaration.js';
 import type { CliIo } from './run.js';
+import { watchStopSignals } from './stop-signals.js';
 
 export const SERVE = {
   name: 'serve',
@@ -24,8 +25,9 @@ export const SERVE = {
 
 /**
  * `gatehouse serve [--demo] [--workers N|auto]`: listens until SIGINT or SIGTERM, then closes
- * cleanly. With several workers (node:cluster) the primary prepares the store once (migrations,
- * keys, demo data) and the workers share the port; a worker that dies is replaced.
+ * cleanly (cli/stop-signals.ts: a second signal is logged, a third stops at once). With several
+ * workers (node:cluster) the primary prepares the store once (migrations, keys, demo data) and the
+ * workers share the port; a worker that dies is replaced.
  */
 export async function serveCommand(args: string[], config: ServerConfig, io: CliIo): Promise<number> {
   const { values } = parseCommand(SERVE, args);
@@ -48,11 +50,12 @@ export async function serveCommand(args: string[], config: ServerConfig, io: Cli
   } finally {
     await store.close();
   }
-  warnOfPlaintextKeys(config, values.demo ?? false, primaryLogger(config));
+  const log = primaryLogger(config);
+  warnOfPlaintextKeys(config, values.demo ?? false, log);
   io.out(
     `Gatehouse is serving ${config.issuer} with ${workers} workers (port ${config.port}, store ${storeOf(config)})`,
   );
-  return superviseWorkers(workers);
+  return superviseWorkers(workers, log);
 }
 
 /** Where the data is: the SQLite file's absolute path (a relative DATABASE_URL depends on the folder), or the dialect. */
@@ -63,7 +66,7 @@ function storeOf(config: ServerConfig): string {
 }
 
 /** The log of the primary of several workers, in the workers' format. */
-function primaryLogger(config: ServerConfig): { warn(message: string): void } {
+function primaryLogger(config: ServerConfig): Logger {
   const { stream, ...options } = serverLoggerOptions(config.logLevel, config.logFormat);
   return pino(options, stream ?? process.stdout);
 }
@@ -94,8 +97,30 @@ interface ServeOptions {
 }
 
 async function serveUntilStopped(config: ServerConfig, io: CliIo, options: ServeOptions): Promise<number> {
+  // Watched from the start: a signal while the store opens stops the server as soon as it is up.
+  let inFlight = (): number => 0;
+  const stop = watchStopSignals(pino(serverLoggerOptions(config.logLevel)), { inFlight: () => inFlight() });
   const demo = options.demo ? new DemoFlows() : undefined;
-  const server = await startServer({
+  try {
+    const server = await startServer(startOptions(config, options, demo));
+    inFlight = () => server.app.drain.inFlight;
+    // Workers serve the demo's callback page; the primary made the demo data and printed the request.
+    if (demo && !cluster.isWorker) await ensureDemoClient(server.context, (line) => io.out(line), demo);
+    if (!options.quiet) {
+      warnOfPlaintextKeys(config, options.demo, server.app.log);
+      io.out(`Gatehouse is serving ${config.issuer} (listening on ${server.url}, store ${storeOf(config)})`);
+    }
+    await stop.requested;
+    await server.close();
+    return 0;
+  } finally {
+    // A worker's IPC channel would keep it running: it leaves the cluster once it stopped or failed.
+    cluster.worker?.disconnect();
+  }
+}
+
+function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlows | undefined): StartOptions {
+  return {
     databaseUrl: config.databaseUrl,
     issuer: config.issuer,
     port: config.port,
@@ -110,47 +135,58 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
     keyEncryptionKey: config.keyEncryptionKey,
     demo,
     clientRegistration: config.clientRegistration,
-  });
-  // Workers serve the demo's callback page; the primary made the demo data and printed the request.
-  if (demo && !cluster.isWorker) await ensureDemoClient(server.context, (line) => io.out(line), demo);
-  if (!options.quiet) {
-    warnOfPlaintextKeys(config, options.demo, server.app.log);
-    io.out(`Gatehouse is serving ${config.issuer} (listening on ${server.url}, store ${storeOf(config)})`);
-  }
-  await stopSignal();
-  await server.close();
-  return 0;
+  };
 }
 
-/** Forks the workers, replaces any that die, and on a stop signal lets them finish their requests. */
-async function superviseWorkers(count: number): Promise<number> {
+/**
+ * Forks the workers and replaces any that die. Each stop signal goes on to every worker (the
+ * terminal signals them too, at Ctrl-C; twice within SAME_STOP_MS is one stop): each worker drains
+ * and closes its store, and the primary exits once they all have, 1 if any failed to.
+ */
+async function superviseWorkers(count: number, log: Logger): Promise<number> {
   let stopping = false;
+  let failed = 0;
+  const respawns = new Set<NodeJS.Timeout>();
   const fork = (): void => {
-    cluster.fork();
+    if (!stopping) cluster.fork();
   };
   cluster.on('exit', (_worker, code, signal) => {
-    if (stopping) return;
+    if (stopping) {
+      if (code !== 0) failed += 1;
+      return;
+    }
     process.stderr.write(`${JSON.stringify({ msg: 'worker exited; starting another', code, signal })}\n`);
-    setTimeout(fork, 1000).unref();
+    // Not unref'd: with every worker dead (one that cannot listen exits), it keeps the primary up.
+    const respawn = setTimeout(() => {
+      respawns.delete(respawn);
+      fork();
+    }, 1000);
+    respawns.add(respawn);
+  });
+  const stop = watchStopSignals(log, {
+    onSignal: (signal) => {
+      stopping = true;
+      for (const respawn of respawns) clearTimeout(respawn);
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    },
   });
   for (let i = 0; i < count; i++) fork();
-  await stopSignal();
-  stopping = true;
-  await new Promise<void>((resolve) => cluster.disconnect(resolve));
-  return 0;
+  await stop.requested;
+  const running = Object.keys(cluster.workers ?? {}).length;
+  log.info({ workers: running }, `stopping: ${running} worker(s) finishing their requests in flight`);
+  await everyWorkerExited();
+  log.info({ failedWorkers: failed }, `stopped: every worker drained${failed === 0 ? '' : `, ${failed} failed to`}`);
+  return failed === 0 ? 0 : 1;
 }
 
-/** SIGINT, SIGTERM, or — in a worker — the primary disconnecting it. */
-function stopSignal(): Promise<void> {
+function everyWorkerExited(): Promise<void> {
   return new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      process.off('disconnect', stop);
+    const check = (): void => {
+      if (Object.keys(cluster.workers ?? {}).length > 0) return;
+      cluster.off('exit', check);
       resolve();
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    if (cluster.isWorker) process.on('disconnect', stop);
+    cluster.on('exit', check);
+    check();
   });
 }

@@ -1,5 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 
+/**
+ * How long a stopping server still reads its open connections before closing the idle ones. A
+ * keep-alive connection whose next request is sent but not yet read looks idle; closed at once, it
+ * would be reset under a request its client sent before the stop (RFC 9112 §9.6 lets a server close
+ * an idle connection, but the client cannot tell whether the request was acted on).
+ */
+export const IDLE_CONNECTION_GRACE_MS = 100;
+
 /** The requests a closing server finishes: how many, and that their answers close their connections. */
 export interface Drain {
   /** Requests received and not yet answered. */
