@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -64,4 +65,24 @@ export async function freshDatabase(dialect: Dialect): Promise<{ readonly url: s
     url: `sqlite:${join(dir, 'gatehouse.db')}`,
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** Runs SQL on a store's database directly, as an earlier version of the server (or an operator) would. */
+export async function executeStatements(dialect: Dialect, url: string, statements: readonly string[]): Promise<void> {
+  if (dialect === 'sqlite') {
+    const database = new BetterSqlite3(url.slice('sqlite:'.length));
+    try {
+      for (const statement of statements) database.exec(statement);
+    } finally {
+      database.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }

@@ -7,7 +7,7 @@ import { before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { openStore } from '../src/store/open.js';
-import { DIALECTS, freshDatabase, type Dialect } from './_dialects.js';
+import { DIALECTS, executeStatements, freshDatabase, type Dialect } from './_dialects.js';
 import { childEnv } from './_processes.js';
 
 /** The built store: what `gatehouse migrate` and `gatehouse serve` open at start (`npm run build` first). */
@@ -157,22 +157,7 @@ async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
     "delete from kysely_migration where name > '0003_users_sessions'",
     ...(dialect === 'postgres' ? ['drop table rate_limits'] : []),
   ];
-  if (dialect === 'sqlite') {
-    const database = new BetterSqlite3(url.slice('sqlite:'.length));
-    try {
-      for (const statement of statements) database.exec(statement);
-    } finally {
-      database.close();
-    }
-    return;
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const statement of statements) await client.query(statement);
-  } finally {
-    await client.end();
-  }
+  await executeStatements(dialect, url, statements);
 }
 
 /** Runs `trial` for 0..count-1, at most `parallel` at a time; after a failure, starts no more. */

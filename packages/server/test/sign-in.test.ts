@@ -13,9 +13,7 @@ import { openStore } from '../src/store/open.js';
 import { MemoryRateLimitStore } from '../src/store/sqlite/rate-limit-store.js';
 import type { Store } from '../src/store/store.js';
 import { addUser } from '../src/users/users.js';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
-import { DIALECTS, freshDatabase, type Dialect } from './_dialects.js';
+import { DIALECTS, executeStatements, freshDatabase } from './_dialects.js';
 
 const NOW = 1_800_000_000;
 const PASSWORD = 'a long passphrase';
@@ -141,26 +139,6 @@ describe('sign-in steps', () => {
   });
 });
 
-/** Runs SQL on a store's database directly, as an earlier version of the server would have. */
-async function execute(dialect: Dialect, url: string, statements: readonly string[]): Promise<void> {
-  if (dialect === 'sqlite') {
-    const database = new BetterSqlite3(url.slice('sqlite:'.length));
-    try {
-      for (const statement of statements) database.exec(statement);
-    } finally {
-      database.close();
-    }
-    return;
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const statement of statements) await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 for (const dialect of DIALECTS)
   describe(`migration 0013_sign_in_methods [${dialect}]`, () => {
     it('signs no one out: a session signed in before it is signed in after, by "pwd" at its auth_time (RFC 8176 §2)', async () => {
@@ -169,7 +147,7 @@ for (const dialect of DIALECTS)
         const before = await openStore(database.url);
         await addUser(before, 'alice', PASSWORD, NOW);
         await before.close();
-        await execute(dialect, database.url, [
+        await executeStatements(dialect, database.url, [
           'alter table browser_sessions drop column pending',
           'alter table browser_sessions drop column methods',
           'alter table authorization_codes drop column amr',
