@@ -386,7 +386,7 @@ function renderReport(results) {
     table, '', '## Targets', '', targetTable, '',
     'Scenarios and peers: bench/README.md. Gatehouse runs from its build on SQLite (WAL, synchronous=FULL), one process,'
       + ' LOG_LEVEL=warn, rate limits on but raised to 1,000,000/s (all load comes from one address and one client);'
-      + ' what limits each figure: the README, Performance.', '',
+      + ' what limits each figure: docs/performance.md.', '',
   ].join('\n');
   return { table, targets: targetTable, markdown };
 }

@@ -38,6 +38,8 @@ export const TABLE = {
   },
   server: {
     'browser-pages.test.ts': 'unit',
+    'docs-cli-examples.test.ts': 'unit',
+    'docs-links.test.ts': 'unit',
     'error-classifier.test.ts': 'unit',
     'grant-types.test.ts': 'unit',
     'hot-queries.test.ts': 'unit',

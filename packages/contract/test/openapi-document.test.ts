@@ -66,7 +66,7 @@ describe('the shipped openapi.yaml', () => {
     );
   });
 
-  test('leaves security to the server, which declares the OAuth 2.0 scheme it enforces (README, "REST API")', () => {
+  test('leaves security to the server, which declares the OAuth 2.0 scheme it enforces (docs/rest-api.md, "REST API")', () => {
     assert.equal(doc.components?.['securitySchemes'], undefined);
     assert.equal(doc['security'], undefined);
   });

@@ -53,7 +53,7 @@ export function api(server: Pick<TestServer, 'url'>, token?: string) {
       receivedProblemTypes.add(parsed.type);
     }
     const result = { status: response.status, headers: response.headers, body: parsed, text };
-    // Undocumented behaviour fails the test that met it (README, "REST API").
+    // Undocumented behaviour fails the test that met it (docs/rest-api.md, "REST API").
     await assertDescribed(server.url, method, path, result);
     return result;
   }

@@ -4,8 +4,8 @@
  * line at warn on its root logger, without a request id) and counts it in
  * gatehouse_audit_events_total. The CLI's events are stored and written nowhere else (its stderr is
  * for its errors). Then the structure that makes it so: one insert of audit rows, one trail per
- * process, no per-request async context; and the vocabulary in `gatehouse audit --help` and the
- * README.
+ * process, no per-request async context; and the vocabulary in `gatehouse audit --help` and
+ * docs/operating.md.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -24,7 +24,7 @@ import { refresh, startTestServer, VERIFIER, type TestClient, type TestServer } 
 
 const ISSUER = 'http://gatehouse.test';
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
-const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const OPERATING = fileURLToPath(new URL('../../../docs/operating.md', import.meta.url));
 
 /** An event expected of an action: its name and its reason (null: none; a pattern: one that matches it). */
 type Expected = readonly [AuditEventName, string | RegExp | null];
@@ -459,11 +459,11 @@ describe('the audit vocabulary is documented from the code', () => {
     for (const name of AUDIT_EVENT_NAMES) assert.ok(refused.err.includes(name), `--event refuses naming ${name}`);
   });
 
-  it("the README's audit section names every event and every revocation reason", () => {
-    const readme = readFileSync(README, 'utf8');
-    const section = readme.slice(readme.indexOf('**Audit trail.**'), readme.indexOf('**Abuse limits.**'));
+  it("docs/operating.md's audit section names every event and every revocation reason", () => {
+    const page = readFileSync(OPERATING, 'utf8');
+    const section = page.slice(page.indexOf('**Audit trail.**'), page.indexOf('**Abuse limits.**'));
     assert.ok(section.length > 0);
     for (const word of [...AUDIT_EVENT_NAMES, ...GRANT_REVOCATION_REASONS])
-      assert.ok(section.includes(`\`${word}\``), `the README's audit section names \`${word}\``);
+      assert.ok(section.includes(`\`${word}\``), `docs/operating.md's audit section names \`${word}\``);
   });
 });

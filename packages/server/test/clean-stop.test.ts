@@ -16,7 +16,7 @@ import {
 } from './_stopping.js';
 
 /**
- * Ctrl-C stops the server cleanly (README, "Operating it"). At Ctrl-C the terminal signals its whole
+ * Ctrl-C stops the server cleanly (docs/operating.md, "Operating it"). At Ctrl-C the terminal signals its whole
  * foreground process group, and `npm start` (npm → sh → exec node, one group) passes its own SIGINT
  * on too, so the server gets two at once. Each case starts the server in a process group of its
  * own, loads it with refreshes (8 lanes, keep-alive connections) and signals the group: every

@@ -23,7 +23,7 @@ try {
 }
 
 /**
- * The README shows these screenshots, committed in docs/screenshots/: `UPDATE_SCREENSHOTS=1` writes
+ * docs/getting-started.md and docs/authorization.md show these screenshots, committed in docs/screenshots/: `UPDATE_SCREENSHOTS=1` writes
  * them there; otherwise (their codes and ports differ on every run) with the other test artifacts.
  */
 const SCREENSHOTS =

@@ -75,7 +75,7 @@ describe('protected resource metadata of the REST API (RFC 9728)', () => {
     };
     assert.equal(claims.aud, `${ISSUER}/v2`);
     // The API accepts the token (another audience would be 401 invalid_token); contacts belong to
-    // users, so a client's own token then reaches none of them (README, "Whose records").
+    // users, so a client's own token then reaches none of them (docs/rest-api.md, "Whose records").
     const listed = await fetch(`${server.url}/v2/contacts`, { headers: { authorization: `Bearer ${access_token}` } });
     assert.equal(listed.status, 403);
     assert.equal(((await listed.json()) as { type: string }).type, '/problems/owner-required');

@@ -49,7 +49,7 @@ for (const { dialect, version, api: document } of REST_SUITES)
         assertMissingFields(await rest.post('/v2/contacts', { name: 'x' }), EMAIL_MISSING, '/v2/contacts');
       });
 
-      it('the missing-field problem body is exactly the one the README shows', async () => {
+      it('the missing-field problem body is exactly the one docs/rest-api.md shows', async () => {
         const response = await rest.post('/v2/contacts', { name: 'x' });
         assert.deepEqual(response.body, {
           type: '/problems/missing-required-field',

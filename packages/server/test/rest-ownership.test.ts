@@ -7,8 +7,8 @@ import { DIALECTS } from './_dialects.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 
 /**
- * Records belong to someone (OWASP API1:2023, broken object-level authorization; README, "Whose
- * records"): under `x-gatehouse-ownership: owner`, the default, a user reaches only the records
+ * Records belong to someone (OWASP API1:2023, broken object-level authorization; docs/rest-api.md,
+ * "Whose records"): under `x-gatehouse-ownership: owner`, the default, a user reaches only the records
  * their token created; another user's record is the same 404 as an id that does not exist. A
  * client's own token (RFC 6749 §4.4, no user) reaches what `x-gatehouse-client-access` gives it.
  */

@@ -1,4 +1,4 @@
-/** The exit codes of gatehouse-login, documented in the README. */
+/** The exit codes of gatehouse-login, documented in docs/client-sdk.md. */
 export const EXIT_CODES = {
   ok: 0,
   /** Anything else went wrong; stderr says what. */

@@ -8,7 +8,7 @@ import type { Query } from './query.js';
 
 /**
  * /collections/{collection}/records: every record of a REST collection, whoever owns it, with its
- * owner (README, "Whose records"), read-only. `collections` are the names the REST API's document
+ * owner (docs/rest-api.md, "Whose records"), read-only. `collections` are the names the REST API's document
  * declares, passed in by the app (admin-api/ imports nothing from api/); any other is 404.
  */
 export function recordRoutes(

@@ -14,7 +14,7 @@ import { recordRoutes } from './record-routes.js';
 import { userRoutes } from './user-routes.js';
 
 /**
- * The admin API under /admin/v1 (README, "Admin API"): its OpenAPI document, then the operations it
+ * The admin API under /admin/v1 (docs/operating.md, "Admin API"): its OpenAPI document, then the operations it
  * declares, served with the JSON API machinery it shares with the REST API (json-api/): bearer
  * token and scope, then content type, then the JSON, and the body validated by the contract's
  * validator. Every change is made by the same domain function the CLI calls, and audited with the

@@ -1,6 +1,6 @@
 /**
  * What the server adds to the operator's OpenAPI document so that the document it validates with
- * and serves describes every answer (README, "REST API"). The document controls the collections,
+ * and serves describes every answer (docs/rest-api.md, "REST API"). The document controls the collections,
  * their schemas and everything it declares; the server adds only what is missing:
  * - the record id: `properties.id` (`readOnly`) on each record schema, so that a record as GET
  *   returned it can be PUT back, and so that the server's id is never a body field;

@@ -3,7 +3,7 @@
  * a collection, as its OpenAPI document declares it, applied to the caller a token names. HTTP-free:
  * the routes ask `recordAccess` and hand what it answers to the record operations (records.ts).
  *
- * A collection's path item `/{name}` may declare two vendor extensions (README, "Whose records"):
+ * A collection's path item `/{name}` may declare two vendor extensions (docs/rest-api.md, "Whose records"):
  * - `x-gatehouse-ownership`: `owner` (the default) — a record belongs to the user whose token created
  *   it, and every read, list and change is limited to that user's own; `shared` — every caller with
  *   the scope reaches every record, as before records had owners;

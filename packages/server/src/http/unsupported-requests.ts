@@ -41,7 +41,7 @@ export function contentCodingsOf(header: string | undefined): string[] {
 
 /**
  * Node's parser takes `GET /\r\n\r\n` (no version) as an HTTP/0.9 request, and `HTTP/2.0` in a
- * request line as a version; the README promises malformed-request for what is not HTTP/1.1. HTTP/1.0 is still served
+ * request line as a version; docs/rest-api.md ("Errors") promises malformed-request for what is not HTTP/1.1. HTTP/1.0 is still served
  * (RFC 9112 §2.3). The connection is closed after the answer: the client speaks something else.
  */
 const refuseOtherHttpVersions: onRequestHookHandler = (request, reply, done) => {

@@ -241,7 +241,7 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
 });
 
 /**
- * 0014: records belong to someone (README, "Whose records"). Each record keeps the `sub` of the
+ * 0014: records belong to someone (docs/rest-api.md, "Whose records"). Each record keeps the `sub` of the
  * access token that created it; a collection declared `x-gatehouse-ownership: owner` (the default)
  * shows a user only their own. Existing records were created when nobody was recorded: they keep
  * no owner (null), which no user's `sub` equals, so they are seen only where every record is (a
