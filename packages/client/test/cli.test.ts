@@ -209,7 +209,10 @@ describe('gatehouse-login', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-login-'));
     try {
       const sleeps: number[] = [];
-      let approved: Promise<unknown> = Promise.resolve();
+      // Settled once the user has approved: made before the CLI runs, since the CLI may reach its
+      // third sleep before the test has read the code (it then waits here, not on a settled promise).
+      let approve: (approval: Promise<unknown>) => void = () => undefined;
+      const approved = new Promise<unknown>((resolve) => (approve = resolve));
       const io = {
         ...ioFor(dir),
         // The second poll is sent at once (too fast: slow_down); the others after the time asked for.
@@ -225,7 +228,7 @@ describe('gatehouse-login', () => {
       assert.ok(userCode, io.lines.err.join('\n'));
       assert.equal(io.lines.out[0], `${gatehouse.issuer}/device?user_code=${userCode}`);
       assert.ok(io.lines.err.some((line) => line.includes(`open ${gatehouse.issuer}/device`)));
-      approved = new UserAgent().approveDevice(`${gatehouse.issuer}/device`, userCode);
+      approve(new UserAgent().approveDevice(`${gatehouse.issuer}/device`, userCode));
       const code = await running;
       assert.equal(code, EXIT_CODES.ok, io.lines.err.join('\n'));
       assert.deepEqual(sleeps, [5000, 5000, 10000]);
