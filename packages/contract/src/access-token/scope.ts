@@ -23,12 +23,14 @@ export function grantedScopes(claims: AccessTokenClaims): ReadonlySet<string> {
 export function hasRequiredScope(claims: AccessTokenClaims, required: RequiredScopes): boolean {
   if (required.length === 0) return true;
   const held = grantedScopes(claims);
-  for (const alternative of required) {
-    let all = true;
-    for (const scope of alternative) if (!held.has(scope)) all = false;
-    if (all) return true;
-  }
+  for (const alternative of required) if (holdsAll(held, alternative)) return true;
   return false;
+}
+
+/** Stops at the first scope missing; no closure on the request path. */
+function holdsAll(held: ReadonlySet<string>, scopes: readonly string[]): boolean {
+  for (const scope of scopes) if (!held.has(scope)) return false;
+  return true;
 }
 
 /** The scope a refusal names in its challenge (RFC 6750 §3): the first alternative, space-delimited. */
