@@ -44,6 +44,7 @@ export const TABLE = {
     'grant-types.test.ts': 'unit',
     'hot-queries.test.ts': 'unit',
     'layers.test.ts': 'unit',
+    'package-metadata.test.ts': 'unit',
     'postgres-connection.test.ts': 'unit',
     'redirect-uri.test.ts': 'unit',
     'refresh-token-state-table.test.ts': 'unit',

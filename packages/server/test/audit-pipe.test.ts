@@ -459,6 +459,13 @@ describe('the audit vocabulary is documented from the code', () => {
     for (const name of AUDIT_EVENT_NAMES) assert.ok(refused.err.includes(name), `--event refuses naming ${name}`);
   });
 
+  it('`gatehouse --help` lists every event `gatehouse audit --event` takes, and nothing else', async () => {
+    const help = await runCliCaptured(['--help'], {});
+    assert.equal(help.code, 0);
+    const names = /Audit events \(gatehouse audit --event NAME\): ([a-z_,\s]+)\./.exec(help.out)?.[1];
+    assert.deepEqual(names?.split(/,\s+/), [...AUDIT_EVENT_NAMES]);
+  });
+
   it("docs/operating.md's audit section names every event and every revocation reason", () => {
     const page = readFileSync(OPERATING, 'utf8');
     const section = page.slice(page.indexOf('**Audit trail.**'), page.indexOf('**Abuse limits.**'));

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { configFromEnv, type ServerConfig } from '../config.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
+import { AUDIT_EVENT_NAMES } from '../audit/audit.js';
 import { AUDIT, auditCommand } from './audit.js';
 import { CLIENT_COMMANDS, clientsCommand } from './clients.js';
 import { asksForHelp, helpOf, summaryOf, unknownCommand, UsageError, type CommandDeclaration } from './declaration.js';
@@ -50,7 +51,21 @@ X-Forwarded-For names the client), METRICS_TOKEN (unset: GET /metrics from loopb
 Authorization: Bearer METRICS_TOKEN), CLIENT_REGISTRATION (off; token: /register with an initial access token;
 open: anyone, public clients only), KEY_ENCRYPTION_KEY (seals the signing keys; needed by serve, grants issue
 and keys rotate|seal on a sealed store).
-Every command but serve prints JSON; errors are JSON on stderr, or plain text when stderr is a terminal.`;
+Every command but serve prints JSON; errors are JSON on stderr, or plain text when stderr is a terminal.
+${wrapped(`Audit events (gatehouse audit --event NAME): ${AUDIT_EVENT_NAMES.join(', ')}.`)}`;
+
+/** `text` broken at spaces into lines of at most 110 characters, as the rest of the help is. */
+function wrapped(text: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > 110) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line].join('\n');
+}
 
 /** Every command's declaration, in the order of `gatehouse --help`. */
 export const COMMAND_DECLARATIONS: readonly CommandDeclaration[] = Object.values(COMMANDS).flatMap((c) => c.declared);
