@@ -1,0 +1,179 @@
+// The floor: the least a durable, signed refresh-token rotation (and an introspection) can do on one
+// Node process. What Gatehouse does beyond it — a framework, limits, audit, metrics, the error
+// catalog, replay windows, OpenID — is what the ratio "× floor" prices.
+//   node:http; Basic client authentication (the secret's SHA-256 digest compared in constant time);
+//   the form parsed with URLSearchParams; SQLite (better-sqlite3) in WAL mode with synchronous=FULL,
+//   one transaction (one fsync'd commit) per event-loop turn for every refresh that arrived in it:
+//   read the token and its grant, mark it used, insert its successor, move the family's head; an
+//   ES256 JWT access token signed with node:crypto; a JSON answer.
+//   POST /token       grant_type=refresh_token (rotation; a used, expired or unknown token: invalid_grant)
+//   POST /introspect  RFC 7662: client authentication, one indexed read, a JSON answer
+//
+// Argument: the number of chains. Prints one JSON line: port, client credentials, the tokens.
+import { createHash, generateKeyPairSync, randomBytes, sign, timingSafeEqual } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+const chains = Number(process.argv[2] ?? 64);
+const CLIENT_ID = 'bench';
+const CLIENT_SECRET = randomBytes(32).toString('base64url');
+const SECRET_DIGEST = createHash('sha256').update(CLIENT_SECRET).digest();
+const ISSUER = 'http://localhost';
+const SCOPE = 'contacts:read';
+const ACCESS_TTL = 300;
+const REFRESH_TTL = 30 * 24 * 3600;
+const BODY_LIMIT = 64 * 1024;
+
+const folder = mkdtempSync(join(tmpdir(), 'gatehouse-floor-'));
+const db = new Database(join(folder, 'floor.db'));
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = FULL');
+db.exec(`
+  CREATE TABLE grants (id TEXT PRIMARY KEY, client_id TEXT NOT NULL, subject TEXT NOT NULL, scope TEXT NOT NULL,
+    head TEXT NOT NULL, revoked INTEGER NOT NULL DEFAULT 0);
+  CREATE TABLE refresh_tokens (digest BLOB PRIMARY KEY, grant_id TEXT NOT NULL, expires_at INTEGER NOT NULL,
+    used INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+`);
+const readToken = db.prepare(
+  `SELECT t.grant_id, t.expires_at, t.used, g.client_id, g.subject, g.scope, g.revoked
+     FROM refresh_tokens t JOIN grants g ON g.id = t.grant_id WHERE t.digest = ?`,
+);
+const useToken = db.prepare('UPDATE refresh_tokens SET used = 1 WHERE digest = ? AND used = 0');
+const insertToken = db.prepare('INSERT INTO refresh_tokens (digest, grant_id, expires_at) VALUES (?, ?, ?)');
+const moveHead = db.prepare('UPDATE grants SET head = ? WHERE id = ?');
+const insertGrant = db.prepare('INSERT INTO grants (id, client_id, subject, scope, head) VALUES (?, ?, ?, ?, ?)');
+
+const digestOf = (token) => createHash('sha256').update(token).digest();
+const newToken = () => randomBytes(32).toString('base64url');
+const now = () => Math.floor(Date.now() / 1000);
+
+const tokens = [];
+db.transaction(() => {
+  for (let i = 0; i < chains; i++) {
+    const token = newToken();
+    const grantId = randomBytes(16).toString('hex');
+    insertGrant.run(grantId, CLIENT_ID, `user-${i}`, SCOPE, digestOf(token).toString('hex'));
+    insertToken.run(digestOf(token), grantId, now() + REFRESH_TTL);
+    tokens.push(token);
+  }
+})();
+
+const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const HEADER = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'at+jwt', kid: 'floor' })).toString('base64url');
+
+function accessToken(subject, scope, grantId) {
+  const iat = now();
+  const claims = { iss: ISSUER, sub: subject, aud: ISSUER, client_id: CLIENT_ID, scope, jti: randomBytes(16).toString('hex'), iat, exp: iat + ACCESS_TTL, grant_id: grantId };
+  const input = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  const signature = sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+/** RFC 6749 §2.3.1 Basic: the client id and the secret's digest compared in constant time. */
+function authenticated(header) {
+  if (typeof header !== 'string' || !header.startsWith('Basic ')) return false;
+  const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return false;
+  const id = decodeURIComponent(decoded.slice(0, colon));
+  const secret = decodeURIComponent(decoded.slice(colon + 1));
+  return timingSafeEqual(createHash('sha256').update(secret).digest(), SECRET_DIGEST) && id === CLIENT_ID;
+}
+
+// The group commit: every refresh of one event-loop turn in one transaction, answered after it commits.
+let batch = [];
+function enqueue(work) {
+  if (batch.length === 0) setImmediate(commit);
+  batch.push(work);
+}
+const rotateAll = db.transaction((works) => works.map((work) => work.run()));
+function commit() {
+  const works = batch;
+  batch = [];
+  let results;
+  try {
+    results = rotateAll(works);
+  } catch (error) {
+    for (const work of works) send(work.response, 503, { error: 'temporarily_unavailable', error_description: String(error) });
+    return;
+  }
+  works.forEach((work, i) => work.answer(results[i]));
+}
+
+function refresh(response, form) {
+  const token = form.get('refresh_token');
+  if (form.get('grant_type') !== 'refresh_token' || !token) return send(response, 400, { error: 'invalid_request' });
+  const digest = digestOf(token);
+  enqueue({
+    response,
+    run() {
+      const row = readToken.get(digest);
+      if (row === undefined || row.used !== 0 || row.revoked !== 0 || row.expires_at <= now() || row.client_id !== CLIENT_ID) return null;
+      if (useToken.run(digest).changes !== 1) return null;
+      const successor = newToken();
+      const successorDigest = digestOf(successor);
+      insertToken.run(successorDigest, row.grant_id, now() + REFRESH_TTL);
+      moveHead.run(successorDigest.toString('hex'), row.grant_id);
+      return { successor, row };
+    },
+    answer(result) {
+      if (result === null) return send(response, 400, { error: 'invalid_grant' });
+      const { successor, row } = result;
+      send(response, 200, {
+        access_token: accessToken(row.subject, row.scope, row.grant_id), token_type: 'Bearer', expires_in: ACCESS_TTL,
+        refresh_token: successor, scope: row.scope,
+      });
+    },
+  });
+}
+
+function introspect(response, form) {
+  const token = form.get('token');
+  if (!token) return send(response, 400, { error: 'invalid_request' });
+  const row = readToken.get(digestOf(token));
+  if (row === undefined || row.used !== 0 || row.revoked !== 0 || row.expires_at <= now()) return send(response, 200, { active: false });
+  return send(response, 200, {
+    active: true, token_type: 'refresh_token', client_id: row.client_id, sub: row.subject, scope: row.scope, exp: row.expires_at, iss: ISSUER,
+  });
+}
+
+function send(response, status, body) {
+  const text = JSON.stringify(body);
+  response.statusCode = status;
+  response.setHeader('content-type', 'application/json; charset=utf-8');
+  response.setHeader('content-length', Buffer.byteLength(text));
+  response.setHeader('cache-control', 'no-store');
+  response.end(text);
+}
+
+const server = createServer((request, response) => {
+  const chunks = [];
+  let size = 0;
+  request.on('data', (chunk) => {
+    size += chunk.length;
+    if (size <= BODY_LIMIT) chunks.push(chunk);
+  });
+  request.on('end', () => {
+    if (size > BODY_LIMIT) return send(response, 413, { error: 'invalid_request' });
+    const path = request.url.split('?')[0];
+    if (request.method !== 'POST' || (path !== '/token' && path !== '/introspect')) return send(response, 404, { error: 'not_found' });
+    if (!authenticated(request.headers.authorization)) {
+      response.setHeader('www-authenticate', 'Basic realm="floor"');
+      return send(response, 401, { error: 'invalid_client' });
+    }
+    const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+    return path === '/token' ? refresh(response, form) : introspect(response, form);
+  });
+});
+
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`${JSON.stringify({ ready: true, port: server.address().port, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, tokens })}\n`);
+});
+process.on('SIGTERM', () => {
+  db.close();
+  rmSync(folder, { recursive: true, force: true });
+  process.exit(0);
+});
