@@ -52,13 +52,18 @@ const SCENARIOS = [
   // The kit's overhead: the same plain Fastify route, with (fastify+kit) and without (fastify) the resource-server kit.
   { id: 'kit-201', title: 'Fastify route behind the kit, verified token → 201', kind: 'restCreate', peers: ['fastify+kit', 'fastify'], stored: CHAINS },
   { id: 'kit-400', title: 'Fastify route behind the kit, verified token, no email → 400', kind: 'restMissing', peers: ['fastify+kit', 'fastify'], stored: CHAINS },
+  // Gatehouse alone; bench/README.md quotes Keycloak's published figures beside them.
+  { id: 'client-credentials', title: 'client credentials grant (a service account)', kind: 'clientCredentials', peers: ['gatehouse'], stored: CHAINS },
+  { id: 'sign-in', title: 'password sign-in: GET /authorize, POST /login (scrypt)', kind: 'signIn', peers: ['gatehouse'], stored: CHAINS },
+  { id: 'code-flow', title: 'whole code flow: authorize, sign-in, consent, code exchange', kind: 'codeFlow', peers: ['gatehouse'], stored: CHAINS },
   { id: 'growth-1k', title: 'refresh with 1,000 stored tokens', kind: 'refresh', peers: ['gatehouse'], stored: 1_000 },
   { id: 'growth-1m', title: 'refresh with 1,000,000 stored tokens', kind: 'refresh', peers: ['gatehouse'], stored: 1_000_000 },
 ].filter((s) => !options.only || options.only.split(',').includes(s.id))
   .map((s) => ({ ...s, peers: s.peers.filter((p) => !options.peers || options.peers.split(',').includes(p)) }));
 
 const PATHS = {
-  gatehouse: { refresh: '/token', refreshReplay: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
+  gatehouse: { refresh: '/token', refreshReplay: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts',
+    clientCredentials: '/token', signIn: '/login', codeFlow: '/token' },
   floor: { refresh: '/token', introspect: '/introspect' },
   'oidc-provider': { refresh: '/token', introspect: '/token/introspection' },
   'node:http': { refresh: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
@@ -102,7 +107,9 @@ async function measure(scenario, peer, run) {
     const plan = {
       kind: scenario.kind, origin: `http://127.0.0.1:${server.port}`, path: PATHS[peer][scenario.kind], connections: CHAINS,
       warmupMs: WARMUP_MS, durationMs: DURATION_MS, tokens: server.tokens,
-      authorization: scenario.kind.startsWith('rest') ? server.bearer : basic(server.clientId, server.clientSecret),
+      authorization: scenario.kind.startsWith('rest') ? server.bearer
+        : scenario.kind === 'clientCredentials' ? basic(server.serviceClientId, server.serviceClientSecret) : basic(server.clientId, server.clientSecret),
+      scope: 'contacts:read', publicClientId: server.publicClientId, redirectUri: server.redirectUri, username: server.username, password: server.password,
     };
     return await runLoad(plan, server.child.pid);
   } finally {
@@ -195,8 +202,8 @@ function residentKb(pid) {
  * The whole load comes from one address and one client, far past the default rate limits. The
  * limiter stays on (its cost is measured), with limits no load generator here reaches.
  */
-const RAISED_RATE_LIMITS = Object.fromEntries(['TOKEN_CLIENT', 'TOKEN_ADDRESS', 'INTROSPECT_CLIENT', 'INTROSPECT_ADDRESS']
-  .map((name) => [`RATE_LIMIT_${name}`, '1000000/s']));
+const { DEFAULT_RATE_LIMITS } = await import(join(ROOT, 'packages/server/dist/index.js'));
+const RAISED_RATE_LIMITS = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).map((name) => [`RATE_LIMIT_${name.toUpperCase()}`, '1000000/s']));
 
 /** Gatehouse from its build, as `gatehouse serve` on SQLite, its database prepared beforehand. */
 async function startGatehouse(scenario, run) {
@@ -213,7 +220,7 @@ async function startGatehouse(scenario, run) {
   });
   const line = await firstLine(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
   const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(line)[1]);
-  return { child, port, tokens, clientId: template.clientId, clientSecret: template.clientSecret, bearer: `Bearer ${accessToken}` };
+  return { ...template, child, port, tokens, bearer: `Bearer ${accessToken}` };
 }
 
 const templates = new Map();

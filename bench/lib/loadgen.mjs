@@ -7,10 +7,11 @@
 // Input: one JSON argument (see `Plan` in run.mjs). Output: one JSON line on stdout with the
 // requests and latency percentiles of the measured window. Any unexpected answer stops the run with
 // exit code 1 and the answer on stderr: a benchmark of error paths measures nothing.
+import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'undici';
 
 const plan = JSON.parse(process.argv[2]);
-const REQUESTS = { refresh, refreshReplay, introspect, restCreate, restMissing };
+const REQUESTS = { refresh, refreshReplay, introspect, restCreate, restMissing, clientCredentials, signIn, codeFlow };
 const makeRequest = REQUESTS[plan.kind];
 if (!makeRequest) fail(`unknown kind ${plan.kind}`);
 
@@ -87,6 +88,91 @@ function restMissing() {
   };
 }
 
+/** RFC 6749 §4.4: a client credentials grant of a confidential client. */
+function clientCredentials() {
+  return {
+    request: { method: 'POST', path: plan.path, headers: { ...formHeaders(), authorization: plan.authorization },
+      body: `grant_type=client_credentials&scope=${encodeURIComponent(plan.scope)}` },
+    expect: 200,
+    check(body) {
+      if (typeof JSON.parse(body).access_token !== 'string') fail('no access_token in a client credentials answer', body);
+    },
+  };
+}
+
+/**
+ * A browser's password sign-in, one new browser (no cookie) per sign-in: GET /authorize (the sign-in
+ * page and its session cookie), then POST /login with the page's hidden fields, the username and the
+ * password (303 back to /authorize). Only the POST is counted: sign-ins per second.
+ */
+function signIn(chain) {
+  return browserSteps(chain, ['authorize', 'login'], 'login');
+}
+
+/**
+ * The whole authorization code flow of a public client with PKCE (RFC 7636), one new browser per
+ * flow: GET /authorize, POST /login, GET /authorize (the consent page), POST /consent (303 to the
+ * redirect URI with the code), POST /token (the code exchanged). Only the exchange is counted:
+ * complete flows per second.
+ */
+function codeFlow(chain) {
+  return browserSteps(chain, ['authorize', 'login', 'authorize', 'consent', 'exchange'], 'exchange');
+}
+
+function browserSteps(chain, steps, counted) {
+  if (chain.step === undefined || chain.step >= steps.length) {
+    const verifier = randomBytes(32).toString('base64url');
+    chain.flow = { verifier, challenge: createHash('sha256').update(verifier).digest('base64url'), cookie: undefined, fields: {}, code: undefined };
+    chain.step = 0;
+  }
+  const flow = chain.flow;
+  const name = steps[chain.step];
+  chain.step += 1;
+  const cookie = flow.cookie ? { cookie: flow.cookie } : {};
+  const page = (expect, then) => ({ expect, counted: name === counted, startsFlow: chain.step === 1, check: then, cookieOf: (value) => { flow.cookie = value; } });
+  if (name === 'authorize') {
+    const query = new URLSearchParams({
+      response_type: 'code', client_id: plan.publicClientId, redirect_uri: plan.redirectUri, scope: plan.scope,
+      state: randomBytes(8).toString('hex'), code_challenge: flow.challenge, code_challenge_method: 'S256',
+    });
+    // After the sign-in, a consent the user gave before is remembered: the answer is then the
+    // redirect with the code (303), and the consent step is skipped.
+    return { request: { method: 'GET', path: `/authorize?${query}`, headers: { ...cookie } },
+      ...page(flow.fields.csrf_token && steps.includes('consent') ? [200, 302, 303] : 200, (body, _full, headers) => {
+        if (headers.location === undefined) return void (flow.fields = hiddenFields(body));
+        flow.code = new URL(String(headers.location), plan.origin).searchParams.get('code');
+        if (!flow.code) fail('/authorize redirected without a code', String(headers.location));
+        chain.step = steps.indexOf('exchange');
+      }) };
+  }
+  if (name === 'login' || name === 'consent') {
+    const form = new URLSearchParams({ ...flow.fields, ...(name === 'login' ? { username: plan.username, password: plan.password } : { decision: 'allow' }) });
+    return { request: { method: 'POST', path: `/${name}`, headers: { ...formHeaders(), ...cookie }, body: form.toString() },
+      ...page(303, (_body, _full, headers) => {
+        const location = String(headers.location ?? '');
+        if (name === 'consent') {
+          flow.code = new URL(location, plan.origin).searchParams.get('code');
+          if (!flow.code) fail('consent did not redirect with a code', location);
+        } else if (!location.startsWith('/authorize')) fail('sign-in did not go back to /authorize', location);
+      }) };
+  }
+  const form = new URLSearchParams({ grant_type: 'authorization_code', client_id: plan.publicClientId, code: flow.code, redirect_uri: plan.redirectUri, code_verifier: flow.verifier });
+  return { request: { method: 'POST', path: '/token', headers: formHeaders(), body: form.toString() },
+    ...page(200, (body) => { if (typeof JSON.parse(body).refresh_token !== 'string') fail('no refresh_token from the code exchange', body); }) };
+}
+
+/** The hidden inputs of a page's form, decoded (the pages escape `&` as `&#38;`). */
+function hiddenFields(html) {
+  const fields = {};
+  for (const [input] of html.matchAll(/<input[^>]*type="hidden"[^>]*>/g)) {
+    const name = /name="([^"]*)"/.exec(input)?.[1];
+    const value = /value="([^"]*)"/.exec(input)?.[1] ?? '';
+    if (name) fields[name] = value.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))).replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>');
+  }
+  if (!fields.csrf_token) fail('a page without a form', html);
+  return fields;
+}
+
 function formHeaders() {
   return { 'content-type': 'application/x-www-form-urlencoded' };
 }
@@ -113,20 +199,25 @@ async function runConnection(id) {
   const client = new Client(plan.origin, { pipelining: 1, keepAliveTimeout: 30_000 });
   const chain = { id, token: plan.tokens?.[id % plan.tokens.length], n: 0 };
   let first = true;
+  let flowStarted = 0n;
   try {
     for (;;) {
-      const { request, expect, check } = makeRequest(chain);
+      const { request, expect, check, counted = true, startsFlow = true, cookieOf } = makeRequest(chain);
       const sent = process.hrtime.bigint();
-      const { statusCode, body } = await client.request(request);
+      if (startsFlow) flowStarted = sent;
+      const { statusCode, headers, body } = await client.request(request);
       const text = await body.text();
-      const tookUs = Number(process.hrtime.bigint() - sent) / 1000;
-      if (statusCode !== expect) fail(`${request.method} ${request.path} answered ${statusCode}, expected ${expect}`, text);
+      // A flow of several requests is one sample, timed from its first request to its counted one's answer.
+      const tookUs = Number(process.hrtime.bigint() - flowStarted) / 1000;
+      if (Array.isArray(expect) ? !expect.includes(statusCode) : statusCode !== expect) fail(`${request.method} ${request.path} answered ${statusCode}, expected ${expect}`, text);
+      const setCookie = headers['set-cookie'];
+      if (cookieOf && setCookie) cookieOf(String(Array.isArray(setCookie) ? setCookie[0] : setCookie).split(';')[0]);
       // Every answer is checked; the first of each connection in full.
-      check(text, first);
+      check(text, first, headers);
       first = false;
       const now = performance.now();
       if (now >= measureTo) break;
-      if (now >= measureFrom && count < samples.length) samples[count++] = tookUs;
+      if (counted && now >= measureFrom && count < samples.length) samples[count++] = tookUs;
     }
   } finally {
     await client.close();

@@ -22,6 +22,11 @@ const SCOPE = ['contacts:read', 'contacts:write'];
 const FAMILY_SIZE = 5;
 const CHAIN_USER = 'bench-user';
 const DAY = 24 * 60 * 60;
+const SERVICE_CLIENT_ID = 'bench-service';
+const PUBLIC_CLIENT_ID = 'bench-browser';
+const REDIRECT_URI = 'https://client.example/callback';
+const SIGN_IN_USER = 'bench-sign-in';
+const SIGN_IN_PASSWORD = 'correct horse battery staple';
 /** The setup records no audit event; were it to, the events would be stored and logged nowhere else. */
 const CONTEXT_OPTIONS = { auditSink: () => {} };
 
@@ -33,10 +38,23 @@ if (step === 'client') {
     id: CLIENT_ID, name: 'Benchmark', scope: SCOPE, redirectUris: ['https://client.example/callback'], accessTokenTtl: DAY,
     replayWindow: Number(replayWindowArg),
   }, now);
+  // The client credentials scenario's service account, and the sign-in and code-flow scenarios'
+  // public client (PKCE) and user.
+  const { secret: serviceSecret } = await registerClient(store, {
+    id: SERVICE_CLIENT_ID, name: 'Benchmark service', scope: ['contacts:read'], grantTypes: ['client_credentials'], accessTokenTtl: DAY,
+  }, now);
+  await registerClient(store, {
+    id: PUBLIC_CLIENT_ID, name: 'Benchmark browser app', scope: ['contacts:read'], redirectUris: [REDIRECT_URI], public: true,
+  }, now);
+  await addUser(store, SIGN_IN_USER, SIGN_IN_PASSWORD, now);
   await store.close();
   const started = performance.now();
   if (Number(countArg) > 0) prefill(Number(countArg), now);
-  process.stdout.write(`${JSON.stringify({ clientId: CLIENT_ID, clientSecret: secret, fillSeconds: (performance.now() - started) / 1000 })}\n`);
+  process.stdout.write(`${JSON.stringify({
+    clientId: CLIENT_ID, clientSecret: secret, fillSeconds: (performance.now() - started) / 1000,
+    serviceClientId: SERVICE_CLIENT_ID, serviceClientSecret: serviceSecret,
+    publicClientId: PUBLIC_CLIENT_ID, redirectUri: REDIRECT_URI, username: SIGN_IN_USER, password: SIGN_IN_PASSWORD,
+  })}\n`);
 } else if (step === 'chains') {
   const store = await openStore(`sqlite://${filename}`);
   const context = await createContext(store, 'http://localhost', CONTEXT_OPTIONS);
