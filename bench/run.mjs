@@ -56,6 +56,9 @@ const SCENARIOS = [
   { id: 'client-credentials', title: 'client credentials grant (a service account)', kind: 'clientCredentials', peers: ['gatehouse'], stored: CHAINS },
   { id: 'sign-in', title: 'password sign-in: GET /authorize, POST /login (scrypt)', kind: 'signIn', peers: ['gatehouse'], stored: CHAINS },
   { id: 'code-flow', title: 'whole code flow: authorize, sign-in, consent, code exchange', kind: 'codeFlow', peers: ['gatehouse'], stored: CHAINS },
+  // PostgreSQL (the machine's, TEST_POSTGRES_URL), two Gatehouse processes sharing it; the log adds
+  // the store's commits, rows written and round trips per refresh.
+  { id: 'refresh-pg', title: 'refresh grant, rotation, PostgreSQL, two processes', kind: 'refresh', peers: ['gatehouse'], stored: CHAINS, postgres: true, processes: 2 },
   { id: 'growth-1k', title: 'refresh with 1,000 stored tokens', kind: 'refresh', peers: ['gatehouse'], stored: 1_000 },
   { id: 'growth-1m', title: 'refresh with 1,000,000 stored tokens', kind: 'refresh', peers: ['gatehouse'], stored: 1_000_000 },
 ].filter((s) => !options.only || options.only.split(',').includes(s.id))
@@ -105,15 +108,26 @@ async function measure(scenario, peer, run) {
   const server = peer === 'gatehouse' ? await startGatehouse(scenario, run) : await startPeer(peer, scenario, run);
   try {
     const plan = {
-      kind: scenario.kind, origin: `http://127.0.0.1:${server.port}`, path: PATHS[peer][scenario.kind], connections: CHAINS,
+      kind: scenario.kind, origin: `http://127.0.0.1:${server.port}`, origins: server.ports?.map((port) => `http://127.0.0.1:${port}`), path: PATHS[peer][scenario.kind], connections: CHAINS,
       warmupMs: WARMUP_MS, durationMs: DURATION_MS, tokens: server.tokens,
       authorization: scenario.kind.startsWith('rest') ? server.bearer
         : scenario.kind === 'clientCredentials' ? basic(server.serviceClientId, server.serviceClientSecret) : basic(server.clientId, server.clientSecret),
       scope: 'contacts:read', publicClientId: server.publicClientId, redirectUri: server.redirectUri, username: server.username, password: server.password,
     };
-    return await runLoad(plan, server.child.pid);
+    const pids = [server.child.pid, ...(server.others ?? []).map((c) => c.pid)];
+    if (!scenario.postgres) return await runLoad(plan, pids);
+    const before = await postgresActivity(server.database);
+    const result = await runLoad({ ...plan, countAll: true }, pids);
+    const after = await postgresActivity(server.database);
+    const perRefresh = (key) => (after[key] - before[key]) / result.total;
+    const roundTrips = await postgresRoundTrips(server, plan);
+    log(`${scenario.id}: per refresh ${perRefresh('commits').toFixed(2)} commits, ${perRefresh('rowsWritten').toFixed(2)} rows written `
+      + `(${perRefresh('inserted').toFixed(2)} inserted, ${perRefresh('updated').toFixed(2)} updated, ${perRefresh('deleted').toFixed(2)} deleted), `
+      + `${roundTrips.toFixed(2)} round trips to PostgreSQL`);
+    return { ...result, commitsPerRequest: perRefresh('commits'), rowsPerRequest: perRefresh('rowsWritten'), roundTripsPerRequest: roundTrips };
   } finally {
-    await stop(server.child);
+    await Promise.all([server.child, ...(server.others ?? [])].map(stop));
+    await server.dropDatabase?.();
   }
 }
 
@@ -122,7 +136,7 @@ async function measure(scenario, peer, run) {
  * how much CPU processes other than the server and the load generator took meanwhile (this machine
  * may be shared: such a measurement is flagged in the log and the report).
  */
-async function runLoad(plan, serverPid) {
+async function runLoad(plan, serverPids) {
   const loadgen = spawn(process.execPath, [join(BENCH, 'lib/loadgen.mjs'), JSON.stringify(plan)], { stdio: ['ignore', 'pipe', 'pipe'] });
   const output = collect(loadgen);
   let rssKb = 0;
@@ -130,12 +144,12 @@ async function runLoad(plan, serverPid) {
   const startedAt = Date.now();
   const sampler = setInterval(() => {
     if (Date.now() - startedAt < plan.warmupMs) return;
-    rssKb = Math.max(rssKb, residentKb(serverPid));
-    cpuAtStart ??= cpuTicks([serverPid, loadgen.pid]);
-    serverAtStart ??= cpuTicks([serverPid]);
+    rssKb = Math.max(rssKb, ...serverPids.map(residentKb));
+    cpuAtStart ??= cpuTicks([...serverPids, loadgen.pid]);
+    serverAtStart ??= cpuTicks(serverPids);
     if (Date.now() - startedAt < plan.warmupMs + plan.durationMs) {
-      cpuAtEnd = cpuTicks([serverPid, loadgen.pid]);
-      serverAtEnd = cpuTicks([serverPid]);
+      cpuAtEnd = cpuTicks([...serverPids, loadgen.pid]);
+      serverAtEnd = cpuTicks(serverPids);
     }
   }, 200);
   let cpuAtEnd = null;
@@ -207,6 +221,7 @@ const RAISED_RATE_LIMITS = Object.fromEntries(Object.keys(DEFAULT_RATE_LIMITS).m
 
 /** Gatehouse from its build, as `gatehouse serve` on SQLite, its database prepared beforehand. */
 async function startGatehouse(scenario, run) {
+  if (scenario.postgres) return startGatehouseOnPostgres(scenario, run);
   const template = await gatehouseTemplate(scenario.stored - CHAINS, scenario.replayWindow ?? 0);
   const database = join(work, `${scenario.id}-${run}.db`);
   rmSync(database, { force: true });
@@ -221,6 +236,90 @@ async function startGatehouse(scenario, run) {
   const line = await firstLine(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
   const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(line)[1]);
   return { ...template, child, port, tokens, bearer: `Bearer ${accessToken}` };
+}
+
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** `scenario.processes` Gatehouse processes on a fresh PostgreSQL database, prepared as the SQLite one is. */
+async function startGatehouseOnPostgres(scenario, run) {
+  const name = `gatehouse_bench_${scenario.id.replace(/\W/g, '_')}_${run}_${process.pid}`;
+  await postgresAdmin(`DROP DATABASE IF EXISTS ${name}`, `CREATE DATABASE ${name}`);
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const database = url.toString();
+  const made = JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), 'client', database, '0', String(scenario.replayWindow ?? 0)]));
+  const { tokens, accessToken } = JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), 'chains', database, String(CHAINS)]));
+  const servers = [];
+  for (let i = 0; i < (scenario.processes ?? 1); i++) servers.push(await serveGatehouse(database, `${scenario.id}-${run}-${i}`));
+  const [first, ...others] = servers;
+  return {
+    ...made, child: first.child, port: first.port, others: others.map((s) => s.child), ports: servers.map((s) => s.port), tokens,
+    bearer: `Bearer ${accessToken}`, database: name, databaseUrl: database,
+    dropDatabase: () => postgresAdmin(`DROP DATABASE IF EXISTS ${name}`),
+  };
+}
+
+async function serveGatehouse(databaseUrl, profileName) {
+  const flags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profileName}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...flags, GATEHOUSE_MAIN, 'serve'], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ISSUER: 'http://localhost', LOG_LEVEL: 'warn',
+      OPENAPI_PATH: join(ROOT, 'openapi.yaml'), ...RAISED_RATE_LIMITS },
+  });
+  const line = await firstLine(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+  return { child, port: Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(line)[1]) };
+}
+
+async function postgresAdmin(...statements) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The database's commits and rows written so far (pg_stat_database, flushed within a second). */
+async function postgresActivity(name) {
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    const { rows: [row] } = await client.query(
+      'SELECT xact_commit, tup_inserted, tup_updated, tup_deleted FROM pg_stat_database WHERE datname = $1', [name]);
+    const [commits, inserted, updated, deleted] = [row.xact_commit, row.tup_inserted, row.tup_updated, row.tup_deleted].map(Number);
+    return { commits, inserted, updated, deleted, rowsWritten: inserted + updated + deleted };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Round trips to PostgreSQL per refresh: one more Gatehouse process on the same database, reached
+ * through a proxy that counts the client's synchronization points (each answered by ReadyForQuery),
+ * under the same load for two seconds. Measured apart so that the proxy costs the throughput nothing.
+ */
+async function postgresRoundTrips(server, plan) {
+  const { countingProxy } = await import('./lib/pg-count-proxy.mjs');
+  const target = new URL(server.databaseUrl);
+  const proxy = await countingProxy(target.hostname, Number(target.port || 5432));
+  const viaProxy = new URL(server.databaseUrl);
+  viaProxy.hostname = '127.0.0.1';
+  viaProxy.port = String(proxy.port);
+  const counted = await serveGatehouse(viaProxy.toString(), 'round-trips');
+  try {
+    // The chains' tokens moved on during the measurement: continue from the latest ones.
+    const tokens = JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), 'chains', server.databaseUrl, String(CHAINS)])).tokens;
+    const start = proxy.roundTrips();
+    const result = await runLoad({ ...plan, origin: `http://127.0.0.1:${counted.port}`, origins: undefined, tokens, warmupMs: 0, durationMs: 2000, countAll: true }, [counted.child.pid]);
+    return (proxy.roundTrips() - start) / result.total;
+  } finally {
+    await stop(counted.child);
+    await proxy.close();
+  }
 }
 
 const templates = new Map();

@@ -31,7 +31,7 @@ const SIGN_IN_PASSWORD = 'correct horse battery staple';
 const CONTEXT_OPTIONS = { auditSink: () => {} };
 
 if (step === 'client') {
-  const store = await openStore(`sqlite://${filename}`);
+  const store = await openStore(storeUrl(filename));
   const context = await createContext(store, 'http://localhost', CONTEXT_OPTIONS);
   const now = context.clock.now();
   const { secret } = await registerClient(store, {
@@ -56,7 +56,7 @@ if (step === 'client') {
     publicClientId: PUBLIC_CLIENT_ID, redirectUri: REDIRECT_URI, username: SIGN_IN_USER, password: SIGN_IN_PASSWORD,
   })}\n`);
 } else if (step === 'chains') {
-  const store = await openStore(`sqlite://${filename}`);
+  const store = await openStore(storeUrl(filename));
   const context = await createContext(store, 'http://localhost', CONTEXT_OPTIONS);
   const tokens = [];
   let accessToken = '';
@@ -72,6 +72,11 @@ if (step === 'client') {
 } else {
   process.stderr.write('usage: gatehouse.mjs client <db> <stored> [replay window s] | chains <db> <chains>\n');
   process.exit(2);
+}
+
+/** A PostgreSQL URL as given; a file name as an SQLite store. */
+function storeUrl(name) {
+  return /^postgres(ql)?:\/\//.test(name) ? name : `sqlite://${name}`;
 }
 
 function prefill(count, at) {
