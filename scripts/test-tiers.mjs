@@ -58,6 +58,7 @@ export const TABLE = {
     'audit.test.ts': 'server',
     'authorize-post.test.ts': 'server',
     'authorize.test.ts': 'server',
+    'client-id-metadata.test.ts': 'server',
     'client-registration.test.ts': 'server',
     'connection-edges.test.ts': 'server',
     'consent.test.ts': 'server',
