@@ -112,6 +112,7 @@ export const TABLE = {
     'authorization-flow.browser.test.ts': 'browser',
     'form-post.browser.test.ts': 'browser',
     'mcp-agent.browser.test.ts': 'browser',
+    'mcp-cimd.browser.test.ts': 'browser',
     'pages.browser.test.ts': 'browser',
   },
   client: {
