@@ -159,6 +159,28 @@ for (const dialect of DIALECTS) {
       assert.match(refused.html, PAGE_TITLE('client_metadata_document_unavailable'));
     });
 
+    it('refresh tokens for agents: a document naming grant_types without refresh_token gets no refresh token', async () => {
+      host.serve('/no-refresh.json', host.agentDocument('/no-refresh.json', { grant_types: ['authorization_code'] }));
+      const clientId = host.url('/no-refresh.json');
+      const { verifier, challenge } = pkce();
+      const browser = new PageBrowser(server);
+      const first = await browser.authorize(authorizationQuery(clientId, challenge));
+      const signedIn = await browser.login(first, 'alice', 'correct horse battery staple');
+      const page = signedIn.location?.startsWith('/') ? await browser.get(signedIn.location) : signedIn;
+      const answer = page.status === 200 ? await browser.consent(page, 'allow') : page;
+      const code = new URL(answer.location as string).searchParams.get('code') as string;
+      const tokens = await server.post('/token', {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: CALLBACK,
+        client_id: clientId,
+        code_verifier: verifier,
+      });
+      const body = (await tokens.json()) as Record<string, string>;
+      assert.equal(tokens.status, 200, JSON.stringify(body));
+      assert.equal(body.refresh_token, undefined);
+    });
+
     describe('documents that cannot describe the client are refused with a page, never redirected', () => {
       const cases: [string, object][] = [
         ['a client_id other than the URL (CIMD §4.1)', { client_id: 'https://elsewhere.example/agent.json' }],
