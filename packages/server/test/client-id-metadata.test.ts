@@ -8,6 +8,7 @@ import { addTestUser, authorizationQuery, CALLBACK, PageBrowser, pkce } from './
 import { startTlsServer, TEST_CA, TEST_HOST, type TlsServer } from './_tls.js';
 import type { Resolver } from '../src/outbound/safe-fetch.js';
 import { freshnessSeconds } from '../src/oauth/client-id-metadata.js';
+import { configFromEnv } from '../src/config.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -347,6 +348,50 @@ describe('client ID metadata documents: operator policy', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('deny list: a denied host is refused in open mode before any fetch', async () => {
+    const server = await startTestServer({
+      clientIdMetadata: { mode: 'open', denyHosts: [TEST_HOST], ca: TEST_CA, resolve, allowAddresses: ['127.0.0.1'] },
+    });
+    try {
+      host.serve('/denied.json', host.agentDocument('/denied.json'));
+      const page = await new PageBrowser(server).authorize(
+        authorizationQuery(host.url('/denied.json'), pkce().challenge),
+      );
+      assert.equal(page.status, 400);
+      assert.match(page.html, /denied by the operator/);
+      assert.equal(host.hits.get('/denied.json'), undefined);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('configuration: CLIENT_ID_METADATA_* from the environment, wrong values stop the server', () => {
+    assert.equal(configFromEnv({}).clientIdMetadata.mode, 'off');
+    const config = configFromEnv({
+      CLIENT_ID_METADATA_DOCUMENTS: 'allowlist',
+      CLIENT_ID_METADATA_ALLOW_HOSTS: 'Agent.Example, *.tools.example',
+      CLIENT_ID_METADATA_DENY_HOSTS: 'bad.example',
+      CLIENT_ID_METADATA_CACHE_MIN: '60',
+      CLIENT_ID_METADATA_CACHE_MAX: '3600',
+      CLIENT_ID_METADATA_MAX_BYTES: '4096',
+      CLIENT_ID_METADATA_ALLOW_ADDRESSES: '10.1.0.0/16,::1',
+    }).clientIdMetadata;
+    assert.equal(config.mode, 'allowlist');
+    assert.deepEqual(config.allowHosts, ['agent.example', '*.tools.example']);
+    assert.deepEqual(config.denyHosts, ['bad.example']);
+    assert.equal(config.cacheFloorSeconds, 60);
+    assert.equal(config.cacheCeilingSeconds, 3600);
+    assert.equal(config.maxBytes, 4096);
+    assert.deepEqual(config.allowAddresses, ['10.1.0.0/16', '::1/128']);
+    assert.throws(() => configFromEnv({ CLIENT_ID_METADATA_DOCUMENTS: 'yes' }), /CLIENT_ID_METADATA_DOCUMENTS/);
+    assert.throws(() => configFromEnv({ CLIENT_ID_METADATA_ALLOW_ADDRESSES: 'intranet' }), /ALLOW_ADDRESSES/);
+    assert.throws(() => configFromEnv({ CLIENT_ID_METADATA_TIMEOUT_MS: '5s' }), /CLIENT_ID_METADATA_TIMEOUT_MS/);
+    assert.throws(
+      () => configFromEnv({ CLIENT_ID_METADATA_CACHE_MIN: '100', CLIENT_ID_METADATA_CACHE_MAX: '10' }),
+      /CACHE_MIN/,
+    );
   });
 
   it('freshness: the document’s caching headers, within the floor and the ceiling', () => {

@@ -39,7 +39,8 @@ export function clientIdMetadataFromEnv(env: NodeJS.ProcessEnv): Partial<ClientI
     if (!/^\d{1,9}$/.test(value)) throw new Error(`${variable} must be a whole number, got ${JSON.stringify(value)}`);
     policy[key] = Number(value);
   }
-  if ((policy.cacheFloorSeconds ?? 0) > (policy.cacheCeilingSeconds ?? Infinity))
+  const [floor, ceiling] = [policy['cacheFloorSeconds'], policy['cacheCeilingSeconds']] as (number | undefined)[];
+  if ((floor ?? 0) > (ceiling ?? Infinity))
     throw new Error('CLIENT_ID_METADATA_CACHE_MIN must not be more than CLIENT_ID_METADATA_CACHE_MAX');
   if (env.CLIENT_ID_METADATA_CA_FILE) policy.ca = readFileSync(env.CLIENT_ID_METADATA_CA_FILE, 'utf8');
   return policy;
