@@ -47,6 +47,7 @@ export const TABLE = {
     'package-metadata.test.ts': 'unit',
     'postgres-connection.test.ts': 'unit',
     'redirect-uri.test.ts': 'unit',
+    'safe-fetch.test.ts': 'unit',
     'refresh-token-state-table.test.ts': 'unit',
     'sign-in.test.ts': 'unit',
     'store.test.ts': 'unit',
@@ -57,6 +58,7 @@ export const TABLE = {
     'audit.test.ts': 'server',
     'authorize-post.test.ts': 'server',
     'authorize.test.ts': 'server',
+    'client-id-metadata.test.ts': 'server',
     'client-registration.test.ts': 'server',
     'connection-edges.test.ts': 'server',
     'consent.test.ts': 'server',
@@ -110,6 +112,7 @@ export const TABLE = {
     'authorization-flow.browser.test.ts': 'browser',
     'form-post.browser.test.ts': 'browser',
     'mcp-agent.browser.test.ts': 'browser',
+    'mcp-cimd.browser.test.ts': 'browser',
     'pages.browser.test.ts': 'browser',
   },
   client: {

@@ -6,6 +6,8 @@ import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connect
 import { logFormatFrom, type LogFormat } from './http/log-format.js';
 import { projectRoot } from './project-root.js';
 import { REGISTRATION_POLICIES, type RegistrationPolicy } from './oauth/dynamic-registration.js';
+import { clientIdMetadataFromEnv } from './oauth/client-id-metadata-config.js';
+import type { ClientIdMetadataPolicy } from './oauth/client-id-metadata.js';
 
 /** Configuration from the environment; every variable is optional. */
 export interface ServerConfig {
@@ -41,6 +43,8 @@ export interface ServerConfig {
   readonly keyEncryptionKey?: string;
   /** CLIENT_REGISTRATION: off (default), token or open (oauth/dynamic-registration.ts). */
   readonly clientRegistration: RegistrationPolicy;
+  /** CLIENT_ID_METADATA_DOCUMENTS and CLIENT_ID_METADATA_* (oauth/client-id-metadata-config.ts). */
+  readonly clientIdMetadata: Partial<ClientIdMetadataPolicy>;
 }
 
 export function configFromEnv(
@@ -71,6 +75,7 @@ export function configFromEnv(
     connectionLimits: connectionLimitsFrom(env),
     keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
     clientRegistration: clientRegistrationFrom(env.CLIENT_REGISTRATION),
+    clientIdMetadata: clientIdMetadataFromEnv(env),
   };
 }
 

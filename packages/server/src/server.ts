@@ -21,6 +21,11 @@ import { openStore } from './store/open.js';
 import type { DemoFlows } from './pages/demo-flows.js';
 import { API_PREFIX, documentScopes } from './api/resource-metadata.js';
 import type { RegistrationPolicy } from './oauth/dynamic-registration.js';
+import {
+  ClientIdMetadataDocuments,
+  DEFAULT_CLIENT_ID_METADATA_POLICY,
+  type ClientIdMetadataPolicy,
+} from './oauth/client-id-metadata.js';
 import { OIDC_SCOPES } from './oauth/endpoints/discovery.js';
 import type { MigrationMode } from './store/migrations.js';
 import type { Store } from './store/store.js';
@@ -41,6 +46,8 @@ export interface ContextOptions {
   readonly clientRegistration?: RegistrationPolicy;
   /** The REST API served with this context: its scopes are ones a registered client may ask for. */
   readonly api?: ApiDefinition;
+  /** CLIENT_ID_METADATA_*; off when undefined. */
+  readonly clientIdMetadata?: Partial<ClientIdMetadataPolicy>;
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
@@ -73,6 +80,10 @@ export async function createContext(store: Store, issuer: string, options: Conte
     rateLimits,
     clientRegistration,
     registrableScopes,
+    clientIdMetadataDocuments: new ClientIdMetadataDocuments(
+      { ...DEFAULT_CLIENT_ID_METADATA_POLICY, ...options.clientIdMetadata },
+      { store, clock, offeredScopes: registrableScopes },
+    ),
   };
 }
 
@@ -101,6 +112,8 @@ export interface StartOptions {
   readonly demo?: DemoFlows;
   /** CLIENT_REGISTRATION (see ContextOptions). */
   readonly clientRegistration?: RegistrationPolicy;
+  /** CLIENT_ID_METADATA_* (see ContextOptions). */
+  readonly clientIdMetadata?: Partial<ClientIdMetadataPolicy>;
   /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
   readonly idleConnectionGraceMs?: number;
 }

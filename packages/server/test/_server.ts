@@ -90,6 +90,8 @@ export interface TestServerOptions {
   readonly connectionLimits?: Partial<ConnectionLimits>;
   /** CLIENT_REGISTRATION; off by default. */
   readonly clientRegistration?: RegistrationPolicy;
+  /** CLIENT_ID_METADATA_* (off by default). */
+  readonly clientIdMetadata?: StartOptions['clientIdMetadata'];
   /** The server's logger options (e.g. a level and a `stream` capturing the lines); silent by default. */
   readonly logger?: StartOptions['logger'];
   /**
@@ -115,6 +117,7 @@ export async function startTestServer({
   rateLimits,
   connectionLimits,
   clientRegistration,
+  clientIdMetadata,
   logger,
   reachableIssuer = false,
   demo,
@@ -135,6 +138,7 @@ export async function startTestServer({
     metricsToken,
     connectionLimits,
     clientRegistration,
+    clientIdMetadata,
     demo,
     logger,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).

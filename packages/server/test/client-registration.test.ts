@@ -194,14 +194,27 @@ for (const dialect of DIALECTS) {
       );
     });
 
-    it('RFC 7591 §2: scope left out registers every scope the server offers; [::1] and https redirect URIs are accepted', async () => {
+    it("refresh tokens for agents: a public client gets the agents' replay window; naming grant_types without refresh_token means no refresh token", async () => {
+      const { grant_types: _omitted, ...withoutGrantTypes } = PUBLIC_AGENT;
+      const agent = await registered(await register(open, withoutGrantTypes));
+      const stored = await open.context.store.findClient(agent.client_id as string);
+      assert.deepEqual(stored?.grantTypes, ['authorization_code', 'refresh_token']);
+      assert.equal(stored?.policy.replayWindow, 60);
+      const declining = await registered(
+        await register(open, { ...PUBLIC_AGENT, grant_types: ['authorization_code'] }),
+      );
+      const storedDeclining = await open.context.store.findClient(declining.client_id as string);
+      assert.deepEqual(storedDeclining?.grantTypes, ['authorization_code']);
+    });
+
+    it('RFC 7591 §2: scope left out registers every scope the server offers; a public client without grant_types gets refresh_token too (§3.2.1); [::1] and https redirect URIs are accepted', async () => {
       const info = await registered(
         await register(open, {
           redirect_uris: ['http://[::1]:8080/cb', 'https://agent.example/cb'],
           token_endpoint_auth_method: 'none',
         }),
       );
-      assert.deepEqual(info.grant_types, ['authorization_code']);
+      assert.deepEqual(info.grant_types, ['authorization_code', 'refresh_token']);
       assert.deepEqual(info.response_types, ['code']);
       assert.deepEqual(info.client_name, undefined);
       assert.deepEqual((info.scope as string).split(' ').sort(), [

@@ -24,6 +24,9 @@ export type ProblemCode =
   | 'not_ready'
   | 'invalid_authorization_request'
   | 'invalid_logout_request'
+  | 'client_metadata_document_unavailable'
+  | 'client_metadata_document_invalid'
+  | 'client_metadata_document_not_allowed'
   | 'csrf_token_invalid'
   | 'login_failed'
   | 'too_many_login_attempts'
@@ -228,6 +231,39 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'The authorization request names no client or an unknown one, or a redirect_uri that is missing or not registered for the client. The server cannot know where it would be safe to send you back, so it stops here instead of redirecting (RFC 6749 §4.1.2.1).',
     clientAction:
       'Go back to the application and tell its developer. The developer must send a registered client_id and exactly one of its registered redirect URIs, character for character (gatehouse clients add --redirect-uri).',
+  }),
+  client_metadata_document_unavailable: problem({
+    code: 'client_metadata_document_unavailable',
+    status: 400,
+    slug: 'client-metadata-document-unavailable',
+    title: "This application's description could not be fetched",
+    transient: true,
+    summary:
+      'The client_id is the https URL of a client ID metadata document (draft-ietf-oauth-client-id-metadata-document), and the server could not fetch it safely: its host resolves to a private, loopback, link-local or otherwise non-public address, the URL answered with a redirect (never followed), an error status, a document over the size limit, or nothing within the time limit. The detail says which. Nothing was signed in or granted.',
+    clientAction:
+      'Go back to the application and tell its developer. The developer must serve the document at exactly the client_id URL, over https from a public address, with status 200, no redirect, and small (a few kilobytes). Operators of a private deployment can allow addresses with CLIENT_ID_METADATA_ALLOW_ADDRESSES (docs/agents.md).',
+  }),
+  client_metadata_document_invalid: problem({
+    code: 'client_metadata_document_invalid',
+    status: 400,
+    slug: 'client-metadata-document-invalid',
+    title: "This application's description is not valid",
+    transient: false,
+    summary:
+      'The client ID metadata document was fetched but cannot describe this client: it is not a JSON object, its client_id is not exactly the URL it was fetched from, it asks for a shared secret (client_secret_basic, client_secret_post or a client_secret field), private_key_jwt without its keys, grants other than authorization_code and refresh_token, or redirect URIs that could not be registered (https, or http on a loopback IP literal). The detail says which.',
+    clientAction:
+      'Go back to the application and tell its developer: the document must follow draft-ietf-oauth-client-id-metadata-document §4 and the redirect URI rules of registered clients (docs/agents.md).',
+  }),
+  client_metadata_document_not_allowed: problem({
+    code: 'client_metadata_document_not_allowed',
+    status: 400,
+    slug: 'client-metadata-document-not-allowed',
+    title: 'This application is not allowed here',
+    transient: false,
+    summary:
+      "The client_id is the URL of a client ID metadata document on a host this server's operator does not accept (CLIENT_ID_METADATA_DOCUMENTS=allowlist without the host in CLIENT_ID_METADATA_ALLOW_HOSTS, or the host in CLIENT_ID_METADATA_DENY_HOSTS), or not a URL such a document may have (https, a path, no fragment, credentials or dot segments). Nothing was fetched.",
+    clientAction:
+      "Ask the server's operator to allow the application's host, or use a client registered with the server (gatehouse clients add, or /register).",
   }),
   invalid_logout_request: problem({
     code: 'invalid_logout_request',

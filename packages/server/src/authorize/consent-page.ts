@@ -12,6 +12,12 @@ export interface ConsentPage {
   readonly csrfToken: string;
   /** The client registered itself (RFC 7591), so its name is only its own claim (§5). */
   readonly selfRegistered?: boolean;
+  /**
+   * The host of the client's metadata document when its client_id is that document's URL
+   * (draft-ietf-oauth-client-id-metadata-document §6): the only verified fact about such a client,
+   * shown above its self-chosen name.
+   */
+  readonly documentHost?: string;
 }
 
 /** What the client may do once allowed, in plain words: the list of scopes, or that it gets none. */
@@ -37,13 +43,18 @@ export function consentHeading(page: { readonly clientName: string; readonly use
 <p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>`;
 }
 
+/** The client's verified host, prominent, and what it does and does not prove. */
+function documentHostNote(host: string): string {
+  return `<p class="alert" role="note"><strong class="client-host">${escapeHtml(host)}</strong>This application describes itself from this site, its only verified fact: no administrator added it, and its name is only its own claim. Allow it only if you trust this site.</p>\n`;
+}
+
 export function renderConsentPage(base: BasePath, page: ConsentPage): string {
   const access = scopeAccess(page.clientName, page.scopes);
   return layout(
     base,
     `Allow ${page.clientName}?`,
     `${consentHeading(page)}
-${page.selfRegistered ? `<p class="alert" role="note"><strong>This application registered itself.</strong> No administrator added it, so its name has not been checked: allow it only if you started it yourself.</p>\n` : ''}${access}
+${page.documentHost === undefined ? '' : documentHostNote(page.documentHost)}${page.selfRegistered ? `<p class="alert" role="note"><strong>This application registered itself.</strong> No administrator added it, so its name has not been checked: allow it only if you started it yourself.</p>\n` : ''}${access}
 <form method="post" action="${base}/consent" class="actions">
 ${hiddenFields(page.csrfToken, page.query)}
 <button type="submit" name="decision" value="deny" class="button secondary">Deny</button>

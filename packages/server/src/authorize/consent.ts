@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { isClientIdMetadataUrl } from '../oauth/client-id-metadata.js';
 import { OAuthError } from '@gatehouse/contract';
 import { formParamsOf } from '../http/form.js';
 import { createAuthorizationCode } from '../oauth/authorization-codes.js';
@@ -115,6 +116,7 @@ export async function answerSignedIn(
     csrfToken: session.csrfToken,
     // RFC 7591 §5: a dynamically registered client was vetted by nobody; the user is told so.
     selfRegistered: (await pages.context.store.findClientRegistration(request.client.id)) !== undefined,
+    documentHost: isClientIdMetadataUrl(request.client.id) ? new URL(request.client.id).hostname : undefined,
   });
   return sendPage(reply, 200, page, [formActionSource(request.redirectUri)]);
 }

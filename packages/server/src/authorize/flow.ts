@@ -15,11 +15,18 @@ export interface AuthorizePages {
 
 /** Looks the client up and checks the request: on GET /authorize and again on every POST. */
 export async function loadAuthorizationRequest(
-  { store, accessTokens }: ServerContext,
+  { store, accessTokens, clientIdMetadataDocuments }: ServerContext,
   query: string,
 ): Promise<AuthorizationRequestCheck> {
   const clientId = clientIdOf(query);
-  const client = clientId === undefined ? undefined : await store.findClient(clientId);
+  // An https URL client_id is resolved through its metadata document (oauth/client-id-metadata.ts),
+  // which throws a catalog problem shown as a page: never redirected, as for an unknown client.
+  const client =
+    clientId === undefined
+      ? undefined
+      : clientIdMetadataDocuments.handles(clientId)
+        ? (await clientIdMetadataDocuments.resolve(clientId)).client
+        : await store.findClient(clientId);
   return checkAuthorizationRequest(query, client, accessTokens.audiences);
 }
 

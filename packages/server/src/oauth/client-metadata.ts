@@ -50,8 +50,15 @@ export function checkClientMetadata(body: unknown, offeredScopes: readonly strin
   }
   // RFC 7592 §2.2: a field sent as null is a field left out.
   const fields = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
-  // §2: grant_types defaults to authorization_code, response_types to code.
-  const grantTypes = stringList(fields, 'grant_types') ?? ['authorization_code'];
+  const authMethod = tokenEndpointAuthMethod(fields['token_endpoint_auth_method']);
+  // §2: grant_types defaults to authorization_code, response_types to code. A public client of the
+  // code flow that names no grant types also gets refresh_token (§3.2.1 lets the server substitute a
+  // value, and the response says so): agents that leave it out, like those that forget
+  // offline_access, would otherwise send their user through the browser every hour (docs/agents.md,
+  // "Refresh tokens for agents"). Naming grant_types without refresh_token is the way to say no.
+  const grantTypes =
+    stringList(fields, 'grant_types') ??
+    (authMethod === 'none' ? ['authorization_code', 'refresh_token'] : ['authorization_code']);
   if (!grantTypes.every(isGrantTypeName)) throw new OAuthError('registered_grant_type_unsupported');
   const responseTypes =
     stringList(fields, 'response_types') ?? (grantTypes.includes('authorization_code') ? ['code'] : []);
@@ -60,7 +67,6 @@ export function checkClientMetadata(body: unknown, offeredScopes: readonly strin
   if (responseTypes.some((t) => t !== 'code') || responseTypes.includes('code') !== usesCode) {
     throw new OAuthError('registered_response_types_inconsistent');
   }
-  const authMethod = tokenEndpointAuthMethod(fields['token_endpoint_auth_method']);
   if (authMethod === 'none' && grantTypes.includes('client_credentials')) {
     throw new OAuthError('registered_public_client_credentials');
   }

@@ -22,6 +22,24 @@ const CLIENT_DEFAULTS = {
 /** The longest replay window a client may have (docs/architecture.md, "Concurrent refresh"). */
 export const MAX_REPLAY_WINDOW = 300;
 
+export const DEFAULT_ACCESS_TOKEN_TTL = CLIENT_DEFAULTS.accessTokenTtl;
+
+/**
+ * The refresh policy of an agent that describes itself (a client ID metadata document): the same
+ * rotation contract as every client (single use, reuse revokes the family, RFC 9700 §4.14.2), with a
+ * 60-second replay window because agents refresh from several processes or hosts at once (an MCP
+ * connector, a CLI and its background task) and would otherwise revoke their own family
+ * (docs/refresh-tokens.md, "Concurrent refresh"; docs/agents.md).
+ */
+export const AGENT_REFRESH_POLICY = {
+  rotation: CLIENT_DEFAULTS.rotation,
+  rotationLimit: CLIENT_DEFAULTS.rotationLimit,
+  maxRotations: CLIENT_DEFAULTS.maxRotations,
+  refreshTokenTtl: CLIENT_DEFAULTS.refreshTokenTtl,
+  refreshTokenAbsoluteTtl: CLIENT_DEFAULTS.refreshTokenAbsoluteTtl,
+  replayWindow: 60,
+} as const;
+
 export interface ClientRegistration {
   readonly id: string;
   readonly name: string;

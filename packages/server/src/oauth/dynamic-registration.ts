@@ -1,4 +1,5 @@
 import { OAuthError } from '@gatehouse/contract';
+import { AGENT_REFRESH_POLICY } from './clients.js';
 import type { AuditTrail } from '../audit/audit.js';
 import { newId } from '../primitives/ids.js';
 import { newOpaqueSecret } from '../primitives/random.js';
@@ -193,6 +194,8 @@ function registrationOf(id: string, metadata: ClientMetadata) {
     redirectUris: metadata.redirect_uris,
     grantTypes: metadata.grant_types,
     scope: metadata.scope.split(' ').filter((s) => s !== ''),
+    // A public client that registers itself is an agent or a native app: the agents' replay window.
+    ...(metadata.token_endpoint_auth_method === 'none' ? { replayWindow: AGENT_REFRESH_POLICY.replayWindow } : {}),
   };
 }
 

@@ -11,6 +11,18 @@ interface NewGrant {
   readonly refreshToken: string | null;
 }
 
+/**
+ * Whether a grant of `client` carries a refresh token: exactly when the client may use the
+ * refresh_token grant, whatever the scope. `offline_access` is not required (OIDC Core §11 makes it
+ * the way an OpenID client asks for access while the user is away; an OAuth client registered for
+ * refresh_token asked already), so an agent that forgets it is not signed in again every hour.
+ * A public client of the code flow is registered with refresh_token unless it says otherwise
+ * (client-metadata.ts, client-id-metadata.ts; docs/agents.md, "Refresh tokens for agents").
+ */
+export function issuesRefreshToken(client: Pick<ClientRecord, 'grantTypes'>): boolean {
+  return client.grantTypes.includes('refresh_token');
+}
+
 /** Creates a grant and the first token of its family. Call inside a transaction. */
 export async function issueGrant(
   tx: Repository,
@@ -19,7 +31,7 @@ export async function issueGrant(
   scope: readonly string[],
   now: number,
 ): Promise<NewGrant> {
-  const refreshToken = client.grantTypes.includes('refresh_token') ? newOpaqueSecret() : null;
+  const refreshToken = issuesRefreshToken(client) ? newOpaqueSecret() : null;
   const grant: GrantRecord = {
     id: newId(),
     clientId: client.id,

@@ -3,6 +3,7 @@ import type { AuditTrail } from '../audit/audit.js';
 import type { Clock } from '../primitives/clock.js';
 import type { Store } from '../store/store.js';
 import type { AccessTokens } from './access-tokens.js';
+import type { ClientIdMetadataDocuments } from './client-id-metadata.js';
 import type { RegistrationPolicy } from './dynamic-registration.js';
 import type { IdTokens } from './id-tokens.js';
 import type { KeyRing } from './keys.js';
@@ -33,4 +34,6 @@ export interface OAuthServices extends TokenServices {
   readonly clientRegistration: RegistrationPolicy;
   /** The scopes a dynamically registered client may ask for: OpenID Connect's and the REST API's. */
   readonly registrableScopes: readonly string[];
+  /** CLIENT_ID_METADATA_DOCUMENTS: URL client_ids resolved through their documents (oauth/client-id-metadata.ts). */
+  readonly clientIdMetadataDocuments: ClientIdMetadataDocuments;
 }

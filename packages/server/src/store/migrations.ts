@@ -238,7 +238,25 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0013_sign_in_methods': { up: signInMethodsMigration },
   '0014_record_owners': { up: recordOwnersMigration },
   '0015_grant_subjects': { up: grantSubjectsMigration },
+  '0019_client_id_metadata_documents': { up: clientIdMetadataDocumentsMigration },
 });
+
+/**
+ * 0019: client ID metadata documents (draft-ietf-oauth-client-id-metadata-document). A client whose
+ * `client_id` is the URL of its document is kept in `clients` like any other (its grants, tokens and
+ * audit events name it); this table caches the document it came from and when to fetch it again,
+ * shared by every process on the store. It goes with its client (ON DELETE CASCADE).
+ */
+async function clientIdMetadataDocumentsMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('client_id_metadata_documents')
+    .addColumn('client_id', 'text', (c) => c.primaryKey().references('clients.id').onDelete('cascade'))
+    .addColumn('document', 'text', (c) => c.notNull())
+    .addColumn('fetched_at', 'bigint', (c) => c.notNull())
+    .addColumn('fresh_until', 'bigint', (c) => c.notNull())
+    .addColumn('usable_until', 'bigint', (c) => c.notNull())
+    .execute();
+}
 
 /**
  * 0014: records belong to someone (docs/rest-api.md, "Whose records"). Each record keeps the `sub` of the

@@ -28,6 +28,7 @@ import { createSettingsRepository, type SettingsRepository } from './settings-re
 import { createAdminRepository, type AdminRepository } from './admin-repository.js';
 import { createRegistrationRepository, type RegistrationRepository } from './registration-repository.js';
 import type { Database } from './schema.js';
+import { createClientMetadataRepository, type ClientMetadataRepository } from './client-metadata-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
 
 /** Every query the domain needs, dialect-neutral. Inside a transaction, reads that lock rows do. */
@@ -40,7 +41,8 @@ export interface Repository
     DeviceRepository,
     SettingsRepository,
     AdminRepository,
-    RegistrationRepository {
+    RegistrationRepository,
+    ClientMetadataRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -93,6 +95,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     ...createSettingsRepository(db),
     ...createAdminRepository(db),
     ...createRegistrationRepository(db),
+    ...createClientMetadataRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },

@@ -19,6 +19,17 @@ export interface Database {
   server_settings: ServerSettingsTable;
   registration_tokens: RegistrationTokensTable;
   client_registrations: ClientRegistrationsTable;
+  client_id_metadata_documents: ClientIdMetadataDocumentsTable;
+}
+
+/** 0019: the cached client ID metadata document of a client whose id is its URL. */
+export interface ClientIdMetadataDocumentsTable {
+  client_id: string;
+  /** The document as fetched, JSON. */
+  document: string;
+  fetched_at: number;
+  fresh_until: number;
+  usable_until: number;
 }
 
 /** RFC 8628 device authorizations (0009): a device code and its user code, until redeemed or expired. */

@@ -18,6 +18,7 @@ const AUTH_METHODS: Readonly<Record<Exclude<ClientAuthentication, 'none'>, reado
 function authorizationServerMetadata(
   issuer: string,
   endpoints: readonly OAuthEndpoint[],
+  services: Pick<OAuthServices, 'clientIdMetadataDocuments'>,
 ): Readonly<Record<string, unknown>> {
   const metadata: Record<string, unknown> = { issuer };
   for (const endpoint of endpoints) {
@@ -35,6 +36,8 @@ function authorizationServerMetadata(
     response_modes_supported: RESPONSE_MODES,
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
+    // draft-ietf-oauth-client-id-metadata-document §5: an https URL may be sent as client_id.
+    client_id_metadata_document_supported: services.clientIdMetadataDocuments.supported,
   };
 }
 
@@ -49,9 +52,10 @@ export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'];
 function openIdProviderMetadata(
   issuer: string,
   endpoints: readonly OAuthEndpoint[],
+  services: Pick<OAuthServices, 'clientIdMetadataDocuments'>,
 ): Readonly<Record<string, unknown>> {
   return {
-    ...authorizationServerMetadata(issuer, endpoints),
+    ...authorizationServerMetadata(issuer, endpoints, services),
     scopes_supported: OIDC_SCOPES,
     subject_types_supported: ['public'],
     // §15.1: RS256 first, the default for a client that registered none.
@@ -95,7 +99,11 @@ function metadataEndpoint<const Name extends string>(
   name: Name,
   path: `/${string}`,
   surface: () => readonly OAuthEndpoint[],
-  build: (issuer: string, endpoints: readonly OAuthEndpoint[]) => Readonly<Record<string, unknown>>,
+  build: (
+    issuer: string,
+    endpoints: readonly OAuthEndpoint[],
+    services: OAuthServices,
+  ) => Readonly<Record<string, unknown>>,
 ) {
   // By server: one process may serve several (tests do), each with its own issuer and endpoints.
   const documents = new WeakMap<OAuthServices, Readonly<Record<string, unknown>>>();
@@ -110,7 +118,7 @@ function metadataEndpoint<const Name extends string>(
       let metadata = documents.get(services);
       if (metadata === undefined) {
         const endpoints = surface().filter((e) => e.servedWhen?.(services) ?? true);
-        documents.set(services, (metadata = build(services.issuer, endpoints)));
+        documents.set(services, (metadata = build(services.issuer, endpoints, services)));
       }
       return reply.header('cache-control', 'public, max-age=300').send(metadata);
     },

@@ -1,0 +1,407 @@
+import assert from 'node:assert/strict';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { PROBLEMS } from '@gatehouse/contract';
+import { DIALECTS } from './_dialects.js';
+import { startTestServer, type TestServer } from './_server.js';
+import { addTestUser, authorizationQuery, CALLBACK, PageBrowser, pkce } from './_authorize.js';
+import { startTlsServer, TEST_CA, TEST_HOST, type TlsServer } from './_tls.js';
+import type { Resolver } from '../src/outbound/safe-fetch.js';
+import { freshnessSeconds } from '../src/oauth/client-id-metadata.js';
+import { configFromEnv } from '../src/config.js';
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** Test DNS: each name of the test resolves where the case needs it. */
+const NAMES: Readonly<Record<string, string>> = {
+  [TEST_HOST]: '127.0.0.1',
+  'private.example.test': '10.0.0.5',
+  'metadata.example.test': '169.254.169.254',
+  'v6loopback.example.test': '::1',
+};
+const resolve: Resolver = async (hostname) => {
+  const address = NAMES[hostname];
+  if (address === undefined) throw new Error(`no test address for ${hostname}`);
+  return [{ address, family: address.includes(':') ? 6 : 4 }];
+};
+
+/** An https server with its own CA serving documents by path, counting requests and bytes sent. */
+class DocumentHost {
+  readonly routes = new Map<string, Handler>();
+  readonly hits = new Map<string, number>();
+  tls!: TlsServer;
+
+  async start(): Promise<void> {
+    this.tls = await startTlsServer((request, response) => {
+      const path = request.url ?? '/';
+      this.hits.set(path, (this.hits.get(path) ?? 0) + 1);
+      const route = this.routes.get(path);
+      if (route) route(request, response);
+      else response.writeHead(404).end();
+    });
+  }
+
+  url(path: string, host = TEST_HOST): string {
+    return `https://${host}:${this.tls.port}${path}`;
+  }
+
+  /** Serves a JSON document at `path`. */
+  serve(path: string, document: object, headers: Record<string, string> = {}): void {
+    this.routes.set(path, (_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', ...headers });
+      response.end(JSON.stringify(document));
+    });
+  }
+
+  agentDocument(path: string, extra: object = {}): object {
+    return { client_id: this.url(path), client_name: 'Test Agent', redirect_uris: [CALLBACK], ...extra };
+  }
+}
+
+const PAGE_TITLE = (code: keyof typeof PROBLEMS): RegExp =>
+  new RegExp(`<h1>${PROBLEMS[code].title.replace(/'/g, '&#39;')}</h1>`);
+
+for (const dialect of DIALECTS) {
+  describe(`client ID metadata documents (draft-ietf-oauth-client-id-metadata-document, ${dialect})`, () => {
+    const host = new DocumentHost();
+    let server: TestServer;
+
+    before(async () => {
+      await host.start();
+      server = await startTestServer({
+        dialect,
+        clientIdMetadata: {
+          mode: 'open',
+          ca: TEST_CA,
+          resolve,
+          // The test's document host listens on loopback: the operator allows exactly that address.
+          allowAddresses: ['127.0.0.1/32'],
+          timeoutMs: 800,
+          maxBytes: 16 * 1024,
+        },
+      });
+      await addTestUser(server);
+    });
+    after(async () => {
+      await server.close();
+      await host.tls.close();
+    });
+
+    it('CIMD §5: the metadata says client_id_metadata_document_supported', async () => {
+      const metadata = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as Record<
+        string,
+        unknown
+      >;
+      assert.equal(metadata['client_id_metadata_document_supported'], true);
+    });
+
+    it('a URL client_id signs in with its document: consent shows the host, tokens and refresh work without offline_access', async () => {
+      host.serve('/agent.json', host.agentDocument('/agent.json'), { 'cache-control': 'max-age=600' });
+      const clientId = host.url('/agent.json');
+      const { verifier, challenge } = pkce();
+      const browser = new PageBrowser(server);
+      const query = authorizationQuery(clientId, challenge, { scope: 'openid contacts:read' });
+      const first = await browser.authorize(query);
+      assert.equal(first.status, 200, first.html);
+      const signedIn = await browser.login(first, 'alice', 'correct horse battery staple');
+      const consent = await browser.get(signedIn.location as string);
+      assert.match(consent.html, new RegExp(`<strong class="client-host">${TEST_HOST}</strong>`));
+      const allowed = await browser.consent(consent, 'allow');
+      const code = new URL(allowed.location as string).searchParams.get('code') as string;
+      const tokens = await server.post('/token', {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: CALLBACK,
+        client_id: clientId,
+        code_verifier: verifier,
+      });
+      const body = (await tokens.json()) as Record<string, string>;
+      assert.equal(tokens.status, 200, JSON.stringify(body));
+      // Item 3: a public code-flow client gets a refresh token without asking for offline_access.
+      assert.ok(body.refresh_token, 'a refresh token');
+      const refreshed = await server.post('/token', {
+        grant_type: 'refresh_token',
+        refresh_token: body.refresh_token,
+        client_id: clientId,
+      });
+      const next = (await refreshed.json()) as Record<string, string>;
+      assert.equal(refreshed.status, 200, JSON.stringify(next));
+      // The agents' replay window: a concurrent replay of the just-rotated token gets the same successor.
+      const replayed = await server.post('/token', {
+        grant_type: 'refresh_token',
+        refresh_token: body.refresh_token,
+        client_id: clientId,
+      });
+      assert.equal(replayed.status, 200);
+      assert.equal(((await replayed.json()) as Record<string, string>).refresh_token, next.refresh_token);
+      assert.equal(host.hits.get('/agent.json'), 1, 'fetched once');
+      const account = await browser.get('/account');
+      assert.match(account.html, /<strong class="client-name">Test Agent<\/strong>/);
+    });
+
+    it('a fresh document is not fetched again; a stale one is used at once and fetched again in the background', async () => {
+      host.serve('/cached.json', host.agentDocument('/cached.json'), { 'cache-control': 'max-age=600' });
+      const clientId = host.url('/cached.json');
+      const browser = new PageBrowser(server);
+      const query = authorizationQuery(clientId, pkce().challenge);
+      assert.equal((await browser.authorize(query)).status, 200);
+      assert.equal((await browser.authorize(query)).status, 200);
+      assert.equal(host.hits.get('/cached.json'), 1, 'fresh for max-age=600');
+      server.clock.advance(601);
+      // Stale: the page is answered from the cache even though the document now fails to load.
+      host.routes.set('/cached.json', (_, response) => response.writeHead(500).end());
+      assert.equal((await browser.authorize(query)).status, 200);
+      await server.context.clientIdMetadataDocuments.idle();
+      assert.equal(host.hits.get('/cached.json'), 2, 'fetched again in the background');
+      // Past fresh + stale, a document that cannot be fetched refuses the sign-in.
+      server.clock.advance(24 * 60 * 60 + 1);
+      const refused = await browser.authorize(query);
+      assert.equal(refused.status, 400);
+      assert.match(refused.html, PAGE_TITLE('client_metadata_document_unavailable'));
+    });
+
+    it('refresh tokens for agents: a document naming grant_types without refresh_token gets no refresh token', async () => {
+      host.serve('/no-refresh.json', host.agentDocument('/no-refresh.json', { grant_types: ['authorization_code'] }));
+      const clientId = host.url('/no-refresh.json');
+      const { verifier, challenge } = pkce();
+      const browser = new PageBrowser(server);
+      const first = await browser.authorize(authorizationQuery(clientId, challenge));
+      const signedIn = await browser.login(first, 'alice', 'correct horse battery staple');
+      const page = signedIn.location?.startsWith('/') ? await browser.get(signedIn.location) : signedIn;
+      const answer = page.status === 200 ? await browser.consent(page, 'allow') : page;
+      const code = new URL(answer.location as string).searchParams.get('code') as string;
+      const tokens = await server.post('/token', {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: CALLBACK,
+        client_id: clientId,
+        code_verifier: verifier,
+      });
+      const body = (await tokens.json()) as Record<string, string>;
+      assert.equal(tokens.status, 200, JSON.stringify(body));
+      assert.equal(body.refresh_token, undefined);
+    });
+
+    describe('documents that cannot describe the client are refused with a page, never redirected', () => {
+      const cases: [string, object][] = [
+        ['a client_id other than the URL (CIMD §4.1)', { client_id: 'https://elsewhere.example/agent.json' }],
+        ['a shared-secret method (CIMD §4.1)', { token_endpoint_auth_method: 'client_secret_post' }],
+        ['a client_secret (CIMD §4.1)', { client_secret: 'hunter2' }],
+        ['private_key_jwt without keys', { token_endpoint_auth_method: 'private_key_jwt' }],
+        ['an http redirect URI off loopback (RFC 8252 §8.3)', { redirect_uris: ['http://agent.example/cb'] }],
+        ['the client_credentials grant', { grant_types: ['authorization_code', 'client_credentials'] }],
+      ];
+      cases.forEach(([name, change], i) => {
+        it(name, async () => {
+          const path = `/invalid-${i}.json`;
+          host.serve(path, host.agentDocument(path, change));
+          const page = await new PageBrowser(server).authorize(authorizationQuery(host.url(path), pkce().challenge));
+          assert.equal(page.status, 400, page.html);
+          assert.equal(page.location, undefined);
+          assert.match(page.html, PAGE_TITLE('client_metadata_document_invalid'));
+        });
+      });
+    });
+
+    describe('SSRF: the server fetches nothing it should not (RFC 9700 §4.20)', () => {
+      for (const [name, address] of Object.entries(NAMES).filter(([n]) => n !== TEST_HOST)) {
+        it(`a document URL whose host resolves to ${address} is refused`, async () => {
+          const page = await new PageBrowser(server).authorize(
+            authorizationQuery(host.url('/agent.json', name), pkce().challenge),
+          );
+          assert.equal(page.status, 400, page.html);
+          assert.match(page.html, PAGE_TITLE('client_metadata_document_unavailable'));
+          assert.match(page.html, /non-public address/);
+        });
+      }
+
+      it('a redirect (to the cloud metadata address) is not followed', async () => {
+        host.routes.set('/moved.json', (_, response) =>
+          response.writeHead(302, { location: 'https://169.254.169.254/latest/meta-data/' }).end(),
+        );
+        const page = await new PageBrowser(server).authorize(
+          authorizationQuery(host.url('/moved.json'), pkce().challenge),
+        );
+        assert.equal(page.status, 400);
+        assert.match(page.html, PAGE_TITLE('client_metadata_document_unavailable'));
+        assert.match(page.html, /redirect, which is never followed/);
+      });
+
+      it('a 10 MB document is cut off at the size limit', async () => {
+        let sent = 0;
+        host.routes.set('/huge.json', (_, response) => {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          const chunk = Buffer.alloc(64 * 1024, 0x20);
+          const pump = (): void => {
+            while (sent < 10 * 1024 * 1024 && !response.destroyed) {
+              sent += chunk.length;
+              if (!response.write(chunk)) return void response.once('drain', pump);
+            }
+            response.end();
+          };
+          pump();
+        });
+        const page = await new PageBrowser(server).authorize(
+          authorizationQuery(host.url('/huge.json'), pkce().challenge),
+        );
+        assert.equal(page.status, 400);
+        assert.match(page.html, /larger than the size limit/);
+        assert.ok(sent < 10 * 1024 * 1024, `the host could send only ${sent} bytes`);
+      });
+
+      it('a slow document is given up at the time limit', async () => {
+        host.routes.set('/slow.json', (_, response) => {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.write('{');
+          const timer = setInterval(() => response.write(' '), 100);
+          response.on('close', () => clearInterval(timer));
+        });
+        const started = Date.now();
+        const page = await new PageBrowser(server).authorize(
+          authorizationQuery(host.url('/slow.json'), pkce().challenge),
+        );
+        assert.equal(page.status, 400);
+        assert.match(page.html, /did not arrive within the time limit/);
+        assert.ok(Date.now() - started < 5000);
+      });
+
+      it('a URL with a dot segment, a fragment or no path is refused before any fetch', async () => {
+        const before = [...host.hits.values()].reduce((a, b) => a + b, 0);
+        for (const clientId of [
+          `https://${TEST_HOST}:${host.tls.port}/a/../agent.json`,
+          `https://${TEST_HOST}:${host.tls.port}/`,
+          `https://${TEST_HOST}:${host.tls.port}/agent.json#x`,
+        ]) {
+          const page = await new PageBrowser(server).authorize(authorizationQuery(clientId, pkce().challenge));
+          assert.equal(page.status, 400, clientId);
+          assert.match(page.html, PAGE_TITLE('client_metadata_document_not_allowed'));
+        }
+        assert.equal(
+          [...host.hits.values()].reduce((a, b) => a + b, 0),
+          before,
+        );
+      });
+    });
+  });
+}
+
+describe('client ID metadata documents: operator policy', () => {
+  const host = new DocumentHost();
+  before(() => host.start());
+  after(() => host.tls.close());
+
+  it('off (the default): a URL client_id is an unknown client, and the metadata says false', async () => {
+    const server = await startTestServer();
+    try {
+      const metadata = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as Record<
+        string,
+        unknown
+      >;
+      assert.equal(metadata['client_id_metadata_document_supported'], false);
+      host.serve('/off.json', host.agentDocument('/off.json'));
+      const page = await new PageBrowser(server).authorize(authorizationQuery(host.url('/off.json'), pkce().challenge));
+      assert.equal(page.status, 400);
+      assert.match(page.html, PAGE_TITLE('invalid_authorization_request'));
+      assert.equal(host.hits.get('/off.json'), undefined);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('allowlist: a host not on the list is refused before any fetch; a listed one works', async () => {
+    const server = await startTestServer({
+      clientIdMetadata: {
+        mode: 'allowlist',
+        allowHosts: ['*.example.org', TEST_HOST],
+        ca: TEST_CA,
+        resolve,
+        allowAddresses: ['127.0.0.1'],
+      },
+    });
+    try {
+      host.serve('/listed.json', host.agentDocument('/listed.json'));
+      const unlisted = host.url('/listed.json', 'private.example.test');
+      const page = await new PageBrowser(server).authorize(authorizationQuery(unlisted, pkce().challenge));
+      assert.equal(page.status, 400);
+      assert.match(page.html, PAGE_TITLE('client_metadata_document_not_allowed'));
+      assert.equal(host.hits.get('/listed.json'), undefined);
+      const listed = await new PageBrowser(server).authorize(
+        authorizationQuery(host.url('/listed.json'), pkce().challenge),
+      );
+      assert.equal(listed.status, 200, listed.html);
+      assert.equal(host.hits.get('/listed.json'), 1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('open without an address allowance: a host resolving to 127.0.0.1 is refused', async () => {
+    const server = await startTestServer({ clientIdMetadata: { mode: 'open', ca: TEST_CA, resolve } });
+    try {
+      host.serve('/loopback.json', host.agentDocument('/loopback.json'));
+      const page = await new PageBrowser(server).authorize(
+        authorizationQuery(host.url('/loopback.json'), pkce().challenge),
+      );
+      assert.equal(page.status, 400);
+      assert.match(page.html, /non-public address/);
+      assert.equal(host.hits.get('/loopback.json'), undefined);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('deny list: a denied host is refused in open mode before any fetch', async () => {
+    const server = await startTestServer({
+      clientIdMetadata: { mode: 'open', denyHosts: [TEST_HOST], ca: TEST_CA, resolve, allowAddresses: ['127.0.0.1'] },
+    });
+    try {
+      host.serve('/denied.json', host.agentDocument('/denied.json'));
+      const page = await new PageBrowser(server).authorize(
+        authorizationQuery(host.url('/denied.json'), pkce().challenge),
+      );
+      assert.equal(page.status, 400);
+      assert.match(page.html, /denied by the operator/);
+      assert.equal(host.hits.get('/denied.json'), undefined);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('configuration: CLIENT_ID_METADATA_* from the environment, wrong values stop the server', () => {
+    assert.equal(configFromEnv({}).clientIdMetadata.mode, 'off');
+    const config = configFromEnv({
+      CLIENT_ID_METADATA_DOCUMENTS: 'allowlist',
+      CLIENT_ID_METADATA_ALLOW_HOSTS: 'Agent.Example, *.tools.example',
+      CLIENT_ID_METADATA_DENY_HOSTS: 'bad.example',
+      CLIENT_ID_METADATA_CACHE_MIN: '60',
+      CLIENT_ID_METADATA_CACHE_MAX: '3600',
+      CLIENT_ID_METADATA_MAX_BYTES: '4096',
+      CLIENT_ID_METADATA_ALLOW_ADDRESSES: '10.1.0.0/16,::1',
+    }).clientIdMetadata;
+    assert.equal(config.mode, 'allowlist');
+    assert.deepEqual(config.allowHosts, ['agent.example', '*.tools.example']);
+    assert.deepEqual(config.denyHosts, ['bad.example']);
+    assert.equal(config.cacheFloorSeconds, 60);
+    assert.equal(config.cacheCeilingSeconds, 3600);
+    assert.equal(config.maxBytes, 4096);
+    assert.deepEqual(config.allowAddresses, ['10.1.0.0/16', '::1/128']);
+    assert.throws(() => configFromEnv({ CLIENT_ID_METADATA_DOCUMENTS: 'yes' }), /CLIENT_ID_METADATA_DOCUMENTS/);
+    assert.throws(() => configFromEnv({ CLIENT_ID_METADATA_ALLOW_ADDRESSES: 'intranet' }), /ALLOW_ADDRESSES/);
+    assert.throws(() => configFromEnv({ CLIENT_ID_METADATA_TIMEOUT_MS: '5s' }), /CLIENT_ID_METADATA_TIMEOUT_MS/);
+    assert.throws(
+      () => configFromEnv({ CLIENT_ID_METADATA_CACHE_MIN: '100', CLIENT_ID_METADATA_CACHE_MAX: '10' }),
+      /CACHE_MIN/,
+    );
+  });
+
+  it('freshness: the document’s caching headers, within the floor and the ceiling', () => {
+    const policy = { cacheFloorSeconds: 300, cacheCeilingSeconds: 86400 };
+    assert.equal(freshnessSeconds({ 'cache-control': 'max-age=3600' }, policy), 3600);
+    assert.equal(freshnessSeconds({ 'cache-control': 'max-age=5' }, policy), 300);
+    assert.equal(freshnessSeconds({ 'cache-control': 'public, max-age=999999' }, policy), 86400);
+    assert.equal(freshnessSeconds({ 'cache-control': 'no-store' }, policy), 300);
+    assert.equal(freshnessSeconds({}, policy), 300);
+    const date = 'Wed, 25 Nov 2026 00:00:00 GMT';
+    assert.equal(freshnessSeconds({ date, expires: 'Wed, 25 Nov 2026 02:00:00 GMT' }, policy), 7200);
+  });
+});
