@@ -64,6 +64,7 @@ export const TABLE = {
     'content-coding.test.ts': 'server',
     'device-authorization.test.ts': 'server',
     'discovery.test.ts': 'server',
+    'federation.test.ts': 'server',
     'introspection.test.ts': 'server',
     'one-subject.test.ts': 'server',
     'key-sealing.test.ts': 'server',

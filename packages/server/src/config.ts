@@ -41,6 +41,8 @@ export interface ServerConfig {
   readonly keyEncryptionKey?: string;
   /** CLIENT_REGISTRATION: off (default), token or open (oauth/dynamic-registration.ts). */
   readonly clientRegistration: RegistrationPolicy;
+  /** UPSTREAMS_FILE: upstream OpenID Providers `serve` applies at start (docs/federation.md). */
+  readonly upstreamsFile?: string;
 }
 
 export function configFromEnv(
@@ -71,6 +73,7 @@ export function configFromEnv(
     connectionLimits: connectionLimitsFrom(env),
     keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
     clientRegistration: clientRegistrationFrom(env.CLIENT_REGISTRATION),
+    upstreamsFile: env.UPSTREAMS_FILE || undefined,
   };
 }
 

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { pino, type Logger } from 'pino';
+import { readUpstreamsFile } from '../federation/administration.js';
 import type { ServerConfig } from '../config.js';
 import { serverLoggerOptions } from '../http/log-redaction.js';
 import { recordServedIssuer } from '../oauth/served-issuer.js';
@@ -135,6 +136,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     keyEncryptionKey: config.keyEncryptionKey,
     demo,
     clientRegistration: config.clientRegistration,
+    upstreams: config.upstreamsFile === undefined ? undefined : readUpstreamsFile(config.upstreamsFile, process.env),
   };
 }
 
