@@ -30,3 +30,15 @@ ${hiddenFields(page.csrfToken, page.query)}
 <p class="fine-print">Not your account? Close this window: nothing is linked without the password.</p>`,
   );
 }
+
+/** Signed in through the upstream: on to the authorization request (see routes.ts, continueToAuthorize). */
+export function renderContinuePage(base: BasePath, next: string): string {
+  return layout(
+    base,
+    'Signed in',
+    `<meta http-equiv="refresh" content="0;url=${escapeHtml(next)}">
+<h1>Signed in</h1>
+<p class="lead">Taking you back to the application…</p>
+<p><a class="button primary" id="continue" href="${escapeHtml(next)}">Continue</a></p>`,
+  );
+}

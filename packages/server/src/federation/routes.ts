@@ -16,7 +16,7 @@ import type { KeyEncryption } from '../oauth/key-sealing.js';
 import { digestOf } from '../primitives/secrets.js';
 import type { AuthenticationMethodRecord, BrowserSessionRecord, UserRecord } from '../store/identity-repository.js';
 import { checkPassword } from '../users/users.js';
-import { renderLinkPage } from './federation-pages.js';
+import { renderContinuePage, renderLinkPage } from './federation-pages.js';
 import { linkIdentity, mayUnlink, resolveLocalUser } from './linking.js';
 import { listProviders, providerForEmail, type UpstreamProvider } from './providers.js';
 import {
@@ -242,15 +242,18 @@ async function completeSignIn(
   if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
   const signedIn = signedInSession(signed);
   if (signedIn && asksForFreshSignIn(check.request)) return answerSignedIn(pages, reply, check.request, signedIn, 303);
-  return redirectToAuthorize(pages, reply, check.request);
+  return continueToAuthorize(pages, reply, check.request);
 }
 
-function redirectToAuthorize(pages: AuthorizePages, reply: FastifyReply, request: AuthorizationRequest) {
-  return reply
-    .code(303)
-    .header('cache-control', 'no-store')
-    .header('location', `${pages.base}/authorize?${request.query}`)
-    .send();
+/**
+ * On to GET /authorize, by a page rather than a redirect. The browser came here through the
+ * upstream's form (its sign-in or consent), and Chrome checks every redirect after a form against
+ * that form's page's CSP `form-action` (CSP3 §6.3.1.1): an upstream that allows only itself and us
+ * would block our redirect on to the client. A page that moves on (meta refresh, and a link) starts
+ * a new navigation.
+ */
+function continueToAuthorize(pages: AuthorizePages, reply: FastifyReply, request: AuthorizationRequest) {
+  return sendPage(reply, 200, renderContinuePage(pages.base, `${pages.base}/authorize?${request.query}`));
 }
 
 /**
