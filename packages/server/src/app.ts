@@ -90,7 +90,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   await app.register(oauthRoutes, { services: context });
   await app.register(authorizationPages, {
     context,
-    upstreams: upstreamDirectory(context.store, context.keys.encryption),
+    upstreams: upstreamDirectory(context),
     morePages: [federationPage(context.keys.encryption)],
   });
   if (options.api) {

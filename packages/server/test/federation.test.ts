@@ -48,6 +48,7 @@ for (const dialect of DIALECTS)
           client_secret: upstream.clientSecret,
           display_name: 'Corp SSO',
           domains: ['corp.example'],
+          end_session: true,
         },
         now,
         undefined,
@@ -292,6 +293,30 @@ for (const dialect of DIALECTS)
       assert.match(answer.html, /upstream_unavailable/);
       assert.match(answer.html, /Try again/);
       assert.ok(answer.headers.get('retry-after'));
+    });
+
+    it('signing out of a session that came from an upstream with end_session ends it there too, then shows the signed-out page (RP-Initiated Logout 1.0 §2)', async () => {
+      const browser = new PageBrowser(server);
+      const signedIn = await throughUpstream(browser, pkce().challenge, ANN);
+      assert.equal(signedIn.status, 200);
+      const confirm = await browser.get('/logout');
+      const out = await browser.post('/logout', {
+        csrf_token: hiddenField(confirm.html, 'csrf_token'),
+        request: hiddenField(confirm.html, 'request'),
+      });
+      assert.equal(out.status, 303);
+      const upstreamLogout = new URL(out.location as string);
+      assert.equal(`${upstreamLogout.origin}${upstreamLogout.pathname}`, `${upstream.issuer}/logout`);
+      assert.equal(
+        upstreamLogout.searchParams.get('post_logout_redirect_uri'),
+        'http://gatehouse.test/federation/signed-out',
+      );
+      assert.ok(upstreamLogout.searchParams.get('id_token_hint'));
+      const back = await browser.get(`/federation/signed-out?state=${upstreamLogout.searchParams.get('state') ?? ''}`);
+      assert.equal(back.status, 200);
+      assert.match(back.html, /You are signed out/);
+      // The session here is gone: the account page asks to sign in.
+      assert.match((await browser.get('/account')).html, /You are not signed in/);
     });
 
     it('an upstream client secret is sealed at rest under KEY_ENCRYPTION_KEY, bound to its provider', async () => {

@@ -183,10 +183,15 @@ export async function upstreamLogoutUrl(
   provider: UpstreamProvider,
   idToken: string,
   postLogoutRedirectUri: string,
+  state: string,
 ): Promise<URL | undefined> {
   const config = await upstreamConfiguration(provider);
   if (config.serverMetadata().end_session_endpoint === undefined) return undefined;
-  return oidc.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: postLogoutRedirectUri });
+  return oidc.buildEndSessionUrl(config, {
+    id_token_hint: idToken,
+    post_logout_redirect_uri: postLogoutRedirectUri,
+    state,
+  });
 }
 
 /** OIDC Core §3.1.2.6 errors that mean "the upstream would need to show a page". */

@@ -10,7 +10,8 @@ import { asksForFreshSignIn } from '../authorize/sign-in-freshness.js';
 import { signedInSession } from '../authorize/sign-in/state.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { renderErrorPage } from '../html/layout.js';
-import { sendPage } from '../html/responses.js';
+import { redirectToClient, sendPage } from '../html/responses.js';
+import { renderSignedOutPage } from '../authorize/account-pages.js';
 import { formParamsOf } from '../http/form.js';
 import type { KeyEncryption } from '../oauth/key-sealing.js';
 import { digestOf } from '../primitives/secrets.js';
@@ -53,6 +54,11 @@ interface PendingLink {
   readonly idToken: string;
   readonly request: string;
 }
+
+/** Where an upstream's logout returns the browser (RP-Initiated Logout 1.0 §3). */
+export const SIGNED_OUT_PATH = '/federation/signed-out';
+/** The session id a pending upstream logout's state row carries: it belongs to no browser session. */
+export const LOGOUT_SESSION = 'logout';
 
 const linkStateId = (sessionId: string): string => `link:${sessionId}`;
 export const upstreamSessionId = (sessionId: string): string => `session:${sessionId}`;
@@ -329,7 +335,24 @@ async function unlink(pages: FederationPages, request: FastifyRequest, reply: Fa
   return reply.code(303).header('location', `${pages.base}/account`).header('cache-control', 'no-store').send();
 }
 
+/**
+ * GET /federation/signed-out: back from the upstream's logout. With the state Gatehouse sent, on to
+ * the client's post-logout URI (checked when the logout was asked); otherwise the signed-out page.
+ */
+async function backFromUpstreamLogout(pages: FederationPages, request: FastifyRequest, reply: FastifyReply) {
+  const { store, clock } = pages.context;
+  const state = new URLSearchParams(rawQuery(request.url)).get('state');
+  const row = state ? await store.takeFederationState(digestOf(state), clock.now()) : undefined;
+  const returnTo =
+    row?.sessionId === LOGOUT_SESSION
+      ? (JSON.parse(row.data) as { returnTo?: { uri: string; state: string | undefined } }).returnTo
+      : undefined;
+  if (returnTo) return redirectToClient(reply, returnTo.uri, { state: returnTo.state }, 302);
+  return sendPage(reply, 200, renderSignedOutPage(pages.base));
+}
+
 export function federationEndpoints(app: FastifyInstance, pages: FederationPages): void {
+  app.get(SIGNED_OUT_PATH, async (request, reply) => backFromUpstreamLogout(pages, request, reply));
   app.post('/federation/start', async (request, reply) => startUpstreamSignIn(pages, request, reply));
   app.get(CALLBACK_PATH, async (request, reply) => finishUpstreamSignIn(pages, request, reply));
   app.post('/federation/link', async (request, reply) => proveAndLink(pages, request, reply));
@@ -345,6 +368,7 @@ export function federationPage(encryption: KeyEncryption | undefined): BrowserPa
       { path: CALLBACK_PATH, methods: ['GET'] },
       { path: '/federation/link', methods: ['POST'] },
       { path: '/account/unlink', methods: ['POST'] },
+      { path: SIGNED_OUT_PATH, methods: ['GET'] },
     ],
     serve: (app, pages) => federationEndpoints(app, { ...pages, encryption }),
   };
