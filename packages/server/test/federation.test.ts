@@ -53,6 +53,21 @@ for (const dialect of DIALECTS)
         now,
         undefined,
       );
+      // The same upstream under a policy that trusts its email_verified for corp.example, and makes no users.
+      await putProvider(
+        server.context.store,
+        {
+          id: 'trusting',
+          issuer: upstream.issuer,
+          client_id: upstream.clientId,
+          client_secret: upstream.clientSecret,
+          trust_email_verified_domains: ['corp.example'],
+          provision: false,
+        },
+        now,
+        undefined,
+      );
+      await addUser(server.context.store, 'dave', PASSWORD, now, { email: 'dave@corp.example' });
       // Nothing listens on port 9 of loopback: the discovery of this provider fails at once.
       await putProvider(
         server.context.store,
@@ -178,6 +193,33 @@ for (const dialect of DIALECTS)
         (await server.context.store.findFederatedIdentity(upstream.issuer, 'upstream-carol'))?.username,
         'carol',
       );
+    });
+
+    it('a provider trusted for a domain links an existing account by a verified e-mail without its password, but never an unverified one; without provisioning, an unknown person is federation_no_account', async () => {
+      const via = async (user: StubUser) => {
+        const browser = new PageBrowser(server);
+        const started = await start(browser, pkce().challenge, { provider: 'trusting' });
+        return browser.get(`/federation/callback?${upstream.approve(new URL(started.location as string), user)}`);
+      };
+      const unverified = await via({
+        sub: 'dave-unverified',
+        claims: { email: 'dave@corp.example', email_verified: false },
+      });
+      assert.match(unverified.html, /Link your account/);
+      assert.equal(await server.context.store.findFederatedIdentity(upstream.issuer, 'dave-unverified'), undefined);
+      const verified = await via({
+        sub: 'dave-verified',
+        claims: { email: 'dave@corp.example', email_verified: true },
+      });
+      assert.equal(verified.status, 200);
+      assert.match(verified.html, /id="continue"/);
+      assert.equal(
+        (await server.context.store.findFederatedIdentity(upstream.issuer, 'dave-verified'))?.username,
+        'dave',
+      );
+      const stranger = await via({ sub: 'nobody', claims: { email: 'nobody@corp.example', email_verified: true } });
+      assert.equal(stranger.status, 403);
+      assert.match(stranger.html, /federation_no_account/);
     });
 
     it('the account page lists linked providers; unlinking the only way to sign in is refused, unlinking beside a password works', async () => {
