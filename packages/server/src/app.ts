@@ -6,6 +6,8 @@ import { API_PREFIX, resourceMetadataRoutes, resourceMetadataUrl } from './api/r
 import { apiRoutes } from './api/routes.js';
 import type { ApiDefinition } from './api/definition.js';
 import { authorizationPages } from './authorize/routes.js';
+import { federationPage } from './federation/routes.js';
+import { upstreamDirectory } from './federation/directory.js';
 import { SIGN_IN_FAILURES } from './authorize/sign-in/steps/index.js';
 import type { ServerContext } from './context.js';
 import { answerHalfClosedClients, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
@@ -86,7 +88,11 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     }),
   );
   await app.register(oauthRoutes, { services: context });
-  await app.register(authorizationPages, { context });
+  await app.register(authorizationPages, {
+    context,
+    upstreams: upstreamDirectory(context),
+    morePages: [federationPage(context.keys.encryption)],
+  });
   if (options.api) {
     resourceMetadataRoutes(app, context.issuer, options.api);
     await app.register(apiRoutes, { prefix: API_PREFIX, context, api: options.api });

@@ -45,6 +45,8 @@ export interface ServerConfig {
   readonly clientRegistration: RegistrationPolicy;
   /** CLIENT_ID_METADATA_DOCUMENTS and CLIENT_ID_METADATA_* (oauth/client-id-metadata-config.ts). */
   readonly clientIdMetadata: Partial<ClientIdMetadataPolicy>;
+  /** UPSTREAMS_FILE: upstream OpenID Providers `serve` applies at start (docs/federation.md). */
+  readonly upstreamsFile?: string;
 }
 
 export function configFromEnv(
@@ -76,6 +78,7 @@ export function configFromEnv(
     keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
     clientRegistration: clientRegistrationFrom(env.CLIENT_REGISTRATION),
     clientIdMetadata: clientIdMetadataFromEnv(env),
+    upstreamsFile: env.UPSTREAMS_FILE || undefined,
   };
 }
 

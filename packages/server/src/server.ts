@@ -14,6 +14,8 @@ import { AccessTokens } from './oauth/access-tokens.js';
 import { IdTokens } from './oauth/id-tokens.js';
 import { systemClock, type Clock } from './primitives/clock.js';
 import { KeyEncryption } from './oauth/key-sealing.js';
+import { applyUpstreams } from './federation/administration.js';
+import type { UpstreamProviderInput } from './federation/providers.js';
 import { KeyRing } from './oauth/keys.js';
 import { RefreshSuccessors } from './oauth/refresh-successors.js';
 import { recordServedIssuer } from './oauth/served-issuer.js';
@@ -114,6 +116,8 @@ export interface StartOptions {
   readonly clientRegistration?: RegistrationPolicy;
   /** CLIENT_ID_METADATA_* (see ContextOptions). */
   readonly clientIdMetadata?: Partial<ClientIdMetadataPolicy>;
+  /** Upstream OpenID Providers to add or replace at start (UPSTREAMS_FILE, federation/administration.ts). */
+  readonly upstreams?: readonly UpstreamProviderInput[];
   /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
   readonly idleConnectionGraceMs?: number;
 }
@@ -135,6 +139,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const log = serverLog(options.logger);
   const context = await createContext(store, options.issuer, { ...options, api, auditSink: auditLog(log) });
   await recordServedIssuer(store, options.issuer, context.clock.now());
+  if (options.upstreams !== undefined)
+    await applyUpstreams(store, context.audit, options.upstreams, context.clock.now(), context.keys.encryption, {
+      id: 'config',
+    });
   const app = await buildApp(context, {
     logger: log,
     api,

@@ -58,7 +58,20 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'admin-api': ['primitives', 'store', 'audit', 'users', 'http', 'oauth', 'json-api', 'context.ts'],
   authorize: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'html', 'oauth', 'context.ts'],
   pages: ['primitives', 'http', 'html'],
-  cli: ['primitives', 'store', 'audit', 'users', 'http', 'oauth', 'pages', 'config.ts', 'context.ts', 'server.ts'],
+  federation: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'html', 'oauth', 'authorize', 'context.ts'],
+  cli: [
+    'primitives',
+    'store',
+    'audit',
+    'users',
+    'http',
+    'oauth',
+    'pages',
+    'federation',
+    'config.ts',
+    'context.ts',
+    'server.ts',
+  ],
 };
 
 const files = sourceFiles(SRC).map((file) => ({ path: relative(SRC, file), imports: localImportsOf(file) }));

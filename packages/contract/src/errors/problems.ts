@@ -36,7 +36,16 @@ export type ProblemCode =
   | 'request_header_too_large'
   | 'request_timeout'
   | 'invalid_operator_input'
-  | 'conflict';
+  | 'conflict'
+  | 'upstream_unavailable'
+  | 'upstream_access_denied'
+  | 'upstream_login_required'
+  | 'upstream_error'
+  | 'upstream_token_invalid'
+  | 'federation_state_invalid'
+  | 'federation_no_provider'
+  | 'federation_no_account'
+  | 'federation_unlink_refused';
 
 export interface ProblemEntry {
   readonly code: ProblemCode;
@@ -191,6 +200,101 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'An administrative request creates something whose identifier is taken: a client id or a username that already exists. Nothing was written.',
     clientAction:
       'Choose another identifier, or change the existing one (PUT) instead of creating it; the same request will be refused again.',
+  }),
+  upstream_unavailable: problem({
+    code: 'upstream_unavailable',
+    status: 503,
+    slug: 'upstream-unavailable',
+    title: 'Your identity provider is not answering',
+    transient: true,
+    summary:
+      'Signing in goes through an identity provider that Gatehouse trusts (federation), and it did not answer in time, answered with a server error, or its discovery document could not be read. Nothing was signed in and nothing was changed.',
+    clientAction:
+      'Wait a moment and choose Try again. If it keeps failing, the identity provider is down or unreachable from Gatehouse: tell the operator, or sign in another way.',
+  }),
+  upstream_access_denied: problem({
+    code: 'upstream_access_denied',
+    status: 403,
+    slug: 'upstream-access-denied',
+    title: 'Your identity provider refused the sign-in',
+    transient: false,
+    summary:
+      'The identity provider answered access_denied (RFC 6749 §4.1.2.1): you cancelled, or it does not let your account use this application. Nothing was signed in.',
+    clientAction:
+      'Start signing in again from the application, or ask the administrator of your identity provider for access.',
+  }),
+  upstream_login_required: problem({
+    code: 'upstream_login_required',
+    status: 401,
+    slug: 'upstream-login-required',
+    title: 'Your identity provider needs you to sign in',
+    transient: false,
+    summary:
+      'The identity provider answered login_required, interaction_required or consent_required (OIDC Core §3.1.2.6): it could not sign you in without showing you a page. Nothing was signed in.',
+    clientAction: 'Start signing in again from the application; the identity provider will show its sign-in page.',
+  }),
+  upstream_error: problem({
+    code: 'upstream_error',
+    status: 502,
+    slug: 'upstream-error',
+    title: 'Your identity provider answered with an error',
+    transient: false,
+    summary:
+      'The identity provider answered the sign-in or the code exchange with an OAuth error other than access_denied or login_required (the detail names it). Nothing was signed in.',
+    clientAction:
+      'Start signing in again. If it keeps happening, tell the operator: the upstream client registration may be wrong.',
+  }),
+  upstream_token_invalid: problem({
+    code: 'upstream_token_invalid',
+    status: 400,
+    slug: 'upstream-token-invalid',
+    title: 'The identity provider’s answer was refused',
+    transient: false,
+    summary:
+      'The ID token or the callback from the identity provider failed validation (OIDC Core §3.1.3.7, RFC 9207): unsigned (alg none) or badly signed, issued by another issuer, for another audience, expired, with a wrong nonce, or a callback naming another issuer. It was refused and recorded in the audit trail; nothing was signed in.',
+    clientAction:
+      'Start signing in again from the application. If it keeps happening, tell the operator: the answer may have been tampered with.',
+  }),
+  federation_state_invalid: problem({
+    code: 'federation_state_invalid',
+    status: 400,
+    slug: 'federation-state-invalid',
+    title: 'This sign-in has expired or was already used',
+    transient: false,
+    summary:
+      'The answer of the identity provider carried a state that Gatehouse did not send to this browser, sent more than ten minutes ago, or already used (RFC 6749 §10.12, RFC 9700 §4.7). It may be a forged or replayed link. It was refused and recorded; nothing was signed in.',
+    clientAction: 'Go back to the application and start signing in again, in the same browser.',
+  }),
+  federation_no_provider: problem({
+    code: 'federation_no_provider',
+    status: 404,
+    slug: 'federation-no-provider',
+    title: 'No identity provider for that address',
+    transient: false,
+    summary:
+      'The e-mail address typed belongs to a domain that no identity provider of this server serves, or the provider chosen is no longer configured.',
+    clientAction: 'Check the address, or sign in with your username and password.',
+  }),
+  federation_no_account: problem({
+    code: 'federation_no_account',
+    status: 403,
+    slug: 'federation-no-account',
+    title: 'No account for this sign-in',
+    transient: false,
+    summary:
+      'The identity provider signed you in, but no local account is linked to that identity and the operator does not let this provider create accounts on first sign-in.',
+    clientAction:
+      'Ask the operator to create your account, or sign in with your username and password and link the provider from there.',
+  }),
+  federation_unlink_refused: problem({
+    code: 'federation_unlink_refused',
+    status: 409,
+    slug: 'federation-unlink-refused',
+    title: 'This is your only way to sign in',
+    transient: false,
+    summary:
+      'Unlinking this identity provider would leave the account with no way to sign in: it has no password and no other linked provider. Nothing was changed.',
+    clientAction: 'Ask the operator to set a password for your account first, then unlink the provider.',
   }),
   internal_error: problem({
     code: 'internal_error',

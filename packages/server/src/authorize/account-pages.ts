@@ -56,6 +56,42 @@ interface AccountPage {
   readonly username: string;
   readonly csrfToken: string;
   readonly applications: readonly ApplicationView[];
+  /** Federation: the upstream identities linked to the account. */
+  readonly linked?: readonly LinkedProviderView[];
+}
+
+/** Federation: one linked upstream provider on the account page; unlinked by federation/'s POST /account/unlink. */
+export interface LinkedProviderView {
+  readonly issuer: string;
+  readonly subject: string;
+  readonly providerName: string;
+  readonly since: string;
+}
+
+/** The account page's section listing linked providers, each with its unlink form. */
+export function renderLinkedProviders(
+  base: BasePath,
+  csrfToken: string,
+  linked: readonly LinkedProviderView[],
+): string {
+  if (linked.length === 0) return '';
+  const items = linked
+    .map(
+      (l) => `<li class="application"><div class="application-name"><strong>${escapeHtml(l.providerName)}</strong>
+<span class="application-dates">Linked since ${escapeHtml(l.since)}</span></div>
+<form method="post" action="${base}/account/unlink">
+<input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">
+<input type="hidden" name="issuer" value="${escapeHtml(l.issuer)}">
+<input type="hidden" name="subject" value="${escapeHtml(l.subject)}">
+<button type="submit" class="button secondary">Unlink</button>
+</form></li>`,
+    )
+    .join('\n');
+  return `<p class="list-title">Identity providers you sign in with</p>
+<ul class="applications linked-providers">
+${items}
+</ul>
+`;
 }
 
 /** A date people read; UTC, since the page has no script to learn the browser's zone. */
@@ -97,7 +133,7 @@ ${page.applications.map((a) => application(base, page.csrfToken, a)).join('\n')}
 <h1>Your account</h1>
 <p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
 ${list}
-<p class="fine-print">Removing access signs the application out at once: its tokens stop working. · <a href="${base}/logout">Sign out</a></p>`,
+${renderLinkedProviders(base, page.csrfToken, page.linked ?? [])}<p class="fine-print">Removing access signs the application out at once: its tokens stop working. · <a href="${base}/logout">Sign out</a></p>`,
   );
 }
 

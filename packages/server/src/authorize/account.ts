@@ -29,10 +29,19 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     const subject = session && (await signedInSubject(store, session));
     if (!session || subject === undefined) return sendPage(reply, 200, renderNotSignedInPage(base));
     const applications = applicationsOf(await store.listAccountGrants(subject, now));
+    // Federation: the upstream identities linked to the user, by their provider's name.
+    const names = new Map((await (pages.upstreams?.list() ?? Promise.resolve([]))).map((u) => [u.id, u.displayName]));
+    const linked = (await store.listFederatedIdentitiesOf(session.username)).map((l) => ({
+      issuer: l.issuer,
+      subject: l.subject,
+      providerName: names.get(l.providerId) ?? l.issuer,
+      since: new Date(l.linkedAt * 1000).toISOString().slice(0, 10),
+    }));
     const page = renderAccountPage(base, {
       username: session.username,
       csrfToken: session.csrfToken,
       applications: applications.map((a) => ({ ...a, scopes: a.scopes.map(describeScope) })),
+      linked,
     });
     return sendPage(reply, 200, page);
   });

@@ -5,12 +5,31 @@ import { checkAuthorizationRequest, clientIdOf, type AuthorizationRequestCheck }
 import type { BasePath } from '../html/layout.js';
 import { answerClient, type ResponseDestination } from '../html/authorization-response.js';
 import type { CookiePolicy } from './sessions.js';
+import type { UpstreamChoice } from './login-page.js';
 
 /** What the routes of the authorization pages share, passed to each explicitly. */
 export interface AuthorizePages {
   readonly context: ServerContext;
   readonly base: BasePath;
   readonly cookies: CookiePolicy;
+  /** Federation: the upstream providers the sign-in page offers (passed in by app.ts; none when absent). */
+  readonly upstreams?: UpstreamDirectory;
+}
+
+/** What the sign-in page needs of federation/, which sits above this folder. */
+export interface UpstreamDirectory {
+  list(): Promise<readonly UpstreamChoice[]>;
+  /** The origins the federation form's redirect leads to (CSP form-action, CSP3 §6.3.1.1). */
+  formTargets(): Promise<readonly string[]>;
+  /**
+   * For a session ending here: the upstream's end_session_endpoint URL when the session came from
+   * an upstream that opted in (RP-Initiated Logout 1.0 §2), which returns the browser to `returnTo`
+   * (the client's post-logout URI with its state) or to the signed-out page; undefined otherwise.
+   */
+  endUpstreamSession(
+    sessionId: string,
+    returnTo: { readonly uri: string; readonly state: string | undefined } | undefined,
+  ): Promise<string | undefined>;
 }
 
 /** Looks the client up and checks the request: on GET /authorize and again on every POST. */

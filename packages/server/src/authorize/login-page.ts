@@ -12,6 +12,39 @@ export interface LoginPage {
   readonly alert?: { readonly title: string; readonly text: string };
   /** Where the form posts: `/login` unless the device page signs in (`/device/login`). */
   readonly action?: string;
+  /** Federation (docs/federation.md): the upstream identity providers offered beside the password. */
+  readonly upstreams?: readonly UpstreamChoice[];
+}
+
+/** An upstream identity provider as the sign-in page offers it (federation/, passed in by app.ts). */
+export interface UpstreamChoice {
+  readonly id: string;
+  readonly displayName: string;
+  readonly icon: string | undefined;
+}
+
+/**
+ * Federation: one button per upstream provider and an e-mail field for home-realm discovery, in a
+ * form of their own that posts to /federation/start (served by federation/, not by this folder).
+ */
+function upstreamSection(base: BasePath, page: LoginPage): string {
+  const upstreams = page.upstreams ?? [];
+  if (upstreams.length === 0 || page.action !== undefined) return '';
+  const buttons = upstreams
+    .map((u) => {
+      const icon = u.icon ? `<img src="${escapeHtml(u.icon)}" alt="" width="16" height="16"> ` : '';
+      return `<button type="submit" name="provider" value="${escapeHtml(u.id)}" class="button secondary" formnovalidate>${icon}Sign in with ${escapeHtml(u.displayName)}</button>`;
+    })
+    .join('\n');
+  return `<form method="post" action="${base}/federation/start" class="stack upstreams">
+${hiddenFields(page.csrfToken, page.query)}
+<p class="list-title">Or sign in with your organization</p>
+<label for="upstream-email">Work e-mail</label>
+<input id="upstream-email" name="email" type="email" autocomplete="email" maxlength="254" required>
+<button type="submit" class="button secondary">Continue</button>
+${buttons}
+</form>
+`;
 }
 
 export function renderLoginPage(base: BasePath, page: LoginPage): string {
@@ -32,6 +65,6 @@ ${hiddenFields(page.csrfToken, page.query)}
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${page.username ? ' autofocus' : ''}>
 <button type="submit" class="button primary">Sign in</button>
 </form>
-<p class="fine-print">Next, you will choose what ${escapeHtml(page.clientName)} may do with your account.</p>`,
+${upstreamSection(base, page)}<p class="fine-print">Next, you will choose what ${escapeHtml(page.clientName)} may do with your account.</p>`,
   );
 }

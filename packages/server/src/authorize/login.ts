@@ -16,21 +16,24 @@ import { signedInSession, signInStateOf, type SignedInSession } from './sign-in/
 import { asksForFreshSignIn } from './sign-in-freshness.js';
 
 /** Sends the sign-in page of a request; its form may lead (by redirects) to the client. */
-export function sendLoginPage(
-  { base }: AuthorizePages,
+export async function sendLoginPage(
+  { base, upstreams }: AuthorizePages,
   reply: FastifyReply,
   request: AuthorizationRequest,
   session: BrowserSessionRecord,
   status: number,
   extra: Pick<LoginPage, 'username' | 'alert'> = {},
-): FastifyReply {
+): Promise<FastifyReply> {
   const page = renderLoginPage(base, {
     clientName: request.client.name,
     query: request.query,
     csrfToken: session.csrfToken,
+    // Federation: the upstream providers offered beside the password (and their redirects' origins).
+    upstreams: upstreams ? await upstreams.list() : [],
     ...extra,
   });
-  return sendPage(reply, status, page, [formActionSource(request.redirectUri)]);
+  const upstreamOrigins = upstreams ? await upstreams.formTargets() : [];
+  return sendPage(reply, status, page, [formActionSource(request.redirectUri), ...upstreamOrigins]);
 }
 
 /** A refused sign-in, in the metrics: by its reason, and as the catalog problem its page shows. */

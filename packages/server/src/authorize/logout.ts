@@ -64,7 +64,7 @@ async function checkLogoutRequest({ context }: AuthorizePages, query: string): P
 
 /** Ends the browser's session and answers: back to the client, or the signed-out page. */
 async function signOut(
-  { context: { store }, base }: AuthorizePages,
+  { context: { store }, base, upstreams }: AuthorizePages,
   request: FastifyRequest,
   reply: FastifyReply,
   logout: LogoutRequest,
@@ -73,6 +73,11 @@ async function signOut(
 ): Promise<FastifyReply> {
   if (sessionId !== undefined) await store.deleteBrowserSession(sessionId);
   request.log.info({ client_id: logout.client?.id }, 'signed out');
+  // Federation: a session from an upstream that opted in is ended there too, which then returns here.
+  const upstream =
+    sessionId === undefined ? undefined : await upstreams?.endUpstreamSession(sessionId, logout.returnTo);
+  if (upstream !== undefined)
+    return reply.code(status).header('location', upstream).header('cache-control', 'no-store').send();
   if (logout.returnTo) return redirectToClient(reply, logout.returnTo.uri, { state: logout.returnTo.state }, status);
   return sendPage(reply, 200, renderSignedOutPage(base));
 }

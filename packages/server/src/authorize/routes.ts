@@ -3,8 +3,8 @@ import type { ServerContext } from '../context.js';
 import { FormParams } from '../http/form.js';
 import { serveAssets } from '../html/assets.js';
 import { BROWSER_PAGES } from './browser-pages.js';
-import type { AuthorizePages } from './flow.js';
-import { servePages } from './page.js';
+import type { AuthorizePages, UpstreamDirectory } from './flow.js';
+import { servePages, type BrowserPage } from './page.js';
 import { htmlErrorHandler } from '../html/responses.js';
 import { cookiePolicyFor } from './sessions.js';
 
@@ -15,7 +15,19 @@ const PAGE_FORM_BODY_LIMIT = 16 * 1024;
  * The authorization pages (the table of `browser-pages.ts`) and their assets, in their own
  * encapsulated context: form bodies only, and errors answered as HTML pages for people.
  */
-export async function authorizationPages(app: FastifyInstance, { context }: { context: ServerContext }): Promise<void> {
+export async function authorizationPages(
+  app: FastifyInstance,
+  {
+    context,
+    upstreams,
+    morePages = [],
+  }: {
+    context: ServerContext;
+    upstreams?: UpstreamDirectory;
+    /** Pages of a feature above this folder served on this context (federation's, from app.ts). */
+    morePages?: readonly BrowserPage[];
+  },
+): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
@@ -25,8 +37,8 @@ export async function authorizationPages(app: FastifyInstance, { context }: { co
     },
   );
   const base = new URL(context.issuer).pathname.replace(/\/+$/, '');
-  const pages: AuthorizePages = { context, base, cookies: cookiePolicyFor(context.issuer) };
+  const pages: AuthorizePages = { context, base, cookies: cookiePolicyFor(context.issuer), upstreams };
   app.setErrorHandler(htmlErrorHandler(base));
   serveAssets(app);
-  servePages(app, pages, BROWSER_PAGES);
+  servePages(app, pages, [...BROWSER_PAGES, ...morePages]);
 }

@@ -11,6 +11,7 @@ import { MIGRATE, migrateCommand } from './migrate.js';
 import { SERVE, serveCommand } from './serve.js';
 import { REGISTRATION_TOKEN_COMMANDS, registrationTokensCommand } from './registration-tokens.js';
 import { USER_COMMANDS, usersCommand } from './users.js';
+import { UPSTREAM_COMMANDS, upstreamsCommand } from './upstreams.js';
 
 export { listOf, unknownCommand, UsageError } from './declaration.js';
 
@@ -39,6 +40,7 @@ const COMMANDS: Readonly<Record<string, { readonly run: Command; readonly declar
     keys: { run: keysCommand, declared: KEY_COMMANDS },
     audit: { run: auditCommand, declared: [AUDIT] },
     'registration-tokens': { run: registrationTokensCommand, declared: REGISTRATION_TOKEN_COMMANDS },
+    upstreams: { run: upstreamsCommand, declared: UPSTREAM_COMMANDS },
   };
 
 const ENVIRONMENT = `LIST is comma- or space-separated; DURATION is seconds or a number with s, m, h or d.
@@ -49,8 +51,9 @@ OPENAPI_PATH (openapi.yaml in the project root, else the package's), AUTO_MIGRAT
 refuses a database with pending migrations), TRUST_PROXY (false; true, or proxy addresses/CIDRs: whose
 X-Forwarded-For names the client), METRICS_TOKEN (unset: GET /metrics from loopback only; set: only with
 Authorization: Bearer METRICS_TOKEN), CLIENT_REGISTRATION (off; token: /register with an initial access token;
-open: anyone, public clients only), KEY_ENCRYPTION_KEY (seals the signing keys; needed by serve, grants issue
-and keys rotate|seal on a sealed store).
+open: anyone, public clients only), KEY_ENCRYPTION_KEY (seals the signing keys and upstream secrets; needed by
+serve, grants issue and keys rotate|seal on a sealed store), UPSTREAMS_FILE (serve applies its upstream
+providers at start, as gatehouse upstreams apply).
 Every command but serve prints JSON; errors are JSON on stderr, or plain text when stderr is a terminal.
 ${wrapped(`Audit events (gatehouse audit --event NAME): ${AUDIT_EVENT_NAMES.join(', ')}.`)}`;
 

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { pino, type Logger } from 'pino';
+import { readUpstreamsFile } from '../federation/administration.js';
 import type { ServerConfig } from '../config.js';
 import { serverLoggerOptions } from '../http/log-redaction.js';
 import { recordServedIssuer } from '../oauth/served-issuer.js';
@@ -136,6 +137,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     demo,
     clientRegistration: config.clientRegistration,
     clientIdMetadata: config.clientIdMetadata,
+    upstreams: config.upstreamsFile === undefined ? undefined : readUpstreamsFile(config.upstreamsFile, process.env),
   };
 }
 

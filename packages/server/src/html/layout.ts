@@ -67,6 +67,8 @@ export interface ErrorPage {
   readonly summary: string;
   readonly detail?: string;
   readonly action: string;
+  /** Where a "Try again" link leads, for a transient failure (an upstream outage); none when absent. */
+  readonly retry?: string;
 }
 
 export function renderErrorPage(base: BasePath, page: ErrorPage): string {
@@ -82,6 +84,6 @@ export function renderErrorPage(base: BasePath, page: ErrorPage): string {
 <p class="summary">${escapeHtml(page.summary)}</p>
 ${detail}
 <section class="what-to-do"><h2>What to do</h2><p>${escapeHtml(page.action)}</p></section>
-<p class="fine-print">Error <code>${escapeHtml(page.code)}</code> · HTTP ${page.status} · <a href="${base}/problems/${escapeHtml(page.slug)}">About this error</a></p>`,
+${page.retry === undefined ? '' : `<p><a class="button primary" href="${escapeHtml(page.retry)}">Try again</a></p>\n`}<p class="fine-print">Error <code>${escapeHtml(page.code)}</code> · HTTP ${page.status} · <a href="${base}/problems/${escapeHtml(page.slug)}">About this error</a></p>`,
   );
 }

@@ -12,6 +12,9 @@ export const AUDIT_EVENT_NAMES = [
   'client_authentication_failed',
   'login_failed',
   'user_code_failed',
+  'federation_refused',
+  'federated_identity_linked',
+  'federated_identity_unlinked',
   'client_registered',
   'client_registration_changed',
   'registration_refused',
@@ -27,6 +30,8 @@ export const AUDIT_EVENT_NAMES = [
   'user_deleted',
   'signing_keys_rotated',
   'signing_key_retired',
+  'upstream_provider_changed',
+  'upstream_provider_removed',
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];

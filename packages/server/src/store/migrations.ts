@@ -238,6 +238,7 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0013_sign_in_methods': { up: signInMethodsMigration },
   '0014_record_owners': { up: recordOwnersMigration },
   '0015_grant_subjects': { up: grantSubjectsMigration },
+  '0018_federation': { up: federationMigration },
   '0019_client_id_metadata_documents': { up: clientIdMetadataDocumentsMigration },
 });
 
@@ -365,6 +366,46 @@ async function openIdConnectMigration(db: Kysely<unknown>): Promise<void> {
     .addColumn('grant_id', 'text', (c) => c.primaryKey().references('grants.id').onDelete('cascade'))
     .addColumn('auth_time', 'bigint', (c) => c.notNull())
     .addColumn('last_used_at', 'bigint')
+    .execute();
+}
+
+/**
+ * 0018: upstream OpenID Connect federation (docs/federation.md). The providers an operator
+ * configured (their client credential sealed like signing keys), the links of local users to an
+ * upstream (iss, sub) pair (unique: one pair, one user; removed with the user), and the sign-ins in
+ * flight (state digest, single use, bound to the browser session that started them).
+ */
+async function federationMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('upstream_providers')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('issuer', 'text', (c) => c.notNull())
+    .addColumn('client_id', 'text', (c) => c.notNull())
+    .addColumn('client_auth', 'text', (c) => c.notNull())
+    .addColumn('credential', 'text', (c) => c.notNull())
+    .addColumn('settings', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('federated_identities')
+    .addColumn('issuer', 'text', (c) => c.notNull())
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('provider_id', 'text', (c) => c.notNull())
+    .addColumn('username', 'text', (c) =>
+      c.notNull().references('users.username').onDelete('cascade').onUpdate('cascade'),
+    )
+    .addColumn('linked_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('federated_identities_pk', ['issuer', 'subject'])
+    .execute();
+  await db.schema.createIndex('federated_identities_username').on('federated_identities').column('username').execute();
+  await db.schema
+    .createTable('federation_states')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('session_id', 'text', (c) => c.notNull())
+    .addColumn('provider_id', 'text', (c) => c.notNull())
+    .addColumn('data', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
 }
 

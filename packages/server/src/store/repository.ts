@@ -27,6 +27,7 @@ import { createDeviceRepository, type DeviceRepository } from './device-reposito
 import { createSettingsRepository, type SettingsRepository } from './settings-repository.js';
 import { createAdminRepository, type AdminRepository } from './admin-repository.js';
 import { createRegistrationRepository, type RegistrationRepository } from './registration-repository.js';
+import { createFederationRepository, type FederationRepository } from './federation-repository.js';
 import type { Database } from './schema.js';
 import { createClientMetadataRepository, type ClientMetadataRepository } from './client-metadata-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
@@ -42,7 +43,8 @@ export interface Repository
     SettingsRepository,
     AdminRepository,
     RegistrationRepository,
-    ClientMetadataRepository {
+    ClientMetadataRepository,
+    FederationRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -96,6 +98,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     ...createAdminRepository(db),
     ...createRegistrationRepository(db),
     ...createClientMetadataRepository(db),
+    ...createFederationRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },

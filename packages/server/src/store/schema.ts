@@ -20,6 +20,9 @@ export interface Database {
   registration_tokens: RegistrationTokensTable;
   client_registrations: ClientRegistrationsTable;
   client_id_metadata_documents: ClientIdMetadataDocumentsTable;
+  upstream_providers: UpstreamProvidersTable;
+  federated_identities: FederatedIdentitiesTable;
+  federation_states: FederationStatesTable;
 }
 
 /** 0019: the cached client ID metadata document of a client whose id is its URL. */
@@ -264,4 +267,40 @@ export interface RateLimitsTable {
   tat: number;
   /** The period of the policy that last charged the bucket, ms: what "within one period" means for it. */
   period_ms: number;
+}
+
+/** 0018: upstream OpenID Providers an operator configured (federation/providers.ts). */
+export interface UpstreamProvidersTable {
+  id: string;
+  issuer: string;
+  client_id: string;
+  /** `client_secret_basic` or `private_key_jwt`. */
+  client_auth: string;
+  /** JSON: the client secret or private JWK, sealed under KEY_ENCRYPTION_KEY when set. */
+  credential: string;
+  /** JSON: everything else (scopes, display, domains, policies, claim mapping). */
+  settings: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** 0018: a local user linked to an upstream (iss, sub) pair; removing the user removes its links. */
+export interface FederatedIdentitiesTable {
+  issuer: string;
+  subject: string;
+  provider_id: string;
+  username: string;
+  linked_at: number;
+}
+
+/** 0018: an upstream sign-in in flight (state, nonce, PKCE verifier) or a link awaiting proof; single use. */
+export interface FederationStatesTable {
+  /** SHA-256 of the `state` sent upstream, or `link:` and the session id for a pending link. */
+  id: string;
+  /** The browser session that started it (its id, a digest): the callback must come from it. */
+  session_id: string;
+  provider_id: string;
+  /** JSON: what the flow carries (nonce, verifier, request, or the identity to link). */
+  data: string;
+  expires_at: number;
 }

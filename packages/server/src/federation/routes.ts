@@ -1,0 +1,375 @@
+import { PROBLEMS, ProblemError, type ProblemCode } from '@gatehouse/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { addressKey, usernameKey, type Charge } from '../abuse/rate-limiter.js';
+import { answerSignedIn } from '../authorize/consent.js';
+import type { AuthorizationRequest } from '../authorize/authorization-request.js';
+import { answerRefusal, loadAuthorizationRequest, rawQuery, type AuthorizePages } from '../authorize/flow.js';
+import type { BrowserPage } from '../authorize/page.js';
+import { currentSession, signIn } from '../authorize/sessions.js';
+import { asksForFreshSignIn } from '../authorize/sign-in-freshness.js';
+import { signedInSession } from '../authorize/sign-in/state.js';
+import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
+import { renderErrorPage } from '../html/layout.js';
+import { redirectToClient, sendPage } from '../html/responses.js';
+import { renderSignedOutPage } from '../authorize/account-pages.js';
+import { formParamsOf } from '../http/form.js';
+import type { KeyEncryption } from '../oauth/key-sealing.js';
+import { digestOf } from '../primitives/secrets.js';
+import type { AuthenticationMethodRecord, BrowserSessionRecord, UserRecord } from '../store/identity-repository.js';
+import { checkPassword } from '../users/users.js';
+import { renderContinuePage, renderLinkPage } from './federation-pages.js';
+import { linkIdentity, mayUnlink, resolveLocalUser } from './linking.js';
+import { listProviders, providerForEmail, type UpstreamProvider } from './providers.js';
+import {
+  completeUpstreamSignIn,
+  upstreamAuthorizationUrl,
+  UpstreamFailure,
+  type UpstreamIdentity,
+} from './relying-party.js';
+
+/** Where upstreams send the browser back; registered as the redirect URI at each upstream. */
+export const CALLBACK_PATH = '/federation/callback';
+/** An upstream sign-in must come back within this many seconds. */
+const STATE_TTL = 10 * 60;
+/** How long the upstream's ID token is kept for an upstream logout: a session's absolute lifetime. */
+const UPSTREAM_SESSION_TTL = 12 * 60 * 60;
+
+export interface FederationPages extends AuthorizePages {
+  readonly encryption: KeyEncryption | undefined;
+}
+
+/** What a sign-in in flight keeps (the `state` itself is only its digest, the row's id). */
+interface PendingUpstreamSignIn {
+  readonly nonce: string;
+  readonly verifier: string;
+  readonly request: string;
+}
+
+/** A link awaiting the local password (id `link:<session id>`). */
+interface PendingLink {
+  readonly issuer: string;
+  readonly subject: string;
+  readonly username: string;
+  readonly amr: readonly string[];
+  readonly idToken: string;
+  readonly request: string;
+}
+
+/** Where an upstream's logout returns the browser (RP-Initiated Logout 1.0 §3). */
+export const SIGNED_OUT_PATH = '/federation/signed-out';
+/** The session id a pending upstream logout's state row carries: it belongs to no browser session. */
+export const LOGOUT_SESSION = 'logout';
+
+const linkStateId = (sessionId: string): string => `link:${sessionId}`;
+export const upstreamSessionId = (sessionId: string): string => `session:${sessionId}`;
+
+/** A catalog page for a refusal of this flow, with "Try again" back to the sign-in page when useful. */
+function sendFailurePage(
+  { base }: AuthorizePages,
+  reply: FastifyReply,
+  code: ProblemCode,
+  detail: string | undefined,
+  retryQuery: string | undefined,
+): FastifyReply {
+  const p = PROBLEMS[code];
+  reply.server.metrics?.countProblem(code);
+  if (p.transient) reply.header('retry-after', '5');
+  const page = renderErrorPage(base, {
+    status: p.status,
+    code: p.code,
+    slug: p.slug,
+    title: p.title,
+    summary: p.summary,
+    detail,
+    action: p.clientAction,
+    retry: retryQuery === undefined ? undefined : `${base}/authorize?${retryQuery}`,
+  });
+  return sendPage(reply, p.status, page);
+}
+
+/** RFC 8176 values the upstream reported, kept when they look like registry tokens. */
+function upstreamAmr(amr: readonly string[]): string[] {
+  return amr.filter((v) => /^[a-z0-9_-]{1,32}$/i.test(v)).slice(0, 8);
+}
+
+/**
+ * POST /federation/start: the sign-in page's federation form (CSRF token, the authorization request)
+ * names a provider, or an e-mail whose domain picks one (home-realm discovery). The upstream
+ * request's `state` is stored as a digest, bound to this browser session, single use, ten minutes.
+ */
+async function startUpstreamSignIn(pages: FederationPages, request: FastifyRequest, reply: FastifyReply) {
+  const { store, clock, issuer } = pages.context;
+  const now = clock.now();
+  const form = formParamsOf(request.body);
+  const session = checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD));
+  const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
+  if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
+  const providers = await listProviders(store, pages.encryption);
+  const chosen = form.get('provider');
+  const email = form.get('email')?.trim() || undefined;
+  const provider =
+    chosen !== undefined
+      ? providers.find((p) => p.id === chosen)
+      : email === undefined
+        ? undefined
+        : providerForEmail(providers, email);
+  if (!provider) throw new ProblemError('federation_no_provider');
+  let started: Awaited<ReturnType<typeof upstreamAuthorizationUrl>>;
+  try {
+    started = await upstreamAuthorizationUrl(provider, `${issuer}${CALLBACK_PATH}`, email);
+  } catch (error) {
+    if (!(error instanceof UpstreamFailure)) throw error;
+    request.log.warn({ upstream: provider.id, reason: error.reason }, 'upstream sign-in could not start');
+    return sendFailurePage(pages, reply, error.code, undefined, check.request.query);
+  }
+  await store.deleteExpiredFederationStates(now);
+  const pending: PendingUpstreamSignIn = {
+    nonce: started.checks.nonce,
+    verifier: started.checks.verifier,
+    request: check.request.query,
+  };
+  await store.insertFederationState({
+    id: digestOf(started.checks.state),
+    sessionId: session.id,
+    providerId: provider.id,
+    data: JSON.stringify(pending),
+    expiresAt: now + STATE_TTL,
+  });
+  return reply.code(303).header('cache-control', 'no-store').header('location', started.url.href).send();
+}
+
+/**
+ * GET /federation/callback (RFC 6749 §4.1.2): the state is taken (deleted as it is read: a replay
+ * finds nothing) and must belong to this browser's session (RFC 6749 §10.12: the callback is bound
+ * to the user-agent that started it), then openid-client checks the response and the ID token.
+ * Every refusal is audited (`federation_refused`) and answered with its catalog page.
+ */
+async function finishUpstreamSignIn(pages: FederationPages, request: FastifyRequest, reply: FastifyReply) {
+  const { store, clock, issuer, audit } = pages.context;
+  const now = clock.now();
+  const query = rawQuery(request.url);
+  const state = new URLSearchParams(query).get('state');
+  const session = await currentSession(store, request, now);
+  const row = state ? await store.takeFederationState(digestOf(state), now) : undefined;
+  const refuse = async (code: ProblemCode, reason: string, retry?: string) => {
+    await audit.record({ event: 'federation_refused', at: now, address: request.ip, reason: reason.slice(0, 200) });
+    return sendFailurePage(pages, reply, code, reason, retry);
+  };
+  if (!row || !session || row.sessionId !== session.id)
+    return refuse(
+      'federation_state_invalid',
+      row ? 'state from another browser session' : 'unknown, used or expired state',
+    );
+  const pending = JSON.parse(row.data) as PendingUpstreamSignIn;
+  const provider = (await listProviders(store, pages.encryption)).find((p) => p.id === row.providerId);
+  if (!provider) return refuse('federation_no_provider', `provider ${row.providerId} removed`);
+  let identity: UpstreamIdentity;
+  try {
+    identity = await completeUpstreamSignIn(provider, new URL(`${issuer}${CALLBACK_PATH}?${query}`), {
+      state: state ?? '',
+      nonce: pending.nonce,
+      verifier: pending.verifier,
+    });
+  } catch (error) {
+    if (!(error instanceof UpstreamFailure)) throw error;
+    return refuse(error.code, `${provider.id}: ${error.reason}`, pending.request);
+  }
+  const resolution = await resolveLocalUser(store, audit, provider, identity, now);
+  if (resolution.kind === 'no_account') return refuse('federation_no_account', `${provider.id}: ${resolution.reason}`);
+  if (resolution.kind === 'prove') {
+    const link: PendingLink = {
+      issuer: identity.issuer,
+      subject: identity.subject,
+      username: resolution.candidate.username,
+      amr: upstreamAmr(identity.amr),
+      idToken: identity.idToken,
+      request: pending.request,
+    };
+    await store.insertFederationState({
+      id: linkStateId(session.id),
+      sessionId: session.id,
+      providerId: provider.id,
+      data: JSON.stringify(link),
+      expiresAt: now + STATE_TTL,
+    });
+    const page = renderLinkPage(pages.base, {
+      csrfToken: session.csrfToken,
+      query: pending.request,
+      username: resolution.candidate.username,
+      providerName: provider.displayName,
+    });
+    return sendPage(reply, 200, page);
+  }
+  const methods = [{ method: 'fed', at: now }, ...upstreamAmr(identity.amr).map((method) => ({ method, at: now }))];
+  return completeSignIn(pages, reply, session, resolution.user, methods, {
+    provider,
+    idToken: identity.idToken,
+    request: pending.request,
+  });
+}
+
+/**
+ * The session made from a federated sign-in: `amr` `fed` (RFC 8176 §2) with the upstream's own
+ * `amr` values, so a client asking for `mfa` sees whether the upstream did it. Then on to the
+ * authorization request, as after the password.
+ */
+async function completeSignIn(
+  pages: FederationPages,
+  reply: FastifyReply,
+  session: BrowserSessionRecord,
+  user: UserRecord,
+  methods: readonly AuthenticationMethodRecord[],
+  upstream: { readonly provider: UpstreamProvider; readonly idToken: string; readonly request: string },
+): Promise<FastifyReply> {
+  const { store, clock } = pages.context;
+  const now = clock.now();
+  const signed = await signIn(
+    store,
+    reply,
+    pages.cookies,
+    session,
+    {
+      status: 'signed_in',
+      username: user.username,
+      methods,
+      authTime: now,
+    },
+    now,
+  );
+  if (upstream.provider.endSession)
+    await store.insertFederationState({
+      id: upstreamSessionId(signed.id),
+      sessionId: signed.id,
+      providerId: upstream.provider.id,
+      data: JSON.stringify({ idToken: upstream.idToken }),
+      expiresAt: now + UPSTREAM_SESSION_TTL,
+    });
+  const check = await loadAuthorizationRequest(pages.context, upstream.request);
+  if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
+  const signedIn = signedInSession(signed);
+  if (signedIn && asksForFreshSignIn(check.request)) return answerSignedIn(pages, reply, check.request, signedIn, 303);
+  return continueToAuthorize(pages, reply, check.request);
+}
+
+/**
+ * On to GET /authorize, by a page rather than a redirect. The browser came here through the
+ * upstream's form (its sign-in or consent), and Chrome checks every redirect after a form against
+ * that form's page's CSP `form-action` (CSP3 §6.3.1.1): an upstream that allows only itself and us
+ * would block our redirect on to the client. A page that moves on (meta refresh, and a link) starts
+ * a new navigation.
+ */
+function continueToAuthorize(pages: AuthorizePages, reply: FastifyReply, request: AuthorizationRequest) {
+  return sendPage(reply, 200, renderContinuePage(pages.base, `${pages.base}/authorize?${request.query}`));
+}
+
+/**
+ * POST /federation/link: the owner of the existing account proves it with its password before the
+ * upstream identity is linked to it. Failures count against the same limits as the sign-in form.
+ */
+async function proveAndLink(pages: FederationPages, request: FastifyRequest, reply: FastifyReply) {
+  const { store, clock, audit, rateLimits } = pages.context;
+  const now = clock.now();
+  const form = formParamsOf(request.body);
+  const session = checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD));
+  const row = await store.takeFederationState(linkStateId(session.id), now);
+  if (!row) throw new ProblemError('federation_state_invalid');
+  const link = JSON.parse(row.data) as PendingLink;
+  const provider = (await listProviders(store, pages.encryption)).find((p) => p.id === row.providerId);
+  if (!provider) throw new ProblemError('federation_no_provider');
+  const failureBuckets: Charge[] = [
+    ['login_failure_user', usernameKey(link.username)],
+    ['login_failure_address', addressKey(request.ip)],
+  ];
+  const again = async (status: 401 | 429, text: string) => {
+    await store.insertFederationState(row);
+    const title = status === 429 ? PROBLEMS.too_many_login_attempts.title : 'Wrong password';
+    const page = renderLinkPage(pages.base, {
+      csrfToken: session.csrfToken,
+      query: link.request,
+      username: link.username,
+      providerName: provider.displayName,
+      alert: { title, text },
+    });
+    return sendPage(reply, status, page);
+  };
+  const wait = await rateLimits.peek(failureBuckets);
+  if (wait > 0) return again(429, `Try again in ${wait} seconds.`);
+  const checked = await checkPassword(store, link.username, form.get('password') ?? '');
+  if ('failure' in checked) {
+    await rateLimits.consume(failureBuckets);
+    await audit.record({
+      event: 'login_failed',
+      at: now,
+      address: request.ip,
+      reason: checked.failure,
+      subject: link.username,
+    });
+    return again(401, 'Nothing was linked. Check the password and try again.');
+  }
+  await linkIdentity(store, audit, provider, link, checked.user, now, 'password proved');
+  const methods = [
+    { method: 'pwd', at: now },
+    { method: 'fed', at: now },
+    ...link.amr.map((method) => ({ method, at: now })),
+  ];
+  return completeSignIn(pages, reply, session, checked.user, methods, {
+    provider,
+    idToken: link.idToken,
+    request: link.request,
+  });
+}
+
+/** POST /account/unlink: removes one linked provider, unless it is the account's last way to sign in. */
+async function unlink(pages: FederationPages, request: FastifyRequest, reply: FastifyReply) {
+  const { store, clock, audit } = pages.context;
+  const now = clock.now();
+  const form = formParamsOf(request.body);
+  const session = signedInSession(checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD)));
+  const user = session && (await store.findUser(session.username));
+  if (!user) throw new ProblemError('csrf_token_invalid');
+  const issuer = form.get('issuer') ?? '';
+  const subject = form.get('subject') ?? '';
+  if (!(await mayUnlink(store, user, issuer, subject))) throw new ProblemError('federation_unlink_refused');
+  if (await store.removeFederatedIdentity(user.username, issuer, subject))
+    await audit.record({ event: 'federated_identity_unlinked', at: now, subject: user.subject, reason: issuer });
+  return reply.code(303).header('location', `${pages.base}/account`).header('cache-control', 'no-store').send();
+}
+
+/**
+ * GET /federation/signed-out: back from the upstream's logout. With the state Gatehouse sent, on to
+ * the client's post-logout URI (checked when the logout was asked); otherwise the signed-out page.
+ */
+async function backFromUpstreamLogout(pages: FederationPages, request: FastifyRequest, reply: FastifyReply) {
+  const { store, clock } = pages.context;
+  const state = new URLSearchParams(rawQuery(request.url)).get('state');
+  const row = state ? await store.takeFederationState(digestOf(state), clock.now()) : undefined;
+  const returnTo =
+    row?.sessionId === LOGOUT_SESSION
+      ? (JSON.parse(row.data) as { returnTo?: { uri: string; state: string | undefined } }).returnTo
+      : undefined;
+  if (returnTo) return redirectToClient(reply, returnTo.uri, { state: returnTo.state }, 302);
+  return sendPage(reply, 200, renderSignedOutPage(pages.base));
+}
+
+export function federationEndpoints(app: FastifyInstance, pages: FederationPages): void {
+  app.get(SIGNED_OUT_PATH, async (request, reply) => backFromUpstreamLogout(pages, request, reply));
+  app.post('/federation/start', async (request, reply) => startUpstreamSignIn(pages, request, reply));
+  app.get(CALLBACK_PATH, async (request, reply) => finishUpstreamSignIn(pages, request, reply));
+  app.post('/federation/link', async (request, reply) => proveAndLink(pages, request, reply));
+  app.post('/account/unlink', async (request, reply) => unlink(pages, request, reply));
+}
+
+/** The pages table entry of federation (served on a context of its own, see federation/plugin.ts). */
+export function federationPage(encryption: KeyEncryption | undefined): BrowserPage {
+  return {
+    name: 'federation',
+    routes: [
+      { path: '/federation/start', methods: ['POST'] },
+      { path: CALLBACK_PATH, methods: ['GET'] },
+      { path: '/federation/link', methods: ['POST'] },
+      { path: '/account/unlink', methods: ['POST'] },
+      { path: SIGNED_OUT_PATH, methods: ['GET'] },
+    ],
+    serve: (app, pages) => federationEndpoints(app, { ...pages, encryption }),
+  };
+}

@@ -1,0 +1,378 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { decodeJwt } from 'jose';
+import { putProvider } from '../src/federation/providers.js';
+import { KeyEncryption } from '../src/oauth/key-sealing.js';
+import { addUser } from '../src/users/users.js';
+import {
+  authorizationQuery,
+  CALLBACK,
+  callbackParams,
+  hiddenField,
+  PageBrowser,
+  PASSWORD,
+  pkce,
+  type PageAnswer,
+} from './_authorize.js';
+import { DIALECTS } from './_dialects.js';
+import { startTestServer, type TestClient, type TestServer } from './_server.js';
+import { startUpstreamStub, type StubUser, type UpstreamStub } from './_upstream-stub.js';
+
+const ANN: StubUser = {
+  sub: 'upstream-ann',
+  claims: { email: 'ann@corp.example', email_verified: true, name: 'Ann Upstream', amr: ['pwd', 'mfa'] },
+};
+
+for (const dialect of DIALECTS)
+  describe(`federation: sign in through an upstream OpenID Provider [${dialect}]`, () => {
+    let server: TestServer;
+    let upstream: UpstreamStub;
+    let rp: TestClient;
+
+    before(async () => {
+      server = await startTestServer({ dialect });
+      upstream = await startUpstreamStub();
+      rp = await server.addClient({
+        id: 'rp',
+        name: 'Relying Party',
+        redirectUris: [CALLBACK],
+        scope: ['openid', 'profile', 'email', 'contacts:read'],
+      });
+      const now = server.clock.now();
+      await putProvider(
+        server.context.store,
+        {
+          id: 'corp',
+          issuer: upstream.issuer,
+          client_id: upstream.clientId,
+          client_secret: upstream.clientSecret,
+          display_name: 'Corp SSO',
+          domains: ['corp.example'],
+          end_session: true,
+        },
+        now,
+        undefined,
+      );
+      // The same upstream under a policy that trusts its email_verified for corp.example, and makes no users.
+      await putProvider(
+        server.context.store,
+        {
+          id: 'trusting',
+          issuer: upstream.issuer,
+          client_id: upstream.clientId,
+          client_secret: upstream.clientSecret,
+          trust_email_verified_domains: ['corp.example'],
+          provision: false,
+        },
+        now,
+        undefined,
+      );
+      await addUser(server.context.store, 'dave', PASSWORD, now, { email: 'dave@corp.example' });
+      // Nothing listens on port 9 of loopback: the discovery of this provider fails at once.
+      await putProvider(
+        server.context.store,
+        { id: 'down', issuer: 'http://127.0.0.1:9', client_id: 'x', client_secret: 'y', display_name: 'Down' },
+        now,
+        undefined,
+      );
+      await addUser(server.context.store, 'carol', PASSWORD, now, { email: 'carol@corp.example' });
+    });
+    after(async () => {
+      await server.close();
+      await upstream.close();
+    });
+
+    const query = (challenge: string) =>
+      authorizationQuery('rp', challenge, { scope: 'openid profile contacts:read', nonce: 'n-1' });
+
+    /** The sign-in page, then its federation form posted with `form`: the answer (a redirect upstream). */
+    async function start(browser: PageBrowser, challenge: string, form: Record<string, string>): Promise<PageAnswer> {
+      const page = await browser.authorize(query(challenge));
+      assert.equal(page.status, 200);
+      return browser.post('/federation/start', {
+        csrf_token: hiddenField(page.html, 'csrf_token'),
+        request: hiddenField(page.html, 'request'),
+        ...form,
+      });
+    }
+
+    /** Signs in through the upstream as `user` and returns the page the callback answered. */
+    async function throughUpstream(browser: PageBrowser, challenge: string, user: StubUser): Promise<PageAnswer> {
+      const started = await start(browser, challenge, { provider: 'corp' });
+      assert.equal(started.status, 303, started.html);
+      return browser.get(`/federation/callback?${upstream.approve(new URL(started.location as string), user)}`);
+    }
+
+    /** From the page after the callback: consent, then the code exchanged; the ID token's claims. */
+    async function tokensAfter(browser: PageBrowser, answer: PageAnswer, verifier: string) {
+      assert.equal(answer.status, 200, /Details<\/strong>[^<]*/.exec(answer.html)?.[0] ?? answer.html.slice(0, 400));
+      let page = await browser.get(continueLink(answer));
+      if (page.status === 200) page = await browser.consent(page, 'allow');
+      const { code } = callbackParams(page.location);
+      const response = await server.post(
+        '/token',
+        { grant_type: 'authorization_code', code: code as string, redirect_uri: CALLBACK, code_verifier: verifier },
+        { as: rp },
+      );
+      assert.equal(response.status, 200);
+      return decodeJwt(((await response.json()) as { id_token: string }).id_token);
+    }
+
+    /** The link of the page that moves on from a federated sign-in to the authorization request. */
+    function continueLink(answer: PageAnswer): string {
+      const match = /id="continue" href="([^"]+)"/.exec(answer.html);
+      assert.ok(match, 'the continue page');
+      return (match[1] as string).replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
+    }
+
+    async function auditReasons(): Promise<string[]> {
+      const events = await server.context.store.listAuditEvents({ event: 'federation_refused', limit: 100 });
+      return events.map((e) => e.reason ?? '');
+    }
+
+    it('the sign-in page offers each upstream provider and an e-mail field for home-realm discovery', async () => {
+      const page = await new PageBrowser(server).authorize(query(pkce().challenge));
+      assert.match(page.html, /action="\/federation\/start"/);
+      assert.match(page.html, /Sign in with Corp SSO/);
+      assert.match(page.html, /name="email"/);
+    });
+
+    it('a first upstream sign-in provisions a local user: the ID token names its local sub (not the upstream one) with amr fed and the upstream amr, the same sub on the next sign-in', async () => {
+      const browser = new PageBrowser(server);
+      const one = pkce();
+      const idToken = await tokensAfter(browser, await throughUpstream(browser, one.challenge, ANN), one.verifier);
+      const user = (await server.context.store.listUsers()).find((u) => u.claims.email === 'ann@corp.example');
+      assert.ok(user, 'a user was provisioned');
+      assert.equal(user.claims.name, 'Ann Upstream');
+      assert.equal(idToken.sub, user.subject);
+      assert.notEqual(idToken.sub, ANN.sub);
+      assert.deepEqual(idToken.amr, ['fed', 'pwd', 'mfa']);
+      const again = new PageBrowser(server);
+      const two = pkce();
+      const second = await tokensAfter(again, await throughUpstream(again, two.challenge, ANN), two.verifier);
+      assert.equal(second.sub, idToken.sub);
+      assert.equal(
+        (await server.context.store.listUsers()).filter((u) => u.claims.email === 'ann@corp.example').length,
+        1,
+      );
+    });
+
+    it('home-realm discovery: an e-mail of a provider’s domain goes straight to it, with login_hint; another domain is federation_no_provider', async () => {
+      const browser = new PageBrowser(server);
+      const started = await start(browser, pkce().challenge, { email: 'ann@corp.example' });
+      assert.equal(started.status, 303);
+      const url = new URL(started.location as string);
+      assert.equal(url.origin, upstream.issuer);
+      assert.equal(url.searchParams.get('login_hint'), 'ann@corp.example');
+      assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
+      assert.ok(url.searchParams.get('nonce'));
+      const unknown = await start(new PageBrowser(server), pkce().challenge, { email: 'ann@elsewhere.example' });
+      assert.equal(unknown.status, 404);
+      assert.match(unknown.html, /federation_no_provider/);
+    });
+
+    it('an upstream identity whose e-mail is an existing account’s is linked only after that account’s password: a wrong one links nothing', async () => {
+      const carol: StubUser = { sub: 'upstream-carol', claims: { email: 'carol@corp.example', email_verified: true } };
+      const browser = new PageBrowser(server);
+      const { challenge, verifier } = pkce();
+      const linkPage = await throughUpstream(browser, challenge, carol);
+      assert.equal(linkPage.status, 200);
+      assert.match(linkPage.html, /Link your account/);
+      const form = {
+        csrf_token: hiddenField(linkPage.html, 'csrf_token'),
+        request: hiddenField(linkPage.html, 'request'),
+      };
+      const wrong = await browser.post('/federation/link', { ...form, password: 'not the password' });
+      assert.equal(wrong.status, 401);
+      assert.equal(await server.context.store.findFederatedIdentity(upstream.issuer, 'upstream-carol'), undefined);
+      const right = await browser.post('/federation/link', { ...form, password: PASSWORD });
+      const idToken = await tokensAfter(browser, right, verifier);
+      const local = await server.context.store.findUser('carol');
+      assert.equal(idToken.sub, local?.subject);
+      assert.equal(
+        (await server.context.store.findFederatedIdentity(upstream.issuer, 'upstream-carol'))?.username,
+        'carol',
+      );
+    });
+
+    it('a provider trusted for a domain links an existing account by a verified e-mail without its password, but never an unverified one; without provisioning, an unknown person is federation_no_account', async () => {
+      const via = async (user: StubUser) => {
+        const browser = new PageBrowser(server);
+        const started = await start(browser, pkce().challenge, { provider: 'trusting' });
+        return browser.get(`/federation/callback?${upstream.approve(new URL(started.location as string), user)}`);
+      };
+      const unverified = await via({
+        sub: 'dave-unverified',
+        claims: { email: 'dave@corp.example', email_verified: false },
+      });
+      assert.match(unverified.html, /Link your account/);
+      assert.equal(await server.context.store.findFederatedIdentity(upstream.issuer, 'dave-unverified'), undefined);
+      const verified = await via({
+        sub: 'dave-verified',
+        claims: { email: 'dave@corp.example', email_verified: true },
+      });
+      assert.equal(verified.status, 200);
+      assert.match(verified.html, /id="continue"/);
+      assert.equal(
+        (await server.context.store.findFederatedIdentity(upstream.issuer, 'dave-verified'))?.username,
+        'dave',
+      );
+      const stranger = await via({ sub: 'nobody', claims: { email: 'nobody@corp.example', email_verified: true } });
+      assert.equal(stranger.status, 403);
+      assert.match(stranger.html, /federation_no_account/);
+    });
+
+    it('the account page lists linked providers; unlinking the only way to sign in is refused, unlinking beside a password works', async () => {
+      // carol (linked above) has a password: she may unlink.
+      const carolBrowser = new PageBrowser(server);
+      const { challenge } = pkce();
+      const page = await carolBrowser.authorize(query(challenge));
+      const signedIn = await carolBrowser.login(page, 'carol', PASSWORD);
+      assert.equal(signedIn.status, 303);
+      const account = await carolBrowser.get('/account');
+      assert.match(account.html, /Identity providers you sign in with/);
+      assert.match(account.html, /Corp SSO/);
+      const unlinked = await carolBrowser.post('/account/unlink', {
+        csrf_token: hiddenField(account.html, 'csrf_token'),
+        issuer: upstream.issuer,
+        subject: 'upstream-carol',
+      });
+      assert.equal(unlinked.status, 303);
+      assert.equal(await server.context.store.findFederatedIdentity(upstream.issuer, 'upstream-carol'), undefined);
+      // ann was provisioned: the upstream is her only way in.
+      const annBrowser = new PageBrowser(server);
+      const signedInAnn = await throughUpstream(annBrowser, pkce().challenge, ANN);
+      assert.equal(signedInAnn.status, 200);
+      const annAccount = await annBrowser.get('/account');
+      const refused = await annBrowser.post('/account/unlink', {
+        csrf_token: hiddenField(annAccount.html, 'csrf_token'),
+        issuer: upstream.issuer,
+        subject: ANN.sub,
+      });
+      assert.equal(refused.status, 409);
+      assert.match(refused.html, /federation_unlink_refused/);
+      assert.ok(await server.context.store.findFederatedIdentity(upstream.issuer, ANN.sub));
+    });
+
+    it('a forged state, a replayed state and a state from another browser are refused with federation_state_invalid and audited (RFC 6749 §10.12)', async () => {
+      const forged = await new PageBrowser(server).get(
+        `/federation/callback?code=x&state=forged&iss=${encodeURIComponent(upstream.issuer)}`,
+      );
+      assert.equal(forged.status, 400);
+      assert.match(forged.html, /federation_state_invalid/);
+      const browser = new PageBrowser(server);
+      const started = await start(browser, pkce().challenge, { provider: 'corp' });
+      const callback = upstream.approve(new URL(started.location as string), ANN);
+      const stranger = new PageBrowser(server);
+      await stranger.authorize(query(pkce().challenge));
+      assert.equal((await stranger.get(`/federation/callback?${callback}`)).status, 400);
+      // Taken by the stranger's attempt: the rightful browser's callback is now a replay.
+      assert.equal((await browser.get(`/federation/callback?${callback}`)).status, 400);
+      const other = new PageBrowser(server);
+      const second = await start(other, pkce().challenge, { provider: 'corp' });
+      const once = upstream.approve(new URL(second.location as string), ANN);
+      assert.equal((await other.get(`/federation/callback?${once}`)).status, 200);
+      const replay = await other.get(`/federation/callback?${once}`);
+      assert.equal(replay.status, 400);
+      const reasons = await auditReasons();
+      assert.ok(reasons.some((r) => r.includes('unknown, used or expired state')));
+      assert.ok(reasons.some((r) => r.includes('another browser session')));
+    });
+
+    for (const [mode, why] of [
+      ['alg_none', 'an unsigned ID token (alg none)'],
+      ['wrong_key', 'an ID token signed by a key not in the upstream JWKS'],
+      ['wrong_aud', 'an ID token for another audience'],
+      ['wrong_iss', 'an ID token of another issuer'],
+      ['wrong_nonce', 'an ID token with another nonce'],
+      ['expired', 'an expired ID token'],
+    ] as const)
+      it(`${why} is refused with upstream_token_invalid and audited (OIDC Core §3.1.3.7)`, async () => {
+        upstream.mode = mode;
+        try {
+          const before = (await auditReasons()).length;
+          const answer = await throughUpstream(new PageBrowser(server), pkce().challenge, {
+            sub: `hostile-${mode}`,
+            claims: { email: `${mode}@corp.example` },
+          });
+          assert.equal(answer.status, 400, answer.html.slice(0, 300));
+          assert.match(answer.html, /upstream_token_invalid/);
+          assert.equal((await auditReasons()).length, before + 1);
+          assert.equal(await server.context.store.findFederatedIdentity(upstream.issuer, `hostile-${mode}`), undefined);
+        } finally {
+          upstream.mode = 'good';
+        }
+      });
+
+    it('a callback naming another issuer is refused (RFC 9207 §2.4)', async () => {
+      const browser = new PageBrowser(server);
+      const started = await start(browser, pkce().challenge, { provider: 'corp' });
+      const callback = new URLSearchParams(upstream.approve(new URL(started.location as string), ANN));
+      callback.set('iss', 'https://evil.example');
+      const answer = await browser.get(`/federation/callback?${callback}`);
+      assert.equal(answer.status, 400);
+      assert.match(answer.html, /upstream_token_invalid/);
+    });
+
+    it('the upstream’s access_denied and login_required are the catalog’s upstream_access_denied and upstream_login_required', async () => {
+      for (const [error, status, code] of [
+        ['access_denied', 403, 'upstream_access_denied'],
+        ['login_required', 401, 'upstream_login_required'],
+      ] as const) {
+        const browser = new PageBrowser(server);
+        const started = await start(browser, pkce().challenge, { provider: 'corp' });
+        const answer = await browser.get(
+          `/federation/callback?${upstream.deny(new URL(started.location as string), error)}`,
+        );
+        assert.equal(answer.status, status);
+        assert.match(answer.html, new RegExp(code));
+      }
+    });
+
+    it('an upstream that is down is the upstream_unavailable page with Retry-After and a Try again link, never a 500', async () => {
+      const answer = await start(new PageBrowser(server), pkce().challenge, { provider: 'down' });
+      assert.equal(answer.status, 503);
+      assert.match(answer.html, /upstream_unavailable/);
+      assert.match(answer.html, /Try again/);
+      assert.ok(answer.headers.get('retry-after'));
+    });
+
+    it('signing out of a session that came from an upstream with end_session ends it there too, then shows the signed-out page (RP-Initiated Logout 1.0 §2)', async () => {
+      const browser = new PageBrowser(server);
+      const signedIn = await throughUpstream(browser, pkce().challenge, ANN);
+      assert.equal(signedIn.status, 200);
+      const confirm = await browser.get('/logout');
+      const out = await browser.post('/logout', {
+        csrf_token: hiddenField(confirm.html, 'csrf_token'),
+        request: hiddenField(confirm.html, 'request'),
+      });
+      assert.equal(out.status, 303);
+      const upstreamLogout = new URL(out.location as string);
+      assert.equal(`${upstreamLogout.origin}${upstreamLogout.pathname}`, `${upstream.issuer}/logout`);
+      assert.equal(
+        upstreamLogout.searchParams.get('post_logout_redirect_uri'),
+        'http://gatehouse.test/federation/signed-out',
+      );
+      assert.ok(upstreamLogout.searchParams.get('id_token_hint'));
+      const back = await browser.get(`/federation/signed-out?state=${upstreamLogout.searchParams.get('state') ?? ''}`);
+      assert.equal(back.status, 200);
+      assert.match(back.html, /You are signed out/);
+      // The session here is gone: the account page asks to sign in.
+      assert.match((await browser.get('/account')).html, /You are not signed in/);
+    });
+
+    it('an upstream client secret is sealed at rest under KEY_ENCRYPTION_KEY, bound to its provider', async () => {
+      const encryption = KeyEncryption.fromSecret('k'.repeat(40));
+      const sealed = await putProvider(
+        server.context.store,
+        { id: 'sealed', issuer: 'https://sealed.example', client_id: 'c', client_secret: 'the-upstream-secret' },
+        server.clock.now(),
+        encryption,
+      );
+      assert.equal(sealed.clientSecret, 'the-upstream-secret');
+      const row = await server.context.store.findUpstreamProvider('sealed');
+      assert.ok(row && !row.credential.includes('the-upstream-secret'));
+      assert.match(row.credential, /A256GCM/);
+      await server.context.store.removeUpstreamProvider('sealed');
+    });
+  });
