@@ -48,6 +48,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   audit: ['primitives', 'store'],
   users: ['primitives', 'store', 'audit'],
   abuse: ['primitives', 'store'],
+  webauthn: ['primitives', 'store'],
   http: ['primitives', 'store', 'audit'],
   html: ['primitives', 'store', 'http'],
   oauth: ['primitives', 'store', 'audit', 'users', 'abuse', 'http'],
@@ -55,7 +56,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   health: ['primitives', 'store', 'http', 'oauth'],
   api: ['primitives', 'store', 'http', 'json-api', 'context.ts'],
   'admin-api': ['primitives', 'store', 'audit', 'users', 'http', 'oauth', 'json-api', 'context.ts'],
-  authorize: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'html', 'oauth', 'context.ts'],
+  authorize: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'html', 'oauth', 'webauthn', 'context.ts'],
   pages: ['primitives', 'http', 'html'],
   cli: ['primitives', 'store', 'audit', 'users', 'http', 'oauth', 'pages', 'config.ts', 'context.ts', 'server.ts'],
 };

@@ -56,6 +56,8 @@ interface AccountPage {
   readonly username: string;
   readonly csrfToken: string;
   readonly applications: readonly ApplicationView[];
+  /** passkey: the passkeys section's HTML (passkey-page.ts); empty when the server offers none. */
+  readonly passkeys?: string;
 }
 
 /** A date people read; UTC, since the page has no script to learn the browser's zone. */
@@ -97,6 +99,7 @@ ${page.applications.map((a) => application(base, page.csrfToken, a)).join('\n')}
 <h1>Your account</h1>
 <p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
 ${list}
+${page.passkeys ?? ''}
 <p class="fine-print">Removing access signs the application out at once: its tokens stop working. · <a href="${base}/logout">Sign out</a></p>`,
   );
 }

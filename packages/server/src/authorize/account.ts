@@ -6,7 +6,9 @@ import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import type { AuthorizePages } from './flow.js';
 import type { BrowserPage } from './page.js';
 import { renderAccountPage, renderNotSignedInPage } from './account-pages.js';
-import { sendPage } from '../html/responses.js';
+import { sendPage, sendPageUnder } from '../html/responses.js';
+import { passkeySection } from './passkey.js';
+import { renderPasskeySection } from './passkey-page.js';
 import { currentSession, signedInSubject } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
 import { applicationsOf, removeApplication } from './account-applications.js';
@@ -29,12 +31,16 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     const subject = session && (await signedInSubject(store, session));
     if (!session || subject === undefined) return sendPage(reply, 200, renderNotSignedInPage(base));
     const applications = applicationsOf(await store.listAccountGrants(subject, now));
+    // passkey: the user's passkeys, and "Add a passkey" after a fresh sign-in (passkey.ts).
+    const passkeys = await passkeySection(pages, session, subject);
     const page = renderAccountPage(base, {
       username: session.username,
       csrfToken: session.csrfToken,
       applications: applications.map((a) => ({ ...a, scopes: a.scopes.map(describeScope) })),
+      passkeys: renderPasskeySection(base, session.csrfToken, passkeys),
     });
-    return sendPage(reply, 200, page);
+    const scripts = passkeys.creationOptions === undefined ? [] : ["'self'"];
+    return sendPageUnder(reply, 200, page, { formAction: ["'self'"], scripts });
   });
   app.post('/account/revoke', async (request, reply) => {
     const now = clock.now();

@@ -19,6 +19,41 @@ export interface Database {
   server_settings: ServerSettingsTable;
   registration_tokens: RegistrationTokensTable;
   client_registrations: ClientRegistrationsTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebAuthnChallengesTable;
+}
+
+/** A user's WebAuthn credential (0017); see webauthn/. */
+export interface PasskeysTable {
+  /** The credential id, base64url. */
+  id: string;
+  /** The owner's `users.subject`. */
+  subject: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The signature counter of the last use (WebAuthn §6.1.1). */
+  counter: number;
+  /** The transports the browser reported, space-separated. */
+  transports: string;
+  /** 1 when the credential may be backed up (BE, WebAuthn §6.1); fixed at creation. */
+  backup_eligible: number;
+  /** 1 when it was backed up at its last use (BS). */
+  backed_up: number;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn ceremony's challenge (0017): single-use, short-lived, bound to a browser session. */
+export interface WebAuthnChallengesTable {
+  /** The challenge, base64url (it is sent to the browser; not a secret at rest). */
+  challenge: string;
+  session_id: string;
+  /** `register` or `authenticate`. */
+  purpose: string;
+  /** The user a registration (or a second-factor assertion) is for; null for a passwordless sign-in. */
+  subject: string | null;
+  expires_at: number;
 }
 
 /** RFC 8628 device authorizations (0009): a device code and its user code, until redeemed or expired. */
