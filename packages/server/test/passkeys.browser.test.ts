@@ -181,7 +181,10 @@ describe('passkeys in a real browser (chromium, virtual authenticator)', { skip,
     const second = await startAuthorization(page);
     const conditionalTokens = await finish(page, second);
     const conditionalAmr = claimsOf(conditionalTokens.id_token).amr as string[];
-    assert.ok(conditionalAmr.includes('hwk') || conditionalAmr.includes('swk'), `amr ${conditionalAmr} has hwk or swk`);
+    assert.ok(
+      conditionalAmr.includes('hwk') || conditionalAmr.includes('swk'),
+      `amr ${JSON.stringify(conditionalAmr)} has hwk or swk`,
+    );
 
     // Then by the button "Sign in with a passkey" (the conditional request made unavailable).
     await page.addInitScript(() => {

@@ -131,6 +131,7 @@ input.user-code { font-size: 22px; text-align: center; text-transform: uppercase
 [hidden] { display: none !important; }
 .passkey-or { display: flex; align-items: center; gap: 12px; margin: 18px 0 10px; color: var(--muted); font-size: 14px; }
 .passkey-or::before, .passkey-or::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
+.passkey-button { width: 100%; }
 .passkey-status { margin: 10px 0 0; color: var(--muted); font-size: 14px; text-align: center; }
 .passkey-status:empty { display: none; }
 .passkeys { margin-top: 24px; }
