@@ -5,6 +5,7 @@ import { RateLimiter } from '../src/abuse/rate-limiter.js';
 import { AuditTrail } from '../src/audit/audit.js';
 import { runSignInStep } from '../src/authorize/sign-in/sign-in.js';
 import { passkeyStep } from '../src/authorize/sign-in/steps/passkey.js';
+import { passwordStep } from '../src/authorize/sign-in/steps/password.js';
 import { NO_RATE_LIMITS } from '../src/rate-limits.js';
 import { openStore } from '../src/store/open.js';
 import { MemoryRateLimitStore } from '../src/store/sqlite/rate-limit-store.js';
@@ -330,5 +331,46 @@ for (const dialect of DIALECTS)
       const [event] = await store.listAuditEvents({ event: 'login_failed', limit: 1 });
       assert.equal(event?.reason, 'passkey_counter_regressed');
       assert.equal(event?.subject, 'alice', "a known credential's refusal names its owner");
+    });
+
+    it('the passkey step as a second factor after a password: pending after pwd, then signed in with pwd, hwk and user (RFC 8176 §2)', async () => {
+      const authenticator = await enrolled(alice);
+      const services = {
+        store,
+        audit: new AuditTrail(store, () => {}),
+        rateLimits: new RateLimiter(new MemoryRateLimitStore(), NO_RATE_LIMITS),
+      };
+      const sessionId = await session();
+      const steps = [passwordStep, passkeyStep(RP, sessionId, 'second_factor')];
+      const fields = (values: Record<string, string>) => ({
+        field: (name: string) => values[name],
+        address: '192.0.2.9',
+        clientId: 'app',
+      });
+      const first = await runSignInStep(
+        services,
+        { state: { status: 'anonymous' }, ...fields({ username: 'alice', password: 'a long passphrase' }), now: NOW },
+        steps,
+      );
+      assert.equal(first.kind, 'pending');
+      if (first.kind !== 'pending') return;
+      const options = await authenticationOptions(
+        store,
+        RP,
+        { kind: 'second_factor', subject: alice.subject },
+        sessionId,
+        NOW,
+      );
+      const second = await runSignInStep(
+        services,
+        { state: first.state, ...fields({ credential: authenticator.get(options) }), now: NOW + 9 },
+        steps,
+      );
+      assert.equal(second.kind, 'signed_in');
+      assert.deepEqual(second.kind === 'signed_in' && second.state.methods, [
+        { method: 'pwd', at: NOW },
+        { method: 'hwk', at: NOW + 9 },
+        { method: 'user', at: NOW + 9 },
+      ]);
     });
   });
