@@ -15,8 +15,13 @@ export const PASSKEY_SCRIPT = `'use strict';
   var button = document.getElementById('passkey-button');
   var status = document.getElementById('passkey-status');
   if (!form || !button || !window.PublicKeyCredential || !navigator.credentials) return;
+  if (!window.isSecureContext) return;
   var mode = form.getAttribute('data-mode');
   var options = JSON.parse(form.getAttribute('data-options'));
+  // A page reached under another name than the issuer's (an IP address, say) cannot use its passkeys.
+  var rpId = mode === 'create' ? options.rp && options.rp.id : options.rpId;
+  var host = location.hostname;
+  if (rpId && host !== rpId && host.slice(-rpId.length - 1) !== '.' + rpId) return;
 
   function toBuffer(text) {
     var base64 = text.replace(/-/g, '+').replace(/_/g, '/');
@@ -102,9 +107,10 @@ export const PASSKEY_SCRIPT = `'use strict';
     ceremony.catch(failed);
   });
   if (mode === 'get' && PublicKeyCredential.isConditionalMediationAvailable) {
+    // The autofill offer fails silently: the button is still there to try (and to say why).
     PublicKeyCredential.isConditionalMediationAvailable().then(function (available) {
       if (available) return get('conditional');
-    }).catch(failed);
+    }).catch(function () {});
   }
 })();
 `;
