@@ -96,9 +96,11 @@ export interface TestServerOptions {
   readonly logger?: StartOptions['logger'];
   /**
    * Whether the issuer is the URL the server listens on (a free port chosen first), for clients that
-   * follow the metadata's URLs; otherwise the issuer is http://gatehouse.test.
+   * follow the metadata's URLs; otherwise the issuer is http://gatehouse.test. `localhost`: the same
+   * port under the name localhost (still listening on 127.0.0.1), for passkeys, whose RP ID cannot be
+   * an IP address.
    */
-  readonly reachableIssuer?: boolean;
+  readonly reachableIssuer?: boolean | 'localhost';
   /** `serve --demo`: the requests the demo printed, for /demo/callback (served only then). */
   readonly demo?: DemoFlows;
 }
@@ -129,7 +131,9 @@ export async function startTestServer({
   const port = reachableIssuer ? await freePort() : 0;
   const server = await startServer({
     databaseUrl,
-    issuer: reachableIssuer ? `http://127.0.0.1:${port}` : 'http://gatehouse.test',
+    issuer: reachableIssuer
+      ? `http://${reachableIssuer === 'localhost' ? 'localhost' : '127.0.0.1'}:${port}`
+      : 'http://gatehouse.test',
     port,
     host: '127.0.0.1',
     clock,

@@ -215,10 +215,14 @@ for (const dialect of DIALECTS)
         assert.match(page.html, /&#60;script&#62;alert\(1\)&#60;\/script&#62; &#38; &#34;friends&#34;/);
       });
 
-      it("uses only the server's own stylesheet: no CDN, no script, no inline style", async () => {
-        const { html } = await authorize();
+      it("uses only the server's own stylesheet and script: no CDN, no inline script, no inline style", async () => {
+        const page = await authorize();
+        const { html } = page;
         assert.match(html, /<link rel="stylesheet" href="\/assets\/gatehouse.css">/);
-        assert.doesNotMatch(html, /<script|style=|<style|https?:\/\/(?!www\.w3\.org)/);
+        // The one script is the server's passkey asset (the issuer is a name, so passkeys are offered).
+        assert.deepEqual(html.match(/<script[^>]*>/g), ['<script src="/assets/passkey.js" defer>']);
+        assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self';/);
+        assert.doesNotMatch(html, /style=|<style|https?:\/\/(?!www\.w3\.org)/);
         const css = await fetch(`${server.url}/assets/gatehouse.css`);
         assert.equal(css.status, 200);
         assert.match(css.headers.get('content-type') ?? '', /^text\/css/);

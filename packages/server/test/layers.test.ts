@@ -49,6 +49,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   audit: ['primitives', 'store'],
   users: ['primitives', 'store', 'audit'],
   abuse: ['primitives', 'store'],
+  webauthn: ['primitives', 'store'],
   http: ['primitives', 'store', 'audit'],
   html: ['primitives', 'store', 'http'],
   oauth: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'outbound'],
@@ -56,7 +57,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   health: ['primitives', 'store', 'http', 'oauth'],
   api: ['primitives', 'store', 'http', 'json-api', 'context.ts'],
   'admin-api': ['primitives', 'store', 'audit', 'users', 'http', 'oauth', 'json-api', 'context.ts'],
-  authorize: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'html', 'oauth', 'context.ts'],
+  authorize: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'html', 'oauth', 'webauthn', 'context.ts'],
   pages: ['primitives', 'http', 'html'],
   federation: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'html', 'oauth', 'authorize', 'context.ts'],
   cli: [

@@ -28,6 +28,7 @@ const ALL_MIGRATIONS = [
   '0013_sign_in_methods',
   '0014_record_owners',
   '0015_grant_subjects',
+  '0017_passkeys',
 ];
 
 /**
@@ -121,6 +122,9 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0017_passkeys (its tables reference users.subject and browser_sessions: first)
+    'drop table webauthn_challenges',
+    'drop table passkeys',
     // 0015_grant_subjects changed rows only: its bookkeeping row goes with the others below.
     // 0014_record_owners (SQLite drops no indexed column: the index first)
     'drop index records_owner',

@@ -30,6 +30,9 @@ export type ProblemCode =
   | 'csrf_token_invalid'
   | 'login_failed'
   | 'too_many_login_attempts'
+  | 'passkey_sign_in_failed'
+  | 'passkey_enrolment_failed'
+  | 'passkey_enrolment_not_fresh'
   | 'user_code_invalid'
   | 'too_many_user_code_attempts'
   | 'malformed_request'
@@ -401,6 +404,38 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'The username and password do not match an account. The same answer is given for an unknown username and a wrong password.',
     clientAction:
       'Check the username and password and try again. After 10 failed attempts in an hour for one username (or 100 from one address), further attempts are refused for a while.',
+  }),
+  passkey_sign_in_failed: problem({
+    code: 'passkey_sign_in_failed',
+    status: 401,
+    slug: 'passkey-sign-in-failed',
+    title: 'That passkey did not work',
+    transient: false,
+    summary:
+      "The passkey the browser offered was not accepted: it is not registered here (or was removed), the sign-in page had expired or was already used (each page asks once, for 5 minutes), the browser reported another site or no user verification (a PIN, fingerprint or face), or the authenticator's signature counter went backwards, a sign of a cloned key. Every refusal is recorded in the audit trail.",
+    clientAction:
+      'Try again from a freshly loaded sign-in page, or sign in with your password. If the passkey was removed from your account, add it again from the account page. After 10 failed attempts in an hour for one account (or 100 from one address), further attempts are refused for a while.',
+  }),
+  passkey_enrolment_failed: problem({
+    code: 'passkey_enrolment_failed',
+    status: 400,
+    slug: 'passkey-enrolment-failed',
+    title: 'The passkey was not added',
+    transient: false,
+    summary:
+      'The new passkey could not be verified: the account page had expired or was already used (each page asks once, for 5 minutes), the browser reported another site, the authenticator did no user verification, or the passkey is already registered. Nothing was stored.',
+    clientAction: 'Reload the account page and add the passkey again.',
+  }),
+  passkey_enrolment_not_fresh: problem({
+    code: 'passkey_enrolment_not_fresh',
+    status: 403,
+    slug: 'passkey-enrolment-not-fresh',
+    title: 'Sign in again to add a passkey',
+    transient: false,
+    summary:
+      'A passkey is added only within 10 minutes of signing in, so that a session left open cannot give someone else a lasting way into the account. Nothing was stored.',
+    clientAction:
+      'Sign out, sign in again through one of your applications, then add the passkey from the account page.',
   }),
   too_many_login_attempts: problem({
     code: 'too_many_login_attempts',

@@ -58,6 +58,8 @@ interface AccountPage {
   readonly applications: readonly ApplicationView[];
   /** Federation: the upstream identities linked to the account. */
   readonly linked?: readonly LinkedProviderView[];
+  /** passkey: the passkeys section's HTML (passkey-page.ts); empty when the server offers none. */
+  readonly passkeys?: string;
 }
 
 /** Federation: one linked upstream provider on the account page; unlinked by federation/'s POST /account/unlink. */
@@ -133,6 +135,7 @@ ${page.applications.map((a) => application(base, page.csrfToken, a)).join('\n')}
 <h1>Your account</h1>
 <p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
 ${list}
+${page.passkeys ?? ''}
 ${renderLinkedProviders(base, page.csrfToken, page.linked ?? [])}<p class="fine-print">Removing access signs the application out at once: its tokens stop working. · <a href="${base}/logout">Sign out</a></p>`,
   );
 }

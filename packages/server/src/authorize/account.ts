@@ -6,7 +6,9 @@ import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import type { AuthorizePages } from './flow.js';
 import type { BrowserPage } from './page.js';
 import { renderAccountPage, renderNotSignedInPage } from './account-pages.js';
-import { sendPage } from '../html/responses.js';
+import { sendPage, sendPageUnder } from '../html/responses.js';
+import { passkeySection } from './passkey.js';
+import { renderPasskeySection } from './passkey-page.js';
 import { currentSession, signedInSubject } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
 import { applicationsOf, removeApplication } from './account-applications.js';
@@ -37,13 +39,17 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
       providerName: names.get(l.providerId) ?? l.issuer,
       since: new Date(l.linkedAt * 1000).toISOString().slice(0, 10),
     }));
+    // passkey: the user's passkeys, and "Add a passkey" after a fresh sign-in (passkey.ts).
+    const passkeys = await passkeySection(pages, session, subject);
     const page = renderAccountPage(base, {
       username: session.username,
       csrfToken: session.csrfToken,
       applications: applications.map((a) => ({ ...a, scopes: a.scopes.map(describeScope) })),
       linked,
+      passkeys: renderPasskeySection(base, session.csrfToken, passkeys),
     });
-    return sendPage(reply, 200, page);
+    const scripts = passkeys.creationOptions === undefined ? [] : ["'self'"];
+    return sendPageUnder(reply, 200, page, { formAction: ["'self'"], scripts });
   });
   app.post('/account/revoke', async (request, reply) => {
     const now = clock.now();

@@ -4,6 +4,7 @@ import { devicePage } from './device.js';
 import { authorizePage } from './endpoint.js';
 import { signInPage } from './login.js';
 import { logoutPage } from './logout.js';
+import { passkeyPage } from './passkey.js';
 import type { BrowserPage } from './page.js';
 
 /**
@@ -18,6 +19,8 @@ import type { BrowserPage } from './page.js';
  * | logout    | logout.ts   | GET, POST /end-session (RP-Initiated Logout); GET, POST /logout      |
  * | account   | account.ts  | GET /account; POST /account/revoke                                   |
  * | device    | device.ts   | GET, POST /device; POST /device/login; POST /device/consent (RFC 8628) |
+ * | passkey   | passkey.ts  | GET /assets/passkey.js; POST /login/passkey (passwordless sign-in);   |
+ * |           |             | POST /account/passkeys, /account/passkeys/rename, .../remove          |
  *
  * POST /authorize, like POST /end-session, takes no CSRF token: it is a client's cross-site form by
  * design (OIDC Core §3.1.2.1), which starts a flow and acts for nobody; the consent it leads to is
@@ -33,4 +36,5 @@ export const BROWSER_PAGES: readonly BrowserPage[] = [
   logoutPage,
   accountPage,
   devicePage,
+  passkeyPage,
 ];

@@ -1,4 +1,5 @@
 import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../html/layout.js';
+import { passkeySignInForm } from './passkey-page.js';
 
 /** The HTML of the sign-in form (the authorization code flow's and the device page's). */
 
@@ -14,6 +15,8 @@ export interface LoginPage {
   readonly action?: string;
   /** Federation (docs/federation.md): the upstream identity providers offered beside the password. */
   readonly upstreams?: readonly UpstreamChoice[];
+  /** passkey: the WebAuthn request options (JSON) when the page offers a passkey sign-in (passkey-page.ts). */
+  readonly passkeyOptions?: string;
 }
 
 /** An upstream identity provider as the sign-in page offers it (federation/, passed in by app.ts). */
@@ -60,11 +63,11 @@ export function renderLoginPage(base: BasePath, page: LoginPage): string {
 ${alert}<form method="post" action="${base}${page.action ?? '/login'}" class="stack">
 ${hiddenFields(page.csrfToken, page.query)}
 <label for="username">Username</label>
-<input id="username" name="username" type="text" value="${escapeHtml(page.username ?? '')}" autocomplete="username" autocapitalize="none" autocorrect="off" spellcheck="false" maxlength="64" required${page.username ? '' : ' autofocus'}>
+<input id="username" name="username" type="text" value="${escapeHtml(page.username ?? '')}" autocomplete="${page.passkeyOptions ? 'username webauthn' : 'username'}" autocapitalize="none" autocorrect="off" spellcheck="false" maxlength="64" required${page.username ? '' : ' autofocus'}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${page.username ? ' autofocus' : ''}>
 <button type="submit" class="button primary">Sign in</button>
 </form>
-${upstreamSection(base, page)}<p class="fine-print">Next, you will choose what ${escapeHtml(page.clientName)} may do with your account.</p>`,
+${page.passkeyOptions ? passkeySignInForm(base, page.csrfToken, page.query, page.passkeyOptions) : ''}${upstreamSection(base, page)}<p class="fine-print">Next, you will choose what ${escapeHtml(page.clientName)} may do with your account.</p>`,
   );
 }

@@ -1,14 +1,15 @@
 import { PROBLEMS } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formParamsOf, type FormParams } from '../http/form.js';
-import type { SignInFailure } from './sign-in/steps/index.js';
+import type { SignInFailure, SignInStep } from './sign-in/steps/index.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
 import { renderLoginPage, type LoginPage } from './login-page.js';
 import type { BrowserPage } from './page.js';
-import { formActionSource, sendPage } from '../html/responses.js';
+import { formActionSource, sendPageUnder } from '../html/responses.js';
+import { passkeySignInOptions } from './passkey.js';
 import { currentSession, signIn } from './sessions.js';
 import { answerSignedIn } from './consent.js';
 import { runSignInStep } from './sign-in/sign-in.js';
@@ -17,29 +18,41 @@ import { asksForFreshSignIn } from './sign-in-freshness.js';
 
 /** Sends the sign-in page of a request; its form may lead (by redirects) to the client. */
 export async function sendLoginPage(
-  { base, upstreams }: AuthorizePages,
+  pages: AuthorizePages,
   reply: FastifyReply,
   request: AuthorizationRequest,
   session: BrowserSessionRecord,
   status: number,
   extra: Pick<LoginPage, 'username' | 'alert'> = {},
 ): Promise<FastifyReply> {
+  const { base, upstreams } = pages;
+  // passkey: the page offers a passwordless sign-in with a challenge of its own (passkey.ts).
+  const passkeyOptions = await passkeySignInOptions(pages, session);
   const page = renderLoginPage(base, {
     clientName: request.client.name,
     query: request.query,
     csrfToken: session.csrfToken,
     // Federation: the upstream providers offered beside the password (and their redirects' origins).
     upstreams: upstreams ? await upstreams.list() : [],
+    passkeyOptions,
     ...extra,
   });
   const upstreamOrigins = upstreams ? await upstreams.formTargets() : [];
-  return sendPage(reply, status, page, [formActionSource(request.redirectUri), ...upstreamOrigins]);
+  const formAction = ["'self'", formActionSource(request.redirectUri), ...upstreamOrigins].filter(
+    (s): s is string => s !== undefined,
+  );
+  return sendPageUnder(reply, status, page, { formAction, scripts: passkeyOptions ? ["'self'"] : [] });
 }
 
 /** A refused sign-in, in the metrics: by its reason, and as the catalog problem its page shows. */
 function countSignInFailure(reply: FastifyReply, reason: SignInFailure): void {
   reply.server.metrics?.countSignInFailure(reason);
-  reply.server.metrics?.countProblem(reason === 'rate_limited' ? 'too_many_login_attempts' : 'login_failed');
+  reply.server.metrics?.countProblem(reason === 'rate_limited' ? 'too_many_login_attempts' : refusalProblem(reason));
+}
+
+/** The catalog problem a refused step shows: a passkey's own, or the password's. */
+function refusalProblem(reason: SignInFailure): 'login_failed' | 'passkey_sign_in_failed' {
+  return reason.startsWith('passkey_') ? 'passkey_sign_in_failed' : 'login_failed';
 }
 
 /** A Retry-After wait as a page says it. */
@@ -64,13 +77,15 @@ export async function attemptSignIn(
   request: FastifyRequest,
   reply: FastifyReply,
   session: BrowserSessionRecord,
-  form: FormParams,
+  form: Pick<FormParams, 'get'>,
   clientId: string,
+  steps?: readonly SignInStep[],
 ): Promise<SignInAttempt> {
   const now = clock.now();
   const result = await runSignInStep(
     { store, rateLimits, audit },
     { state: signInStateOf(session), field: (name) => form.get(name), address: request.ip, clientId, now },
+    steps,
   );
   switch (result.kind) {
     case 'rate_limited': {
@@ -82,12 +97,10 @@ export async function attemptSignIn(
     }
     case 'refused': {
       countSignInFailure(reply, result.failure);
-      const { title } = PROBLEMS.login_failed;
-      return {
-        ok: false,
-        status: 401,
-        page: { username: result.username, alert: { title, text: 'Check them and try again.' } },
-      };
+      const problem = refusalProblem(result.failure);
+      const { title } = PROBLEMS[problem];
+      const text = problem === 'login_failed' ? 'Check them and try again.' : 'Try again, or use your password.';
+      return { ok: false, status: 401, page: { username: result.username, alert: { title, text } } };
     }
     case 'pending':
       // No step after the first has a page yet, and SIGN_IN_STEPS requires none.

@@ -127,6 +127,23 @@ input.user-code { font-size: 22px; text-align: center; text-transform: uppercase
 .reason-links { display: flex; flex-wrap: wrap; gap: 4px 12px; list-style: none; margin: 6px 0 0; padding: 0; font-size: 13px; }
 .links .reason-links li { padding: 0; border: 0; }
 .links .reason-links a { font-weight: 400; }
+/* passkeys (authorize/passkey-page.ts) */
+[hidden] { display: none !important; }
+.passkey-or { display: flex; align-items: center; gap: 12px; margin: 18px 0 10px; color: var(--muted); font-size: 14px; }
+.passkey-or::before, .passkey-or::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
+.passkey-button { width: 100%; }
+.passkey-status { margin: 10px 0 0; color: var(--muted); font-size: 14px; text-align: center; }
+.passkey-status:empty { display: none; }
+.passkeys { margin-top: 24px; }
+.passkey-list { list-style: none; margin: 0 0 14px; padding: 0; border: 1px solid var(--line); border-radius: 12px; }
+.passkey-item { padding: 12px 14px; }
+.passkey-item + .passkey-item { border-top: 1px solid var(--line); }
+.passkey-name { display: block; overflow-wrap: anywhere; }
+.passkey-actions { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 10px; }
+.passkey-rename { display: flex; gap: 8px; flex: 1 1 220px; min-width: 0; }
+.passkey-rename input[type="text"] { flex: 1; min-width: 0; margin: 0; }
+.passkey-actions .button { min-height: 44px; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 420px) {
   body { justify-content: flex-start; padding: 16px 12px; }
   .card { padding: 22px 18px 20px; border-radius: 14px; }

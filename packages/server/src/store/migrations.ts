@@ -238,6 +238,7 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0013_sign_in_methods': { up: signInMethodsMigration },
   '0014_record_owners': { up: recordOwnersMigration },
   '0015_grant_subjects': { up: grantSubjectsMigration },
+  '0017_passkeys': { up: passkeysMigration },
   '0018_federation': { up: federationMigration },
   '0019_client_id_metadata_documents': { up: clientIdMetadataDocumentsMigration },
 });
@@ -256,6 +257,44 @@ async function clientIdMetadataDocumentsMigration(db: Kysely<unknown>): Promise<
     .addColumn('fetched_at', 'bigint', (c) => c.notNull())
     .addColumn('fresh_until', 'bigint', (c) => c.notNull())
     .addColumn('usable_until', 'bigint', (c) => c.notNull())
+    .execute();
+}
+
+/**
+ * 0017: passkeys (WebAuthn Level 3). A user's credentials: the credential id (base64url, the key of
+ * every assertion), its COSE public key (base64url), the signature counter and the backup flags
+ * (§6.1 BE/BS) of the last use, the transports the browser reported, a name the user chose, and
+ * when it was made and last used; removing the user removes them. The ceremonies' challenges are
+ * kept server-side, each bound to the browser session that asked for it (gone with the session),
+ * short-lived and deleted by its one use.
+ */
+async function passkeysMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('passkeys')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('subject', 'text', (c) => c.notNull().references('users.subject').onDelete('cascade'))
+    .addColumn('public_key', 'text', (c) => c.notNull())
+    .addColumn('counter', 'bigint', (c) => c.notNull())
+    .addColumn('transports', 'text', (c) => c.notNull())
+    .addColumn('backup_eligible', 'integer', (c) => c.notNull())
+    .addColumn('backed_up', 'integer', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('last_used_at', 'bigint')
+    .execute();
+  await db.schema.createIndex('passkeys_subject').on('passkeys').column('subject').execute();
+  await db.schema
+    .createTable('webauthn_challenges')
+    .addColumn('challenge', 'text', (c) => c.primaryKey())
+    .addColumn('session_id', 'text', (c) => c.notNull().references('browser_sessions.id').onDelete('cascade'))
+    .addColumn('purpose', 'text', (c) => c.notNull())
+    .addColumn('subject', 'text')
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('webauthn_challenges_expires_at')
+    .on('webauthn_challenges')
+    .column('expires_at')
     .execute();
 }
 

@@ -28,6 +28,7 @@ import { createSettingsRepository, type SettingsRepository } from './settings-re
 import { createAdminRepository, type AdminRepository } from './admin-repository.js';
 import { createRegistrationRepository, type RegistrationRepository } from './registration-repository.js';
 import { createFederationRepository, type FederationRepository } from './federation-repository.js';
+import { createPasskeyRepository, type PasskeyRepository } from './passkey-repository.js';
 import type { Database } from './schema.js';
 import { createClientMetadataRepository, type ClientMetadataRepository } from './client-metadata-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
@@ -44,7 +45,8 @@ export interface Repository
     AdminRepository,
     RegistrationRepository,
     ClientMetadataRepository,
-    FederationRepository {
+    FederationRepository,
+    PasskeyRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -99,6 +101,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     ...createRegistrationRepository(db),
     ...createClientMetadataRepository(db),
     ...createFederationRepository(db),
+    ...createPasskeyRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },

@@ -23,6 +23,8 @@ export interface Database {
   upstream_providers: UpstreamProvidersTable;
   federated_identities: FederatedIdentitiesTable;
   federation_states: FederationStatesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebAuthnChallengesTable;
 }
 
 /** 0019: the cached client ID metadata document of a client whose id is its URL. */
@@ -33,6 +35,39 @@ export interface ClientIdMetadataDocumentsTable {
   fetched_at: number;
   fresh_until: number;
   usable_until: number;
+}
+
+/** A user's WebAuthn credential (0017); see webauthn/. */
+export interface PasskeysTable {
+  /** The credential id, base64url. */
+  id: string;
+  /** The owner's `users.subject`. */
+  subject: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The signature counter of the last use (WebAuthn §6.1.1). */
+  counter: number;
+  /** The transports the browser reported, space-separated. */
+  transports: string;
+  /** 1 when the credential may be backed up (BE, WebAuthn §6.1); fixed at creation. */
+  backup_eligible: number;
+  /** 1 when it was backed up at its last use (BS). */
+  backed_up: number;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn ceremony's challenge (0017): single-use, short-lived, bound to a browser session. */
+export interface WebAuthnChallengesTable {
+  /** The challenge, base64url (it is sent to the browser; not a secret at rest). */
+  challenge: string;
+  session_id: string;
+  /** `register` or `authenticate`. */
+  purpose: string;
+  /** The user a registration (or a second-factor assertion) is for; null for a passwordless sign-in. */
+  subject: string | null;
+  expires_at: number;
 }
 
 /** RFC 8628 device authorizations (0009): a device code and its user code, until redeemed or expired. */

@@ -70,8 +70,11 @@ export async function runSignInStep(
     await audit.record({ event: 'login_failed', at: now, clientId, address, reason: outcome.failure, subject });
     return { kind: 'refused', username, failure: outcome.failure };
   }
-  const methods = [...done, { method: step.method, at: now }];
-  const next = steps[methods.length];
+  // passkey: a step may record several amr values (`hwk`/`swk` and `user`), so the next step is
+  // found by the step's index, not by the methods' count. (A step after such a step would need the
+  // pending state to count steps; none follows one today: a passkey is a whole sign-in or the last.)
+  const methods = [...done, ...(outcome.methods ?? [step.method]).map((method) => ({ method, at: now }))];
+  const next = steps[done.length + 1];
   if (next !== undefined)
     return { kind: 'pending', state: { status: 'pending', username: outcome.username, methods }, next: next.method };
   return { kind: 'signed_in', state: { status: 'signed_in', username: outcome.username, methods, authTime: now } };

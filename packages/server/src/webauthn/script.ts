@@ -1,0 +1,116 @@
+/**
+ * The script of the pages that use passkeys (the sign-in form, the account page), served as
+ * `/assets/passkey.js`: the pages' CSP forbids inline script, so it is a file of this server
+ * (`script-src 'self'`), plain ES2017, no bundler, no dependency. It reads the options the server
+ * rendered in `data-options` of the form `#passkey-form`, converts base64url to ArrayBuffer and back
+ * (WebAuthn §5.1.8-5.1.10 JSON serialization, done by hand where `toJSON` is missing), calls
+ * `navigator.credentials.create()` or `get()`, and posts the credential in the form's hidden
+ * `credential` field. On the sign-in form it also starts a conditional request (autofill: the
+ * username field is `autocomplete="username webauthn"`, §5.1.4.1), which the button replaces by a
+ * modal one.
+ */
+export const PASSKEY_SCRIPT = `'use strict';
+(function () {
+  var form = document.getElementById('passkey-form');
+  var button = document.getElementById('passkey-button');
+  var status = document.getElementById('passkey-status');
+  if (!form || !button || !window.PublicKeyCredential || !navigator.credentials) return;
+  if (!window.isSecureContext) return;
+  var mode = form.getAttribute('data-mode');
+  var options = JSON.parse(form.getAttribute('data-options'));
+  // A page reached under another name than the issuer's (an IP address, say) cannot use its passkeys.
+  var rpId = mode === 'create' ? options.rp && options.rp.id : options.rpId;
+  var host = location.hostname;
+  if (rpId && host !== rpId && host.slice(-rpId.length - 1) !== '.' + rpId) return;
+
+  function toBuffer(text) {
+    var base64 = text.replace(/-/g, '+').replace(/_/g, '/');
+    var binary = atob(base64 + '==='.slice((base64.length + 3) % 4));
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes.buffer;
+  }
+  function toText(buffer) {
+    var bytes = new Uint8Array(buffer);
+    var binary = '';
+    for (var i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]);
+    return btoa(binary).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+  }
+  function descriptors(list) {
+    return (list || []).map(function (d) { return { type: d.type, id: toBuffer(d.id), transports: d.transports }; });
+  }
+  function creationOptions() {
+    var o = Object.assign({}, options);
+    o.challenge = toBuffer(options.challenge);
+    o.user = Object.assign({}, options.user, { id: toBuffer(options.user.id) });
+    o.excludeCredentials = descriptors(options.excludeCredentials);
+    return o;
+  }
+  function requestOptions() {
+    var o = Object.assign({}, options);
+    o.challenge = toBuffer(options.challenge);
+    o.allowCredentials = descriptors(options.allowCredentials);
+    return o;
+  }
+  function toJSON(credential) {
+    var r = credential.response;
+    var json = {
+      id: credential.id,
+      rawId: toText(credential.rawId),
+      type: credential.type,
+      authenticatorAttachment: credential.authenticatorAttachment || undefined,
+      clientExtensionResults: credential.getClientExtensionResults(),
+      response: { clientDataJSON: toText(r.clientDataJSON) }
+    };
+    if (r.attestationObject) {
+      json.response.attestationObject = toText(r.attestationObject);
+      json.response.transports = r.getTransports ? r.getTransports() : [];
+    } else {
+      json.response.authenticatorData = toText(r.authenticatorData);
+      json.response.signature = toText(r.signature);
+      if (r.userHandle) json.response.userHandle = toText(r.userHandle);
+    }
+    return json;
+  }
+  function say(text) { if (status) status.textContent = text; }
+  function send(credential) {
+    form.elements.namedItem('credential').value = JSON.stringify(toJSON(credential));
+    say('Checking your passkey…');
+    form.submit();
+  }
+  function failed(error) {
+    if (error && error.name === 'AbortError') return;
+    say(error && error.name === 'NotAllowedError'
+      ? 'No passkey was used. Try again, or use your password.'
+      : 'The passkey did not work here. Reload the page and try again.');
+    button.disabled = false;
+  }
+
+  var pending = null;
+  function get(mediation) {
+    if (pending) pending.abort();
+    pending = new AbortController();
+    var request = { publicKey: requestOptions(), signal: pending.signal };
+    if (mediation) request.mediation = mediation;
+    return navigator.credentials.get(request).then(function (credential) {
+      if (credential) send(credential);
+    });
+  }
+
+  form.hidden = false;
+  button.addEventListener('click', function () {
+    button.disabled = true;
+    say('');
+    var ceremony = mode === 'create'
+      ? navigator.credentials.create({ publicKey: creationOptions() }).then(send)
+      : get(undefined);
+    ceremony.catch(failed);
+  });
+  if (mode === 'get' && PublicKeyCredential.isConditionalMediationAvailable) {
+    // The autofill offer fails silently: the button is still there to try (and to say why).
+    PublicKeyCredential.isConditionalMediationAvailable().then(function (available) {
+      if (available) return get('conditional');
+    }).catch(function () {});
+  }
+})();
+`;
