@@ -101,6 +101,7 @@ export const TABLE = {
     'health.test.ts': 'postgres-clusters',
     'postgres-failover.test.ts': 'postgres-clusters',
     'postgres-outage.test.ts': 'postgres-clusters',
+    'postgres-pgbouncer.test.ts': 'postgres-clusters',
     'fuzz-authorize.test.ts': 'fuzz',
     'fuzz-oauth.test.ts': 'fuzz',
     'fuzz-redirect-uri.test.ts': 'fuzz',

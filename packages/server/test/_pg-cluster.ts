@@ -106,8 +106,9 @@ function cluster(dir: string, port: number, extra: string[] = []): Cluster {
 /** The `postgres` user's uid and gid, when running as root: the clusters' folders are theirs. */
 let postgresIds: [number, number] | undefined;
 
-async function tempFolder(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-pg-'));
+/** A new temporary folder, the `postgres` user's when running as root. */
+export async function tempFolder(prefix = 'gatehouse-pg-'): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   if (asRoot) {
     if (!postgresIds) {
       const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);

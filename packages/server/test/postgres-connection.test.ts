@@ -103,7 +103,12 @@ const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0
  */
 if (DIALECTS.includes('postgres'))
   describe('the connection pool (store/postgres/pool.ts) when the server drops its connections', () => {
-    const pool = createPool(POSTGRES_URL, { ...DEFAULT_POOL_SETTINGS, max: 2, statementTimeoutMs: 300 });
+    const pool = createPool(POSTGRES_URL, {
+      ...DEFAULT_POOL_SETTINGS,
+      max: 2,
+      statementTimeoutMs: 300,
+      queryTimeoutMs: 800,
+    });
     const admin = new pg.Client({ connectionString: POSTGRES_URL });
     const pidOf = async (client: Awaited<ReturnType<typeof pool.connect>>): Promise<number> =>
       ((await client.query<{ pid: number }>('select pg_backend_pid() as pid', [])).rows[0] as { pid: number }).pid;
@@ -138,10 +143,36 @@ if (DIALECTS.includes('postgres'))
       next.release();
     });
 
-    it('a statement over the statement timeout fails as an outage (503), never hangs', async () => {
+    it('in a transaction, a statement over the statement timeout fails as an outage (503), never hangs', async () => {
       const client = await pool.connect();
       try {
+        await client.query('begin', []);
         await assert.rejects(client.query('select pg_sleep(1)', []), (error) => isConnectionFailure(error));
+        await client.query('rollback', []);
+      } finally {
+        client.release();
+      }
+    });
+
+    it('the time limits are the transaction’s own (SET LOCAL): the session keeps none, as a transaction pooler needs', async () => {
+      const serverDefault = (await admin.query<{ statement_timeout: string }>('show statement_timeout')).rows[0];
+      const client = await pool.connect();
+      try {
+        await client.query('begin', []);
+        const inside = await client.query<{ statement_timeout: string }>('show statement_timeout', []);
+        assert.equal(inside.rows[0]?.statement_timeout, '300ms');
+        await client.query('commit', []);
+        const afterwards = await client.query<{ statement_timeout: string }>('show statement_timeout', []);
+        assert.deepEqual(afterwards.rows[0], serverDefault);
+      } finally {
+        client.release();
+      }
+    });
+
+    it('a single statement outside a transaction is bounded by the client-side query timeout: an outage (503), never a hang', async () => {
+      const client = await pool.connect();
+      try {
+        await assert.rejects(client.query('select pg_sleep(1.5)', []), (error) => isConnectionFailure(error));
       } finally {
         client.release();
       }

@@ -68,10 +68,12 @@ export function createPool(connectionString: string, settings: PoolSettings): Po
       connectionString: url,
       max: settings.max,
       connectionTimeoutMillis: settings.connectionTimeoutMs,
-      statement_timeout: settings.statementTimeoutMs,
+      // No session settings (startup parameters, session SET): behind PgBouncer in transaction
+      // pooling a session is not ours between transactions, and PgBouncer refuses the connection
+      // outright for a startup parameter it does not know. The server-side timeouts are set per
+      // transaction instead (see `begin` below); a single statement outside a transaction is bounded
+      // by query_timeout here and by the role's own statement_timeout if the operator sets one.
       query_timeout: settings.queryTimeoutMs,
-      // A session left in a transaction by a client that vanished must not hold row locks for long.
-      idle_in_transaction_session_timeout: Math.max(settings.statementTimeoutMs, 30_000),
       keepAlive: true,
       ...(settings.types ? { types: settings.types } : {}),
       // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits it (see newClientCheck)
@@ -80,10 +82,11 @@ export function createPool(connectionString: string, settings: PoolSettings): Po
     pool.on('error', ignore);
     return pool;
   });
+  const begin = beginWithTimeouts(settings);
   let current = 0;
 
   async function connectTo(index: number): Promise<PostgresPoolClient> {
-    return wrapClient(await (pools[index] as pg.Pool).connect());
+    return wrapClient(await (pools[index] as pg.Pool).connect(), begin);
   }
 
   return {
@@ -127,12 +130,33 @@ function newClientCheck(host: string, readWrite: boolean): (client: pg.ClientBas
   };
 }
 
-/** The client Kysely sees: NUL-safe parameters, and destroyed on release once its connection failed. */
-function wrapClient(client: pg.PoolClient): PostgresPoolClient {
+/**
+ * Kysely's `begin`, with the transaction's server-side time limits: `SET LOCAL` lasts until the
+ * COMMIT or ROLLBACK, so it holds on whichever server connection a transaction pooler gives this
+ * transaction and leaves nothing behind. Sent as one simple-protocol query: no extra round trip.
+ */
+function beginWithTimeouts(settings: PoolSettings): string {
+  // A session left in a transaction by a client that vanished must not hold row locks for long.
+  const idle = Math.max(settings.statementTimeoutMs, 30_000);
+  return `begin; set local statement_timeout = ${Math.trunc(settings.statementTimeoutMs)}; set local idle_in_transaction_session_timeout = ${Math.trunc(idle)}`;
+}
+
+/**
+ * The client Kysely sees: NUL-safe parameters, `begin` with its time limits, and destroyed on
+ * release once its connection failed or it answered from a read-only host (SQLSTATE 25006: a
+ * standby now, behind a pooler or an address that moved), so the pool opens a fresh one instead
+ * of keeping a connection that can only fail.
+ */
+function wrapClient(client: pg.PoolClient, begin: string): PostgresPoolClient {
   let broken: Error | undefined;
   return {
     async query(text: string, parameters: readonly unknown[]) {
       try {
+        if (text === 'begin') {
+          // Three results, one per statement: Kysely reads none of them.
+          const results = (await client.query(begin)) as unknown as pg.QueryResult[];
+          return results[0] as unknown as PostgresQueryResult<unknown>;
+        }
         return (await client.query(text, parametersWithoutNul(text, parameters))) as PostgresQueryResult<unknown>;
       } catch (error) {
         if (isConnectionFailure(error)) broken = error as Error;
