@@ -102,6 +102,7 @@ export const TABLE = {
     'postgres-failover.test.ts': 'postgres-clusters',
     'postgres-outage.test.ts': 'postgres-clusters',
     'postgres-pgbouncer.test.ts': 'postgres-clusters',
+    'postgres-switchover.test.ts': 'postgres-clusters',
     'fuzz-authorize.test.ts': 'fuzz',
     'fuzz-oauth.test.ts': 'fuzz',
     'fuzz-redirect-uri.test.ts': 'fuzz',

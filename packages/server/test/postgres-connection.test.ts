@@ -143,6 +143,26 @@ if (DIALECTS.includes('postgres'))
       next.release();
     });
 
+    it('a connection answering read-only (SQLSTATE 25006) replaces its host’s whole pool: no idle connection of it is handed out again', async () => {
+      const readOnly = await pool.connect();
+      const idle = await pool.connect();
+      const idlePid = await pidOf(idle);
+      idle.release();
+      // As a fenced primary or a standby behind a moved address answers (here one session's own setting).
+      await readOnly.query('set default_transaction_read_only = on', []);
+      await assert.rejects(readOnly.query('create table gh_read_only_probe (a int)', []), { code: '25006' });
+      readOnly.release();
+      const next = await pool.connect();
+      try {
+        assert.notEqual(await pidOf(next), idlePid, 'the idle connection of the read-only pool was not reused');
+      } finally {
+        next.release();
+      }
+      await sleep(100);
+      const left = await admin.query('select 1 from pg_stat_activity where pid = $1', [idlePid]);
+      assert.equal(left.rowCount, 0, 'and it was closed');
+    });
+
     it('in a transaction, a statement over the statement timeout fails as an outage (503), never hangs', async () => {
       const client = await pool.connect();
       try {

@@ -52,6 +52,9 @@ const POOL_BUSY = /timeout exceeded when trying to connect/;
 
 const ignore = (): void => {};
 
+/** SQLSTATE read_only_sql_transaction: a write on a host that is not (or no longer) a primary. */
+const READ_ONLY_SQL_TRANSACTION = '25006';
+
 /**
  * The connection pool behind Kysely. Every pool and client error has a listener (node-postgres
  * emits 'error' on idle clients and on checked-out clients between queries when the server drops
@@ -60,10 +63,18 @@ const ignore = (): void => {};
  * one pg.Pool per host: connections come from the host that last worked, and when it fails the
  * hosts are tried in order and the first that accepts (with `target_session_attrs=read-write`:
  * whose `transaction_read_only` is off, as libpq means it) is kept.
+ *
+ * A statement answered "read-only" (SQLSTATE 25006) means the host behind that pool is no longer a
+ * primary (fenced for a switchover, or a standby now behind an address or pooler that has not moved
+ * yet): the host's whole pool is replaced by a fresh one, so that no connection it held is used
+ * again — not even for a read, which the read-only host would answer from data that may be stale —
+ * and the next request connects anew (and, with `target_session_attrs=read-write`, moves to the
+ * writable host). What broke Keycloak (#49515, #46815) was a pool that kept such connections and
+ * failed until it was restarted.
  */
 export function createPool(connectionString: string, settings: PoolSettings): PostgresPool {
   const { hosts, urls, readWrite } = parseHostList(connectionString);
-  const pools = urls.map((url, i) => {
+  const newPool = (url: string, i: number): pg.Pool => {
     const pool = new pg.Pool({
       connectionString: url,
       max: settings.max,
@@ -81,12 +92,20 @@ export function createPool(connectionString: string, settings: PoolSettings): Po
     });
     pool.on('error', ignore);
     return pool;
-  });
+  };
+  const pools = urls.map(newPool);
   const begin = beginWithTimeouts(settings);
   let current = 0;
 
   async function connectTo(index: number): Promise<PostgresPoolClient> {
-    return wrapClient(await (pools[index] as pg.Pool).connect(), begin);
+    const pool = pools[index] as pg.Pool;
+    return wrapClient(await pool.connect(), begin, () => {
+      // Once per pool: of many clients answered read-only at once, the first replaces it.
+      if (pools[index] !== pool) return;
+      pools[index] = newPool(urls[index] as string, index);
+      // Ends its idle clients now and each checked-out one on release.
+      pool.end().catch(ignore);
+    });
   }
 
   return {
@@ -142,12 +161,11 @@ function beginWithTimeouts(settings: PoolSettings): string {
 }
 
 /**
- * The client Kysely sees: NUL-safe parameters, `begin` with its time limits, and destroyed on
- * release once its connection failed or it answered from a read-only host (SQLSTATE 25006: a
- * standby now, behind a pooler or an address that moved), so the pool opens a fresh one instead
- * of keeping a connection that can only fail.
+ * The client Kysely sees: NUL-safe parameters, `begin` with its time limits, destroyed on release
+ * once its connection failed or it answered read-only (SQLSTATE 25006, which also replaces its
+ * host's pool: see createPool).
  */
-function wrapClient(client: pg.PoolClient, begin: string): PostgresPoolClient {
+function wrapClient(client: pg.PoolClient, begin: string, onReadOnly: () => void): PostgresPoolClient {
   let broken: Error | undefined;
   return {
     async query(text: string, parameters: readonly unknown[]) {
@@ -160,6 +178,7 @@ function wrapClient(client: pg.PoolClient, begin: string): PostgresPoolClient {
         return (await client.query(text, parametersWithoutNul(text, parameters))) as PostgresQueryResult<unknown>;
       } catch (error) {
         if (isConnectionFailure(error)) broken = error as Error;
+        if ((error as { code?: unknown }).code === READ_ONLY_SQL_TRANSACTION) onReadOnly();
         throw error;
       }
     },
