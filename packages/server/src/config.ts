@@ -5,6 +5,7 @@ import { rateLimitsFromEnv, type RateLimitPolicies } from './rate-limits.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
 import { logFormatFrom, type LogFormat } from './http/log-format.js';
 import { projectRoot } from './project-root.js';
+import type { TracingMode } from './telemetry/start.js';
 import { REGISTRATION_POLICIES, type RegistrationPolicy } from './oauth/dynamic-registration.js';
 
 /** Configuration from the environment; every variable is optional. */
@@ -41,6 +42,8 @@ export interface ServerConfig {
   readonly keyEncryptionKey?: string;
   /** CLIENT_REGISTRATION: off (default), token or open (oauth/dynamic-registration.ts). */
   readonly clientRegistration: RegistrationPolicy;
+  /** TRACING: off (default), otlp or api (telemetry/start.ts). */
+  readonly tracing: TracingMode;
 }
 
 export function configFromEnv(
@@ -71,6 +74,7 @@ export function configFromEnv(
     connectionLimits: connectionLimitsFrom(env),
     keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
     clientRegistration: clientRegistrationFrom(env.CLIENT_REGISTRATION),
+    tracing: tracingFrom(env.TRACING),
   };
 }
 
@@ -116,6 +120,12 @@ function connectionLimitsFrom(env: NodeJS.ProcessEnv): ConnectionLimits {
 }
 
 /** AUTO_MIGRATE: `true` (the default) or `false`, nothing else: a typo must not decide whether the schema changes. */
+function tracingFrom(value: string | undefined): TracingMode {
+  if (value === undefined || value === '' || value === 'off') return 'off';
+  if (value === 'otlp' || value === 'api') return value;
+  throw new Error(`TRACING must be off, otlp or api, got ${JSON.stringify(value)}`);
+}
+
 function autoMigrateFrom(value: string | undefined): boolean {
   if (value === undefined || value === '' || value === 'true') return true;
   if (value === 'false') return false;

@@ -44,20 +44,33 @@ const unitOf = (path: string): string => path.split('/')[0] as string;
  */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   primitives: [],
-  store: ['primitives'],
+  telemetry: [],
+  store: ['primitives', 'telemetry'],
   audit: ['primitives', 'store'],
   users: ['primitives', 'store', 'audit'],
   abuse: ['primitives', 'store'],
   http: ['primitives', 'store', 'audit'],
   html: ['primitives', 'store', 'http'],
-  oauth: ['primitives', 'store', 'audit', 'users', 'abuse', 'http'],
+  oauth: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'telemetry'],
   'json-api': ['primitives', 'http', 'oauth', 'context.ts'],
   health: ['primitives', 'store', 'http', 'oauth'],
-  api: ['primitives', 'store', 'http', 'json-api', 'context.ts'],
+  api: ['primitives', 'store', 'http', 'json-api', 'telemetry', 'context.ts'],
   'admin-api': ['primitives', 'store', 'audit', 'users', 'http', 'oauth', 'json-api', 'context.ts'],
   authorize: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'html', 'oauth', 'context.ts'],
   pages: ['primitives', 'http', 'html'],
-  cli: ['primitives', 'store', 'audit', 'users', 'http', 'oauth', 'pages', 'config.ts', 'context.ts', 'server.ts'],
+  cli: [
+    'primitives',
+    'telemetry',
+    'store',
+    'audit',
+    'users',
+    'http',
+    'oauth',
+    'pages',
+    'config.ts',
+    'context.ts',
+    'server.ts',
+  ],
 };
 
 const files = sourceFiles(SRC).map((file) => ({ path: relative(SRC, file), imports: localImportsOf(file) }));
