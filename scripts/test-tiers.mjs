@@ -102,6 +102,7 @@ export const TABLE = {
     'health.test.ts': 'postgres-clusters',
     'postgres-failover.test.ts': 'postgres-clusters',
     'postgres-outage.test.ts': 'postgres-clusters',
+    'postgres-patroni.test.ts': 'postgres-clusters',
     'postgres-pgbouncer.test.ts': 'postgres-clusters',
     'postgres-switchover.test.ts': 'postgres-clusters',
     'fuzz-authorize.test.ts': 'fuzz',

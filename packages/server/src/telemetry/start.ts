@@ -43,8 +43,9 @@ interface ResourcesModule {
  * peer dependencies, not installed with Gatehouse, and their absence is an error naming them. The
  * exporter reads the standard variables (OTEL_EXPORTER_OTLP_ENDPOINT or
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS, …), the batch processor
- * OTEL_BSP_*; the provider registers the W3C trace-context propagator and an AsyncLocalStorage
- * context manager. With `api`, spans go to whatever provider the operator registered (e.g. with
+ * OTEL_BSP_*; the provider registers the W3C trace-context propagator and the SDK's context
+ * manager, which follows every promise of the process (a cost paid only with tracing on: the
+ * server's own code follows no request through an async context). With `api`, spans go to whatever provider the operator registered (e.g. with
  * `node --import` of their own setup); none registered, the API's no-op.
  */
 export async function startTracing(
