@@ -1,4 +1,4 @@
-import { setTracing } from './tracing.js';
+import { disableTracing, enableTracing } from './tracing.js';
 
 /** TRACING: `off` (the default), `otlp` (the SDK and its OTLP/HTTP exporter), or `api` (a provider registered by the operator). */
 export type TracingMode = 'off' | 'otlp' | 'api';
@@ -54,8 +54,8 @@ export async function startTracing(
 ): Promise<Tracing> {
   if (mode === 'off') return { shutdown: async () => {} };
   if (mode === 'api') {
-    setTracing(true);
-    return { shutdown: async () => setTracing(false) };
+    await enableTracing();
+    return { shutdown: async () => disableTracing() };
   }
   let sdk: SdkModule;
   let exporter: ExporterModule;
@@ -83,10 +83,10 @@ export async function startTracing(
     spanProcessors: [new sdk.BatchSpanProcessor(new exporter.OTLPTraceExporter())],
   });
   provider.register();
-  setTracing(true);
+  await enableTracing();
   return {
     async shutdown() {
-      setTracing(false);
+      disableTracing();
       await provider.shutdown();
     },
   };

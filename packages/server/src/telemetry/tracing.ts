@@ -1,12 +1,4 @@
-import {
-  propagation,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Attributes,
-  type Span,
-} from '@opentelemetry/api';
+import type * as OpenTelemetry from '@opentelemetry/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -14,26 +6,41 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * on (telemetry/start.ts): then the OAuth and REST routes, the token grants and the store's
  * transactions run in spans, and an incoming W3C `traceparent` is their parent.
  *
- * What it costs when off: the routes are registered unwrapped (no hook, no closure), and the grant
- * and the transaction each read one boolean; no span object is made, not even the API's no-op one.
+ * What it costs when off: `@opentelemetry/api` is not even loaded (it is imported when tracing is
+ * turned on: its load is tens of milliseconds of every start), the routes are registered unwrapped
+ * (no hook, no closure), and the grant and the transaction each read one boolean; no span object is
+ * made, not even the API's no-op one.
  *
  * No attribute carries a token, a secret, a credential or a record's content: names of things
  * (route, grant type, client id, store dialect), outcomes (status code, error code), nothing a
  * request sent as a value.
  */
 let on = false;
+let api: typeof OpenTelemetry | undefined;
+let tracer: OpenTelemetry.Tracer | undefined;
 
-/** Whether spans are made; set once, before the routes are registered (telemetry/start.ts). */
+/** Whether spans are made; set before the routes are registered (telemetry/start.ts). */
 export function isTracing(): boolean {
   return on;
 }
 
-export function setTracing(enabled: boolean): void {
-  on = enabled;
+/** Loads the API and turns spans on. */
+export async function enableTracing(): Promise<void> {
+  api ??= await import('@opentelemetry/api');
+  // A proxy: it delegates to whichever tracer provider is registered when a span starts.
+  tracer ??= api.trace.getTracer('gatehouse');
+  on = true;
 }
 
-// A proxy: it delegates to whichever tracer provider is registered when a span starts.
-const tracer = trace.getTracer('gatehouse');
+export function disableTracing(): void {
+  on = false;
+}
+
+/** The API and the tracer, loaded by enableTracing (only called once tracing is on). */
+function loaded(): { api: typeof OpenTelemetry; tracer: OpenTelemetry.Tracer } {
+  if (!api || !tracer) throw new Error('tracing is not enabled');
+  return { api, tracer };
+}
 
 /** The kind of a thrown error (an OAuthError's reason, a SQLSTATE, a class name), never its message, which may quote input. */
 function errorType(error: unknown): string {
@@ -43,14 +50,19 @@ function errorType(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }
 
-function failed(span: Span, error: unknown): void {
+function failed(span: OpenTelemetry.Span, error: unknown): void {
   span.setAttribute('error.type', errorType(error));
-  span.setStatus({ code: SpanStatusCode.ERROR });
+  span.setStatus({ code: loaded().api.SpanStatusCode.ERROR });
 }
 
 /** Runs `work` in a child span of the active one. Call only when isTracing(). */
-export async function inSpan<T>(name: string, attributes: Attributes, work: () => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(name, { kind: SpanKind.INTERNAL, attributes }, async (span) => {
+export async function inSpan<T>(
+  name: string,
+  attributes: OpenTelemetry.Attributes,
+  work: () => Promise<T>,
+): Promise<T> {
+  const { api, tracer } = loaded();
+  return tracer.startActiveSpan(name, { kind: api.SpanKind.INTERNAL, attributes }, async (span) => {
     try {
       return await work();
     } catch (error) {
@@ -74,14 +86,15 @@ const headerGetter = {
  */
 export function traceRoutes(app: FastifyInstance): void {
   if (!on) return;
+  const { api, tracer } = loaded();
   app.addHook('onRoute', (route) => {
     const handler = route.handler as (this: FastifyInstance, ...args: unknown[]) => unknown;
     const method = [route.method].flat().join(',');
     const name = `${method} ${route.url}`;
     const traced = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-      const parent = propagation.extract(ROOT_CONTEXT, request.headers, headerGetter);
+      const parent = api.propagation.extract(api.ROOT_CONTEXT, request.headers, headerGetter);
       const attributes = { 'http.request.method': request.method, 'http.route': route.url };
-      return tracer.startActiveSpan(name, { kind: SpanKind.SERVER, attributes }, parent, async (span) => {
+      return tracer.startActiveSpan(name, { kind: api.SpanKind.SERVER, attributes }, parent, async (span) => {
         try {
           const result = await handler.call(this, request, reply);
           span.setAttribute('http.response.status_code', reply.statusCode);
