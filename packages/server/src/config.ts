@@ -5,6 +5,7 @@ import { rateLimitsFromEnv, type RateLimitPolicies } from './rate-limits.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
 import { logFormatFrom, type LogFormat } from './http/log-format.js';
 import { projectRoot } from './project-root.js';
+import type { TracingMode } from './telemetry/start.js';
 import { REGISTRATION_POLICIES, type RegistrationPolicy } from './oauth/dynamic-registration.js';
 import { clientIdMetadataFromEnv } from './oauth/client-id-metadata-config.js';
 import type { ClientIdMetadataPolicy } from './oauth/client-id-metadata.js';
@@ -47,6 +48,8 @@ export interface ServerConfig {
   readonly clientIdMetadata: Partial<ClientIdMetadataPolicy>;
   /** UPSTREAMS_FILE: upstream OpenID Providers `serve` applies at start (docs/federation.md). */
   readonly upstreamsFile?: string;
+  /** TRACING: off (default), otlp or api (telemetry/start.ts). */
+  readonly tracing: TracingMode;
 }
 
 export function configFromEnv(
@@ -79,6 +82,7 @@ export function configFromEnv(
     clientRegistration: clientRegistrationFrom(env.CLIENT_REGISTRATION),
     clientIdMetadata: clientIdMetadataFromEnv(env),
     upstreamsFile: env.UPSTREAMS_FILE || undefined,
+    tracing: tracingFrom(env.TRACING),
   };
 }
 
@@ -124,6 +128,12 @@ function connectionLimitsFrom(env: NodeJS.ProcessEnv): ConnectionLimits {
 }
 
 /** AUTO_MIGRATE: `true` (the default) or `false`, nothing else: a typo must not decide whether the schema changes. */
+function tracingFrom(value: string | undefined): TracingMode {
+  if (value === undefined || value === '' || value === 'off') return 'off';
+  if (value === 'otlp' || value === 'api') return value;
+  throw new Error(`TRACING must be off, otlp or api, got ${JSON.stringify(value)}`);
+}
+
 function autoMigrateFrom(value: string | undefined): boolean {
   if (value === undefined || value === '' || value === 'true') return true;
   if (value === 'false') return false;

@@ -106,8 +106,9 @@ function cluster(dir: string, port: number, extra: string[] = []): Cluster {
 /** The `postgres` user's uid and gid, when running as root: the clusters' folders are theirs. */
 let postgresIds: [number, number] | undefined;
 
-async function tempFolder(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-pg-'));
+/** A new temporary folder, the `postgres` user's when running as root. */
+export async function tempFolder(prefix = 'gatehouse-pg-'): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   if (asRoot) {
     if (!postgresIds) {
       const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
@@ -137,4 +138,20 @@ export async function initStandby(primary: Cluster, name: string): Promise<Clust
   const c = cluster(dir, await freePort());
   await c.start();
   return c;
+}
+
+/**
+ * The last step of a switchover: a former primary, stopped, is made a streaming standby of the new
+ * `primary` and started again on its own port. Its data folder is cloned anew from the new primary
+ * (what Patroni or pg_auto_failover do when pg_rewind is not set up): its shutdown checkpoint, written
+ * after the promotion, is not in the new primary's history.
+ */
+export async function rebuildAsStandby(former: Cluster, primary: Cluster, name: string): Promise<void> {
+  const data = join(former.dir, 'data');
+  rmSync(data, { recursive: true, force: true });
+  const source = ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'];
+  await pgBin('pg_basebackup', [...source, '-D', data, '-R', '--checkpoint', 'fast']);
+  const conninfo = `host=127.0.0.1 port=${primary.port} user=postgres application_name=${name}`;
+  appendFileSync(join(data, 'postgresql.auto.conf'), `primary_conninfo = '${conninfo}'\n`);
+  await former.start();
 }

@@ -66,6 +66,8 @@ export class StoreLoad {
   /** Anything a client must never see: a 5xx other than 503, a 503 without Retry-After, a lost token, no answer. */
   readonly faults: string[] = [];
   readonly heads: string[];
+  /** Per chain, every refresh token it rotated away (answered 200 for it), with when. */
+  readonly superseded: { token: string; at: number }[][];
   /** Refresh tokens answered 503 and presented again: how many of them worked then. */
   retriedAfter503 = 0;
   /** Records answered 201, with the writer whose token created them (records belong to their creator). */
@@ -80,6 +82,7 @@ export class StoreLoad {
     this.#options = options;
     this.#authorization = authorization;
     this.heads = grants.slice(0, options.chains).map((g) => g.refresh_token);
+    this.superseded = this.heads.map(() => []);
     this.#accessTokens = grants.slice(options.chains).map((g) => g.access_token);
   }
 
@@ -142,6 +145,7 @@ export class StoreLoad {
       });
       const body = (await response?.json().catch(() => ({}))) as { refresh_token?: string; error_description?: string };
       if (response?.status === 200 && body.refresh_token) {
+        this.superseded[i]?.push({ token: this.heads[i] as string, at: Date.now() });
         this.heads[i] = body.refresh_token;
         if (after503) this.retriedAfter503++;
         after503 = false;

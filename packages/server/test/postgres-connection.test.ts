@@ -103,7 +103,12 @@ const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0
  */
 if (DIALECTS.includes('postgres'))
   describe('the connection pool (store/postgres/pool.ts) when the server drops its connections', () => {
-    const pool = createPool(POSTGRES_URL, { ...DEFAULT_POOL_SETTINGS, max: 2, statementTimeoutMs: 300 });
+    const pool = createPool(POSTGRES_URL, {
+      ...DEFAULT_POOL_SETTINGS,
+      max: 2,
+      statementTimeoutMs: 300,
+      queryTimeoutMs: 800,
+    });
     const admin = new pg.Client({ connectionString: POSTGRES_URL });
     const pidOf = async (client: Awaited<ReturnType<typeof pool.connect>>): Promise<number> =>
       ((await client.query<{ pid: number }>('select pg_backend_pid() as pid', [])).rows[0] as { pid: number }).pid;
@@ -138,10 +143,56 @@ if (DIALECTS.includes('postgres'))
       next.release();
     });
 
-    it('a statement over the statement timeout fails as an outage (503), never hangs', async () => {
+    it('a connection answering read-only (SQLSTATE 25006) replaces its host’s whole pool: no idle connection of it is handed out again', async () => {
+      const readOnly = await pool.connect();
+      const idle = await pool.connect();
+      const idlePid = await pidOf(idle);
+      idle.release();
+      // As a fenced primary or a standby behind a moved address answers (here one session's own setting).
+      await readOnly.query('set default_transaction_read_only = on', []);
+      await assert.rejects(readOnly.query('create table gh_read_only_probe (a int)', []), { code: '25006' });
+      readOnly.release();
+      const next = await pool.connect();
+      try {
+        assert.notEqual(await pidOf(next), idlePid, 'the idle connection of the read-only pool was not reused');
+      } finally {
+        next.release();
+      }
+      await sleep(100);
+      const left = await admin.query('select 1 from pg_stat_activity where pid = $1', [idlePid]);
+      assert.equal(left.rowCount, 0, 'and it was closed');
+    });
+
+    it('in a transaction, a statement over the statement timeout fails as an outage (503), never hangs', async () => {
       const client = await pool.connect();
       try {
+        await client.query('begin', []);
         await assert.rejects(client.query('select pg_sleep(1)', []), (error) => isConnectionFailure(error));
+        await client.query('rollback', []);
+      } finally {
+        client.release();
+      }
+    });
+
+    it('the time limits are the transaction’s own (SET LOCAL): the session keeps none, as a transaction pooler needs', async () => {
+      const serverDefault = (await admin.query<{ statement_timeout: string }>('show statement_timeout')).rows[0];
+      const client = await pool.connect();
+      try {
+        await client.query('begin', []);
+        const inside = await client.query<{ statement_timeout: string }>('show statement_timeout', []);
+        assert.equal(inside.rows[0]?.statement_timeout, '300ms');
+        await client.query('commit', []);
+        const afterwards = await client.query<{ statement_timeout: string }>('show statement_timeout', []);
+        assert.deepEqual(afterwards.rows[0], serverDefault);
+      } finally {
+        client.release();
+      }
+    });
+
+    it('a single statement outside a transaction is bounded by the client-side query timeout: an outage (503), never a hang', async () => {
+      const client = await pool.connect();
+      try {
+        await assert.rejects(client.query('select pg_sleep(1.5)', []), (error) => isConnectionFailure(error));
       } finally {
         client.release();
       }

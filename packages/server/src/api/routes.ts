@@ -7,6 +7,7 @@ import type { RecordAccess } from './ownership.js';
 import { serveJsonApi } from '../json-api/serve-json-api.js';
 import { resourceMetadataUrl } from './resource-metadata.js';
 import { servedDocumentText } from './served-document.js';
+import { traceRoutes } from '../telemetry/tracing.js';
 
 /**
  * REST API v2 under /v2: the OpenAPI document, then the operations it declares for each collection. The
@@ -17,6 +18,8 @@ export async function apiRoutes(
   app: FastifyInstance,
   { context, api }: { context: ServerContext; api: ApiDefinition },
 ): Promise<void> {
+  // A server span per REST operation when tracing is on; nothing when off.
+  traceRoutes(app);
   serveJsonApi(app, context, { realm: 'gatehouse', resourceMetadata: resourceMetadataUrl(context.issuer) });
   // Serialised once: what the server adds for where it runs (servers, security) is known at startup.
   const served = servedDocumentText(api.document, api.declarations, context.issuer);

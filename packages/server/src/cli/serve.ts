@@ -7,6 +7,7 @@ import { serverLoggerOptions } from '../http/log-redaction.js';
 import { recordServedIssuer } from '../oauth/served-issuer.js';
 import { createContext, startServer, type StartOptions } from '../server.js';
 import { openStore } from '../store/open.js';
+import { startTracing } from '../telemetry/start.js';
 import { sqliteFilename } from '../store/sqlite-location.js';
 import { ensureDemoClient } from './demo.js';
 import { CLI_AUDIT_SINK } from './open-context.js';
@@ -103,6 +104,8 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
   const stop = watchStopSignals(pino(serverLoggerOptions(config.logLevel)), { inFlight: () => inFlight() });
   const demo = options.demo ? new DemoFlows() : undefined;
   try {
+    // Before the routes are registered: they are wrapped in spans only when tracing is on.
+    const tracing = await startTracing(config.tracing);
     const server = await startServer(startOptions(config, options, demo));
     inFlight = () => server.app.drain.inFlight;
     // Workers serve the demo's callback page; the primary made the demo data and printed the request.
@@ -113,6 +116,7 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
     }
     await stop.requested;
     await server.close();
+    await tracing.shutdown();
     return 0;
   } finally {
     // A worker's IPC channel would keep it running: it leaves the cluster once it stopped or failed.

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { addressKey } from '../abuse/rate-limiter.js';
 import { FormParams, formParamsOf } from '../http/form.js';
 import { OAuthRateLimited, oauthErrorHandler } from '../http/oauth-errors.js';
+import { traceRoutes } from '../telemetry/tracing.js';
 import { callerAuthentication } from './endpoints/authenticate-caller.js';
 import type { ClientAuthentication, EndpointCall, OAuthEndpoint } from './endpoints/endpoint.js';
 import { OAUTH_ENDPOINTS } from './endpoints/index.js';
@@ -18,6 +19,8 @@ const OAUTH_BODY_LIMIT = 16 * 1024;
  * endpoints that read JSON (client registration, RFC 7591 §3.1) have a context of their own.
  */
 export async function oauthRoutes(app: FastifyInstance, { services }: { services: OAuthServices }): Promise<void> {
+  // A server span per request when tracing is on; nothing when off.
+  traceRoutes(app);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
+import { inSpan, isTracing } from '../telemetry/tracing.js';
 import { openPostgresStore } from './postgres/index.js';
 import { openSqliteStore } from './sqlite/index.js';
 import { sqliteFilename } from './sqlite-location.js';
@@ -30,12 +31,24 @@ export async function openStore(
       throw new OperatorInputError(
         `no SQLite database at ${filename} (DATABASE_URL ${databaseUrl}); gatehouse migrate or gatehouse serve creates it`,
       );
-    return openSqliteStore({ filename, migrations, create });
+    return withTracedTransactions(await openSqliteStore({ filename, migrations, create }));
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    return openPostgresStore({ connectionString: databaseUrl, migrations });
+    return withTracedTransactions(await openPostgresStore({ connectionString: databaseUrl, migrations }));
   }
   throw new Error(
     `DATABASE_URL must start with sqlite: or postgres:// (got ${JSON.stringify(databaseUrl.split(':')[0])})`,
   );
+}
+
+/**
+ * Each transaction in a span `store.transaction` when tracing is on (telemetry/tracing.ts), its
+ * retries and group commit included; when off, one boolean read more per transaction.
+ */
+function withTracedTransactions(store: Store): Store {
+  const run = store.transaction.bind(store);
+  const attributes = { 'db.system.name': store.dialect === 'postgres' ? 'postgresql' : 'sqlite' };
+  const transaction: Store['transaction'] = (work) =>
+    isTracing() ? inSpan('store.transaction', attributes, () => run(work)) : run(work);
+  return Object.assign(store, { transaction });
 }

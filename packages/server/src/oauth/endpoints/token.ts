@@ -1,6 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
 import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
+import { inSpan, isTracing } from '../../telemetry/tracing.js';
 import { grantHandlerOf } from '../grants/index.js';
 import type { OAuthServices } from '../services.js';
 import { oauthEndpoint } from './endpoint.js';
@@ -23,7 +24,14 @@ export const tokenEndpoint = oauthEndpoint({
   async handle({ reply, params, client, checked: grant }, services) {
     // RFC 6749 §5.2 unauthorized_client: the client may not use this grant type.
     if (!client.grantTypes.includes(grant.grantType)) throw new OAuthError('grant_type_not_allowed');
-    const response = await grant.handle(params, client, servicesFor(params.get('resource'), services));
+    const scoped = servicesFor(params.get('resource'), services);
+    const response = isTracing()
+      ? await inSpan(
+          `oauth.grant ${grant.grantType}`,
+          { 'oauth.grant_type': grant.grantType, 'oauth.client_id': client.id },
+          () => grant.handle(params, client, scoped),
+        )
+      : await grant.handle(params, client, scoped);
     return noStore(reply).send(response);
   },
 });

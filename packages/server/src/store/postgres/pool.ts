@@ -52,6 +52,9 @@ const POOL_BUSY = /timeout exceeded when trying to connect/;
 
 const ignore = (): void => {};
 
+/** SQLSTATE read_only_sql_transaction: a write on a host that is not (or no longer) a primary. */
+const READ_ONLY_SQL_TRANSACTION = '25006';
+
 /**
  * The connection pool behind Kysely. Every pool and client error has a listener (node-postgres
  * emits 'error' on idle clients and on checked-out clients between queries when the server drops
@@ -60,18 +63,28 @@ const ignore = (): void => {};
  * one pg.Pool per host: connections come from the host that last worked, and when it fails the
  * hosts are tried in order and the first that accepts (with `target_session_attrs=read-write`:
  * whose `transaction_read_only` is off, as libpq means it) is kept.
+ *
+ * A statement answered "read-only" (SQLSTATE 25006) means the host behind that pool is no longer a
+ * primary (fenced for a switchover, or a standby now behind an address or pooler that has not moved
+ * yet): the host's whole pool is replaced by a fresh one, so that no connection it held is used
+ * again — not even for a read, which the read-only host would answer from data that may be stale —
+ * and the next request connects anew (and, with `target_session_attrs=read-write`, moves to the
+ * writable host). What broke Keycloak (#49515, #46815) was a pool that kept such connections and
+ * failed until it was restarted.
  */
 export function createPool(connectionString: string, settings: PoolSettings): PostgresPool {
   const { hosts, urls, readWrite } = parseHostList(connectionString);
-  const pools = urls.map((url, i) => {
+  const newPool = (url: string, i: number): pg.Pool => {
     const pool = new pg.Pool({
       connectionString: url,
       max: settings.max,
       connectionTimeoutMillis: settings.connectionTimeoutMs,
-      statement_timeout: settings.statementTimeoutMs,
+      // No session settings (startup parameters, session SET): behind PgBouncer in transaction
+      // pooling a session is not ours between transactions, and PgBouncer refuses the connection
+      // outright for a startup parameter it does not know. The server-side timeouts are set per
+      // transaction instead (see `begin` below); a single statement outside a transaction is bounded
+      // by query_timeout here and by the role's own statement_timeout if the operator sets one.
       query_timeout: settings.queryTimeoutMs,
-      // A session left in a transaction by a client that vanished must not hold row locks for long.
-      idle_in_transaction_session_timeout: Math.max(settings.statementTimeoutMs, 30_000),
       keepAlive: true,
       ...(settings.types ? { types: settings.types } : {}),
       // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits it (see newClientCheck)
@@ -79,11 +92,20 @@ export function createPool(connectionString: string, settings: PoolSettings): Po
     });
     pool.on('error', ignore);
     return pool;
-  });
+  };
+  const pools = urls.map(newPool);
+  const begin = beginWithTimeouts(settings);
   let current = 0;
 
   async function connectTo(index: number): Promise<PostgresPoolClient> {
-    return wrapClient(await (pools[index] as pg.Pool).connect());
+    const pool = pools[index] as pg.Pool;
+    return wrapClient(await pool.connect(), begin, () => {
+      // Once per pool: of many clients answered read-only at once, the first replaces it.
+      if (pools[index] !== pool) return;
+      pools[index] = newPool(urls[index] as string, index);
+      // Ends its idle clients now and each checked-out one on release.
+      pool.end().catch(ignore);
+    });
   }
 
   return {
@@ -127,15 +149,36 @@ function newClientCheck(host: string, readWrite: boolean): (client: pg.ClientBas
   };
 }
 
-/** The client Kysely sees: NUL-safe parameters, and destroyed on release once its connection failed. */
-function wrapClient(client: pg.PoolClient): PostgresPoolClient {
+/**
+ * Kysely's `begin`, with the transaction's server-side time limits: `SET LOCAL` lasts until the
+ * COMMIT or ROLLBACK, so it holds on whichever server connection a transaction pooler gives this
+ * transaction and leaves nothing behind. Sent as one simple-protocol query: no extra round trip.
+ */
+function beginWithTimeouts(settings: PoolSettings): string {
+  // A session left in a transaction by a client that vanished must not hold row locks for long.
+  const idle = Math.max(settings.statementTimeoutMs, 30_000);
+  return `begin; set local statement_timeout = ${Math.trunc(settings.statementTimeoutMs)}; set local idle_in_transaction_session_timeout = ${Math.trunc(idle)}`;
+}
+
+/**
+ * The client Kysely sees: NUL-safe parameters, `begin` with its time limits, destroyed on release
+ * once its connection failed or it answered read-only (SQLSTATE 25006, which also replaces its
+ * host's pool: see createPool).
+ */
+function wrapClient(client: pg.PoolClient, begin: string, onReadOnly: () => void): PostgresPoolClient {
   let broken: Error | undefined;
   return {
     async query(text: string, parameters: readonly unknown[]) {
       try {
+        if (text === 'begin') {
+          // Three results, one per statement: Kysely reads none of them.
+          const results = (await client.query(begin)) as unknown as pg.QueryResult[];
+          return results[0] as unknown as PostgresQueryResult<unknown>;
+        }
         return (await client.query(text, parametersWithoutNul(text, parameters))) as PostgresQueryResult<unknown>;
       } catch (error) {
         if (isConnectionFailure(error)) broken = error as Error;
+        if ((error as { code?: unknown }).code === READ_ONLY_SQL_TRANSACTION) onReadOnly();
         throw error;
       }
     },
