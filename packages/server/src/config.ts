@@ -1,3 +1,4 @@
+import { trustedIssuersFrom, type TrustedIssuerConfig } from './oauth/trusted-issuers.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +42,8 @@ export interface ServerConfig {
   readonly keyEncryptionKey?: string;
   /** CLIENT_REGISTRATION: off (default), token or open (oauth/dynamic-registration.ts). */
   readonly clientRegistration: RegistrationPolicy;
+  /** TOKEN_EXCHANGE_TRUSTED_ISSUERS: whose JWTs a token exchange takes (oauth/trusted-issuers.ts). */
+  readonly trustedIssuers: readonly TrustedIssuerConfig[];
 }
 
 export function configFromEnv(
@@ -71,6 +74,7 @@ export function configFromEnv(
     connectionLimits: connectionLimitsFrom(env),
     keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
     clientRegistration: clientRegistrationFrom(env.CLIENT_REGISTRATION),
+    trustedIssuers: trustedIssuersFrom(env.TOKEN_EXCHANGE_TRUSTED_ISSUERS),
   };
 }
 

@@ -12,6 +12,8 @@ export const AUDIT_EVENT_NAMES = [
   'client_authentication_failed',
   'login_failed',
   'user_code_failed',
+  'token_exchanged',
+  'token_exchange_refused',
   'client_registered',
   'client_registration_changed',
   'registration_refused',

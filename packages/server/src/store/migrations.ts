@@ -238,6 +238,12 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0013_sign_in_methods': { up: signInMethodsMigration },
   '0014_record_owners': { up: recordOwnersMigration },
   '0015_grant_subjects': { up: grantSubjectsMigration },
+  // Token exchange (RFC 8693): each client's policy, JSON; existing clients keep the defaults (null).
+  '0020_token_exchange': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('clients').addColumn('token_exchange', 'text').execute();
+    },
+  },
 });
 
 /**

@@ -23,7 +23,8 @@ export const tokenEndpoint = oauthEndpoint({
   async handle({ reply, params, client, checked: grant }, services) {
     // RFC 6749 §5.2 unauthorized_client: the client may not use this grant type.
     if (!client.grantTypes.includes(grant.grantType)) throw new OAuthError('grant_type_not_allowed');
-    const response = await grant.handle(params, client, servicesFor(params.get('resource'), services));
+    const target = grant.resolvesOwnTarget === true ? undefined : params.get('resource');
+    const response = await grant.handle(params, client, servicesFor(target, services));
     return noStore(reply).send(response);
   },
 });
