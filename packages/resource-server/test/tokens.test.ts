@@ -89,6 +89,16 @@ describe('access tokens, as the kit checks them (RFC 9068 §4)', () => {
     assert.equal(verdict.ok && verdict.token?.sub, 'alice');
   });
 
+  it("gives the route a delegated token's actor chain as typed claims (RFC 8693 §4.1 act, nested)", async () => {
+    const act = { sub: 'billing', client_id: 'billing', act: { sub: 'orders', client_id: 'orders' } };
+    const verdict = await get(await sign({ act, client_id: 'billing' }));
+    assert.equal(verdict.ok, true);
+    if (!verdict.ok) return;
+    assert.equal(verdict.token?.act?.sub, 'billing');
+    assert.equal(verdict.token?.act?.act?.sub, 'orders', 'the earlier actor, nested');
+    assert.equal(verdict.token?.act?.act?.act, undefined);
+  });
+
   const refusals: [string, () => Promise<string>][] = [
     ['a JWT whose typ is not at+jwt (an ID token)', () => sign({}, { typ: 'JWT' })],
     ['another issuer', () => sign({ iss: 'https://elsewhere.example' })],

@@ -1,3 +1,4 @@
+import { trustedIssuersFrom, type TrustedIssuerConfig } from './oauth/trusted-issuers.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +51,8 @@ export interface ServerConfig {
   readonly upstreamsFile?: string;
   /** TRACING: off (default), otlp or api (telemetry/start.ts). */
   readonly tracing: TracingMode;
+  /** TOKEN_EXCHANGE_TRUSTED_ISSUERS: whose JWTs a token exchange takes (oauth/trusted-issuers.ts). */
+  readonly trustedIssuers: readonly TrustedIssuerConfig[];
 }
 
 export function configFromEnv(
@@ -83,6 +86,7 @@ export function configFromEnv(
     clientIdMetadata: clientIdMetadataFromEnv(env),
     upstreamsFile: env.UPSTREAMS_FILE || undefined,
     tracing: tracingFrom(env.TRACING),
+    trustedIssuers: trustedIssuersFrom(env.TOKEN_EXCHANGE_TRUSTED_ISSUERS),
   };
 }
 

@@ -1,3 +1,4 @@
+import { TrustedIssuers, type TrustedIssuerConfig } from './oauth/trusted-issuers.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from './rate-limits.js';
@@ -46,6 +47,8 @@ export interface ContextOptions {
   readonly keyEncryptionKey?: string;
   /** CLIENT_REGISTRATION; off when undefined. */
   readonly clientRegistration?: RegistrationPolicy;
+  /** TOKEN_EXCHANGE_TRUSTED_ISSUERS; none when undefined. */
+  readonly trustedIssuers?: readonly TrustedIssuerConfig[];
   /** The REST API served with this context: its scopes are ones a registered client may ask for. */
   readonly api?: ApiDefinition;
   /** CLIENT_ID_METADATA_*; off when undefined. */
@@ -86,6 +89,8 @@ export async function createContext(store: Store, issuer: string, options: Conte
       { ...DEFAULT_CLIENT_ID_METADATA_POLICY, ...options.clientIdMetadata },
       { store, clock, offeredScopes: registrableScopes },
     ),
+    trustedIssuers:
+      options.trustedIssuers === undefined ? TrustedIssuers.none : new TrustedIssuers(options.trustedIssuers),
   };
 }
 
@@ -118,6 +123,8 @@ export interface StartOptions {
   readonly clientIdMetadata?: Partial<ClientIdMetadataPolicy>;
   /** Upstream OpenID Providers to add or replace at start (UPSTREAMS_FILE, federation/administration.ts). */
   readonly upstreams?: readonly UpstreamProviderInput[];
+  /** TOKEN_EXCHANGE_TRUSTED_ISSUERS (see ContextOptions). */
+  readonly trustedIssuers?: readonly TrustedIssuerConfig[];
   /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
   readonly idleConnectionGraceMs?: number;
 }

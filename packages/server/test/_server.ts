@@ -103,6 +103,8 @@ export interface TestServerOptions {
   readonly reachableIssuer?: boolean | 'localhost';
   /** `serve --demo`: the requests the demo printed, for /demo/callback (served only then). */
   readonly demo?: DemoFlows;
+  /** TOKEN_EXCHANGE_TRUSTED_ISSUERS; none by default. */
+  readonly trustedIssuers?: StartOptions['trustedIssuers'];
 }
 
 /** Limits no test reaches, so that every request still goes through the limiter and its store. */
@@ -123,6 +125,7 @@ export async function startTestServer({
   logger,
   reachableIssuer = false,
   demo,
+  trustedIssuers,
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
@@ -145,6 +148,7 @@ export async function startTestServer({
     clientIdMetadata,
     demo,
     logger,
+    trustedIssuers,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).
     idleConnectionGraceMs: 0,
     // The limiter runs on the test's clock too: time passes for it only when a test says so.

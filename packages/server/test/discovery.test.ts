@@ -48,6 +48,7 @@ for (const dialect of DIALECTS)
         'client_credentials',
         'refresh_token',
         'urn:ietf:params:oauth:grant-type:device_code',
+        'urn:ietf:params:oauth:grant-type:token-exchange',
       ]);
       assert.deepEqual(body.code_challenge_methods_supported, ['S256']);
       assert.deepEqual(body.response_types_supported, ['code']);

@@ -11,10 +11,10 @@ import { runCliCaptured } from './_cli.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 
-function quickStartOf(file: string): string {
+function sectionOf(file: string, heading = 'Quick start'): string {
   const text = readFileSync(new URL(file, ROOT), 'utf8');
-  const start = text.indexOf('## Quick start');
-  assert.ok(start >= 0, `${file} has a Quick start section`);
+  const start = text.indexOf(`## ${heading}`);
+  assert.ok(start >= 0, `${file} has a ${heading} section`);
   const end = text.indexOf('\n## ', start + 1);
   return text.slice(start, end === -1 ? undefined : end);
 }
@@ -45,11 +45,17 @@ function commandOf(words: readonly string[]): string | undefined {
     .sort((a, b) => b.length - a.length)[0];
 }
 
-describe("the quick start's gatehouse commands are the CLI's", () => {
-  for (const file of ['README.md', 'docs/getting-started.md']) {
-    it(`${file}: every gatehouse command and option of the quick start is in that command's --help`, async () => {
-      const calls = gatehouseCalls(quickStartOf(file));
-      assert.ok(calls.length > 0, `${file}'s quick start calls gatehouse`);
+describe("the documented gatehouse commands are the CLI's", () => {
+  const sections: [string, string][] = [
+    ['README.md', 'Quick start'],
+    ['docs/getting-started.md', 'Quick start'],
+    ['README.md', 'Service-to-service delegation'],
+    ['docs/authorization.md', 'Service-to-service delegation (token exchange)'],
+  ];
+  for (const [file, heading] of sections) {
+    it(`${file} "${heading}": every gatehouse command and option is in that command's --help`, async () => {
+      const calls = gatehouseCalls(sectionOf(file, heading));
+      assert.ok(calls.length > 0, `${file}'s ${heading} calls gatehouse`);
       for (const words of calls) {
         const command = commandOf(words);
         assert.ok(command !== undefined, `gatehouse ${words.join(' ')}: no such command`);

@@ -17,4 +17,25 @@ export interface AccessTokenClaims {
   readonly nbf?: number;
   /** Present when the token belongs to a grant that can be revoked (absent for client_credentials). */
   readonly grant_id?: string;
+  /**
+   * The actor a delegated token (RFC 8693 token exchange) was issued to act for `sub`: the current
+   * actor, with the earlier actors of the chain nested in its own `act` (RFC 8693 §4.1). Absent for
+   * a token the subject's own client holds, and for impersonation.
+   */
+  readonly act?: ActorClaim;
+}
+
+/**
+ * RFC 8693 §4.1 `act`: who acts. `sub` (with `iss` when the actor's identity comes from another
+ * issuer) names the actor; `client_id` the OAuth client it acted through, when known; a nested `act`
+ * the actor before it. Only the outermost actor is the current one: nested actors are history, not
+ * authority (§4.1, last paragraph).
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc8693#section-4.1 RFC 8693 §4.1
+ */
+export interface ActorClaim {
+  readonly sub: string;
+  readonly iss?: string;
+  readonly client_id?: string;
+  readonly act?: ActorClaim;
 }

@@ -155,9 +155,9 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     title: 'Unknown resource',
     transient: false,
     summary:
-      'The authorization or token request named a resource (RFC 8707 §2) that this server does not serve: neither its issuer nor its REST API ({issuer}/v2). No code or token was issued.',
+      "The authorization or token request named a resource (RFC 8707 §2) that this server does not serve: neither its issuer nor its REST API ({issuer}/v2); or a token exchange (RFC 8693 §2.2.2) named an audience or resource that the client's token exchange policy does not list. No code or token was issued.",
     clientAction:
-      'Send the resource value of the protected resource metadata (RFC 9728) as it is, or no resource at all for a token for the whole server.',
+      "Send the resource value of the protected resource metadata (RFC 9728) as it is, or no resource at all for a token for the whole server. For a token exchange, ask the operator to add the target to the client's token exchange audiences.",
   }),
   access_denied: entry({
     error: 'access_denied',
@@ -381,6 +381,54 @@ export const OAUTH_REASONS = {
   code_verifier_mismatch: reason({
     error: 'invalid_grant',
     description: 'code_verifier does not match the code_challenge',
+  }),
+
+  // RFC 8693 §2.2.2: an invalid or unacceptable subject or actor token is invalid_request; a target
+  // the server will not issue for is invalid_target.
+  token_exchange_token_type_unsupported: reason({
+    error: 'invalid_request',
+    description:
+      'subject_token_type and actor_token_type must be urn:ietf:params:oauth:token-type:access_token or urn:ietf:params:oauth:token-type:jwt',
+  }),
+  token_exchange_requested_type_unsupported: reason({
+    error: 'invalid_request',
+    description:
+      'requested_token_type must be urn:ietf:params:oauth:token-type:access_token or urn:ietf:params:oauth:token-type:jwt: a token exchange issues access tokens only',
+  }),
+  token_exchange_subject_invalid: reason({
+    error: 'invalid_request',
+    description:
+      'subject_token is not an active token of this server or of a trusted issuer (expired, revoked, or not verifiable)',
+  }),
+  token_exchange_actor_invalid: reason({
+    error: 'invalid_request',
+    description:
+      'actor_token is not an active token of this server held by this client, nor a token of a trusted issuer addressed to it',
+  }),
+  token_exchange_unknown_user: reason({
+    error: 'invalid_request',
+    description: "the trusted issuer's token names no enabled user of this server",
+  }),
+  token_exchange_subject_not_allowed: reason({
+    error: 'invalid_request',
+    description:
+      'this client may not exchange this subject token: it was issued neither to this client nor for an audience its token exchange policy names',
+  }),
+  token_exchange_may_act_mismatch: reason({
+    error: 'invalid_request',
+    description: "the subject token's may_act claim does not name this actor",
+  }),
+  token_exchange_target_not_allowed: reason({
+    error: 'invalid_target',
+    description: "audience or resource is neither this server's nor one this client's token exchange policy names",
+  }),
+  token_exchange_targets_differ: reason({
+    error: 'invalid_target',
+    description: 'resource and audience name different targets: one target per token exchange',
+  }),
+  token_exchange_scope_exceeds_subject: reason({
+    error: 'invalid_scope',
+    description: "requested scope exceeds the subject token's scope or the scope this client may request",
   }),
 
   grant_type_not_allowed: reason({

@@ -1,3 +1,5 @@
+import type { ActorClaim } from '../access-token/claims.js';
+
 /**
  * An introspection response: `{"active": false}` and nothing more for a token that is not active
  * (RFC 7662 §2.2 says a server SHOULD NOT say why), or the active token's members, each OPTIONAL in
@@ -44,4 +46,6 @@ export interface GatehouseActiveIntrospectionResponse extends ActiveIntrospectio
   readonly exp: number;
   readonly iat: number;
   readonly iss: string;
+  /** A delegated token's actor chain (RFC 8693 §4.1, shown by introspection per §2.2.1 of RFC 7662's extensibility). */
+  readonly act?: ActorClaim;
 }

@@ -27,4 +27,9 @@ export interface GatehouseTokenResponse extends TokenResponse {
   readonly token_type: 'Bearer';
   readonly expires_in: number;
   readonly scope: string;
+  /**
+   * RFC 8693 §2.2.1: REQUIRED in a token exchange's answer (the type of `access_token`, e.g.
+   * `urn:ietf:params:oauth:token-type:access_token`); absent from every other grant's.
+   */
+  readonly issued_token_type?: string;
 }

@@ -74,6 +74,8 @@ function withSecret(client: ClientRecord, secret: string | null): Record<string,
 /** The settings of a validated ClientCreate or ClientUpdate body, as the domain names them. */
 function settingsOf(body: Record<string, unknown>): ClientChanges {
   const scope = body.scope as string | undefined;
+  const exchange = body.token_exchange as
+    { audiences?: string[]; subject_audiences?: string[]; impersonation?: boolean } | undefined;
   return {
     name: body.name as string,
     redirectUris: body.redirect_uris as string[] | undefined,
@@ -89,5 +91,8 @@ function settingsOf(body: Record<string, unknown>): ClientChanges {
     resourceServer: body.resource_server as boolean | undefined,
     idTokenAlg: body.id_token_signed_response_alg as string | undefined,
     postLogoutRedirectUris: body.post_logout_redirect_uris as string[] | undefined,
+    exchangeAudiences: exchange?.audiences,
+    exchangeSubjectAudiences: exchange?.subject_audiences,
+    exchangeImpersonation: exchange?.impersonation,
   };
 }

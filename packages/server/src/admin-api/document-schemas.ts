@@ -52,6 +52,16 @@ const CLIENT_SETTINGS: Json = {
   resource_server: boolean('Whether it may introspect the tokens of every client.'),
   id_token_signed_response_alg: { type: 'string', enum: ['RS256', 'ES256'] },
   post_logout_redirect_uris: uris('Where RP-initiated logout may send the browser back.'),
+  token_exchange: {
+    type: 'object',
+    additionalProperties: false,
+    description: 'Its token exchange policy (RFC 8693); the grant itself needs the token-exchange grant type.',
+    properties: {
+      audiences: uris("Audiences it may ask for, besides this server's own (the issuer and its REST API)."),
+      subject_audiences: uris('Audiences of the subject tokens it may exchange, besides tokens issued to it.'),
+      impersonation: boolean('Whether an exchange without an actor token issues a token with no `act`.'),
+    },
+  },
 };
 
 const CLAIMS: Json = {

@@ -25,6 +25,21 @@ export const CLIENT_SETTING_OPTIONS = {
     help: 'where RP-initiated logout may return the browser',
   },
   'id-token-alg': { type: 'string', value: 'RS256|ES256', help: 'the signing algorithm of its ID tokens (RS256)' },
+  'exchange-audiences': {
+    type: 'string',
+    value: 'LIST',
+    help: "token exchange: audiences it may ask for besides this server's own",
+  },
+  'exchange-subject-audiences': {
+    type: 'string',
+    value: 'LIST',
+    help: 'token exchange: audiences of the subject tokens it may exchange besides its own tokens',
+  },
+  'exchange-impersonation': {
+    type: 'string',
+    value: 'on|off',
+    help: 'token exchange: without an actor token, impersonate (no act claim) (off)',
+  },
 } as const satisfies Record<string, OptionDeclaration>;
 
 type SettingValues = { readonly [K in keyof typeof CLIENT_SETTING_OPTIONS]?: string | boolean | string[] };
@@ -46,8 +61,17 @@ export function settingsFrom(values: SettingValues): Partial<ClientChanges> {
     resourceServer: values['resource-server'] ? true : undefined,
     postLogoutRedirectUris: values['post-logout-redirect-uri'],
     idTokenAlg: text('id-token-alg'),
+    exchangeAudiences: listOf(text('exchange-audiences')),
+    exchangeSubjectAudiences: listOf(text('exchange-subject-audiences')),
+    exchangeImpersonation: onOff('exchange-impersonation', text('exchange-impersonation')),
   };
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+}
+
+function onOff(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'on' && value !== 'off') throw new UsageError(`--${name} must be on or off`);
+  return value === 'on';
 }
 
 function integerOption(name: string, value: string | undefined): number | undefined {

@@ -142,6 +142,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     clientRegistration: config.clientRegistration,
     clientIdMetadata: config.clientIdMetadata,
     upstreams: config.upstreamsFile === undefined ? undefined : readUpstreamsFile(config.upstreamsFile, process.env),
+    trustedIssuers: config.trustedIssuers,
   };
 }
 

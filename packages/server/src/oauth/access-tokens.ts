@@ -1,5 +1,5 @@
 import * as crypto from 'node:crypto';
-import type { AccessTokenClaims } from '@gatehouse/contract';
+import type { AccessTokenClaims, ActorClaim } from '@gatehouse/contract';
 import { jwtVerify } from 'jose';
 import type { KeyRing } from './keys.js';
 import { signEs256Jwt } from './jwt.js';
@@ -22,6 +22,12 @@ interface MintRequest {
   readonly grantId: string | null;
   readonly ttl: number;
   readonly now: number;
+  /** RFC 8693 §4.1: a delegated token's actor chain. */
+  readonly act?: ActorClaim;
+  /** The `aud`, when not the signer's own (a token exchange's target, RFC 8693 §2.1). */
+  readonly audience?: string;
+  /** The latest `exp` allowed (a token exchange's never outlives its subject token). */
+  readonly notAfter?: number;
 }
 
 /**
@@ -54,17 +60,23 @@ export class AccessTokens {
     return view;
   }
 
-  mint({ subject, clientId, scope, grantId, ttl, now }: MintRequest): string {
+  /** The `aud` of the tokens this signer mints. */
+  get audience(): string {
+    return this.#audience;
+  }
+
+  mint({ subject, clientId, scope, grantId, ttl, now, act, audience, notAfter }: MintRequest): string {
     const claims: AccessTokenClaims = {
       iss: this.#issuer,
       sub: subject,
-      aud: this.#audience,
+      aud: audience ?? this.#audience,
       client_id: clientId,
       scope: scope.join(' '),
       jti: newId(),
       iat: now,
-      exp: now + ttl,
+      exp: notAfter === undefined ? now + ttl : Math.min(now + ttl, notAfter),
       ...(grantId === null ? {} : { grant_id: grantId }),
+      ...(act === undefined ? {} : { act }),
     };
     // RFC 9068 §2.1: typ "at+jwt" keeps access tokens from being confused with other JWTs.
     return signEs256Jwt(
@@ -87,6 +99,25 @@ export class AccessTokens {
     const known = this.#verified.get(digest, keySet);
     if (known) return isCurrent(known, now) ? known : undefined;
     return this.#verifySignature(token, digest, keySet, now);
+  }
+
+  /**
+   * The claims of a token this server signed, not expired at `now`, whatever its audience: a token
+   * exchange (RFC 8693) takes subject tokens minted for other services, and its policy judges `aud`.
+   */
+  async checkAnyAudience(token: string, now: number): Promise<AccessTokenClaims | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, this.#keys.verificationKey, {
+        issuer: this.#issuer,
+        typ: 'at+jwt',
+        algorithms: ['ES256'],
+        currentDate: new Date(now * 1000),
+        requiredClaims: ['sub', 'client_id', 'scope', 'jti', 'iat', 'exp'],
+      });
+      return payload as unknown as AccessTokenClaims;
+    } catch {
+      return undefined;
+    }
   }
 
   /**

@@ -114,6 +114,9 @@ export function clientSettings(client: ClientRecord): ClientChanges {
     resourceServer: client.resourceServer,
     idTokenAlg: client.idTokenAlg,
     postLogoutRedirectUris: client.postLogoutRedirectUris,
+    exchangeAudiences: client.tokenExchange?.audiences ?? [],
+    exchangeSubjectAudiences: client.tokenExchange?.subjectAudiences ?? [],
+    exchangeImpersonation: client.tokenExchange?.impersonation ?? false,
   };
 }
 

@@ -66,6 +66,12 @@ export interface ClientRegistration {
    * only kind of client that may hold the ADMIN_SCOPES. No other path sets it.
    */
   readonly admin?: boolean;
+  /** Token exchange (RFC 8693) policy: audiences it may ask for besides this server's own. */
+  readonly exchangeAudiences?: readonly string[];
+  /** Audiences of the subject tokens it may exchange besides its own tokens (the APIs it serves). */
+  readonly exchangeSubjectAudiences?: readonly string[];
+  /** Whether an exchange without an actor token impersonates (no `act`). */
+  readonly exchangeImpersonation?: boolean;
 }
 
 /** The scopes of the admin API (`/admin/v1`): `:read` for its read-only operations. */
@@ -147,7 +153,24 @@ export function clientFromRegistration(r: ClientRegistration, now: number): Clie
     idTokenAlg: idTokenAlgOf(r.idTokenAlg),
     postLogoutRedirectUris: checkedPostLogoutRedirectUris(r.postLogoutRedirectUris ?? []),
     admin: r.admin === true,
+    tokenExchange: {
+      audiences: exchangeAudiences('exchange audience', r.exchangeAudiences),
+      subjectAudiences: exchangeAudiences('exchange subject audience', r.exchangeSubjectAudiences),
+      impersonation: r.exchangeImpersonation === true,
+    },
   };
+}
+
+/**
+ * RFC 8693 §2.1 `audience` values are logical names or URIs: any printable text without spaces,
+ * at most 512 characters, as a client sends it.
+ */
+function exchangeAudiences(what: string, values: readonly string[] | undefined): string[] {
+  const list = [...new Set(values ?? [])];
+  for (const value of list)
+    if (!/^[\x21-\x7e]{1,512}$/.test(value))
+      throw new OperatorInputError(`${what} '${value}' must be 1 to 512 printable characters without spaces`);
+  return list;
 }
 
 /**
@@ -246,6 +269,11 @@ export function describeClient(c: ClientRecord): Record<string, unknown> {
     resource_server: c.resourceServer,
     id_token_signed_response_alg: c.idTokenAlg ?? 'RS256',
     post_logout_redirect_uris: c.postLogoutRedirectUris ?? [],
+    token_exchange: {
+      audiences: c.tokenExchange?.audiences ?? [],
+      subject_audiences: c.tokenExchange?.subjectAudiences ?? [],
+      impersonation: c.tokenExchange?.impersonation ?? false,
+    },
     created_at: new Date(c.createdAt * 1000).toISOString(),
     ...(c.admin === true ? { admin: true } : {}),
   };

@@ -73,5 +73,7 @@ async function introspectAccessToken(
     exp: claims.exp,
     iat: claims.iat,
     iss: claims.iss,
+    // RFC 8693 §4.1: a delegated token's actor chain, as the token carries it.
+    ...(claims.act === undefined ? {} : { act: claims.act }),
   };
 }

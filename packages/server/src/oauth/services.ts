@@ -8,6 +8,7 @@ import type { RegistrationPolicy } from './dynamic-registration.js';
 import type { IdTokens } from './id-tokens.js';
 import type { KeyRing } from './keys.js';
 import type { RefreshSuccessors } from './refresh-successors.js';
+import type { TrustedIssuers } from './trusted-issuers.js';
 
 /** What issuing tokens needs: the grants and the token endpoint's operations take exactly this. */
 export interface TokenServices {
@@ -19,6 +20,10 @@ export interface TokenServices {
   /** Derives the successor of a rotated token, for clients with a replay window. */
   readonly refreshSuccessors: RefreshSuccessors;
   readonly idTokens: IdTokens;
+  /** TOKEN_EXCHANGE_TRUSTED_ISSUERS: whose JWTs a token exchange takes besides this server's tokens. */
+  readonly trustedIssuers: TrustedIssuers;
+  /** The issuer identifier (RFC 8414 §2). */
+  readonly issuer: string;
 }
 
 /**

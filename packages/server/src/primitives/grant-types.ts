@@ -10,6 +10,7 @@ export const GRANT_TYPE_NAMES = [
   'refresh_token',
   'client_credentials',
   'urn:ietf:params:oauth:grant-type:device_code',
+  'urn:ietf:params:oauth:grant-type:token-exchange',
 ] as const;
 
 export type GrantTypeName = (typeof GRANT_TYPE_NAMES)[number];

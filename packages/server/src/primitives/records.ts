@@ -42,7 +42,34 @@ export interface ClientRecord {
   readonly postLogoutRedirectUris?: readonly string[];
   /** An admin client may hold the `gatehouse:admin` scopes; only the CLI makes one (0011). */
   readonly admin?: boolean;
+  /** What it may do with the token exchange grant (RFC 8693); the defaults when absent (0020). */
+  readonly tokenExchange?: TokenExchangePolicy;
 }
+
+/**
+ * A client's token exchange policy (RFC 8693; docs/authorization.md, "Service-to-service delegation").
+ * The grant itself is allowed by the client's grant types; this says what for.
+ */
+export interface TokenExchangePolicy {
+  /**
+   * Audiences (RFC 8693 `audience`, RFC 8707 `resource`) it may ask for, besides this server's own
+   * (the issuer and its REST API), which it always may.
+   */
+  readonly audiences: readonly string[];
+  /**
+   * Audiences of subject tokens it may exchange, besides tokens issued to itself: the APIs it serves,
+   * whose callers' tokens it receives.
+   */
+  readonly subjectAudiences: readonly string[];
+  /** Whether an exchange without an actor token issues a token with no `act` (impersonation, RFC 8693 §1.1). */
+  readonly impersonation: boolean;
+}
+
+export const DEFAULT_TOKEN_EXCHANGE_POLICY: TokenExchangePolicy = Object.freeze({
+  audiences: [],
+  subjectAudiences: [],
+  impersonation: false,
+});
 
 /** Why a grant was revoked: `grant_revoked`'s reason in the audit trail, `revoked_reason` of `grants list`. */
 export const GRANT_REVOCATION_REASONS = [

@@ -20,6 +20,8 @@ export const AUDIT_EVENT_NAMES = [
   'passkey_enrolment_failed',
   'passkey_renamed',
   'passkey_removed',
+  'token_exchanged',
+  'token_exchange_refused',
   'client_registered',
   'client_registration_changed',
   'registration_refused',

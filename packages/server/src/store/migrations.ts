@@ -241,6 +241,12 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0017_passkeys': { up: passkeysMigration },
   '0018_federation': { up: federationMigration },
   '0019_client_id_metadata_documents': { up: clientIdMetadataDocumentsMigration },
+  // Token exchange (RFC 8693): each client's policy, JSON; existing clients keep the defaults (null).
+  '0020_token_exchange': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('clients').addColumn('token_exchange', 'text').execute();
+    },
+  },
 });
 
 /**

@@ -8,6 +8,7 @@ import type {
   GrantRevocationReason,
   RefreshTokenRecord,
   SigningKeyRecord,
+  TokenExchangePolicy,
 } from '../primitives/records.js';
 import type {
   AuthorizationCodesTable,
@@ -44,6 +45,10 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     idTokenAlg: r.id_token_alg === 'ES256' ? 'ES256' : 'RS256',
     postLogoutRedirectUris: JSON.parse(r.post_logout_redirect_uris) as string[],
     admin: r.admin === 1,
+    // Absent (the defaults) for a client stored without a policy, as before 0020.
+    ...(r.token_exchange === null || r.token_exchange === undefined
+      ? {}
+      : { tokenExchange: JSON.parse(r.token_exchange) as TokenExchangePolicy }),
   };
 }
 
@@ -67,6 +72,7 @@ export function clientToRow(c: ClientRecord): Selectable<ClientsTable> {
     id_token_alg: c.idTokenAlg ?? null,
     post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris ?? []),
     admin: c.admin ? 1 : 0,
+    token_exchange: c.tokenExchange === undefined ? null : JSON.stringify(c.tokenExchange),
   };
 }
 

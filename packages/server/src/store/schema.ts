@@ -151,6 +151,8 @@ export interface ClientsTable {
   post_logout_redirect_uris: string;
   /** 1 for an admin client (0011): only `gatehouse clients add --admin` makes one. */
   admin: number;
+  /** Its token exchange policy (RFC 8693), JSON; null: the defaults (0020). */
+  token_exchange: string | null;
 }
 
 /** A grant and its refresh-token family: the chain of rotations issued under it. */

@@ -24,7 +24,8 @@ export const tokenEndpoint = oauthEndpoint({
   async handle({ reply, params, client, checked: grant }, services) {
     // RFC 6749 §5.2 unauthorized_client: the client may not use this grant type.
     if (!client.grantTypes.includes(grant.grantType)) throw new OAuthError('grant_type_not_allowed');
-    const scoped = servicesFor(params.get('resource'), services);
+    const target = grant.resolvesOwnTarget === true ? undefined : params.get('resource');
+    const scoped = servicesFor(target, services);
     const response = isTracing()
       ? await inSpan(
           `oauth.grant ${grant.grantType}`,

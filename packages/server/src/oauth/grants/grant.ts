@@ -10,6 +10,11 @@ import type { GatehouseTokenResponse } from '@gatehouse/contract';
  */
 export interface GrantHandler<Type extends string = string> {
   readonly grantType: Type;
+  /**
+   * The grant judges `resource` (RFC 8707) itself, e.g. a token exchange naming another service
+   * (RFC 8693 §2.1); otherwise the token endpoint restricts the token to a resource this server serves.
+   */
+  readonly resolvesOwnTarget?: boolean;
   /** The security events the exchange records (e.g. a detected reuse) go through `services.audit`. */
   handle(params: FormParams, client: ClientRecord, services: TokenServices): Promise<GatehouseTokenResponse>;
 }

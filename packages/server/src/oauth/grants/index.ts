@@ -5,6 +5,7 @@ import { deviceCodeGrant } from './device-code.js';
 import type { GrantTypeName } from '../../primitives/grant-types.js';
 import type { GrantHandler } from './grant.js';
 import { refreshTokenGrant } from './refresh-token.js';
+import { tokenExchangeGrant } from './token-exchange.js';
 
 /**
  * The grant registry: the grant types the token endpoint supports. `grant_types_supported`
@@ -13,7 +14,13 @@ import { refreshTokenGrant } from './refresh-token.js';
  * grants, so that client registration never imports the grants; the assertion below keeps the two
  * equal. A new grant is a file in this folder, a line here and its name there.
  */
-const GRANTS = [authorizationCodeGrant, refreshTokenGrant, clientCredentialsGrant, deviceCodeGrant] as const;
+const GRANTS = [
+  authorizationCodeGrant,
+  refreshTokenGrant,
+  clientCredentialsGrant,
+  deviceCodeGrant,
+  tokenExchangeGrant,
+] as const;
 
 export type GrantType = (typeof GRANTS)[number]['grantType'];
 

@@ -1,0 +1,328 @@
+/**
+ * RFC 8693 token exchange against a listening server, on both dialects: delegation (`act`), a chain
+ * of two actors, down-scoping, targets, refusals that repeat identically, may_act, impersonation by
+ * policy only, a trusted issuer's JWT as the subject, introspection and the audit trail.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { exportJWK, generateKeyPair, SignJWT, decodeJwt, type JWK } from 'jose';
+import { assertOAuthError, assertOkJson, ISSUER } from './_oauth-assertions.js';
+import { startTestServer, type IssuedTokens, type TestClient, type TestServer } from './_server.js';
+import { DIALECTS } from './_dialects.js';
+
+const GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
+const JWT = 'urn:ietf:params:oauth:token-type:jwt';
+const IDP = 'https://idp.example';
+const BILLING = 'https://billing.example';
+const LEDGER = 'https://ledger.example';
+
+const { privateKey: idpKey, publicKey: idpPublic } = await generateKeyPair('ES256');
+const idpJwk: JWK = { ...(await exportJWK(idpPublic)), kid: 'idp-1', alg: 'ES256' };
+const { privateKey: strangerKey } = await generateKeyPair('ES256');
+
+for (const dialect of DIALECTS)
+  describe(`token exchange, RFC 8693 [${dialect}]`, () => {
+    let server: TestServer;
+    let spa: TestClient;
+    let orders: TestClient;
+    let billing: TestClient;
+    let impersonator: TestClient;
+    let alice: IssuedTokens;
+
+    before(async () => {
+      server = await startTestServer({
+        dialect,
+        trustedIssuers: [{ issuer: IDP, jwks: { keys: [idpJwk] }, userClaim: 'preferred_username' }],
+      });
+      spa = await server.addClient({ id: 'spa' });
+      // The orders API receives users' tokens for the whole Gatehouse API and calls billing for them.
+      orders = await server.addClient({
+        id: 'orders',
+        grantTypes: [GRANT, 'client_credentials'],
+        exchangeAudiences: [BILLING],
+        exchangeSubjectAudiences: [ISSUER],
+      });
+      billing = await server.addClient({
+        id: 'billing',
+        grantTypes: [GRANT, 'client_credentials'],
+        exchangeAudiences: [LEDGER],
+        exchangeSubjectAudiences: [BILLING],
+      });
+      impersonator = await server.addClient({
+        id: 'impersonator',
+        grantTypes: [GRANT],
+        exchangeSubjectAudiences: [ISSUER],
+        exchangeImpersonation: true,
+      });
+      alice = await server.issueGrant(spa, 'alice', ['contacts:read', 'contacts:write']);
+    });
+    after(() => server.close());
+
+    const exchange = (client: TestClient, form: Record<string, string>): Promise<Response> =>
+      server.post('/token', { grant_type: GRANT, subject_token_type: ACCESS_TOKEN, ...form }, { as: client });
+    const claimsOf = (token: unknown): Record<string, unknown> => decodeJwt(String(token));
+
+    it('§2.1, §4.1: delegation issues a token for the target audience whose act names the client, sub the user', async () => {
+      const body = await assertOkJson(await exchange(orders, { subject_token: alice.access_token, audience: BILLING }));
+      assert.equal(body.issued_token_type, ACCESS_TOKEN);
+      assert.equal(body.token_type, 'Bearer');
+      assert.equal(body.refresh_token, undefined);
+      assert.equal(body.scope, 'contacts:read contacts:write');
+      const claims = claimsOf(body.access_token);
+      const subject = claimsOf(alice.access_token);
+      assert.equal(claims.sub, subject.sub);
+      assert.equal(claims.aud, BILLING);
+      assert.equal(claims.client_id, 'orders');
+      assert.deepEqual(claims.act, { sub: 'orders', client_id: 'orders' });
+      assert.equal(claims.grant_id, alice.grant_id);
+      assert.ok((claims.exp as number) <= (subject.exp as number), 'never outlives the subject token');
+    });
+
+    it('§4.1: a chain of two nests the earlier actor inside the current one', async () => {
+      const first = await assertOkJson(
+        await exchange(orders, { subject_token: alice.access_token, audience: BILLING }),
+      );
+      const own = await assertOkJson(
+        await server.post('/token', { grant_type: 'client_credentials', scope: 'contacts:read' }, { as: billing }),
+      );
+      const second = await assertOkJson(
+        await exchange(billing, {
+          subject_token: String(first.access_token),
+          actor_token: String(own.access_token),
+          actor_token_type: ACCESS_TOKEN,
+          resource: LEDGER,
+          scope: 'contacts:read',
+        }),
+      );
+      const claims = claimsOf(second.access_token);
+      assert.equal(claims.aud, LEDGER);
+      assert.equal(claims.sub, claimsOf(alice.access_token).sub);
+      assert.deepEqual(claims.act, {
+        sub: 'billing',
+        client_id: 'billing',
+        act: { sub: 'orders', client_id: 'orders' },
+      });
+      assert.equal(second.scope, 'contacts:read');
+    });
+
+    it('down-scoping: a narrower scope is granted; a wider one is invalid_scope', async () => {
+      const narrow = await assertOkJson(
+        await exchange(orders, { subject_token: alice.access_token, audience: BILLING, scope: 'contacts:read' }),
+      );
+      assert.equal(claimsOf(narrow.access_token).scope, 'contacts:read');
+      const readOnly = await server.issueGrant(spa, 'alice', ['contacts:read']);
+      await assertOAuthError(
+        await exchange(orders, { subject_token: readOnly.access_token, audience: BILLING, scope: 'contacts:write' }),
+        {
+          error: 'invalid_scope',
+          description: "requested scope exceeds the subject token's scope or the scope this client may request",
+        },
+      );
+    });
+
+    it('§2.2.2 invalid_target: an audience the policy does not list, and resource and audience that differ', async () => {
+      await assertOAuthError(
+        await exchange(orders, { subject_token: alice.access_token, audience: 'https://unknown.example' }),
+        { error: 'invalid_target' },
+      );
+      await assertOAuthError(
+        await exchange(orders, { subject_token: alice.access_token, audience: BILLING, resource: LEDGER }),
+        {
+          error: 'invalid_target',
+          description: 'resource and audience name different targets: one target per token exchange',
+        },
+      );
+    });
+
+    it("this server's own API is always a target: the token works at /v2 as the user's, act and all", async () => {
+      const body = await assertOkJson(
+        await exchange(orders, { subject_token: alice.access_token, scope: 'contacts:write contacts:read' }),
+      );
+      assert.equal(claimsOf(body.access_token).aud, ISSUER);
+      const created = await fetch(`${server.url}/v2/contacts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${String(body.access_token)}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ada@example.com', name: 'Ada' }),
+      });
+      assert.equal(created.status, 201);
+      const list = await fetch(`${server.url}/v2/contacts`, {
+        headers: { authorization: `Bearer ${alice.access_token}` },
+      });
+      const page = (await list.json()) as { items: { email: string }[] };
+      assert.ok(
+        page.items.some((c) => c.email === 'ada@example.com'),
+        "the record is alice's",
+      );
+    });
+
+    it('§2.2.2: a token issued neither to the client nor for an audience it serves is refused', async () => {
+      await assertOAuthError(await exchange(billing, { subject_token: alice.access_token, audience: LEDGER }), {
+        error: 'invalid_request',
+        description:
+          'this client may not exchange this subject token: it was issued neither to this client nor for an audience its token exchange policy names',
+      });
+    });
+
+    it('§2.2.2: a revoked subject token is refused, identically on retry, and the tokens exchanged from it die with it', async () => {
+      const victim = await server.issueGrant(spa, 'alice', ['contacts:read']);
+      const exchanged = await assertOkJson(await exchange(orders, { subject_token: victim.access_token }));
+      const revoked = await server.post('/revoke', { token: victim.refresh_token }, { as: spa });
+      assert.equal(revoked.status, 200);
+      const first = await exchange(orders, { subject_token: victim.access_token });
+      const again = await exchange(orders, { subject_token: victim.access_token });
+      const a = await assertOAuthError(first, { error: 'invalid_request' });
+      const b = await assertOAuthError(again, { error: 'invalid_request' });
+      assert.deepEqual(a, b);
+      assert.match(String(a.error_description), /^subject_token is not an active token/);
+      const introspected = await assertOkJson(
+        await server.post('/introspect', { token: String(exchanged.access_token) }, { as: orders }),
+      );
+      assert.deepEqual(introspected, { active: false });
+    });
+
+    it('§1.1: without an actor token, only a client whose policy allows it impersonates (no act)', async () => {
+      const delegated = await assertOkJson(await exchange(orders, { subject_token: alice.access_token }));
+      assert.ok(claimsOf(delegated.access_token).act !== undefined);
+      const impersonated = await assertOkJson(await exchange(impersonator, { subject_token: alice.access_token }));
+      const claims = claimsOf(impersonated.access_token);
+      assert.equal(claims.act, undefined);
+      assert.equal(claims.sub, claimsOf(alice.access_token).sub);
+    });
+
+    it("§2.1: a trusted issuer's JWT names a local user by its claim; the token's sub is this server's subject", async () => {
+      const jwt = await idpToken({ preferred_username: 'alice', aud: 'orders', scope: 'contacts:read' });
+      const body = await assertOkJson(
+        await exchange(orders, { subject_token: jwt, subject_token_type: JWT, audience: BILLING }),
+      );
+      const claims = claimsOf(body.access_token);
+      assert.equal(claims.sub, claimsOf(alice.access_token).sub);
+      assert.equal(claims.grant_id, undefined);
+      assert.equal(body.scope, 'contacts:read');
+    });
+
+    it("§2.2.2: an untrusted issuer's JWT, and a trusted one naming no user, are refused", async () => {
+      const stranger = await new SignJWT({ preferred_username: 'alice', scope: 'contacts:read', aud: 'orders' })
+        .setProtectedHeader({ alg: 'ES256' })
+        .setIssuer(IDP)
+        .setSubject('x')
+        .setIssuedAt(server.clock.now())
+        .setExpirationTime(server.clock.now() + 300)
+        .sign(strangerKey);
+      await assertOAuthError(await exchange(orders, { subject_token: stranger, subject_token_type: JWT }), {
+        error: 'invalid_request',
+      });
+      const nobody = await idpToken({ preferred_username: 'nobody', aud: 'orders', scope: 'contacts:read' });
+      await assertOAuthError(await exchange(orders, { subject_token: nobody, subject_token_type: JWT }), {
+        error: 'invalid_request',
+        description: "the trusted issuer's token names no enabled user of this server",
+      });
+    });
+
+    it('§4.4 may_act: only the named party may act for the subject', async () => {
+      const forOrders = await idpToken({
+        preferred_username: 'alice',
+        aud: 'orders',
+        scope: 'contacts:read',
+        may_act: { sub: 'orders' },
+      });
+      await assertOkJson(await exchange(orders, { subject_token: forOrders, subject_token_type: JWT }));
+      const forOther = await idpToken({
+        preferred_username: 'alice',
+        aud: 'orders',
+        scope: 'contacts:read',
+        may_act: { sub: 'someone-else' },
+      });
+      await assertOAuthError(await exchange(orders, { subject_token: forOther, subject_token_type: JWT }), {
+        error: 'invalid_request',
+        description: "the subject token's may_act claim does not name this actor",
+      });
+    });
+
+    it('§2.1: a refresh token is not issued, and unknown token types are refused', async () => {
+      await assertOAuthError(
+        await exchange(orders, {
+          subject_token: alice.access_token,
+          requested_token_type: 'urn:ietf:params:oauth:token-type:refresh_token',
+        }),
+        { error: 'invalid_request' },
+      );
+      await assertOAuthError(
+        await exchange(orders, { subject_token: alice.access_token, subject_token_type: 'urn:example:saml' }),
+        { error: 'invalid_request' },
+      );
+      await assertOAuthError(
+        await exchange(orders, { subject_token: alice.access_token, actor_token: alice.access_token }),
+        { error: 'invalid_request', description: "missing required parameter 'actor_token_type'" },
+      );
+    });
+
+    it("an actor token must be the client's own", async () => {
+      await assertOAuthError(
+        await exchange(orders, {
+          subject_token: alice.access_token,
+          actor_token: alice.access_token,
+          actor_token_type: ACCESS_TOKEN,
+        }),
+        { error: 'invalid_request' },
+      );
+    });
+
+    it('a client without the grant type, and a public client, are unauthorized_client', async () => {
+      await assertOAuthError(await exchange(spa, { subject_token: alice.access_token }), {
+        error: 'unauthorized_client',
+      });
+      const pub = await server.addClient({ id: 'public-exchanger', public: true, grantTypes: [GRANT] });
+      await assertOAuthError(await exchange(pub, { subject_token: alice.access_token }), {
+        error: 'unauthorized_client',
+      });
+    });
+
+    it('introspection shows act (RFC 8693 §4.1), and every exchange is in the audit trail with subject, actor and audience', async () => {
+      const body = await assertOkJson(await exchange(orders, { subject_token: alice.access_token }));
+      const introspected = await assertOkJson(
+        await server.post('/introspect', { token: String(body.access_token) }, { as: orders }),
+      );
+      assert.deepEqual(introspected.act, { sub: 'orders', client_id: 'orders' });
+      const events = await server.context.store.listAuditEvents({ limit: 1000 });
+      const issued = events.filter((e) => e.event === 'token_exchanged' && e.clientId === 'orders');
+      assert.ok(issued.length > 0);
+      const last = issued.at(-1)!;
+      assert.equal(last.subject, claimsOf(alice.access_token).sub);
+      assert.equal(last.actor, 'orders');
+      assert.equal(last.reason, `delegation for ${ISSUER}`);
+      assert.ok(
+        events.some((e) => e.event === 'token_exchange_refused' && e.reason === 'token_exchange_target_not_allowed'),
+      );
+    });
+
+    it('the metadata lists the token exchange grant (RFC 8414 §2 grant_types_supported)', async () => {
+      const metadata = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as {
+        grant_types_supported: string[];
+      };
+      assert.ok(metadata.grant_types_supported.includes(GRANT));
+    });
+
+    it('§2.2.2: an expired subject token is refused, identically on retry', async () => {
+      const short = await server.issueGrant(spa, 'alice', ['contacts:read']);
+      // Last in the suite: time only moves forward (the rate limiter runs on this clock too).
+      server.clock.advance(3600);
+      const a = await assertOAuthError(await exchange(orders, { subject_token: short.access_token }), {
+        error: 'invalid_request',
+      });
+      const b = await assertOAuthError(await exchange(orders, { subject_token: short.access_token }), {
+        error: 'invalid_request',
+      });
+      assert.deepEqual(a, b);
+    });
+
+    async function idpToken(claims: Record<string, unknown>): Promise<string> {
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: 'ES256', kid: 'idp-1' })
+        .setIssuer(IDP)
+        .setSubject('idp-user-1')
+        .setIssuedAt(server.clock.now())
+        .setExpirationTime(server.clock.now() + 300)
+        .sign(idpKey);
+    }
+  });
