@@ -7,7 +7,7 @@ import { answerRefusal, answerWithError, loadAuthorizationRequest, rawQuery, typ
 import { needsSignIn } from './sign-in-freshness.js';
 import { readIdTokenHint } from '../oauth/id-token-hint.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
-import type { AuthorizationRequest } from './authorization-request.js';
+import type { AuthorizationRequest } from '../oauth/authorization-request.js';
 import { sendLoginPage } from './login.js';
 import type { BrowserPage } from './page.js';
 import { currentSession, startSession } from './sessions.js';

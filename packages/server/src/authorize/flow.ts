@@ -1,7 +1,7 @@
 import { ProblemError, type OAuthError } from '@gatehouse/contract';
 import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
-import { checkAuthorizationRequest, clientIdOf, type AuthorizationRequestCheck } from './authorization-request.js';
+import { checkAuthorizationRequest, clientIdOf, type AuthorizationRequestCheck } from '../oauth/authorization-request.js';
 import type { BasePath } from '../html/layout.js';
 import { answerClient, type ResponseDestination } from '../html/authorization-response.js';
 import type { CookiePolicy } from './sessions.js';

@@ -1,7 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
-import { grantableScope } from '../oauth/clients.js';
-import { isClientRedirectUri } from '../oauth/redirect-uris.js';
-import { isScopeSubset, parseScope } from '../oauth/scope.js';
+import { grantableScope } from './clients.js';
+import { isClientRedirectUri } from './redirect-uris.js';
+import { isScopeSubset, parseScope } from './scope.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { DEFAULT_RESPONSE_MODE, isResponseMode, type ResponseMode } from '../primitives/response-modes.js';
 import { oidcParametersOf, withoutUnconsentedOfflineAccess, type OidcParameters } from './oidc-parameters.js';
