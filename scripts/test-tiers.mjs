@@ -57,6 +57,8 @@ export const TABLE = {
     'audit.test.ts': 'server',
     'authorize-post.test.ts': 'server',
     'authorize.test.ts': 'server',
+    'pushed-authorization.test.ts': 'server',
+    'private-key-jwt.test.ts': 'server',
     'client-registration.test.ts': 'server',
     'connection-edges.test.ts': 'server',
     'consent.test.ts': 'server',

@@ -41,6 +41,8 @@ export interface ServerConfig {
   readonly keyEncryptionKey?: string;
   /** CLIENT_REGISTRATION: off (default), token or open (oauth/dynamic-registration.ts). */
   readonly clientRegistration: RegistrationPolicy;
+  /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every authorization request must be pushed (RFC 9126 §5); false by default. */
+  readonly requirePushedAuthorizationRequests: boolean;
 }
 
 export function configFromEnv(
@@ -71,6 +73,11 @@ export function configFromEnv(
     connectionLimits: connectionLimitsFrom(env),
     keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
     clientRegistration: clientRegistrationFrom(env.CLIENT_REGISTRATION),
+    requirePushedAuthorizationRequests: booleanFrom(
+      'REQUIRE_PUSHED_AUTHORIZATION_REQUESTS',
+      env.REQUIRE_PUSHED_AUTHORIZATION_REQUESTS,
+      false,
+    ),
   };
 }
 
@@ -120,6 +127,13 @@ function autoMigrateFrom(value: string | undefined): boolean {
   if (value === undefined || value === '' || value === 'true') return true;
   if (value === 'false') return false;
   throw new Error(`AUTO_MIGRATE must be true or false, got ${JSON.stringify(value)}`);
+}
+
+/** A variable that is `true` or `false`, nothing else; `fallback` when unset. */
+function booleanFrom(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new Error(`${name} must be true or false, got ${JSON.stringify(value)}`);
 }
 
 function trustProxyFrom(value: string | undefined): boolean | string {

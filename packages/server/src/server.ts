@@ -12,6 +12,7 @@ import { IDLE_CONNECTION_GRACE_MS } from './http/drain.js';
 import type { ServerContext } from './context.js';
 import { AccessTokens } from './oauth/access-tokens.js';
 import { IdTokens } from './oauth/id-tokens.js';
+import { ClientKeys, type JwksFetcher } from './oauth/client-keys.js';
 import { systemClock, type Clock } from './primitives/clock.js';
 import { KeyEncryption } from './oauth/key-sealing.js';
 import { KeyRing } from './oauth/keys.js';
@@ -41,6 +42,10 @@ export interface ContextOptions {
   readonly clientRegistration?: RegistrationPolicy;
   /** The REST API served with this context: its scopes are ones a registered client may ask for. */
   readonly api?: ApiDefinition;
+  /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS; false when undefined. */
+  readonly requirePushedAuthorizationRequests?: boolean;
+  /** How clients' jwks_uri are fetched; none are when undefined (JWKS_URI_ALLOW_PRIVATE decides where to). */
+  readonly jwksFetcher?: JwksFetcher;
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
@@ -73,6 +78,8 @@ export async function createContext(store: Store, issuer: string, options: Conte
     rateLimits,
     clientRegistration,
     registrableScopes,
+    clientKeys: new ClientKeys(options.jwksFetcher, () => clock.now()),
+    requirePushedAuthorizationRequests: options.requirePushedAuthorizationRequests ?? false,
   };
 }
 
@@ -101,6 +108,10 @@ export interface StartOptions {
   readonly demo?: DemoFlows;
   /** CLIENT_REGISTRATION (see ContextOptions). */
   readonly clientRegistration?: RegistrationPolicy;
+  /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS (see ContextOptions). */
+  readonly requirePushedAuthorizationRequests?: boolean;
+  /** How clients' jwks_uri are fetched (see ContextOptions). */
+  readonly jwksFetcher?: JwksFetcher;
   /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
   readonly idleConnectionGraceMs?: number;
 }

@@ -90,6 +90,10 @@ export interface TestServerOptions {
   readonly connectionLimits?: Partial<ConnectionLimits>;
   /** CLIENT_REGISTRATION; off by default. */
   readonly clientRegistration?: RegistrationPolicy;
+  /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS; off by default. */
+  readonly requirePushedAuthorizationRequests?: boolean;
+  /** How clients' jwks_uri are fetched; none by default. */
+  readonly jwksFetcher?: StartOptions['jwksFetcher'];
   /** The server's logger options (e.g. a level and a `stream` capturing the lines); silent by default. */
   readonly logger?: StartOptions['logger'];
   /**
@@ -115,6 +119,8 @@ export async function startTestServer({
   rateLimits,
   connectionLimits,
   clientRegistration,
+  requirePushedAuthorizationRequests,
+  jwksFetcher,
   logger,
   reachableIssuer = false,
   demo,
@@ -135,6 +141,8 @@ export async function startTestServer({
     metricsToken,
     connectionLimits,
     clientRegistration,
+    requirePushedAuthorizationRequests,
+    jwksFetcher,
     demo,
     logger,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).

@@ -93,7 +93,8 @@ async function answerPostedRequest(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const check = await loadAuthorizationRequest(pages.context, postedParameters(request.url, request.body));
+  // The request_uri of a pushed request is used by the GET this answer leads to, not here.
+  const check = await loadAuthorizationRequest(pages.context, postedParameters(request.url, request.body), true);
   if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
   return reply
     .code(303)

@@ -28,8 +28,15 @@ export interface AuthorizationRequest {
 
 export type AuthorizationRequestCheck =
   | { readonly kind: 'valid'; readonly request: AuthorizationRequest }
-  /** The client or its redirect URI cannot be trusted: tell the user, never redirect (RFC 6749 §4.1.2.1). */
-  | { readonly kind: 'untrusted'; readonly detail: string }
+  /**
+   * The client or its redirect URI cannot be trusted: tell the user, never redirect (RFC 6749 §4.1.2.1).
+   * `problem` names the page when it is the request_uri or request object (RFC 9101 §6.2) that failed.
+   */
+  | {
+      readonly kind: 'untrusted';
+      readonly detail: string;
+      readonly problem?: 'invalid_authorization_request' | 'invalid_request_uri' | 'invalid_request_object';
+    }
   /** Any other error goes back to the (verified) redirect URI (RFC 6749 §4.1.2.1). */
   | {
       readonly kind: 'refused';

@@ -4,6 +4,7 @@ import type { Clock } from '../primitives/clock.js';
 import type { Store } from '../store/store.js';
 import type { AccessTokens } from './access-tokens.js';
 import type { RegistrationPolicy } from './dynamic-registration.js';
+import type { ClientKeys } from './client-keys.js';
 import type { IdTokens } from './id-tokens.js';
 import type { KeyRing } from './keys.js';
 import type { RefreshSuccessors } from './refresh-successors.js';
@@ -33,4 +34,8 @@ export interface OAuthServices extends TokenServices {
   readonly clientRegistration: RegistrationPolicy;
   /** The scopes a dynamically registered client may ask for: OpenID Connect's and the REST API's. */
   readonly registrableScopes: readonly string[];
+  /** Clients' public keys (inline, or fetched from their jwks_uri and cached). */
+  readonly clientKeys: ClientKeys;
+  /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every authorization request must be pushed (RFC 9126 §5). */
+  readonly requirePushedAuthorizationRequests: boolean;
 }

@@ -6,6 +6,7 @@ import type {
   GrantLiveness,
   GrantRecord,
   GrantRevocationReason,
+  JsonWebKeySet,
   RefreshTokenRecord,
   SigningKeyRecord,
 } from '../primitives/records.js';
@@ -44,6 +45,10 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     idTokenAlg: r.id_token_alg === 'ES256' ? 'ES256' : 'RS256',
     postLogoutRedirectUris: JSON.parse(r.post_logout_redirect_uris) as string[],
     admin: r.admin === 1,
+    jwks: r.jwks === null ? null : (JSON.parse(r.jwks) as JsonWebKeySet),
+    jwksUri: r.jwks_uri,
+    ...(r.auth_method === 'private_key_jwt' ? { authMethod: 'private_key_jwt' as const } : {}),
+    requirePushedAuthorizationRequests: r.require_par === 1,
   };
 }
 
@@ -67,6 +72,10 @@ export function clientToRow(c: ClientRecord): Selectable<ClientsTable> {
     id_token_alg: c.idTokenAlg ?? null,
     post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris ?? []),
     admin: c.admin ? 1 : 0,
+    jwks: c.jwks ? JSON.stringify(c.jwks) : null,
+    jwks_uri: c.jwksUri ?? null,
+    auth_method: c.authMethod ?? null,
+    require_par: c.requirePushedAuthorizationRequests ? 1 : 0,
   };
 }
 

@@ -19,6 +19,28 @@ export interface Database {
   server_settings: ServerSettingsTable;
   registration_tokens: RegistrationTokensTable;
   client_registrations: ClientRegistrationsTable;
+  pushed_authorization_requests: PushedAuthorizationRequestsTable;
+  client_assertion_jtis: ClientAssertionJtisTable;
+}
+
+/** A pushed authorization request (RFC 9126 §2, 0022), until used once or expired. */
+export interface PushedAuthorizationRequestsTable {
+  /** SHA-256 of the random part of its request_uri, hex. */
+  id: string;
+  client_id: string;
+  /** The validated authorization request's parameters, as a query string. */
+  parameters: string;
+  /** Before use: the request_uri's expiry; after: the end of the sign-in that used it. */
+  expires_at: number;
+  /** SHA-256 of the handle of the sign-in that used it, hex; null until used. */
+  flow_digest: string | null;
+}
+
+/** The `jti` of a client assertion (RFC 7523 §3 item 7, 0022), kept until the assertion expires. */
+export interface ClientAssertionJtisTable {
+  client_id: string;
+  jti: string;
+  expires_at: number;
 }
 
 /** RFC 8628 device authorizations (0009): a device code and its user code, until redeemed or expired. */
@@ -102,6 +124,14 @@ export interface ClientsTable {
   post_logout_redirect_uris: string;
   /** 1 for an admin client (0011): only `gatehouse clients add --admin` makes one. */
   admin: number;
+  /** The client's public keys (RFC 7591 §2 `jwks`), a JSON JWK Set; null for none (0022). */
+  jwks: string | null;
+  /** Where the client's public keys are (RFC 7591 §2 `jwks_uri`); null for none (0022). */
+  jwks_uri: string | null;
+  /** The one client authentication method the client may use; null: the one its secret implies (0022). */
+  auth_method: string | null;
+  /** 1 when its authorization requests must be pushed (RFC 9126 §6 metadata, 0022). */
+  require_par: number;
 }
 
 /** A grant and its refresh-token family: the chain of rotations issued under it. */
