@@ -47,6 +47,7 @@ export const TABLE = {
     'package-metadata.test.ts': 'unit',
     'postgres-connection.test.ts': 'unit',
     'redirect-uri.test.ts': 'unit',
+    'safe-fetch.test.ts': 'unit',
     'refresh-token-state-table.test.ts': 'unit',
     'sign-in.test.ts': 'unit',
     'store.test.ts': 'unit',

@@ -44,13 +44,14 @@ const unitOf = (path: string): string => path.split('/')[0] as string;
  */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   primitives: [],
+  outbound: ['primitives'],
   store: ['primitives'],
   audit: ['primitives', 'store'],
   users: ['primitives', 'store', 'audit'],
   abuse: ['primitives', 'store'],
   http: ['primitives', 'store', 'audit'],
   html: ['primitives', 'store', 'http'],
-  oauth: ['primitives', 'store', 'audit', 'users', 'abuse', 'http'],
+  oauth: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'outbound'],
   'json-api': ['primitives', 'http', 'oauth', 'context.ts'],
   health: ['primitives', 'store', 'http', 'oauth'],
   api: ['primitives', 'store', 'http', 'json-api', 'context.ts'],
