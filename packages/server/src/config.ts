@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +44,8 @@ export interface ServerConfig {
   readonly clientRegistration: RegistrationPolicy;
   /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every authorization request must be pushed (RFC 9126 §5); false by default. */
   readonly requirePushedAuthorizationRequests: boolean;
+  /** JWKS_URI_ALLOW_ADDRESSES: comma-separated CIDRs of non-public addresses a client's jwks_uri may lead to (none). */
+  readonly jwksUriAllowAddresses: readonly string[];
 }
 
 export function configFromEnv(
@@ -78,6 +81,7 @@ export function configFromEnv(
       env.REQUIRE_PUSHED_AUTHORIZATION_REQUESTS,
       false,
     ),
+    jwksUriAllowAddresses: addressRangesFrom('JWKS_URI_ALLOW_ADDRESSES', env.JWKS_URI_ALLOW_ADDRESSES),
   };
 }
 
@@ -127,6 +131,20 @@ function autoMigrateFrom(value: string | undefined): boolean {
   if (value === undefined || value === '' || value === 'true') return true;
   if (value === 'false') return false;
   throw new Error(`AUTO_MIGRATE must be true or false, got ${JSON.stringify(value)}`);
+}
+
+/** A comma-separated list of CIDRs (or single addresses); empty when unset. */
+function addressRangesFrom(name: string, value: string | undefined): string[] {
+  const ranges = (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  for (const range of ranges) {
+    const [address = '', bits] = range.split('/');
+    if (!ipaddr.isValid(address) || (bits !== undefined && !/^\d{1,3}$/.test(bits)))
+      throw new Error(`${name} must be comma-separated addresses or CIDR ranges, got ${JSON.stringify(range)}`);
+  }
+  return ranges;
 }
 
 /** A variable that is `true` or `false`, nothing else; `fallback` when unset. */

@@ -13,6 +13,7 @@ import type { ServerContext } from './context.js';
 import { AccessTokens } from './oauth/access-tokens.js';
 import { IdTokens } from './oauth/id-tokens.js';
 import { ClientKeys, type JwksFetcher } from './oauth/client-keys.js';
+import { safeJwksFetcher } from './oauth/jwks-fetcher.js';
 import { systemClock, type Clock } from './primitives/clock.js';
 import { KeyEncryption } from './oauth/key-sealing.js';
 import { KeyRing } from './oauth/keys.js';
@@ -44,8 +45,10 @@ export interface ContextOptions {
   readonly api?: ApiDefinition;
   /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS; false when undefined. */
   readonly requirePushedAuthorizationRequests?: boolean;
-  /** How clients' jwks_uri are fetched; none are when undefined (JWKS_URI_ALLOW_PRIVATE decides where to). */
+  /** How clients' jwks_uri are fetched; by the safe fetch to public addresses when undefined. */
   readonly jwksFetcher?: JwksFetcher;
+  /** JWKS_URI_ALLOW_ADDRESSES: non-public ranges (CIDR) a jwks_uri may lead to. */
+  readonly jwksUriAllowAddresses?: readonly string[];
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
@@ -78,7 +81,10 @@ export async function createContext(store: Store, issuer: string, options: Conte
     rateLimits,
     clientRegistration,
     registrableScopes,
-    clientKeys: new ClientKeys(options.jwksFetcher, () => clock.now()),
+    clientKeys: new ClientKeys(
+      options.jwksFetcher ?? safeJwksFetcher({ allowAddresses: options.jwksUriAllowAddresses ?? [] }),
+      () => clock.now(),
+    ),
     requirePushedAuthorizationRequests: options.requirePushedAuthorizationRequests ?? false,
   };
 }
@@ -112,6 +118,8 @@ export interface StartOptions {
   readonly requirePushedAuthorizationRequests?: boolean;
   /** How clients' jwks_uri are fetched (see ContextOptions). */
   readonly jwksFetcher?: JwksFetcher;
+  /** JWKS_URI_ALLOW_ADDRESSES (see ContextOptions). */
+  readonly jwksUriAllowAddresses?: readonly string[];
   /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
   readonly idleConnectionGraceMs?: number;
 }

@@ -6,6 +6,9 @@ import { assertionFields, clientAssertion, clientKeyPair, unsecuredJwt, type Cli
 import { DIALECTS } from './_dialects.js';
 import { assertOAuthError, ISSUER } from './_oauth-assertions.js';
 import { basicAuthorization, startTestServer, type TestClient, type TestServer } from './_server.js';
+import { startTlsServer, TEST_CA, type TlsServer } from './_tls.js';
+import { safeJwksFetcher, type JwksFetchPolicy } from '../src/oauth/jwks-fetcher.js';
+import type { Resolver } from '../src/outbound/safe-fetch.js';
 
 const CLIENT_CREDENTIALS = { grant_type: 'client_credentials', scope: 'contacts:read' };
 const CLIENT_AUTHENTICATING = ['token', 'introspection', 'revocation', 'pushed_authorization_request'];
@@ -180,3 +183,64 @@ for (const dialect of DIALECTS)
       assert.equal(await store.useClientAssertionJti('service', jti, now + 100, now + 20), true);
     });
   });
+
+describe('private_key_jwt with a jwks_uri, fetched by the SSRF-safe fetch and cached', () => {
+  let keys: ClientKeyPair;
+  let published: TlsServer;
+  let fetches = 0;
+  const loopback: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+
+  before(async () => {
+    keys = await clientKeyPair('PS256');
+    published = await startTlsServer((_request, response) => {
+      fetches++;
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify(keys.jwks));
+    });
+  });
+  after(async () => published?.close());
+
+  async function serverWith(policy: JwksFetchPolicy): Promise<{ server: TestServer; client: TestClient }> {
+    const server = await startTestServer({
+      jwksFetcher: safeJwksFetcher({ ca: TEST_CA, resolve: loopback, ...policy }),
+    });
+    const client = await server.addClient({
+      id: 'remote',
+      name: 'Remote',
+      grantTypes: ['client_credentials'],
+      jwksUri: `${published.origin}/jwks.json`,
+    });
+    return { server, client };
+  }
+
+  async function tokenRequest(server: TestServer, client: TestClient): Promise<Response> {
+    const assertion = await clientAssertion(keys, client.id, ISSUER, server.clock.now());
+    return server.post(
+      '/token',
+      { ...CLIENT_CREDENTIALS, ...assertionFields(assertion) },
+      { auth: 'none', as: client },
+    );
+  }
+
+  it('the keys at the jwks_uri authenticate the client; the set is fetched once for many requests', async () => {
+    const { server, client } = await serverWith({ allowAddresses: ['127.0.0.1/32'] });
+    try {
+      const before = fetches;
+      for (let i = 0; i < 3; i++) assert.equal((await tokenRequest(server, client)).status, 200);
+      assert.equal(fetches - before, 1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a jwks_uri leading to a private address is never fetched unless allowed (JWKS_URI_ALLOW_ADDRESSES)', async () => {
+    const { server, client } = await serverWith({});
+    try {
+      const before = fetches;
+      await assertOAuthError(await tokenRequest(server, client), { error: 'invalid_client' });
+      assert.equal(fetches, before);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -136,6 +136,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     demo,
     clientRegistration: config.clientRegistration,
     requirePushedAuthorizationRequests: config.requirePushedAuthorizationRequests,
+    jwksUriAllowAddresses: config.jwksUriAllowAddresses,
   };
 }
 
