@@ -128,6 +128,7 @@ export const TABLE = {
     'interop-oidc-provider.test.ts': 'server',
     'interop-openid-client.test.ts': 'server',
     'interop-openid-connect.test.ts': 'server',
+    'interop-par-private-key-jwt.test.ts': 'server',
     'local-storage-token-store.test.ts': 'server',
     'token-manager.test.ts': 'server',
     'transient.test.ts': 'server',
