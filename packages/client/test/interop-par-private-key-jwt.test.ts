@@ -18,7 +18,7 @@ async function keyPair(): Promise<{ privateKey: oauth.PrivateKey; jwks: { keys: 
   const pair = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
   const kid = randomUUID();
   const jwk = { ...(await webcrypto.subtle.exportKey('jwk', pair.publicKey)), kid, alg: 'ES256', use: 'sig' };
-  return { privateKey: { key: pair.privateKey as CryptoKey, kid }, jwks: { keys: [jwk] } };
+  return { privateKey: { key: pair.privateKey, kid }, jwks: { keys: [jwk] } };
 }
 
 describe('interoperability: PAR, private_key_jwt and request objects with openid-client and oauth4webapi', () => {
