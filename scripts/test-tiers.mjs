@@ -102,6 +102,7 @@ export const TABLE = {
     'log-format.test.ts': 'processes',
     'migration-faults.test.ts': 'processes',
     'multi-process.test.ts': 'processes',
+    'private-key-jwt-processes.test.ts': 'processes',
     'health.test.ts': 'postgres-clusters',
     'postgres-failover.test.ts': 'postgres-clusters',
     'postgres-outage.test.ts': 'postgres-clusters',
