@@ -71,7 +71,9 @@ export async function registerDynamicClient(
     throw new OAuthError('confidential_registration_not_allowed');
   }
   const client = clientFromRegistration(registrationOf(newId(), metadata), now);
-  const secret = metadata.token_endpoint_auth_method === 'none' ? null : newOpaqueSecret();
+  // RFC 7523 §2.2: a client of private_key_jwt authenticates with its keys and gets no secret.
+  const method = metadata.token_endpoint_auth_method;
+  const secret = method === 'none' || method === 'private_key_jwt' ? null : newOpaqueSecret();
   const registrationAccessToken = newOpaqueSecret();
   await services.audit.transaction(async (tx, audit) => {
     if (initialToken !== undefined && !(await tx.useRegistrationToken(initialToken, now))) {
@@ -193,6 +195,10 @@ function registrationOf(id: string, metadata: ClientMetadata) {
     redirectUris: metadata.redirect_uris,
     grantTypes: metadata.grant_types,
     scope: metadata.scope.split(' ').filter((s) => s !== ''),
+    jwks: metadata.jwks ?? null,
+    jwksUri: metadata.jwks_uri ?? null,
+    ...(metadata.token_endpoint_auth_method === 'private_key_jwt' ? { authMethod: 'private_key_jwt' as const } : {}),
+    requirePushedAuthorizationRequests: metadata.require_pushed_authorization_requests === true,
   };
 }
 
