@@ -89,7 +89,7 @@ function settingsOf(body: Record<string, unknown>): ClientChanges {
     resourceServer: body.resource_server as boolean | undefined,
     idTokenAlg: body.id_token_signed_response_alg as string | undefined,
     postLogoutRedirectUris: body.post_logout_redirect_uris as string[] | undefined,
-    jwks: body.jwks as unknown,
+    jwks: body.jwks,
     jwksUri: body.jwks_uri as string | null | undefined,
     requirePushedAuthorizationRequests: body.require_pushed_authorization_requests as boolean | undefined,
   };
