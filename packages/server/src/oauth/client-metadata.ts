@@ -91,7 +91,7 @@ export function checkClientMetadata(body: unknown, offeredScopes: readonly strin
   const contacts = stringList(fields, 'contacts');
   if (contacts !== undefined) metadata['contacts'] = contacts;
   Object.assign(metadata, checkedKeys(fields, authMethod));
-  const requirePar = fields['require_pushed_authorization_requests'];
+  const requirePar: unknown = fields['require_pushed_authorization_requests'];
   if (requirePar !== undefined && typeof requirePar !== 'boolean')
     throw new OAuthError('client_metadata_field_invalid', 'require_pushed_authorization_requests');
   if (requirePar === true) metadata['require_pushed_authorization_requests'] = true;
