@@ -144,7 +144,7 @@ export function clientFromRegistration(r: ClientRegistration, now: number): Clie
     postLogoutRedirectUris: checkedPostLogoutRedirectUris(r.postLogoutRedirectUris ?? []),
     admin: r.admin === true,
     ...clientKeysOf(r),
-    requirePushedAuthorizationRequests: r.requirePushedAuthorizationRequests === true,
+    ...(r.requirePushedAuthorizationRequests === true ? { requirePushedAuthorizationRequests: true } : {}),
   };
 }
 
@@ -163,8 +163,8 @@ function clientKeysOf(r: ClientRegistration): Pick<ClientRecord, 'jwks' | 'jwksU
   if (r.authMethod === 'private_key_jwt' && !keyed)
     throw new OperatorInputError('a client of private_key_jwt needs its keys: jwks or jwks_uri');
   return {
-    jwks: jwks as JsonWebKeySet | null,
-    jwksUri,
+    ...(jwks === null ? {} : { jwks: jwks as JsonWebKeySet }),
+    ...(jwksUri === null ? {} : { jwksUri }),
     ...(r.authMethod === undefined ? {} : { authMethod: r.authMethod }),
   };
 }

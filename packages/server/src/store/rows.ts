@@ -45,10 +45,11 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     idTokenAlg: r.id_token_alg === 'ES256' ? 'ES256' : 'RS256',
     postLogoutRedirectUris: JSON.parse(r.post_logout_redirect_uris) as string[],
     admin: r.admin === 1,
-    jwks: r.jwks === null ? null : (JSON.parse(r.jwks) as JsonWebKeySet),
-    jwksUri: r.jwks_uri,
+    // Set only when the client has them (0022), so that a client without keys reads as before.
+    ...(r.jwks === null ? {} : { jwks: JSON.parse(r.jwks) as JsonWebKeySet }),
+    ...(r.jwks_uri === null ? {} : { jwksUri: r.jwks_uri }),
     ...(r.auth_method === 'private_key_jwt' ? { authMethod: 'private_key_jwt' as const } : {}),
-    requirePushedAuthorizationRequests: r.require_par === 1,
+    ...(r.require_par === 1 ? { requirePushedAuthorizationRequests: true } : {}),
   };
 }
 
