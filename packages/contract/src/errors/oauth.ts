@@ -35,7 +35,6 @@ export type OAuthErrorCode =
   | 'authorization_pending'
   | 'slow_down'
   | 'expired_token'
-  | 'invalid_request_uri'
   | 'invalid_request_object';
 
 export interface OAuthErrorEntry {
@@ -288,17 +287,6 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     clientAction:
       'Stop polling. Start again with a new device authorization request and show the user the new user code.',
   }),
-  invalid_request_uri: entry({
-    error: 'invalid_request_uri',
-    status: 400,
-    page: 'invalid-request-uri-error',
-    title: 'Invalid request_uri',
-    transient: false,
-    summary:
-      'The request_uri of the authorization request is unknown, expired, already used or not pushed by this client, or is of a kind the server does not fetch (RFC 9101 §7, RFC 9126 §4): only the request_uri values answered by the pushed authorization request endpoint are accepted, once each.',
-    clientAction:
-      'Push the authorization request again (POST /par) and send the browser to /authorize with the new request_uri, within its expires_in.',
-  }),
   invalid_request_object: entry({
     error: 'invalid_request_object',
     status: 400,
@@ -392,10 +380,6 @@ export const OAUTH_REASONS = {
   pushed_request_required: reason({
     error: 'invalid_request',
     description: 'authorization requests of this client must be pushed to the pushed authorization request endpoint',
-  }),
-  request_uri_invalid: reason({
-    error: 'invalid_request_uri',
-    description: 'request_uri is unknown, expired, already used or not pushed by this client',
   }),
   request_object_invalid: reason({
     error: 'invalid_request_object',
