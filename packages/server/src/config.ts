@@ -1,4 +1,5 @@
 import { trustedIssuersFrom, type TrustedIssuerConfig } from './oauth/trusted-issuers.js';
+import ipaddr from 'ipaddr.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +54,10 @@ export interface ServerConfig {
   readonly tracing: TracingMode;
   /** TOKEN_EXCHANGE_TRUSTED_ISSUERS: whose JWTs a token exchange takes (oauth/trusted-issuers.ts). */
   readonly trustedIssuers: readonly TrustedIssuerConfig[];
+  /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every authorization request must be pushed (RFC 9126 §5); false by default. */
+  readonly requirePushedAuthorizationRequests: boolean;
+  /** JWKS_URI_ALLOW_ADDRESSES: comma-separated CIDRs of non-public addresses a client's jwks_uri may lead to (none). */
+  readonly jwksUriAllowAddresses: readonly string[];
 }
 
 export function configFromEnv(
@@ -87,6 +92,12 @@ export function configFromEnv(
     upstreamsFile: env.UPSTREAMS_FILE || undefined,
     tracing: tracingFrom(env.TRACING),
     trustedIssuers: trustedIssuersFrom(env.TOKEN_EXCHANGE_TRUSTED_ISSUERS),
+    requirePushedAuthorizationRequests: booleanFrom(
+      'REQUIRE_PUSHED_AUTHORIZATION_REQUESTS',
+      env.REQUIRE_PUSHED_AUTHORIZATION_REQUESTS,
+      false,
+    ),
+    jwksUriAllowAddresses: addressRangesFrom('JWKS_URI_ALLOW_ADDRESSES', env.JWKS_URI_ALLOW_ADDRESSES),
   };
 }
 
@@ -142,6 +153,27 @@ function autoMigrateFrom(value: string | undefined): boolean {
   if (value === undefined || value === '' || value === 'true') return true;
   if (value === 'false') return false;
   throw new Error(`AUTO_MIGRATE must be true or false, got ${JSON.stringify(value)}`);
+}
+
+/** A comma-separated list of CIDRs (or single addresses); empty when unset. */
+function addressRangesFrom(name: string, value: string | undefined): string[] {
+  const ranges = (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  for (const range of ranges) {
+    const [address = '', bits] = range.split('/');
+    if (!ipaddr.isValid(address) || (bits !== undefined && !/^\d{1,3}$/.test(bits)))
+      throw new Error(`${name} must be comma-separated addresses or CIDR ranges, got ${JSON.stringify(range)}`);
+  }
+  return ranges;
+}
+
+/** A variable that is `true` or `false`, nothing else; `fallback` when unset. */
+function booleanFrom(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new Error(`${name} must be true or false, got ${JSON.stringify(value)}`);
 }
 
 function trustProxyFrom(value: string | undefined): boolean | string {

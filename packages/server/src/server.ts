@@ -13,6 +13,8 @@ import { IDLE_CONNECTION_GRACE_MS } from './http/drain.js';
 import type { ServerContext } from './context.js';
 import { AccessTokens } from './oauth/access-tokens.js';
 import { IdTokens } from './oauth/id-tokens.js';
+import { ClientKeys, type JwksFetcher } from './oauth/client-keys.js';
+import { safeJwksFetcher } from './oauth/jwks-fetcher.js';
 import { systemClock, type Clock } from './primitives/clock.js';
 import { KeyEncryption } from './oauth/key-sealing.js';
 import { applyUpstreams } from './federation/administration.js';
@@ -53,6 +55,12 @@ export interface ContextOptions {
   readonly api?: ApiDefinition;
   /** CLIENT_ID_METADATA_*; off when undefined. */
   readonly clientIdMetadata?: Partial<ClientIdMetadataPolicy>;
+  /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS; false when undefined. */
+  readonly requirePushedAuthorizationRequests?: boolean;
+  /** How clients' jwks_uri are fetched; by the safe fetch to public addresses when undefined. */
+  readonly jwksFetcher?: JwksFetcher;
+  /** JWKS_URI_ALLOW_ADDRESSES: non-public ranges (CIDR) a jwks_uri may lead to. */
+  readonly jwksUriAllowAddresses?: readonly string[];
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
@@ -91,6 +99,11 @@ export async function createContext(store: Store, issuer: string, options: Conte
     ),
     trustedIssuers:
       options.trustedIssuers === undefined ? TrustedIssuers.none : new TrustedIssuers(options.trustedIssuers),
+    clientKeys: new ClientKeys(
+      options.jwksFetcher ?? safeJwksFetcher({ allowAddresses: options.jwksUriAllowAddresses ?? [] }),
+      () => clock.now(),
+    ),
+    requirePushedAuthorizationRequests: options.requirePushedAuthorizationRequests ?? false,
   };
 }
 
@@ -125,6 +138,12 @@ export interface StartOptions {
   readonly upstreams?: readonly UpstreamProviderInput[];
   /** TOKEN_EXCHANGE_TRUSTED_ISSUERS (see ContextOptions). */
   readonly trustedIssuers?: readonly TrustedIssuerConfig[];
+  /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS (see ContextOptions). */
+  readonly requirePushedAuthorizationRequests?: boolean;
+  /** How clients' jwks_uri are fetched (see ContextOptions). */
+  readonly jwksFetcher?: JwksFetcher;
+  /** JWKS_URI_ALLOW_ADDRESSES (see ContextOptions). */
+  readonly jwksUriAllowAddresses?: readonly string[];
   /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
   readonly idleConnectionGraceMs?: number;
 }

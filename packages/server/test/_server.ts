@@ -92,6 +92,10 @@ export interface TestServerOptions {
   readonly clientRegistration?: RegistrationPolicy;
   /** CLIENT_ID_METADATA_* (off by default). */
   readonly clientIdMetadata?: StartOptions['clientIdMetadata'];
+  /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS; off by default. */
+  readonly requirePushedAuthorizationRequests?: boolean;
+  /** How clients' jwks_uri are fetched; none by default. */
+  readonly jwksFetcher?: StartOptions['jwksFetcher'];
   /** The server's logger options (e.g. a level and a `stream` capturing the lines); silent by default. */
   readonly logger?: StartOptions['logger'];
   /**
@@ -122,6 +126,8 @@ export async function startTestServer({
   connectionLimits,
   clientRegistration,
   clientIdMetadata,
+  requirePushedAuthorizationRequests,
+  jwksFetcher,
   logger,
   reachableIssuer = false,
   demo,
@@ -146,6 +152,8 @@ export async function startTestServer({
     connectionLimits,
     clientRegistration,
     clientIdMetadata,
+    requirePushedAuthorizationRequests,
+    jwksFetcher,
     demo,
     logger,
     trustedIssuers,

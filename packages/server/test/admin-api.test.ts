@@ -6,6 +6,7 @@ import { authorizationQuery, CALLBACK, PageBrowser, pkce } from './_authorize.js
 import { DIALECTS } from './_dialects.js';
 import { ISSUER } from './_oauth-assertions.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
+import { assertionFields, clientAssertion, clientKeyPair } from './_client-keys.js';
 
 const ADMIN = '/admin/v1';
 
@@ -117,6 +118,32 @@ describe('the admin API /admin/v1', () => {
             .map((e: { event: string }) => e.event),
           ['client_created', 'client_updated', 'client_secret_rotated', 'client_deleted'],
         );
+      });
+
+      it('registers a client with jwks (RFC 7591 §2): no secret, private_key_jwt (RFC 7523 §2.2), PAR required when asked', async () => {
+        const keys = await clientKeyPair();
+        const created = await admin.post(`${ADMIN}/clients`, {
+          client_id: 'signed',
+          name: 'Signed',
+          grant_types: ['client_credentials'],
+          scope: 'a',
+          jwks: keys.jwks,
+          require_pushed_authorization_requests: true,
+        });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        assert.equal(created.body.client_secret, undefined);
+        assert.equal(created.body.token_endpoint_auth_method, 'private_key_jwt');
+        assert.equal(created.body.require_pushed_authorization_requests, true);
+        const assertion = await clientAssertion(keys, 'signed', ISSUER, server.clock.now());
+        const answer = await server.post('/token', {
+          grant_type: 'client_credentials',
+          client_id: 'signed',
+          ...assertionFields(assertion),
+        });
+        assert.equal(answer.status, 200, await answer.text());
+        const refused = await admin.put(`${ADMIN}/clients/signed`, { name: 'Signed', jwks_uri: 'http://a.example/k' });
+        assert.ok(refused.status >= 400 && refused.status < 500, JSON.stringify(refused.body));
+        assert.equal((await admin.delete(`${ADMIN}/clients/signed`)).status, 204);
       });
 
       it('refuses bad input on every operation with a catalog error, and writes nothing', async () => {

@@ -9,6 +9,7 @@ import { startTlsServer, TEST_CA, TEST_HOST, type TlsServer } from './_tls.js';
 import type { Resolver } from '../src/outbound/safe-fetch.js';
 import { freshnessSeconds } from '../src/oauth/client-id-metadata.js';
 import { configFromEnv } from '../src/config.js';
+import { assertionFields, clientAssertion, clientKeyPair } from './_client-keys.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -137,6 +138,35 @@ for (const dialect of DIALECTS) {
       assert.equal(host.hits.get('/agent.json'), 1, 'fetched once');
       const account = await browser.get('/account');
       assert.match(account.html, /<strong class="client-name">Test Agent<\/strong>/);
+    });
+
+    it("a private_key_jwt document (RFC 7523 §2.2): the code is redeemed with an assertion signed by the document's key, never without one", async () => {
+      const keys = await clientKeyPair();
+      host.serve(
+        '/keyed.json',
+        host.agentDocument('/keyed.json', {
+          token_endpoint_auth_method: 'private_key_jwt',
+          jwks: keys.jwks,
+        }),
+        { 'cache-control': 'max-age=600' },
+      );
+      const clientId = host.url('/keyed.json');
+      const { verifier, challenge } = pkce();
+      const browser = new PageBrowser(server);
+      const first = await browser.authorize(authorizationQuery(clientId, challenge, { scope: 'contacts:read' }));
+      assert.equal(first.status, 200, first.html);
+      const signedIn = await browser.login(first, 'alice', 'correct horse battery staple');
+      const consent = await browser.get(signedIn.location as string);
+      const allowed = await browser.consent(consent, 'allow');
+      const code = new URL(allowed.location as string).searchParams.get('code') as string;
+      const form = { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, code_verifier: verifier };
+      const bare = await server.post('/token', { ...form, client_id: clientId });
+      assert.equal(bare.status, 401, 'no assertion, no tokens');
+      const assertion = await clientAssertion(keys, clientId, 'http://gatehouse.test', server.clock.now());
+      const tokens = await server.post('/token', { ...form, ...assertionFields(assertion) });
+      const body = (await tokens.json()) as Record<string, string>;
+      assert.equal(tokens.status, 200, JSON.stringify(body));
+      assert.ok(body.access_token);
     });
 
     it('a fresh document is not fetched again; a stale one is used at once and fetched again in the background', async () => {

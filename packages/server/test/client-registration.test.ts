@@ -9,6 +9,7 @@ import { digestOf } from '../src/primitives/secrets.js';
 import { DIALECTS } from './_dialects.js';
 import { assertOAuthError, ISSUER } from './_oauth-assertions.js';
 import { basicAuthorization, startTestServer, type TestServer } from './_server.js';
+import { assertionFields, clientAssertion, clientKeyPair } from './_client-keys.js';
 
 const LOOPBACK = 'http://127.0.0.1/callback';
 const PUBLIC_AGENT = {
@@ -123,10 +124,49 @@ const BAD_METADATA: readonly [string, unknown, OAuthErrorCode, string][] = [
     'response_types must be code exactly when grant_types includes authorization_code',
   ],
   [
-    'token_endpoint_auth_method private_key_jwt',
+    'token_endpoint_auth_method client_secret_jwt',
+    { ...PUBLIC_AGENT, token_endpoint_auth_method: 'client_secret_jwt' },
+    'invalid_client_metadata',
+    'token_endpoint_auth_method must be none, client_secret_basic, client_secret_post or private_key_jwt',
+  ],
+  [
+    'token_endpoint_auth_method private_key_jwt without jwks or jwks_uri (RFC 7523 §2.2)',
     { ...PUBLIC_AGENT, token_endpoint_auth_method: 'private_key_jwt' },
     'invalid_client_metadata',
-    'token_endpoint_auth_method must be none, client_secret_basic or client_secret_post',
+    "client metadata 'jwks' has a value of the wrong type or form",
+  ],
+  [
+    'jwks holding a private key (RFC 7591 §2: public keys)',
+    {
+      ...PUBLIC_AGENT,
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'a', y: 'b', d: 'c' }] },
+    },
+    'invalid_client_metadata',
+    "client metadata 'jwks' has a value of the wrong type or form",
+  ],
+  [
+    'both jwks and jwks_uri (RFC 7591 §2: MUST NOT both)',
+    {
+      ...PUBLIC_AGENT,
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'a', y: 'b' }] },
+      jwks_uri: 'https://a.example/jwks.json',
+    },
+    'invalid_client_metadata',
+    "client metadata 'jwks_uri' has a value of the wrong type or form",
+  ],
+  [
+    'a jwks_uri over plain http',
+    { ...PUBLIC_AGENT, token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'http://a.example/jwks.json' },
+    'invalid_client_metadata',
+    "client metadata 'jwks_uri' has a value of the wrong type or form",
+  ],
+  [
+    'a public client with keys',
+    { ...PUBLIC_AGENT, jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'a', y: 'b' }] } },
+    'invalid_client_metadata',
+    "client metadata 'jwks' has a value of the wrong type or form",
   ],
   [
     'a public client asking for client_credentials',
@@ -295,6 +335,36 @@ for (const dialect of DIALECTS) {
         { grant_type: 'client_credentials', scope: 'contacts:read' },
         { headers: { authorization: basicAuthorization(id, info.client_secret as string) } },
       );
+      assert.equal(answer.status, 200, await answer.text());
+    });
+
+    it('RFC 7591 §2, RFC 7523 §2.2: a client of private_key_jwt registers its jwks, gets no secret, and authenticates with an assertion', async () => {
+      const keys = await clientKeyPair();
+      const info = await registered(
+        await register(
+          token,
+          {
+            client_name: 'Signed backend',
+            grant_types: ['client_credentials'],
+            response_types: [],
+            token_endpoint_auth_method: 'private_key_jwt',
+            jwks: keys.jwks,
+            scope: 'contacts:read',
+          },
+          await issueInitialToken(token),
+        ),
+      );
+      assert.equal(info.client_secret, undefined);
+      assert.equal(info.token_endpoint_auth_method, 'private_key_jwt');
+      assert.deepEqual(info.jwks, keys.jwks);
+      const id = info.client_id as string;
+      const assertion = await clientAssertion(keys, id, ISSUER, token.clock.now());
+      const answer = await token.post('/token', {
+        grant_type: 'client_credentials',
+        scope: 'contacts:read',
+        client_id: id,
+        ...assertionFields(assertion),
+      });
       assert.equal(answer.status, 200, await answer.text());
     });
 

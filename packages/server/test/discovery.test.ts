@@ -56,6 +56,7 @@ for (const dialect of DIALECTS)
         'client_secret_basic',
         'client_secret_post',
         'none',
+        'private_key_jwt',
       ]);
     });
 

@@ -34,7 +34,8 @@ export type OAuthErrorCode =
   | 'insufficient_scope'
   | 'authorization_pending'
   | 'slow_down'
-  | 'expired_token';
+  | 'expired_token'
+  | 'invalid_request_object';
 
 export interface OAuthErrorEntry {
   readonly error: OAuthErrorCode;
@@ -286,6 +287,17 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     clientAction:
       'Stop polling. Start again with a new device authorization request and show the user the new user code.',
   }),
+  invalid_request_object: entry({
+    error: 'invalid_request_object',
+    status: 400,
+    page: 'invalid-request-object-error',
+    title: 'Invalid request object',
+    transient: false,
+    summary:
+      "The request parameter is not a request object the server accepts (RFC 9101 §7): not a JWT signed by one of the client's registered keys with an asymmetric algorithm, or its iss is not the client_id, its aud not the issuer, its exp missing or past, its nbf ahead, or it names another client.",
+    clientAction:
+      "Sign the request object with a key of the client's jwks or jwks_uri, with iss the client_id, aud the issuer identifier and exp a few minutes ahead, and send it again.",
+  }),
 };
 
 /** Whether an `error` read from the wire is one of the catalog's codes (and so has an entry). */
@@ -351,6 +363,32 @@ export const OAUTH_REASONS = {
   }),
 
   client_authentication_failed: reason({ error: 'invalid_client', description: 'client authentication failed' }),
+  // RFC 7523 §2.2, RFC 7521 §4.2: one JWT of the jwt-bearer type, whose sub is the client_id beside it.
+  client_assertion_malformed: reason({
+    error: 'invalid_client',
+    description:
+      'client_assertion_type must be urn:ietf:params:oauth:client-assertion-type:jwt-bearer with one client_assertion JWT whose sub is the client_id',
+  }),
+  pushed_request_uri_sent: reason({
+    error: 'invalid_request',
+    description: 'a pushed authorization request must not carry request_uri',
+  }),
+  pushed_request_redirect_uri_invalid: reason({
+    error: 'invalid_request',
+    description: 'redirect_uri is missing, repeated or not registered for the client',
+  }),
+  pushed_request_required: reason({
+    error: 'invalid_request',
+    description: 'authorization requests of this client must be pushed to the pushed authorization request endpoint',
+  }),
+  request_object_invalid: reason({
+    error: 'invalid_request_object',
+    description: "request is not a JWT signed by the client's keys with valid iss, aud and exp",
+  }),
+  request_object_not_supported: reason({
+    error: 'invalid_request_object',
+    description: 'the client has registered no keys to sign request objects with',
+  }),
   client_authorization_malformed: reason({
     error: 'invalid_client',
     description: 'Authorization header is not valid Basic credentials',
@@ -544,7 +582,7 @@ export const OAUTH_REASONS = {
   }),
   registered_auth_method_unsupported: reason({
     error: 'invalid_client_metadata',
-    description: 'token_endpoint_auth_method must be none, client_secret_basic or client_secret_post',
+    description: 'token_endpoint_auth_method must be none, client_secret_basic, client_secret_post or private_key_jwt',
   }),
   registered_public_client_credentials: reason({
     error: 'invalid_client_metadata',

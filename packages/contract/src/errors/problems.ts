@@ -23,6 +23,8 @@ export type ProblemCode =
   | 'service_unavailable'
   | 'not_ready'
   | 'invalid_authorization_request'
+  | 'invalid_request_uri'
+  | 'invalid_request_object'
   | 'invalid_logout_request'
   | 'client_metadata_document_unavailable'
   | 'client_metadata_document_invalid'
@@ -371,6 +373,28 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       "The client_id is the URL of a client ID metadata document on a host this server's operator does not accept (CLIENT_ID_METADATA_DOCUMENTS=allowlist without the host in CLIENT_ID_METADATA_ALLOW_HOSTS, or the host in CLIENT_ID_METADATA_DENY_HOSTS), or not a URL such a document may have (https, a path, no fragment, credentials or dot segments). Nothing was fetched.",
     clientAction:
       "Ask the server's operator to allow the application's host, or use a client registered with the server (gatehouse clients add, or /register).",
+  }),
+  invalid_request_uri: problem({
+    code: 'invalid_request_uri',
+    status: 400,
+    slug: 'invalid-request-uri',
+    title: 'This sign-in link has expired or was already used',
+    transient: false,
+    summary:
+      'The authorization request names a request_uri that is unknown, expired (a pushed request lives about a minute), already used once, or pushed by another client than its client_id names, or a request_uri of a kind this server does not fetch (RFC 9126 §4, RFC 9101 §6.2). Without the pushed request the server cannot know where it would be safe to send you back.',
+    clientAction:
+      'Go back to the application and start again. The developer must push the authorization request (POST /par) just before sending the browser to /authorize with client_id and the request_uri it answered, once.',
+  }),
+  invalid_request_object: problem({
+    code: 'invalid_request_object',
+    status: 400,
+    slug: 'invalid-request-object',
+    title: 'This sign-in link is not signed correctly',
+    transient: false,
+    summary:
+      "The authorization request carries a request object (the request parameter, RFC 9101) that is not a JWT signed by one of the client's registered keys with an accepted algorithm, or whose iss is not the client_id, whose aud is not this server's issuer, that has expired or is not yet valid, or whose client_id differs from the request's (RFC 9101 §6.3).",
+    clientAction:
+      "Go back to the application and tell its developer: sign the request object with a key of the client's jwks or jwks_uri (ES256, PS256, RS256, EdDSA and their kin), with iss the client_id, aud the issuer, and a short exp.",
   }),
   invalid_logout_request: problem({
     code: 'invalid_logout_request',

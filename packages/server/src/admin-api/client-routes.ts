@@ -94,5 +94,8 @@ function settingsOf(body: Record<string, unknown>): ClientChanges {
     exchangeAudiences: exchange?.audiences,
     exchangeSubjectAudiences: exchange?.subject_audiences,
     exchangeImpersonation: exchange?.impersonation,
+    jwks: body.jwks,
+    jwksUri: body.jwks_uri as string | null | undefined,
+    requirePushedAuthorizationRequests: body.require_pushed_authorization_requests as boolean | undefined,
   };
 }

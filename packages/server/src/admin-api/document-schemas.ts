@@ -62,6 +62,19 @@ const CLIENT_SETTINGS: Json = {
       impersonation: boolean('Whether an exchange without an actor token issues a token with no `act`.'),
     },
   },
+  // RFC 7591 §2: the client's public keys, by value or by reference (not both).
+  jwks: {
+    type: 'object',
+    nullable: true,
+    description:
+      'Its public keys, a JWK Set (RFC 7517 §5), for private_key_jwt (RFC 7523) and signed request objects (RFC 9101). A new confidential client with keys gets no secret.',
+    required: ['keys'],
+    properties: { keys: { type: 'array', minItems: 1, maxItems: 20, items: { type: 'object' } } },
+  },
+  jwks_uri: string('Where it publishes its public keys (https), instead of jwks.', { nullable: true }),
+  require_pushed_authorization_requests: boolean(
+    'Whether its authorization requests must be pushed to /par (RFC 9126 §6); default false.',
+  ),
 };
 
 const CLAIMS: Json = {
@@ -100,6 +113,11 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
       type: { type: 'string', enum: ['public', 'confidential'] },
       ...CLIENT_SETTINGS,
       max_rotations: { type: 'integer', nullable: true },
+      token_endpoint_auth_method: {
+        type: 'string',
+        enum: ['none', 'client_secret_basic', 'private_key_jwt'],
+        description: 'How it authenticates (client_secret_basic stands for a secret, sent by Basic or in the body).',
+      },
       created_at: time('When it was registered.'),
       admin: boolean('Present (true) on an admin client, made with `gatehouse clients add --admin`.'),
     },

@@ -5,7 +5,7 @@ import { formParamsOf } from '../http/form.js';
 import { createAuthorizationCode } from '../oauth/authorization-codes.js';
 import { isScopeSubset } from '../oauth/scope.js';
 import { CLAIM_WORDS } from '../users/claims.js';
-import type { AuthorizationRequest } from './authorization-request.js';
+import type { AuthorizationRequest } from '../oauth/authorization-request.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { answerRefusal, answerWithError, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
 import { renderConsentPage } from './consent-page.js';

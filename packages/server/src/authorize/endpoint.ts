@@ -7,7 +7,7 @@ import { answerRefusal, answerWithError, loadAuthorizationRequest, rawQuery, typ
 import { needsSignIn } from './sign-in-freshness.js';
 import { readIdTokenHint } from '../oauth/id-token-hint.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
-import type { AuthorizationRequest } from './authorization-request.js';
+import type { AuthorizationRequest } from '../oauth/authorization-request.js';
 import { sendLoginPage } from './login.js';
 import type { BrowserPage } from './page.js';
 import { currentSession, startSession } from './sessions.js';
@@ -93,7 +93,8 @@ async function answerPostedRequest(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const check = await loadAuthorizationRequest(pages.context, postedParameters(request.url, request.body));
+  // The request_uri of a pushed request is used by the GET this answer leads to, not here.
+  const check = await loadAuthorizationRequest(pages.context, postedParameters(request.url, request.body), true);
   if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
   return reply
     .code(303)

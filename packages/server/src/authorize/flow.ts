@@ -1,7 +1,12 @@
-import { ProblemError, type OAuthError } from '@gatehouse/contract';
+import { OAuthError, ProblemError } from '@gatehouse/contract';
 import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
-import { checkAuthorizationRequest, clientIdOf, type AuthorizationRequestCheck } from './authorization-request.js';
+import { authorizationSource } from '../oauth/authorization-request-source.js';
+import {
+  checkAuthorizationRequest,
+  clientIdOf,
+  type AuthorizationRequestCheck,
+} from '../oauth/authorization-request.js';
 import type { BasePath } from '../html/layout.js';
 import { answerClient, type ResponseDestination } from '../html/authorization-response.js';
 import type { CookiePolicy } from './sessions.js';
@@ -32,21 +37,41 @@ export interface UpstreamDirectory {
   ): Promise<string | undefined>;
 }
 
-/** Looks the client up and checks the request: on GET /authorize and again on every POST. */
+/**
+ * Reads the request's parameters (the query, a pushed request, a request object), looks the client
+ * up and checks the request: on GET /authorize and again on every POST. A request_uri of the PAR
+ * endpoint is used once here, unless `peek` (POST /authorize, which only redirects to GET); the
+ * request then carries on as the sign-in's handle (`request.query`).
+ */
 export async function loadAuthorizationRequest(
-  { store, accessTokens, clientIdMetadataDocuments }: ServerContext,
+  context: ServerContext,
   query: string,
+  peek = false,
 ): Promise<AuthorizationRequestCheck> {
-  const clientId = clientIdOf(query);
+  const source = await authorizationSource(context, query, peek);
+  if (source.kind === 'untrusted') return source;
+  const clientId = clientIdOf(source.parameters);
   // An https URL client_id is resolved through its metadata document (oauth/client-id-metadata.ts),
   // which throws a catalog problem shown as a page: never redirected, as for an unknown client.
   const client =
-    clientId === undefined
+    source.client ??
+    (clientId === undefined
       ? undefined
-      : clientIdMetadataDocuments.handles(clientId)
-        ? (await clientIdMetadataDocuments.resolve(clientId)).client
-        : await store.findClient(clientId);
-  return checkAuthorizationRequest(query, client, accessTokens.audiences);
+      : context.clientIdMetadataDocuments.handles(clientId)
+        ? (await context.clientIdMetadataDocuments.resolve(clientId)).client
+        : await context.store.findClient(clientId));
+  const check = checkAuthorizationRequest(source.parameters, client, context.accessTokens.audiences);
+  if (check.kind !== 'valid') return check;
+  const { request } = check;
+  // RFC 9126 §5: a client (or a server) that requires PAR refuses every request not pushed.
+  if (
+    !source.pushed &&
+    (context.requirePushedAuthorizationRequests || request.client.requirePushedAuthorizationRequests)
+  )
+    return { kind: 'refused', ...request, error: new OAuthError('pushed_request_required') };
+  return source.continuation === undefined
+    ? check
+    : { kind: 'valid', request: { ...request, query: source.continuation } };
 }
 
 /**
@@ -59,7 +84,8 @@ export function answerRefusal(
   check: Exclude<AuthorizationRequestCheck, { kind: 'valid' }>,
   status: 302 | 303,
 ): FastifyReply {
-  if (check.kind === 'untrusted') throw new ProblemError('invalid_authorization_request', check.detail);
+  if (check.kind === 'untrusted')
+    throw new ProblemError(check.problem ?? 'invalid_authorization_request', check.detail);
   return answerWithError(pages, reply, check, check.error, status);
 }
 

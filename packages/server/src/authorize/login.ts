@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formParamsOf, type FormParams } from '../http/form.js';
 import type { SignInFailure, SignInStep } from './sign-in/steps/index.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
-import type { AuthorizationRequest } from './authorization-request.js';
+import type { AuthorizationRequest } from '../oauth/authorization-request.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
 import { renderLoginPage, type LoginPage } from './login-page.js';

@@ -1,5 +1,5 @@
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
-import type { AuthorizationRequest } from './authorization-request.js';
+import type { AuthorizationRequest } from '../oauth/authorization-request.js';
 import { signedInSession } from './sign-in/state.js';
 
 /**

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { ClientChanges } from '../oauth/client-administration.js';
 import { parseDuration } from './durations.js';
 import { listOf, UsageError, type OptionDeclaration } from './declaration.js';
@@ -40,6 +41,14 @@ export const CLIENT_SETTING_OPTIONS = {
     value: 'on|off',
     help: 'token exchange: without an actor token, impersonate (no act claim) (off)',
   },
+  jwks: {
+    type: 'string',
+    value: 'JSON|@FILE',
+    help: 'its public keys, a JWK Set (private_key_jwt, signed requests); a new confidential client gets no secret',
+  },
+  'jwks-uri': { type: 'string', value: 'URL', help: 'where it publishes its public keys (instead of --jwks)' },
+  'require-par': { type: 'boolean', help: 'its authorization requests must be pushed to /par (RFC 9126)' },
+  'no-require-par': { type: 'boolean', help: 'its authorization requests may be sent to /authorize directly' },
 } as const satisfies Record<string, OptionDeclaration>;
 
 type SettingValues = { readonly [K in keyof typeof CLIENT_SETTING_OPTIONS]?: string | boolean | string[] };
@@ -64,6 +73,9 @@ export function settingsFrom(values: SettingValues): Partial<ClientChanges> {
     exchangeAudiences: listOf(text('exchange-audiences')),
     exchangeSubjectAudiences: listOf(text('exchange-subject-audiences')),
     exchangeImpersonation: onOff('exchange-impersonation', text('exchange-impersonation')),
+    jwks: jwksOption(text('jwks')),
+    jwksUri: text('jwks-uri'),
+    requirePushedAuthorizationRequests: values['require-par'] ? true : values['no-require-par'] ? false : undefined,
   };
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }
@@ -72,6 +84,25 @@ function onOff(name: string, value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;
   if (value !== 'on' && value !== 'off') throw new UsageError(`--${name} must be on or off`);
   return value === 'on';
+}
+
+/** --jwks: the JWK Set as JSON text, or `@path` of a file holding it. */
+function jwksOption(value: string | undefined): unknown {
+  if (value === undefined) return undefined;
+  const text = value.startsWith('@') ? readText(value.slice(1)) : value;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UsageError('--jwks must be a JWK Set as JSON, or @FILE holding one');
+  }
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    throw new UsageError(`--jwks: cannot read ${path}`);
+  }
 }
 
 function integerOption(name: string, value: string | undefined): number | undefined {

@@ -143,6 +143,8 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     clientIdMetadata: config.clientIdMetadata,
     upstreams: config.upstreamsFile === undefined ? undefined : readUpstreamsFile(config.upstreamsFile, process.env),
     trustedIssuers: config.trustedIssuers,
+    requirePushedAuthorizationRequests: config.requirePushedAuthorizationRequests,
+    jwksUriAllowAddresses: config.jwksUriAllowAddresses,
   };
 }
 

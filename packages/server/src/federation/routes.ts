@@ -2,7 +2,7 @@ import { PROBLEMS, ProblemError, type ProblemCode } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addressKey, usernameKey, type Charge } from '../abuse/rate-limiter.js';
 import { answerSignedIn } from '../authorize/consent.js';
-import type { AuthorizationRequest } from '../authorize/authorization-request.js';
+import type { AuthorizationRequest } from '../oauth/authorization-request.js';
 import { answerRefusal, loadAuthorizationRequest, rawQuery, type AuthorizePages } from '../authorize/flow.js';
 import type { BrowserPage } from '../authorize/page.js';
 import { currentSession, signIn } from '../authorize/sessions.js';

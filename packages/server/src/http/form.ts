@@ -34,10 +34,14 @@ export class FormParams {
     return list[0] === '' ? undefined : list[0];
   }
 
-  /** Every parameter, repeats included, re-encoded as a form: for a request carried on (POST /authorize). */
-  serialize(): string {
+  /**
+   * Every parameter but those `except` names, repeats included, re-encoded as a form: for a request
+   * carried on (POST /authorize, a pushed authorization request without its client authentication).
+   */
+  serialize(except: readonly string[] = []): string {
     const form = new URLSearchParams();
-    for (const [name, values] of this.#values) for (const value of values) form.append(name, value);
+    for (const [name, values] of this.#values)
+      if (!except.includes(name)) for (const value of values) form.append(name, value);
     return form.toString();
   }
 

@@ -1,4 +1,5 @@
 import type { Actor, AuditTrail } from '../audit/audit.js';
+import { isPublicClient } from '../primitives/records.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { newOpaqueSecret } from '../primitives/random.js';
 import type { ClientRecord } from '../primitives/records.js';
@@ -14,7 +15,7 @@ import { clientFromRegistration, registerClient, type ClientRegistration } from 
  */
 
 /** What a client's replacement may change: everything but its id, its type and whether it is an admin client. */
-export type ClientChanges = Omit<ClientRegistration, 'id' | 'public' | 'admin'>;
+export type ClientChanges = Omit<ClientRegistration, 'id' | 'public' | 'admin' | 'authMethod'>;
 
 export interface ClientWithSecret {
   readonly client: ClientRecord;
@@ -51,7 +52,13 @@ export async function updateClient(
     const settings = typeof changes === 'function' ? changes(clientSettings(current)) : changes;
     const replaced: ClientRecord = {
       ...clientFromRegistration(
-        { ...settings, id, public: current.secretDigest === null, admin: current.admin === true },
+        {
+          ...settings,
+          id,
+          public: isPublicClient(current),
+          admin: current.admin === true,
+          ...(current.authMethod === undefined ? {} : { authMethod: current.authMethod }),
+        },
         current.createdAt,
       ),
       secretDigest: current.secretDigest,
@@ -117,6 +124,9 @@ export function clientSettings(client: ClientRecord): ClientChanges {
     exchangeAudiences: client.tokenExchange?.audiences ?? [],
     exchangeSubjectAudiences: client.tokenExchange?.subjectAudiences ?? [],
     exchangeImpersonation: client.tokenExchange?.impersonation ?? false,
+    jwks: client.jwks ?? null,
+    jwksUri: client.jwksUri ?? null,
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests === true,
   };
 }
 

@@ -15,13 +15,12 @@
 import { OAuthError, ProblemError } from '@gatehouse/contract';
 import { safeFetch, SafeFetchError, type Resolver } from '../outbound/safe-fetch.js';
 import type { Clock } from '../primitives/clock.js';
-import type { ClientRecord } from '../primitives/records.js';
-import { digestOf } from '../primitives/secrets.js';
-import { newOpaqueSecret } from '../primitives/random.js';
+import type { ClientRecord, JsonWebKeySet } from '../primitives/records.js';
 import type { ClientIdMetadataDocumentRecord } from '../store/client-metadata-repository.js';
 import type { Repository } from '../store/repository.js';
 import { checkClientMetadata } from './client-metadata.js';
 import { AGENT_REFRESH_POLICY, DEFAULT_ACCESS_TOKEN_TTL } from './clients.js';
+import { jwksProblem, jwksUriProblem } from './client-keys.js';
 
 export const CLIENT_ID_METADATA_MODES = ['off', 'allowlist', 'open'] as const;
 export type ClientIdMetadataMode = (typeof CLIENT_ID_METADATA_MODES)[number];
@@ -157,11 +156,20 @@ export function clientFromDocument(
     throw invalid('token_endpoint_auth_method must be none or private_key_jwt (CIMD §4.1)');
   const keys = fields['jwks'] !== undefined || fields['jwks_uri'] !== undefined;
   if (method === 'private_key_jwt' && !keys) throw invalid('private_key_jwt needs jwks or jwks_uri');
+  // RFC 7591 §2: the keys by value or by reference, not both, checked as a registered client's are.
+  if (fields['jwks'] !== undefined && fields['jwks_uri'] !== undefined) throw invalid('it has both jwks and jwks_uri');
+  const keyProblem =
+    fields['jwks'] !== undefined
+      ? jwksProblem(fields['jwks'])
+      : fields['jwks_uri'] !== undefined
+        ? jwksUriProblem(fields['jwks_uri'])
+        : undefined;
+  if (method === 'private_key_jwt' && keyProblem !== undefined) throw invalid(keyProblem);
   const grantTypes = fields['grant_types'] ?? ['authorization_code', 'refresh_token'];
   let metadata;
   try {
     metadata = checkClientMetadata(
-      { ...fields, grant_types: grantTypes, token_endpoint_auth_method: 'none' },
+      { ...fields, grant_types: grantTypes, token_endpoint_auth_method: method },
       offeredScopes,
     );
   } catch (error) {
@@ -173,9 +181,16 @@ export function clientFromDocument(
   return {
     id: url,
     name: metadata.client_name ?? new URL(url).hostname,
-    // A private_key_jwt client authenticates with its key, never a secret: until that method is
-    // verified here, the digest of a secret nobody ever learns makes every token request fail closed.
-    secretDigest: method === 'private_key_jwt' ? digestOf(newOpaqueSecret()) : null,
+    // A private_key_jwt client authenticates with its keys (RFC 7523 §2.2), never a secret.
+    secretDigest: null,
+    ...(method === 'private_key_jwt'
+      ? {
+          authMethod: 'private_key_jwt' as const,
+          ...(fields['jwks'] !== undefined
+            ? { jwks: fields['jwks'] as JsonWebKeySet }
+            : { jwksUri: fields['jwks_uri'] as string }),
+        }
+      : {}),
     redirectUris: metadata.redirect_uris,
     grantTypes: metadata.grant_types as ClientRecord['grantTypes'],
     scope: metadata.scope.split(' '),

@@ -2,9 +2,11 @@ import { OAuthError } from '@gatehouse/contract';
 import { isGrantTypeName } from '../primitives/grant-types.js';
 import { hasOnlyUriCharacters, isLoopbackIpRedirectUri } from './redirect-uris.js';
 import { parseScope } from './scope.js';
+import type { JsonWebKeySet } from '../primitives/records.js';
+import { jwksProblem, jwksUriProblem } from './client-keys.js';
 
 /** The client authentication methods a registered client may choose (RFC 7591 §2, RFC 8414 §2). */
-const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
+const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
 export type TokenEndpointAuthMethod = (typeof AUTH_METHODS)[number];
 
 /**
@@ -25,6 +27,11 @@ export interface ClientMetadata {
   readonly contacts?: readonly string[];
   readonly software_id?: string;
   readonly software_version?: string;
+  /** §2: the client's public keys, by value or by reference (never both). */
+  readonly jwks?: JsonWebKeySet;
+  readonly jwks_uri?: string;
+  /** RFC 9126 §6: its authorization requests must be pushed. */
+  readonly require_pushed_authorization_requests?: boolean;
 }
 
 const TEXT_FIELDS = ['client_name', 'software_id', 'software_version'] as const;
@@ -89,7 +96,36 @@ export function checkClientMetadata(body: unknown, offeredScopes: readonly strin
   }
   const contacts = stringList(fields, 'contacts');
   if (contacts !== undefined) metadata['contacts'] = contacts;
+  Object.assign(metadata, checkedKeys(fields, authMethod));
+  const requirePar: unknown = fields['require_pushed_authorization_requests'];
+  if (requirePar !== undefined && typeof requirePar !== 'boolean')
+    throw new OAuthError('client_metadata_field_invalid', 'require_pushed_authorization_requests');
+  if (requirePar === true) metadata['require_pushed_authorization_requests'] = true;
   return metadata as unknown as ClientMetadata;
+}
+
+/**
+ * §2 `jwks` or `jwks_uri`, never both: required for private_key_jwt (RFC 7523 §2.2), allowed beside
+ * a secret (for signed request objects), refused for a public client, which authenticates with nothing.
+ */
+function checkedKeys(
+  fields: Readonly<Record<string, unknown>>,
+  authMethod: TokenEndpointAuthMethod,
+): Pick<ClientMetadata, 'jwks' | 'jwks_uri'> {
+  const { jwks, jwks_uri: jwksUri } = fields;
+  if (jwks !== undefined && jwksUri !== undefined) throw new OAuthError('client_metadata_field_invalid', 'jwks_uri');
+  if (jwks !== undefined && jwksProblem(jwks) !== undefined)
+    throw new OAuthError('client_metadata_field_invalid', 'jwks');
+  if (jwksUri !== undefined && jwksUriProblem(jwksUri) !== undefined)
+    throw new OAuthError('client_metadata_field_invalid', 'jwks_uri');
+  const keyed = jwks !== undefined || jwksUri !== undefined;
+  if (keyed === false && authMethod === 'private_key_jwt')
+    throw new OAuthError('client_metadata_field_invalid', 'jwks');
+  if (keyed && authMethod === 'none') throw new OAuthError('client_metadata_field_invalid', 'jwks');
+  return {
+    ...(jwks === undefined ? {} : { jwks: jwks as JsonWebKeySet }),
+    ...(jwksUri === undefined ? {} : { jwks_uri: jwksUri as string }),
+  };
 }
 
 function tokenEndpointAuthMethod(value: unknown): TokenEndpointAuthMethod {

@@ -1,6 +1,7 @@
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { GRANT_TYPE_NAMES, isGrantTypeName, type GrantTypeName } from '../primitives/grant-types.js';
-import type { ClientRecord } from '../primitives/records.js';
+import { isPublicClient, type ClientRecord, type JsonWebKeySet } from '../primitives/records.js';
+import { jwksProblem, jwksUriProblem } from './client-keys.js';
 import type { Repository } from '../store/repository.js';
 import { digestOf } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
@@ -72,6 +73,17 @@ export interface ClientRegistration {
   readonly exchangeSubjectAudiences?: readonly string[];
   /** Whether an exchange without an actor token impersonates (no `act`). */
   readonly exchangeImpersonation?: boolean;
+  /** The client's public keys (RFC 7591 §2 `jwks`), a JWK Set; at most one of `jwks` and `jwksUri`. */
+  readonly jwks?: unknown;
+  /** Where the client publishes its public keys (RFC 7591 §2 `jwks_uri`), https. */
+  readonly jwksUri?: string | null;
+  /**
+   * `private_key_jwt` (RFC 7523 §2.2): the client authenticates only with assertions signed by its
+   * keys and has no secret. Registering keys for a confidential client chooses it unless it says otherwise.
+   */
+  readonly authMethod?: 'private_key_jwt';
+  /** RFC 9126 §6: its authorization requests must be pushed to /par. */
+  readonly requirePushedAuthorizationRequests?: boolean;
 }
 
 /** The scopes of the admin API (`/admin/v1`): `:read` for its read-only operations. */
@@ -96,8 +108,10 @@ export async function registerClient(
   r: ClientRegistration,
   now: number,
 ): Promise<{ client: ClientRecord; secret: string | null }> {
-  const client = clientFromRegistration(r, now);
-  const secret = r.public ? null : newOpaqueSecret();
+  // A confidential client registered with keys authenticates with them (private_key_jwt), not a secret.
+  const keyed = (r.jwks ?? null) !== null || (r.jwksUri ?? null) !== null;
+  const client = clientFromRegistration(keyed && !r.public ? { authMethod: 'private_key_jwt', ...r } : r, now);
+  const secret = r.public || client.authMethod === 'private_key_jwt' ? null : newOpaqueSecret();
   const stored: ClientRecord = { ...client, secretDigest: secret === null ? null : digestOf(secret) };
   // One statement decides: two registrations of one id at once get one client and one conflict.
   if (!(await store.insertClientIfAbsent(stored)))
@@ -158,6 +172,29 @@ export function clientFromRegistration(r: ClientRegistration, now: number): Clie
       subjectAudiences: exchangeAudiences('exchange subject audience', r.exchangeSubjectAudiences),
       impersonation: r.exchangeImpersonation === true,
     },
+    ...clientKeysOf(r),
+    ...(r.requirePushedAuthorizationRequests === true ? { requirePushedAuthorizationRequests: true } : {}),
+  };
+}
+
+/**
+ * The keys a registration names (RFC 7591 §2: `jwks` or `jwks_uri`, never both) and its method: a
+ * client of private_key_jwt needs keys; a confidential client with a secret may hold keys as well.
+ */
+function clientKeysOf(r: ClientRegistration): Pick<ClientRecord, 'jwks' | 'jwksUri' | 'authMethod'> {
+  const jwks = r.jwks ?? null;
+  const jwksUri = r.jwksUri ?? null;
+  if (jwks !== null && jwksUri !== null) throw new OperatorInputError('a client has jwks or a jwks_uri, not both');
+  const problem = jwks !== null ? jwksProblem(jwks) : jwksUri !== null ? jwksUriProblem(jwksUri) : undefined;
+  if (problem !== undefined) throw new OperatorInputError(problem);
+  const keyed = jwks !== null || jwksUri !== null;
+  if (r.public && keyed) throw new OperatorInputError('a public client has no keys: it cannot authenticate');
+  if (r.authMethod === 'private_key_jwt' && !keyed)
+    throw new OperatorInputError('a client of private_key_jwt needs its keys: jwks or jwks_uri');
+  return {
+    ...(jwks === null ? {} : { jwks: jwks as JsonWebKeySet }),
+    ...(jwksUri === null ? {} : { jwksUri }),
+    ...(r.authMethod === undefined ? {} : { authMethod: r.authMethod }),
   };
 }
 
@@ -255,7 +292,7 @@ export function describeClient(c: ClientRecord): Record<string, unknown> {
   return {
     client_id: c.id,
     name: c.name,
-    type: c.secretDigest === null ? 'public' : 'confidential',
+    type: isPublicClient(c) ? 'public' : 'confidential',
     redirect_uris: c.redirectUris,
     grant_types: c.grantTypes,
     scope: c.scope.join(' '),
@@ -276,5 +313,9 @@ export function describeClient(c: ClientRecord): Record<string, unknown> {
     },
     created_at: new Date(c.createdAt * 1000).toISOString(),
     ...(c.admin === true ? { admin: true } : {}),
+    token_endpoint_auth_method: c.authMethod ?? (isPublicClient(c) ? 'none' : 'client_secret_basic'),
+    ...(c.jwks ? { jwks: c.jwks } : {}),
+    ...(c.jwksUri ? { jwks_uri: c.jwksUri } : {}),
+    require_pushed_authorization_requests: c.requirePushedAuthorizationRequests === true,
   };
 }

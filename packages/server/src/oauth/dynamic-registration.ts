@@ -72,7 +72,9 @@ export async function registerDynamicClient(
     throw new OAuthError('confidential_registration_not_allowed');
   }
   const client = clientFromRegistration(registrationOf(newId(), metadata), now);
-  const secret = metadata.token_endpoint_auth_method === 'none' ? null : newOpaqueSecret();
+  // RFC 7523 §2.2: a client of private_key_jwt authenticates with its keys and gets no secret.
+  const method = metadata.token_endpoint_auth_method;
+  const secret = method === 'none' || method === 'private_key_jwt' ? null : newOpaqueSecret();
   const registrationAccessToken = newOpaqueSecret();
   await services.audit.transaction(async (tx, audit) => {
     if (initialToken !== undefined && !(await tx.useRegistrationToken(initialToken, now))) {
@@ -196,6 +198,10 @@ function registrationOf(id: string, metadata: ClientMetadata) {
     scope: metadata.scope.split(' ').filter((s) => s !== ''),
     // A public client that registers itself is an agent or a native app: the agents' replay window.
     ...(metadata.token_endpoint_auth_method === 'none' ? { replayWindow: AGENT_REFRESH_POLICY.replayWindow } : {}),
+    jwks: metadata.jwks ?? null,
+    jwksUri: metadata.jwks_uri ?? null,
+    ...(metadata.token_endpoint_auth_method === 'private_key_jwt' ? { authMethod: 'private_key_jwt' as const } : {}),
+    requirePushedAuthorizationRequests: metadata.require_pushed_authorization_requests === true,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ClientRecord } from '../primitives/records.js';
+import { isPublicClient, type ClientRecord } from '../primitives/records.js';
 
 /**
  * The redirect URI rule, shared by the authorization endpoint (which matches a request's
@@ -72,7 +72,7 @@ export function isClientRedirectUri(
   client: Pick<ClientRecord, 'redirectUris' | 'secretDigest'>,
   requested: string,
 ): boolean {
-  return isRegisteredRedirectUri(client.redirectUris, requested, client.secretDigest === null ? 'native' : 'web');
+  return isRegisteredRedirectUri(client.redirectUris, requested, isPublicClient(client) ? 'native' : 'web');
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Store } from '../store/store.js';
 import type { AccessTokens } from './access-tokens.js';
 import type { ClientIdMetadataDocuments } from './client-id-metadata.js';
 import type { RegistrationPolicy } from './dynamic-registration.js';
+import type { ClientKeys } from './client-keys.js';
 import type { IdTokens } from './id-tokens.js';
 import type { KeyRing } from './keys.js';
 import type { RefreshSuccessors } from './refresh-successors.js';
@@ -41,4 +42,8 @@ export interface OAuthServices extends TokenServices {
   readonly registrableScopes: readonly string[];
   /** CLIENT_ID_METADATA_DOCUMENTS: URL client_ids resolved through their documents (oauth/client-id-metadata.ts). */
   readonly clientIdMetadataDocuments: ClientIdMetadataDocuments;
+  /** Clients' public keys (inline, or fetched from their jwks_uri and cached). */
+  readonly clientKeys: ClientKeys;
+  /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every authorization request must be pushed (RFC 9126 §5). */
+  readonly requirePushedAuthorizationRequests: boolean;
 }

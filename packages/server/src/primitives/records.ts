@@ -44,6 +44,35 @@ export interface ClientRecord {
   readonly admin?: boolean;
   /** What it may do with the token exchange grant (RFC 8693); the defaults when absent (0020). */
   readonly tokenExchange?: TokenExchangePolicy;
+  /** The client's public keys, inline (RFC 7591 §2 `jwks`); absent or null for none (0022). */
+  readonly jwks?: JsonWebKeySet | null;
+  /** Where the client's public keys are published (RFC 7591 §2 `jwks_uri`); absent or null for none. */
+  readonly jwksUri?: string | null;
+  /**
+   * The one client authentication method the client may use; absent, the one its secret implies
+   * (client_secret_basic or _post with one, none without). A client of `private_key_jwt` has no secret.
+   */
+  readonly authMethod?: 'private_key_jwt';
+  /** Its authorization requests must be pushed (RFC 9126 §6 `require_pushed_authorization_requests`). */
+  readonly requirePushedAuthorizationRequests?: boolean;
+}
+
+/** A JWK Set (RFC 7517 §5): public keys only, as the client registered them. */
+export interface JsonWebKeySet {
+  readonly keys: readonly JsonWebKey[];
+}
+
+/** Whether the client holds keys it may sign with (client assertions, request objects). */
+export function hasClientKeys(client: Pick<ClientRecord, 'jwks' | 'jwksUri'>): boolean {
+  return (client.jwks ?? null) !== null || (client.jwksUri ?? null) !== null;
+}
+
+/**
+ * A public client (RFC 6749 §2.1): no secret and no keys, so it cannot authenticate. A client of
+ * private_key_jwt has no secret either, but is confidential.
+ */
+export function isPublicClient(client: Pick<ClientRecord, 'secretDigest' | 'authMethod'>): boolean {
+  return client.secretDigest === null && client.authMethod !== 'private_key_jwt';
 }
 
 /**

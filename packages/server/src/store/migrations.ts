@@ -247,7 +247,53 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
       await db.schema.alterTable('clients').addColumn('token_exchange', 'text').execute();
     },
   },
+  '0022_client_keys_pushed_requests': { up: clientKeysMigration },
 });
+
+/**
+ * 0022: clients that hold keys, pushed authorization requests, client assertions used once.
+ * A client may register its public keys inline (`jwks`, JSON) or by URL (`jwks_uri`), for
+ * private_key_jwt (RFC 7523 §2.2) and signed request objects (RFC 9101); `auth_method` names the
+ * one method a client is restricted to (null: the method its secret, or its lack of one, implies);
+ * `require_par` refuses its authorization requests unless pushed (RFC 9126 §5). A pushed request
+ * (RFC 9126 §2) is stored by the digest of its request_uri until used once or expired; `flow_digest`
+ * names the sign-in that used it. A client assertion's `jti` is kept until the assertion expires, so
+ * that it is used once (RFC 7523 §3 item 7), then removed.
+ */
+async function clientKeysMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('clients').addColumn('jwks', 'text').execute();
+  await db.schema.alterTable('clients').addColumn('jwks_uri', 'text').execute();
+  await db.schema.alterTable('clients').addColumn('auth_method', 'text').execute();
+  await db.schema
+    .alterTable('clients')
+    .addColumn('require_par', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .createTable('pushed_authorization_requests')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
+    .addColumn('parameters', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addColumn('flow_digest', 'text', (c) => c.unique())
+    .execute();
+  await db.schema
+    .createIndex('pushed_authorization_requests_expires_at')
+    .on('pushed_authorization_requests')
+    .column('expires_at')
+    .execute();
+  await db.schema
+    .createTable('client_assertion_jtis')
+    .addColumn('client_id', 'text', (c) => c.notNull())
+    .addColumn('jti', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('client_assertion_jtis_pk', ['client_id', 'jti'])
+    .execute();
+  await db.schema
+    .createIndex('client_assertion_jtis_expires_at')
+    .on('client_assertion_jtis')
+    .column('expires_at')
+    .execute();
+}
 
 /**
  * 0019: client ID metadata documents (draft-ietf-oauth-client-id-metadata-document). A client whose

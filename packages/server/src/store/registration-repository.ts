@@ -30,7 +30,7 @@ export interface RegistrationRepository {
   useRegistrationToken(id: string, now: number): Promise<boolean>;
   insertClientRegistration(registration: ClientRegistrationRecord): Promise<void>;
   findClientRegistration(clientId: string): Promise<ClientRegistrationRecord | undefined>;
-  /** Replaces a registered client's name, redirect URIs, grant types and scope, and its metadata. */
+  /** Replaces a registered client's name, redirect URIs, grant types, scope, keys and PAR requirement, and its metadata. */
   updateRegisteredClient(client: ClientRecord, metadata: object): Promise<void>;
 }
 
@@ -93,7 +93,15 @@ export function createRegistrationRepository(db: Kysely<Database>): Registration
       const row = clientToRow(client);
       await db
         .updateTable('clients')
-        .set({ name: row.name, redirect_uris: row.redirect_uris, grant_types: row.grant_types, scope: row.scope })
+        .set({
+          name: row.name,
+          redirect_uris: row.redirect_uris,
+          grant_types: row.grant_types,
+          scope: row.scope,
+          jwks: row.jwks,
+          jwks_uri: row.jwks_uri,
+          require_par: row.require_par,
+        })
         .where('id', '=', client.id)
         .execute();
       await db

@@ -6,6 +6,7 @@ import type {
   GrantLiveness,
   GrantRecord,
   GrantRevocationReason,
+  JsonWebKeySet,
   RefreshTokenRecord,
   SigningKeyRecord,
   TokenExchangePolicy,
@@ -49,6 +50,11 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     ...(r.token_exchange === null || r.token_exchange === undefined
       ? {}
       : { tokenExchange: JSON.parse(r.token_exchange) as TokenExchangePolicy }),
+    // Set only when the client has them (0022), so that a client without keys reads as before.
+    ...(r.jwks === null ? {} : { jwks: JSON.parse(r.jwks) as JsonWebKeySet }),
+    ...(r.jwks_uri === null ? {} : { jwksUri: r.jwks_uri }),
+    ...(r.auth_method === 'private_key_jwt' ? { authMethod: 'private_key_jwt' as const } : {}),
+    ...(r.require_par === 1 ? { requirePushedAuthorizationRequests: true } : {}),
   };
 }
 
@@ -73,6 +79,10 @@ export function clientToRow(c: ClientRecord): Selectable<ClientsTable> {
     post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris ?? []),
     admin: c.admin ? 1 : 0,
     token_exchange: c.tokenExchange === undefined ? null : JSON.stringify(c.tokenExchange),
+    jwks: c.jwks ? JSON.stringify(c.jwks) : null,
+    jwks_uri: c.jwksUri ?? null,
+    auth_method: c.authMethod ?? null,
+    require_par: c.requirePushedAuthorizationRequests ? 1 : 0,
   };
 }
 

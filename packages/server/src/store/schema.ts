@@ -25,6 +25,28 @@ export interface Database {
   federation_states: FederationStatesTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebAuthnChallengesTable;
+  pushed_authorization_requests: PushedAuthorizationRequestsTable;
+  client_assertion_jtis: ClientAssertionJtisTable;
+}
+
+/** A pushed authorization request (RFC 9126 §2, 0022), until used once or expired. */
+export interface PushedAuthorizationRequestsTable {
+  /** SHA-256 of the random part of its request_uri, hex. */
+  id: string;
+  client_id: string;
+  /** The validated authorization request's parameters, as a query string. */
+  parameters: string;
+  /** Before use: the request_uri's expiry; after: the end of the sign-in that used it. */
+  expires_at: number;
+  /** SHA-256 of the handle of the sign-in that used it, hex; null until used. */
+  flow_digest: string | null;
+}
+
+/** The `jti` of a client assertion (RFC 7523 §3 item 7, 0022), kept until the assertion expires. */
+export interface ClientAssertionJtisTable {
+  client_id: string;
+  jti: string;
+  expires_at: number;
 }
 
 /** 0019: the cached client ID metadata document of a client whose id is its URL. */
@@ -153,6 +175,14 @@ export interface ClientsTable {
   admin: number;
   /** Its token exchange policy (RFC 8693), JSON; null: the defaults (0020). */
   token_exchange: string | null;
+  /** The client's public keys (RFC 7591 §2 `jwks`), a JSON JWK Set; null for none (0022). */
+  jwks: string | null;
+  /** Where the client's public keys are (RFC 7591 §2 `jwks_uri`); null for none (0022). */
+  jwks_uri: string | null;
+  /** The one client authentication method the client may use; null: the one its secret implies (0022). */
+  auth_method: string | null;
+  /** 1 when its authorization requests must be pushed (RFC 9126 §6 metadata, 0022). */
+  require_par: number;
 }
 
 /** A grant and its refresh-token family: the chain of rotations issued under it. */

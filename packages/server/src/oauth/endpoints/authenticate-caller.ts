@@ -1,4 +1,5 @@
 import { OAuthError } from '@gatehouse/contract';
+import { isPublicClient } from '../../primitives/records.js';
 import type { FastifyRequest } from 'fastify';
 import { addressKey, type Charge } from '../../abuse/rate-limiter.js';
 import type { FormParams } from '../../http/form.js';
@@ -7,6 +8,7 @@ import type { ClientRecord } from '../../primitives/records.js';
 import { authenticateClient, presentedClient } from '../client-authentication.js';
 import type { OAuthServices } from '../services.js';
 import type { OAuthEndpoint } from './endpoint.js';
+import { tokenEndpoint } from './token.js';
 
 /**
  * The one client-authentication step of every client-authenticating endpoint: the endpoint's rate
@@ -19,20 +21,28 @@ import type { OAuthEndpoint } from './endpoint.js';
  * the client's secret cannot use up the client's budget.
  */
 export function callerAuthentication(
-  endpoint: Pick<OAuthEndpoint, 'name' | 'clientAuthentication'>,
+  endpoint: Pick<OAuthEndpoint, 'name' | 'clientAuthentication' | 'path'>,
 ): (services: CallerServices, request: FastifyRequest, params: FormParams) => Promise<ClientRecord> {
   const clientLimit = `${endpoint.name}_client`;
   const addressLimit = `${endpoint.name}_address`;
   const publicAllowed = endpoint.clientAuthentication === 'public_allowed';
+  // RFC 7523 §3 item 3, RFC 9126 §2: besides the issuer, an assertion's `aud` may name the token
+  // endpoint's URL or the URL of the endpoint it is sent to.
+  const paths = [...new Set([tokenEndpoint.path, endpoint.path])];
   return (services, request, params) =>
-    authenticateCaller(services, { clientLimit, addressLimit, publicAllowed }, request, params);
+    authenticateCaller(services, { clientLimit, addressLimit, publicAllowed, paths }, request, params);
 }
 
-type CallerServices = Pick<OAuthServices, 'store' | 'audit' | 'clock' | 'rateLimits'>;
+type CallerServices = Pick<OAuthServices, 'store' | 'audit' | 'clock' | 'rateLimits' | 'issuer' | 'clientKeys'>;
 
 async function authenticateCaller(
   services: CallerServices,
-  rules: { readonly clientLimit: string; readonly addressLimit: string; readonly publicAllowed: boolean },
+  rules: {
+    readonly clientLimit: string;
+    readonly addressLimit: string;
+    readonly publicAllowed: boolean;
+    readonly paths: readonly string[];
+  },
   request: FastifyRequest,
   params: FormParams,
 ): Promise<ClientRecord> {
@@ -49,6 +59,11 @@ async function authenticateCaller(
       address: request.ip,
       now: services.clock.now(),
       audit: services.audit,
+      assertions: {
+        clientKeys: services.clientKeys,
+        issuer: services.issuer,
+        audiences: rules.paths.map((path) => `${services.issuer}${path}`),
+      },
     });
   } catch (error) {
     const wait = await rateLimits.consume([address]);
@@ -57,7 +72,7 @@ async function authenticateCaller(
   const wait = await rateLimits.consume([address, [clientLimit, client.id]]);
   if (wait > 0) throw new OAuthRateLimited(wait);
   // A public client authenticated by `none` where only confidential clients are served (RFC 7662 §2.1).
-  if (!rules.publicAllowed && client.secretDigest === null) {
+  if (!rules.publicAllowed && isPublicClient(client)) {
     throw new OAuthError('client_authentication_failed');
   }
   return client;

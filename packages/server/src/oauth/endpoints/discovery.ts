@@ -3,11 +3,13 @@ import { SCOPE_CLAIMS } from '../../users/claims.js';
 import { GRANT_TYPES } from '../grants/index.js';
 import type { OAuthServices } from '../services.js';
 import type { ClientAuthentication, OAuthEndpoint } from './endpoint.js';
+import type { ClientAuthMethod } from '../client-authentication.js';
+import { CLIENT_SIGNING_ALGS } from '../client-keys.js';
 import { oauthEndpoint } from './endpoint.js';
 
-const AUTH_METHODS: Readonly<Record<Exclude<ClientAuthentication, 'none'>, readonly string[]>> = {
-  confidential: ['client_secret_basic', 'client_secret_post'],
-  public_allowed: ['client_secret_basic', 'client_secret_post', 'none'],
+const AUTH_METHODS: Readonly<Record<Exclude<ClientAuthentication, 'none'>, readonly ClientAuthMethod[]>> = {
+  confidential: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+  public_allowed: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
 };
 
 /**
@@ -16,19 +18,29 @@ const AUTH_METHODS: Readonly<Record<Exclude<ClientAuthentication, 'none'>, reado
  * grant registry. Authorization responses carry `iss` (RFC 9207 §3), which the metadata announces.
  */
 function authorizationServerMetadata(
-  issuer: string,
+  services: Pick<OAuthServices, 'issuer' | 'requirePushedAuthorizationRequests' | 'clientIdMetadataDocuments'>,
   endpoints: readonly OAuthEndpoint[],
-  services: Pick<OAuthServices, 'clientIdMetadataDocuments'>,
 ): Readonly<Record<string, unknown>> {
+  const { issuer } = services;
   const metadata: Record<string, unknown> = { issuer };
   for (const endpoint of endpoints) {
     if (endpoint.metadataKey === null) continue;
     metadata[endpoint.metadataKey] = `${issuer}${endpoint.path}`;
     if (endpoint.clientAuthentication !== 'none') {
-      metadata[`${endpoint.metadataKey}_auth_methods_supported`] = AUTH_METHODS[endpoint.clientAuthentication];
+      const stem = endpoint.metadataKey.replace(/_endpoint$/, '');
+      // RFC 8414 §2: the methods, and for private_key_jwt the algorithms, of every authenticating endpoint.
+      metadata[`${stem}_endpoint_auth_methods_supported`] = AUTH_METHODS[endpoint.clientAuthentication];
+      metadata[`${stem}_endpoint_auth_signing_alg_values_supported`] = CLIENT_SIGNING_ALGS;
     }
   }
   return {
+    // RFC 9126 §5: whether every authorization request must be pushed (clients may be required one by one).
+    require_pushed_authorization_requests: services.requirePushedAuthorizationRequests,
+    // RFC 9101 §10.5 / OIDC Discovery §3: request objects by value, signed by the client's keys.
+    request_parameter_supported: true,
+    request_object_signing_alg_values_supported: CLIENT_SIGNING_ALGS,
+    // Only the request_uri values of the PAR endpoint; none is fetched (RFC 9101 §5.2 by reference is not served).
+    request_uri_parameter_supported: false,
     ...metadata,
     grant_types_supported: GRANT_TYPES,
     response_types_supported: ['code'],
@@ -50,12 +62,11 @@ export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'];
  * `id_token_signing_alg_values_supported`) and recommends (`scopes_supported`, `claims_supported`).
  */
 function openIdProviderMetadata(
-  issuer: string,
+  services: Pick<OAuthServices, 'issuer' | 'requirePushedAuthorizationRequests' | 'clientIdMetadataDocuments'>,
   endpoints: readonly OAuthEndpoint[],
-  services: Pick<OAuthServices, 'clientIdMetadataDocuments'>,
 ): Readonly<Record<string, unknown>> {
   return {
-    ...authorizationServerMetadata(issuer, endpoints, services),
+    ...authorizationServerMetadata(services, endpoints),
     scopes_supported: OIDC_SCOPES,
     subject_types_supported: ['public'],
     // §15.1: RS256 first, the default for a client that registered none.
@@ -76,8 +87,6 @@ function openIdProviderMetadata(
     claim_types_supported: ['normal'],
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     claims_parameter_supported: false,
-    request_parameter_supported: false,
-    request_uri_parameter_supported: false,
     // RP-Initiated Logout 1.0 §3 needs the end_session_endpoint, which the table names.
   };
 }
@@ -99,11 +108,7 @@ function metadataEndpoint<const Name extends string>(
   name: Name,
   path: `/${string}`,
   surface: () => readonly OAuthEndpoint[],
-  build: (
-    issuer: string,
-    endpoints: readonly OAuthEndpoint[],
-    services: OAuthServices,
-  ) => Readonly<Record<string, unknown>>,
+  build: (services: OAuthServices, endpoints: readonly OAuthEndpoint[]) => Readonly<Record<string, unknown>>,
 ) {
   // By server: one process may serve several (tests do), each with its own issuer and endpoints.
   const documents = new WeakMap<OAuthServices, Readonly<Record<string, unknown>>>();
@@ -118,7 +123,7 @@ function metadataEndpoint<const Name extends string>(
       let metadata = documents.get(services);
       if (metadata === undefined) {
         const endpoints = surface().filter((e) => e.servedWhen?.(services) ?? true);
-        documents.set(services, (metadata = build(services.issuer, endpoints, services)));
+        documents.set(services, (metadata = build(services, endpoints)));
       }
       return reply.header('cache-control', 'public, max-age=300').send(metadata);
     },

@@ -10,6 +10,7 @@ import { userinfoEndpoint } from './userinfo.js';
 import { endSessionEndpoint } from './end-session.js';
 import { deviceAuthorizationEndpoint } from './device-authorization.js';
 import { clientConfigurationEndpoint, registrationEndpoint } from './registration.js';
+import { pushedAuthorizationEndpoint } from './pushed-authorization.js';
 
 /**
  * The OAuth surface, one entry per endpoint (see `endpoint.ts` for what an entry declares).
@@ -24,6 +25,7 @@ import { clientConfigurationEndpoint, registrationEndpoint } from './registratio
  * | /userinfo                                 | GET, POST | bearer access token | —                        | userinfo_endpoint        |
  * | /end-session                              | GET    | none (a browser; served with the pages) | —        | end_session_endpoint     |
  * | /device_authorization                     | POST   | public allowed       | device_authorization_client, _address | device_authorization_endpoint |
+ * | /par                                      | POST   | public allowed       | pushed_authorization_client, _address | pushed_authorization_request_endpoint |
  * | /register                                 | POST (JSON) | none (initial access token, or open) | register_address | registration_endpoint |
  * | /register/:client_id                      | GET, PUT, DELETE | registration access token | client_configuration_address | — |
  * | /.well-known/oauth-authorization-server   | GET    | none                 | —                         | —                        |
@@ -40,6 +42,7 @@ const SERVED = [
   userinfoEndpoint,
   endSessionEndpoint,
   deviceAuthorizationEndpoint,
+  pushedAuthorizationEndpoint,
   registrationEndpoint,
   clientConfigurationEndpoint,
 ] as const satisfies readonly OAuthEndpoint[];

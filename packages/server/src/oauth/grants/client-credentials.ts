@@ -1,4 +1,5 @@
 import { OAuthError } from '@gatehouse/contract';
+import { isPublicClient } from '../../primitives/records.js';
 import { grantHandler } from './grant.js';
 import { isScopeSubset, parseScope } from '../scope.js';
 import { tokenResponse } from '../token-response.js';
@@ -13,7 +14,7 @@ import { grantableScope } from '../clients.js';
 export const clientCredentialsGrant = grantHandler({
   grantType: 'client_credentials',
   async handle(params, client, { clock, accessTokens }) {
-    if (client.secretDigest === null) throw new OAuthError('grant_type_not_allowed');
+    if (isPublicClient(client)) throw new OAuthError('grant_type_not_allowed');
     // Only an admin client may be granted the admin scopes (oauth/clients.ts).
     const allowed = grantableScope(client);
     const scope = parseScope(params.get('scope')) ?? allowed;

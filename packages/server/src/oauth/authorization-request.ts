@@ -1,7 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
-import { grantableScope } from '../oauth/clients.js';
-import { isClientRedirectUri } from '../oauth/redirect-uris.js';
-import { isScopeSubset, parseScope } from '../oauth/scope.js';
+import { grantableScope } from './clients.js';
+import { isClientRedirectUri } from './redirect-uris.js';
+import { isScopeSubset, parseScope } from './scope.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { DEFAULT_RESPONSE_MODE, isResponseMode, type ResponseMode } from '../primitives/response-modes.js';
 import { oidcParametersOf, withoutUnconsentedOfflineAccess, type OidcParameters } from './oidc-parameters.js';
@@ -28,8 +28,15 @@ export interface AuthorizationRequest {
 
 export type AuthorizationRequestCheck =
   | { readonly kind: 'valid'; readonly request: AuthorizationRequest }
-  /** The client or its redirect URI cannot be trusted: tell the user, never redirect (RFC 6749 §4.1.2.1). */
-  | { readonly kind: 'untrusted'; readonly detail: string }
+  /**
+   * The client or its redirect URI cannot be trusted: tell the user, never redirect (RFC 6749 §4.1.2.1).
+   * `problem` names the page when it is the request_uri or request object (RFC 9101 §6.2) that failed.
+   */
+  | {
+      readonly kind: 'untrusted';
+      readonly detail: string;
+      readonly problem?: 'invalid_authorization_request' | 'invalid_request_uri' | 'invalid_request_object';
+    }
   /** Any other error goes back to the (verified) redirect URI (RFC 6749 §4.1.2.1). */
   | {
       readonly kind: 'refused';
