@@ -120,6 +120,7 @@ export const TABLE = {
     'retry.test.ts': 'unit',
     'api-client.test.ts': 'server',
     'client-credentials.test.ts': 'server',
+    'interop-dpop.test.ts': 'server',
     'interop-oauth4webapi-oidc.test.ts': 'server',
     'interop-oauth4webapi.test.ts': 'server',
     'interop-oidc-provider.test.ts': 'server',

@@ -41,6 +41,8 @@ export interface ServerConfig {
   readonly keyEncryptionKey?: string;
   /** CLIENT_REGISTRATION: off (default), token or open (oauth/dynamic-registration.ts). */
   readonly clientRegistration: RegistrationPolicy;
+  /** DPOP_NONCES: on requires server-provided nonces in DPoP proofs (RFC 9449 §8, §9); off (default). */
+  readonly dpopNonces: boolean;
 }
 
 export function configFromEnv(
@@ -71,6 +73,7 @@ export function configFromEnv(
     connectionLimits: connectionLimitsFrom(env),
     keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
     clientRegistration: clientRegistrationFrom(env.CLIENT_REGISTRATION),
+    dpopNonces: dpopNoncesFrom(env.DPOP_NONCES),
   };
 }
 
@@ -84,6 +87,12 @@ function defaultOpenApiPath(root: string): string {
   if (existsSync(own)) return own;
   // The package root is one folder up from both src/config.ts and dist/config.js.
   return fileURLToPath(new URL('../openapi.yaml', import.meta.url));
+}
+
+function dpopNoncesFrom(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'off') return false;
+  if (value === 'on') return true;
+  throw new Error(`DPOP_NONCES is on or off, got ${JSON.stringify(value)}`);
 }
 
 function clientRegistrationFrom(value: string | undefined): RegistrationPolicy {

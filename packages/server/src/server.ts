@@ -15,6 +15,7 @@ import { IdTokens } from './oauth/id-tokens.js';
 import { systemClock, type Clock } from './primitives/clock.js';
 import { KeyEncryption } from './oauth/key-sealing.js';
 import { KeyRing } from './oauth/keys.js';
+import { DpopNonces, DpopProofs } from './oauth/dpop-proofs.js';
 import { RefreshSuccessors } from './oauth/refresh-successors.js';
 import { recordServedIssuer } from './oauth/served-issuer.js';
 import { openStore } from './store/open.js';
@@ -39,6 +40,8 @@ export interface ContextOptions {
   readonly keyEncryptionKey?: string;
   /** CLIENT_REGISTRATION; off when undefined. */
   readonly clientRegistration?: RegistrationPolicy;
+  /** DPOP_NONCES: require server-provided nonces in DPoP proofs (RFC 9449 §8); off when undefined. */
+  readonly dpopNonces?: boolean;
   /** The REST API served with this context: its scopes are ones a registered client may ask for. */
   readonly api?: ApiDefinition;
 }
@@ -55,6 +58,7 @@ export async function createContext(store: Store, issuer: string, options: Conte
     options.rateLimitClock,
   );
   const refreshSuccessors = await RefreshSuccessors.load(store);
+  const dpop = new DpopProofs(store, clock, options.dpopNonces ? await DpopNonces.load(store) : undefined);
   // RFC 8707 resource indicators: the REST API's identifier (RFC 9728), when one is served.
   const accessTokens = new AccessTokens(issuer, keys, options.api === undefined ? [] : [`${issuer}${API_PREFIX}`]);
   const idTokens = new IdTokens(issuer, keys);
@@ -70,6 +74,7 @@ export async function createContext(store: Store, issuer: string, options: Conte
     accessTokens,
     idTokens,
     refreshSuccessors,
+    dpop,
     rateLimits,
     clientRegistration,
     registrableScopes,
@@ -101,6 +106,8 @@ export interface StartOptions {
   readonly demo?: DemoFlows;
   /** CLIENT_REGISTRATION (see ContextOptions). */
   readonly clientRegistration?: RegistrationPolicy;
+  /** DPOP_NONCES (see ContextOptions). */
+  readonly dpopNonces?: boolean;
   /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
   readonly idleConnectionGraceMs?: number;
 }

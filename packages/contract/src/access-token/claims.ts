@@ -17,4 +17,6 @@ export interface AccessTokenClaims {
   readonly nbf?: number;
   /** Present when the token belongs to a grant that can be revoked (absent for client_credentials). */
   readonly grant_id?: string;
+  /** RFC 9449 §6.1: the token is bound to the DPoP key of this RFC 7638 thumbprint. */
+  readonly cnf?: { readonly jkt?: string };
 }

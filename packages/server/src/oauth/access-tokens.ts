@@ -22,6 +22,8 @@ interface MintRequest {
   readonly grantId: string | null;
   readonly ttl: number;
   readonly now: number;
+  /** RFC 9449 §6.1: the thumbprint of the DPoP key the token is bound to (`cnf.jkt`). */
+  readonly dpopJkt?: string;
 }
 
 /**
@@ -54,7 +56,7 @@ export class AccessTokens {
     return view;
   }
 
-  mint({ subject, clientId, scope, grantId, ttl, now }: MintRequest): string {
+  mint({ subject, clientId, scope, grantId, ttl, now, dpopJkt }: MintRequest): string {
     const claims: AccessTokenClaims = {
       iss: this.#issuer,
       sub: subject,
@@ -65,6 +67,7 @@ export class AccessTokens {
       iat: now,
       exp: now + ttl,
       ...(grantId === null ? {} : { grant_id: grantId }),
+      ...(dpopJkt === undefined ? {} : { cnf: { jkt: dpopJkt } }),
     };
     // RFC 9068 §2.1: typ "at+jwt" keeps access tokens from being confused with other JWTs.
     return signEs256Jwt(

@@ -18,6 +18,7 @@ export async function issueGrant(
   subject: string,
   scope: readonly string[],
   now: number,
+  dpopJkt?: string,
 ): Promise<NewGrant> {
   const refreshToken = client.grantTypes.includes('refresh_token') ? newOpaqueSecret() : null;
   const grant: GrantRecord = {
@@ -33,6 +34,9 @@ export async function issueGrant(
     revokedAt: null,
     revokedReason: null,
     rotatedAt: null,
+    // RFC 9449 §5: a public client's refresh tokens are bound to the key of the proof that got them;
+    // a confidential client's stay bound by its authentication.
+    dpopJkt: client.secretDigest === null && refreshToken !== null ? (dpopJkt ?? null) : null,
   };
   await tx.insertGrant(grant);
   if (grant.headTokenId !== null) {

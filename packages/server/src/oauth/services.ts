@@ -6,6 +6,7 @@ import type { AccessTokens } from './access-tokens.js';
 import type { RegistrationPolicy } from './dynamic-registration.js';
 import type { IdTokens } from './id-tokens.js';
 import type { KeyRing } from './keys.js';
+import type { DpopProofs } from './dpop-proofs.js';
 import type { RefreshSuccessors } from './refresh-successors.js';
 
 /** What issuing tokens needs: the grants and the token endpoint's operations take exactly this. */
@@ -33,4 +34,6 @@ export interface OAuthServices extends TokenServices {
   readonly clientRegistration: RegistrationPolicy;
   /** The scopes a dynamically registered client may ask for: OpenID Connect's and the REST API's. */
   readonly registrableScopes: readonly string[];
+  /** DPoP proofs (RFC 9449): their check, the replay cache, the nonces when required. */
+  readonly dpop: DpopProofs;
 }

@@ -42,6 +42,8 @@ export interface ClientRecord {
   readonly postLogoutRedirectUris?: readonly string[];
   /** An admin client may hold the `gatehouse:admin` scopes; only the CLI makes one (0011). */
   readonly admin?: boolean;
+  /** RFC 9449 §5.2 `dpop_bound_access_tokens`: every token request must carry a DPoP proof (0021). */
+  readonly dpopBoundAccessTokens?: boolean;
 }
 
 /** Why a grant was revoked: `grant_revoked`'s reason in the audit trail, `revoked_reason` of `grants list`. */
@@ -73,6 +75,8 @@ export interface GrantRecord {
   readonly revokedReason: GrantRevocationReason | null;
   /** When the family last rotated (epoch seconds); null before its first rotation. */
   readonly rotatedAt: number | null;
+  /** RFC 9449 §5: the DPoP key (RFC 7638 thumbprint) its refresh tokens are bound to; null or absent: unbound. */
+  readonly dpopJkt?: string | null;
 }
 
 /** What every bearer request reads of an access token's grant: its revocation, and whose it is. */
@@ -108,6 +112,8 @@ export interface AuthorizationCodeRecord {
   readonly authTime?: number | null;
   /** How the user signed in (RFC 8176 `amr` values, OIDC Core §2); null for a code not made by a sign-in. */
   readonly amr?: readonly string[] | null;
+  /** RFC 9449 §10: the DPoP key thumbprint the code is bound to; null or absent: none. */
+  readonly dpopJkt?: string | null;
 }
 
 export interface SigningKeyRecord {

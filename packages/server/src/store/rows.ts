@@ -44,6 +44,7 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     idTokenAlg: r.id_token_alg === 'ES256' ? 'ES256' : 'RS256',
     postLogoutRedirectUris: JSON.parse(r.post_logout_redirect_uris) as string[],
     admin: r.admin === 1,
+    dpopBoundAccessTokens: r.dpop_bound_access_tokens === 1,
   };
 }
 
@@ -67,6 +68,7 @@ export function clientToRow(c: ClientRecord): Selectable<ClientsTable> {
     id_token_alg: c.idTokenAlg ?? null,
     post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris ?? []),
     admin: c.admin ? 1 : 0,
+    dpop_bound_access_tokens: c.dpopBoundAccessTokens ? 1 : 0,
   };
 }
 
@@ -84,6 +86,7 @@ export function grantFromRow(r: Selectable<GrantsTable>): GrantRecord {
     revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
     revokedReason: r.revoked_reason as GrantRevocationReason | null,
     rotatedAt: r.rotated_at === null ? null : Number(r.rotated_at),
+    dpopJkt: r.dpop_jkt ?? null,
   };
 }
 
@@ -105,6 +108,7 @@ export function grantToRow(g: GrantRecord): Selectable<GrantsTable> {
     revoked_at: g.revokedAt,
     revoked_reason: g.revokedReason,
     rotated_at: g.rotatedAt,
+    dpop_jkt: g.dpopJkt ?? null,
   };
 }
 
@@ -134,6 +138,7 @@ export function codeFromRow(r: Selectable<AuthorizationCodesTable>): Authorizati
     nonce: r.nonce,
     authTime: r.auth_time === null ? null : Number(r.auth_time),
     amr: amrFromColumn(r.amr),
+    dpopJkt: r.dpop_jkt ?? null,
   };
 }
 
@@ -153,6 +158,7 @@ export function codeToRow(c: AuthorizationCodeRecord): Selectable<AuthorizationC
     nonce: c.nonce ?? null,
     auth_time: c.authTime ?? null,
     amr: amrToColumn(c.amr),
+    dpop_jkt: c.dpopJkt ?? null,
   };
 }
 

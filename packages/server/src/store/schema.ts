@@ -19,6 +19,13 @@ export interface Database {
   server_settings: ServerSettingsTable;
   registration_tokens: RegistrationTokensTable;
   client_registrations: ClientRegistrationsTable;
+  dpop_proofs: DpopProofsTable;
+}
+
+/** DPoP proofs seen (0021), by SHA-256 of key thumbprint and `jti`, until their window closes (RFC 9449 §11.1). */
+export interface DpopProofsTable {
+  id: string;
+  expires_at: number;
 }
 
 /** RFC 8628 device authorizations (0009): a device code and its user code, until redeemed or expired. */
@@ -102,6 +109,8 @@ export interface ClientsTable {
   post_logout_redirect_uris: string;
   /** 1 for an admin client (0011): only `gatehouse clients add --admin` makes one. */
   admin: number;
+  /** 1: every token request must carry a DPoP proof (0021, RFC 9449 §5.2). */
+  dpop_bound_access_tokens: number;
 }
 
 /** A grant and its refresh-token family: the chain of rotations issued under it. */
@@ -123,6 +132,8 @@ export interface GrantsTable {
   revoked_reason: string | null;
   /** When the family last rotated (0007); null before its first rotation. */
   rotated_at: number | null;
+  /** The DPoP key thumbprint the refresh tokens are bound to (0021, RFC 9449 §5); null: unbound. */
+  dpop_jkt: string | null;
 }
 
 export interface RefreshTokensTable {
@@ -154,6 +165,8 @@ export interface AuthorizationCodesTable {
   amr: string | null;
   /** The grant issued from this code, revoked if the code is replayed (RFC 6749 §4.1.2). */
   grant_id: string | null;
+  /** RFC 9449 §10 `dpop_jkt` of the authorization request (0021); null when none. */
+  dpop_jkt: string | null;
 }
 
 export interface SigningKeysTable {

@@ -1,3 +1,4 @@
+import { DPOP_SIGNING_ALGORITHMS } from '@gatehouse/contract';
 import { RESPONSE_MODES } from '../../primitives/response-modes.js';
 import { SCOPE_CLAIMS } from '../../users/claims.js';
 import { GRANT_TYPES } from '../grants/index.js';
@@ -35,6 +36,8 @@ function authorizationServerMetadata(
     response_modes_supported: RESPONSE_MODES,
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
+    // RFC 9449 §5.1: the proof algorithms /token and the resources accept.
+    dpop_signing_alg_values_supported: DPOP_SIGNING_ALGORITHMS,
   };
 }
 
