@@ -76,6 +76,7 @@ export const TABLE = {
     'protected-resource-metadata.test.ts': 'server',
     'rate-limits.test.ts': 'server',
     'redirect-uri-registration.test.ts': 'server',
+    'dpop.test.ts': 'server',
     'refresh-token-lifecycle.test.ts': 'server',
     'replay-window.test.ts': 'server',
     'rest-api.test.ts': 'server',

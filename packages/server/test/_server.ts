@@ -99,6 +99,8 @@ export interface TestServerOptions {
   readonly reachableIssuer?: boolean;
   /** `serve --demo`: the requests the demo printed, for /demo/callback (served only then). */
   readonly demo?: DemoFlows;
+  /** DPOP_NONCES=on: server-provided nonces required in DPoP proofs. */
+  readonly dpopNonces?: boolean;
 }
 
 /** Limits no test reaches, so that every request still goes through the limiter and its store. */
@@ -118,6 +120,7 @@ export async function startTestServer({
   logger,
   reachableIssuer = false,
   demo,
+  dpopNonces,
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
@@ -137,6 +140,7 @@ export async function startTestServer({
     clientRegistration,
     demo,
     logger,
+    dpopNonces,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).
     idleConnectionGraceMs: 0,
     // The limiter runs on the test's clock too: time passes for it only when a test says so.

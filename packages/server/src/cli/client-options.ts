@@ -25,6 +25,7 @@ export const CLIENT_SETTING_OPTIONS = {
     help: 'where RP-initiated logout may return the browser',
   },
   'id-token-alg': { type: 'string', value: 'RS256|ES256', help: 'the signing algorithm of its ID tokens (RS256)' },
+  'dpop-bound': { type: 'boolean', help: 'every token request must carry a DPoP proof (RFC 9449)' },
 } as const satisfies Record<string, OptionDeclaration>;
 
 type SettingValues = { readonly [K in keyof typeof CLIENT_SETTING_OPTIONS]?: string | boolean | string[] };
@@ -46,6 +47,7 @@ export function settingsFrom(values: SettingValues): Partial<ClientChanges> {
     resourceServer: values['resource-server'] ? true : undefined,
     postLogoutRedirectUris: values['post-logout-redirect-uri'],
     idTokenAlg: text('id-token-alg'),
+    dpopBoundAccessTokens: values['dpop-bound'] ? true : undefined,
   };
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }

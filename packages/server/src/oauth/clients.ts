@@ -43,6 +43,8 @@ export interface ClientRegistration {
   readonly idTokenAlg?: string;
   /** Where RP-initiated logout may return the browser, compared exactly. */
   readonly postLogoutRedirectUris?: readonly string[];
+  /** RFC 9449 §5.2 `dpop_bound_access_tokens`: every token request must carry a DPoP proof. */
+  readonly dpopBoundAccessTokens?: boolean;
   /**
    * An admin client (`gatehouse clients add --admin`): confidential, client_credentials only, and the
    * only kind of client that may hold the ADMIN_SCOPES. No other path sets it.
@@ -128,6 +130,7 @@ export function clientFromRegistration(r: ClientRegistration, now: number): Clie
     createdAt: now,
     idTokenAlg: idTokenAlgOf(r.idTokenAlg),
     postLogoutRedirectUris: checkedPostLogoutRedirectUris(r.postLogoutRedirectUris ?? []),
+    ...(r.dpopBoundAccessTokens === true ? { dpopBoundAccessTokens: true } : {}),
     admin: r.admin === true,
   };
 }
@@ -230,5 +233,6 @@ export function describeClient(c: ClientRecord): Record<string, unknown> {
     post_logout_redirect_uris: c.postLogoutRedirectUris ?? [],
     created_at: new Date(c.createdAt * 1000).toISOString(),
     ...(c.admin === true ? { admin: true } : {}),
+    ...(c.dpopBoundAccessTokens === true ? { dpop_bound_access_tokens: true } : {}),
   };
 }
