@@ -100,6 +100,7 @@ export const TABLE = {
     'log-format.test.ts': 'processes',
     'migration-faults.test.ts': 'processes',
     'multi-process.test.ts': 'processes',
+    'dpop-processes.test.ts': 'processes',
     'health.test.ts': 'postgres-clusters',
     'postgres-failover.test.ts': 'postgres-clusters',
     'postgres-outage.test.ts': 'postgres-clusters',
