@@ -141,6 +141,7 @@ export const TABLE = {
   'resource-server': {
     'fastify.test.ts': 'unit',
     'examples.test.ts': 'server',
+    'dpop.test.ts': 'server',
     'tokens.test.ts': 'server',
     'install.test.ts': 'processes',
   },
