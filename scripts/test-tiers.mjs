@@ -123,6 +123,7 @@ export const TABLE = {
     'api-client.test.ts': 'server',
     'client-credentials.test.ts': 'server',
     'interop-dpop.test.ts': 'server',
+    'dpop-sdk.test.ts': 'server',
     'interop-oauth4webapi-oidc.test.ts': 'server',
     'interop-oauth4webapi.test.ts': 'server',
     'interop-oidc-provider.test.ts': 'server',
