@@ -114,7 +114,7 @@ export function clientSettings(client: ClientRecord): ClientChanges {
     resourceServer: client.resourceServer,
     idTokenAlg: client.idTokenAlg,
     postLogoutRedirectUris: client.postLogoutRedirectUris,
-    dpopBoundAccessTokens: client.dpopBoundAccessTokens === true,
+    ...(client.dpopBoundAccessTokens === true ? { dpopBoundAccessTokens: true } : {}),
   };
 }
 

@@ -44,7 +44,8 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     idTokenAlg: r.id_token_alg === 'ES256' ? 'ES256' : 'RS256',
     postLogoutRedirectUris: JSON.parse(r.post_logout_redirect_uris) as string[],
     admin: r.admin === 1,
-    dpopBoundAccessTokens: r.dpop_bound_access_tokens === 1,
+    // Present only when set, like the records made before migration 0021.
+    ...(r.dpop_bound_access_tokens === 1 ? { dpopBoundAccessTokens: true } : {}),
   };
 }
 
@@ -86,7 +87,7 @@ export function grantFromRow(r: Selectable<GrantsTable>): GrantRecord {
     revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
     revokedReason: r.revoked_reason as GrantRevocationReason | null,
     rotatedAt: r.rotated_at === null ? null : Number(r.rotated_at),
-    dpopJkt: r.dpop_jkt ?? null,
+    ...(r.dpop_jkt == null ? {} : { dpopJkt: r.dpop_jkt }),
   };
 }
 
@@ -138,7 +139,7 @@ export function codeFromRow(r: Selectable<AuthorizationCodesTable>): Authorizati
     nonce: r.nonce,
     authTime: r.auth_time === null ? null : Number(r.auth_time),
     amr: amrFromColumn(r.amr),
-    dpopJkt: r.dpop_jkt ?? null,
+    ...(r.dpop_jkt == null ? {} : { dpopJkt: r.dpop_jkt }),
   };
 }
 
