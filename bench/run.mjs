@@ -46,11 +46,14 @@ const RSS_TARGET_MB = 200;
 const SCENARIOS = [
   { id: 'refresh', title: 'refresh grant, rotation (64 chains)', kind: 'refresh', peers: ['gatehouse', 'floor', 'oidc-provider', 'node:http'], stored: CHAINS },
   { id: 'refresh-replay', title: 'refresh, each token replayed once inside a 300 s window', kind: 'refreshReplay', peers: ['gatehouse'], stored: CHAINS, replayWindow: 300 },
+  // A public client's refresh tokens bound to a DPoP key (RFC 9449 §5): a proof checked, and noted, per refresh.
+  { id: 'refresh-dpop', title: 'refresh grant, public client, DPoP-bound (64 chains)', kind: 'refreshDpop', peers: ['gatehouse'], stored: CHAINS },
   { id: 'introspect', title: 'introspection of a live refresh token', kind: 'introspect', peers: ['gatehouse', 'floor', 'oidc-provider', 'node:http'], stored: CHAINS },
   { id: 'rest-201', title: 'POST /v2/contacts → 201', kind: 'restCreate', peers: ['gatehouse', 'node:http', 'fastify'], stored: CHAINS },
   { id: 'rest-400', title: 'POST /v2/contacts, no email → 400', kind: 'restMissing', peers: ['gatehouse', 'node:http', 'fastify'], stored: CHAINS },
   // The kit's overhead: the same plain Fastify route, with (fastify+kit) and without (fastify) the resource-server kit.
   { id: 'kit-201', title: 'Fastify route behind the kit, verified token → 201', kind: 'restCreate', peers: ['fastify+kit', 'fastify'], stored: CHAINS },
+  { id: 'kit-dpop-201', title: 'Fastify route behind the kit, DPoP-bound token and proof → 201', kind: 'restCreateDpop', peers: ['fastify+kit', 'fastify'], stored: CHAINS },
   { id: 'kit-400', title: 'Fastify route behind the kit, verified token, no email → 400', kind: 'restMissing', peers: ['fastify+kit', 'fastify'], stored: CHAINS },
   // Gatehouse alone; bench/README.md quotes Keycloak's published figures beside them.
   { id: 'client-credentials', title: 'client credentials grant (a service account)', kind: 'clientCredentials', peers: ['gatehouse'], stored: CHAINS },
@@ -65,13 +68,13 @@ const SCENARIOS = [
   .map((s) => ({ ...s, peers: s.peers.filter((p) => !options.peers || options.peers.split(',').includes(p)) }));
 
 const PATHS = {
-  gatehouse: { refresh: '/token', refreshReplay: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts',
+  gatehouse: { refresh: '/token', refreshReplay: '/token', refreshDpop: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts',
     clientCredentials: '/token', signIn: '/login', codeFlow: '/token' },
   floor: { refresh: '/token', introspect: '/introspect' },
   'oidc-provider': { refresh: '/token', introspect: '/token/introspection' },
   'node:http': { refresh: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
-  fastify: { restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
-  'fastify+kit': { restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
+  fastify: { restCreate: '/v2/contacts', restMissing: '/v2/contacts', restCreateDpop: '/v2/contacts' },
+  'fastify+kit': { restCreate: '/v2/contacts', restMissing: '/v2/contacts', restCreateDpop: '/v2/contacts' },
 };
 
 const work = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
@@ -113,6 +116,8 @@ async function measure(scenario, peer, run) {
       authorization: scenario.kind.startsWith('rest') ? server.bearer
         : scenario.kind === 'clientCredentials' ? basic(server.serviceClientId, server.serviceClientSecret) : basic(server.clientId, server.clientSecret),
       scope: 'contacts:read', publicClientId: server.publicClientId, redirectUri: server.redirectUri, username: server.username, password: server.password,
+      ...(server.dpopJwk === undefined ? {} : { dpopJwk: server.dpopJwk, dpopAccessToken: server.dpopAccessToken }),
+      ...(scenario.kind === 'refreshDpop' ? { clientId: server.clientId, htu: 'http://localhost/token' } : {}),
     };
     const pids = [server.child.pid, ...(server.others ?? []).map((c) => c.pid)];
     if (!scenario.postgres) return await runLoad(plan, pids);
@@ -226,7 +231,8 @@ async function startGatehouse(scenario, run) {
   const database = join(work, `${scenario.id}-${run}.db`);
   rmSync(database, { force: true });
   copyFileSync(template.file, database);
-  const { tokens, accessToken } = JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), 'chains', database, String(CHAINS)]));
+  const chains = scenario.kind === 'refreshDpop' ? 'dpop-chains' : 'chains';
+  const { tokens, accessToken, dpopJwk, clientId } = JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), chains, database, String(CHAINS)]));
   const flags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${scenario.id}-${run}.cpuprofile`] : [];
   const child = spawn(process.execPath, [...flags, GATEHOUSE_MAIN, 'serve'], {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'],
@@ -235,7 +241,7 @@ async function startGatehouse(scenario, run) {
   });
   const line = await firstLine(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
   const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(line)[1]);
-  return { ...template, child, port, tokens, bearer: `Bearer ${accessToken}` };
+  return { ...template, child, port, tokens, clientId: clientId ?? template.clientId, bearer: `Bearer ${accessToken}`, dpopJwk };
 }
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -359,6 +365,8 @@ async function startPeer(peer, scenario, run) {
     // The same header Gatehouse gets, so that the peers parse as much; they do not check it
     // (fastify+kit does, and names its own token).
     bearer: ready.bearer ?? `Bearer ${'x'.repeat(520)}`,
+    dpopJwk: ready.dpopJwk,
+    dpopAccessToken: ready.dpopAccessToken,
   };
 }
 

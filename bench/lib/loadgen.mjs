@@ -11,7 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'undici';
 
 const plan = JSON.parse(process.argv[2]);
-const REQUESTS = { refresh, refreshReplay, introspect, restCreate, restMissing, clientCredentials, signIn, codeFlow };
+const REQUESTS = { refresh, refreshReplay, refreshDpop, introspect, restCreate, restMissing, restCreateDpop, clientCredentials, signIn, codeFlow };
 const makeRequest = REQUESTS[plan.kind];
 if (!makeRequest) fail(`unknown kind ${plan.kind}`);
 
@@ -28,6 +28,55 @@ function refresh(chain) {
       chain.token = json.refresh_token;
     },
   };
+}
+
+/** The DPoP key of the chains (RFC 9449), for the DPoP scenarios: an ES256 key the setup bound the tokens to. */
+// A peer that checks no proof (plain Fastify) gets proofs of a key made here: the same requests.
+const dpopJwk = plan.dpopJwk ?? (plan.kind.endsWith('Dpop') ? await newDpopJwk() : undefined);
+const dpopKey = dpopJwk
+  ? await crypto.subtle.importKey('jwk', dpopJwk, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign'])
+  : undefined;
+const dpopHeader = dpopJwk
+  ? Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'dpop+jwt', jwk: { kty: 'EC', crv: 'P-256', x: dpopJwk.x, y: dpopJwk.y } })).toString('base64url')
+  : '';
+
+async function newDpopJwk() {
+  const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+  return crypto.subtle.exportKey('jwk', pair.privateKey);
+}
+let jti = 0;
+
+/** A fresh proof for one request (RFC 9449 §4.2), signed by the client side: its cost is the load generator's. */
+async function dpopProof(htm, htu, accessToken) {
+  const claims = { htm, htu, iat: Math.floor(Date.now() / 1000), jti: `${process.pid}.${++jti}` };
+  if (accessToken) claims.ath = createHash('sha256').update(accessToken).digest('base64url');
+  const input = `${dpopHeader}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  const signature = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, dpopKey, Buffer.from(input));
+  return `${input}.${Buffer.from(signature).toString('base64url')}`;
+}
+
+/** grant_type=refresh_token of a public client whose tokens are bound to the DPoP key, a proof with each. */
+async function refreshDpop(chain) {
+  return {
+    request: { method: 'POST', path: plan.path, headers: { ...formHeaders(), dpop: await dpopProof('POST', plan.htu) },
+      body: `grant_type=refresh_token&client_id=${plan.clientId}&refresh_token=${encodeURIComponent(chain.token)}` },
+    expect: 200,
+    check(body, full) {
+      const json = JSON.parse(body);
+      if (typeof json.refresh_token !== 'string' || typeof json.access_token !== 'string') fail('no refresh_token/access_token in a refresh answer', body);
+      if (full && json.token_type !== 'DPoP') fail('token_type is not DPoP', body);
+      chain.token = json.refresh_token;
+    },
+  };
+}
+
+/** restCreate with a DPoP-bound token and a proof (RFC 9449 §7.1). */
+async function restCreateDpop(chain) {
+  const made = restCreate(chain);
+  const token = plan.dpopAccessToken ?? 'x'.repeat(560);
+  made.request.headers = { ...made.request.headers, authorization: `DPoP ${token}`,
+    dpop: await dpopProof('POST', `${plan.origin}${plan.path}`, token) };
+  return made;
 }
 
 /**
@@ -206,7 +255,9 @@ async function runConnection(id) {
   let flowStarted = 0n;
   try {
     for (;;) {
-      const { request, expect, check, counted = true, startsFlow = true, cookieOf } = makeRequest(chain);
+      let made = makeRequest(chain);
+      if (made instanceof Promise) made = await made;
+      const { request, expect, check, counted = true, startsFlow = true, cookieOf } = made;
       const sent = process.hrtime.bigint();
       if (startsFlow) flowStarted = sent;
       const { statusCode, headers, body } = await client.request(request);

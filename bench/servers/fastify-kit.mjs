@@ -57,8 +57,17 @@ if (process.argv.includes('--gatehouse')) {
   await registerClient(gatehouse.context.store, client, now);
   // A grant is a user's: ada first.
   await addUser(gatehouse.context.store, 'ada', 'bench-kit password', now);
-  const { access_token: accessToken } = await issueOperatorGrant(gatehouse.context, 'bench-kit', 'ada', ['contacts:write']);
-  process.stdout.write(`${JSON.stringify({ issuer, accessToken })}\n`);
+  const { access_token: accessToken, grant_id: grantId } = await issueOperatorGrant(gatehouse.context, 'bench-kit', 'ada', ['contacts:write']);
+  // A token of the same grant bound to a DPoP key (RFC 9449 §6), for kit-dpop-201; the key's private half goes to the load generator.
+  const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+  const dpopJwk = await crypto.subtle.exportKey('jwk', pair.privateKey);
+  const { calculateJwkThumbprint } = await import('jose');
+  const jkt = await calculateJwkThumbprint({ kty: 'EC', crv: 'P-256', x: dpopJwk.x, y: dpopJwk.y });
+  const subject = (await gatehouse.context.store.findUser('ada')).subject;
+  const dpopAccessToken = gatehouse.context.accessTokens.mint({
+    subject, clientId: 'bench-kit', scope: ['contacts:write'], grantId, ttl: 3600, now: Math.floor(Date.now() / 1000), dpopJkt: jkt,
+  });
+  process.stdout.write(`${JSON.stringify({ issuer, accessToken, dpopJwk, dpopAccessToken })}\n`);
   process.on('SIGTERM', () => process.exit(0));
 } else {
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--gatehouse'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -66,11 +75,11 @@ if (process.argv.includes('--gatehouse')) {
     child.kill('SIGTERM');
     process.exit(0);
   });
-  const { issuer, accessToken } = JSON.parse(await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve)));
-  await startApi(issuer, accessToken);
+  const { issuer, accessToken, dpopJwk, dpopAccessToken } = JSON.parse(await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve)));
+  await startApi(issuer, accessToken, { dpopJwk, dpopAccessToken });
 }
 
-async function startApi(issuer, accessToken) {
+async function startApi(issuer, accessToken, dpop) {
   const app = Fastify({ logger: false });
   await app.register(gatehouseFastify, { issuer, openapi: DOCUMENT });
   app.post('/v2/contacts', async (request, reply) => {
@@ -79,7 +88,7 @@ async function startApi(issuer, accessToken) {
   });
 
   await app.listen({ port: 0, host: '127.0.0.1' });
-  process.stdout.write(`${JSON.stringify({ ready: true, port: app.server.address().port, bearer: `Bearer ${accessToken}` })}\n`);
+  process.stdout.write(`${JSON.stringify({ ready: true, port: app.server.address().port, bearer: `Bearer ${accessToken}`, ...dpop })}\n`);
 }
 
 function freePort() {

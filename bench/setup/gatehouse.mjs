@@ -69,6 +69,33 @@ if (step === 'client') {
   }
   await store.close();
   process.stdout.write(`${JSON.stringify({ tokens, accessToken })}\n`);
+} else if (step === 'dpop-chains') {
+  // A public client whose grants are bound to one DPoP key (RFC 9449 §5), as a code flow with a proof binds them.
+  const store = await openStore(`sqlite://${filename}`);
+  const context = await createContext(store, 'http://localhost', CONTEXT_OPTIONS);
+  const clientId = 'bench-dpop';
+  if (!(await store.findClient(clientId)))
+    await registerClient(store, { id: clientId, name: 'Benchmark DPoP', public: true, scope: SCOPE,
+      redirectUris: ['https://client.example/callback'], accessTokenTtl: DAY }, context.clock.now());
+  if (!(await store.findUser(CHAIN_USER))) await addUser(store, CHAIN_USER, randomBytes(16).toString('hex'), context.clock.now());
+  const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+  const dpopJwk = await crypto.subtle.exportKey('jwk', pair.privateKey);
+  // RFC 7638: the members of an EC key in lexicographic order.
+  const jkt = createHash('sha256').update(JSON.stringify({ crv: 'P-256', kty: 'EC', x: dpopJwk.x, y: dpopJwk.y })).digest('base64url');
+  const tokens = [];
+  const grants = [];
+  for (let i = 0; i < Number(countArg); i++) {
+    const issued = await issueOperatorGrant(context, clientId, CHAIN_USER, SCOPE);
+    tokens.push(issued.refresh_token);
+    grants.push(issued.grant_id);
+  }
+  await store.close();
+  const require = createRequire(import.meta.resolve('@gatehouse/server'));
+  const db = new (require('better-sqlite3'))(filename);
+  const bind = db.prepare('update grants set dpop_jkt = ? where id = ?');
+  db.transaction(() => grants.forEach((id) => bind.run(jkt, id)))();
+  db.close();
+  process.stdout.write(`${JSON.stringify({ tokens, accessToken: '', dpopJwk, clientId })}\n`);
 } else {
   process.stderr.write('usage: gatehouse.mjs client <db> <stored> [replay window s] | chains <db> <chains>\n');
   process.exit(2);

@@ -1,3 +1,4 @@
+import type { DpopKey } from './dpop.js';
 import {
   checkOpenApiDocument,
   compileCollectionValidators,
@@ -27,6 +28,8 @@ export interface ApiClientOptions {
   readonly tokens: AccessTokenSource;
   readonly fetch?: FetchFunction;
   readonly retry?: Partial<RetryPolicy>;
+  /** Send the token as `Authorization: DPoP` with a proof of this key (RFC 9449 §7.1): the TokenManager's `dpop`. */
+  readonly dpop?: DpopKey;
 }
 
 /** One HTTP request of the API, before the token is added. */
@@ -55,11 +58,13 @@ export class ApiClient {
   readonly #retry: RetryPolicy;
   readonly #validators: ReadonlyMap<string, BodyValidator>;
   readonly #schemas: ReadonlyMap<string, SchemaObject>;
+  readonly #dpop: DpopKey | undefined;
 
   constructor(options: ApiClientOptions) {
     this.document = checkOpenApiDocument(options.document);
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#tokens = options.tokens;
+    this.#dpop = options.dpop;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.#validators = compileCollectionValidators(this.document);
@@ -116,6 +121,11 @@ export class ApiClient {
       async () => {
         const token = await this.#tokens.getAccessToken();
         let response = await this.#send(request, token);
+        // RFC 9449 §9: the API wants its nonce in the proof; one retry with it.
+        if (response.status === 401 && this.#dpop?.noteNonce(this.#baseUrl, response) === true) {
+          await response.body?.cancel();
+          response = await this.#send(request, token);
+        }
         if (response.status === 401) {
           await response.body?.cancel();
           response = await this.#send(request, await this.#tokens.accessTokenRejected(token));
@@ -128,14 +138,16 @@ export class ApiClient {
     );
   }
 
-  #send({ method, path, body, contentType, ifMatch }: ApiRequest, token: string): Promise<Response> {
+  async #send({ method, path, body, contentType, ifMatch }: ApiRequest, token: string): Promise<Response> {
+    const url = `${this.#baseUrl}${path}`;
     const headers: Record<string, string> = {
-      authorization: `Bearer ${token}`,
+      authorization: this.#dpop === undefined ? `Bearer ${token}` : `DPoP ${token}`,
       accept: 'application/json, application/problem+json',
     };
+    if (this.#dpop !== undefined) headers.dpop = await this.#dpop.proof(method, url, token);
     if (body !== undefined) headers['content-type'] = contentType ?? 'application/json';
     if (ifMatch !== undefined) headers['if-match'] = ifMatch;
-    return send(this.#fetch, `${this.#baseUrl}${path}`, {
+    return send(this.#fetch, url, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -1,3 +1,4 @@
+import type { DpopKey } from './dpop.js';
 /** The HTTP calls of the OAuth endpoints: client authentication, form posts, no Node APIs. */
 import { base64Encode } from './base64.js';
 import { InvalidResponseError, OAuthResponseError, TransportError, isRecord } from './errors.js';
@@ -20,6 +21,8 @@ export interface EndpointContext {
   readonly fetch: FetchFunction;
   readonly metadata: AuthorizationServerMetadata;
   readonly client: ClientCredentials;
+  /** Sign a DPoP proof (RFC 9449 §5) for each token request; the tokens are then bound to its key. */
+  readonly dpop?: DpopKey | undefined;
 }
 
 /** How long one request may take before it counts as unanswered (and, if transient, is retried). */
@@ -58,7 +61,32 @@ export function postForm(
     body.set('client_id', clientId);
     if (method === 'client_secret_post') body.set('client_secret', clientSecret ?? '');
   }
-  return send(ctx.fetch, url, { method: 'POST', headers, body: body.toString() });
+  if (ctx.dpop === undefined) return send(ctx.fetch, url, { method: 'POST', headers, body: body.toString() });
+  return postWithProof(ctx, ctx.dpop, url, headers, body.toString());
+}
+
+/**
+ * The same POST with a DPoP proof (RFC 9449 §5). A `400 use_dpop_nonce` with a new `DPoP-Nonce`
+ * (§8) is retried once with a proof that carries it.
+ */
+async function postWithProof(
+  ctx: EndpointContext,
+  dpop: DpopKey,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<Response> {
+  const post = async () =>
+    send(ctx.fetch, url, { method: 'POST', headers: { ...headers, dpop: await dpop.proof('POST', url) }, body });
+  const response = await post();
+  if (response.status !== 400 || !dpop.noteNonce(url, response)) return response;
+  const refusal = (await response
+    .clone()
+    .json()
+    .catch(() => ({}))) as { error?: unknown };
+  if (refusal.error !== 'use_dpop_nonce') return response;
+  await response.body?.cancel();
+  return post();
 }
 
 function formEncode(value: string): string {

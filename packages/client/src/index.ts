@@ -23,6 +23,7 @@ export {
   type KeyValueStorage,
   type LocalStorageTokenStoreOptions,
 } from './local-storage-token-store.js';
+export { DpopKey } from './dpop.js';
 export { ApiClient, type AccessTokenSource, type ApiClientOptions, type ApiRequest } from './api-client.js';
 export {
   CollectionClient,

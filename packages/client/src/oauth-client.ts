@@ -1,4 +1,5 @@
 import { ClientConfigurationError, OAuthResponseError } from './errors.js';
+import type { DpopKey } from './dpop.js';
 import type { ClientAuthMethod, EndpointContext, FetchFunction } from './http.js';
 import { discoverAuthorizationServer } from './metadata.js';
 import { withRetry, type RetryPolicy } from './retry.js';
@@ -13,6 +14,8 @@ export interface OAuthClientOptions {
   readonly metadata?: AuthorizationServerMetadata | undefined;
   readonly retry: RetryPolicy;
   readonly fetch: FetchFunction;
+  /** Token requests carry a DPoP proof of this key (RFC 9449). */
+  readonly dpop?: DpopKey | undefined;
 }
 
 // The client's setup is wrong, not the user's grant: the tokens are kept.
@@ -48,7 +51,12 @@ export class OAuthClient {
   async context(): Promise<EndpointContext> {
     const { clientId, clientSecret, clientAuthMethod } = this.#options;
     const method = clientAuthMethod ?? (clientSecret === undefined ? 'none' : 'client_secret_basic');
-    return { fetch: this.#options.fetch, metadata: await this.discover(), client: { clientId, clientSecret, method } };
+    return {
+      fetch: this.#options.fetch,
+      metadata: await this.discover(),
+      client: { clientId, clientSecret, method },
+      dpop: this.#options.dpop,
+    };
   }
 
   /** A token request, as {@link call} makes it. */

@@ -41,8 +41,9 @@ export function parseTokenResponse(body: Readonly<Record<string, unknown>>): Tok
     throw new InvalidResponseError(`the token response ${what}`, 200);
   };
   if (typeof body.access_token !== 'string' || body.access_token === '') bad('has no access_token');
-  if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')
-    bad('is not of token_type Bearer');
+  // RFC 9449 §5: `DPoP` for a token bound to the request's proof.
+  const tokenType = typeof body.token_type === 'string' ? body.token_type.toLowerCase() : undefined;
+  if (tokenType !== 'bearer' && tokenType !== 'dpop') bad('is not of token_type Bearer or DPoP');
   for (const name of ['expires_in', 'refresh_expires_in', 'refresh_token_expires_in']) {
     const value = body[name];
     if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0))

@@ -1,3 +1,4 @@
+import type { DpopKey } from './dpop.js';
 import type { DeviceAuthorizationResponse, IntrospectionResponse } from '@gatehouse/contract';
 import { completeAuthorization, startAuthorization, type AuthorizationStart } from './authorization-flow.js';
 import { pollDeviceToken, requestDeviceAuthorization, type DevicePolling } from './device-flow.js';
@@ -51,6 +52,11 @@ export interface TokenManagerOptions {
   readonly fetch?: FetchFunction;
   /** Epoch milliseconds; Date.now by default. */
   readonly now?: () => number;
+  /**
+   * DPoP (RFC 9449): every token request carries a proof of this key, and the tokens are bound to
+   * it; `use_dpop_nonce` is retried once with the server's nonce. Give the same key to the ApiClient.
+   */
+  readonly dpop?: DpopKey;
 }
 
 export interface TokenManagerEvents {
@@ -95,6 +101,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
       metadata,
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
       fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+      dpop: options.dpop,
     });
     this.#state = new TokenState(options.store ?? new MemoryTokenStore());
     this.#now = options.now ?? Date.now;

@@ -63,7 +63,8 @@ export interface Gatehouse {
 /** Gatehouse on a fresh SQLite file, behind a counting proxy whose URL is the issuer; the default rate limits unless given others. */
 export async function startGatehouse({
   rateLimits,
-}: { rateLimits?: Partial<RateLimitPolicies> } = {}): Promise<Gatehouse> {
+  dpopNonces,
+}: { rateLimits?: Partial<RateLimitPolicies>; dpopNonces?: boolean } = {}): Promise<Gatehouse> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-client-test-'));
   const clock = new TestClock();
   const proxy = await startCountingProxy();
@@ -76,6 +77,7 @@ export async function startGatehouse({
     api: SHIPPED_OPENAPI,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...rateLimits },
     rateLimitClock: clock.nowMs,
+    dpopNonces,
   });
   proxy.target = server.url;
   const { store } = server.context;

@@ -19,6 +19,7 @@ export interface ExpressOptions extends ResourceServerOptions {
 export function gatehouseExpress(options: ExpressOptions): RequestHandler {
   const kit: ResourceServer = createResourceServer(options);
   const limit = options.bodyLimit ?? 1024 * 1024;
+  const publicOrigin = options.publicOrigin?.replace(/\/+$/, '');
   return (req: Request, res: Response, next: NextFunction) => {
     const path = new URL(req.originalUrl, 'http://localhost').pathname;
     void (async () => {
@@ -29,6 +30,8 @@ export function gatehouseExpress(options: ExpressOptions): RequestHandler {
         authorization: req.headers.authorization,
         contentType: req.headers['content-type'],
         headers: req.headers,
+        // RFC 9449 §4.3: the URL as the client addressed it (`publicOrigin` behind a proxy).
+        url: `${publicOrigin ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`}${req.originalUrl}`,
         body: raw,
       });
       if (!verdict.ok) return send(res, verdict.response);

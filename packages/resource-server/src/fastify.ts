@@ -33,6 +33,7 @@ export const gatehouseFastify: FastifyPluginAsync<ResourceServerOptions> = async
   options: ResourceServerOptions,
 ) => {
   const kit = createResourceServer(options);
+  const publicOrigin = options.publicOrigin?.replace(/\/+$/, '');
   // Declared up front, so that setting it does not give every request object a new shape.
   if (!app.hasRequestDecorator('gatehouse')) app.decorateRequest('gatehouse', undefined);
   // Every body is kept raw: the kit parses JSON itself and answers a catalog problem when it cannot.
@@ -69,6 +70,8 @@ export const gatehouseFastify: FastifyPluginAsync<ResourceServerOptions> = async
       authorization: request.headers.authorization,
       contentType: request.headers['content-type'],
       headers: request.headers,
+      // RFC 9449 §4.3: the URL as the client addressed it (`publicOrigin` behind a proxy).
+      url: `${publicOrigin ?? `${request.protocol}://${request.host}`}${request.url}`,
       body: request.body as Uint8Array | undefined,
     });
     if (verdict instanceof Promise) verdict.then((v) => admit(request, reply, v, done), done);

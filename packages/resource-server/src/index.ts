@@ -11,5 +11,6 @@ export {
 } from './resource-server.js';
 export type { AccessTokenClaims } from './access-tokens.js';
 export type { IntrospectionOptions } from './introspection.js';
+export { memoryReplayCheck, type DpopOptions, type DpopReplayCheck } from './dpop.js';
 export type { Operation } from './operations.js';
 export { BearerChallenge, problemResponse, type ProblemResponse } from './problems.js';

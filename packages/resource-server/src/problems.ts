@@ -18,6 +18,10 @@ export interface ProblemResponse {
 export function problemResponse(error: ProblemError, instance: string, problemBaseUrl: string): ProblemResponse {
   const body = { ...error.toBody(instance), type: `${problemBaseUrl}/${PROBLEMS[error.code].slug}` };
   const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
-  if (error instanceof BearerChallenge) headers['www-authenticate'] = error.challenge;
+  if (error instanceof BearerChallenge) {
+    headers['www-authenticate'] = error.challenge;
+    // RFC 9449 §9: a use_dpop_nonce refusal carries the nonce to use.
+    if (error.nonce !== undefined) headers['dpop-nonce'] = error.nonce;
+  }
   return { status: error.status, headers, body };
 }

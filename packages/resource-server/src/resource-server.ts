@@ -7,6 +7,7 @@ import {
 } from '@gatehouse/contract';
 import { accessTokenVerifier, type AccessTokenClaims } from './access-tokens.js';
 import { checkedBody } from './body.js';
+import { dpopStep, type DpopOptions } from './dpop.js';
 import { AuthorizationServerUnavailable, discoverMetadata, memoize } from './discovery.js';
 import { grantCheck, type GrantCheck, type IntrospectionOptions } from './introspection.js';
 import { loadDocument, operationFinder, type Operation, type OperationFinder } from './operations.js';
@@ -37,6 +38,17 @@ export interface ResourceServerOptions {
    * authorization server unreachable, a fault in the kit); console.error by default.
    */
   readonly onError?: (error: unknown) => void;
+  /**
+   * `Authorization: DPoP` (RFC 9449 §7) with its proof is accepted, and a DPoP-bound token sent as
+   * Bearer refused (§7.2); `false` accepts bearer tokens only. A proof's replay is checked in this
+   * process's memory unless `replay` is given.
+   */
+  readonly dpop?: DpopOptions | false;
+  /**
+   * The API's origin as clients address it (e.g. `https://api.example.com`), when a proxy in front
+   * rewrites it: the adapters build the request URL a DPoP proof's `htu` names from it (RFC 9449 §4.3).
+   */
+  readonly publicOrigin?: string;
 }
 
 /** A request as the kit needs it; `body` is the raw body (undefined or empty when none). */
@@ -49,7 +61,7 @@ export interface ApiRequest {
   readonly body: string | Uint8Array | undefined;
   /** Every header, lower-case names, as the framework gives them (the adapters pass theirs). */
   readonly headers?: Readonly<Record<string, string | readonly string[] | undefined>>;
-  /** The absolute URL, for checks that compare it (RFC 9449 §4.3, DPoP); the adapters do not set it yet. */
+  /** The absolute URL as the client addressed it, which a DPoP proof's `htu` names (RFC 9449 §4.3). */
   readonly url?: string;
 }
 
@@ -123,6 +135,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     challenge: { realm: options.realm ?? 'api' },
     request: API_REQUEST,
     known: (token) => verifier.peek()?.known(token),
+    dpop: options.dpop === false ? undefined : dpopStep(options.dpop),
     verify(token) {
       const verify = verifier();
       return isPromise(verify) ? verify.then((v) => v(token)) : verify(token);

@@ -58,6 +58,8 @@ export interface ServerConfig {
   readonly requirePushedAuthorizationRequests: boolean;
   /** JWKS_URI_ALLOW_ADDRESSES: comma-separated CIDRs of non-public addresses a client's jwks_uri may lead to (none). */
   readonly jwksUriAllowAddresses: readonly string[];
+  /** DPOP_NONCES: on requires server-provided nonces in DPoP proofs (RFC 9449 §8, §9); off (default). */
+  readonly dpopNonces: boolean;
 }
 
 export function configFromEnv(
@@ -98,6 +100,7 @@ export function configFromEnv(
       false,
     ),
     jwksUriAllowAddresses: addressRangesFrom('JWKS_URI_ALLOW_ADDRESSES', env.JWKS_URI_ALLOW_ADDRESSES),
+    dpopNonces: dpopNoncesFrom(env.DPOP_NONCES),
   };
 }
 
@@ -111,6 +114,12 @@ function defaultOpenApiPath(root: string): string {
   if (existsSync(own)) return own;
   // The package root is one folder up from both src/config.ts and dist/config.js.
   return fileURLToPath(new URL('../openapi.yaml', import.meta.url));
+}
+
+function dpopNoncesFrom(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'off') return false;
+  if (value === 'on') return true;
+  throw new Error(`DPOP_NONCES is on or off, got ${JSON.stringify(value)}`);
 }
 
 function clientRegistrationFrom(value: string | undefined): RegistrationPolicy {

@@ -20,6 +20,7 @@ import { KeyEncryption } from './oauth/key-sealing.js';
 import { applyUpstreams } from './federation/administration.js';
 import type { UpstreamProviderInput } from './federation/providers.js';
 import { KeyRing } from './oauth/keys.js';
+import { DpopNonces, DpopProofs } from './oauth/dpop-proofs.js';
 import { RefreshSuccessors } from './oauth/refresh-successors.js';
 import { recordServedIssuer } from './oauth/served-issuer.js';
 import { openStore } from './store/open.js';
@@ -51,6 +52,8 @@ export interface ContextOptions {
   readonly clientRegistration?: RegistrationPolicy;
   /** TOKEN_EXCHANGE_TRUSTED_ISSUERS; none when undefined. */
   readonly trustedIssuers?: readonly TrustedIssuerConfig[];
+  /** DPOP_NONCES: require server-provided nonces in DPoP proofs (RFC 9449 §8); off when undefined. */
+  readonly dpopNonces?: boolean;
   /** The REST API served with this context: its scopes are ones a registered client may ask for. */
   readonly api?: ApiDefinition;
   /** CLIENT_ID_METADATA_*; off when undefined. */
@@ -75,6 +78,7 @@ export async function createContext(store: Store, issuer: string, options: Conte
     options.rateLimitClock,
   );
   const refreshSuccessors = await RefreshSuccessors.load(store);
+  const dpop = new DpopProofs(store, clock, options.dpopNonces ? await DpopNonces.load(store) : undefined);
   // RFC 8707 resource indicators: the REST API's identifier (RFC 9728), when one is served.
   const accessTokens = new AccessTokens(issuer, keys, options.api === undefined ? [] : [`${issuer}${API_PREFIX}`]);
   const idTokens = new IdTokens(issuer, keys);
@@ -90,6 +94,7 @@ export async function createContext(store: Store, issuer: string, options: Conte
     accessTokens,
     idTokens,
     refreshSuccessors,
+    dpop,
     rateLimits,
     clientRegistration,
     registrableScopes,
@@ -144,6 +149,8 @@ export interface StartOptions {
   readonly jwksFetcher?: JwksFetcher;
   /** JWKS_URI_ALLOW_ADDRESSES (see ContextOptions). */
   readonly jwksUriAllowAddresses?: readonly string[];
+  /** DPOP_NONCES (see ContextOptions). */
+  readonly dpopNonces?: boolean;
   /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
   readonly idleConnectionGraceMs?: number;
 }

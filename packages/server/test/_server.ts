@@ -109,6 +109,8 @@ export interface TestServerOptions {
   readonly demo?: DemoFlows;
   /** TOKEN_EXCHANGE_TRUSTED_ISSUERS; none by default. */
   readonly trustedIssuers?: StartOptions['trustedIssuers'];
+  /** DPOP_NONCES=on: server-provided nonces required in DPoP proofs. */
+  readonly dpopNonces?: boolean;
 }
 
 /** Limits no test reaches, so that every request still goes through the limiter and its store. */
@@ -132,6 +134,7 @@ export async function startTestServer({
   reachableIssuer = false,
   demo,
   trustedIssuers,
+  dpopNonces,
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
@@ -157,6 +160,7 @@ export async function startTestServer({
     demo,
     logger,
     trustedIssuers,
+    dpopNonces,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).
     idleConnectionGraceMs: 0,
     // The limiter runs on the test's clock too: time passes for it only when a test says so.

@@ -11,7 +11,7 @@ export interface ChallengeParameters {
 
 /** The error attributes of one refusal (RFC 6750 §3.1). */
 export interface ChallengeError {
-  readonly error: 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+  readonly error: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | 'use_dpop_nonce';
   readonly errorDescription?: string;
   /** The scope the request needs, space-delimited (RFC 6750 §3). */
   readonly scope?: string;
@@ -42,4 +42,22 @@ export function bearerChallenge(parameters: ChallengeParameters, refusal?: Chall
     challenge += `, error_description=${quotedString(refusal.errorDescription)}`;
   if (refusal.scope !== undefined) challenge += `, scope=${quotedString(refusal.scope)}`;
   return challenge;
+}
+
+/**
+ * The `WWW-Authenticate` value of a DPoP challenge (RFC 9449 §7.1): `realm`, `algs` (the proof
+ * algorithms accepted, space-delimited), then the error attributes as in a bearer challenge;
+ * `invalid_dpop_proof` and `use_dpop_nonce` are its own errors (§7.1, §9).
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc9449#section-7.1 RFC 9449 §7.1
+ */
+export function dpopChallenge(
+  parameters: ChallengeParameters,
+  algorithms: readonly string[],
+  refusal?: ChallengeError,
+): string {
+  const bearer = bearerChallenge(parameters, refusal);
+  const attributes = bearer.slice('Bearer '.length);
+  const [realm, ...rest] = attributes.split(', ');
+  return ['DPoP ' + realm, `algs=${quotedString(algorithms.join(' '))}`, ...rest].join(', ');
 }

@@ -23,6 +23,8 @@ export interface AccessTokenClaims {
    * a token the subject's own client holds, and for impersonation.
    */
   readonly act?: ActorClaim;
+  /** RFC 9449 §6.1: the token is bound to the DPoP key of this RFC 7638 thumbprint. */
+  readonly cnf?: { readonly jkt?: string };
 }
 
 /**

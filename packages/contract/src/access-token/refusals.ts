@@ -17,15 +17,20 @@ export class BearerChallenge extends ProblemError {
   /** The injected step's refusal this answers, when one refused the token. */
   readonly refusal: InvalidAccessToken | undefined;
 
+  /** RFC 9449 §9: the nonce to send in the `DPoP-Nonce` header with a `use_dpop_nonce` refusal. */
+  readonly nonce: string | undefined;
+
   constructor(
-    problem: 'invalid_token' | 'insufficient_scope',
+    problem: 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | 'use_dpop_nonce',
     detail: string,
     challenge: string,
     refusal?: InvalidAccessToken,
+    nonce?: string,
   ) {
     super(problem, detail);
     this.name = 'BearerChallenge';
     this.challenge = challenge;
     this.refusal = refusal;
+    this.nonce = nonce;
   }
 }

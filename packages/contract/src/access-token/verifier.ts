@@ -1,6 +1,7 @@
 import { bearerTokenOf } from './authorization-header.js';
-import { bearerChallenge, type ChallengeParameters } from './challenge.js';
+import { bearerChallenge, dpopChallenge, type ChallengeParameters } from './challenge.js';
 import type { AccessTokenClaims } from './claims.js';
+import { DpopNonceRequired, dpopTokenOf, InvalidDpopProof, type DpopExpectations } from './dpop.js';
 import { BearerChallenge, InvalidAccessToken } from './refusals.js';
 import { challengeScope, hasRequiredScope, insufficientScopeDetail, type RequiredScopes } from './scope.js';
 
@@ -41,6 +42,18 @@ export interface AccessTokenVerifierOptions<R, C extends AccessTokenClaims, S = 
   /** The claims of a token verified before and still valid, else undefined: the cheap first look. */
   readonly known?: (token: string) => C | undefined;
   readonly liveness?: Liveness<C, S>;
+  /** Accept `Authorization: DPoP` with a proof (RFC 9449 §7); absent: bearer tokens only. */
+  readonly dpop?: DpopStep;
+}
+
+/**
+ * The resource's DPoP step: `algorithms` for its challenges, and `check`, which verifies the proof
+ * against the request (RFC 9449 §4.3 and §7.1, through the contract's `checkDpopProof`), its nonce
+ * and the replay of its `jti`, refusing with InvalidDpopProof or DpopNonceRequired.
+ */
+export interface DpopStep {
+  readonly algorithms: readonly string[];
+  readonly check: (proof: string | undefined, expected: Omit<DpopExpectations, 'now'>) => Promise<void>;
 }
 
 export interface AccessTokenVerifier<R, C extends AccessTokenClaims> {
@@ -56,6 +69,8 @@ export interface AccessTokenVerifier<R, C extends AccessTokenClaims> {
 
 const NO_TOKEN = 'The request carries no bearer access token.';
 const NOT_BEARER = 'The Authorization header is not a bearer access token.';
+const BOUND_AS_BEARER = 'The access token is DPoP-bound: send it as Authorization: DPoP with a proof.';
+const NOT_BOUND = 'The access token is not DPoP-bound: send it as Authorization: Bearer.';
 const PREFIX = 'Bearer ';
 
 /**
@@ -70,7 +85,7 @@ const PREFIX = 'Bearer ';
 export function accessTokenVerifier<R, C extends AccessTokenClaims, S = unknown>(
   options: AccessTokenVerifierOptions<R, C, S>,
 ): AccessTokenVerifier<R, C> {
-  const { verify, known, liveness, request: reader } = options;
+  const { verify, known, liveness, request: reader, dpop } = options;
   // RFC 6750 §3.1: a request without credentials gets a challenge without an error code.
   const bare = bearerChallenge(options.challenge);
   const invalid = bearerChallenge(options.challenge, { error: 'invalid_token' });
@@ -88,11 +103,13 @@ export function accessTokenVerifier<R, C extends AccessTokenClaims, S = unknown>
     if (known !== undefined && authorization.startsWith(PREFIX)) {
       const presented = authorization.slice(PREFIX.length);
       const claims = known(presented);
-      if (claims !== undefined) return liveInScope(presented, claims, required);
+      if (claims !== undefined) return bearerLiveInScope(presented, claims, required);
     }
     const token = bearerTokenOf(authorization);
-    if (token === undefined) throw invalidToken(NOT_BEARER);
-    return checkToken(token, request, required);
+    if (token !== undefined) return checkToken(token, request, required);
+    const bound = dpop === undefined ? undefined : dpopTokenOf(authorization);
+    if (bound === undefined) throw invalidToken(NOT_BEARER);
+    return checkDpopToken(bound, request, required);
   }
 
   function checkToken(token: string, _request: R, required: RequiredScopes): C | Promise<C> {
@@ -103,11 +120,76 @@ export function accessTokenVerifier<R, C extends AccessTokenClaims, S = unknown>
       return refused(error);
     }
     return claims instanceof Promise
-      ? claims.then((verified) => liveInScope(token, verified, required), refused)
-      : liveInScope(token, claims, required);
+      ? claims.then((verified) => bearerLiveInScope(token, verified, required), refused)
+      : bearerLiveInScope(token, claims, required);
   }
 
-  function liveInScope(token: string, claims: C, required: RequiredScopes): C | Promise<C> {
+  // RFC 9449 §7.1: a DPoP-bound token, with a proof of the key it is bound to for this request.
+  async function checkDpopToken(token: string, request: R, required: RequiredScopes): Promise<C> {
+    const step = dpop as DpopStep;
+    const dpopInvalid = (detail: string, refusal?: InvalidAccessToken) =>
+      new BearerChallenge(
+        'invalid_token',
+        detail,
+        dpopChallenge(options.challenge, step.algorithms, { error: 'invalid_token' }),
+        refusal,
+      );
+    let claims: C;
+    try {
+      claims = await verify(token);
+    } catch (error) {
+      throw error instanceof InvalidAccessToken ? dpopInvalid(error.message, error) : error;
+    }
+    const jkt = claims.cnf?.jkt;
+    if (jkt === undefined) throw dpopInvalid(NOT_BOUND);
+    try {
+      await step.check(reader.header(request, 'dpop'), {
+        method: reader.method(request),
+        url: reader.absoluteUrl(request),
+        accessToken: token,
+        jkt,
+      });
+    } catch (error) {
+      throw proofRefusal(error, step.algorithms);
+    }
+    return live(token, claims, required);
+  }
+
+  /** §7.1 `invalid_dpop_proof`, §9 `use_dpop_nonce` (with the nonce for the DPoP-Nonce header). */
+  function proofRefusal(error: unknown, algorithms: readonly string[]): unknown {
+    if (error instanceof DpopNonceRequired)
+      return new BearerChallenge(
+        'use_dpop_nonce',
+        error.message,
+        dpopChallenge(options.challenge, algorithms, { error: 'use_dpop_nonce', errorDescription: error.message }),
+        undefined,
+        error.nonce,
+      );
+    if (error instanceof InvalidDpopProof)
+      return new BearerChallenge(
+        'invalid_dpop_proof',
+        error.message,
+        dpopChallenge(options.challenge, algorithms, { error: 'invalid_dpop_proof', errorDescription: error.message }),
+      );
+    return error;
+  }
+
+  /** RFC 9449 §7.2: a DPoP-bound token presented as a bearer token is refused. */
+  function notBoundOrRefused(claims: C): void {
+    if (claims.cnf?.jkt === undefined) return;
+    throw new BearerChallenge(
+      'invalid_token',
+      BOUND_AS_BEARER,
+      dpopChallenge(options.challenge, dpop?.algorithms ?? [], { error: 'invalid_token' }),
+    );
+  }
+
+  function bearerLiveInScope(token: string, claims: C, required: RequiredScopes): C | Promise<C> {
+    notBoundOrRefused(claims);
+    return live(token, claims, required);
+  }
+
+  function live(token: string, claims: C, required: RequiredScopes): C | Promise<C> {
     if (liveness === undefined) return inScope(claims, required);
     let state: S | Promise<S>;
     try {

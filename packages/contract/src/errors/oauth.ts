@@ -35,7 +35,9 @@ export type OAuthErrorCode =
   | 'authorization_pending'
   | 'slow_down'
   | 'expired_token'
-  | 'invalid_request_object';
+  | 'invalid_request_object'
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce';
 
 export interface OAuthErrorEntry {
   readonly error: OAuthErrorCode;
@@ -298,6 +300,28 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     clientAction:
       "Sign the request object with a key of the client's jwks or jwks_uri, with iss the client_id, aud the issuer identifier and exp a few minutes ahead, and send it again.",
   }),
+  invalid_dpop_proof: entry({
+    error: 'invalid_dpop_proof',
+    status: 400,
+    page: 'token-invalid-dpop-proof',
+    title: 'Invalid DPoP proof',
+    transient: false,
+    summary:
+      'The token request carried a DPoP header (RFC 9449 §4) that is not one valid proof: not a compact JWS of typ dpop+jwt, an algorithm outside dpop_signing_alg_values_supported, a private or malformed jwk, a bad signature, htm or htu that do not name this request, an iat outside the window, or a jti used before; or the client is registered with dpop_bound_access_tokens and sent no proof.',
+    clientAction:
+      'Send exactly one DPoP header with a fresh proof for this request (htm POST, htu the token endpoint without query, a new jti, the current time as iat) signed with an algorithm the server announces.',
+  }),
+  use_dpop_nonce: entry({
+    error: 'use_dpop_nonce',
+    status: 400,
+    page: 'token-use-dpop-nonce',
+    title: 'DPoP nonce required',
+    transient: true,
+    summary:
+      'The server requires a server-provided nonce in DPoP proofs (RFC 9449 §8) and the proof had none, or one that is no longer current. The response carries the nonce to use in its DPoP-Nonce header.',
+    clientAction:
+      'Make a new proof whose nonce claim is the DPoP-Nonce header of this response and send the request again.',
+  }),
 };
 
 /** Whether an `error` read from the wire is one of the catalog's codes (and so has an entry). */
@@ -403,6 +427,37 @@ export const OAUTH_REASONS = {
   refresh_token_client_mismatch: reason({
     error: 'invalid_grant',
     description: 'refresh token was issued to another client',
+  }),
+  refresh_token_dpop_key_mismatch: reason({
+    error: 'invalid_grant',
+    description: 'refresh token is bound to a DPoP key and the request has no proof signed by it',
+  }),
+  authorization_code_dpop_key_mismatch: reason({
+    error: 'invalid_grant',
+    description: 'authorization code is bound to a DPoP key (dpop_jkt) and the request has no proof signed by it',
+  }),
+  dpop_proof_invalid: reason({ error: 'invalid_dpop_proof', description: 'the DPoP proof is invalid' }),
+  dpop_proof_required: reason({
+    error: 'invalid_dpop_proof',
+    description: 'this client must send a DPoP proof (dpop_bound_access_tokens)',
+  }),
+  dpop_nonce_required: reason({
+    error: 'use_dpop_nonce',
+    description: 'the DPoP proof must carry the nonce of the DPoP-Nonce header',
+  }),
+  dpop_jkt_malformed: reason({
+    error: 'invalid_request',
+    description: 'dpop_jkt must be a base64url SHA-256 JWK thumbprint',
+  }),
+  userinfo_dpop_proof_invalid: reason({
+    error: 'invalid_dpop_proof',
+    status: 401,
+    description: 'the DPoP proof is invalid',
+  }),
+  userinfo_dpop_nonce_required: reason({
+    error: 'use_dpop_nonce',
+    status: 401,
+    description: 'the DPoP proof must carry the nonce of the DPoP-Nonce header',
   }),
   refresh_token_invalid: reason({ error: 'invalid_grant', description: 'refresh token is invalid' }),
   authorization_code_invalid: reason({ error: 'invalid_grant', description: 'authorization code is invalid' }),

@@ -15,6 +15,8 @@ export type ProblemCode =
   | 'payload_too_large'
   | 'invalid_token'
   | 'insufficient_scope'
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce'
   | 'owner_required'
   | 'not_found'
   | 'method_not_allowed'
@@ -146,6 +148,27 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     summary:
       "The access token is valid but lacks the scope this operation needs; the detail reads: This operation needs the scope '<scope>'. (or '<scope>' or '<scope>'. when several alternatives suffice).",
     clientAction: 'Obtain a token with the scope named in the WWW-Authenticate header.',
+  }),
+  invalid_dpop_proof: problem({
+    code: 'invalid_dpop_proof',
+    status: 401,
+    slug: 'invalid-dpop-proof',
+    title: 'Invalid DPoP proof',
+    transient: false,
+    summary:
+      'The access token is DPoP-bound (RFC 9449) and its proof is missing or refused: the DPoP header is not one compact JWS of typ dpop+jwt signed with an accepted algorithm by the public key it carries, or its htm, htu, iat, ath or jti does not fit this request (a proof used before is refused), or it is signed by another key than the token is bound to. The WWW-Authenticate DPoP challenge lists the accepted algorithms.',
+    clientAction:
+      'Send Authorization: DPoP <token> with a fresh proof for this request (htm, htu without query, a new jti, ath of the token) signed by the key the token is bound to.',
+  }),
+  use_dpop_nonce: problem({
+    code: 'use_dpop_nonce',
+    status: 401,
+    slug: 'use-dpop-nonce',
+    title: 'DPoP nonce required',
+    transient: true,
+    summary:
+      'The DPoP proof lacks the nonce this server provides, or carries one it no longer accepts (RFC 9449 §9). The response carries the current nonce in its DPoP-Nonce header.',
+    clientAction: 'Make a new proof whose nonce claim is the DPoP-Nonce header of this response and retry once.',
   }),
   owner_required: problem({
     code: 'owner_required',

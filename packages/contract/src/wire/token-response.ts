@@ -18,13 +18,14 @@ export interface TokenResponse {
 }
 
 /**
- * The token response Gatehouse sends: always a Bearer token with its lifetime and its scope; a
+ * The token response Gatehouse sends: a Bearer (or DPoP-bound) token with its lifetime and its scope; a
  * refresh token when the grant has one (never for client_credentials, RFC 6749 §4.4.3).
  *
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-4 RFC 6750 §4 (the Bearer token type)
  */
 export interface GatehouseTokenResponse extends TokenResponse {
-  readonly token_type: 'Bearer';
+  /** `DPoP` for an access token bound to the key of the request's DPoP proof (RFC 9449 §5). */
+  readonly token_type: 'Bearer' | 'DPoP';
   readonly expires_in: number;
   readonly scope: string;
   /**

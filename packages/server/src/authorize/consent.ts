@@ -69,6 +69,7 @@ async function issueCode(
     nonce: request.oidc.nonce,
     authTime: session.authenticatedAt,
     amr: amrOf(session),
+    dpopJkt: request.dpopJkt,
   });
   return answerClient(reply, base, request, { code, state: request.state, iss: issuer }, status);
 }

@@ -49,6 +49,7 @@ export const CLIENT_SETTING_OPTIONS = {
   'jwks-uri': { type: 'string', value: 'URL', help: 'where it publishes its public keys (instead of --jwks)' },
   'require-par': { type: 'boolean', help: 'its authorization requests must be pushed to /par (RFC 9126)' },
   'no-require-par': { type: 'boolean', help: 'its authorization requests may be sent to /authorize directly' },
+  'dpop-bound': { type: 'boolean', help: 'every token request must carry a DPoP proof (RFC 9449)' },
 } as const satisfies Record<string, OptionDeclaration>;
 
 type SettingValues = { readonly [K in keyof typeof CLIENT_SETTING_OPTIONS]?: string | boolean | string[] };
@@ -76,6 +77,7 @@ export function settingsFrom(values: SettingValues): Partial<ClientChanges> {
     jwks: jwksOption(text('jwks')),
     jwksUri: text('jwks-uri'),
     requirePushedAuthorizationRequests: values['require-par'] ? true : values['no-require-par'] ? false : undefined,
+    dpopBoundAccessTokens: values['dpop-bound'] ? true : undefined,
   };
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }

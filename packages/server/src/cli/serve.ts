@@ -145,6 +145,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     trustedIssuers: config.trustedIssuers,
     requirePushedAuthorizationRequests: config.requirePushedAuthorizationRequests,
     jwksUriAllowAddresses: config.jwksUriAllowAddresses,
+    dpopNonces: config.dpopNonces,
   };
 }
 

@@ -13,3 +13,12 @@ export const FASTIFY_REQUEST: RequestReader<FastifyRequest> = {
   },
   absoluteUrl: (request) => `${request.protocol}://${request.host}${request.url}`,
 };
+
+/**
+ * The same reader, with the URL as the client addressed it: under the server's public origin, the
+ * issuer (RFC 9449 §7.1 compares `htu` with it; behind a proxy, the address the server listens on
+ * is not what the client named).
+ */
+export function publicRequestReader(issuer: string): RequestReader<FastifyRequest> {
+  return { ...FASTIFY_REQUEST, absoluteUrl: (request) => `${issuer}${request.url}` };
+}

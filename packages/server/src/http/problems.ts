@@ -38,8 +38,10 @@ export const problemRenderer: ErrorRenderer<'problem'> = {
   catalog: 'problem',
   unexpected: 'unexpected error',
   render(problem, request, reply) {
-    const { challenge } = problem as { readonly challenge?: unknown };
+    const { challenge, nonce } = problem as { readonly challenge?: unknown; readonly nonce?: unknown };
     if (typeof challenge === 'string') reply.header('www-authenticate', challenge);
+    // RFC 9449 §9: a use_dpop_nonce refusal carries the nonce to use.
+    if (typeof nonce === 'string') reply.header('dpop-nonce', nonce);
     return replyWithProblem(reply, request, problem);
   },
 };

@@ -5,7 +5,7 @@ import {
   type RequiredScopes,
 } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
-import { FASTIFY_REQUEST } from '../http/bearer-request.js';
+import { publicRequestReader } from '../http/bearer-request.js';
 import { localTokenSteps } from '../oauth/access-token-check.js';
 import type { AccessTokenClaims } from '../oauth/access-tokens.js';
 import type { ServerContext } from '../context.js';
@@ -29,8 +29,8 @@ export type BearerCheck = AccessTokenVerifier<FastifyRequest, AccessTokenClaims>
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-3.1 RFC 6750 §3.1
  */
 export function bearerCheck(
-  context: Pick<ServerContext, 'accessTokens' | 'store' | 'clock' | 'issuer'>,
+  context: Pick<ServerContext, 'accessTokens' | 'store' | 'clock' | 'issuer' | 'dpop'>,
   challenge: ChallengeParameters,
 ): BearerCheck {
-  return accessTokenVerifier({ challenge, request: FASTIFY_REQUEST, ...localTokenSteps(context) });
+  return accessTokenVerifier({ challenge, request: publicRequestReader(context.issuer), ...localTokenSteps(context) });
 }

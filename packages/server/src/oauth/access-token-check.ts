@@ -1,9 +1,10 @@
-import { InvalidAccessToken, type Liveness } from '@gatehouse/contract';
+import { DPOP_SIGNING_ALGORITHMS, InvalidAccessToken, type DpopStep, type Liveness } from '@gatehouse/contract';
 import type { Clock } from '../primitives/clock.js';
 import type { GrantLiveness } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
 import type { AccessTokenClaims, AccessTokens } from './access-tokens.js';
 import { clientStillHolds } from './client-token-liveness.js';
+import type { DpopProofs } from './dpop-proofs.js';
 
 /**
  * A token this server's keys signed for another issuer or audience (RFC 9068 §4): typically minted
@@ -21,12 +22,15 @@ interface LocalTokenServices {
   readonly store: Pick<Repository, 'findGrantLiveness' | 'findClient'>;
   readonly clock: Clock;
   readonly issuer: string;
+  readonly dpop: DpopProofs;
 }
 
 /** The server's steps of the contract's access-token verifier: its own keys, and its own store. */
 export interface LocalTokenSteps {
   readonly verify: (token: string) => AccessTokenClaims | Promise<AccessTokenClaims>;
   readonly liveness: Liveness<AccessTokenClaims, GrantState>;
+  /** RFC 9449 §7: `Authorization: DPoP` with a proof checked against the store's replay cache. */
+  readonly dpop: DpopStep;
 }
 
 /**
@@ -37,6 +41,12 @@ type GrantState = GrantLiveness | undefined | boolean;
 
 export function localTokenSteps(services: LocalTokenServices): LocalTokenSteps {
   return {
+    dpop: {
+      algorithms: DPOP_SIGNING_ALGORITHMS,
+      check: async (proof, expected) => {
+        await services.dpop.check(proof, expected);
+      },
+    },
     /** Synchronous for a token verified before (a client presents the same one on every call). */
     verify(token) {
       const claims = services.accessTokens.check(token, services.clock.now());

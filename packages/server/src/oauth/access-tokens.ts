@@ -28,6 +28,8 @@ interface MintRequest {
   readonly audience?: string;
   /** The latest `exp` allowed (a token exchange's never outlives its subject token). */
   readonly notAfter?: number;
+  /** RFC 9449 §6.1: the thumbprint of the DPoP key the token is bound to (`cnf.jkt`). */
+  readonly dpopJkt?: string;
 }
 
 /**
@@ -65,7 +67,7 @@ export class AccessTokens {
     return this.#audience;
   }
 
-  mint({ subject, clientId, scope, grantId, ttl, now, act, audience, notAfter }: MintRequest): string {
+  mint({ subject, clientId, scope, grantId, ttl, now, act, audience, notAfter, dpopJkt }: MintRequest): string {
     const claims: AccessTokenClaims = {
       iss: this.#issuer,
       sub: subject,
@@ -77,6 +79,7 @@ export class AccessTokens {
       exp: notAfter === undefined ? now + ttl : Math.min(now + ttl, notAfter),
       ...(grantId === null ? {} : { grant_id: grantId }),
       ...(act === undefined ? {} : { act }),
+      ...(dpopJkt === undefined ? {} : { cnf: { jkt: dpopJkt } }),
     };
     // RFC 9068 §2.1: typ "at+jwt" keeps access tokens from being confused with other JWTs.
     return signEs256Jwt(

@@ -24,6 +24,8 @@ interface NewCode {
   readonly authTime?: number | null;
   /** How, for the ID token's amr (RFC 8176, OIDC Core §2). */
   readonly amr?: readonly string[] | null;
+  /** RFC 9449 §10 `dpop_jkt` of the authorization request. */
+  readonly dpopJkt?: string | undefined;
 }
 
 /** Creates a single-use code bound to client, redirect URI and PKCE challenge; returns its plaintext. */
@@ -44,6 +46,7 @@ export async function createAuthorizationCode(store: Store, c: NewCode): Promise
     nonce: c.nonce ?? null,
     authTime: c.authTime ?? null,
     amr: c.amr ?? null,
+    dpopJkt: c.dpopJkt ?? null,
   };
   await store.insertAuthorizationCode(record);
   return code;
@@ -55,6 +58,8 @@ interface Redemption {
   readonly redirectUri: string;
   readonly codeVerifier: string;
   readonly now: number;
+  /** The key of the token request's DPoP proof, if any. */
+  readonly dpopJkt?: string | undefined;
 }
 
 type RedemptionOutcome =
@@ -92,7 +97,10 @@ export async function redeemAuthorizationCode(trail: AuditTrail, r: Redemption):
     if (r.redirectUri !== code.redirectUri) return { ok: false, reason: 'redirect_uri_mismatch' };
     if (!constantTimeEqual(s256(r.codeVerifier), code.codeChallenge))
       return { ok: false, reason: 'code_verifier_mismatch' };
-    const issued = await issueGrant(tx, r.client, code.subject, code.scope, r.now);
+    // RFC 9449 §10.1: a code bound by dpop_jkt is redeemed only with a proof of that key.
+    if (code.dpopJkt != null && code.dpopJkt !== r.dpopJkt)
+      return { ok: false, reason: 'authorization_code_dpop_key_mismatch' };
+    const issued = await issueGrant(tx, r.client, code.subject, code.scope, r.now, r.dpopJkt);
     await tx.markAuthorizationCodeUsed(code.id, r.now, issued.grant.id);
     const authTime = code.authTime ?? null;
     // Kept for the ID tokens of the grant's refreshes, whose auth_time is the original sign-in's (OIDC Core §12.2).

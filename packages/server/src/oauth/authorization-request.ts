@@ -24,6 +24,8 @@ export interface AuthorizationRequest {
   readonly query: string;
   /** OpenID Connect's parameters (OIDC Core §3.1.2.1). */
   readonly oidc: OidcParameters;
+  /** RFC 9449 §10: the thumbprint of the DPoP key the code is bound to. */
+  readonly dpopJkt?: string | undefined;
 }
 
 export type AuthorizationRequestCheck =
@@ -141,6 +143,7 @@ export function checkAuthorizationRequest(
       codeChallenge,
       query: normalized,
       oidc,
+      dpopJkt: params.one('dpop_jkt') as string | undefined,
     },
   };
 }
@@ -163,6 +166,7 @@ function requestProblem(
     'login_hint',
     'id_token_hint',
     'resource',
+    'dpop_jkt',
   ]) {
     if (params.one(name) === REPEATED) return new OAuthError('parameter_repeated', name);
   }
@@ -179,6 +183,9 @@ function requestProblem(
   // RFC 8707 §2: a resource the server does not serve is invalid_target, before the user is asked.
   const resource = params.one('resource');
   if (resource !== undefined && !resources.includes(resource as string)) return new OAuthError('resource_unknown');
+  // RFC 9449 §10: dpop_jkt is an RFC 7638 SHA-256 thumbprint, 43 base64url characters.
+  const jkt = params.one('dpop_jkt');
+  if (jkt !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(jkt as string)) return new OAuthError('dpop_jkt_malformed');
   return undefined;
 }
 

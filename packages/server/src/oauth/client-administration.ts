@@ -127,6 +127,7 @@ export function clientSettings(client: ClientRecord): ClientChanges {
     jwks: client.jwks ?? null,
     jwksUri: client.jwksUri ?? null,
     requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests === true,
+    ...(client.dpopBoundAccessTokens === true ? { dpopBoundAccessTokens: true } : {}),
   };
 }
 

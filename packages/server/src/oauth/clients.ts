@@ -62,6 +62,8 @@ export interface ClientRegistration {
   readonly idTokenAlg?: string;
   /** Where RP-initiated logout may return the browser, compared exactly. */
   readonly postLogoutRedirectUris?: readonly string[];
+  /** RFC 9449 §5.2 `dpop_bound_access_tokens`: every token request must carry a DPoP proof. */
+  readonly dpopBoundAccessTokens?: boolean;
   /**
    * An admin client (`gatehouse clients add --admin`): confidential, client_credentials only, and the
    * only kind of client that may hold the ADMIN_SCOPES. No other path sets it.
@@ -166,6 +168,7 @@ export function clientFromRegistration(r: ClientRegistration, now: number): Clie
     createdAt: now,
     idTokenAlg: idTokenAlgOf(r.idTokenAlg),
     postLogoutRedirectUris: checkedPostLogoutRedirectUris(r.postLogoutRedirectUris ?? []),
+    ...(r.dpopBoundAccessTokens === true ? { dpopBoundAccessTokens: true } : {}),
     admin: r.admin === true,
     tokenExchange: {
       audiences: exchangeAudiences('exchange audience', r.exchangeAudiences),
@@ -317,5 +320,6 @@ export function describeClient(c: ClientRecord): Record<string, unknown> {
     ...(c.jwks ? { jwks: c.jwks } : {}),
     ...(c.jwksUri ? { jwks_uri: c.jwksUri } : {}),
     require_pushed_authorization_requests: c.requirePushedAuthorizationRequests === true,
+    ...(c.dpopBoundAccessTokens === true ? { dpop_bound_access_tokens: true } : {}),
   };
 }

@@ -59,7 +59,12 @@ function pollState(authorization: DeviceAuthorizationRecord | undefined, client:
  */
 export async function pollDeviceCode(
   store: Store,
-  { deviceCode, client, now }: { deviceCode: string; client: ClientRecord; now: number },
+  {
+    deviceCode,
+    client,
+    now,
+    dpopJkt,
+  }: { deviceCode: string; client: ClientRecord; now: number; dpopJkt?: string | undefined },
 ): Promise<PollOutcome> {
   return store.transaction(async (tx): Promise<PollOutcome> => {
     const state = pollState(await tx.findDeviceAuthorization(digestOf(deviceCode)), client, now);
@@ -75,7 +80,7 @@ export async function pollDeviceCode(
     }
     if (!(await tx.redeemDeviceAuthorization(authorization.id))) return { ok: false, reason: 'device_code_used' };
     const subject = authorization.subject as string;
-    const issued = await issueGrant(tx, client, subject, authorization.scope, now);
+    const issued = await issueGrant(tx, client, subject, authorization.scope, now, dpopJkt);
     // Kept for the ID tokens of the grant's refreshes, whose auth_time is the approval's sign-in (OIDC Core §12.2).
     if (authorization.authTime !== null && authorization.scope.includes('openid'))
       await tx.insertGrantAuthentication(issued.grant.id, authorization.authTime, authorization.amr);

@@ -30,6 +30,7 @@ export async function issueGrant(
   subject: string,
   scope: readonly string[],
   now: number,
+  dpopJkt?: string,
 ): Promise<NewGrant> {
   const refreshToken = issuesRefreshToken(client) ? newOpaqueSecret() : null;
   const grant: GrantRecord = {
@@ -45,6 +46,9 @@ export async function issueGrant(
     revokedAt: null,
     revokedReason: null,
     rotatedAt: null,
+    // RFC 9449 §5: a public client's refresh tokens are bound to the key of the proof that got them;
+    // a confidential client's stay bound by its authentication.
+    dpopJkt: client.secretDigest === null && refreshToken !== null ? (dpopJkt ?? null) : null,
   };
   await tx.insertGrant(grant);
   if (grant.headTokenId !== null) {

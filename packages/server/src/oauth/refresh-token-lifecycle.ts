@@ -127,6 +127,8 @@ interface RefreshRequest {
   readonly scope: readonly string[] | undefined;
   readonly now: number;
   readonly successors: RefreshSuccessors;
+  /** The key of the request's DPoP proof, if any (RFC 9449 §5). */
+  readonly dpopJkt?: string | undefined;
 }
 
 type RefreshOutcome =
@@ -152,6 +154,11 @@ export async function exchangeRefreshToken(trail: AuditTrail, request: RefreshRe
     if (!inFamily) return refused('refresh_token_invalid');
     // Checked before the state, so a client learns nothing about another client's tokens.
     if (inFamily.grant.clientId !== client.id) return refused('refresh_token_client_mismatch');
+    // RFC 9449 §5: a token bound to a DPoP key answers only a proof of that key, before any other
+    // rule and writing nothing: a thief without the key neither learns its state nor revokes the
+    // family, the answer never changes on retry, and the replay window serves only the same key.
+    if (inFamily.grant.dpopJkt != null && inFamily.grant.dpopJkt !== request.dpopJkt)
+      return refused('refresh_token_dpop_key_mismatch');
     // Most exchanges cannot be a replay inside the window: they skip the lookup, its await and a copy.
     const found: PresentedRefreshToken = mayBeInReplayWindow(inFamily, request)
       ? { ...inFamily, successor: await successorOf(tx, inFamily, request) }

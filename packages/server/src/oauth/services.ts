@@ -8,6 +8,7 @@ import type { RegistrationPolicy } from './dynamic-registration.js';
 import type { ClientKeys } from './client-keys.js';
 import type { IdTokens } from './id-tokens.js';
 import type { KeyRing } from './keys.js';
+import type { DpopProofs } from './dpop-proofs.js';
 import type { RefreshSuccessors } from './refresh-successors.js';
 import type { TrustedIssuers } from './trusted-issuers.js';
 
@@ -46,4 +47,6 @@ export interface OAuthServices extends TokenServices {
   readonly clientKeys: ClientKeys;
   /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every authorization request must be pushed (RFC 9126 §5). */
   readonly requirePushedAuthorizationRequests: boolean;
+  /** DPoP proofs (RFC 9449): their check, the replay cache, the nonces when required. */
+  readonly dpop: DpopProofs;
 }

@@ -11,6 +11,8 @@ interface TokenResponseRequest {
   readonly grantId: string | null;
   readonly refreshToken: string | null;
   readonly now: number;
+  /** The key of the request's DPoP proof: the access token is bound to it (RFC 9449 §5, §6). */
+  readonly dpopJkt?: string | undefined;
 }
 
 /**
@@ -27,10 +29,11 @@ export function tokenResponse(accessTokens: AccessTokens, r: TokenResponseReques
     grantId: r.grantId,
     ttl,
     now: r.now,
+    ...(r.dpopJkt === undefined ? {} : { dpopJkt: r.dpopJkt }),
   });
   return {
     access_token,
-    token_type: 'Bearer',
+    token_type: r.dpopJkt === undefined ? 'Bearer' : 'DPoP',
     expires_in: ttl,
     ...(r.refreshToken === null ? {} : { refresh_token: r.refreshToken }),
     scope: r.scope.join(' '),

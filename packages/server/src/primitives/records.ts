@@ -55,6 +55,8 @@ export interface ClientRecord {
   readonly authMethod?: 'private_key_jwt';
   /** Its authorization requests must be pushed (RFC 9126 §6 `require_pushed_authorization_requests`). */
   readonly requirePushedAuthorizationRequests?: boolean;
+  /** RFC 9449 §5.2 `dpop_bound_access_tokens`: every token request must carry a DPoP proof (0021). */
+  readonly dpopBoundAccessTokens?: boolean;
 }
 
 /** A JWK Set (RFC 7517 §5): public keys only, as the client registered them. */
@@ -129,6 +131,8 @@ export interface GrantRecord {
   readonly revokedReason: GrantRevocationReason | null;
   /** When the family last rotated (epoch seconds); null before its first rotation. */
   readonly rotatedAt: number | null;
+  /** RFC 9449 §5: the DPoP key (RFC 7638 thumbprint) its refresh tokens are bound to; null or absent: unbound. */
+  readonly dpopJkt?: string | null;
 }
 
 /** What every bearer request reads of an access token's grant: its revocation, and whose it is. */
@@ -164,6 +168,8 @@ export interface AuthorizationCodeRecord {
   readonly authTime?: number | null;
   /** How the user signed in (RFC 8176 `amr` values, OIDC Core §2); null for a code not made by a sign-in. */
   readonly amr?: readonly string[] | null;
+  /** RFC 9449 §10: the DPoP key thumbprint the code is bound to; null or absent: none. */
+  readonly dpopJkt?: string | null;
 }
 
 export interface SigningKeyRecord {

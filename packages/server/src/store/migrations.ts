@@ -248,7 +248,37 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
     },
   },
   '0022_client_keys_pushed_requests': { up: clientKeysMigration },
+  '0021_dpop': { up: dpopMigration },
 });
+
+/**
+ * 0021: DPoP (RFC 9449). The key a grant's refresh tokens are bound to (§5, public clients), the key
+ * an authorization code is bound to (§10 `dpop_jkt`), the client's `dpop_bound_access_tokens`
+ * (§5.2), the proofs seen (`jti` per key, until their window closes: replay refused across processes
+ * by the primary key) and the key of the server-provided nonces (§8), shared by every process.
+ */
+async function dpopMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('grants').addColumn('dpop_jkt', 'text').execute();
+  await db.schema.alterTable('authorization_codes').addColumn('dpop_jkt', 'text').execute();
+  await db.schema
+    .alterTable('clients')
+    .addColumn('dpop_bound_access_tokens', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .createTable('dpop_proofs')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('dpop_proofs_expires_at').on('dpop_proofs').column('expires_at').execute();
+  await (db as Kysely<Pick<Database, 'server_secrets'>>)
+    .insertInto('server_secrets')
+    .values({
+      name: 'dpop_nonce_key',
+      value: randomBytes(32).toString('base64url'),
+      created_at: Math.floor(Date.now() / 1000),
+    })
+    .execute();
+}
 
 /**
  * 0022: clients that hold keys, pushed authorization requests, client assertions used once.

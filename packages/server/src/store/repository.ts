@@ -30,6 +30,7 @@ import { createRegistrationRepository, type RegistrationRepository } from './reg
 import { createFederationRepository, type FederationRepository } from './federation-repository.js';
 import { createPasskeyRepository, type PasskeyRepository } from './passkey-repository.js';
 import { createPushedRequestRepository, type PushedRequestRepository } from './pushed-request-repository.js';
+import { createDpopRepository, type DpopRepository } from './dpop-repository.js';
 import type { Database } from './schema.js';
 import { createClientMetadataRepository, type ClientMetadataRepository } from './client-metadata-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
@@ -48,7 +49,8 @@ export interface Repository
     ClientMetadataRepository,
     FederationRepository,
     PasskeyRepository,
-    PushedRequestRepository {
+    PushedRequestRepository,
+    DpopRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -105,6 +107,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     ...createFederationRepository(db),
     ...createPasskeyRepository(db),
     ...createPushedRequestRepository(db),
+    ...createDpopRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },

@@ -55,6 +55,8 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     ...(r.jwks_uri === null ? {} : { jwksUri: r.jwks_uri }),
     ...(r.auth_method === 'private_key_jwt' ? { authMethod: 'private_key_jwt' as const } : {}),
     ...(r.require_par === 1 ? { requirePushedAuthorizationRequests: true } : {}),
+    // Present only when set, like the records made before migration 0021.
+    ...(r.dpop_bound_access_tokens === 1 ? { dpopBoundAccessTokens: true } : {}),
   };
 }
 
@@ -83,6 +85,7 @@ export function clientToRow(c: ClientRecord): Selectable<ClientsTable> {
     jwks_uri: c.jwksUri ?? null,
     auth_method: c.authMethod ?? null,
     require_par: c.requirePushedAuthorizationRequests ? 1 : 0,
+    dpop_bound_access_tokens: c.dpopBoundAccessTokens ? 1 : 0,
   };
 }
 
@@ -100,6 +103,7 @@ export function grantFromRow(r: Selectable<GrantsTable>): GrantRecord {
     revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
     revokedReason: r.revoked_reason as GrantRevocationReason | null,
     rotatedAt: r.rotated_at === null ? null : Number(r.rotated_at),
+    ...(r.dpop_jkt == null ? {} : { dpopJkt: r.dpop_jkt }),
   };
 }
 
@@ -121,6 +125,7 @@ export function grantToRow(g: GrantRecord): Selectable<GrantsTable> {
     revoked_at: g.revokedAt,
     revoked_reason: g.revokedReason,
     rotated_at: g.rotatedAt,
+    dpop_jkt: g.dpopJkt ?? null,
   };
 }
 
@@ -150,6 +155,7 @@ export function codeFromRow(r: Selectable<AuthorizationCodesTable>): Authorizati
     nonce: r.nonce,
     authTime: r.auth_time === null ? null : Number(r.auth_time),
     amr: amrFromColumn(r.amr),
+    ...(r.dpop_jkt == null ? {} : { dpopJkt: r.dpop_jkt }),
   };
 }
 
@@ -169,6 +175,7 @@ export function codeToRow(c: AuthorizationCodeRecord): Selectable<AuthorizationC
     nonce: c.nonce ?? null,
     auth_time: c.authTime ?? null,
     amr: amrToColumn(c.amr),
+    dpop_jkt: c.dpopJkt ?? null,
   };
 }
 

@@ -27,6 +27,13 @@ export interface Database {
   webauthn_challenges: WebAuthnChallengesTable;
   pushed_authorization_requests: PushedAuthorizationRequestsTable;
   client_assertion_jtis: ClientAssertionJtisTable;
+  dpop_proofs: DpopProofsTable;
+}
+
+/** DPoP proofs seen (0021), by SHA-256 of key thumbprint and `jti`, until their window closes (RFC 9449 §11.1). */
+export interface DpopProofsTable {
+  id: string;
+  expires_at: number;
 }
 
 /** A pushed authorization request (RFC 9126 §2, 0022), until used once or expired. */
@@ -183,6 +190,8 @@ export interface ClientsTable {
   auth_method: string | null;
   /** 1 when its authorization requests must be pushed (RFC 9126 §6 metadata, 0022). */
   require_par: number;
+  /** 1: every token request must carry a DPoP proof (0021, RFC 9449 §5.2). */
+  dpop_bound_access_tokens: number;
 }
 
 /** A grant and its refresh-token family: the chain of rotations issued under it. */
@@ -204,6 +213,8 @@ export interface GrantsTable {
   revoked_reason: string | null;
   /** When the family last rotated (0007); null before its first rotation. */
   rotated_at: number | null;
+  /** The DPoP key thumbprint the refresh tokens are bound to (0021, RFC 9449 §5); null: unbound. */
+  dpop_jkt: string | null;
 }
 
 export interface RefreshTokensTable {
@@ -235,6 +246,8 @@ export interface AuthorizationCodesTable {
   amr: string | null;
   /** The grant issued from this code, revoked if the code is replayed (RFC 6749 §4.1.2). */
   grant_id: string | null;
+  /** RFC 9449 §10 `dpop_jkt` of the authorization request (0021); null when none. */
+  dpop_jkt: string | null;
 }
 
 export interface SigningKeysTable {

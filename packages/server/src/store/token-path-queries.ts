@@ -37,6 +37,7 @@ export const tokenPathQueries = {
         'g.revoked_at',
         'g.revoked_reason',
         'g.rotated_at',
+        'g.dpop_jkt',
       ])
       .where('t.id', '=', p.id)
       .$if(lockRows, (q) => q.forUpdate()),

@@ -1,3 +1,4 @@
+import { DPOP_SIGNING_ALGORITHMS } from '@gatehouse/contract';
 import { RESPONSE_MODES } from '../../primitives/response-modes.js';
 import { SCOPE_CLAIMS } from '../../users/claims.js';
 import { GRANT_TYPES } from '../grants/index.js';
@@ -50,6 +51,8 @@ function authorizationServerMetadata(
     authorization_response_iss_parameter_supported: true,
     // draft-ietf-oauth-client-id-metadata-document §5: an https URL may be sent as client_id.
     client_id_metadata_document_supported: services.clientIdMetadataDocuments.supported,
+    // RFC 9449 §5.1: the proof algorithms /token and the resources accept.
+    dpop_signing_alg_values_supported: DPOP_SIGNING_ALGORITHMS,
   };
 }
 

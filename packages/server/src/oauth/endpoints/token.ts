@@ -1,41 +1,76 @@
-import { OAuthError } from '@gatehouse/contract';
+import { DpopNonceRequired, InvalidDpopProof, OAuthError } from '@gatehouse/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
 import { inSpan, isTracing } from '../../telemetry/tracing.js';
+import type { ClientRecord } from '../../primitives/records.js';
+import type { TokenRequestProof } from '../grants/grant.js';
 import { grantHandlerOf } from '../grants/index.js';
 import type { OAuthServices } from '../services.js';
 import { oauthEndpoint } from './endpoint.js';
 
+const PATH = '/token';
+
 /**
  * POST /token: `grant_type` first, then the client authenticates within the limits, then the grant
  * type answers. Public clients are served (RFC 6749 §2.1): the authorization code grant with PKCE.
+ * A DPoP proof (RFC 9449 §5) binds the tokens to its key, for every grant.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-3.2 RFC 6749 §3.2
  */
 export const tokenEndpoint = oauthEndpoint({
   name: 'token',
   method: 'POST',
-  path: '/token',
+  path: PATH,
   metadataKey: 'token_endpoint',
   clientAuthentication: 'public_allowed',
   // A backend refreshing for many users shares one client and often one address.
   rateLimits: { client: per(6000, 'min'), address: per(1200, 'min') },
   precheck: (params) => grantHandlerOf(params.require('grant_type')),
-  async handle({ reply, params, client, checked: grant }, services) {
+  async handle({ request, reply, params, client, checked: grant }, services) {
     // RFC 6749 §5.2 unauthorized_client: the client may not use this grant type.
     if (!client.grantTypes.includes(grant.grantType)) throw new OAuthError('grant_type_not_allowed');
     const target = grant.resolvesOwnTarget === true ? undefined : params.get('resource');
     const scoped = servicesFor(target, services);
+    // No DPoP header, no work: the plain request reads nothing more.
+    const proof = request.headers.dpop === undefined ? noProof(client) : await proofOf(request, reply, services);
     const response = isTracing()
       ? await inSpan(
           `oauth.grant ${grant.grantType}`,
           { 'oauth.grant_type': grant.grantType, 'oauth.client_id': client.id },
-          () => grant.handle(params, client, scoped),
+          () => grant.handle(params, client, scoped, proof),
         )
-      : await grant.handle(params, client, scoped);
+      : await grant.handle(params, client, scoped, proof);
     return noStore(reply).send(response);
   },
 });
+
+/** RFC 9449 §5.2 `dpop_bound_access_tokens`: such a client's token requests must carry a proof. */
+function noProof(client: ClientRecord): undefined {
+  if (client.dpopBoundAccessTokens === true) throw new OAuthError('dpop_proof_required');
+  return undefined;
+}
+
+/**
+ * RFC 9449 §4.3 at the token endpoint: one proof, for POST to this endpoint's URL as the client
+ * addresses it (the issuer's, whatever a proxy in front rewrote). With nonces required (§8), every
+ * answer carries the current nonce, the `use_dpop_nonce` refusal too.
+ */
+async function proofOf(request: FastifyRequest, reply: FastifyReply, services: OAuthServices) {
+  const nonces = services.dpop.nonces;
+  if (nonces !== undefined) reply.header('dpop-nonce', nonces.current(services.clock.now()));
+  const header = request.headers.dpop;
+  // §4.3 step 1: exactly one DPoP header.
+  if (typeof header !== 'string') throw new OAuthError('dpop_proof_invalid');
+  try {
+    const checked = await services.dpop.check(header, { method: 'POST', url: `${services.issuer}${PATH}` });
+    return { jkt: checked.jkt } satisfies TokenRequestProof;
+  } catch (error) {
+    if (error instanceof DpopNonceRequired) throw new OAuthError('dpop_nonce_required');
+    if (error instanceof InvalidDpopProof) throw new OAuthError('dpop_proof_invalid');
+    throw error;
+  }
+}
 
 /**
  * RFC 8707 §2: a token request may name the resource the access token is for; the token is then

@@ -3,13 +3,14 @@ import {
   bearerChallenge,
   BearerChallenge,
   bearerTokenOf,
+  dpopTokenOf,
   InvalidAccessToken,
   OAuthError,
   type AccessTokenVerifier,
   type FixedOAuthReason,
 } from '@gatehouse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { FASTIFY_REQUEST } from '../../http/bearer-request.js';
+import { publicRequestReader } from '../../http/bearer-request.js';
 import { releasedClaims } from '../../users/claims.js';
 import { ForeignAccessToken, localTokenSteps } from '../access-token-check.js';
 import type { AccessTokenClaims } from '../access-tokens.js';
@@ -37,15 +38,18 @@ export const userinfoEndpoint = oauthEndpoint({
   async handle({ request, reply, params }, services) {
     const header = request.headers.authorization;
     const fromBody = params.get('access_token');
+    // RFC 9449 §7.1: a DPoP-bound token comes in the header with its proof, checked as a whole.
+    const dpop = header !== undefined && fromBody === undefined && dpopTokenOf(header) !== undefined;
     // RFC 6750 §2: one method per request.
     const token = header === undefined ? fromBody : fromBody === undefined ? bearerTokenOf(header) : undefined;
-    if (token === undefined) return challenge(reply, services.issuer, 'userinfo_token_missing');
+    if (token === undefined && !dpop) return challenge(reply, services.issuer, 'userinfo_token_missing');
     let claims: AccessTokenClaims;
     try {
-      claims = await verifierOf(services).token(token, request, NEEDS_OPENID);
+      const verifier = verifierOf(services);
+      claims = await (dpop ? verifier(request, NEEDS_OPENID) : verifier.token(token as string, request, NEEDS_OPENID));
     } catch (error) {
       if (!(error instanceof BearerChallenge)) throw error;
-      return challenge(reply, services.issuer, reasonOf(error));
+      return challenge(reply, services.issuer, reasonOf(error), error);
     }
     // The verifier found the grant live and took its subject as `sub` (a token minted before
     // migration 0015 named the username).
@@ -73,8 +77,9 @@ function verifierOf(services: OAuthServices): AccessTokenVerifier<FastifyRequest
   };
   verifier = accessTokenVerifier({
     challenge: REALM,
-    request: FASTIFY_REQUEST,
+    request: publicRequestReader(services.issuer),
     liveness: steps.liveness,
+    dpop: steps.dpop,
     verify: (token) => {
       const claims = steps.verify(token);
       return claims instanceof Promise ? claims.then(forUserinfo) : forUserinfo(claims);
@@ -90,13 +95,29 @@ function verifierOf(services: OAuthServices): AccessTokenVerifier<FastifyRequest
  */
 function reasonOf(error: BearerChallenge): FixedOAuthReason {
   if (error.code === 'insufficient_scope') return 'userinfo_scope_missing';
+  if (error.code === 'invalid_dpop_proof') return 'userinfo_dpop_proof_invalid';
+  if (error.code === 'use_dpop_nonce') return 'userinfo_dpop_nonce_required';
   return error.refusal instanceof ForeignAccessToken ? 'userinfo_token_foreign' : 'userinfo_token_invalid';
 }
 
 /** RFC 6750 §3: the error in a WWW-Authenticate challenge, and as a body too. */
-function challenge(reply: FastifyReply, issuer: string, reason: FixedOAuthReason): FastifyReply {
+function challenge(
+  reply: FastifyReply,
+  issuer: string,
+  reason: FixedOAuthReason,
+  refusal?: BearerChallenge,
+): FastifyReply {
   const error = new OAuthError(reason);
   const body = error.toBody(issuer);
+  // RFC 9449 §7.1: a DPoP refusal keeps the verifier's DPoP challenge (with `algs`), and §9 its nonce.
+  if (refusal?.challenge.startsWith('DPoP ')) {
+    if (refusal.nonce !== undefined) reply.header('dpop-nonce', refusal.nonce);
+    return reply
+      .code(error.status)
+      .header('www-authenticate', refusal.challenge)
+      .header('cache-control', 'no-store')
+      .send(body);
+  }
   // §3.1: a request without any token gets a challenge without an error code.
   const attributes =
     reason === 'userinfo_token_missing'

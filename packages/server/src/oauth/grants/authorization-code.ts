@@ -16,14 +16,21 @@ const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
  */
 export const authorizationCodeGrant = grantHandler({
   grantType: 'authorization_code',
-  async handle(params, client, services) {
+  async handle(params, client, services, proof) {
     const { audit, clock, accessTokens } = services;
     const code = params.require('code');
     const redirectUri = params.require('redirect_uri');
     const codeVerifier = params.require('code_verifier');
     if (!CODE_VERIFIER.test(codeVerifier)) throw new OAuthError('pkce_verifier_malformed');
     const now = clock.now();
-    const outcome = await redeemAuthorizationCode(audit, { code, client, redirectUri, codeVerifier, now });
+    const outcome = await redeemAuthorizationCode(audit, {
+      code,
+      client,
+      redirectUri,
+      codeVerifier,
+      now,
+      dpopJkt: proof?.jkt,
+    });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant, refreshToken, nonce, authTime, amr } = outcome;
     const response = tokenResponse(accessTokens, {
@@ -33,6 +40,7 @@ export const authorizationCodeGrant = grantHandler({
       grantId: grant.id,
       refreshToken,
       now,
+      dpopJkt: proof?.jkt,
     });
     return withIdToken(services, response, { client, grant, scope: grant.scope, nonce, authTime, amr, now });
   },

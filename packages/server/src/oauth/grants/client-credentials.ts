@@ -13,7 +13,7 @@ import { grantableScope } from '../clients.js';
  */
 export const clientCredentialsGrant = grantHandler({
   grantType: 'client_credentials',
-  async handle(params, client, { clock, accessTokens }) {
+  async handle(params, client, { clock, accessTokens }, proof) {
     if (isPublicClient(client)) throw new OAuthError('grant_type_not_allowed');
     // Only an admin client may be granted the admin scopes (oauth/clients.ts).
     const allowed = grantableScope(client);
@@ -26,6 +26,7 @@ export const clientCredentialsGrant = grantHandler({
       grantId: null,
       refreshToken: null,
       now: clock.now(),
+      dpopJkt: proof?.jkt,
     });
   },
 });

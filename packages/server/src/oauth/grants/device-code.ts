@@ -14,11 +14,11 @@ import { withIdToken } from '../id-token-response.js';
  */
 export const deviceCodeGrant = grantHandler({
   grantType: 'urn:ietf:params:oauth:grant-type:device_code',
-  async handle(params, client, services) {
+  async handle(params, client, services, proof) {
     const { store, clock, accessTokens } = services;
     const deviceCode = params.require('device_code');
     const now = clock.now();
-    const outcome = await pollDeviceCode(store, { deviceCode, client, now });
+    const outcome = await pollDeviceCode(store, { deviceCode, client, now, dpopJkt: proof?.jkt });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant, refreshToken, authTime, amr } = outcome;
     const response = tokenResponse(accessTokens, {
@@ -28,6 +28,7 @@ export const deviceCodeGrant = grantHandler({
       grantId: grant.id,
       refreshToken,
       now,
+      dpopJkt: proof?.jkt,
     });
     return withIdToken(services, response, { client, grant, scope: grant.scope, nonce: null, authTime, amr, now });
   },

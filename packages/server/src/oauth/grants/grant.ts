@@ -16,7 +16,17 @@ export interface GrantHandler<Type extends string = string> {
    */
   readonly resolvesOwnTarget?: boolean;
   /** The security events the exchange records (e.g. a detected reuse) go through `services.audit`. */
-  handle(params: FormParams, client: ClientRecord, services: TokenServices): Promise<GatehouseTokenResponse>;
+  handle(
+    params: FormParams,
+    client: ClientRecord,
+    services: TokenServices,
+    proof?: TokenRequestProof,
+  ): Promise<GatehouseTokenResponse>;
+}
+
+/** The token request's verified DPoP proof (RFC 9449 §5): the thumbprint of its key. */
+export interface TokenRequestProof {
+  readonly jkt: string;
 }
 
 /** Declares a grant, keeping its `grant_type` as a literal type so `GrantType` derives from the registry. */

@@ -13,7 +13,7 @@ import { withRefreshIdToken } from '../id-token-response.js';
  */
 export const refreshTokenGrant = grantHandler({
   grantType: 'refresh_token',
-  async handle(params, client, { store, audit, clock, accessTokens, refreshSuccessors, idTokens }) {
+  async handle(params, client, { store, audit, clock, accessTokens, refreshSuccessors, idTokens }, proof) {
     const presentedToken = params.require('refresh_token');
     const scope = parseScope(params.get('scope'));
     const now = clock.now();
@@ -23,6 +23,7 @@ export const refreshTokenGrant = grantHandler({
       scope,
       now,
       successors: refreshSuccessors,
+      dpopJkt: proof?.jkt,
     });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant } = outcome;
@@ -33,6 +34,7 @@ export const refreshTokenGrant = grantHandler({
       grantId: grant.id,
       refreshToken: outcome.refreshToken,
       now,
+      dpopJkt: proof?.jkt,
     });
     const { authTime, amr } = outcome.signIn ?? { authTime: null, amr: null };
     const c = { client, grant, scope: outcome.scope, authTime, amr, now };

@@ -15,7 +15,7 @@ export const tokenExchangeGrant = grantHandler({
   grantType: 'urn:ietf:params:oauth:grant-type:token-exchange',
   // §2.1 `resource` and `audience` name other services' targets, which the policy judges.
   resolvesOwnTarget: true,
-  async handle(params, client, services) {
+  async handle(params, client, services, proof) {
     // RFC 8693 §2.1 leaves client authentication to the server; this one exchanges for confidential clients only.
     if (client.secretDigest === null) throw new OAuthError('grant_type_not_allowed');
     const { store, audit, clock, accessTokens, trustedIssuers, issuer } = services;
@@ -52,6 +52,8 @@ export const tokenExchangeGrant = grantHandler({
       act: decision.act,
       audience: decision.audience,
       notAfter: decision.notAfter,
+      // RFC 9449 §5: a request with a DPoP proof gets a token bound to its key.
+      ...(proof === undefined ? {} : { dpopJkt: proof.jkt }),
     });
     await audit.record({
       event: 'token_exchanged',
@@ -66,7 +68,7 @@ export const tokenExchangeGrant = grantHandler({
       access_token,
       // §2.2.1: REQUIRED; the access token is a JWT either way, typed as asked.
       issued_token_type: decision.issuedTokenType,
-      token_type: 'Bearer',
+      token_type: proof === undefined ? 'Bearer' : 'DPoP',
       expires_in: Math.max(0, Math.min(now + client.accessTokenTtl, decision.notAfter) - now),
       scope: decision.scope.join(' '),
     };
