@@ -452,12 +452,12 @@ export const OAUTH_REASONS = {
   userinfo_dpop_proof_invalid: reason({
     error: 'invalid_dpop_proof',
     status: 401,
-    description: 'the DPoP proof is invalid',
+    description: 'the DPoP proof sent to the UserInfo endpoint is invalid',
   }),
   userinfo_dpop_nonce_required: reason({
     error: 'use_dpop_nonce',
     status: 401,
-    description: 'the DPoP proof must carry the nonce of the DPoP-Nonce header',
+    description: 'the DPoP proof sent to the UserInfo endpoint must carry the nonce of the DPoP-Nonce header',
   }),
   refresh_token_invalid: reason({ error: 'invalid_grant', description: 'refresh token is invalid' }),
   authorization_code_invalid: reason({ error: 'invalid_grant', description: 'authorization code is invalid' }),
