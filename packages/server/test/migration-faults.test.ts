@@ -29,6 +29,11 @@ const ALL_MIGRATIONS = [
   '0014_record_owners',
   '0015_grant_subjects',
   '0017_passkeys',
+  '0018_federation',
+  '0019_client_id_metadata_documents',
+  '0020_token_exchange',
+  '0021_dpop',
+  '0022_client_keys_pushed_requests',
 ];
 
 /**
@@ -122,6 +127,27 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0022_client_keys_pushed_requests
+    'drop table client_assertion_jtis',
+    'drop table pushed_authorization_requests',
+    'alter table clients drop column jwks',
+    'alter table clients drop column jwks_uri',
+    'alter table clients drop column auth_method',
+    'alter table clients drop column require_par',
+    // 0021_dpop
+    'drop table dpop_proofs',
+    "delete from server_secrets where name = 'dpop_nonce_key'",
+    'alter table grants drop column dpop_jkt',
+    'alter table authorization_codes drop column dpop_jkt',
+    'alter table clients drop column dpop_bound_access_tokens',
+    // 0020_token_exchange
+    'alter table clients drop column token_exchange',
+    // 0019_client_id_metadata_documents
+    'drop table client_id_metadata_documents',
+    // 0018_federation
+    'drop table federation_states',
+    'drop table federated_identities',
+    'drop table upstream_providers',
     // 0017_passkeys (its tables reference users.subject and browser_sessions: first)
     'drop table webauthn_challenges',
     'drop table passkeys',
