@@ -49,6 +49,7 @@ export const TABLE = {
     'redirect-uri.test.ts': 'unit',
     'refresh-token-state-table.test.ts': 'unit',
     'sign-in.test.ts': 'unit',
+    'totp.test.ts': 'unit',
     'store.test.ts': 'unit',
     'users.test.ts': 'unit',
     'admin-api.test.ts': 'server',

@@ -5,6 +5,7 @@ import { rateLimitsFromEnv, type RateLimitPolicies } from './rate-limits.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
 import { logFormatFrom, type LogFormat } from './http/log-format.js';
 import { projectRoot } from './project-root.js';
+import { SECOND_FACTOR_POLICIES, type SecondFactorPolicy } from './primitives/records.js';
 import { REGISTRATION_POLICIES, type RegistrationPolicy } from './oauth/dynamic-registration.js';
 
 /** Configuration from the environment; every variable is optional. */
@@ -41,6 +42,8 @@ export interface ServerConfig {
   readonly keyEncryptionKey?: string;
   /** CLIENT_REGISTRATION: off (default), token or open (oauth/dynamic-registration.ts). */
   readonly clientRegistration: RegistrationPolicy;
+  /** SECOND_FACTOR: off, optional (default) or required, for every client that sets none (issue 26). */
+  readonly secondFactor: SecondFactorPolicy;
 }
 
 export function configFromEnv(
@@ -71,6 +74,7 @@ export function configFromEnv(
     connectionLimits: connectionLimitsFrom(env),
     keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
     clientRegistration: clientRegistrationFrom(env.CLIENT_REGISTRATION),
+    secondFactor: secondFactorFrom(env.SECOND_FACTOR),
   };
 }
 
@@ -89,6 +93,12 @@ function defaultOpenApiPath(root: string): string {
 function clientRegistrationFrom(value: string | undefined): RegistrationPolicy {
   const policy = REGISTRATION_POLICIES.find((p) => p === (value || 'off'));
   if (policy === undefined) throw new Error(`CLIENT_REGISTRATION is off, token or open, got ${JSON.stringify(value)}`);
+  return policy;
+}
+
+function secondFactorFrom(value: string | undefined): SecondFactorPolicy {
+  const policy = SECOND_FACTOR_POLICIES.find((p) => p === (value || 'optional'));
+  if (policy === undefined) throw new Error(`SECOND_FACTOR is off, optional or required, got ${JSON.stringify(value)}`);
   return policy;
 }
 

@@ -47,6 +47,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   store: ['primitives'],
   audit: ['primitives', 'store'],
   users: ['primitives', 'store', 'audit'],
+  factors: ['primitives', 'store', 'audit'],
   abuse: ['primitives', 'store'],
   http: ['primitives', 'store', 'audit'],
   html: ['primitives', 'store', 'http'],
@@ -54,10 +55,22 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'json-api': ['primitives', 'http', 'oauth', 'context.ts'],
   health: ['primitives', 'store', 'http', 'oauth'],
   api: ['primitives', 'store', 'http', 'json-api', 'context.ts'],
-  'admin-api': ['primitives', 'store', 'audit', 'users', 'http', 'oauth', 'json-api', 'context.ts'],
-  authorize: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'html', 'oauth', 'context.ts'],
+  'admin-api': ['primitives', 'store', 'audit', 'users', 'factors', 'http', 'oauth', 'json-api', 'context.ts'],
+  authorize: ['primitives', 'store', 'audit', 'users', 'factors', 'abuse', 'http', 'html', 'oauth', 'context.ts'],
   pages: ['primitives', 'http', 'html'],
-  cli: ['primitives', 'store', 'audit', 'users', 'http', 'oauth', 'pages', 'config.ts', 'context.ts', 'server.ts'],
+  cli: [
+    'primitives',
+    'store',
+    'audit',
+    'users',
+    'factors',
+    'http',
+    'oauth',
+    'pages',
+    'config.ts',
+    'context.ts',
+    'server.ts',
+  ],
 };
 
 const files = sourceFiles(SRC).map((file) => ({ path: relative(SRC, file), imports: localImportsOf(file) }));

@@ -12,6 +12,8 @@ export interface LoginPage {
   readonly alert?: { readonly title: string; readonly text: string };
   /** Where the form posts: `/login` unless the device page signs in (`/device/login`). */
   readonly action?: string;
+  /** The last line (what comes after signing in); the consent step's by default. */
+  readonly finePrint?: string;
 }
 
 export function renderLoginPage(base: BasePath, page: LoginPage): string {
@@ -26,12 +28,13 @@ export function renderLoginPage(base: BasePath, page: LoginPage): string {
 <p class="lead">to continue to <strong class="client-name">${escapeHtml(page.clientName)}</strong></p>
 ${alert}<form method="post" action="${base}${page.action ?? '/login'}" class="stack">
 ${hiddenFields(page.csrfToken, page.query)}
+<input type="hidden" name="method" value="password">
 <label for="username">Username</label>
 <input id="username" name="username" type="text" value="${escapeHtml(page.username ?? '')}" autocomplete="username" autocapitalize="none" autocorrect="off" spellcheck="false" maxlength="64" required${page.username ? '' : ' autofocus'}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${page.username ? ' autofocus' : ''}>
 <button type="submit" class="button primary">Sign in</button>
 </form>
-<p class="fine-print">Next, you will choose what ${escapeHtml(page.clientName)} may do with your account.</p>`,
+<p class="fine-print">${escapeHtml(page.finePrint ?? `Next, you will choose what ${page.clientName} may do with your account.`)}</p>`,
   );
 }

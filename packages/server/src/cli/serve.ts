@@ -135,6 +135,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     keyEncryptionKey: config.keyEncryptionKey,
     demo,
     clientRegistration: config.clientRegistration,
+    secondFactor: config.secondFactor,
   };
 }
 

@@ -27,6 +27,10 @@ export const AUDIT_EVENT_NAMES = [
   'user_deleted',
   'signing_keys_rotated',
   'signing_key_retired',
+  'second_factor_enrolled',
+  'second_factor_reset',
+  'recovery_codes_generated',
+  'recovery_code_used',
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];

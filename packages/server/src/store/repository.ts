@@ -27,6 +27,7 @@ import { createDeviceRepository, type DeviceRepository } from './device-reposito
 import { createSettingsRepository, type SettingsRepository } from './settings-repository.js';
 import { createAdminRepository, type AdminRepository } from './admin-repository.js';
 import { createRegistrationRepository, type RegistrationRepository } from './registration-repository.js';
+import { createFactorRepository, type FactorRepository } from './factor-repository.js';
 import type { Database } from './schema.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
 
@@ -40,7 +41,8 @@ export interface Repository
     DeviceRepository,
     SettingsRepository,
     AdminRepository,
-    RegistrationRepository {
+    RegistrationRepository,
+    FactorRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -93,6 +95,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     ...createSettingsRepository(db),
     ...createAdminRepository(db),
     ...createRegistrationRepository(db),
+    ...createFactorRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },

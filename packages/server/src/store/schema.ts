@@ -19,6 +19,29 @@ export interface Database {
   server_settings: ServerSettingsTable;
   registration_tokens: RegistrationTokensTable;
   client_registrations: ClientRegistrationsTable;
+  second_factors: SecondFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+}
+
+/** A user's second factor (0016): one row per kind (`otp`, RFC 6238). */
+export interface SecondFactorsTable {
+  /** The user's `users.subject`. */
+  subject: string;
+  kind: string;
+  /** The factor's secret sealed (AES-256-GCM, JSON; factors/sealing.ts): never plaintext. */
+  secret: string;
+  /** The last RFC 6238 time step a code was accepted for; a code of that step or before is refused. */
+  last_step: number | null;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A user's recovery codes (0016), each by SHA-256 digest; `used_at` once used. */
+export interface RecoveryCodesTable {
+  subject: string;
+  digest: string;
+  created_at: number;
+  used_at: number | null;
 }
 
 /** RFC 8628 device authorizations (0009): a device code and its user code, until redeemed or expired. */
@@ -102,6 +125,8 @@ export interface ClientsTable {
   post_logout_redirect_uris: string;
   /** 1 for an admin client (0011): only `gatehouse clients add --admin` makes one. */
   admin: number;
+  /** `off`, `optional` or `required` (0016); null: the server's SECOND_FACTOR. */
+  second_factor: string | null;
 }
 
 /** A grant and its refresh-token family: the chain of rotations issued under it. */
@@ -198,6 +223,8 @@ export interface UsersTable {
   claims: string;
   /** When an operator disabled the user (0011); null while the user may sign in. */
   disabled_at: number | null;
+  /** 1 when the user must enrol a second factor at the next sign-in (0016, `users add --require-second-factor`). */
+  second_factor_required: number;
 }
 
 /** The original authentication of a grant made by an OpenID Connect sign-in (OIDC Core §12.2). */

@@ -44,7 +44,11 @@ export function signedInSession(session: BrowserSessionRecord | undefined): Sign
     : undefined;
 }
 
-/** The ID token's `amr` (OIDC Core §2): each RFC 8176 value the session recorded, once, in order. */
+/**
+ * The ID token's `amr` (OIDC Core §2): each RFC 8176 value the session recorded, once, in order,
+ * and `mfa` (§2: "Multiple-factor authentication") when they are two or more.
+ */
 export function amrOf(session: Pick<BrowserSessionRecord, 'methods'>): readonly string[] {
-  return [...new Set((session.methods ?? []).map((m) => m.method))];
+  const values = [...new Set((session.methods ?? []).map((m) => m.method))];
+  return values.length >= 2 ? [...values, 'mfa'] : values;
 }
