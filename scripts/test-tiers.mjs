@@ -70,6 +70,7 @@ export const TABLE = {
     'key-sealing.test.ts': 'server',
     'keys.test.ts': 'server',
     'login.test.ts': 'server',
+    'second-factor.test.ts': 'server',
     'metrics.test.ts': 'server',
     'nul-bytes.test.ts': 'server',
     'openid-connect.test.ts': 'server',
