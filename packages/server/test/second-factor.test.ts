@@ -167,7 +167,7 @@ for (const dialect of DIALECTS)
         csrf_token: hiddenField(factorPage.html, 'csrf_token'),
         request: hiddenField(factorPage.html, 'request'),
         method: 'recovery_code',
-        code: codes[0] as string,
+        code: codes[0],
       });
       assert.equal(used.status, 303);
       const second = new PageBrowser(server);
@@ -176,7 +176,7 @@ for (const dialect of DIALECTS)
         csrf_token: hiddenField(page.html, 'csrf_token'),
         request: hiddenField(page.html, 'request'),
         method: 'recovery_code',
-        code: codes[0] as string,
+        code: codes[0],
       });
       assert.equal(refused.status, 401);
       const carol = await server.context.store.findUser('carol');
