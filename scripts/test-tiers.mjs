@@ -109,6 +109,7 @@ export const TABLE = {
     'fuzz-redirect-uri.test.ts': 'fuzz',
     'fuzz-rest.test.ts': 'fuzz',
     'account.browser.test.ts': 'browser',
+    'second-factor.browser.test.ts': 'browser',
     'authorization-flow.browser.test.ts': 'browser',
     'form-post.browser.test.ts': 'browser',
     'mcp-agent.browser.test.ts': 'browser',
