@@ -15,20 +15,8 @@ import {
   type PageAnswer,
 } from './_authorize.js';
 import { DIALECTS } from './_dialects.js';
+import { enrolmentSecret, recoveryCodes } from './_factors.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
-
-/** The key an enrolment page shows in text (the QR code's secret), without its spaces. */
-export function enrolmentSecret(html: string): string {
-  const match = /<p class="secret" id="totp-secret">([A-Z2-7 ]+)<\/p>/.exec(html);
-  assert.ok(match, 'the page shows the key in text');
-  return (match[1] as string).replaceAll(' ', '');
-}
-
-/** The recovery codes a page shows once. */
-export function recoveryCodes(html: string): string[] {
-  const list = /<ul class="recovery-codes" id="recovery-codes">(.*?)<\/ul>/s.exec(html)?.[1] ?? '';
-  return [...list.matchAll(/<li>([^<]+)<\/li>/g)].map((m) => m[1] as string);
-}
 
 for (const dialect of DIALECTS)
   describe(`second factors on the sign-in pages (issue 26) [${dialect}]`, () => {
