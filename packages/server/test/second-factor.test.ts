@@ -203,6 +203,35 @@ for (const dialect of DIALECTS)
       assert.equal(mfa.acr, 'mfa');
     });
 
+    it('the account page sets up one-time codes after a fresh sign-in, and refuses changes 10 minutes later (fresh_sign_in_required)', async () => {
+      await addTestUser(server, 'gina');
+      const browser = new PageBrowser(server);
+      assert.equal(
+        (await password(browser, authorizationQuery('plain', pkce().challenge, { scope }), 'gina')).status,
+        303,
+      );
+      const enrolPage = await browser.get('/account/two-step');
+      assert.equal(enrolPage.status, 200);
+      const secret = enrolmentSecret(enrolPage.html);
+      const codes = await browser.post('/account/two-step', {
+        csrf_token: hiddenField(enrolPage.html, 'csrf_token'),
+        enrolment: hiddenField(enrolPage.html, 'enrolment'),
+        code: totpCode(secret, server.clock.now()),
+      });
+      assert.equal(codes.status, 200);
+      assert.equal(recoveryCodes(codes.html).length, 10);
+      const account = await browser.get('/account');
+      assert.match(account.html, /Two-step verification is <strong>on<\/strong>/);
+      server.clock.advance(11 * 60);
+      const stale = await browser.get('/account');
+      assert.match(stale.html, /Confirm it's you/);
+      const refused = await browser.post('/account/recovery-codes', {
+        csrf_token: hiddenField(stale.html, 'csrf_token'),
+      });
+      assert.equal(refused.status, 403);
+      assert.match(refused.html, /Sign in again to change this/);
+    });
+
     it('the metadata lists acr_values_supported and acr among the claims (OIDC Discovery §3)', async () => {
       const metadata = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as Record<
         string,
