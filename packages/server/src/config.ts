@@ -5,6 +5,7 @@ import { rateLimitsFromEnv, type RateLimitPolicies } from './rate-limits.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
 import { logFormatFrom, type LogFormat } from './http/log-format.js';
 import { projectRoot } from './project-root.js';
+import { SECOND_FACTOR_POLICIES, type SecondFactorPolicy } from './primitives/records.js';
 import { REGISTRATION_POLICIES, type RegistrationPolicy } from './oauth/dynamic-registration.js';
 import { clientIdMetadataFromEnv } from './oauth/client-id-metadata-config.js';
 import type { ClientIdMetadataPolicy } from './oauth/client-id-metadata.js';
@@ -47,6 +48,8 @@ export interface ServerConfig {
   readonly clientIdMetadata: Partial<ClientIdMetadataPolicy>;
   /** UPSTREAMS_FILE: upstream OpenID Providers `serve` applies at start (docs/federation.md). */
   readonly upstreamsFile?: string;
+  /** SECOND_FACTOR: off, optional (default) or required, for every client that sets none (issue 26). */
+  readonly secondFactor: SecondFactorPolicy;
 }
 
 export function configFromEnv(
@@ -79,6 +82,7 @@ export function configFromEnv(
     clientRegistration: clientRegistrationFrom(env.CLIENT_REGISTRATION),
     clientIdMetadata: clientIdMetadataFromEnv(env),
     upstreamsFile: env.UPSTREAMS_FILE || undefined,
+    secondFactor: secondFactorFrom(env.SECOND_FACTOR),
   };
 }
 
@@ -97,6 +101,12 @@ function defaultOpenApiPath(root: string): string {
 function clientRegistrationFrom(value: string | undefined): RegistrationPolicy {
   const policy = REGISTRATION_POLICIES.find((p) => p === (value || 'off'));
   if (policy === undefined) throw new Error(`CLIENT_REGISTRATION is off, token or open, got ${JSON.stringify(value)}`);
+  return policy;
+}
+
+function secondFactorFrom(value: string | undefined): SecondFactorPolicy {
+  const policy = SECOND_FACTOR_POLICIES.find((p) => p === (value || 'optional'));
+  if (policy === undefined) throw new Error(`SECOND_FACTOR is off, optional or required, got ${JSON.stringify(value)}`);
   return policy;
 }
 

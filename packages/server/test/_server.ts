@@ -103,6 +103,10 @@ export interface TestServerOptions {
   readonly reachableIssuer?: boolean | 'localhost';
   /** `serve --demo`: the requests the demo printed, for /demo/callback (served only then). */
   readonly demo?: DemoFlows;
+  /** SECOND_FACTOR; `optional` by default. */
+  readonly secondFactor?: StartOptions['secondFactor'];
+  /** KEY_ENCRYPTION_KEY; unset by default. */
+  readonly keyEncryptionKey?: string;
 }
 
 /** Limits no test reaches, so that every request still goes through the limiter and its store. */
@@ -123,6 +127,8 @@ export async function startTestServer({
   logger,
   reachableIssuer = false,
   demo,
+  secondFactor,
+  keyEncryptionKey,
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
@@ -145,6 +151,8 @@ export async function startTestServer({
     clientIdMetadata,
     demo,
     logger,
+    secondFactor,
+    keyEncryptionKey,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).
     idleConnectionGraceMs: 0,
     // The limiter runs on the test's clock too: time passes for it only when a test says so.

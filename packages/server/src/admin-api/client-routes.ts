@@ -89,5 +89,6 @@ function settingsOf(body: Record<string, unknown>): ClientChanges {
     resourceServer: body.resource_server as boolean | undefined,
     idTokenAlg: body.id_token_signed_response_alg as string | undefined,
     postLogoutRedirectUris: body.post_logout_redirect_uris as string[] | undefined,
+    secondFactor: body.second_factor as string | undefined,
   };
 }

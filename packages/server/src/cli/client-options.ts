@@ -25,6 +25,11 @@ export const CLIENT_SETTING_OPTIONS = {
     help: 'where RP-initiated logout may return the browser',
   },
   'id-token-alg': { type: 'string', value: 'RS256|ES256', help: 'the signing algorithm of its ID tokens (RS256)' },
+  'second-factor': {
+    type: 'string',
+    value: 'off|optional|required',
+    help: "whether signing in to it asks a second factor (the server's SECOND_FACTOR)",
+  },
 } as const satisfies Record<string, OptionDeclaration>;
 
 type SettingValues = { readonly [K in keyof typeof CLIENT_SETTING_OPTIONS]?: string | boolean | string[] };
@@ -46,6 +51,7 @@ export function settingsFrom(values: SettingValues): Partial<ClientChanges> {
     resourceServer: values['resource-server'] ? true : undefined,
     postLogoutRedirectUris: values['post-logout-redirect-uri'],
     idTokenAlg: text('id-token-alg'),
+    secondFactor: text('second-factor'),
   };
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }

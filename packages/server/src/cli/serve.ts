@@ -138,6 +138,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     clientRegistration: config.clientRegistration,
     clientIdMetadata: config.clientIdMetadata,
     upstreams: config.upstreamsFile === undefined ? undefined : readUpstreamsFile(config.upstreamsFile, process.env),
+    secondFactor: config.secondFactor,
   };
 }
 

@@ -114,6 +114,7 @@ export function clientSettings(client: ClientRecord): ClientChanges {
     resourceServer: client.resourceServer,
     idTokenAlg: client.idTokenAlg,
     postLogoutRedirectUris: client.postLogoutRedirectUris,
+    secondFactor: client.secondFactor,
   };
 }
 

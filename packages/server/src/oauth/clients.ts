@@ -1,6 +1,6 @@
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { GRANT_TYPE_NAMES, isGrantTypeName, type GrantTypeName } from '../primitives/grant-types.js';
-import type { ClientRecord } from '../primitives/records.js';
+import { SECOND_FACTOR_POLICIES, type ClientRecord, type SecondFactorPolicy } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
 import { digestOf } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
@@ -66,6 +66,8 @@ export interface ClientRegistration {
    * only kind of client that may hold the ADMIN_SCOPES. No other path sets it.
    */
   readonly admin?: boolean;
+  /** `second_factor` (issue 26): off, optional or required; absent: the server's SECOND_FACTOR. */
+  readonly secondFactor?: string;
 }
 
 /** The scopes of the admin API (`/admin/v1`): `:read` for its read-only operations. */
@@ -147,7 +149,15 @@ export function clientFromRegistration(r: ClientRegistration, now: number): Clie
     idTokenAlg: idTokenAlgOf(r.idTokenAlg),
     postLogoutRedirectUris: checkedPostLogoutRedirectUris(r.postLogoutRedirectUris ?? []),
     admin: r.admin === true,
+    ...(r.secondFactor === undefined ? {} : { secondFactor: secondFactorOf(r.secondFactor) }),
   };
+}
+
+function secondFactorOf(value: string): SecondFactorPolicy {
+  const policy = SECOND_FACTOR_POLICIES.find((p) => p === value);
+  if (policy === undefined)
+    throw new OperatorInputError(`second_factor is off, optional or required, got ${JSON.stringify(value)}`);
+  return policy;
 }
 
 /**
@@ -248,5 +258,6 @@ export function describeClient(c: ClientRecord): Record<string, unknown> {
     post_logout_redirect_uris: c.postLogoutRedirectUris ?? [],
     created_at: new Date(c.createdAt * 1000).toISOString(),
     ...(c.admin === true ? { admin: true } : {}),
+    ...(c.secondFactor === undefined ? {} : { second_factor: c.secondFactor }),
   };
 }

@@ -42,7 +42,16 @@ export interface ClientRecord {
   readonly postLogoutRedirectUris?: readonly string[];
   /** An admin client may hold the `gatehouse:admin` scopes; only the CLI makes one (0011). */
   readonly admin?: boolean;
+  /** Whether signing in to this client asks a second factor; absent: the server's SECOND_FACTOR. */
+  readonly secondFactor?: SecondFactorPolicy;
 }
+
+/**
+ * Whether a sign-in asks a second factor (issue 26): `off` never; `optional` when the user has
+ * enrolled one; `required` always, the user enrolling one during the sign-in when it has none.
+ */
+export const SECOND_FACTOR_POLICIES = ['off', 'optional', 'required'] as const;
+export type SecondFactorPolicy = (typeof SECOND_FACTOR_POLICIES)[number];
 
 /** Why a grant was revoked: `grant_revoked`'s reason in the audit trail, `revoked_reason` of `grants list`. */
 export const GRANT_REVOCATION_REASONS = [

@@ -29,6 +29,7 @@ import { createAdminRepository, type AdminRepository } from './admin-repository.
 import { createRegistrationRepository, type RegistrationRepository } from './registration-repository.js';
 import { createFederationRepository, type FederationRepository } from './federation-repository.js';
 import { createPasskeyRepository, type PasskeyRepository } from './passkey-repository.js';
+import { createFactorRepository, type FactorRepository } from './factor-repository.js';
 import type { Database } from './schema.js';
 import { createClientMetadataRepository, type ClientMetadataRepository } from './client-metadata-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
@@ -46,7 +47,8 @@ export interface Repository
     RegistrationRepository,
     ClientMetadataRepository,
     FederationRepository,
-    PasskeyRepository {
+    PasskeyRepository,
+    FactorRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -102,6 +104,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     ...createClientMetadataRepository(db),
     ...createFederationRepository(db),
     ...createPasskeyRepository(db),
+    ...createFactorRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },

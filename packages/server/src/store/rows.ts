@@ -9,6 +9,7 @@ import type {
   RefreshTokenRecord,
   SigningKeyRecord,
 } from '../primitives/records.js';
+import { SECOND_FACTOR_POLICIES, type SecondFactorPolicy } from '../primitives/records.js';
 import type {
   AuthorizationCodesTable,
   ClientsTable,
@@ -44,6 +45,7 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     idTokenAlg: r.id_token_alg === 'ES256' ? 'ES256' : 'RS256',
     postLogoutRedirectUris: JSON.parse(r.post_logout_redirect_uris) as string[],
     admin: r.admin === 1,
+    ...(isSecondFactorPolicy(r.second_factor) ? { secondFactor: r.second_factor } : {}),
   };
 }
 
@@ -67,6 +69,7 @@ export function clientToRow(c: ClientRecord): Selectable<ClientsTable> {
     id_token_alg: c.idTokenAlg ?? null,
     post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris ?? []),
     admin: c.admin ? 1 : 0,
+    second_factor: c.secondFactor ?? null,
   };
 }
 
@@ -175,4 +178,8 @@ export function amrToColumn(amr: readonly string[] | null | undefined): string |
 
 export function amrFromColumn(column: string | null): readonly string[] | null {
   return column === null || column === '' ? null : column.split(' ');
+}
+
+function isSecondFactorPolicy(value: string | null): value is SecondFactorPolicy {
+  return (SECOND_FACTOR_POLICIES as readonly (string | null)[]).includes(value);
 }

@@ -25,6 +25,8 @@ export interface Database {
   federation_states: FederationStatesTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebAuthnChallengesTable;
+  second_factors: SecondFactorsTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 /** 0019: the cached client ID metadata document of a client whose id is its URL. */
@@ -58,6 +60,19 @@ export interface PasskeysTable {
   last_used_at: number | null;
 }
 
+/** A user's second factor (0016): one row per kind (`otp`, RFC 6238). */
+export interface SecondFactorsTable {
+  /** The user's `users.subject`. */
+  subject: string;
+  kind: string;
+  /** The factor's secret sealed (AES-256-GCM, JSON; factors/sealing.ts): never plaintext. */
+  secret: string;
+  /** The last RFC 6238 time step a code was accepted for; a code of that step or before is refused. */
+  last_step: number | null;
+  created_at: number;
+  last_used_at: number | null;
+}
+
 /** A WebAuthn ceremony's challenge (0017): single-use, short-lived, bound to a browser session. */
 export interface WebAuthnChallengesTable {
   /** The challenge, base64url (it is sent to the browser; not a secret at rest). */
@@ -68,6 +83,14 @@ export interface WebAuthnChallengesTable {
   /** The user a registration (or a second-factor assertion) is for; null for a passwordless sign-in. */
   subject: string | null;
   expires_at: number;
+}
+
+/** A user's recovery codes (0016), each by SHA-256 digest; `used_at` once used. */
+export interface RecoveryCodesTable {
+  subject: string;
+  digest: string;
+  created_at: number;
+  used_at: number | null;
 }
 
 /** RFC 8628 device authorizations (0009): a device code and its user code, until redeemed or expired. */
@@ -151,6 +174,8 @@ export interface ClientsTable {
   post_logout_redirect_uris: string;
   /** 1 for an admin client (0011): only `gatehouse clients add --admin` makes one. */
   admin: number;
+  /** `off`, `optional` or `required` (0016); null: the server's SECOND_FACTOR. */
+  second_factor: string | null;
 }
 
 /** A grant and its refresh-token family: the chain of rotations issued under it. */
@@ -247,6 +272,8 @@ export interface UsersTable {
   claims: string;
   /** When an operator disabled the user (0011); null while the user may sign in. */
   disabled_at: number | null;
+  /** 1 when the user must enrol a second factor at the next sign-in (0016, `users add --require-second-factor`). */
+  second_factor_required: number;
 }
 
 /** The original authentication of a grant made by an OpenID Connect sign-in (OIDC Core §12.2). */
