@@ -95,8 +95,8 @@ for (const dialect of DIALECTS)
       await database.drop();
     });
 
-    it('the first factors are a table keyed by the form (password, passkey), the second factors another (otp, recovery_code, passkey)', () => {
-      assert.deepEqual(Object.keys(FIRST_FACTORS), ['password', 'passkey']);
+    it('the first factors are a table keyed by the form (password, passkey_sign_in), the second factors another (otp, recovery_code, passkey)', () => {
+      assert.deepEqual(Object.keys(FIRST_FACTORS), ['password', 'passkey_sign_in']);
       assert.deepEqual(Object.keys(SECOND_FACTORS), ['otp', 'recovery_code', 'passkey']);
     });
 

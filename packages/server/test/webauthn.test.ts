@@ -302,7 +302,7 @@ for (const dialect of DIALECTS)
       relyingParty: RP,
     });
 
-    it('the passkey sign-in step (FIRST_FACTORS.passkey): signed in as the owner with amr hwk+user; a refusal is audited with its reason and counted against the owner', async () => {
+    it('the passkey sign-in step (FIRST_FACTORS.passkey_sign_in): signed in as the owner with amr hwk+user; a refusal is audited with its reason and counted against the owner', async () => {
       const authenticator = await enrolled(alice);
       const services = pipeline();
       const { sessionId, options } = await assertion();
@@ -310,7 +310,7 @@ for (const dialect of DIALECTS)
         runSignInStep(services, {
           state: { status: 'anonymous' },
           sessionId,
-          field: (name) => ({ credential, method: 'passkey' })[name as 'credential' | 'method'],
+          field: (name) => ({ credential, method: 'passkey_sign_in' })[name as 'credential' | 'method'],
           address: '192.0.2.9',
           clientId: 'app',
           policy: 'optional',

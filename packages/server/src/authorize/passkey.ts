@@ -100,7 +100,7 @@ function backToAccount(reply: FastifyReply, base: string): FastifyReply {
 
 /**
  * The passkey routes: the script; POST /login/passkey, the passwordless sign-in (the sign-in
- * pipeline's FIRST_FACTORS.passkey, its limits, audit and second-factor policy included); and on the account page,
+ * pipeline's FIRST_FACTORS.passkey_sign_in, its limits, audit and second-factor policy included); and on the account page,
  * POST /account/passkeys (enrol, within PASSKEY_ENROLMENT_FRESHNESS of signing in), .../rename and
  * .../remove. Every form carries the session's CSRF token; every change and refusal is audited.
  */
@@ -123,12 +123,13 @@ export function passkeyEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
     if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
     relyingParty(issuer, 'passkey_sign_in_failed');
-    // FIRST_FACTORS.passkey through the sign-in pipeline (its limits, audit and second-factor policy).
+    // FIRST_FACTORS.passkey_sign_in through the sign-in pipeline (its limits, audit and second-factor policy).
     // The failure limits are per user: the user is the credential's owner, not a typed name.
     const claimed = summarizeResponse(form.get('credential'));
     const owner = claimed && (await store.findPasskey(claimed.summary.id))?.username;
     const fields = {
-      get: (name: string) => (name === 'username' ? (owner ?? '') : name === 'method' ? 'passkey' : form.get(name)),
+      get: (name: string) =>
+        name === 'username' ? (owner ?? '') : name === 'method' ? 'passkey_sign_in' : form.get(name),
     };
     const target = authorizationTarget(pages, check.request);
     const attempt = await attemptSignIn(pages, request, reply, session, fields, target);

@@ -8,12 +8,13 @@ import type { SecondFactor, SignInStep } from './step.js';
 /**
  * The first factors of a sign-in, by the form's `method` field (absent: `password`). The first
  * factor names the user; it is done on the sign-in form (`/login`, `/device/login`; the passkey's
- * form posts to `/login/passkey`, which sets `method=passkey`).
+ * form posts to `/login/passkey`, which sets `method=passkey_sign_in`). A name is in one table only:
+ * the form's `method` alone says whether it begins a sign-in or goes on with one.
  *
- * | method   | amr (RFC 8176 §2)       | checks                                                   |
- * |----------|-------------------------|----------------------------------------------------------|
- * | password | pwd                     | the user's password, by scrypt                           |
- * | passkey  | hwk or swk, and user    | a WebAuthn assertion with user verification (passwordless) |
+ * | method          | amr (RFC 8176 §2)    | checks                                                   |
+ * |-----------------|----------------------|----------------------------------------------------------|
+ * | password        | pwd                  | the user's password, by scrypt                           |
+ * | passkey_sign_in | hwk or swk, and user | a WebAuthn assertion with user verification (passwordless) |
  *
  * A passkey with user verification counts as two factors (RFC 8176 §2 "mfa"), so the policy asks
  * nothing more after it. An upstream identity provider (federation/) is not an entry: its sign-in
@@ -21,7 +22,7 @@ import type { SecondFactor, SignInStep } from './step.js';
  */
 export const FIRST_FACTORS: Readonly<Record<string, SignInStep>> = {
   password: passwordStep,
-  passkey: passkeySignInStep,
+  passkey_sign_in: passkeySignInStep,
 };
 
 /**

@@ -21,7 +21,7 @@ const FAILURE: { readonly [R in AssertionRefusal]: Exclude<SignInFailure, 'rate_
  * `hwk` (a key that cannot leave its authenticator, BE=0) or `swk` (a synced passkey, BE=1), and
  * `user` when the authenticator verified the user (see `amrOfAssertion` for the mapping).
  *
- * - `passwordless` (FIRST_FACTORS.passkey): the user is the credential's owner (the typed username
+ * - `passwordless` (FIRST_FACTORS.passkey_sign_in): the user is the credential's owner (the typed username
  *   is ignored), user verification required, so it counts as two factors (`hwk`/`swk` and `user`).
  * - `second_factor` (SECOND_FACTORS.passkey): for the pending session's user; only their credentials.
  *
