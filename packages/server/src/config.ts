@@ -8,6 +8,7 @@ import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connect
 import { logFormatFrom, type LogFormat } from './http/log-format.js';
 import { projectRoot } from './project-root.js';
 import type { TracingMode } from './telemetry/start.js';
+import { SECOND_FACTOR_POLICIES, type SecondFactorPolicy } from './primitives/records.js';
 import { REGISTRATION_POLICIES, type RegistrationPolicy } from './oauth/dynamic-registration.js';
 import { clientIdMetadataFromEnv } from './oauth/client-id-metadata-config.js';
 import type { ClientIdMetadataPolicy } from './oauth/client-id-metadata.js';
@@ -60,6 +61,8 @@ export interface ServerConfig {
   readonly jwksUriAllowAddresses: readonly string[];
   /** DPOP_NONCES: on requires server-provided nonces in DPoP proofs (RFC 9449 §8, §9); off (default). */
   readonly dpopNonces: boolean;
+  /** SECOND_FACTOR: off, optional (default) or required, for every client that sets none (issue 26). */
+  readonly secondFactor: SecondFactorPolicy;
 }
 
 export function configFromEnv(
@@ -101,6 +104,7 @@ export function configFromEnv(
     ),
     jwksUriAllowAddresses: addressRangesFrom('JWKS_URI_ALLOW_ADDRESSES', env.JWKS_URI_ALLOW_ADDRESSES),
     dpopNonces: dpopNoncesFrom(env.DPOP_NONCES),
+    secondFactor: secondFactorFrom(env.SECOND_FACTOR),
   };
 }
 
@@ -125,6 +129,12 @@ function dpopNoncesFrom(value: string | undefined): boolean {
 function clientRegistrationFrom(value: string | undefined): RegistrationPolicy {
   const policy = REGISTRATION_POLICIES.find((p) => p === (value || 'off'));
   if (policy === undefined) throw new Error(`CLIENT_REGISTRATION is off, token or open, got ${JSON.stringify(value)}`);
+  return policy;
+}
+
+function secondFactorFrom(value: string | undefined): SecondFactorPolicy {
+  const policy = SECOND_FACTOR_POLICIES.find((p) => p === (value || 'optional'));
+  if (policy === undefined) throw new Error(`SECOND_FACTOR is off, optional or required, got ${JSON.stringify(value)}`);
   return policy;
 }
 

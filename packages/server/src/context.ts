@@ -1,7 +1,18 @@
+import type { FactorServices } from './factors/factors.js';
 import type { OAuthServices } from './oauth/services.js';
+import type { SecondFactorPolicy } from './primitives/records.js';
+
+/** What the sign-in pages need besides the OAuth services: the second-factor policy and sealing. */
+export interface SignInSettings {
+  /** SECOND_FACTOR: the policy of every client that sets none (`optional` by default). */
+  readonly secondFactor: SecondFactorPolicy;
+  readonly factors: FactorServices;
+}
 
 /**
- * What the endpoints need, passed to them explicitly. Today it is exactly the authorization
- * server's services; the REST API and the authorization pages read the parts they use.
+ * What the endpoints need, passed to them explicitly: the authorization server's services, and
+ * the sign-in settings the authorization pages read.
  */
-export type ServerContext = OAuthServices;
+export interface ServerContext extends OAuthServices {
+  readonly signIn: SignInSettings;
+}

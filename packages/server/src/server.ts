@@ -35,6 +35,8 @@ import {
 import { OIDC_SCOPES } from './oauth/endpoints/discovery.js';
 import type { MigrationMode } from './store/migrations.js';
 import type { Store } from './store/store.js';
+import { FactorSealing } from './factors/sealing.js';
+import type { SecondFactorPolicy } from './primitives/records.js';
 
 export interface ContextOptions {
   /**
@@ -64,6 +66,8 @@ export interface ContextOptions {
   readonly jwksFetcher?: JwksFetcher;
   /** JWKS_URI_ALLOW_ADDRESSES: non-public ranges (CIDR) a jwks_uri may lead to. */
   readonly jwksUriAllowAddresses?: readonly string[];
+  /** SECOND_FACTOR; `optional` when undefined. */
+  readonly secondFactor?: SecondFactorPolicy;
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
@@ -85,7 +89,14 @@ export async function createContext(store: Store, issuer: string, options: Conte
   const clientRegistration = options.clientRegistration ?? 'off';
   const apiScopes = options.api === undefined ? [] : documentScopes(options.api, issuer);
   const registrableScopes = [...OIDC_SCOPES, ...apiScopes];
+  const factorKey = await store.findServerSecret('factor_sealing_key');
+  if (factorKey === undefined) throw new Error('the store has no factor_sealing_key: run gatehouse migrate');
+  const signIn = {
+    secondFactor: options.secondFactor ?? 'optional',
+    factors: { sealing: new FactorSealing(factorKey, options.keyEncryptionKey), issuer },
+  };
   return {
+    signIn,
     store,
     audit: new AuditTrail(store, options.auditSink),
     clock,
@@ -151,6 +162,8 @@ export interface StartOptions {
   readonly jwksUriAllowAddresses?: readonly string[];
   /** DPOP_NONCES (see ContextOptions). */
   readonly dpopNonces?: boolean;
+  /** SECOND_FACTOR (see ContextOptions). */
+  readonly secondFactor?: SecondFactorPolicy;
   /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
   readonly idleConnectionGraceMs?: number;
 }

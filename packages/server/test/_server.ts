@@ -111,6 +111,10 @@ export interface TestServerOptions {
   readonly trustedIssuers?: StartOptions['trustedIssuers'];
   /** DPOP_NONCES=on: server-provided nonces required in DPoP proofs. */
   readonly dpopNonces?: boolean;
+  /** SECOND_FACTOR; `optional` by default. */
+  readonly secondFactor?: StartOptions['secondFactor'];
+  /** KEY_ENCRYPTION_KEY; unset by default. */
+  readonly keyEncryptionKey?: string;
 }
 
 /** Limits no test reaches, so that every request still goes through the limiter and its store. */
@@ -135,6 +139,8 @@ export async function startTestServer({
   demo,
   trustedIssuers,
   dpopNonces,
+  secondFactor,
+  keyEncryptionKey,
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
@@ -161,6 +167,8 @@ export async function startTestServer({
     logger,
     trustedIssuers,
     dpopNonces,
+    secondFactor,
+    keyEncryptionKey,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).
     idleConnectionGraceMs: 0,
     // The limiter runs on the test's clock too: time passes for it only when a test says so.

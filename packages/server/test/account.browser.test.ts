@@ -156,7 +156,7 @@ describe('the account page and sign-out in a real browser (chromium)', { skip, t
     await page.waitForURL((url) => url.href.startsWith(callback.uri));
     assert.equal(callback.received.at(-1)?.get('state'), 'bye');
     await page.goto(`${server.url}/account`);
-    assert.equal(await page.textContent('h1'), 'You are not signed in');
+    assert.equal(await page.textContent('h1'), 'Sign in', 'signed out: the account page asks to sign in');
     await page.goto(`${server.url}/logout`);
     await screenshots(page, 'logout');
     assert.deepEqual(violations, []);

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { confirmOtpEnrolment } from '../src/factors/factors.js';
+import { totpCode } from '../src/factors/totp.js';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../src/cli/run.js';
 import { api, assertInvalidValue, assertMissingFields, assertProblem, type Api, type ApiResponse } from './_api.js';
@@ -244,6 +246,40 @@ describe('the admin API /admin/v1', () => {
         );
         assert.ok(!names.includes('x'), 'no client was half-made');
         assertProblem(await admin.get(`${ADMIN}/users/x`), 404, 'not-found');
+      });
+
+      it("lists a user's second factors (never a secret) and resets them with an audit record of the actor (issue 26)", async () => {
+        const created = await admin.post(`${ADMIN}/users`, { username: 'frank', second_factor_required: true });
+        assert.equal(created.status, 201);
+        assert.equal(created.body.second_factor_required, true);
+        const frank = await server.context.store.findUser('frank');
+        assert.ok(frank);
+        const enrolled = await confirmOtpEnrolment(server.context.audit, server.context.signIn.factors, {
+          subject: frank.subject,
+          secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+          code: totpCode('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', server.clock.now()),
+          now: server.clock.now(),
+        });
+        assert.ok(enrolled.ok);
+        const listed = await reader.get(`${ADMIN}/users/frank/factors`);
+        assert.equal(listed.status, 200);
+        assert.deepEqual(
+          listed.body.factors.map((f: { kind: string }) => f.kind),
+          ['otp', 'recovery_codes'],
+        );
+        assert.ok(!listed.text.includes('JBSWY3DP'), 'no secret');
+        assert.equal((await reader.post(`${ADMIN}/users/frank/factors/reset`)).status, 403, 'a read-only token');
+        const reset = await admin.post(`${ADMIN}/users/frank/factors/reset?require_enrolment=true`);
+        assert.equal(reset.status, 200);
+        assert.deepEqual(reset.body, { removed: 1, second_factor_required: true });
+        assert.deepEqual((await admin.get(`${ADMIN}/users/frank/factors`)).body.factors, []);
+        assert.equal((await admin.get(`${ADMIN}/users/frank`)).body.second_factor_required, true);
+        assertProblem(await admin.get(`${ADMIN}/users/nobody/factors`), 404, 'not-found');
+        const audited = await admin.get(`${ADMIN}/audit-events?event=second_factor_reset`);
+        assert.deepEqual(
+          audited.body.items.map((e: { subject: string; actor: string }) => [e.subject, e.actor]),
+          [[frank.subject, 'ops']],
+        );
       });
 
       it('answers the read-only scope on reads only (403 insufficient_scope on writes) and no token with 401', async () => {

@@ -32,6 +32,13 @@ for (const dialect of DIALECTS)
     before(async () => {
       server = await startTestServer({ dialect });
       upstream = await startUpstreamStub();
+      await server.addClient({
+        id: 'payroll',
+        name: 'Payroll',
+        redirectUris: [CALLBACK],
+        scope: ['openid'],
+        secondFactor: 'required',
+      });
       rp = await server.addClient({
         id: 'rp',
         name: 'Relying Party',
@@ -155,6 +162,39 @@ for (const dialect of DIALECTS)
         (await server.context.store.listUsers()).filter((u) => u.claims.email === 'ann@corp.example').length,
         1,
       );
+    });
+
+    it('after an upstream sign-in, a client requiring a second factor still asks the local one (step-up, here its enrolment) unless the upstream amr says mfa (RFC 8176 §2, docs/federation.md)', async () => {
+      /** Through the upstream to Payroll (second_factor required): the page GET /authorize answers. */
+      async function toPayroll(user: StubUser, acrValues?: string): Promise<PageAnswer> {
+        const browser = new PageBrowser(server);
+        const params = { scope: 'openid', nonce: 'n-2', ...(acrValues ? { acr_values: acrValues } : {}) };
+        const page = await browser.authorize(authorizationQuery('payroll', pkce().challenge, params));
+        const started = await browser.post('/federation/start', {
+          csrf_token: hiddenField(page.html, 'csrf_token'),
+          request: hiddenField(page.html, 'request'),
+          provider: 'corp',
+        });
+        assert.equal(started.status, 303, started.html);
+        const back = await browser.get(
+          `/federation/callback?${upstream.approve(new URL(started.location as string), user)}`,
+        );
+        return browser.get(continueLink(back));
+      }
+      const ben: StubUser = {
+        sub: 'upstream-ben',
+        claims: { email: 'ben@corp.example', email_verified: true, amr: ['pwd'] },
+      };
+      const single = await toPayroll(ben);
+      assert.equal(single.status, 200);
+      assert.match(
+        single.html,
+        /<h1>Set up two-step verification<\/h1>/,
+        'fed + pwd is one factor: the local one is due',
+      );
+      const multi = await toPayroll(ANN);
+      assert.doesNotMatch(multi.html, /two-step verification/i, 'the upstream did mfa: no local factor asked');
+      assert.ok(multi.status === 302 || /Allow/.test(multi.html), 'on to consent or the client');
     });
 
     it('home-realm discovery: an e-mail of a provider’s domain goes straight to it, with login_hint; another domain is federation_no_provider', async () => {
@@ -358,7 +398,11 @@ for (const dialect of DIALECTS)
       assert.equal(back.status, 200);
       assert.match(back.html, /You are signed out/);
       // The session here is gone: the account page asks to sign in.
-      assert.match((await browser.get('/account')).html, /You are not signed in/);
+      assert.match(
+        (await browser.get('/account')).html,
+        /<h1>Sign in<\/h1>/,
+        'signed out: the account page asks to sign in',
+      );
     });
 
     it('an upstream client secret is sealed at rest under KEY_ENCRYPTION_KEY, bound to its provider', async () => {

@@ -28,6 +28,7 @@ const ALL_MIGRATIONS = [
   '0013_sign_in_methods',
   '0014_record_owners',
   '0015_grant_subjects',
+  '0016_second_factors',
   '0017_passkeys',
   '0018_federation',
   '0019_client_id_metadata_documents',
@@ -144,13 +145,18 @@ async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
     'alter table clients drop column token_exchange',
     // 0019_client_id_metadata_documents
     'drop table client_id_metadata_documents',
-    // 0018_federation
+    // 0018_federation (the index goes with its table)
     'drop table federation_states',
     'drop table federated_identities',
     'drop table upstream_providers',
     // 0017_passkeys (its tables reference users.subject and browser_sessions: first)
     'drop table webauthn_challenges',
     'drop table passkeys',
+    // 0016_second_factors (its server_secrets row goes with that table below)
+    'drop table recovery_codes',
+    'drop table second_factors',
+    'alter table clients drop column second_factor',
+    'alter table users drop column second_factor_required',
     // 0015_grant_subjects changed rows only: its bookkeeping row goes with the others below.
     // 0014_record_owners (SQLite drops no indexed column: the index first)
     'drop index records_owner',

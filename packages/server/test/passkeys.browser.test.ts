@@ -138,7 +138,7 @@ describe('passkeys in a real browser (chromium, virtual authenticator)', { skip,
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${issuer}/logout`);
     await page.goto(`${issuer}/account`);
-    assert.equal(await page.textContent('h1'), 'You are not signed in');
+    assert.equal(await page.textContent('h1'), 'Sign in', 'signed out: the account page asks to sign in');
   }
 
   it('chromium is installed', () => {

@@ -28,14 +28,24 @@ for (const dialect of DIALECTS)
   describe(`passkeys over HTTP: enrol, sign in without a password, and every refusal a page [${dialect}]`, () => {
     let server: TestServer;
     let client: TestClient;
+    let payrollClient: TestClient;
     // The test server's issuer is http://gatehouse.test: RP ID gatehouse.test.
     const origin = 'http://gatehouse.test';
     const { verifier, challenge } = pkce();
     const query = authorizationQuery('notes', challenge, { scope: 'openid', nonce: 'n' });
 
     before(async () => {
-      server = await startTestServer({ dialect });
+      // SECOND_FACTOR=off: the password alone signs in to Notes, though alice has a passkey; Payroll
+      // requires a second factor (a client's policy), which her passkey is (SECOND_FACTORS.passkey).
+      server = await startTestServer({ dialect, secondFactor: 'off' });
       client = await server.addClient({ id: 'notes', name: 'Notes', redirectUris: [CALLBACK], scope: ['openid'] });
+      payrollClient = await server.addClient({
+        id: 'payroll',
+        name: 'Payroll',
+        redirectUris: [CALLBACK],
+        scope: ['openid'],
+        secondFactor: 'required',
+      });
       await addTestUser(server, 'alice');
     });
     after(() => server?.close());
@@ -109,7 +119,59 @@ for (const dialect of DIALECTS)
       const claims = JSON.parse(
         Buffer.from((tokens.id_token as string).split('.')[1] as string, 'base64url').toString(),
       );
-      assert.deepEqual(claims.amr, ['hwk', 'user']);
+      assert.deepEqual(claims.amr, ['hwk', 'user', 'mfa'], 'a verified passkey counts two factors (RFC 8176 §2 mfa)');
+      assert.equal(claims.acr, 'mfa');
+    });
+
+    it('a client requiring a second factor asks the password user for the passkey on the factor page, whose form completes the sign-in with amr pwd, hwk, user and mfa (RFC 8176 §2)', async () => {
+      const { browser, account } = await signedInWithPassword();
+      const authenticator = new SoftAuthenticator('gatehouse.test', origin);
+      assert.equal((await enrol(browser, account, authenticator)).status, 303);
+      const payroll = new PageBrowser(server);
+      const { challenge: payrollChallenge, verifier: payrollVerifier } = pkce();
+      const page = await payroll.authorize(
+        authorizationQuery('payroll', payrollChallenge, { scope: 'openid', nonce: 'n' }),
+      );
+      const factor = await payroll.login(page, 'alice', PASSWORD);
+      assert.equal(factor.status, 200, 'pending: the factor page');
+      assert.match(factor.html, /<h1>Two-step verification<\/h1>/);
+      assert.match(factor.html, /name="method" value="passkey"/);
+      const options = optionsOf(factor.html) as { challenge: string; allowCredentials?: { id: string }[] };
+      assert.ok((options.allowCredentials ?? []).length >= 1, "only alice's passkeys are allowed");
+      const wrong = await payroll.post('/login', {
+        csrf_token: hiddenField(factor.html, 'csrf_token'),
+        request: hiddenField(factor.html, 'request'),
+        method: 'passkey',
+        credential: new SoftAuthenticator('gatehouse.test', origin).get(options),
+      });
+      assert.equal(wrong.status, 401, 'an unknown passkey is refused on the factor page');
+      const done = await payroll.post('/login', {
+        csrf_token: hiddenField(wrong.html, 'csrf_token'),
+        request: hiddenField(wrong.html, 'request'),
+        method: 'passkey',
+        credential: authenticator.get(optionsOf(wrong.html)),
+      });
+      assert.equal(done.status, 303, done.html);
+      let next = await payroll.get(done.location as string);
+      if (next.status === 200) next = await payroll.consent(next, 'allow');
+      const { code } = callbackParams(next.location);
+      const tokens = await assertOkJson(
+        await server.post(
+          '/token',
+          {
+            grant_type: 'authorization_code',
+            code: code as string,
+            redirect_uri: CALLBACK,
+            code_verifier: payrollVerifier,
+          },
+          { as: payrollClient },
+        ),
+      );
+      const claims = JSON.parse(
+        Buffer.from((tokens.id_token as string).split('.')[1] as string, 'base64url').toString(),
+      );
+      assert.deepEqual(claims.amr, ['pwd', 'hwk', 'user', 'mfa']);
+      assert.equal(claims.acr, 'mfa');
     });
 
     it('refuses a passkey answering another origin (WebAuthn §7.2 step 13) with 401 and the catalog page words, audited', async () => {

@@ -6,6 +6,9 @@ import Database from 'better-sqlite3';
 import { digestOf } from '../src/primitives/secrets.js';
 import { assertOkJson } from './_oauth-assertions.js';
 import { refresh, startTestServer, VERIFIER, type TestServer } from './_server.js';
+import { totpCode } from '../src/factors/totp.js';
+import { addTestUser, authorizationQuery, CALLBACK, hiddenField, PageBrowser, PASSWORD, pkce } from './_authorize.js';
+import { enrolmentSecret, recoveryCodes } from './_factors.js';
 
 const REDIRECT_URI = 'https://app.example/callback';
 
@@ -117,5 +120,68 @@ describe('credentials at rest: only digests are stored', () => {
     );
     for (const { what, value } of secrets)
       assert.deepEqual(filesContaining(files, value), [], `the ${what} is stored in plaintext`);
+  });
+});
+
+describe('second factors at rest, in the log and in /metrics: never in plaintext (issue 26)', () => {
+  let server: TestServer;
+  const lines: string[] = [];
+  let secret = '';
+  let codes: string[] = [];
+  let metrics = '';
+
+  before(async () => {
+    server = await startTestServer({
+      secondFactor: 'required',
+      logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    await server.addClient({ id: 'payroll', name: 'Payroll', redirectUris: [CALLBACK], public: true });
+    await addTestUser(server, 'alice');
+    const browser = new PageBrowser(server);
+    const query = authorizationQuery('payroll', pkce().challenge);
+    const login = await browser.authorize(query);
+    const enrolPage = await browser.login(login, 'alice', PASSWORD, { method: 'password' });
+    secret = enrolmentSecret(enrolPage.html);
+    const shown = await browser.post('/login', {
+      csrf_token: hiddenField(enrolPage.html, 'csrf_token'),
+      request: hiddenField(enrolPage.html, 'request'),
+      method: 'otp_enrolment',
+      enrolment: hiddenField(enrolPage.html, 'enrolment'),
+      code: totpCode(secret, server.clock.now()),
+    });
+    codes = recoveryCodes(shown.html);
+    assert.equal(codes.length, 10);
+    // A recovery code used, and a wrong one typed: both pass through the log's request lines.
+    for (const code of [codes[0] as string, codes[0] as string]) {
+      const other = new PageBrowser(server);
+      const page = await other.login(await other.authorize(query), 'alice', PASSWORD, { method: 'password' });
+      await other.post('/login', {
+        csrf_token: hiddenField(page.html, 'csrf_token'),
+        request: hiddenField(page.html, 'request'),
+        method: 'recovery_code',
+        code,
+      });
+    }
+    metrics = await (await fetch(`${server.url}/metrics`)).text();
+  });
+  after(() => server.close());
+
+  it('the TOTP secret and the recovery codes are in no file of the store (sealed, and digests)', () => {
+    const files = dataFiles(server.dataDir);
+    assert.deepEqual(filesContaining(files, secret), [], 'the base32 secret');
+    for (const code of codes) {
+      assert.deepEqual(filesContaining(files, code), [], `recovery code ${code}`);
+      assert.deepEqual(filesContaining(files, code.replaceAll('-', '')), [], `recovery code ${code}, canonical`);
+    }
+  });
+
+  it('nor in the log at its most verbose level, nor in /metrics', () => {
+    const log = lines.join('');
+    assert.ok(log.length > 0, 'the log has lines');
+    for (const value of [secret, ...codes]) {
+      assert.ok(!log.includes(value), `the log holds ${value}`);
+      assert.ok(!metrics.includes(value), `/metrics holds ${value}`);
+    }
+    assert.match(metrics, /gatehouse_sign_in_failures_total\{reason="wrong_recovery_code"\} 1/);
   });
 });

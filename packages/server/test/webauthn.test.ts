@@ -4,8 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { RateLimiter } from '../src/abuse/rate-limiter.js';
 import { AuditTrail } from '../src/audit/audit.js';
 import { runSignInStep } from '../src/authorize/sign-in/sign-in.js';
-import { passkeyStep } from '../src/authorize/sign-in/steps/passkey.js';
-import { passwordStep } from '../src/authorize/sign-in/steps/password.js';
+import { FactorSealing } from '../src/factors/sealing.js';
 import { NO_RATE_LIMITS } from '../src/rate-limits.js';
 import { openStore } from '../src/store/open.js';
 import { MemoryRateLimitStore } from '../src/store/sqlite/rate-limit-store.js';
@@ -294,24 +293,29 @@ for (const dialect of DIALECTS)
       assert.equal((await store.listPasskeys(alice.subject)).filter((p) => p.id === a.credentialId).length, 1);
     });
 
-    it('the passkey sign-in step: signed in as the owner with amr hwk+user; a refusal is audited with its reason and counted against the owner', async () => {
+    /** The pipeline's services, the Relying Party's included (StepServices.relyingParty). */
+    const pipeline = () => ({
+      store,
+      audit: new AuditTrail(store, () => {}),
+      rateLimits: new RateLimiter(new MemoryRateLimitStore(), NO_RATE_LIMITS),
+      factors: { sealing: new FactorSealing('f'.repeat(43), undefined), issuer: 'http://localhost:1' },
+      relyingParty: RP,
+    });
+
+    it('the passkey sign-in step (FIRST_FACTORS.passkey_sign_in): signed in as the owner with amr hwk+user; a refusal is audited with its reason and counted against the owner', async () => {
       const authenticator = await enrolled(alice);
-      const audit = new AuditTrail(store, () => {});
-      const services = { store, audit, rateLimits: new RateLimiter(new MemoryRateLimitStore(), NO_RATE_LIMITS) };
+      const services = pipeline();
       const { sessionId, options } = await assertion();
-      const step = passkeyStep(RP, sessionId, 'passwordless');
       const submit = (credential: string) =>
-        runSignInStep(
-          services,
-          {
-            state: { status: 'anonymous' },
-            field: (name) => (name === 'credential' ? credential : undefined),
-            address: '192.0.2.9',
-            clientId: 'app',
-            now: NOW + 5,
-          },
-          [step],
-        );
+        runSignInStep(services, {
+          state: { status: 'anonymous' },
+          sessionId,
+          field: (name) => ({ credential, method: 'passkey_sign_in' })[name as 'credential' | 'method'],
+          address: '192.0.2.9',
+          clientId: 'app',
+          policy: 'optional',
+          now: NOW + 5,
+        });
       const response = authenticator.get(options);
       const result = await submit(response);
       assert.equal(result.kind, 'signed_in');
@@ -333,27 +337,25 @@ for (const dialect of DIALECTS)
       assert.equal(event?.subject, 'alice', "a known credential's refusal names its owner");
     });
 
-    it('the passkey step as a second factor after a password: pending after pwd, then signed in with pwd, hwk and user (RFC 8176 §2)', async () => {
+    it('the passkey as a second factor (SECOND_FACTORS.passkey) after a password: pending after pwd, then signed in with pwd, hwk and user (RFC 8176 §2)', async () => {
       const authenticator = await enrolled(alice);
-      const services = {
-        store,
-        audit: new AuditTrail(store, () => {}),
-        rateLimits: new RateLimiter(new MemoryRateLimitStore(), NO_RATE_LIMITS),
-      };
+      const services = pipeline();
       const sessionId = await session();
-      const steps = [passwordStep, passkeyStep(RP, sessionId, 'second_factor')];
       const fields = (values: Record<string, string>) => ({
+        sessionId,
         field: (name: string) => values[name],
         address: '192.0.2.9',
         clientId: 'app',
+        policy: 'optional' as const,
       });
-      const first = await runSignInStep(
-        services,
-        { state: { status: 'anonymous' }, ...fields({ username: 'alice', password: 'a long passphrase' }), now: NOW },
-        steps,
-      );
-      assert.equal(first.kind, 'pending');
+      const first = await runSignInStep(services, {
+        state: { status: 'anonymous' },
+        ...fields({ username: 'alice', password: 'a long passphrase' }),
+        now: NOW,
+      });
+      assert.equal(first.kind, 'pending', 'optional: a user with a passkey is asked for it after the password');
       if (first.kind !== 'pending') return;
+      assert.deepEqual(first.due, { kind: 'choose', factors: ['passkey'] });
       const options = await authenticationOptions(
         store,
         RP,
@@ -361,11 +363,11 @@ for (const dialect of DIALECTS)
         sessionId,
         NOW,
       );
-      const second = await runSignInStep(
-        services,
-        { state: first.state, ...fields({ credential: authenticator.get(options) }), now: NOW + 9 },
-        steps,
-      );
+      const second = await runSignInStep(services, {
+        state: first.state,
+        ...fields({ method: 'passkey', credential: authenticator.get(options) }),
+        now: NOW + 9,
+      });
       assert.equal(second.kind, 'signed_in');
       assert.deepEqual(second.kind === 'signed_in' && second.state.methods, [
         { method: 'pwd', at: NOW },

@@ -39,6 +39,8 @@ export type ProblemCode =
   | 'passkey_enrolment_not_fresh'
   | 'user_code_invalid'
   | 'too_many_user_code_attempts'
+  | 'second_factor_failed'
+  | 'fresh_sign_in_required'
   | 'malformed_request'
   | 'request_header_too_large'
   | 'request_timeout'
@@ -514,6 +516,27 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     summary:
       "The device page refused the code before checking it: too many wrong codes from this address (by default 20 per hour), or too many attempts of any kind (60 a minute). This stops anyone guessing the codes of other people's devices (RFC 8628 §5.1). Operators set the limits with RATE_LIMIT_USER_CODE_*.",
     clientAction: 'Wait for the time given in the Retry-After header (shown on the page), then try again.',
+  }),
+  second_factor_failed: problem({
+    code: 'second_factor_failed',
+    status: 401,
+    slug: 'second-factor-failed',
+    title: 'That code did not work',
+    transient: false,
+    summary:
+      'The second step of a sign-in was refused: the code from the authenticator app is wrong, more than 30 seconds away from now, or was used already (each code signs in once, RFC 6238 §5.2); the recovery code is wrong or was used already; or, when setting up two-step verification, the code does not match the key just shown. Nothing was stored. Wrong codes count with wrong passwords: after 10 failures in an hour for one user (or 100 from one address), further attempts are refused for a while.',
+    clientAction:
+      'Type the code the app shows now (or wait for the next one if you just used it), or use one of your recovery codes. If you lost both, ask the operator to reset your second factor (gatehouse users reset-factors).',
+  }),
+  fresh_sign_in_required: problem({
+    code: 'fresh_sign_in_required',
+    status: 403,
+    slug: 'fresh-sign-in-required',
+    title: 'Sign in again to change this',
+    transient: false,
+    summary:
+      'Setting up, removing or renewing two-step verification on the account page needs a sign-in made in the last 10 minutes, so that someone who finds a signed-in browser cannot change it. Nothing was changed.',
+    clientAction: 'Sign in again on the account page, then make the change.',
   }),
   // The HTTP layer's own refusals, before any route: the request cannot be read as HTTP/1.1. On the
   // OAuth endpoints they are answered as invalid_request (request_unreadable) instead.

@@ -75,6 +75,11 @@ const CLIENT_SETTINGS: Json = {
   require_pushed_authorization_requests: boolean(
     'Whether its authorization requests must be pushed to /par (RFC 9126 §6); default false.',
   ),
+  second_factor: {
+    type: 'string',
+    enum: ['off', 'optional', 'required'],
+    description: "Whether signing in to it asks a second factor; absent: the server's SECOND_FACTOR.",
+  },
 };
 
 const CLAIMS: Json = {
@@ -139,6 +144,7 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
     properties: {
       username: string('1 to 64 characters of a-z, 0-9 and . _ @ -, stored lowercase.'),
       password: string('At least 8 characters; when left out, one is made and shown only in the answer.'),
+      second_factor_required: boolean('The user must set up a second factor at its first sign-in.'),
       ...CLAIMS,
     },
   },
@@ -164,6 +170,35 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
       created_at: time('When it was added.'),
       updated_at: time('When it last changed.'),
       disabled_at: time('When it was disabled; absent while it may sign in.'),
+      second_factor_required: boolean('Present (true) while the user must set up a second factor at its next sign-in.'),
+    },
+  },
+  FactorList: {
+    type: 'object',
+    required: ['factors'],
+    properties: {
+      factors: {
+        type: 'array',
+        description: "The user's second factors (never a secret).",
+        items: {
+          type: 'object',
+          required: ['kind'],
+          properties: {
+            kind: string('`otp` (an authenticator app, RFC 6238) or `recovery_codes`.'),
+            created_at: time('When it was set up.', true),
+            last_used_at: time('When it last signed the user in.', true),
+            remaining: { type: 'integer', description: 'Recovery codes: how many are unused.' },
+          },
+        },
+      },
+    },
+  },
+  FactorReset: {
+    type: 'object',
+    required: ['removed'],
+    properties: {
+      removed: { type: 'integer', description: 'How many factors were removed (recovery codes with them).' },
+      second_factor_required: boolean('Whether the user must set up a factor again at its next sign-in.'),
     },
   },
   UserWithPassword: {

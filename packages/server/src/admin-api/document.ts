@@ -223,6 +223,28 @@ const PATHS: Readonly<Record<string, Json>> = {
       problems: [404, 413, 415],
     }),
   },
+  '/users/{username}/factors': {
+    parameters: [USERNAME],
+    get: operation({
+      id: 'listUserFactors',
+      summary: "The user's second factors (issue 26): kinds and dates, never a secret.",
+      writes: false,
+      success: ['200', 'FactorList'],
+      problems: [404],
+    }),
+  },
+  '/users/{username}/factors/reset': {
+    parameters: [USERNAME],
+    post: operation({
+      id: 'resetUserFactors',
+      summary:
+        "Removes the user's second factors and recovery codes, signs it out of every browser, and audits second_factor_reset; with require_enrolment=true it sets one up again at its next sign-in.",
+      writes: true,
+      success: ['200', 'FactorReset'],
+      query: [query('require_enrolment', '`true`: the user must set up a second factor at its next sign-in.')],
+      problems: [404, 413, 415],
+    }),
+  },
   '/grants': {
     get: operation({
       id: 'listGrants',

@@ -16,9 +16,10 @@ import {
   updateUser,
 } from '../users/user-administration.js';
 import { describeUser } from '../users/users.js';
+import { describeFactor, listFactors, resetFactors } from '../factors/factors.js';
 import type { AdminAccess } from './caller.js';
 import type { AdminDefinition } from './definition.js';
-import type { Query } from './query.js';
+import { queryValue, type Query } from './query.js';
 
 type UserRequest = FastifyRequest<{ Params: { username: string } }>;
 
@@ -39,7 +40,7 @@ export function userRoutes(
   });
   app.post('/users', { config: access.writeJson }, async (request, reply) => {
     requireBody(request);
-    const { username, password, ...claims } = validBodyOrThrow(bodies.createUser(request.body));
+    const { username, password, second_factor_required, ...claims } = validBodyOrThrow(bodies.createUser(request.body));
     // Without a password, a strong one is made and shown this once: only its hash is kept.
     const generated = password === undefined ? generatePassword() : undefined;
     const user = await createUser(
@@ -49,6 +50,7 @@ export function userRoutes(
       clock.now(),
       checkedClaims(claims as Record<string, string | boolean>),
       request.adminActor,
+      { secondFactorRequired: second_factor_required === true },
     );
     reply.code(201).header('location', `${request.url.split('?')[0]}/${encodeURIComponent(user.username)}`);
     return { ...describeUser(user), ...(generated === undefined ? {} : { password: generated }) };
@@ -74,6 +76,21 @@ export function userRoutes(
   );
   app.post('/users/:username/enable', { config: access.write }, async (request: UserRequest) =>
     describeUser(await enableUser(audit, request.params.username, clock.now(), request.adminActor)),
+  );
+  app.get('/users/:username/factors', { config: access.read }, async (request: UserRequest) => {
+    const user = await existingUser(store, request.params.username);
+    return { factors: (await listFactors(store, user.subject)).map(describeFactor) };
+  });
+  app.post<{ Params: { username: string }; Querystring: Query }>(
+    '/users/:username/factors/reset',
+    { config: access.write },
+    async (request) => {
+      const user = await existingUser(store, request.params.username);
+      const requireEnrolment = queryValue(request.query, 'require_enrolment') === 'true';
+      const now = clock.now();
+      const removed = await resetFactors(audit, user, { now, actor: request.adminActor, requireEnrolment });
+      return { removed, second_factor_required: requireEnrolment };
+    },
   );
   app.delete('/users/:username', { config: access.write }, async (request: UserRequest, reply) => {
     const { username } = request.params;

@@ -1,3 +1,4 @@
+import type { FactorSummary } from '../factors/factors.js';
 import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../html/layout.js';
 
 /**
@@ -60,6 +61,10 @@ interface AccountPage {
   readonly linked?: readonly LinkedProviderView[];
   /** passkey: the passkeys section's HTML (passkey-page.ts); empty when the server offers none. */
   readonly passkeys?: string;
+  /** The user's second factors (no secret); absent: the section is not shown. */
+  readonly factors?: readonly FactorSummary[];
+  /** Whether the sign-in is recent enough to change them (sign-in-freshness.ts). */
+  readonly fresh?: boolean;
 }
 
 /** Federation: one linked upstream provider on the account page; unlinked by federation/'s POST /account/unlink. */
@@ -94,6 +99,40 @@ export function renderLinkedProviders(
 ${items}
 </ul>
 `;
+}
+
+function csrfField(csrfToken: string): string {
+  return `<input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">`;
+}
+
+/** The security section: two-step verification on or off, and what the user may do about it. */
+function security(base: BasePath, page: AccountPage): string {
+  const factors = page.factors ?? [];
+  const otp = factors.find((f) => f.kind === 'otp');
+  const codes = factors.find((f) => f.kind === 'recovery_codes');
+  const reauth = `<p class="fine-print">To change how you sign in, sign in again first.</p>
+<form method="post" action="${base}/account/login" class="stack">
+${csrfField(page.csrfToken)}
+<input type="hidden" name="method" value="password">
+<input type="hidden" name="username" value="${escapeHtml(page.username)}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required>
+<button type="submit" class="button secondary">Confirm it's you</button>
+</form>`;
+  const status = otp
+    ? `<p class="lead" id="two-step-status">Two-step verification is <strong>on</strong>: codes from your authenticator app, since ${day(otp.createdAt ?? 0)}. ${codes?.remaining ?? 0} recovery codes left.</p>`
+    : '<p class="lead" id="two-step-status">Two-step verification is <strong>off</strong>.</p>';
+  const actions = !page.fresh
+    ? reauth
+    : otp
+      ? `<div class="actions">
+<form method="post" action="${base}/account/recovery-codes">${csrfField(page.csrfToken)}<button type="submit" class="button secondary">New recovery codes</button></form>
+<form method="post" action="${base}/account/two-step/remove">${csrfField(page.csrfToken)}<button type="submit" class="button secondary">Turn off</button></form>
+</div>`
+      : `<p><a class="button primary" href="${base}/account/two-step">Set up two-step verification</a></p>`;
+  return `<p class="list-title section-title">How you sign in</p>
+${status}
+${actions}`;
 }
 
 /** A date people read; UTC, since the page has no script to learn the browser's zone. */
@@ -135,6 +174,7 @@ ${page.applications.map((a) => application(base, page.csrfToken, a)).join('\n')}
 <h1>Your account</h1>
 <p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
 ${list}
+${page.factors === undefined ? '' : security(base, page)}
 ${page.passkeys ?? ''}
 ${renderLinkedProviders(base, page.csrfToken, page.linked ?? [])}<p class="fine-print">Removing access signs the application out at once: its tokens stop working. · <a href="${base}/logout">Sign out</a></p>`,
   );

@@ -5,11 +5,16 @@ import { describeScope } from './consent.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import type { AuthorizePages } from './flow.js';
 import type { BrowserPage } from './page.js';
-import { renderAccountPage, renderNotSignedInPage } from './account-pages.js';
-import { sendPage, sendPageUnder } from '../html/responses.js';
+import { renderAccountPage } from './account-pages.js';
+import { accountSecurityEndpoints, accountTarget } from './account-security.js';
+import { listFactors } from '../factors/factors.js';
+import { sendSignInForm } from './login.js';
+import { isFreshSignIn } from './sign-in-freshness.js';
+import { secondFactorDueFor } from './step-up.js';
+import { sendPageUnder } from '../html/responses.js';
 import { passkeySection } from './passkey.js';
 import { renderPasskeySection } from './passkey-page.js';
-import { currentSession, signedInSubject } from './sessions.js';
+import { currentSession, signedInSubject, startSession } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
 import { applicationsOf, removeApplication } from './account-applications.js';
 
@@ -27,9 +32,16 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
   } = pages;
   app.get('/account', async (request, reply) => {
     const now = clock.now();
-    const session = signedInSession(await currentSession(store, request, now));
+    const current =
+      (await currentSession(store, request, now)) ?? (await startSession(store, reply, pages.cookies, now));
+    const session = signedInSession(current);
     const subject = session && (await signedInSubject(store, session));
-    if (!session || subject === undefined) return sendPage(reply, 200, renderNotSignedInPage(base));
+    if (!session || subject === undefined) {
+      // Not signed in: the same sign-in as the applications' (a pending one goes on at its factor).
+      const due = await secondFactorDueFor(pages.context, current, 'required');
+      const form = due.kind === 'none' ? ({ kind: 'password' } as const) : ({ kind: 'factor', due } as const);
+      return sendSignInForm(pages, reply, accountTarget(pages.context), current, 200, form);
+    }
     const applications = applicationsOf(await store.listAccountGrants(subject, now));
     // Federation: the upstream identities linked to the user, by their provider's name.
     const names = new Map((await (pages.upstreams?.list() ?? Promise.resolve([]))).map((u) => [u.id, u.displayName]));
@@ -47,10 +59,14 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
       applications: applications.map((a) => ({ ...a, scopes: a.scopes.map(describeScope) })),
       linked,
       passkeys: renderPasskeySection(base, session.csrfToken, passkeys),
+      factors: await listFactors(store, subject),
+      fresh: isFreshSignIn(session, now),
     });
+    reply.header('cache-control', 'no-store');
     const scripts = passkeys.creationOptions === undefined ? [] : ["'self'"];
     return sendPageUnder(reply, 200, page, { formAction: ["'self'"], scripts });
   });
+  accountSecurityEndpoints(app, pages);
   app.post('/account/revoke', async (request, reply) => {
     const now = clock.now();
     const form = formParamsOf(request.body);
@@ -75,6 +91,10 @@ export const accountPage: BrowserPage = {
   routes: [
     { path: '/account', methods: ['GET'] },
     { path: '/account/revoke', methods: ['POST'] },
+    { path: '/account/login', methods: ['POST'] },
+    { path: '/account/two-step', methods: ['GET', 'POST'] },
+    { path: '/account/two-step/remove', methods: ['POST'] },
+    { path: '/account/recovery-codes', methods: ['POST'] },
   ],
   serve: accountEndpoints,
 };

@@ -14,10 +14,11 @@ import type { BrowserPage } from './page.js';
  * | page      | file        | paths and methods                                                    |
  * |-----------|-------------|----------------------------------------------------------------------|
  * | authorize | endpoint.ts | GET, POST /authorize (the OAuth endpoint: sign-in, consent or a code) |
- * | sign-in   | login.ts    | POST /login (the first sign-in step: the password)                    |
+ * | sign-in   | login.ts    | POST /login (every sign-in step: the password, then a second factor)  |
  * | consent   | consent.ts  | POST /consent                                                        |
  * | logout    | logout.ts   | GET, POST /end-session (RP-Initiated Logout); GET, POST /logout      |
- * | account   | account.ts  | GET /account; POST /account/revoke                                   |
+ * | account   | account.ts  | GET /account; POST /account/revoke, /account/login; GET, POST         |
+ * |           |             | /account/two-step; POST /account/two-step/remove, /account/recovery-codes |
  * | device    | device.ts   | GET, POST /device; POST /device/login; POST /device/consent (RFC 8628) |
  * | passkey   | passkey.ts  | GET /assets/passkey.js; POST /login/passkey (passwordless sign-in);   |
  * |           |             | POST /account/passkeys, /account/passkeys/rename, .../remove          |

@@ -13,6 +13,8 @@ import type { BrowserPage } from './page.js';
 import { answerClient } from '../html/authorization-response.js';
 import { formActionSource, sendPage } from '../html/responses.js';
 import { currentSession, signedInSubject } from './sessions.js';
+import { authorizationTarget, sendSignInForm } from './login.js';
+import { secondFactorDueFor } from './step-up.js';
 import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
 
 const SCOPE_WORDS: Readonly<Record<string, string>> = {
@@ -103,6 +105,15 @@ export async function answerSignedIn(
   const { prompt } = request.oidc;
   const user = await signedInUser(pages, reply, request, session);
   if ('sent' in user) return user.sent;
+  // Step-up (OIDC Core §3.1.2.1 acr_values, a client requiring a second factor): the factor page,
+  // not the password again. prompt=none cannot show it (§3.1.2.6 interaction_required).
+  const target = authorizationTarget(pages, request);
+  const due = await secondFactorDueFor(pages.context, session, target.policy);
+  if (due.kind !== 'none') {
+    if (prompt.has('none'))
+      return answerWithError(pages, reply, request, new OAuthError('interaction_required'), status);
+    return sendSignInForm(pages, reply, target, session, 200, { kind: 'factor', due });
+  }
   // OIDC Core §3.1.2.1: prompt=consent asks again even when consent is remembered.
   if (!prompt.has('consent') && (await hasRememberedConsent(pages, request, user.subject)))
     return issueCode(pages, reply, request, user, status);
@@ -148,7 +159,12 @@ export function consentEndpoint(app: FastifyInstance, pages: AuthorizePages): vo
     if (form.get('decision') !== 'allow')
       return answerWithError(pages, reply, authorization, new OAuthError('consent_denied'), 303);
     const user = await signedInUser(pages, reply, authorization, signedIn);
-    return 'sent' in user ? user.sent : issueCode(pages, reply, authorization, user, 303);
+    if ('sent' in user) return user.sent;
+    // A consent form posted by a session that still owes a second factor: back to /authorize, which asks it.
+    const policy = authorizationTarget(pages, authorization).policy;
+    if ((await secondFactorDueFor(pages.context, signedIn, policy)).kind !== 'none')
+      return reply.code(303).header('location', `${base}/authorize?${authorization.query}`).send();
+    return issueCode(pages, reply, authorization, user, 303);
   });
 }
 

@@ -12,8 +12,8 @@ import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { renderDeviceConsentPage, renderDeviceDonePage, renderUserCodePage } from './device-pages.js';
 import type { AuthorizePages } from './flow.js';
 import type { BrowserPage } from './page.js';
-import { attemptSignIn, waitInWords } from './login.js';
-import { renderLoginPage, type LoginPage } from './login-page.js';
+import { attemptSignIn, sendRecoveryCodes, sendSignInForm, waitInWords, type SignInTarget } from './login.js';
+import { policyFor, secondFactorDueFor } from './step-up.js';
 import { sendPage } from '../html/responses.js';
 import { currentSession, signedInSubject, startSession } from './sessions.js';
 import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
@@ -59,9 +59,7 @@ export function deviceEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
     const entered = await enterCode(pages, request, reply, session, form.get('user_code') ?? '');
     if ('sent' in entered) return entered.sent;
-    const signedIn = signedInSession(session);
-    if (!signedIn) return sendDeviceLoginPage(pages, reply, entered, session, 200);
-    return sendDeviceConsentPage(pages, reply, entered, signedIn);
+    return answerEnteredCode(pages, reply, entered, session);
   });
 
   app.post(`${DEVICE_VERIFICATION_PATH}/login`, async (request, reply) => {
@@ -69,8 +67,14 @@ export function deviceEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
     const entered = await enterCode(pages, request, reply, session, form.get('request') ?? '');
     if ('sent' in entered) return entered.sent;
-    const attempt = await attemptSignIn(pages, request, reply, session, form, entered.client.id);
-    if (!attempt.ok) return sendDeviceLoginPage(pages, reply, entered, session, attempt.status, attempt.page);
+    const target = deviceTarget(pages, entered);
+    const attempt = await attemptSignIn(pages, request, reply, session, form, target);
+    if (!attempt.ok) return sendSignInForm(pages, reply, target, attempt.session, attempt.status, attempt.form);
+    if (attempt.reveal)
+      return sendRecoveryCodes(pages, reply, attempt.reveal, {
+        form: { action: DEVICE_VERIFICATION_PATH, hidden: { user_code: entered.userCode } },
+        csrfToken: attempt.session.csrfToken,
+      });
     return sendDeviceConsentPage(pages, reply, entered, attempt.session);
   });
 
@@ -85,6 +89,10 @@ export function deviceEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     // The grant the device code redeems names the user by its subject (OIDC Core §2).
     const subject = signedIn && (await signedInSubject(store, signedIn));
     if (!signedIn || subject === undefined) return sendDeviceLoginPage(pages, reply, entered, session, 200);
+    // A session that owes the client's second factor answers nothing: the factor page first.
+    const due = await secondFactorDueFor(pages.context, signedIn, deviceTarget(pages, entered).policy);
+    if (due.kind !== 'none')
+      return sendSignInForm(pages, reply, deviceTarget(pages, entered), session, 200, { kind: 'factor', due });
     const approved = form.get('decision') === 'allow';
     const decision = approved
       ? ({ status: 'approved', subject, authTime: signedIn.authenticatedAt, amr: amrOf(signedIn) } as const)
@@ -142,22 +150,43 @@ function sendCodeRefused(
   return sendPage(reply, 400, renderUserCodePage(base, { csrfToken: session.csrfToken, userCode: typed, alert }));
 }
 
+/** The device page's sign-in: its forms post to /device/login with the user code (RFC 8628 §3.3). */
+function deviceTarget(pages: AuthorizePages, entered: EnteredCode): SignInTarget {
+  return {
+    clientName: entered.client.name,
+    clientId: entered.client.id,
+    form: { action: `${DEVICE_VERIFICATION_PATH}/login`, hidden: { request: entered.userCode } },
+    formActions: [],
+    policy: policyFor(pages.context, entered.client),
+  };
+}
+
 function sendDeviceLoginPage(
-  { base }: AuthorizePages,
+  pages: AuthorizePages,
   reply: FastifyReply,
   entered: EnteredCode,
   session: BrowserSessionRecord,
   status: number,
-  extra: Pick<LoginPage, 'username' | 'alert'> = {},
-): FastifyReply {
-  const page = renderLoginPage(base, {
-    clientName: entered.client.name,
-    query: entered.userCode,
-    csrfToken: session.csrfToken,
-    action: `${DEVICE_VERIFICATION_PATH}/login`,
-    ...extra,
-  });
-  return sendPage(reply, status, page);
+): Promise<FastifyReply> {
+  return sendSignInForm(pages, reply, deviceTarget(pages, entered), session, status, { kind: 'password' });
+}
+
+/**
+ * A code entered by a browser: the sign-in form when it is anonymous, the factor page when its
+ * sign-in is pending or the client requires a second factor it did not do, else the consent page.
+ */
+async function answerEnteredCode(
+  pages: AuthorizePages,
+  reply: FastifyReply,
+  entered: EnteredCode,
+  session: BrowserSessionRecord,
+): Promise<FastifyReply> {
+  const target = deviceTarget(pages, entered);
+  const due = await secondFactorDueFor(pages.context, session, target.policy);
+  if (due.kind !== 'none') return sendSignInForm(pages, reply, target, session, 200, { kind: 'factor', due });
+  const signedIn = signedInSession(session);
+  if (!signedIn) return sendDeviceLoginPage(pages, reply, entered, session, 200);
+  return sendDeviceConsentPage(pages, reply, entered, signedIn);
 }
 
 function sendDeviceConsentPage(

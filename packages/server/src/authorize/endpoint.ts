@@ -8,7 +8,8 @@ import { needsSignIn } from './sign-in-freshness.js';
 import { readIdTokenHint } from '../oauth/id-token-hint.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { AuthorizationRequest } from '../oauth/authorization-request.js';
-import { sendLoginPage } from './login.js';
+import { authorizationTarget, sendLoginPage, sendSignInForm } from './login.js';
+import { secondFactorDueFor } from './step-up.js';
 import type { BrowserPage } from './page.js';
 import { currentSession, startSession } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
@@ -55,6 +56,18 @@ async function answerAuthorizationRequest(
   if (hint === 'invalid')
     return answerWithError(pages, reply, authorization, new OAuthError('id_token_hint_invalid'), 302);
   const signedIn = signedInSession(session);
+  // A sign-in stopped at its second factor goes on there, not at the password again.
+  if (session.pending === true && hint !== 'another' && !authorization.oidc.prompt.has('login')) {
+    const due = await secondFactorDueFor(pages.context, session, 'required');
+    if (due.kind !== 'none') {
+      if (authorization.oidc.prompt.has('none'))
+        return answerWithError(pages, reply, authorization, new OAuthError('login_required'), 302);
+      return sendSignInForm(pages, reply, authorizationTarget(pages, authorization), session, 200, {
+        kind: 'factor',
+        due,
+      });
+    }
+  }
   if (needsSignIn(authorization, session, now) || !signedIn || hint === 'another') {
     // OIDC Core §3.1.2.1: prompt=none never shows a page. Signed in as another user than the
     // id_token_hint names, choosing an account is an interaction; otherwise a sign-in is needed.

@@ -17,6 +17,8 @@ export interface LoginPage {
   readonly upstreams?: readonly UpstreamChoice[];
   /** passkey: the WebAuthn request options (JSON) when the page offers a passkey sign-in (passkey-page.ts). */
   readonly passkeyOptions?: string;
+  /** The last line (what comes after signing in); the consent step's by default. */
+  readonly finePrint?: string;
 }
 
 /** An upstream identity provider as the sign-in page offers it (federation/, passed in by app.ts). */
@@ -32,7 +34,7 @@ export interface UpstreamChoice {
  */
 function upstreamSection(base: BasePath, page: LoginPage): string {
   const upstreams = page.upstreams ?? [];
-  if (upstreams.length === 0 || page.action !== undefined) return '';
+  if (upstreams.length === 0 || (page.action ?? '/login') !== '/login') return '';
   const buttons = upstreams
     .map((u) => {
       const icon = u.icon ? `<img src="${escapeHtml(u.icon)}" alt="" width="16" height="16"> ` : '';
@@ -62,12 +64,13 @@ export function renderLoginPage(base: BasePath, page: LoginPage): string {
 <p class="lead">to continue to <strong class="client-name">${escapeHtml(page.clientName)}</strong></p>
 ${alert}<form method="post" action="${base}${page.action ?? '/login'}" class="stack">
 ${hiddenFields(page.csrfToken, page.query)}
+<input type="hidden" name="method" value="password">
 <label for="username">Username</label>
 <input id="username" name="username" type="text" value="${escapeHtml(page.username ?? '')}" autocomplete="${page.passkeyOptions ? 'username webauthn' : 'username'}" autocapitalize="none" autocorrect="off" spellcheck="false" maxlength="64" required${page.username ? '' : ' autofocus'}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${page.username ? ' autofocus' : ''}>
 <button type="submit" class="button primary">Sign in</button>
 </form>
-${page.passkeyOptions ? passkeySignInForm(base, page.csrfToken, page.query, page.passkeyOptions) : ''}${upstreamSection(base, page)}<p class="fine-print">Next, you will choose what ${escapeHtml(page.clientName)} may do with your account.</p>`,
+${page.passkeyOptions ? passkeySignInForm(base, page.csrfToken, page.query, page.passkeyOptions) : ''}${upstreamSection(base, page)}<p class="fine-print">${escapeHtml(page.finePrint ?? `Next, you will choose what ${page.clientName} may do with your account.`)}</p>`,
   );
 }

@@ -1,58 +1,145 @@
-import { PROBLEMS } from '@gatehouse/contract';
+import { PROBLEMS, ProblemError } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formParamsOf, type FormParams } from '../http/form.js';
-import type { SignInFailure, SignInStep } from './sign-in/steps/index.js';
+import type { SignInFailure } from './sign-in/steps/index.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
+import type { SecondFactorPolicy } from '../primitives/records.js';
 import type { AuthorizationRequest } from '../oauth/authorization-request.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
 import { renderLoginPage, type LoginPage } from './login-page.js';
+import { renderFactorPage, renderRecoveryCodesPage, type StepForm } from './factor-pages.js';
 import type { BrowserPage } from './page.js';
 import { formActionSource, sendPageUnder } from '../html/responses.js';
-import { passkeySignInOptions } from './passkey.js';
+import { passkeySecondFactorOptions, passkeySignInOptions } from './passkey.js';
+import { relyingPartyOf } from '../webauthn/index.js';
 import { currentSession, signIn } from './sessions.js';
 import { answerSignedIn } from './consent.js';
 import { runSignInStep } from './sign-in/sign-in.js';
+import type { SecondFactorDue } from './sign-in/second-factor-policy.js';
 import { signedInSession, signInStateOf, type SignedInSession } from './sign-in/state.js';
 import { asksForFreshSignIn } from './sign-in-freshness.js';
+import { beginOtpEnrolment, reopenOtpEnrolment } from '../factors/factors.js';
+import { policyFor, secondFactorDueFor } from './step-up.js';
 
-/** Sends the sign-in page of a request; its form may lead (by redirects) to the client. */
-export async function sendLoginPage(
+/**
+ * What a sign-in is for, as its forms need it: the client (name and id, for the page and the
+ * limits), where the forms post and what they carry, the CSP's extra `form-action` sources, and
+ * the second-factor policy. The authorization code flow, the device page and the account page
+ * each make one; the pipeline and the pages are the same.
+ */
+export interface SignInTarget {
+  readonly clientName: string;
+  readonly clientId: string;
+  readonly form: StepForm;
+  readonly formActions: readonly string[];
+  readonly policy: SecondFactorPolicy;
+  /** The sign-in page's last line. */
+  readonly finePrint?: string;
+  /**
+   * Whether the sign-in page offers the other first factors beside the password: a passkey
+   * (passkey.ts, POST /login/passkey) and the upstream identity providers (federation/). Only the
+   * authorization code flow's: their routes load the authorization request.
+   */
+  readonly alternatives?: boolean;
+}
+
+/** The sign-in target of an authorization request (POST /login). */
+export function authorizationTarget(pages: AuthorizePages, request: AuthorizationRequest): SignInTarget {
+  return {
+    clientName: request.client.name,
+    clientId: request.client.id,
+    form: { action: '/login', hidden: { request: request.query } },
+    formActions: [formActionSource(request.redirectUri)].filter((s) => s !== undefined),
+    policy: policyFor(pages.context, request.client, request.oidc.acrValues),
+    alternatives: true,
+  };
+}
+
+/** The form a sign-in shows: the first factor's (the password), or a second factor's. */
+export type SignInForm =
+  | ({ readonly kind: 'password' } & Pick<LoginPage, 'username' | 'alert'>)
+  | {
+      readonly kind: 'factor';
+      readonly due: Exclude<SecondFactorDue, { kind: 'none' }>;
+      readonly alert?: LoginPage['alert'];
+      /** An enrolment's sealed secret posted back: the same QR code again after a wrong code. */
+      readonly enrolment?: string;
+    };
+
+/** Sends a sign-in form of `target` for `session` (the first factor's, or a second factor's). */
+export async function sendSignInForm(
   pages: AuthorizePages,
   reply: FastifyReply,
-  request: AuthorizationRequest,
+  target: SignInTarget,
   session: BrowserSessionRecord,
   status: number,
-  extra: Pick<LoginPage, 'username' | 'alert'> = {},
+  form: SignInForm,
 ): Promise<FastifyReply> {
-  const { base, upstreams } = pages;
-  // passkey: the page offers a passwordless sign-in with a challenge of its own (passkey.ts).
-  const passkeyOptions = await passkeySignInOptions(pages, session);
-  const page = renderLoginPage(base, {
-    clientName: request.client.name,
-    query: request.query,
+  const { base, context, upstreams } = pages;
+  if (form.kind === 'password') {
+    // passkey: the page offers a passwordless sign-in with a challenge of its own (passkey.ts).
+    const passkeyOptions = target.alternatives ? await passkeySignInOptions(pages, session) : undefined;
+    const page = renderLoginPage(base, {
+      clientName: target.clientName,
+      query: target.form.hidden.request ?? '',
+      csrfToken: session.csrfToken,
+      action: target.form.action,
+      username: form.username,
+      alert: form.alert,
+      finePrint: target.finePrint,
+      // Federation: the upstream providers offered beside the password (and their redirects' origins).
+      upstreams: target.alternatives && upstreams ? await upstreams.list() : [],
+      passkeyOptions,
+    });
+    const upstreamOrigins = target.alternatives && upstreams ? await upstreams.formTargets() : [];
+    const formAction = ["'self'", ...target.formActions, ...upstreamOrigins];
+    return sendPageUnder(reply, status, page, { formAction, scripts: passkeyOptions ? ["'self'"] : [] });
+  }
+  const username = session.username ?? '';
+  const factors = context.signIn.factors;
+  const enrolment =
+    form.due.kind !== 'enrol'
+      ? undefined
+      : ((form.enrolment === undefined
+          ? undefined
+          : reopenOtpEnrolment(factors, session.id, form.enrolment, username)) ??
+        beginOtpEnrolment(factors, session.id, username));
+  // passkey: a second factor the user may choose, with a challenge for this session and user.
+  const passkeyOptions =
+    form.due.kind === 'choose' && form.due.factors.includes('passkey')
+      ? await passkeySecondFactorOptions(pages, session)
+      : undefined;
+  const page = renderFactorPage(base, {
+    clientName: target.clientName,
+    username,
     csrfToken: session.csrfToken,
-    // Federation: the upstream providers offered beside the password (and their redirects' origins).
-    upstreams: upstreams ? await upstreams.list() : [],
+    form: target.form,
+    due: form.due,
+    alert: form.alert,
+    enrolment,
     passkeyOptions,
-    ...extra,
   });
-  const upstreamOrigins = upstreams ? await upstreams.formTargets() : [];
-  const formAction = ["'self'", formActionSource(request.redirectUri), ...upstreamOrigins].filter(
-    (s): s is string => s !== undefined,
-  );
-  return sendPageUnder(reply, status, page, { formAction, scripts: passkeyOptions ? ["'self'"] : [] });
+  // The page shows a secret (enrolment) or asks one: never cached.
+  reply.header('cache-control', 'no-store');
+  return sendPageUnder(reply, status, page, {
+    formAction: ["'self'", ...target.formActions],
+    scripts: passkeyOptions ? ["'self'"] : [],
+  });
 }
 
 /** A refused sign-in, in the metrics: by its reason, and as the catalog problem its page shows. */
-function countSignInFailure(reply: FastifyReply, reason: SignInFailure): void {
+function countSignInFailure(reply: FastifyReply, reason: SignInFailure, secondStep: boolean): void {
   reply.server.metrics?.countSignInFailure(reason);
-  reply.server.metrics?.countProblem(reason === 'rate_limited' ? 'too_many_login_attempts' : refusalProblem(reason));
-}
-
-/** The catalog problem a refused step shows: a passkey's own, or the password's. */
-function refusalProblem(reason: SignInFailure): 'login_failed' | 'passkey_sign_in_failed' {
-  return reason.startsWith('passkey_') ? 'passkey_sign_in_failed' : 'login_failed';
+  const problem =
+    reason === 'rate_limited'
+      ? 'too_many_login_attempts'
+      : reason.startsWith('passkey_') && !secondStep
+        ? 'passkey_sign_in_failed'
+        : secondStep
+          ? 'second_factor_failed'
+          : 'login_failed';
+  reply.server.metrics?.countProblem(problem);
 }
 
 /** A Retry-After wait as a page says it. */
@@ -60,64 +147,148 @@ export function waitInWords(seconds: number): string {
   return seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
 }
 
-/** A sign-in form's outcome: signed in, or what the form must show again. */
-export type SignInAttempt =
-  | { readonly ok: true; readonly session: SignedInSession }
-  | { readonly ok: false; readonly status: 401 | 429; readonly page: Pick<LoginPage, 'username' | 'alert'> };
+/** What the factor page says about a refused second step. */
+function factorAlert(failure: SignInFailure): { readonly title: string; readonly text: string } {
+  const { title } = PROBLEMS.second_factor_failed;
+  if (failure === 'code_replayed') return { title, text: 'That code was used already. Wait for the next one.' };
+  if (failure === 'wrong_recovery_code') return { title, text: 'That recovery code is wrong or was used already.' };
+  if (failure === 'enrolment_refused') return { title, text: 'Start again from the application.' };
+  return { title, text: 'Check the code and try again.' };
+}
 
 /**
- * The HTTP side of a sign-in form for an OAuth client (`clientId`): the form handed to the sign-in
- * steps (sign-in/sign-in.ts) as plain data, then their result made a session (a new cookie), or a
- * refusal counted in the metrics (by its reason, and as the catalog problem its page shows) with
- * its Retry-After. An unknown user and a wrong password get the same 401. Shared by the
- * authorization code flow and the device page.
+ * A sign-in form's outcome: signed in (with recovery codes to show once, after an enrolment), or
+ * the form to show, with the session to show it in (a new one when a step passed).
+ */
+export type SignInAttempt =
+  | { readonly ok: true; readonly session: SignedInSession; readonly reveal?: readonly string[] }
+  | {
+      readonly ok: false;
+      readonly status: 200 | 401 | 429;
+      readonly session: BrowserSessionRecord;
+      readonly form: SignInForm;
+    };
+
+/**
+ * The HTTP side of a sign-in form for a target: the form handed to the sign-in pipeline
+ * (sign-in/sign-in.ts) as plain data, then its result made a session (a new cookie at each step
+ * passed), or a refusal counted in the metrics (by its reason, and as the catalog problem its page
+ * shows) with its Retry-After. An unknown user and a wrong password get the same 401. Shared by the
+ * authorization code flow, the device page and the account page.
  */
 export async function attemptSignIn(
-  { context: { store, audit, clock, rateLimits }, cookies }: AuthorizePages,
+  pages: AuthorizePages,
   request: FastifyRequest,
   reply: FastifyReply,
   session: BrowserSessionRecord,
   form: Pick<FormParams, 'get'>,
-  clientId: string,
-  steps?: readonly SignInStep[],
+  target: SignInTarget,
 ): Promise<SignInAttempt> {
+  const { store, audit, clock, rateLimits, signIn: settings } = pages.context;
   const now = clock.now();
   const result = await runSignInStep(
-    { store, rateLimits, audit },
-    { state: signInStateOf(session), field: (name) => form.get(name), address: request.ip, clientId, now },
-    steps,
+    { store, rateLimits, audit, factors: settings.factors, relyingParty: relyingPartyOf(pages.context.issuer) },
+    {
+      state: signInStateOf(session),
+      sessionId: session.id,
+      field: (name) => form.get(name),
+      address: request.ip,
+      clientId: target.clientId,
+      policy: target.policy,
+      now,
+    },
   );
+  const secondStep = (form.get('method') ?? 'password') !== 'password';
   switch (result.kind) {
+    case 'stale':
+      throw new ProblemError('csrf_token_invalid');
     case 'rate_limited': {
-      countSignInFailure(reply, 'rate_limited');
+      countSignInFailure(reply, 'rate_limited', secondStep);
       reply.header('retry-after', String(result.retryAfter));
       const { title } = PROBLEMS.too_many_login_attempts;
       const alert = { title, text: `Try again in ${waitInWords(result.retryAfter)}.` };
-      return { ok: false, status: 429, page: { username: result.username, alert } };
+      const due = secondStep ? await pendingDue(pages, session) : undefined;
+      const shown: SignInForm = due
+        ? { kind: 'factor', due, alert }
+        : { kind: 'password', username: result.username, alert };
+      return { ok: false, status: 429, session, form: shown };
     }
     case 'refused': {
-      countSignInFailure(reply, result.failure);
-      const problem = refusalProblem(result.failure);
-      const { title } = PROBLEMS[problem];
-      const text = problem === 'login_failed' ? 'Check them and try again.' : 'Try again, or use your password.';
-      return { ok: false, status: 401, page: { username: result.username, alert: { title, text } } };
+      countSignInFailure(reply, result.failure, secondStep);
+      if (secondStep && result.due)
+        return {
+          ok: false,
+          status: 401,
+          session,
+          form: {
+            kind: 'factor',
+            due: result.due,
+            alert: factorAlert(result.failure),
+            enrolment: form.get('enrolment'),
+          },
+        };
+      // A refused passkey has its own message; it does not reveal whose it is.
+      const passkey = result.failure.startsWith('passkey_');
+      const { title } = PROBLEMS[passkey ? 'passkey_sign_in_failed' : 'login_failed'];
+      const alert = { title, text: passkey ? 'Try again, or use your password.' : 'Check them and try again.' };
+      return { ok: false, status: 401, session, form: { kind: 'password', username: result.username, alert } };
     }
-    case 'pending':
-      // No step after the first has a page yet, and SIGN_IN_STEPS requires none.
-      await signIn(store, reply, cookies, session, result.state, now);
-      throw new Error(`no page serves the sign-in step '${result.next}'`);
+    case 'pending': {
+      const pending = await signIn(store, reply, pages.cookies, session, result.state, now);
+      return { ok: false, status: 200, session: pending, form: { kind: 'factor', due: result.due } };
+    }
     case 'signed_in': {
-      const signedIn = signedInSession(await signIn(store, reply, cookies, session, result.state, now));
+      const signedIn = signedInSession(await signIn(store, reply, pages.cookies, session, result.state, now));
       if (!signedIn) throw new Error('a completed sign-in made no signed-in session');
-      return { ok: true, session: signedIn };
+      return { ok: true, session: signedIn, ...(result.reveal ? { reveal: result.reveal } : {}) };
     }
   }
 }
 
+/** The factor a session was asked for, when a second step is under way. */
+async function pendingDue(
+  pages: AuthorizePages,
+  session: BrowserSessionRecord,
+): Promise<Exclude<SecondFactorDue, { kind: 'none' }> | undefined> {
+  const due = await secondFactorDueFor(pages.context, session, 'required');
+  return due.kind === 'none' ? undefined : due;
+}
+
+/** The recovery codes made by an enrolment, shown once; the button goes on to `next`. */
+export function sendRecoveryCodes(
+  { base }: AuthorizePages,
+  reply: FastifyReply,
+  codes: readonly string[],
+  next: { readonly href: string } | { readonly form: StepForm; readonly csrfToken: string },
+  formActions: readonly string[] = [],
+): FastifyReply {
+  reply.header('cache-control', 'no-store');
+  const page =
+    'href' in next
+      ? renderRecoveryCodesPage(base, { codes, next: next.href })
+      : renderRecoveryCodesPage(base, { codes, next: '', form: next.form, csrfToken: next.csrfToken });
+  return sendPageUnder(reply, 200, page, { formAction: ["'self'", ...formActions] });
+}
+
+/** Sends the sign-in page of a request; its form may lead (by redirects) to the client. */
+export function sendLoginPage(
+  pages: AuthorizePages,
+  reply: FastifyReply,
+  request: AuthorizationRequest,
+  session: BrowserSessionRecord,
+  status: number,
+  extra: Pick<LoginPage, 'username' | 'alert'> = {},
+): Promise<FastifyReply> {
+  return sendSignInForm(pages, reply, authorizationTarget(pages, request), session, status, {
+    kind: 'password',
+    ...extra,
+  });
+}
+
 /**
- * POST /login: CSRF token, then the request checked again, then the sign-in (limits and password).
- * Success goes back to GET /authorize (303, same origin), which asks for consent or answers the
- * client.
+ * POST /login: CSRF token, then the request checked again, then the sign-in step the form names
+ * (the password, or a second factor). A completed sign-in goes back to GET /authorize (303, same
+ * origin), which asks for consent or answers the client; a pending one shows the factor page.
  */
 export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void {
   const {
@@ -129,15 +300,14 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
     const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
     const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
     if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
-    const attempt = await attemptSignIn(pages, request, reply, session, form, check.request.client.id);
-    if (!attempt.ok) return sendLoginPage(pages, reply, check.request, session, attempt.status, attempt.page);
+    const target = authorizationTarget(pages, check.request);
+    const attempt = await attemptSignIn(pages, request, reply, session, form, target);
+    if (!attempt.ok) return sendSignInForm(pages, reply, target, attempt.session, attempt.status, attempt.form);
+    const next = `${base}/authorize?${check.request.query}`;
+    if (attempt.reveal) return sendRecoveryCodes(pages, reply, attempt.reveal, { href: next }, target.formActions);
     // prompt=login and max_age are met by this sign-in; GET /authorize, a second later, might ask again.
     if (asksForFreshSignIn(check.request)) return answerSignedIn(pages, reply, check.request, attempt.session, 303);
-    return reply
-      .code(303)
-      .header('cache-control', 'no-store')
-      .header('location', `${base}/authorize?${check.request.query}`)
-      .send();
+    return reply.code(303).header('cache-control', 'no-store').header('location', next).send();
   });
 }
 

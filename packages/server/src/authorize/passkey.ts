@@ -15,12 +15,11 @@ import {
 import { summarizeResponse } from '../webauthn/client-data.js';
 import { answerSignedIn } from './consent.js';
 import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
-import { attemptSignIn, sendLoginPage } from './login.js';
+import { attemptSignIn, authorizationTarget, sendSignInForm } from './login.js';
 import type { PasskeySection } from './passkey-page.js';
 import type { BrowserPage } from './page.js';
 import { currentSession, signedInSubject } from './sessions.js';
 import { signedInSession, type SignedInSession } from './sign-in/state.js';
-import { passkeyStep } from './sign-in/steps/passkey.js';
 import { asksForFreshSignIn } from './sign-in-freshness.js';
 
 /** A passkey is added only this soon after signing in, seconds: a session left open cannot add one later. */
@@ -40,6 +39,22 @@ export async function passkeySignInOptions(
   const rp = relyingPartyOf(issuer);
   if (rp === undefined || session.pending === true) return undefined;
   return JSON.stringify(await authenticationOptions(store, rp, { kind: 'passwordless' }, session.id, clock.now()));
+}
+
+/**
+ * The request options of the factor page's passkey form (a second factor after a password): the
+ * pending session's user's passkeys only, the challenge kept for this session and that user;
+ * undefined when the server offers no passkeys.
+ */
+export async function passkeySecondFactorOptions(
+  { context: { issuer, store, clock } }: AuthorizePages,
+  session: BrowserSessionRecord,
+): Promise<string | undefined> {
+  const rp = relyingPartyOf(issuer);
+  const user = session.username ? await store.findUser(session.username) : undefined;
+  if (rp === undefined || user === undefined) return undefined;
+  const use = { kind: 'second_factor', subject: user.subject } as const;
+  return JSON.stringify(await authenticationOptions(store, rp, use, session.id, clock.now()));
 }
 
 /**
@@ -85,7 +100,7 @@ function backToAccount(reply: FastifyReply, base: string): FastifyReply {
 
 /**
  * The passkey routes: the script; POST /login/passkey, the passwordless sign-in (the sign-in
- * pipeline with the passkey step alone, its limits and audit included); and on the account page,
+ * pipeline's FIRST_FACTORS.passkey_sign_in, its limits, audit and second-factor policy included); and on the account page,
  * POST /account/passkeys (enrol, within PASSKEY_ENROLMENT_FRESHNESS of signing in), .../rename and
  * .../remove. Every form carries the session's CSRF token; every change and refusal is audited.
  */
@@ -107,16 +122,21 @@ export function passkeyEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
     const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
     if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
-    const rp = relyingParty(issuer, 'passkey_sign_in_failed');
+    relyingParty(issuer, 'passkey_sign_in_failed');
+    // FIRST_FACTORS.passkey_sign_in through the sign-in pipeline (its limits, audit and second-factor policy).
     // The failure limits are per user: the user is the credential's owner, not a typed name.
     const claimed = summarizeResponse(form.get('credential'));
     const owner = claimed && (await store.findPasskey(claimed.summary.id))?.username;
-    const fields = { get: (name: string) => (name === 'username' ? (owner ?? '') : form.get(name)) };
-    const step = passkeyStep(rp, session.id, 'passwordless');
-    const attempt = await attemptSignIn(pages, request, reply, session, fields, check.request.client.id, [step]);
+    const fields = {
+      get: (name: string) =>
+        name === 'username' ? (owner ?? '') : name === 'method' ? 'passkey_sign_in' : form.get(name),
+    };
+    const target = authorizationTarget(pages, check.request);
+    const attempt = await attemptSignIn(pages, request, reply, session, fields, target);
     if (!attempt.ok) {
       // A refused passkey does not reveal whose it is: the username field stays empty.
-      return sendLoginPage(pages, reply, check.request, session, attempt.status, { alert: attempt.page.alert });
+      const shown = attempt.form.kind === 'password' ? { ...attempt.form, username: undefined } : attempt.form;
+      return sendSignInForm(pages, reply, target, attempt.session, attempt.status, shown);
     }
     const subject = await signedInSubject(store, attempt.session);
     const amr = (attempt.session.methods ?? []).map((m) => m.method).join(' ');

@@ -27,3 +27,11 @@ export function needsSignIn(
 export function asksForFreshSignIn(request: AuthorizationRequest): boolean {
   return request.oidc.prompt.has('login') || request.oidc.maxAge !== undefined;
 }
+
+/** How recent a sign-in must be to change how the user signs in (the account page's security section). */
+export const FRESH_SIGN_IN_SECONDS = 10 * 60;
+
+/** Whether a signed-in session's sign-in is recent enough to change its second factors. */
+export function isFreshSignIn(session: { readonly authenticatedAt: number }, now: number): boolean {
+  return now - session.authenticatedAt <= FRESH_SIGN_IN_SECONDS;
+}

@@ -146,6 +146,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     requirePushedAuthorizationRequests: config.requirePushedAuthorizationRequests,
     jwksUriAllowAddresses: config.jwksUriAllowAddresses,
     dpopNonces: config.dpopNonces,
+    secondFactor: config.secondFactor,
   };
 }
 

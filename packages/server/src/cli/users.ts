@@ -8,10 +8,12 @@ import {
   deleteUser,
   disableUser,
   enableUser,
+  existingUser,
   setUserPassword,
   updateUser,
 } from '../users/user-administration.js';
-import { describeUser } from '../users/users.js';
+import { describeUser, normalizeUsername } from '../users/users.js';
+import { describeFactor, listFactors, resetFactors } from '../factors/factors.js';
 import { parseCommand, unknownCommand, type CommandDeclaration } from './declaration.js';
 import { withStore } from './open-context.js';
 import type { CliIo } from './run.js';
@@ -38,6 +40,10 @@ const ADD = {
   options: {
     username: { type: 'string', value: 'NAME', required: true, help: 'the username' },
     'password-stdin': PASSWORD_STDIN,
+    'require-second-factor': {
+      type: 'boolean',
+      help: 'the user sets up a second factor (an authenticator app) at its first sign-in',
+    },
     ...CLAIMS,
   },
 } as const satisfies CommandDeclaration;
@@ -73,7 +79,32 @@ const ENABLE = {
   options: {},
 } as const;
 
-export const USER_COMMANDS: readonly CommandDeclaration[] = [ADD, UPDATE, LIST, REMOVE, PASSWD, DISABLE, ENABLE];
+const FACTORS = {
+  name: 'users factors',
+  summary: "a user's second factors (kinds and dates, never a secret)",
+  positionals: ['NAME'],
+  options: {},
+} as const;
+const RESET_FACTORS = {
+  name: 'users reset-factors',
+  summary: "remove a user's second factors and recovery codes; signs the user out of every browser",
+  positionals: ['NAME'],
+  options: {
+    'require-enrolment': { type: 'boolean', help: 'the user sets up a second factor again at its next sign-in' },
+  },
+} as const satisfies CommandDeclaration;
+
+export const USER_COMMANDS: readonly CommandDeclaration[] = [
+  ADD,
+  UPDATE,
+  LIST,
+  REMOVE,
+  PASSWD,
+  DISABLE,
+  ENABLE,
+  FACTORS,
+  RESET_FACTORS,
+];
 
 /**
  * `gatehouse users add|update|list|remove|passwd|disable|enable`, through users/user-administration.ts,
@@ -89,7 +120,9 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       const generated = values['password-stdin'] ? undefined : generatePassword();
       const password = generated ?? (await passwordFromStdin(io));
       const user = await withStore(config, (_store, clock, audit) =>
-        createUser(audit, username, password, clock.now(), claims, CLI_ACTOR),
+        createUser(audit, username, password, clock.now(), claims, CLI_ACTOR, {
+          secondFactorRequired: values['require-second-factor'] === true,
+        }),
       );
       io.out(
         JSON.stringify({ ...describeUser(user), ...(generated === undefined ? {} : { password: generated }) }, null, 2),
@@ -156,6 +189,25 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       const change = sub === 'disable' ? disableUser : enableUser;
       const user = await withStore(config, (_store, clock, audit) => change(audit, typed, clock.now(), CLI_ACTOR));
       io.out(JSON.stringify(describeUser(user), null, 2));
+      return 0;
+    }
+    case 'factors': {
+      const typed = parseCommand(FACTORS, args).positionals[0] as string;
+      const factors = await withStore(config, async (store) =>
+        listFactors(store, (await existingUser(store, typed)).subject),
+      );
+      io.out(JSON.stringify({ username: normalizeUsername(typed), factors: factors.map(describeFactor) }, null, 2));
+      return 0;
+    }
+    case 'reset-factors': {
+      const { values, positionals } = parseCommand(RESET_FACTORS, args);
+      const typed = positionals[0] as string;
+      const requireEnrolment = values['require-enrolment'] === true;
+      const removed = await withStore(config, async (store, clock, audit) => {
+        const user = await existingUser(store, typed);
+        return resetFactors(audit, user, { now: clock.now(), actor: CLI_ACTOR, requireEnrolment });
+      });
+      io.out(JSON.stringify({ username: normalizeUsername(typed), removed, second_factor_required: requireEnrolment }));
       return 0;
     }
     default:

@@ -211,7 +211,11 @@ async function finishUpstreamSignIn(pages: FederationPages, request: FastifyRequ
 /**
  * The session made from a federated sign-in: `amr` `fed` (RFC 8176 §2) with the upstream's own
  * `amr` values, so a client asking for `mfa` sees whether the upstream did it. Then on to the
- * authorization request, as after the password.
+ * authorization request, as after the password, where the sign-in pipeline's second-factor policy
+ * applies (consent.ts `answerSignedIn`, step-up.ts): a client or server requiring a second factor,
+ * or `acr_values=mfa`, asks the user's local second factor (or its enrolment) unless the upstream's
+ * `amr` counts two factors (`isMultiFactorAmr`: `mfa`, or two values of its own). The upstream is
+ * not a FIRST_FACTORS entry: its sign-in comes back on a redirect, not a form of the pipeline.
  */
 async function completeSignIn(
   pages: FederationPages,

@@ -144,6 +144,12 @@ input.user-code { font-size: 22px; text-align: center; text-transform: uppercase
 .passkey-rename input[type="text"] { flex: 1; min-width: 0; margin: 0; }
 .passkey-actions .button { min-height: 44px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.qr { display: block; width: 200px; height: 200px; margin: 4px auto 12px; }
+.secret { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 14px; text-align: center; overflow-wrap: anywhere; user-select: all; }
+.recovery-codes { display: grid; grid-template-columns: 1fr 1fr; gap: 6px 16px; list-style: none; margin: 0 0 18px; padding: 12px 14px; background: var(--bg); border: 1px solid var(--line); border-radius: 10px; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 14.5px; user-select: all; }
+.other-factors { margin-top: 18px; }
+.other-factors summary { cursor: pointer; color: var(--muted); font-size: 14px; }
+input.one-time-code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 20px; letter-spacing: 0.2em; text-align: center; }
 @media (max-width: 420px) {
   body { justify-content: flex-start; padding: 16px 12px; }
   .card { padding: 22px 18px 20px; border-radius: 14px; }

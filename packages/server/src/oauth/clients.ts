@@ -1,6 +1,12 @@
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { GRANT_TYPE_NAMES, isGrantTypeName, type GrantTypeName } from '../primitives/grant-types.js';
-import { isPublicClient, type ClientRecord, type JsonWebKeySet } from '../primitives/records.js';
+import {
+  isPublicClient,
+  SECOND_FACTOR_POLICIES,
+  type ClientRecord,
+  type JsonWebKeySet,
+  type SecondFactorPolicy,
+} from '../primitives/records.js';
 import { jwksProblem, jwksUriProblem } from './client-keys.js';
 import type { Repository } from '../store/repository.js';
 import { digestOf } from '../primitives/secrets.js';
@@ -86,6 +92,8 @@ export interface ClientRegistration {
   readonly authMethod?: 'private_key_jwt';
   /** RFC 9126 §6: its authorization requests must be pushed to /par. */
   readonly requirePushedAuthorizationRequests?: boolean;
+  /** `second_factor` (issue 26): off, optional or required; absent: the server's SECOND_FACTOR. */
+  readonly secondFactor?: string;
 }
 
 /** The scopes of the admin API (`/admin/v1`): `:read` for its read-only operations. */
@@ -177,7 +185,15 @@ export function clientFromRegistration(r: ClientRegistration, now: number): Clie
     },
     ...clientKeysOf(r),
     ...(r.requirePushedAuthorizationRequests === true ? { requirePushedAuthorizationRequests: true } : {}),
+    ...(r.secondFactor === undefined ? {} : { secondFactor: secondFactorOf(r.secondFactor) }),
   };
+}
+
+function secondFactorOf(value: string): SecondFactorPolicy {
+  const policy = SECOND_FACTOR_POLICIES.find((p) => p === value);
+  if (policy === undefined)
+    throw new OperatorInputError(`second_factor is off, optional or required, got ${JSON.stringify(value)}`);
+  return policy;
 }
 
 /**
@@ -321,5 +337,6 @@ export function describeClient(c: ClientRecord): Record<string, unknown> {
     ...(c.jwksUri ? { jwks_uri: c.jwksUri } : {}),
     require_pushed_authorization_requests: c.requirePushedAuthorizationRequests === true,
     ...(c.dpopBoundAccessTokens === true ? { dpop_bound_access_tokens: true } : {}),
+    ...(c.secondFactor === undefined ? {} : { second_factor: c.secondFactor }),
   };
 }

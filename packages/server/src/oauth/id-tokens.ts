@@ -1,3 +1,4 @@
+import { acrOf } from '../primitives/acr.js';
 import { createHash } from 'node:crypto';
 import type { ClientRecord } from '../primitives/records.js';
 import type { UserRecord } from '../store/identity-repository.js';
@@ -59,6 +60,8 @@ export class IdTokens {
       at_hash: atHash(r.accessToken),
       // OIDC Core §2, RFC 8176 §2: the methods the sign-in's session recorded ("pwd" for a password).
       ...(r.amr === null || r.amr.length === 0 ? {} : { amr: r.amr }),
+      // OIDC Core §2: acr, the class of the sign-in, `mfa` when its amr says so (primitives/acr.ts).
+      ...(r.amr === null || r.amr.length === 0 ? {} : { acr: acrOf(r.amr) }),
     };
     const header = { alg, typ: 'JWT', kid };
     return alg === 'RS256' ? signRs256Jwt(header, claims, key) : signEs256Jwt(header, claims, key);

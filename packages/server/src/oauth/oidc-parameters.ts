@@ -11,6 +11,8 @@ export interface OidcParameters {
   readonly maxAge: number | undefined;
   readonly loginHint: string | undefined;
   readonly idTokenHint: string | undefined;
+  /** `acr_values`, in order of preference (§3.1.2.1); `mfa` asks for a second factor (primitives/acr.ts). */
+  readonly acrValues: readonly string[];
 }
 
 const PROMPT_VALUES = new Set(['none', 'login', 'consent', 'select_account']);
@@ -36,6 +38,7 @@ export function oidcParametersOf(one: Lookup, scope: readonly string[]): OidcPar
     maxAge: maxAgeText === undefined ? undefined : Number(maxAgeText),
     loginHint: one('login_hint'),
     idTokenHint: one('id_token_hint'),
+    acrValues: (one('acr_values') ?? '').split(' ').filter((v) => v !== ''),
   };
 }
 

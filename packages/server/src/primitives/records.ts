@@ -57,6 +57,8 @@ export interface ClientRecord {
   readonly requirePushedAuthorizationRequests?: boolean;
   /** RFC 9449 §5.2 `dpop_bound_access_tokens`: every token request must carry a DPoP proof (0021). */
   readonly dpopBoundAccessTokens?: boolean;
+  /** Whether signing in to this client asks a second factor; absent: the server's SECOND_FACTOR. */
+  readonly secondFactor?: SecondFactorPolicy;
 }
 
 /** A JWK Set (RFC 7517 §5): public keys only, as the client registered them. */
@@ -101,6 +103,13 @@ export const DEFAULT_TOKEN_EXCHANGE_POLICY: TokenExchangePolicy = Object.freeze(
   subjectAudiences: [],
   impersonation: false,
 });
+
+/**
+ * Whether a sign-in asks a second factor (issue 26): `off` never; `optional` when the user has
+ * enrolled one; `required` always, the user enrolling one during the sign-in when it has none.
+ */
+export const SECOND_FACTOR_POLICIES = ['off', 'optional', 'required'] as const;
+export type SecondFactorPolicy = (typeof SECOND_FACTOR_POLICIES)[number];
 
 /** Why a grant was revoked: `grant_revoked`'s reason in the audit trail, `revoked_reason` of `grants list`. */
 export const GRANT_REVOCATION_REASONS = [

@@ -39,6 +39,10 @@ export const AUDIT_EVENT_NAMES = [
   'signing_key_retired',
   'upstream_provider_changed',
   'upstream_provider_removed',
+  'second_factor_enrolled',
+  'second_factor_reset',
+  'recovery_codes_generated',
+  'recovery_code_used',
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];

@@ -25,6 +25,8 @@ export interface UserRecord {
   readonly claims: UserClaims;
   /** When an operator disabled the user: it can no longer sign in. Null (or absent) while enabled. */
   readonly disabledAt?: number | null;
+  /** The user must enrol a second factor at its next sign-in (`users add --require-second-factor`). */
+  readonly secondFactorRequired?: boolean;
 }
 
 /** A browser's session on the authorization pages; `id` is the SHA-256 of the cookie value. */
@@ -81,6 +83,7 @@ export function userFromRow(r: Selectable<UsersTable>): UserRecord {
     subject: r.subject,
     claims: JSON.parse(r.claims) as UserClaims,
     disabledAt: r.disabled_at === null ? null : Number(r.disabled_at),
+    secondFactorRequired: Number(r.second_factor_required) === 1,
   };
 }
 
@@ -109,6 +112,7 @@ export function userToRow(u: UserRecord): Insertable<UsersTable> {
     updated_at: u.updatedAt,
     subject: u.subject,
     claims: JSON.stringify(u.claims),
+    second_factor_required: u.secondFactorRequired === true ? 1 : 0,
   };
 }
 

@@ -238,6 +238,7 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0013_sign_in_methods': { up: signInMethodsMigration },
   '0014_record_owners': { up: recordOwnersMigration },
   '0015_grant_subjects': { up: grantSubjectsMigration },
+  '0016_second_factors': { up: secondFactorsMigration },
   '0017_passkeys': { up: passkeysMigration },
   '0018_federation': { up: federationMigration },
   '0019_client_id_metadata_documents': { up: clientIdMetadataDocumentsMigration },
@@ -527,6 +528,46 @@ async function federationMigration(db: Kysely<unknown>): Promise<void> {
     .addColumn('provider_id', 'text', (c) => c.notNull())
     .addColumn('data', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .execute();
+}
+
+/**
+ * 0016: second factors (issue 26). A user's one-time-code secret (RFC 6238), sealed, with the last
+ * time step used (a code is good once); the digests of its recovery codes; whether the user must
+ * enrol at the next sign-in; a client's `second_factor` policy (null: the server's); and the secret
+ * factor secrets are sealed under when KEY_ENCRYPTION_KEY is not set.
+ */
+async function secondFactorsMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('second_factors')
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('secret', 'text', (c) => c.notNull())
+    .addColumn('last_step', 'bigint')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('last_used_at', 'bigint')
+    .addPrimaryKeyConstraint('second_factors_pk', ['subject', 'kind'])
+    .execute();
+  await db.schema
+    .createTable('recovery_codes')
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('digest', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('used_at', 'bigint')
+    .addPrimaryKeyConstraint('recovery_codes_pk', ['subject', 'digest'])
+    .execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('second_factor_required', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.alterTable('clients').addColumn('second_factor', 'text').execute();
+  await (db as Kysely<Pick<Database, 'server_secrets'>>)
+    .insertInto('server_secrets')
+    .values({
+      name: 'factor_sealing_key',
+      value: randomBytes(32).toString('base64url'),
+      created_at: Math.floor(Date.now() / 1000),
+    })
     .execute();
 }
 

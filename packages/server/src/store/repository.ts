@@ -31,6 +31,7 @@ import { createFederationRepository, type FederationRepository } from './federat
 import { createPasskeyRepository, type PasskeyRepository } from './passkey-repository.js';
 import { createPushedRequestRepository, type PushedRequestRepository } from './pushed-request-repository.js';
 import { createDpopRepository, type DpopRepository } from './dpop-repository.js';
+import { createFactorRepository, type FactorRepository } from './factor-repository.js';
 import type { Database } from './schema.js';
 import { createClientMetadataRepository, type ClientMetadataRepository } from './client-metadata-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
@@ -50,7 +51,8 @@ export interface Repository
     FederationRepository,
     PasskeyRepository,
     PushedRequestRepository,
-    DpopRepository {
+    DpopRepository,
+    FactorRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -108,6 +110,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     ...createPasskeyRepository(db),
     ...createPushedRequestRepository(db),
     ...createDpopRepository(db),
+    ...createFactorRepository(db),
     async insertClient(client) {
       await db.insertInto('clients').values(clientToRow(client)).execute();
     },

@@ -11,6 +11,7 @@ import type {
   SigningKeyRecord,
   TokenExchangePolicy,
 } from '../primitives/records.js';
+import { SECOND_FACTOR_POLICIES, type SecondFactorPolicy } from '../primitives/records.js';
 import type {
   AuthorizationCodesTable,
   ClientsTable,
@@ -57,6 +58,7 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     ...(r.require_par === 1 ? { requirePushedAuthorizationRequests: true } : {}),
     // Present only when set, like the records made before migration 0021.
     ...(r.dpop_bound_access_tokens === 1 ? { dpopBoundAccessTokens: true } : {}),
+    ...(isSecondFactorPolicy(r.second_factor) ? { secondFactor: r.second_factor } : {}),
   };
 }
 
@@ -86,6 +88,7 @@ export function clientToRow(c: ClientRecord): Selectable<ClientsTable> {
     auth_method: c.authMethod ?? null,
     require_par: c.requirePushedAuthorizationRequests ? 1 : 0,
     dpop_bound_access_tokens: c.dpopBoundAccessTokens ? 1 : 0,
+    second_factor: c.secondFactor ?? null,
   };
 }
 
@@ -198,4 +201,8 @@ export function amrToColumn(amr: readonly string[] | null | undefined): string |
 
 export function amrFromColumn(column: string | null): readonly string[] | null {
   return column === null || column === '' ? null : column.split(' ');
+}
+
+function isSecondFactorPolicy(value: string | null): value is SecondFactorPolicy {
+  return (SECOND_FACTOR_POLICIES as readonly (string | null)[]).includes(value);
 }

@@ -28,6 +28,8 @@ export interface Database {
   pushed_authorization_requests: PushedAuthorizationRequestsTable;
   client_assertion_jtis: ClientAssertionJtisTable;
   dpop_proofs: DpopProofsTable;
+  second_factors: SecondFactorsTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 /** DPoP proofs seen (0021), by SHA-256 of key thumbprint and `jti`, until their window closes (RFC 9449 §11.1). */
@@ -87,6 +89,19 @@ export interface PasskeysTable {
   last_used_at: number | null;
 }
 
+/** A user's second factor (0016): one row per kind (`otp`, RFC 6238). */
+export interface SecondFactorsTable {
+  /** The user's `users.subject`. */
+  subject: string;
+  kind: string;
+  /** The factor's secret sealed (AES-256-GCM, JSON; factors/sealing.ts): never plaintext. */
+  secret: string;
+  /** The last RFC 6238 time step a code was accepted for; a code of that step or before is refused. */
+  last_step: number | null;
+  created_at: number;
+  last_used_at: number | null;
+}
+
 /** A WebAuthn ceremony's challenge (0017): single-use, short-lived, bound to a browser session. */
 export interface WebAuthnChallengesTable {
   /** The challenge, base64url (it is sent to the browser; not a secret at rest). */
@@ -97,6 +112,14 @@ export interface WebAuthnChallengesTable {
   /** The user a registration (or a second-factor assertion) is for; null for a passwordless sign-in. */
   subject: string | null;
   expires_at: number;
+}
+
+/** A user's recovery codes (0016), each by SHA-256 digest; `used_at` once used. */
+export interface RecoveryCodesTable {
+  subject: string;
+  digest: string;
+  created_at: number;
+  used_at: number | null;
 }
 
 /** RFC 8628 device authorizations (0009): a device code and its user code, until redeemed or expired. */
@@ -192,6 +215,8 @@ export interface ClientsTable {
   require_par: number;
   /** 1: every token request must carry a DPoP proof (0021, RFC 9449 §5.2). */
   dpop_bound_access_tokens: number;
+  /** `off`, `optional` or `required` (0016); null: the server's SECOND_FACTOR. */
+  second_factor: string | null;
 }
 
 /** A grant and its refresh-token family: the chain of rotations issued under it. */
@@ -292,6 +317,8 @@ export interface UsersTable {
   claims: string;
   /** When an operator disabled the user (0011); null while the user may sign in. */
   disabled_at: number | null;
+  /** 1 when the user must enrol a second factor at the next sign-in (0016, `users add --require-second-factor`). */
+  second_factor_required: number;
 }
 
 /** The original authentication of a grant made by an OpenID Connect sign-in (OIDC Core §12.2). */

@@ -19,8 +19,9 @@ export async function createUser(
   now: number,
   claims: UserClaims,
   actor: Actor,
+  options: { readonly secondFactorRequired?: boolean } = {},
 ): Promise<UserRecord> {
-  const user = await newUser(typedUsername, password, now, claims);
+  const user = { ...(await newUser(typedUsername, password, now, claims)), ...options };
   return trail.transaction(async (tx, audit) => {
     await insertNewUser(tx, user);
     await audit({ event: 'user_created', at: now, subject: user.subject, actor: actor.id });
@@ -116,6 +117,7 @@ export async function deleteUser(
     const user = await tx.findUser(username);
     if (!user || !(await tx.removeUser(username))) return { removed: false, grantsRevoked: 0 };
     const { subject } = user;
+    await tx.deleteSecondFactors(subject);
     const grantsRevoked = await tx.revokeGrantsOf(subject, 'revoked_by_admin', now);
     // One event for the user's grants (grant_id null): the revocation is one statement.
     if (grantsRevoked > 0)

@@ -97,5 +97,6 @@ export function describeUser(u: UserRecord): Record<string, unknown> {
     created_at: new Date(u.createdAt * 1000).toISOString(),
     updated_at: new Date(u.updatedAt * 1000).toISOString(),
     ...(u.disabledAt == null ? {} : { disabled_at: new Date(u.disabledAt * 1000).toISOString() }),
+    ...(u.secondFactorRequired === true ? { second_factor_required: true } : {}),
   };
 }

@@ -1,9 +1,20 @@
 import { AUDIT_USERNAME_MAX, truncated, type AuditTrail } from '../../audit/audit.js';
 import { addressKey, usernameKey, type Charge, type RateLimiter } from '../../abuse/rate-limiter.js';
+import type { FactorServices } from '../../factors/factors.js';
+import type { SecondFactorPolicy } from '../../primitives/records.js';
 import type { Store } from '../../store/store.js';
+import type { RelyingParty } from '../../webauthn/index.js';
 import { normalizeUsername } from '../../users/users.js';
+import { enrolledFactors, secondFactorDue, type SecondFactorDue } from './second-factor-policy.js';
 import type { CompletedSignIn, PendingSignIn, SignInState } from './state.js';
-import { SIGN_IN_STEPS, type AmrValue, type SignInFailure, type SignInStep } from './steps/index.js';
+import {
+  ENROLMENT_METHOD,
+  ENROLMENT_STEP,
+  FIRST_FACTORS,
+  SECOND_FACTORS,
+  type SignInFailure,
+  type SignInStep,
+} from './steps/index.js';
 
 /** What a sign-in needs besides the form: no request, no reply. */
 export interface SignInServices {
@@ -11,48 +22,75 @@ export interface SignInServices {
   readonly rateLimits: RateLimiter;
   /** Where a refused step is recorded (and so logged and counted). */
   readonly audit: AuditTrail;
+  readonly factors: FactorServices;
+  /** The WebAuthn Relying Party of the passkey steps; undefined: no passkeys (an IP-literal issuer). */
+  readonly relyingParty?: RelyingParty;
 }
 
 /** One submitted step of a sign-in, as plain data. */
 export interface SignInSubmission {
-  /** The session's state: anonymous or signed in (a new sign-in begins), or pending (it goes on). */
+  /** The session's state: anonymous (a sign-in begins), pending (it goes on) or signed in (a step-up). */
   readonly state: SignInState;
-  /** The submitted form's fields. */
+  /** The browser session's id (an enrolment's secret is sealed to it). */
+  readonly sessionId: string;
+  /** The submitted form's fields; `method` names the step (absent: the password). */
   readonly field: (name: string) => string | undefined;
   /** The client's address, for the limits and the audit trail. */
   readonly address: string;
   /** The OAuth client the sign-in is for. */
   readonly clientId: string;
+  /** Whether this sign-in asks a second factor (second-factor-policy.ts `requestPolicy`). */
+  readonly policy: SecondFactorPolicy;
   readonly now: number;
 }
 
 /** What became of a submission; the route turns it into headers, a session and a page. */
 export type SignInResult =
-  | { readonly kind: 'signed_in'; readonly state: CompletedSignIn }
-  | { readonly kind: 'pending'; readonly state: PendingSignIn; readonly next: AmrValue }
+  | { readonly kind: 'signed_in'; readonly state: CompletedSignIn; readonly reveal?: readonly string[] }
+  | {
+      readonly kind: 'pending';
+      readonly state: PendingSignIn;
+      readonly due: Exclude<SecondFactorDue, { kind: 'none' }>;
+    }
   | { readonly kind: 'rate_limited'; readonly username: string; readonly retryAfter: number }
-  | { readonly kind: 'refused'; readonly username: string; readonly failure: Exclude<SignInFailure, 'rate_limited'> };
+  | {
+      readonly kind: 'refused';
+      readonly username: string;
+      readonly failure: Exclude<SignInFailure, 'rate_limited'>;
+      /** On a second-factor form: what the page asks again. */
+      readonly due?: Exclude<SecondFactorDue, { kind: 'none' }>;
+    }
+  /** A second-factor form without a sign-in under way, or a method no table has: the form is stale. */
+  | { readonly kind: 'stale' };
+
+/** The step a form names, and whether it is a first factor (a new sign-in) or one for a known user. */
+function stepOf(method: string): { readonly step: SignInStep; readonly first: boolean } | undefined {
+  const first = Object.hasOwn(FIRST_FACTORS, method) ? FIRST_FACTORS[method] : undefined;
+  if (first) return { step: first, first: true };
+  if (method === ENROLMENT_METHOD) return { step: ENROLMENT_STEP, first: false };
+  const second = Object.hasOwn(SECOND_FACTORS, method) ? SECOND_FACTORS[method] : undefined;
+  return second && { step: second, first: false };
+}
 
 /**
- * Runs the next step of a sign-in for an OAuth client: the rate limits, then the step (the first
- * of `steps` unless the session is pending). Every attempt counts per address and per OAuth client,
- * and every failure per username and per address; past a failure limit, the form is refused before
- * any secret is checked, the right one included (NIST SP 800-63B §5.2.2). A passed step is
- * recorded with its time (RFC 8176 `amr`); once every step passed, the sign-in is complete and its
- * time is the `auth_time` (OIDC Core §2).
+ * Runs one step of a sign-in for an OAuth client: the rate limits, then the step the form names.
+ * A first factor (FIRST_FACTORS) begins a sign-in and names the user; then, when the policy asks a
+ * second factor, the session is pending until one of SECOND_FACTORS passes (or the enrolment, for
+ * a user required to have one who has none). A signed-in session may do a second factor as a
+ * step-up. Every attempt counts per address and per OAuth client, and every failure of any step
+ * per username and per address (one budget for all factors: a six-digit code gets no more guesses
+ * than a password); past a failure limit, the form is refused before any secret is checked, the
+ * right one included (NIST SP 800-63B §5.2.2). A passed step is recorded with its time (RFC 8176
+ * `amr`); once complete, the sign-in's time is the `auth_time` (OIDC Core §2).
  */
-export async function runSignInStep(
-  services: SignInServices,
-  submission: SignInSubmission,
-  steps: readonly SignInStep[] = SIGN_IN_STEPS,
-): Promise<SignInResult> {
+export async function runSignInStep(services: SignInServices, submission: SignInSubmission): Promise<SignInResult> {
   const { store, rateLimits, audit } = services;
-  const { state, address, clientId, now } = submission;
-  const pending = state.status === 'pending' ? state : undefined;
-  const username = pending?.username ?? normalizeUsername(submission.field('username') ?? '');
-  const done = pending?.methods ?? [];
-  const step = steps[done.length];
-  if (step === undefined) throw new Error('a pending sign-in has no step left');
+  const { state, address, clientId, now, policy } = submission;
+  const chosen = stepOf(submission.field('method') ?? 'password');
+  if (!chosen || (!chosen.first && state.status === 'anonymous')) return { kind: 'stale' };
+  const known = chosen.first || state.status === 'anonymous' ? undefined : state;
+  const username = known?.username ?? normalizeUsername(submission.field('username') ?? '');
+  const done = known?.methods ?? [];
   const failureBuckets: Charge[] = [
     ['login_failure_user', usernameKey(username)],
     ['login_failure_address', addressKey(address)],
@@ -63,19 +101,51 @@ export async function runSignInStep(
       ['login_client', clientId],
     ])) || (await rateLimits.peek(failureBuckets));
   if (wait > 0) return { kind: 'rate_limited', username, retryAfter: wait };
-  const outcome = await step.check({ username, field: submission.field, now }, { store });
+  const attempt = { username, field: submission.field, now, sessionId: submission.sessionId };
+  if (!chosen.first && !(await mayUseStep(store, username, chosen.step)))
+    return refuse(services, submission, username, 'enrolment_refused');
+  const outcome = await chosen.step.check(attempt, {
+    store,
+    audit,
+    factors: services.factors,
+    relyingParty: services.relyingParty,
+  });
   if (!outcome.ok) {
     await rateLimits.consume(failureBuckets);
     const subject = outcome.auditedName === null ? null : truncated(outcome.auditedName, AUDIT_USERNAME_MAX);
     await audit.record({ event: 'login_failed', at: now, clientId, address, reason: outcome.failure, subject });
-    return { kind: 'refused', username, failure: outcome.failure };
+    if (chosen.first) return { kind: 'refused', username, failure: outcome.failure };
+    return refuse(services, submission, username, outcome.failure);
   }
-  // passkey: a step may record several amr values (`hwk`/`swk` and `user`), so the next step is
-  // found by the step's index, not by the methods' count. (A step after such a step would need the
-  // pending state to count steps; none follows one today: a passkey is a whole sign-in or the last.)
-  const methods = [...done, ...(outcome.methods ?? [step.method]).map((method) => ({ method, at: now }))];
-  const next = steps[done.length + 1];
-  if (next !== undefined)
-    return { kind: 'pending', state: { status: 'pending', username: outcome.username, methods }, next: next.method };
-  return { kind: 'signed_in', state: { status: 'signed_in', username: outcome.username, methods, authTime: now } };
+  // A step may record amr values of its own (a passkey: `hwk` or `swk`, and `user`).
+  const methods = [...done, ...(outcome.methods ?? chosen.step.methods).map((method) => ({ method, at: now }))];
+  const user = await store.findUser(outcome.username);
+  if (!user) return { kind: 'refused', username, failure: 'unknown_user' };
+  const due = chosen.first ? await secondFactorDue(store, user, policy, methods) : ({ kind: 'none' } as const);
+  if (due.kind !== 'none')
+    return { kind: 'pending', state: { status: 'pending', username: user.username, methods }, due };
+  const signedIn: CompletedSignIn = { status: 'signed_in', username: user.username, methods, authTime: now };
+  return { kind: 'signed_in', state: signedIn, ...(outcome.reveal ? { reveal: outcome.reveal } : {}) };
+}
+
+/**
+ * Whether a known user may take this second step: enrolment only while the user has no second
+ * factor, so that a password alone never adds one beside an existing factor.
+ */
+async function mayUseStep(store: Store, username: string, step: SignInStep): Promise<boolean> {
+  if (step !== ENROLMENT_STEP) return true;
+  const user = await store.findUser(username);
+  return user !== undefined && (await enrolledFactors(store, user)).length === 0;
+}
+
+/** A refused second step: the failure, and what the factor page asks again. */
+async function refuse(
+  { store }: SignInServices,
+  _submission: SignInSubmission,
+  username: string,
+  failure: Exclude<SignInFailure, 'rate_limited'>,
+): Promise<SignInResult> {
+  const user = await store.findUser(username);
+  const due = user && (await secondFactorDue(store, user, 'required', []));
+  return { kind: 'refused', username, failure, ...(due && due.kind !== 'none' ? { due } : {}) };
 }

@@ -1,3 +1,4 @@
+import { isMultiFactorAmr } from '../../primitives/acr.js';
 import type { AuthenticationMethodRecord, BrowserSessionRecord } from '../../store/identity-repository.js';
 
 /**
@@ -44,7 +45,12 @@ export function signedInSession(session: BrowserSessionRecord | undefined): Sign
     : undefined;
 }
 
-/** The ID token's `amr` (OIDC Core §2): each RFC 8176 value the session recorded, once, in order. */
+/**
+ * The ID token's `amr` (OIDC Core §2): each RFC 8176 value the session recorded, once, in order,
+ * and `mfa` (§2: "Multiple-factor authentication") when they count two factors or more
+ * (`isMultiFactorAmr`: a federated `fed` is not a factor beside the upstream's own values).
+ */
 export function amrOf(session: Pick<BrowserSessionRecord, 'methods'>): readonly string[] {
-  return [...new Set((session.methods ?? []).map((m) => m.method))];
+  const values = [...new Set((session.methods ?? []).map((m) => m.method))];
+  return isMultiFactorAmr(values) && !values.includes('mfa') ? [...values, 'mfa'] : values;
 }

@@ -1,4 +1,5 @@
 import { DPOP_SIGNING_ALGORITHMS } from '@gatehouse/contract';
+import { ACR_VALUES } from '../../primitives/acr.js';
 import { RESPONSE_MODES } from '../../primitives/response-modes.js';
 import { SCOPE_CLAIMS } from '../../users/claims.js';
 import { GRANT_TYPES } from '../grants/index.js';
@@ -85,9 +86,12 @@ function openIdProviderMetadata(
       'azp',
       'at_hash',
       'amr',
+      'acr',
       ...new Set(Object.values(SCOPE_CLAIMS).flat()),
     ],
     claim_types_supported: ['normal'],
+    // OIDC Core §3.1.2.1 acr_values: `mfa` asks for a second factor (step-up); primitives/acr.ts.
+    acr_values_supported: ACR_VALUES,
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     claims_parameter_supported: false,
     // RP-Initiated Logout 1.0 §3 needs the end_session_endpoint, which the table names.

@@ -1,5 +1,5 @@
-import { verifyPasskeyAssertion, type AssertionRefusal, type RelyingParty } from '../../../webauthn/index.js';
-import type { SignInFailure, SignInStep } from './step.js';
+import { verifyPasskeyAssertion, type AssertionRefusal } from '../../../webauthn/index.js';
+import type { SecondFactor, SignInFailure, SignInStep } from './step.js';
 
 /** Each refusal of an assertion as a sign-in failure (metrics, audit reason). */
 const FAILURE: { readonly [R in AssertionRefusal]: Exclude<SignInFailure, 'rate_limited'> } = {
@@ -17,30 +17,47 @@ const FAILURE: { readonly [R in AssertionRefusal]: Exclude<SignInFailure, 'rate_
 
 /**
  * A passkey (WebAuthn assertion, `webauthn/authentication.ts`) from the form's `credential` field,
- * answering a challenge kept for the browser session `sessionId`. Records RFC 8176 §2 `hwk` (a key
- * that cannot leave its authenticator, BE=0) or `swk` (a synced passkey, BE=1), and `user` when the
- * authenticator verified the user (see `amrOfAssertion` for the mapping).
+ * answering a challenge kept for the browser session (`attempt.sessionId`). Records RFC 8176 §2
+ * `hwk` (a key that cannot leave its authenticator, BE=0) or `swk` (a synced passkey, BE=1), and
+ * `user` when the authenticator verified the user (see `amrOfAssertion` for the mapping).
  *
- * - `passwordless`: the first and only step; the user is the credential's owner (the typed username
- *   is ignored), user verification required.
- * - `second_factor`: after a password, for the pending session's user; only their credentials.
+ * - `passwordless` (FIRST_FACTORS.passkey_sign_in): the user is the credential's owner (the typed username
+ *   is ignored), user verification required, so it counts as two factors (`hwk`/`swk` and `user`).
+ * - `second_factor` (SECOND_FACTORS.passkey): for the pending session's user; only their credentials.
  *
- * A refusal audits the owner's username when the credential is known, none otherwise.
+ * A refusal audits the owner's username when the credential is known, none otherwise. A server
+ * whose issuer is an IP address has no Relying Party: every passkey is refused there.
  */
-export function passkeyStep(rp: RelyingParty, sessionId: string, kind: 'passwordless' | 'second_factor'): SignInStep {
-  return {
-    method: 'hwk',
-    async check({ username, field, now }, { store }) {
-      let use: { kind: 'passwordless' } | { kind: 'second_factor'; subject: string } = { kind: 'passwordless' };
-      if (kind === 'second_factor') {
-        const user = await store.findUser(username);
-        if (user === undefined) return { ok: false, failure: 'unknown_user', auditedName: null };
-        use = { kind: 'second_factor', subject: user.subject };
-      }
-      const result = await verifyPasskeyAssertion(store, rp, { use, sessionId, response: field('credential'), now });
-      if (!result.ok)
-        return { ok: false, failure: FAILURE[result.reason], auditedName: result.passkey?.username ?? null };
-      return { ok: true, username: result.passkey.username, methods: result.amr };
-    },
+function passkeyCheck(kind: 'passwordless' | 'second_factor'): SignInStep['check'] {
+  return async ({ username, field, now, sessionId }, { store, relyingParty }) => {
+    if (relyingParty === undefined) return { ok: false, failure: 'passkey_invalid', auditedName: null };
+    let use: { kind: 'passwordless' } | { kind: 'second_factor'; subject: string } = { kind: 'passwordless' };
+    if (kind === 'second_factor') {
+      const user = await store.findUser(username);
+      if (user === undefined) return { ok: false, failure: 'unknown_user', auditedName: null };
+      use = { kind: 'second_factor', subject: user.subject };
+    }
+    const result = await verifyPasskeyAssertion(store, relyingParty, {
+      use,
+      sessionId,
+      response: field('credential'),
+      now,
+    });
+    if (!result.ok)
+      return { ok: false, failure: FAILURE[result.reason], auditedName: result.passkey?.username ?? null };
+    return { ok: true, username: result.passkey.username, methods: result.amr };
   };
 }
+
+/** The passwordless sign-in: a first factor that names the user by the credential. */
+export const passkeySignInStep: SignInStep = { methods: ['hwk', 'user'], check: passkeyCheck('passwordless') };
+
+/** A passkey after a password (or another first factor), for a user who has one. */
+export const passkeySecondFactor: SecondFactor = {
+  methods: ['hwk'],
+  label: 'A passkey',
+  async enrolled(user, store) {
+    return (await store.listPasskeys(user.subject)).length > 0;
+  },
+  check: passkeyCheck('second_factor'),
+};

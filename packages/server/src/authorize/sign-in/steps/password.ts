@@ -7,7 +7,7 @@ import type { SignInStep } from './step.js';
  * be a password typed into the wrong field.
  */
 export const passwordStep: SignInStep = {
-  method: 'pwd',
+  methods: ['pwd'],
   async check({ username, field }, { store }) {
     const checked = await checkPassword(store, username, field('password') ?? '');
     if ('failure' in checked)

@@ -1,0 +1,283 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { decodeJwt } from 'jose';
+import { runCli } from '../src/cli/run.js';
+import { totpCode } from '../src/factors/totp.js';
+import {
+  addTestUser,
+  authorizationQuery,
+  CALLBACK,
+  callbackParams,
+  hiddenField,
+  PageBrowser,
+  PASSWORD,
+  pkce,
+  type PageAnswer,
+} from './_authorize.js';
+import { DIALECTS } from './_dialects.js';
+import { enrolmentSecret, recoveryCodes } from './_factors.js';
+import { startTestServer, type TestClient, type TestServer } from './_server.js';
+
+for (const dialect of DIALECTS)
+  describe(`second factors on the sign-in pages (issue 26) [${dialect}]`, () => {
+    let server: TestServer;
+    let strict: TestClient;
+    let plain: TestClient;
+    const scope = 'openid contacts:read';
+
+    before(async () => {
+      server = await startTestServer({
+        dialect,
+        rateLimits: { login_failure_user: { limit: 50, periodMs: 3_600_000 } },
+      });
+      const common = { redirectUris: [CALLBACK], scope: ['openid', 'contacts:read'] };
+      strict = await server.addClient({ id: 'strict', name: 'Payroll', secondFactor: 'required', ...common });
+      plain = await server.addClient({ id: 'plain', name: 'Wiki', secondFactor: 'off', ...common });
+      for (const name of ['alice', 'bob', 'carol', 'dave']) await addTestUser(server, name);
+    });
+    after(() => server.close());
+    // Each test a few steps later, so that no code of one test is another's.
+    beforeEach(() => server.clock.advance(600));
+
+    /** Posts a step form of `page` (its first form's hidden fields) to `action` with `fields`. */
+    function step(browser: PageBrowser, page: PageAnswer, fields: Record<string, string>, action = '/login') {
+      return browser.post(action, {
+        csrf_token: hiddenField(page.html, 'csrf_token'),
+        request: hiddenField(page.html, 'request'),
+        method: hiddenField(page.html, 'method'),
+        ...fields,
+      });
+    }
+
+    /** GET /authorize for a client, then the password: the page that answers the password. */
+    async function password(browser: PageBrowser, query: string, username: string): Promise<PageAnswer> {
+      const page = await browser.authorize(query);
+      assert.equal(page.status, 200);
+      return browser.login(page, username, PASSWORD, { method: 'password' });
+    }
+
+    /** Sets `username` up with one-time codes (at the strict client); its secret and recovery codes. */
+    async function enrol(username: string): Promise<{ secret: string; codes: string[] }> {
+      const browser = new PageBrowser(server);
+      const enrolPage = await password(browser, authorizationQuery('strict', pkce().challenge, { scope }), username);
+      const secret = enrolmentSecret(enrolPage.html);
+      const codesPage = await step(browser, enrolPage, {
+        enrolment: hiddenField(enrolPage.html, 'enrolment'),
+        code: totpCode(secret, server.clock.now()),
+      });
+      assert.equal(codesPage.status, 200, codesPage.html.slice(0, 400));
+      server.clock.advance(60);
+      return { secret, codes: recoveryCodes(codesPage.html) };
+    }
+
+    /** Runs a request to the end from a signed-in page: consent, code, tokens; the ID token's claims. */
+    async function finish(browser: PageBrowser, query: string, verifier: string, client: TestClient) {
+      let page = await browser.authorize(query);
+      if (page.status === 200) page = await browser.consent(page, 'allow');
+      const { code } = callbackParams(page.location);
+      const response = await server.post(
+        '/token',
+        { grant_type: 'authorization_code', code: code as string, redirect_uri: CALLBACK, code_verifier: verifier },
+        { as: client },
+      );
+      assert.equal(response.status, 200);
+      return decodeJwt(((await response.json()) as { id_token: string }).id_token);
+    }
+
+    it('a client that requires a second factor makes a user without one set it up during sign-in; a wrong code stores nothing', async () => {
+      const browser = new PageBrowser(server);
+      const { verifier, challenge } = pkce();
+      const query = authorizationQuery('strict', challenge, { scope });
+      const enrolPage = await password(browser, query, 'alice');
+      assert.equal(enrolPage.status, 200);
+      assert.match(enrolPage.html, /Set up two-step verification/);
+      assert.match(enrolPage.html, /<svg class="qr"/);
+      assert.equal(enrolPage.headers.get('cache-control'), 'no-store');
+      const secret = enrolmentSecret(enrolPage.html);
+      const pendingCheck = await browser.authorize(query);
+      assert.match(pendingCheck.html, /Set up two-step verification/, 'a pending session goes on at its step');
+      const wrong = String((Number(totpCode(secret, server.clock.now())) + 7) % 1_000_000).padStart(6, '0');
+      const refused = await step(browser, enrolPage, {
+        enrolment: hiddenField(enrolPage.html, 'enrolment'),
+        code: wrong,
+      });
+      assert.equal(refused.status, 401);
+      assert.match(refused.html, /That code did not work/);
+      assert.equal(enrolmentSecret(refused.html), secret, 'the same key is shown again');
+      const alice = await server.context.store.findUser('alice');
+      assert.ok(alice);
+      assert.deepEqual(await server.context.store.listSecondFactors(alice.subject), [], 'nothing half-written');
+      const codesPage = await step(browser, refused, {
+        enrolment: hiddenField(refused.html, 'enrolment'),
+        code: totpCode(secret, server.clock.now()),
+      });
+      assert.equal(codesPage.status, 200);
+      assert.equal(recoveryCodes(codesPage.html).length, 10);
+      const [factor] = await server.context.store.listSecondFactors(alice.subject);
+      assert.ok(factor && !factor.secret.includes(secret), 'the secret is stored sealed');
+      const claims = await finish(browser, query, verifier, strict);
+      assert.deepEqual(claims.amr, ['pwd', 'otp', 'mfa'], 'RFC 8176 §2');
+      assert.equal(claims.acr, 'mfa', 'OIDC Core §2');
+    });
+
+    it('password then code signs in; the same code again is refused (RFC 6238 §5.2), and a wrong one too, both audited', async () => {
+      const { secret } = await enrol('bob');
+      const { verifier, challenge } = pkce();
+      const query = authorizationQuery('strict', challenge, { scope });
+      const browser = new PageBrowser(server);
+      const factorPage = await password(browser, query, 'bob');
+      assert.equal(factorPage.status, 200);
+      assert.match(factorPage.html, /Two-step verification/);
+      assert.doesNotMatch(factorPage.html, /name="password"/);
+      const code = totpCode(secret, server.clock.now());
+      const signedIn = await step(browser, factorPage, { code });
+      assert.equal(signedIn.status, 303, signedIn.html.slice(0, 300));
+      const claims = await finish(browser, query, verifier, strict);
+      assert.deepEqual(claims.amr, ['pwd', 'otp', 'mfa']);
+
+      const other = new PageBrowser(server);
+      const again = await password(other, query, 'bob');
+      const replayed = await step(other, again, { code });
+      assert.equal(replayed.status, 401);
+      assert.match(replayed.html, /used already/);
+      const notSignedIn = await other.authorize(query);
+      assert.doesNotMatch(notSignedIn.html, /action="\/consent"/, 'a refused step signs nobody in');
+      const events = await server.context.store.listAuditEvents({ event: 'login_failed', limit: 10 });
+      assert.equal(events.at(-1)?.reason, 'code_replayed');
+    });
+
+    it('a recovery code signs in once; the second use is refused', async () => {
+      const { codes } = await enrol('carol');
+      const query = authorizationQuery('strict', pkce().challenge, { scope });
+      const first = new PageBrowser(server);
+      const factorPage = await password(first, query, 'carol');
+      const used = await first.post('/login', {
+        csrf_token: hiddenField(factorPage.html, 'csrf_token'),
+        request: hiddenField(factorPage.html, 'request'),
+        method: 'recovery_code',
+        code: codes[0],
+      });
+      assert.equal(used.status, 303);
+      const second = new PageBrowser(server);
+      const page = await password(second, query, 'carol');
+      const refused = await second.post('/login', {
+        csrf_token: hiddenField(page.html, 'csrf_token'),
+        request: hiddenField(page.html, 'request'),
+        method: 'recovery_code',
+        code: codes[0],
+      });
+      assert.equal(refused.status, 401);
+      const carol = await server.context.store.findUser('carol');
+      assert.equal(await server.context.store.countRecoveryCodes(carol?.subject as string), 9);
+    });
+
+    it('acr_values=mfa steps a password-only session up at the factor page, not the password (OIDC Core §3.1.2.1)', async () => {
+      const { secret } = await enrol('dave');
+      const browser = new PageBrowser(server);
+      // A client with second factors off: the password alone signs in.
+      const plainPkce = pkce();
+      const plainQuery = authorizationQuery('plain', plainPkce.challenge, { scope });
+      assert.equal((await password(browser, plainQuery, 'dave')).status, 303);
+      const sfa = await finish(browser, plainQuery, plainPkce.verifier, plain);
+      assert.deepEqual(sfa.amr, ['pwd']);
+      assert.equal(sfa.acr, 'sfa');
+      // prompt=none cannot show the factor page (§3.1.2.6).
+      const none = await browser.authorize(
+        authorizationQuery('plain', pkce().challenge, { acr_values: 'mfa', prompt: 'none' }),
+      );
+      assert.equal(callbackParams(none.location).error, 'interaction_required');
+      const { verifier, challenge } = pkce();
+      const query = authorizationQuery('plain', challenge, { scope, acr_values: 'mfa' });
+      const stepUp = await browser.authorize(query);
+      assert.equal(stepUp.status, 200);
+      assert.match(stepUp.html, /Two-step verification/);
+      assert.doesNotMatch(stepUp.html, /name="password"/, 'not the password again');
+      // A consent form posted meanwhile gets no code.
+      const consent = await browser.consent({ ...stepUp, html: stepUp.html }, 'allow');
+      assert.equal(consent.status, 303);
+      assert.ok(consent.location?.includes('/authorize?'), 'back to /authorize, not to the client');
+      const done = await step(browser, stepUp, { code: totpCode(secret, server.clock.now()) });
+      assert.equal(done.status, 303);
+      const mfa = await finish(browser, query, verifier, plain);
+      assert.deepEqual(mfa.amr, ['pwd', 'otp', 'mfa']);
+      assert.equal(mfa.acr, 'mfa');
+    });
+
+    it('the account page sets up one-time codes after a fresh sign-in, and refuses changes 10 minutes later (fresh_sign_in_required)', async () => {
+      await addTestUser(server, 'gina');
+      const browser = new PageBrowser(server);
+      assert.equal(
+        (await password(browser, authorizationQuery('plain', pkce().challenge, { scope }), 'gina')).status,
+        303,
+      );
+      const enrolPage = await browser.get('/account/two-step');
+      assert.equal(enrolPage.status, 200);
+      const secret = enrolmentSecret(enrolPage.html);
+      const codes = await browser.post('/account/two-step', {
+        csrf_token: hiddenField(enrolPage.html, 'csrf_token'),
+        enrolment: hiddenField(enrolPage.html, 'enrolment'),
+        code: totpCode(secret, server.clock.now()),
+      });
+      assert.equal(codes.status, 200);
+      assert.equal(recoveryCodes(codes.html).length, 10);
+      const account = await browser.get('/account');
+      assert.match(account.html, /Two-step verification is <strong>on<\/strong>/);
+      server.clock.advance(11 * 60);
+      const stale = await browser.get('/account');
+      assert.match(stale.html, /Confirm it's you/);
+      const refused = await browser.post('/account/recovery-codes', {
+        csrf_token: hiddenField(stale.html, 'csrf_token'),
+      });
+      assert.equal(refused.status, 403);
+      assert.match(refused.html, /Sign in again to change this/);
+    });
+
+    it('the metadata lists acr_values_supported and acr among the claims (OIDC Discovery §3)', async () => {
+      const metadata = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as Record<
+        string,
+        string[]
+      >;
+      assert.deepEqual(metadata.acr_values_supported, ['sfa', 'mfa']);
+      assert.ok(metadata.claims_supported?.includes('acr'));
+    });
+
+    it('operators: `users add --require-second-factor` makes the user enrol at its first sign-in; `users factors` lists, `users reset-factors` removes, audited', async () => {
+      const out: string[] = [];
+      const cli = async (...argv: string[]) => {
+        out.length = 0;
+        const env = { DATABASE_URL: server.databaseUrl, ISSUER: 'http://gatehouse.test' };
+        const code = await runCli(argv, env, {
+          out: (t) => out.push(t),
+          err: () => {},
+          readInput: async () => PASSWORD,
+        });
+        assert.equal(code, 0);
+        return JSON.parse(out.join('\n')) as Record<string, unknown>;
+      };
+      const added = await cli('users', 'add', '--username', 'erin', '--password-stdin', '--require-second-factor');
+      assert.equal(added.second_factor_required, true);
+      const browser = new PageBrowser(server);
+      const enrolPage = await password(browser, authorizationQuery('plain', pkce().challenge, { scope }), 'erin');
+      assert.match(enrolPage.html, /Set up two-step verification/, 'even at a client with second factors off');
+      const secret = enrolmentSecret(enrolPage.html);
+      const codes = await step(browser, enrolPage, {
+        enrolment: hiddenField(enrolPage.html, 'enrolment'),
+        code: totpCode(secret, server.clock.now()),
+      });
+      assert.equal(codes.status, 200);
+      const listed = await cli('users', 'factors', 'erin');
+      const kinds = (listed.factors as { kind: string }[]).map((f) => f.kind);
+      assert.deepEqual(kinds, ['otp', 'recovery_codes']);
+      assert.ok(!JSON.stringify(listed).includes(secret), 'no secret listed');
+      const reset = await cli('users', 'reset-factors', 'erin', '--require-enrolment');
+      assert.equal(reset.removed, 1);
+      assert.deepEqual((await cli('users', 'factors', 'erin')).factors, []);
+      const [event] = (await server.context.store.listAuditEvents({ event: 'second_factor_reset', limit: 1 })).slice(
+        -1,
+      );
+      assert.equal(event?.actor, 'cli');
+      assert.equal(event?.reason, 'reset_by_admin');
+      const signedOut = await browser.authorize(authorizationQuery('plain', pkce().challenge, { scope }));
+      assert.match(signedOut.html, /name="password"/, 'the reset signed the user out');
+    });
+  });
