@@ -97,5 +97,6 @@ function settingsOf(body: Record<string, unknown>): ClientChanges {
     jwks: body.jwks,
     jwksUri: body.jwks_uri as string | null | undefined,
     requirePushedAuthorizationRequests: body.require_pushed_authorization_requests as boolean | undefined,
+    profile: body.profile as string | undefined,
   };
 }

@@ -75,6 +75,12 @@ const CLIENT_SETTINGS: Json = {
   require_pushed_authorization_requests: boolean(
     'Whether its authorization requests must be pushed to /par (RFC 9126 §6); default false.',
   ),
+  profile: {
+    type: 'string',
+    enum: ['fapi2', 'none'],
+    description:
+      'A security profile: fapi2, the FAPI 2.0 Security Profile (pushed requests, private_key_jwt only, DPoP-bound tokens, PS256/ES256/EdDSA; a confidential client with keys); default none.',
+  },
 };
 
 const CLAIMS: Json = {

@@ -50,6 +50,11 @@ export const CLIENT_SETTING_OPTIONS = {
   'require-par': { type: 'boolean', help: 'its authorization requests must be pushed to /par (RFC 9126)' },
   'no-require-par': { type: 'boolean', help: 'its authorization requests may be sent to /authorize directly' },
   'dpop-bound': { type: 'boolean', help: 'every token request must carry a DPoP proof (RFC 9449)' },
+  profile: {
+    type: 'string',
+    value: 'fapi2|none',
+    help: 'a security profile: fapi2, the FAPI 2.0 Security Profile (PAR, private_key_jwt, DPoP) (none)',
+  },
 } as const satisfies Record<string, OptionDeclaration>;
 
 type SettingValues = { readonly [K in keyof typeof CLIENT_SETTING_OPTIONS]?: string | boolean | string[] };
@@ -78,6 +83,7 @@ export function settingsFrom(values: SettingValues): Partial<ClientChanges> {
     jwksUri: text('jwks-uri'),
     requirePushedAuthorizationRequests: values['require-par'] ? true : values['no-require-par'] ? false : undefined,
     dpopBoundAccessTokens: values['dpop-bound'] ? true : undefined,
+    profile: text('profile'),
   };
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }

@@ -128,6 +128,7 @@ export function clientSettings(client: ClientRecord): ClientChanges {
     jwksUri: client.jwksUri ?? null,
     requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests === true,
     ...(client.dpopBoundAccessTokens === true ? { dpopBoundAccessTokens: true } : {}),
+    profile: client.profile ?? null,
   };
 }
 

@@ -2,6 +2,7 @@ import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { GRANT_TYPE_NAMES, isGrantTypeName, type GrantTypeName } from '../primitives/grant-types.js';
 import { isPublicClient, type ClientRecord, type JsonWebKeySet } from '../primitives/records.js';
 import { jwksProblem, jwksUriProblem } from './client-keys.js';
+import { checkFapi2Client, profileOf } from './fapi-profile.js';
 import type { Repository } from '../store/repository.js';
 import { digestOf } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
@@ -86,6 +87,8 @@ export interface ClientRegistration {
   readonly authMethod?: 'private_key_jwt';
   /** RFC 9126 §6: its authorization requests must be pushed to /par. */
   readonly requirePushedAuthorizationRequests?: boolean;
+  /** The security profile (oauth/fapi-profile.ts): `fapi2`, or `none`/absent for none. */
+  readonly profile?: string | null;
 }
 
 /** The scopes of the admin API (`/admin/v1`): `:read` for its read-only operations. */
@@ -155,6 +158,9 @@ export function clientFromRegistration(r: ClientRegistration, now: number): Clie
     ),
     replayWindow: replayWindowOf(r.replayWindow ?? CLIENT_DEFAULTS.replayWindow),
   };
+  const profile = profileOf(r.profile);
+  const keys = clientKeysOf(r);
+  checkFapi2Client({ id: r.id, secretDigest: null, profile, ...keys }, r.public === true);
   return {
     id: r.id,
     name: r.name,
@@ -175,8 +181,9 @@ export function clientFromRegistration(r: ClientRegistration, now: number): Clie
       subjectAudiences: exchangeAudiences('exchange subject audience', r.exchangeSubjectAudiences),
       impersonation: r.exchangeImpersonation === true,
     },
-    ...clientKeysOf(r),
+    ...keys,
     ...(r.requirePushedAuthorizationRequests === true ? { requirePushedAuthorizationRequests: true } : {}),
+    ...(profile === undefined ? {} : { profile }),
   };
 }
 
@@ -321,5 +328,6 @@ export function describeClient(c: ClientRecord): Record<string, unknown> {
     ...(c.jwksUri ? { jwks_uri: c.jwksUri } : {}),
     require_pushed_authorization_requests: c.requirePushedAuthorizationRequests === true,
     ...(c.dpopBoundAccessTokens === true ? { dpop_bound_access_tokens: true } : {}),
+    profile: c.profile ?? 'none',
   };
 }

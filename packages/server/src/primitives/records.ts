@@ -57,6 +57,11 @@ export interface ClientRecord {
   readonly requirePushedAuthorizationRequests?: boolean;
   /** RFC 9449 §5.2 `dpop_bound_access_tokens`: every token request must carry a DPoP proof (0021). */
   readonly dpopBoundAccessTokens?: boolean;
+  /**
+   * The security profile the client is held to (0023): `fapi2`, the FAPI 2.0 Security Profile
+   * (oauth/fapi-profile.ts); absent, none.
+   */
+  readonly profile?: 'fapi2';
 }
 
 /** A JWK Set (RFC 7517 §5): public keys only, as the client registered them. */

@@ -57,6 +57,8 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     ...(r.require_par === 1 ? { requirePushedAuthorizationRequests: true } : {}),
     // Present only when set, like the records made before migration 0021.
     ...(r.dpop_bound_access_tokens === 1 ? { dpopBoundAccessTokens: true } : {}),
+    // Present only when set (0023).
+    ...(r.profile === 'fapi2' ? { profile: 'fapi2' as const } : {}),
   };
 }
 
@@ -86,6 +88,7 @@ export function clientToRow(c: ClientRecord): Selectable<ClientsTable> {
     auth_method: c.authMethod ?? null,
     require_par: c.requirePushedAuthorizationRequests ? 1 : 0,
     dpop_bound_access_tokens: c.dpopBoundAccessTokens ? 1 : 0,
+    profile: c.profile ?? null,
   };
 }
 

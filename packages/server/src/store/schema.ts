@@ -192,6 +192,8 @@ export interface ClientsTable {
   require_par: number;
   /** 1: every token request must carry a DPoP proof (0021, RFC 9449 §5.2). */
   dpop_bound_access_tokens: number;
+  /** The client's security profile, `fapi2`; null for none (0023). */
+  profile: string | null;
 }
 
 /** A grant and its refresh-token family: the chain of rotations issued under it. */
