@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { runCli } from '../src/cli/run.js';
+import { api, assertInvalidValue, assertProblem } from './_api.js';
 import {
   addTestUser,
   authorizationQuery,
@@ -293,5 +294,41 @@ for (const dialect of DIALECTS)
       );
       assert.notEqual(withSecret.code, 0);
       assert.match(withSecret.err, /it authenticates with a client secret/);
+    });
+
+    it('the admin API takes and answers profile; a fapi2 client that cannot comply is 422 invalid-operator-input', async () => {
+      const ops = await cli('clients', 'add', '--id', 'fapi-ops', '--name', 'ops', '--admin');
+      assert.equal(ops.code, 0, ops.err);
+      const secret = (JSON.parse(ops.out) as { client_secret: string }).client_secret;
+      const token = await server.post(
+        '/token',
+        { grant_type: 'client_credentials' },
+        { as: { id: 'fapi-ops', secret } },
+      );
+      const admin = api(server, ((await token.json()) as { access_token: string }).access_token);
+      const base = { name: 'x', scope: 'openid', redirect_uris: [CALLBACK] };
+      assertProblem(
+        await admin.post('/admin/v1/clients', { client_id: 'api-secret', ...base, profile: 'fapi2' }),
+        422,
+        'invalid-operator-input',
+      );
+      assertInvalidValue(
+        await admin.post('/admin/v1/clients', { client_id: 'api-x', ...base, profile: 'fapi3' }),
+        'profile',
+      );
+      const created = await admin.post('/admin/v1/clients', {
+        client_id: 'api-fapi',
+        ...base,
+        jwks: es256.jwks,
+        profile: 'fapi2',
+        rotation: false,
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.equal((created.body as Record<string, unknown>).profile, 'fapi2');
+      const read = await admin.get('/admin/v1/clients/api-fapi');
+      assert.equal((read.body as Record<string, unknown>).profile, 'fapi2');
+      assert.equal((read.body as Record<string, unknown>).rotation, false);
+      const other = await admin.post('/admin/v1/clients', { client_id: 'api-plain', ...base });
+      assert.equal((other.body as Record<string, unknown>).profile, 'none');
     });
   });
