@@ -62,6 +62,7 @@ export const TABLE = {
     'authorize.test.ts': 'server',
     'client-id-metadata.test.ts': 'server',
     'pushed-authorization.test.ts': 'server',
+    'fapi2-profile.test.ts': 'server',
     'private-key-jwt.test.ts': 'server',
     'client-registration.test.ts': 'server',
     'connection-edges.test.ts': 'server',

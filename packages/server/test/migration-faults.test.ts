@@ -35,6 +35,7 @@ const ALL_MIGRATIONS = [
   '0020_token_exchange',
   '0021_dpop',
   '0022_client_keys_pushed_requests',
+  '0023_fapi_profile',
 ];
 
 /**
@@ -128,6 +129,8 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0023_fapi_profile
+    'alter table clients drop column profile',
     // 0022_client_keys_pushed_requests
     'drop table client_assertion_jtis',
     'drop table pushed_authorization_requests',

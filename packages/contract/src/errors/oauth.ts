@@ -74,7 +74,7 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     title: 'Client authentication failed',
     transient: false,
     summary:
-      'The client could not be authenticated: unknown client, wrong secret, no credentials, or more than one authentication method.',
+      'The client could not be authenticated: unknown client, wrong secret, no credentials, more than one authentication method, or a method the client may not use (a client of private_key_jwt or of the FAPI 2.0 profile sent a secret; its client assertion was signed with an algorithm other than PS256, ES256 or EdDSA).',
     clientAction:
       'This is a configuration error: check the client id, secret and authentication method. Keep your tokens; do not re-authenticate the user.',
   }),
@@ -307,7 +307,7 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     title: 'Invalid DPoP proof',
     transient: false,
     summary:
-      'The token request carried a DPoP header (RFC 9449 §4) that is not one valid proof: not a compact JWS of typ dpop+jwt, an algorithm outside dpop_signing_alg_values_supported, a private or malformed jwk, a bad signature, htm or htu that do not name this request, an iat outside the window, or a jti used before; or the client is registered with dpop_bound_access_tokens and sent no proof.',
+      'The token request carried a DPoP header (RFC 9449 §4) that is not one valid proof: not a compact JWS of typ dpop+jwt, an algorithm outside dpop_signing_alg_values_supported, a private or malformed jwk, a bad signature, htm or htu that do not name this request, an iat outside the window, or a jti used before; or the client is registered with dpop_bound_access_tokens or the FAPI 2.0 profile (profile fapi2) and sent no proof.',
     clientAction:
       'Send exactly one DPoP header with a fresh proof for this request (htm POST, htu the token endpoint without query, a new jti, the current time as iat) signed with an algorithm the server announces.',
   }),
@@ -439,7 +439,7 @@ export const OAUTH_REASONS = {
   dpop_proof_invalid: reason({ error: 'invalid_dpop_proof', description: 'the DPoP proof is invalid' }),
   dpop_proof_required: reason({
     error: 'invalid_dpop_proof',
-    description: 'this client must send a DPoP proof (dpop_bound_access_tokens)',
+    description: 'this client must send a DPoP proof (dpop_bound_access_tokens or profile fapi2)',
   }),
   dpop_nonce_required: reason({
     error: 'use_dpop_nonce',

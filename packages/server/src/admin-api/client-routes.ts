@@ -98,5 +98,6 @@ function settingsOf(body: Record<string, unknown>): ClientChanges {
     jwksUri: body.jwks_uri as string | null | undefined,
     requirePushedAuthorizationRequests: body.require_pushed_authorization_requests as boolean | undefined,
     secondFactor: body.second_factor as string | undefined,
+    profile: body.profile as string | undefined,
   };
 }

@@ -80,6 +80,12 @@ const CLIENT_SETTINGS: Json = {
     enum: ['off', 'optional', 'required'],
     description: "Whether signing in to it asks a second factor; absent: the server's SECOND_FACTOR.",
   },
+  profile: {
+    type: 'string',
+    enum: ['fapi2', 'none'],
+    description:
+      'A security profile: fapi2, the FAPI 2.0 Security Profile (pushed requests, private_key_jwt only, DPoP-bound tokens, PS256/ES256/EdDSA; a confidential client with keys); default none.',
+  },
 };
 
 const CLAIMS: Json = {

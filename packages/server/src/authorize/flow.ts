@@ -63,10 +63,13 @@ export async function loadAuthorizationRequest(
   const check = checkAuthorizationRequest(source.parameters, client, context.accessTokens.audiences);
   if (check.kind !== 'valid') return check;
   const { request } = check;
-  // RFC 9126 §5: a client (or a server) that requires PAR refuses every request not pushed.
+  // RFC 9126 §5: a client (or a server) that requires PAR refuses every request not pushed; so does
+  // a fapi2 client (FAPI 2.0 §5.3.2.2).
   if (
     !source.pushed &&
-    (context.requirePushedAuthorizationRequests || request.client.requirePushedAuthorizationRequests)
+    (context.requirePushedAuthorizationRequests ||
+      request.client.requirePushedAuthorizationRequests === true ||
+      request.client.profile === 'fapi2')
   )
     return { kind: 'refused', ...request, error: new OAuthError('pushed_request_required') };
   return source.continuation === undefined

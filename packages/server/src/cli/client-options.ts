@@ -55,6 +55,11 @@ export const CLIENT_SETTING_OPTIONS = {
     value: 'off|optional|required',
     help: "whether signing in to it asks a second factor (the server's SECOND_FACTOR)",
   },
+  profile: {
+    type: 'string',
+    value: 'fapi2|none',
+    help: 'a security profile: fapi2, the FAPI 2.0 Security Profile (PAR, private_key_jwt, DPoP) (none)',
+  },
 } as const satisfies Record<string, OptionDeclaration>;
 
 type SettingValues = { readonly [K in keyof typeof CLIENT_SETTING_OPTIONS]?: string | boolean | string[] };
@@ -84,6 +89,7 @@ export function settingsFrom(values: SettingValues): Partial<ClientChanges> {
     requirePushedAuthorizationRequests: values['require-par'] ? true : values['no-require-par'] ? false : undefined,
     dpopBoundAccessTokens: values['dpop-bound'] ? true : undefined,
     secondFactor: text('second-factor'),
+    profile: text('profile'),
   };
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }

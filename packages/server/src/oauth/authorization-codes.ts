@@ -7,6 +7,7 @@ import { issueGrant } from './grant-issuance.js';
 import { digestOf, s256 } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
 import { constantTimeEqual } from '../primitives/constant-time.js';
+import { FAPI2_MAX_CODE_LIFETIME, isFapi2 } from './fapi-profile.js';
 
 /** How long an authorization code may wait for its exchange (RFC 6749 §4.1.2 recommends ≤ 10 min). */
 const AUTHORIZATION_CODE_TTL = 60;
@@ -40,7 +41,9 @@ export async function createAuthorizationCode(store: Store, c: NewCode): Promise
     codeChallenge: c.codeChallenge,
     codeChallengeMethod: 'S256',
     createdAt: c.now,
-    expiresAt: c.now + AUTHORIZATION_CODE_TTL,
+    // FAPI 2.0 §5.3.2.2: at most 60 s for a fapi2 client, whatever the default becomes.
+    expiresAt:
+      c.now + (isFapi2(c.client) ? Math.min(AUTHORIZATION_CODE_TTL, FAPI2_MAX_CODE_LIFETIME) : AUTHORIZATION_CODE_TTL),
     usedAt: null,
     grantId: null,
     nonce: c.nonce ?? null,

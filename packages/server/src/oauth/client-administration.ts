@@ -129,6 +129,7 @@ export function clientSettings(client: ClientRecord): ClientChanges {
     requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests === true,
     ...(client.dpopBoundAccessTokens === true ? { dpopBoundAccessTokens: true } : {}),
     secondFactor: client.secondFactor,
+    profile: client.profile ?? null,
   };
 }
 

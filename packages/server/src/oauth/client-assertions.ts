@@ -1,7 +1,8 @@
 import { decodeJwt, jwtVerify } from 'jose';
 import type { ClientRecord } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
-import { CLIENT_SIGNING_ALGS, type ClientKeys } from './client-keys.js';
+import type { ClientKeys } from './client-keys.js';
+import { clientSigningAlgs, clockSkewOf } from './fapi-profile.js';
 
 /** RFC 7523 §2.2: the `client_assertion_type` of a JWT client assertion. */
 export const JWT_BEARER_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -56,23 +57,27 @@ export async function verifyClientAssertion(
 ): Promise<AssertionFailure | null> {
   const keys = context.clientKeys.keysOf(client);
   if (!keys) return 'no_client_keys';
-  let claims: { exp?: number; jti?: string };
+  // FAPI 2.0 §5.4.1 and §5.3.2.1 for a fapi2 client: PS256, ES256, EdDSA; 10 s of skew.
+  const skew = clockSkewOf(client, CLOCK_TOLERANCE);
+  let claims: { exp?: number; jti?: string; iat?: number };
   try {
     ({ payload: claims } = await jwtVerify(assertion, keys, {
-      algorithms: [...CLIENT_SIGNING_ALGS],
+      algorithms: [...clientSigningAlgs(client)],
       issuer: client.id,
       subject: client.id,
       audience: [context.issuer, ...context.audiences],
       requiredClaims: ['exp', 'jti'],
       currentDate: new Date(context.now * 1000),
-      clockTolerance: CLOCK_TOLERANCE,
+      clockTolerance: skew.tolerance,
     }));
   } catch {
     return 'assertion_invalid';
   }
-  const { exp, jti } = claims as { exp: number; jti: unknown };
+  const { exp, jti, iat } = claims as { exp: number; jti: unknown; iat?: number };
   if (typeof jti !== 'string' || jti === '' || jti.length > 256) return 'assertion_invalid';
   if (exp > context.now + MAX_ASSERTION_LIFETIME) return 'assertion_invalid';
-  const first = await context.store.useClientAssertionJti(client.id, jti, exp + CLOCK_TOLERANCE, context.now);
+  if (skew.maxFutureIat !== undefined && iat !== undefined && iat > context.now + skew.maxFutureIat)
+    return 'assertion_invalid';
+  const first = await context.store.useClientAssertionJti(client.id, jti, exp + skew.tolerance, context.now);
   return first ? null : 'assertion_replayed';
 }

@@ -146,7 +146,9 @@ export async function authenticateClient(
   origin: AuthenticationOrigin,
 ): Promise<ClientRecord> {
   const client = await store.findClient(presented.clientId);
-  const restricted = client?.authMethod !== undefined && client.authMethod !== presented.method;
+  // FAPI 2.0 §5.4.1: a fapi2 client authenticates with private_key_jwt only, never a secret.
+  const only = client?.profile === 'fapi2' ? 'private_key_jwt' : client?.authMethod;
+  const restricted = only !== undefined && only !== presented.method;
   const failure = restricted ? 'method_not_allowed' : await METHODS[presented.method](client, presented, store, origin);
   if (failure === null && client) return client;
   return failed(presented, origin, failure ?? 'unknown_client');

@@ -8,6 +8,7 @@ import {
   type SecondFactorPolicy,
 } from '../primitives/records.js';
 import { jwksProblem, jwksUriProblem } from './client-keys.js';
+import { checkFapi2Client, profileOf } from './fapi-profile.js';
 import type { Repository } from '../store/repository.js';
 import { digestOf } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
@@ -94,6 +95,8 @@ export interface ClientRegistration {
   readonly requirePushedAuthorizationRequests?: boolean;
   /** `second_factor` (issue 26): off, optional or required; absent: the server's SECOND_FACTOR. */
   readonly secondFactor?: string;
+  /** The security profile (oauth/fapi-profile.ts): `fapi2`, or `none`/absent for none. */
+  readonly profile?: string | null;
 }
 
 /** The scopes of the admin API (`/admin/v1`): `:read` for its read-only operations. */
@@ -163,6 +166,9 @@ export function clientFromRegistration(r: ClientRegistration, now: number): Clie
     ),
     replayWindow: replayWindowOf(r.replayWindow ?? CLIENT_DEFAULTS.replayWindow),
   };
+  const profile = profileOf(r.profile);
+  const keys = clientKeysOf(r);
+  checkFapi2Client({ id: r.id, secretDigest: null, profile, ...keys }, r.public === true);
   return {
     id: r.id,
     name: r.name,
@@ -183,9 +189,10 @@ export function clientFromRegistration(r: ClientRegistration, now: number): Clie
       subjectAudiences: exchangeAudiences('exchange subject audience', r.exchangeSubjectAudiences),
       impersonation: r.exchangeImpersonation === true,
     },
-    ...clientKeysOf(r),
+    ...keys,
     ...(r.requirePushedAuthorizationRequests === true ? { requirePushedAuthorizationRequests: true } : {}),
     ...(r.secondFactor === undefined ? {} : { secondFactor: secondFactorOf(r.secondFactor) }),
+    ...(profile === undefined ? {} : { profile }),
   };
 }
 
@@ -338,5 +345,6 @@ export function describeClient(c: ClientRecord): Record<string, unknown> {
     require_pushed_authorization_requests: c.requirePushedAuthorizationRequests === true,
     ...(c.dpopBoundAccessTokens === true ? { dpop_bound_access_tokens: true } : {}),
     ...(c.secondFactor === undefined ? {} : { second_factor: c.secondFactor }),
+    profile: c.profile ?? 'none',
   };
 }

@@ -1,6 +1,7 @@
 import { jwtVerify } from 'jose';
 import type { ClientRecord } from '../primitives/records.js';
-import { CLIENT_SIGNING_ALGS, type ClientKeys } from './client-keys.js';
+import type { ClientKeys } from './client-keys.js';
+import { clientSigningAlgs, clockSkewOf } from './fapi-profile.js';
 
 /** Leeway for the clocks of client and server, on `exp` and `nbf` (seconds). */
 const CLOCK_TOLERANCE = 5;
@@ -32,19 +33,24 @@ export async function requestObjectParameters(
 ): Promise<{ readonly query: string } | 'no_keys' | 'invalid'> {
   const keys = context.clientKeys.keysOf(client);
   if (!keys) return 'no_keys';
+  // FAPI 2.0 §5.4.1 and §5.3.2.1 for a fapi2 client: PS256, ES256, EdDSA; 10 s of skew.
+  const skew = clockSkewOf(client, CLOCK_TOLERANCE);
   let claims: Record<string, unknown>;
   try {
     ({ payload: claims } = await jwtVerify(jwt, keys, {
-      algorithms: [...CLIENT_SIGNING_ALGS],
+      algorithms: [...clientSigningAlgs(client)],
       issuer: client.id,
       audience: context.issuer,
       requiredClaims: ['exp'],
       currentDate: new Date(context.now * 1000),
-      clockTolerance: CLOCK_TOLERANCE,
+      clockTolerance: skew.tolerance,
     }));
   } catch {
     return 'invalid';
   }
+  const iat = claims['iat'];
+  if (skew.maxFutureIat !== undefined && typeof iat === 'number' && iat > context.now + skew.maxFutureIat)
+    return 'invalid';
   if (claims['client_id'] !== undefined && claims['client_id'] !== client.id) return 'invalid';
   const query = new URLSearchParams({ client_id: client.id });
   for (const [name, value] of Object.entries(claims)) {

@@ -59,6 +59,11 @@ export interface ClientRecord {
   readonly dpopBoundAccessTokens?: boolean;
   /** Whether signing in to this client asks a second factor; absent: the server's SECOND_FACTOR. */
   readonly secondFactor?: SecondFactorPolicy;
+  /**
+   * The security profile the client is held to (0023): `fapi2`, the FAPI 2.0 Security Profile
+   * (oauth/fapi-profile.ts); absent, none.
+   */
+  readonly profile?: 'fapi2';
 }
 
 /** A JWK Set (RFC 7517 §5): public keys only, as the client registered them. */

@@ -250,6 +250,12 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   },
   '0022_client_keys_pushed_requests': { up: clientKeysMigration },
   '0021_dpop': { up: dpopMigration },
+  // The client's security profile (`fapi2`, the FAPI 2.0 Security Profile); null for none.
+  '0023_fapi_profile': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('clients').addColumn('profile', 'text').execute();
+    },
+  },
 });
 
 /**

@@ -59,6 +59,8 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     // Present only when set, like the records made before migration 0021.
     ...(r.dpop_bound_access_tokens === 1 ? { dpopBoundAccessTokens: true } : {}),
     ...(isSecondFactorPolicy(r.second_factor) ? { secondFactor: r.second_factor } : {}),
+    // Present only when set (0023).
+    ...(r.profile === 'fapi2' ? { profile: 'fapi2' as const } : {}),
   };
 }
 
@@ -89,6 +91,7 @@ export function clientToRow(c: ClientRecord): Selectable<ClientsTable> {
     require_par: c.requirePushedAuthorizationRequests ? 1 : 0,
     dpop_bound_access_tokens: c.dpopBoundAccessTokens ? 1 : 0,
     second_factor: c.secondFactor ?? null,
+    profile: c.profile ?? null,
   };
 }
 

@@ -217,6 +217,8 @@ export interface ClientsTable {
   dpop_bound_access_tokens: number;
   /** `off`, `optional` or `required` (0016); null: the server's SECOND_FACTOR. */
   second_factor: string | null;
+  /** The client's security profile, `fapi2`; null for none (0023). */
+  profile: string | null;
 }
 
 /** A grant and its refresh-token family: the chain of rotations issued under it. */

@@ -45,9 +45,12 @@ export const tokenEndpoint = oauthEndpoint({
   },
 });
 
-/** RFC 9449 §5.2 `dpop_bound_access_tokens`: such a client's token requests must carry a proof. */
+/**
+ * RFC 9449 §5.2 `dpop_bound_access_tokens`: such a client's token requests must carry a proof; so
+ * must a fapi2 client's (FAPI 2.0 §5.3.2.1: sender-constrained tokens, here by DPoP).
+ */
 function noProof(client: ClientRecord): undefined {
-  if (client.dpopBoundAccessTokens === true) throw new OAuthError('dpop_proof_required');
+  if (client.dpopBoundAccessTokens === true || client.profile === 'fapi2') throw new OAuthError('dpop_proof_required');
   return undefined;
 }
 
