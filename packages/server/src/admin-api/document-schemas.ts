@@ -204,7 +204,11 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
     type: 'object',
     required: ['removed'],
     properties: {
-      removed: { type: 'integer', description: 'How many factors were removed: the authenticator app and the passkeys (recovery codes with them).' },
+      removed: {
+        type: 'integer',
+        description:
+          'How many factors were removed: the authenticator app and the passkeys (recovery codes with them).',
+      },
       second_factor_required: boolean('Whether the user must set up a factor again at its next sign-in.'),
     },
   },

@@ -18,12 +18,7 @@ import { answerSignedIn } from './consent.js';
 import { runSignInStep } from './sign-in/sign-in.js';
 import type { SecondFactorDue } from './sign-in/second-factor-policy.js';
 import { signedInSession, signInStateOf, type SignedInSession } from './sign-in/state.js';
-import {
-  asksForFreshSignIn,
-  FRESH_CONTINUE_METHOD,
-  openFreshSignIn,
-  sealFreshSignIn,
-} from './sign-in-freshness.js';
+import { asksForFreshSignIn, FRESH_CONTINUE_METHOD, openFreshSignIn, sealFreshSignIn } from './sign-in-freshness.js';
 import { beginOtpEnrolment, reopenOtpEnrolment } from '../factors/factors.js';
 import { policyFor, secondFactorDueFor } from './step-up.js';
 
