@@ -261,18 +261,38 @@ describe('the admin API /admin/v1', () => {
           now: server.clock.now(),
         });
         assert.ok(enrolled.ok);
+        await server.context.store.insertPasskey({
+          id: `cred-frank-${dialect}`,
+          subject: frank.subject,
+          publicKey: 'pQECAyYgASFYIPublicKeyNeverListed',
+          counter: 3,
+          transports: ['usb'],
+          backupEligible: false,
+          backedUp: false,
+          name: 'Frank key',
+          createdAt: server.clock.now() - 60,
+          lastUsedAt: server.clock.now(),
+        });
         const listed = await reader.get(`${ADMIN}/users/frank/factors`);
         assert.equal(listed.status, 200);
         assert.deepEqual(
           listed.body.factors.map((f: { kind: string }) => f.kind),
-          ['otp', 'recovery_codes'],
+          ['otp', 'recovery_codes', 'passkey'],
         );
+        assert.deepEqual(listed.body.factors[2], {
+          kind: 'passkey',
+          name: 'Frank key',
+          created_at: new Date((server.clock.now() - 60) * 1000).toISOString(),
+          last_used_at: new Date(server.clock.now() * 1000).toISOString(),
+        });
         assert.ok(!listed.text.includes('JBSWY3DP'), 'no secret');
+        assert.ok(!listed.text.includes('PublicKeyNeverListed'), "no passkey's public key");
         assert.equal((await reader.post(`${ADMIN}/users/frank/factors/reset`)).status, 403, 'a read-only token');
         const reset = await admin.post(`${ADMIN}/users/frank/factors/reset?require_enrolment=true`);
         assert.equal(reset.status, 200);
-        assert.deepEqual(reset.body, { removed: 1, second_factor_required: true });
+        assert.deepEqual(reset.body, { removed: 2, second_factor_required: true }, 'the app and the passkey');
         assert.deepEqual((await admin.get(`${ADMIN}/users/frank/factors`)).body.factors, []);
+        assert.deepEqual(await server.context.store.listPasskeys(frank.subject), [], 'the passkey is gone');
         assert.equal((await admin.get(`${ADMIN}/users/frank`)).body.second_factor_required, true);
         assertProblem(await admin.get(`${ADMIN}/users/nobody/factors`), 404, 'not-found');
         const audited = await admin.get(`${ADMIN}/audit-events?event=second_factor_reset`);

@@ -6,6 +6,8 @@ import { DIALECTS } from './_dialects.js';
 import { assertOAuthError, assertOkJson, ISSUER } from './_oauth-assertions.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
 import { digestOf } from '../src/primitives/secrets.js';
+import { confirmOtpEnrolment } from '../src/factors/factors.js';
+import { totpCode } from '../src/factors/totp.js';
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 /** RFC 8628 §6.1: XXXX-XXXX from the consonants BCDFGHJKLMNPQRSTVWXZ. */
@@ -163,6 +165,76 @@ for (const dialect of DIALECTS)
       assert.equal(claims.aud, 'oidc-tv');
       assert.equal(claims.nonce, undefined);
       assert.equal(claims.auth_time, server.clock.now());
+    });
+
+    it('§3.3 with a second factor (issue 26): password, then a one-time code (RFC 6238; a wrong one refused), then approval; the ID token says both (RFC 8176 amr)', async () => {
+      const mfaTv = await server.addClient({
+        id: 'mfa-tv',
+        name: 'MFA TV',
+        public: true,
+        grantTypes: [DEVICE_GRANT],
+        scope: ['openid', 'contacts:read'],
+      });
+      await addTestUser(server, 'tess');
+      const tess = await server.context.store.findUser('tess');
+      assert.ok(tess);
+      const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+      const enrolled = await confirmOtpEnrolment(server.context.audit, server.context.signIn.factors, {
+        subject: tess.subject,
+        secret,
+        code: totpCode(secret, server.clock.now()),
+        now: server.clock.now(),
+      });
+      assert.ok(enrolled.ok);
+      server.clock.advance(90); // past the enrolment's step: the next code is a new one
+      const { device_code, user_code } = await startDevice(mfaTv, { scope: 'openid contacts:read' });
+      const browser = new PageBrowser(server);
+      const form = await browser.get('/device');
+      const signIn = await browser.post('/device', { csrf_token: hiddenField(form.html, 'csrf_token'), user_code });
+      assert.equal(signIn.status, 200, signIn.html);
+      const factorPage = await browser.post('/device/login', {
+        csrf_token: hiddenField(signIn.html, 'csrf_token'),
+        request: hiddenField(signIn.html, 'request'),
+        username: 'tess',
+        password: PASSWORD,
+      });
+      assert.equal(factorPage.status, 200, factorPage.html.slice(0, 400));
+      assert.doesNotMatch(factorPage.html, /action="\/device\/consent"/, 'no consent before the code');
+      assert.match(factorPage.html, /action="\/device\/login"/);
+      assert.match(factorPage.html, /name="code"/);
+      const stepFields = (page: PageAnswer, code: string) => ({
+        csrf_token: hiddenField(page.html, 'csrf_token'),
+        request: hiddenField(page.html, 'request'),
+        method: hiddenField(page.html, 'method'),
+        code,
+      });
+      const right = totpCode(secret, server.clock.now());
+      const wrong = String((Number(right) + 7) % 1_000_000).padStart(6, '0');
+      const refused = await browser.post('/device/login', stepFields(factorPage, wrong));
+      assert.equal(refused.status, 401);
+      assert.match(refused.html, /That code did not work/);
+      // A pending sign-in approves nothing: the consent form posted now gets the factor page again.
+      const early = await browser.post('/device/consent', {
+        csrf_token: hiddenField(refused.html, 'csrf_token'),
+        request: hiddenField(refused.html, 'request'),
+        decision: 'allow',
+      });
+      assert.doesNotMatch(early.html, /Device connected/);
+      await assertOAuthError(await poll(device_code, mfaTv), { error: 'authorization_pending', status: 400 });
+      const consent = await browser.post('/device/login', stepFields(refused, right));
+      assert.equal(consent.status, 200, consent.html.slice(0, 400));
+      assert.match(consent.html, /action="\/device\/consent"/);
+      const done = await browser.post('/device/consent', {
+        csrf_token: hiddenField(consent.html, 'csrf_token'),
+        request: hiddenField(consent.html, 'request'),
+        decision: 'allow',
+      });
+      assert.match(done.html, /Device connected/);
+      server.clock.advance(10); // past the polling interval (§3.5 slow_down otherwise)
+      const tokens = await assertOkJson(await poll(device_code, mfaTv));
+      const claims = decodeJwt(tokens.id_token as string);
+      assert.equal(claims.sub, tess.subject);
+      assert.deepEqual(claims.amr, ['pwd', 'otp', 'mfa']);
     });
 
     it('§3.5: after Deny the device gets access_denied, again on every retry; the page says access was refused', async () => {

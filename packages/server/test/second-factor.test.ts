@@ -17,6 +17,26 @@ import {
 import { DIALECTS } from './_dialects.js';
 import { enrolmentSecret, recoveryCodes } from './_factors.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
+import type { PasskeyRecord } from '../src/store/passkey-repository.js';
+
+/** A public key no listing may show (the credential itself is never used here). */
+const PUBLIC_KEY = 'pQECAyYgASFYIPublicKeyNeverListed';
+
+/** A stored passkey of `subject`, as registration (webauthn/registration.ts) leaves it. */
+function testPasskey(subject: string, name: string, now: number): PasskeyRecord {
+  return {
+    id: `cred-${subject.slice(0, 8)}-${now}`,
+    subject,
+    publicKey: PUBLIC_KEY,
+    counter: 0,
+    transports: ['internal'],
+    backupEligible: false,
+    backedUp: false,
+    name,
+    createdAt: now,
+    lastUsedAt: null,
+  };
+}
 
 for (const dialect of DIALECTS)
   describe(`second factors on the sign-in pages (issue 26) [${dialect}]`, () => {
@@ -232,6 +252,74 @@ for (const dialect of DIALECTS)
       assert.match(refused.html, /Sign in again to change this/);
     });
 
+    it('the account page counts a passkey: a user with one and no authenticator app has two-step verification on', async () => {
+      await addTestUser(server, 'hugo');
+      const hugo = await server.context.store.findUser('hugo');
+      assert.ok(hugo);
+      const browser = new PageBrowser(server);
+      assert.equal(
+        (await password(browser, authorizationQuery('plain', pkce().challenge, { scope }), 'hugo')).status,
+        303,
+      );
+      const before = await browser.get('/account');
+      assert.match(before.html, /Two-step verification is <strong>off<\/strong>/);
+      await server.context.store.insertPasskey(testPasskey(hugo.subject, 'Hugo phone', server.clock.now()));
+      const after = await browser.get('/account');
+      assert.match(after.html, /Two-step verification is <strong>on<\/strong>: 1 passkey\./);
+    });
+
+    for (const fresh of [{ prompt: 'login' }, { max_age: '0' }] as const)
+      it(`an enrolment during a sign-in with ${Object.keys(fresh)[0]} goes on to the client after the recovery codes, not to the password again (OIDC Core §3.1.2.1)`, async () => {
+        const username = `ivo-${Object.keys(fresh)[0]}`;
+        await addTestUser(server, username);
+        const browser = new PageBrowser(server);
+        const { verifier, challenge } = pkce();
+        const query = authorizationQuery('strict', challenge, { scope, ...fresh });
+        const enrolPage = await password(browser, query, username);
+        assert.match(enrolPage.html, /Set up two-step verification/);
+        const codesPage = await step(browser, enrolPage, {
+          enrolment: hiddenField(enrolPage.html, 'enrolment'),
+          code: totpCode(enrolmentSecret(enrolPage.html), server.clock.now()),
+        });
+        assert.equal(codesPage.status, 200);
+        assert.equal(recoveryCodes(codesPage.html).length, 10);
+        const continuation = {
+          csrf_token: hiddenField(codesPage.html, 'csrf_token'),
+          request: hiddenField(codesPage.html, 'request'),
+          method: hiddenField(codesPage.html, 'method'),
+          fresh: hiddenField(codesPage.html, 'fresh'),
+        };
+        server.clock.advance(30);
+        // A continuation not sealed for this sign-in (tampered) leaves GET /authorize to decide: the password.
+        const sealed = JSON.parse(continuation.fresh) as { tag: string };
+        sealed.tag = (sealed.tag.startsWith('A') ? 'B' : 'A') + sealed.tag.slice(1);
+        const tampered = await browser.post('/login', { ...continuation, fresh: JSON.stringify(sealed) });
+        assert.equal(tampered.status, 303);
+        assert.match(tampered.location ?? '', /\/authorize\?/);
+        const again = new URL(tampered.location ?? '', server.url);
+        assert.match((await browser.get(again.pathname + again.search)).html, /name="password"/);
+        // "I saved them, continue": the consent page of this request, not the password.
+        let page = await browser.post('/login', continuation);
+        assert.equal(page.status, 200, page.html.slice(0, 300));
+        assert.doesNotMatch(page.html, /name="password"/);
+        page = await browser.consent(page, 'allow');
+        const { code } = callbackParams(page.location);
+        const response = await server.post(
+          '/token',
+          { grant_type: 'authorization_code', code: code as string, redirect_uri: CALLBACK, code_verifier: verifier },
+          { as: strict },
+        );
+        assert.equal(response.status, 200);
+        const claims = decodeJwt(((await response.json()) as { id_token: string }).id_token);
+        assert.deepEqual(claims.amr, ['pwd', 'otp', 'mfa']);
+        assert.equal(claims.auth_time, server.clock.now() - 30, 'the sign-in of this request (OIDC Core §2 auth_time)');
+        // The continuation answers once per sign-in and request: 11 minutes later it asks again.
+        server.clock.advance(11 * 60);
+        const late = await browser.post('/login', continuation);
+        assert.equal(late.status, 303);
+        assert.match(late.location ?? '', /\/authorize\?/);
+      });
+
     it('the metadata lists acr_values_supported and acr among the claims (OIDC Discovery §3)', async () => {
       const metadata = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as Record<
         string,
@@ -265,13 +353,29 @@ for (const dialect of DIALECTS)
         code: totpCode(secret, server.clock.now()),
       });
       assert.equal(codes.status, 200);
+      const erin = await server.context.store.findUser('erin');
+      assert.ok(erin);
+      await server.context.store.insertPasskey(testPasskey(erin.subject, 'Erin laptop', server.clock.now()));
       const listed = await cli('users', 'factors', 'erin');
       const kinds = (listed.factors as { kind: string }[]).map((f) => f.kind);
-      assert.deepEqual(kinds, ['otp', 'recovery_codes']);
+      assert.deepEqual(kinds, ['otp', 'recovery_codes', 'passkey']);
+      const passkey = (listed.factors as Record<string, unknown>[])[2];
+      assert.equal(passkey?.name, 'Erin laptop');
+      assert.equal(passkey?.created_at, new Date(server.clock.now() * 1000).toISOString());
+      assert.equal(passkey?.last_used_at, null);
       assert.ok(!JSON.stringify(listed).includes(secret), 'no secret listed');
+      assert.ok(!JSON.stringify(listed).includes(PUBLIC_KEY), "no passkey's public key listed");
       const reset = await cli('users', 'reset-factors', 'erin', '--require-enrolment');
-      assert.equal(reset.removed, 1);
+      assert.equal(reset.removed, 2, 'the authenticator app and the passkey');
       assert.deepEqual((await cli('users', 'factors', 'erin')).factors, []);
+      assert.deepEqual(await server.context.store.listPasskeys(erin.subject), [], 'the passkey is gone');
+      assert.equal(
+        (await server.context.store.listAuditEvents({ event: 'second_factor_reset', limit: 50 })).filter(
+          (e) => e.subject === erin.subject,
+        ).length,
+        1,
+        'one audit record for the whole reset',
+      );
       const [event] = (await server.context.store.listAuditEvents({ event: 'second_factor_reset', limit: 1 })).slice(
         -1,
       );

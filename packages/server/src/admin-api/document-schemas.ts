@@ -190,7 +190,8 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
           type: 'object',
           required: ['kind'],
           properties: {
-            kind: string('`otp` (an authenticator app, RFC 6238) or `recovery_codes`.'),
+            kind: string('`otp` (an authenticator app, RFC 6238), `recovery_codes` or `passkey` (WebAuthn).'),
+            name: string('Passkeys: the name the user gave it (never its public key).'),
             created_at: time('When it was set up.', true),
             last_used_at: time('When it last signed the user in.', true),
             remaining: { type: 'integer', description: 'Recovery codes: how many are unused.' },
@@ -203,7 +204,11 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
     type: 'object',
     required: ['removed'],
     properties: {
-      removed: { type: 'integer', description: 'How many factors were removed (recovery codes with them).' },
+      removed: {
+        type: 'integer',
+        description:
+          'How many factors were removed: the authenticator app and the passkeys (recovery codes with them).',
+      },
       second_factor_required: boolean('Whether the user must set up a factor again at its next sign-in.'),
     },
   },

@@ -227,7 +227,8 @@ const PATHS: Readonly<Record<string, Json>> = {
     parameters: [USERNAME],
     get: operation({
       id: 'listUserFactors',
-      summary: "The user's second factors (issue 26): kinds and dates, never a secret.",
+      summary:
+        "The user's second factors (issue 26), passkeys included: kinds, names and dates, never a secret or a public key.",
       writes: false,
       success: ['200', 'FactorList'],
       problems: [404],
@@ -238,7 +239,7 @@ const PATHS: Readonly<Record<string, Json>> = {
     post: operation({
       id: 'resetUserFactors',
       summary:
-        "Removes the user's second factors and recovery codes, signs it out of every browser, and audits second_factor_reset; with require_enrolment=true it sets one up again at its next sign-in.",
+        "Removes the user's second factors, recovery codes and passkeys (one transaction, one audit record), signs it out of every browser, and audits second_factor_reset; with require_enrolment=true it sets one up again at its next sign-in.",
       writes: true,
       success: ['200', 'FactorReset'],
       query: [query('require_enrolment', '`true`: the user must set up a second factor at its next sign-in.')],

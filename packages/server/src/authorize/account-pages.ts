@@ -119,9 +119,15 @@ ${csrfField(page.csrfToken)}
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required>
 <button type="submit" class="button secondary">Confirm it's you</button>
 </form>`;
+  // A passkey is a second factor of its own (it proves possession and, with user verification, the
+  // user): a user with one and no authenticator app has two-step verification on.
+  const passkeys = factors.filter((f) => f.kind === 'passkey').length;
+  const passkeyText = passkeys === 0 ? '' : `${passkeys} ${passkeys === 1 ? 'passkey' : 'passkeys'}`;
   const status = otp
-    ? `<p class="lead" id="two-step-status">Two-step verification is <strong>on</strong>: codes from your authenticator app, since ${day(otp.createdAt ?? 0)}. ${codes?.remaining ?? 0} recovery codes left.</p>`
-    : '<p class="lead" id="two-step-status">Two-step verification is <strong>off</strong>.</p>';
+    ? `<p class="lead" id="two-step-status">Two-step verification is <strong>on</strong>: codes from your authenticator app, since ${day(otp.createdAt ?? 0)}${passkeys === 0 ? '' : `, and ${passkeyText}`}. ${codes?.remaining ?? 0} recovery codes left.</p>`
+    : passkeys > 0
+      ? `<p class="lead" id="two-step-status">Two-step verification is <strong>on</strong>: ${passkeyText}.</p>`
+      : '<p class="lead" id="two-step-status">Two-step verification is <strong>off</strong>.</p>';
   const actions = !page.fresh
     ? reauth
     : otp

@@ -18,7 +18,7 @@ import { answerSignedIn } from './consent.js';
 import { runSignInStep } from './sign-in/sign-in.js';
 import type { SecondFactorDue } from './sign-in/second-factor-policy.js';
 import { signedInSession, signInStateOf, type SignedInSession } from './sign-in/state.js';
-import { asksForFreshSignIn } from './sign-in-freshness.js';
+import { asksForFreshSignIn, FRESH_CONTINUE_METHOD, openFreshSignIn, sealFreshSignIn } from './sign-in-freshness.js';
 import { beginOtpEnrolment, reopenOtpEnrolment } from '../factors/factors.js';
 import { policyFor, secondFactorDueFor } from './step-up.js';
 
@@ -300,11 +300,34 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
     const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
     const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
     if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
+    const next = `${base}/authorize?${check.request.query}`;
+    const { sealing } = pages.context.signIn.factors;
+    const requestField = form.get('request') ?? '';
+    if (form.get('method') === FRESH_CONTINUE_METHOD) {
+      // After the recovery codes of a sign-in that answered prompt=login or max_age: that sign-in
+      // satisfies them (OIDC Core §3.1.2.1); anything else goes to GET /authorize, which decides.
+      const fresh = openFreshSignIn(sealing, session, requestField, form.get('fresh') ?? '', clock.now());
+      if (fresh) return answerSignedIn(pages, reply, check.request, fresh, 303);
+      return reply.code(303).header('cache-control', 'no-store').header('location', next).send();
+    }
     const target = authorizationTarget(pages, check.request);
     const attempt = await attemptSignIn(pages, request, reply, session, form, target);
     if (!attempt.ok) return sendSignInForm(pages, reply, target, attempt.session, attempt.status, attempt.form);
-    const next = `${base}/authorize?${check.request.query}`;
-    if (attempt.reveal) return sendRecoveryCodes(pages, reply, attempt.reveal, { href: next }, target.formActions);
+    if (attempt.reveal) {
+      const signedIn = signedInSession(attempt.session);
+      // prompt=login / max_age: "continue" carries this sign-in's freshness (sign-in-freshness.ts),
+      // or GET /authorize would ask for the password again, in a loop.
+      if (signedIn && asksForFreshSignIn(check.request)) {
+        const hidden = {
+          request: requestField,
+          method: FRESH_CONTINUE_METHOD,
+          fresh: sealFreshSignIn(sealing, signedIn, requestField),
+        };
+        const continuation = { form: { action: '/login', hidden }, csrfToken: attempt.session.csrfToken };
+        return sendRecoveryCodes(pages, reply, attempt.reveal, continuation, target.formActions);
+      }
+      return sendRecoveryCodes(pages, reply, attempt.reveal, { href: next }, target.formActions);
+    }
     // prompt=login and max_age are met by this sign-in; GET /authorize, a second later, might ask again.
     if (asksForFreshSignIn(check.request)) return answerSignedIn(pages, reply, check.request, attempt.session, 303);
     return reply.code(303).header('cache-control', 'no-store').header('location', next).send();

@@ -81,13 +81,13 @@ const ENABLE = {
 
 const FACTORS = {
   name: 'users factors',
-  summary: "a user's second factors (kinds and dates, never a secret)",
+  summary: "a user's second factors and passkeys (kinds, names and dates, never a secret)",
   positionals: ['NAME'],
   options: {},
 } as const;
 const RESET_FACTORS = {
   name: 'users reset-factors',
-  summary: "remove a user's second factors and recovery codes; signs the user out of every browser",
+  summary: "remove a user's second factors, recovery codes and passkeys; signs the user out of every browser",
   positionals: ['NAME'],
   options: {
     'require-enrolment': { type: 'boolean', help: 'the user sets up a second factor again at its next sign-in' },

@@ -145,7 +145,9 @@ export async function regenerateRecoveryCodes(trail: AuditTrail, subject: string
 
 /** A user's second factors as the account page, the admin API and the CLI show them: no secret. */
 export interface FactorSummary {
-  readonly kind: 'otp' | 'recovery_codes';
+  readonly kind: 'otp' | 'recovery_codes' | 'passkey';
+  /** Passkeys: the name the user gave it (never its public key). */
+  readonly name?: string;
   readonly createdAt: number | null;
   readonly lastUsedAt: number | null;
   /** Recovery codes: how many are unused. */
@@ -157,6 +159,7 @@ export function describeFactor(f: FactorSummary): Record<string, unknown> {
   const time = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString());
   return {
     kind: f.kind,
+    ...(f.name === undefined ? {} : { name: f.name }),
     created_at: time(f.createdAt),
     last_used_at: time(f.lastUsedAt),
     ...(f.remaining === undefined ? {} : { remaining: f.remaining }),
@@ -172,6 +175,9 @@ export async function listFactors(store: Repository, subject: string): Promise<F
   const remaining = await store.countRecoveryCodes(subject);
   if (factors.length > 0 || remaining > 0)
     factors.push({ kind: 'recovery_codes', createdAt: null, lastUsedAt: null, remaining });
+  // Passkeys (webauthn/): by name and dates only; the public key is not the operator's business.
+  for (const p of await store.listPasskeys(subject))
+    factors.push({ kind: 'passkey', name: p.name, createdAt: p.createdAt, lastUsedAt: p.lastUsedAt });
   return factors;
 }
 
@@ -188,7 +194,11 @@ export async function resetFactors(
 ): Promise<number> {
   const { now, actor, requireEnrolment } = input;
   return trail.transaction(async (tx, audit) => {
-    const removed = await tx.deleteSecondFactors(user.subject);
+    let removed = await tx.deleteSecondFactors(user.subject);
+    // An operator's reset removes the passkeys too (in this transaction, under this one audit
+    // record): a user who lost its devices is left with its password only. The user's own
+    // "Turn off" on the account page removes its authenticator app only; passkeys have their own list.
+    if (actor !== null) removed += await tx.removePasskeysOf(user.subject);
     if (requireEnrolment) await tx.setSecondFactorRequired(user.subject, true);
     if (actor !== null) await tx.deleteBrowserSessionsOf(user.username);
     await audit({

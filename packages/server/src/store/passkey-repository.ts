@@ -51,6 +51,8 @@ export interface PasskeyRepository {
   renamePasskey(subject: string, id: string, name: string): Promise<boolean>;
   /** Removes one of the user's credentials; false when the user holds no such credential. */
   removePasskey(subject: string, id: string): Promise<boolean>;
+  /** Removes every credential of the user (an operator's reset of its factors); how many. */
+  removePasskeysOf(subject: string): Promise<number>;
 
   insertWebAuthnChallenge(challenge: WebAuthnChallengeRecord): Promise<void>;
   /** Deletes the challenge if `sessionId` holds it and returns it (expired or not): one use only. */
@@ -139,6 +141,10 @@ export function createPasskeyRepository(db: Kysely<Database>): PasskeyRepository
       return Number(result.numDeletedRows) > 0;
     },
 
+    async removePasskeysOf(subject) {
+      const result = await db.deleteFrom('passkeys').where('subject', '=', subject).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
     async insertWebAuthnChallenge(c) {
       await db
         .insertInto('webauthn_challenges')
