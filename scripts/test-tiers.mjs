@@ -72,6 +72,7 @@ export const TABLE = {
     'device-authorization.test.ts': 'server',
     'discovery.test.ts': 'server',
     'federation.test.ts': 'server',
+    'admin-upstreams.test.ts': 'server',
     'introspection.test.ts': 'server',
     'one-subject.test.ts': 'server',
     'key-sealing.test.ts': 'server',

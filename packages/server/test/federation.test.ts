@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { putProvider } from '../src/federation/providers.js';
 import { KeyEncryption } from '../src/oauth/key-sealing.js';
+import { digestOf } from '../src/primitives/secrets.js';
 import { addUser } from '../src/users/users.js';
 import {
   authorizationQuery,
@@ -195,6 +196,65 @@ for (const dialect of DIALECTS)
       const multi = await toPayroll(ANN);
       assert.doesNotMatch(multi.html, /two-step verification/i, 'the upstream did mfa: no local factor asked');
       assert.ok(multi.status === 302 || /Allow/.test(multi.html), 'on to consent or the client');
+    });
+
+    it('the upstream acr is kept on the session beside its amr; an acr the operator maps as multi-factor (mfa_acr_values) counts as mfa, another does not (OIDC Core §2, RFC 8176 §2)', async () => {
+      await putProvider(
+        server.context.store,
+        {
+          id: 'corp-acr',
+          issuer: upstream.issuer,
+          client_id: upstream.clientId,
+          client_secret: upstream.clientSecret,
+          mfa_acr_values: ['urn:corp:acr:mfa'],
+        },
+        server.clock.now(),
+        undefined,
+      );
+      /** Through the provider corp-acr to `client`: the browser and the page GET /authorize answers next. */
+      async function through(client: string, user: StubUser, challenge: string) {
+        const browser = new PageBrowser(server);
+        const params = { scope: 'openid', nonce: 'n-3' };
+        const page = await browser.authorize(authorizationQuery(client, challenge, params));
+        const started = await browser.post('/federation/start', {
+          csrf_token: hiddenField(page.html, 'csrf_token'),
+          request: hiddenField(page.html, 'request'),
+          provider: 'corp-acr',
+        });
+        assert.equal(started.status, 303, started.html);
+        const back = await browser.get(
+          `/federation/callback?${upstream.approve(new URL(started.location as string), user)}`,
+        );
+        return { browser, back };
+      }
+      const eve = (acr: string): StubUser => ({
+        sub: 'upstream-eve',
+        claims: { email: 'eve@corp.example', email_verified: true, amr: ['pwd'], acr },
+      });
+      const single = await through('payroll', eve('urn:corp:acr:password'), pkce().challenge);
+      const stored = await server.context.store.findBrowserSession(
+        digestOf((single.browser.cookie as string).split('=')[1] as string),
+        server.clock.now(),
+      );
+      assert.deepEqual(
+        stored?.methods?.map((m) => [m.method, m.acr]),
+        [
+          ['fed', 'urn:corp:acr:password'],
+          ['pwd', undefined],
+        ],
+        'the upstream acr is stored with the sign-in, not mapped: no mfa',
+      );
+      const due = await single.browser.get(continueLink(single.back));
+      assert.match(due.html, /<h1>Set up two-step verification<\/h1>/, 'an unmapped acr is one factor');
+      const multi = await through('payroll', eve('urn:corp:acr:mfa'), pkce().challenge);
+      const next = await multi.browser.get(continueLink(multi.back));
+      assert.doesNotMatch(next.html, /two-step verification/i, 'a mapped acr counts as mfa: no local factor asked');
+      assert.ok(next.status === 302 || /Allow/.test(next.html), 'on to consent or the client');
+      const { challenge, verifier } = pkce();
+      const toRp = await through('rp', eve('urn:corp:acr:mfa'), challenge);
+      const idToken = await tokensAfter(toRp.browser, toRp.back, verifier);
+      assert.deepEqual(idToken.amr, ['fed', 'pwd', 'mfa']);
+      assert.equal(idToken.acr, 'mfa');
     });
 
     it('home-realm discovery: an e-mail of a provider’s domain goes straight to it, with login_hint; another domain is federation_no_provider', async () => {

@@ -58,7 +58,6 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'json-api': ['primitives', 'http', 'oauth', 'context.ts'],
   health: ['primitives', 'store', 'http', 'oauth'],
   api: ['primitives', 'store', 'http', 'json-api', 'telemetry', 'context.ts'],
-  'admin-api': ['primitives', 'store', 'audit', 'users', 'factors', 'http', 'oauth', 'json-api', 'context.ts'],
   authorize: [
     'primitives',
     'store',
@@ -84,6 +83,18 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'html',
     'oauth',
     'authorize',
+    'context.ts',
+  ],
+  'admin-api': [
+    'primitives',
+    'store',
+    'audit',
+    'users',
+    'factors',
+    'http',
+    'oauth',
+    'json-api',
+    'federation',
     'context.ts',
   ],
   cli: [

@@ -35,6 +35,24 @@ const page = (item: string): Json => ({
   },
 });
 
+const strings = (description: string): Json => ({ type: 'array', description, items: { type: 'string' } });
+
+/** What an upstream provider's entry sets besides its id and credential (federation/providers.ts). */
+const UPSTREAM_SETTINGS: Json = {
+  issuer: string('The issuer, discovered with OIDC Discovery / RFC 8414.'),
+  client_id: string('The client id at the upstream.'),
+  client_auth: string('How Gatehouse authenticates there.', { enum: ['client_secret_basic', 'private_key_jwt'] }),
+  scopes: strings('The scopes asked for; must include openid (default openid profile email).'),
+  display_name: string('The name on the sign-in page.'),
+  icon: string('An https: or data:image/ URL shown beside the name.'),
+  domains: strings('Home-realm discovery: e-mail domains sent to this provider.'),
+  trust_email_verified_domains: strings('Domains whose upstream email_verified links an existing account.'),
+  provision: boolean('Whether a first sign-in makes a local user (default true).'),
+  claims: { type: 'object', description: 'Local claim: upstream claim.', additionalProperties: { type: 'string' } },
+  end_session: boolean('RP-initiated logout also ends the upstream session.'),
+  mfa_acr_values: strings('Upstream acr values that count as multi-factor (amr mfa); default none.'),
+};
+
 /** What a client's registration sets, in POST (with its id and type) and PUT. */
 const CLIENT_SETTINGS: Json = {
   name: string('A name for people.', { minLength: 1, maxLength: 200 }),
@@ -143,6 +161,37 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
     ],
   },
   ClientPage: page('Client'),
+  UpstreamPut: {
+    type: 'object',
+    description:
+      'An upstream OpenID Provider (docs/federation.md), as an entry of an upstreams file: a full replacement. ' +
+      'Checked as `gatehouse upstreams apply` checks it.',
+    required: ['issuer', 'client_id'],
+    properties: {
+      id: string('When given, the id of the path.'),
+      ...UPSTREAM_SETTINGS,
+      client_secret: string('For client_secret_basic; sealed at rest under KEY_ENCRYPTION_KEY, never answered.'),
+      private_jwk: {
+        type: 'object',
+        description: 'For private_key_jwt: the private JWK (with its alg); sealed at rest, never answered.',
+      },
+    },
+  },
+  Upstream: {
+    type: 'object',
+    required: ['id', 'issuer', 'client_id', 'client_auth', 'credential_sealed'],
+    description: 'An upstream OpenID Provider, without its client secret or private key.',
+    properties: {
+      id: string('The provider id.'),
+      ...UPSTREAM_SETTINGS,
+      credential_sealed: boolean('Whether its credential is sealed under KEY_ENCRYPTION_KEY.'),
+    },
+  },
+  UpstreamList: {
+    type: 'object',
+    required: ['items'],
+    properties: { items: { type: 'array', items: ref('Upstream') } },
+  },
   UserCreate: {
     type: 'object',
     additionalProperties: false,

@@ -17,6 +17,7 @@ export const ADMIN_BODIES = {
   createUser: 'UserCreate',
   replaceUserClaims: 'UserClaims',
   setUserPassword: 'UserPassword',
+  putUpstream: 'UpstreamPut',
 } as const;
 
 export type AdminBodyOperation = keyof typeof ADMIN_BODIES;
@@ -246,6 +247,39 @@ const PATHS: Readonly<Record<string, Json>> = {
       problems: [404, 413, 415],
     }),
   },
+  '/upstreams': {
+    get: operation({
+      id: 'listUpstreams',
+      summary: 'The upstream OpenID Providers, by id, never their client secret or private key.',
+      writes: false,
+      success: ['200', 'UpstreamList'],
+    }),
+  },
+  '/upstreams/{upstream_id}': {
+    parameters: [pathParameter('upstream_id', 'The upstream provider id.')],
+    get: operation({
+      id: 'getUpstream',
+      summary: 'The upstream provider, without its credential.',
+      writes: false,
+      success: ['200', 'Upstream'],
+      problems: [404],
+    }),
+    put: operation({
+      id: 'putUpstream',
+      summary:
+        'Adds or replaces the upstream provider, checked as `gatehouse upstreams apply` checks it; audits upstream_provider_changed.',
+      writes: true,
+      success: ['200', 'Upstream'],
+      body: 'UpstreamPut',
+    }),
+    delete: operation({
+      id: 'deleteUpstream',
+      summary: 'Removes the upstream provider (its links to local users stay); audits upstream_provider_removed.',
+      writes: true,
+      success: ['204', null],
+      problems: [404, 413, 415],
+    }),
+  },
   '/grants': {
     get: operation({
       id: 'listGrants',
@@ -338,7 +372,7 @@ export function adminDocument(issuer: string): Json {
       title: 'Gatehouse admin API',
       version: '1.0.0',
       description:
-        'Clients, users, grants, signing keys, the audit trail and the REST records of this Gatehouse server. ' +
+        'Clients, users, upstream providers, grants, signing keys, the audit trail and the REST records of this Gatehouse server. ' +
         'Callers present an access token of an admin client (made with `gatehouse clients add --admin`) ' +
         'from the client_credentials grant.',
     },

@@ -11,6 +11,7 @@ import type { AdminDefinition } from './definition.js';
 import { grantRoutes } from './grant-routes.js';
 import { keyRoutes } from './key-routes.js';
 import { recordRoutes } from './record-routes.js';
+import { upstreamRoutes } from './upstream-routes.js';
 import { userRoutes } from './user-routes.js';
 
 /**
@@ -45,6 +46,7 @@ export async function adminRoutes(
   const access = adminAccess(context);
   clientRoutes(app, context, admin, access);
   userRoutes(app, context, admin, access);
+  upstreamRoutes(app, context, admin, access);
   grantRoutes(app, context, access);
   keyRoutes(app, context, access);
   auditRoutes(app, context, access);

@@ -47,6 +47,11 @@ export interface UpstreamProviderInput {
   readonly claims?: Partial<Record<MappedClaim, string>>;
   /** RP-initiated logout at Gatehouse also ends the upstream session (its end_session_endpoint). */
   readonly end_session?: boolean;
+  /**
+   * Upstream `acr` values (OIDC Core §2) the operator trusts as multi-factor: a sign-in whose
+   * upstream ID token carries one counts as `mfa` here (primitives/acr.ts). Default none.
+   */
+  readonly mfa_acr_values?: readonly string[];
 }
 
 /** The settings kept beside the credential, in the `settings` column. */
@@ -59,6 +64,8 @@ export interface ProviderSettings {
   readonly provision: boolean;
   readonly claims: Partial<Record<MappedClaim, string>>;
   readonly endSession: boolean;
+  /** Upstream acr values that count as multi-factor; absent in settings stored before it existed. */
+  readonly mfaAcrValues?: readonly string[];
 }
 
 /** A provider, its credential opened: what the relying party uses. */
@@ -121,6 +128,11 @@ export function checkedProviderInput(input: UpstreamProviderInput): {
   for (const key of Object.keys(claims))
     if (!MAPPED_CLAIMS.includes(key as MappedClaim))
       refuse(`claims: '${key}' is not one of ${MAPPED_CLAIMS.join(', ')}`);
+  const mfaAcrValues: unknown = input.mfa_acr_values ?? [];
+  if (!Array.isArray(mfaAcrValues) || mfaAcrValues.some((v) => typeof v !== 'string' || v.trim() === ''))
+    refuse(
+      'mfa_acr_values: a list of acr values, e.g. ["http://schemas.openid.net/pape/policies/2007/06/multi-factor"]',
+    );
   if (input.icon !== undefined && !/^(https:\/\/|data:image\/)/.test(input.icon))
     refuse('icon: an https: or data:image/ URL');
   return {
@@ -134,6 +146,7 @@ export function checkedProviderInput(input: UpstreamProviderInput): {
       provision: input.provision ?? true,
       claims,
       endSession: input.end_session ?? false,
+      mfaAcrValues: [...(mfaAcrValues as string[])],
     },
     secret,
   };
@@ -212,6 +225,7 @@ export function describeProvider(p: UpstreamProvider, sealed: boolean): Record<s
     provision: p.provision,
     claims: p.claims,
     end_session: p.endSession,
+    mfa_acr_values: p.mfaAcrValues ?? [],
   };
 }
 

@@ -15,6 +15,7 @@ import { renderSignedOutPage } from '../authorize/account-pages.js';
 import { formParamsOf } from '../http/form.js';
 import type { KeyEncryption } from '../oauth/key-sealing.js';
 import { digestOf } from '../primitives/secrets.js';
+import { isMultiFactorUpstreamAcr } from '../primitives/acr.js';
 import type { AuthenticationMethodRecord, BrowserSessionRecord, UserRecord } from '../store/identity-repository.js';
 import { checkPassword } from '../users/users.js';
 import { renderContinuePage, renderLinkPage } from './federation-pages.js';
@@ -51,6 +52,8 @@ interface PendingLink {
   readonly subject: string;
   readonly username: string;
   readonly amr: readonly string[];
+  /** The upstream's `acr`, when it sent one (absent in links pending before it was kept). */
+  readonly acr?: string;
   readonly idToken: string;
   readonly request: string;
 }
@@ -90,6 +93,30 @@ function sendFailurePage(
 /** RFC 8176 values the upstream reported, kept when they look like registry tokens. */
 function upstreamAmr(amr: readonly string[]): string[] {
   return amr.filter((v) => /^[a-z0-9_-]{1,32}$/i.test(v)).slice(0, 8);
+}
+
+/** The upstream's `acr` (OIDC Core §2, a string, usually a URI), kept when it is short printable text. */
+function upstreamAcr(acr: string | undefined): string | undefined {
+  return acr !== undefined && /^[\x21-\x7e]{1,255}$/.test(acr) ? acr : undefined;
+}
+
+/**
+ * The methods a federated sign-in records: `fed` carrying the upstream's `acr`, the upstream's
+ * `amr` values, and `mfa` when the provider's operator maps that `acr` as multi-factor
+ * (`isMultiFactorUpstreamAcr`) and the upstream did not already say `mfa`.
+ */
+function federatedMethods(
+  provider: UpstreamProvider,
+  upstream: { readonly amr: readonly string[]; readonly acr?: string | undefined },
+  now: number,
+): AuthenticationMethodRecord[] {
+  const acr = upstreamAcr(upstream.acr);
+  const amr = upstreamAmr(upstream.amr);
+  if (isMultiFactorUpstreamAcr(acr, provider.mfaAcrValues ?? []) && !amr.includes('mfa')) amr.push('mfa');
+  return [
+    { method: 'fed', at: now, ...(acr === undefined ? {} : { acr }) },
+    ...amr.map((method) => ({ method, at: now })),
+  ];
 }
 
 /**
@@ -182,6 +209,7 @@ async function finishUpstreamSignIn(pages: FederationPages, request: FastifyRequ
       subject: identity.subject,
       username: resolution.candidate.username,
       amr: upstreamAmr(identity.amr),
+      ...(upstreamAcr(identity.acr) === undefined ? {} : { acr: upstreamAcr(identity.acr) }),
       idToken: identity.idToken,
       request: pending.request,
     };
@@ -200,7 +228,7 @@ async function finishUpstreamSignIn(pages: FederationPages, request: FastifyRequ
     });
     return sendPage(reply, 200, page);
   }
-  const methods = [{ method: 'fed', at: now }, ...upstreamAmr(identity.amr).map((method) => ({ method, at: now }))];
+  const methods = federatedMethods(provider, identity, now);
   return completeSignIn(pages, reply, session, resolution.user, methods, {
     provider,
     idToken: identity.idToken,
@@ -210,7 +238,8 @@ async function finishUpstreamSignIn(pages: FederationPages, request: FastifyRequ
 
 /**
  * The session made from a federated sign-in: `amr` `fed` (RFC 8176 §2) with the upstream's own
- * `amr` values, so a client asking for `mfa` sees whether the upstream did it. Then on to the
+ * `amr` values and its `acr` (with `mfa` when the provider maps that `acr` as multi-factor,
+ * `federatedMethods`), so a client asking for `mfa` sees whether the upstream did it. Then on to the
  * authorization request, as after the password, where the sign-in pipeline's second-factor policy
  * applies (consent.ts `answerSignedIn`, step-up.ts): a client or server requiring a second factor,
  * or `acr_values=mfa`, asks the user's local second factor (or its enrolment) unless the upstream's
@@ -311,11 +340,7 @@ async function proveAndLink(pages: FederationPages, request: FastifyRequest, rep
     return again(401, 'Nothing was linked. Check the password and try again.');
   }
   await linkIdentity(store, audit, provider, link, checked.user, now, 'password proved');
-  const methods = [
-    { method: 'pwd', at: now },
-    { method: 'fed', at: now },
-    ...link.amr.map((method) => ({ method, at: now })),
-  ];
+  const methods = [{ method: 'pwd', at: now }, ...federatedMethods(provider, link, now)];
   return completeSignIn(pages, reply, session, checked.user, methods, {
     provider,
     idToken: link.idToken,

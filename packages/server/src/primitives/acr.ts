@@ -28,6 +28,16 @@ export function isMultiFactorAmr(amr: readonly string[]): boolean {
   return values.size >= 2;
 }
 
+/**
+ * Whether an upstream identity provider's `acr` (OIDC Core §2: its own Authentication Context Class
+ * Reference, with no meaning here by itself) is one the operator maps as multi-factor for that
+ * provider (`mfa_acr_values`, docs/federation.md). A federated sign-in with such an `acr` records
+ * `mfa` (RFC 8176 §2) beside `fed`, so `isMultiFactorAmr` and `acrOf` count it as two factors.
+ */
+export function isMultiFactorUpstreamAcr(acr: string | undefined, mfaAcrValues: readonly string[]): boolean {
+  return acr !== undefined && mfaAcrValues.includes(acr);
+}
+
 /** The `acr` of a sign-in from its `amr` values. */
 export function acrOf(amr: readonly string[]): AcrValue {
   return amr.includes('mfa') ? 'mfa' : 'sfa';

@@ -48,6 +48,8 @@ export interface BrowserSessionRecord {
 export interface AuthenticationMethodRecord {
   readonly method: string;
   readonly at: number;
+  /** On a federated sign-in's `fed`: the upstream's `acr` (OIDC Core §2), when it sent one. */
+  readonly acr?: string;
 }
 
 /** The queries of users, browser sessions and the grants a user holds. */
@@ -97,6 +99,7 @@ function sessionFromRow(r: Selectable<BrowserSessionsTable>): BrowserSessionReco
     methods: (JSON.parse(r.methods) as AuthenticationMethodRecord[]).map((m) => ({
       method: m.method,
       at: Number(m.at),
+      ...(typeof m.acr === 'string' ? { acr: m.acr } : {}),
     })),
     createdAt: Number(r.created_at),
     expiresAt: Number(r.expires_at),

@@ -1,0 +1,50 @@
+import { ProblemError } from '@gatehouse/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { applyUpstreams, removeUpstream } from '../federation/administration.js';
+import { describeProvider, openProvider, type UpstreamProviderInput } from '../federation/providers.js';
+import { validBodyOrThrow } from '../json-api/body-problems.js';
+import { requireBody } from '../json-api/serve-json-api.js';
+import { isSealed } from '../oauth/key-sealing.js';
+import type { UpstreamProviderRow } from '../store/federation-repository.js';
+import type { AdminAccess } from './caller.js';
+import type { AdminDefinition } from './definition.js';
+
+type UpstreamRequest = FastifyRequest<{ Params: { upstream_id: string } }>;
+
+/**
+ * /upstreams: federation's upstream OpenID Providers (docs/federation.md), through the same
+ * functions as `gatehouse upstreams apply|list|remove` and UPSTREAMS_FILE (federation/administration.ts).
+ * A provider is answered without its client secret or private key.
+ */
+export function upstreamRoutes(
+  app: FastifyInstance,
+  { store, audit, clock, keys }: ServerContext,
+  { bodies }: AdminDefinition,
+  access: AdminAccess,
+): void {
+  const describe = (row: UpstreamProviderRow): Record<string, unknown> =>
+    describeProvider(openProvider(row, keys.encryption), isSealed(JSON.parse(row.credential)));
+  app.get('/upstreams', { config: access.read }, async () => ({
+    items: (await store.listUpstreamProviders()).map(describe),
+  }));
+  app.get('/upstreams/:upstream_id', { config: access.read }, async (request: UpstreamRequest) => {
+    const row = await store.findUpstreamProvider(request.params.upstream_id);
+    if (row === undefined) throw new ProblemError('not_found', `There is no upstream '${request.params.upstream_id}'.`);
+    return describe(row);
+  });
+  app.put('/upstreams/:upstream_id', { config: access.writeJson }, async (request: UpstreamRequest) => {
+    requireBody(request);
+    const body = validBodyOrThrow(bodies.putUpstream(request.body));
+    const id = request.params.upstream_id;
+    if (body.id !== undefined && body.id !== id)
+      throw new ProblemError('invalid_operator_input', `id: ${JSON.stringify(body.id)} is not the path's '${id}'`);
+    const input = { ...body, id } as unknown as UpstreamProviderInput;
+    await applyUpstreams(store, audit, [input], clock.now(), keys.encryption, request.adminActor);
+    return describe((await store.findUpstreamProvider(id)) as UpstreamProviderRow);
+  });
+  app.delete('/upstreams/:upstream_id', { config: access.write }, async (request: UpstreamRequest, reply) => {
+    await removeUpstream(store, audit, request.params.upstream_id, clock.now(), request.adminActor);
+    return reply.code(204).send();
+  });
+}
