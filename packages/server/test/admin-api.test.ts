@@ -122,6 +122,23 @@ describe('the admin API /admin/v1', () => {
         );
       });
 
+      it('sets token_exchange.refresh_tokens (RFC 8693 §2.1 requested_token_type refresh_token), off by default', async () => {
+        const created = await admin.post(`${ADMIN}/clients`, {
+          client_id: 'exchanger',
+          name: 'Exchanger',
+          token_exchange: { refresh_tokens: true },
+        });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        assert.equal(created.body.token_exchange.refresh_tokens, true);
+        const updated = await admin.put(`${ADMIN}/clients/exchanger`, {
+          name: 'Exchanger',
+          token_exchange: { refresh_tokens: false },
+        });
+        assert.equal(updated.status, 200, JSON.stringify(updated.body));
+        assert.equal((await admin.get(`${ADMIN}/clients/exchanger`)).body.token_exchange.refresh_tokens, false);
+        assert.equal((await admin.delete(`${ADMIN}/clients/exchanger`)).status, 204);
+      });
+
       it('registers a client with jwks (RFC 7591 §2): no secret, private_key_jwt (RFC 7523 §2.2), PAR required when asked', async () => {
         const keys = await clientKeyPair();
         const created = await admin.post(`${ADMIN}/clients`, {

@@ -135,6 +135,27 @@ describe('the gatehouse operator CLI', () => {
     assert.deepEqual(JSON.parse(run.err), { error: 'refused', message: 'replay window must be from 0s to 300s' });
   });
 
+  it('clients add/update --exchange-refresh-tokens on|off sets the token exchange policy (RFC 8693 §2.1), shown by clients show', async () => {
+    const added = await cliJson(
+      'clients',
+      'add',
+      '--id',
+      'exchanger',
+      '--name',
+      'Exchanger',
+      '--exchange-refresh-tokens',
+      'on',
+    );
+    assert.equal((added.token_exchange as Record<string, unknown>).refresh_tokens, true);
+    const shown = await cliJson('clients', 'show', 'exchanger');
+    assert.equal((shown.token_exchange as Record<string, unknown>).refresh_tokens, true);
+    await cliJson('clients', 'update', 'exchanger', '--exchange-refresh-tokens', 'off');
+    const after = await cliJson('clients', 'show', 'exchanger');
+    assert.equal((after.token_exchange as Record<string, unknown>).refresh_tokens, false);
+    const plain = await cliJson('clients', 'add', '--id', 'plain-exchanger', '--name', 'Plain');
+    assert.equal((plain.token_exchange as Record<string, unknown>).refresh_tokens, false, 'off by default');
+  });
+
   it('a malformed duration (--refresh-ttl 5x) is a usage error: exit 2 and nothing registered', async () => {
     const run = await cli('clients', 'add', '--id', 'bad-ttl', '--name', 'Bad', '--refresh-ttl', '5x');
     assert.equal(run.code, 2);

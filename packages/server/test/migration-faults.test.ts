@@ -36,6 +36,7 @@ const ALL_MIGRATIONS = [
   '0021_dpop',
   '0022_client_keys_pushed_requests',
   '0023_fapi_profile',
+  '0024_exchange_grants',
 ];
 
 /**
@@ -129,6 +130,10 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0024_exchange_grants
+    'drop index grants_parent_grant_id',
+    'alter table grants drop column exchange',
+    'alter table grants drop column parent_grant_id',
     // 0023_fapi_profile
     'alter table clients drop column profile',
     // 0022_client_keys_pushed_requests

@@ -13,6 +13,7 @@ import { DIALECTS } from './_dialects.js';
 const GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
 const JWT = 'urn:ietf:params:oauth:token-type:jwt';
+const REFRESH_TOKEN = 'urn:ietf:params:oauth:token-type:refresh_token';
 const IDP = 'https://idp.example';
 const BILLING = 'https://billing.example';
 const LEDGER = 'https://ledger.example';
@@ -28,6 +29,8 @@ for (const dialect of DIALECTS)
     let orders: TestClient;
     let billing: TestClient;
     let impersonator: TestClient;
+    let agent: TestClient;
+    let unlicensed: TestClient;
     let alice: IssuedTokens;
 
     before(async () => {
@@ -54,6 +57,19 @@ for (const dialect of DIALECTS)
         grantTypes: [GRANT],
         exchangeSubjectAudiences: [ISSUER],
         exchangeImpersonation: true,
+      });
+      // May ask for refresh tokens by exchange (policy `refreshTokens`); `unlicensed` may not.
+      agent = await server.addClient({
+        id: 'agent',
+        grantTypes: [GRANT, 'refresh_token', 'client_credentials'],
+        exchangeAudiences: [BILLING],
+        exchangeSubjectAudiences: [ISSUER],
+        exchangeRefreshTokens: true,
+      });
+      unlicensed = await server.addClient({
+        id: 'unlicensed',
+        grantTypes: [GRANT, 'refresh_token'],
+        exchangeSubjectAudiences: [ISSUER],
       });
       alice = await server.issueGrant(spa, 'alice', ['contacts:read', 'contacts:write']);
     });
@@ -239,12 +255,120 @@ for (const dialect of DIALECTS)
       });
     });
 
-    it('§2.1: a refresh token is not issued, and unknown token types are refused', async () => {
+    const refresh = (client: TestClient, token: unknown): Promise<Response> =>
+      server.post('/token', { grant_type: 'refresh_token', refresh_token: String(token) }, { as: client });
+    const exchangeForRefresh = async (subjectToken: string, form: Record<string, string> = {}) =>
+      assertOkJson(
+        await exchange(agent, { subject_token: subjectToken, requested_token_type: REFRESH_TOKEN, ...form }),
+      );
+
+    it('§2.1, §3: requested_token_type refresh_token is refused without the policy, identically on retry', async () => {
+      const form = { subject_token: alice.access_token, requested_token_type: REFRESH_TOKEN };
+      const a = await assertOAuthError(await exchange(unlicensed, form), {
+        error: 'invalid_request',
+        description:
+          "requested_token_type must be urn:ietf:params:oauth:token-type:access_token or urn:ietf:params:oauth:token-type:jwt; urn:ietf:params:oauth:token-type:refresh_token only where the client's token exchange policy allows refresh tokens",
+      });
+      assert.deepEqual(await assertOAuthError(await exchange(unlicensed, form), { error: 'invalid_request' }), a);
+    });
+
+    it('§2.1, §2.2.1: by policy, an access token (issued_token_type access_token) and a refresh token that rotates; every access token keeps act and audience (§4.1)', async () => {
+      const user = await server.issueGrant(spa, 'alice', ['contacts:read', 'contacts:write']);
+      const body = await exchangeForRefresh(user.access_token, { audience: BILLING, scope: 'contacts:read' });
+      // §2.2.1: issued_token_type names the token in `access_token`, which is an access token.
+      assert.equal(body.issued_token_type, ACCESS_TOKEN);
+      assert.equal(typeof body.refresh_token, 'string');
+      assert.equal(body.scope, 'contacts:read');
+      const first = claimsOf(body.access_token);
+      assert.deepEqual(first.act, { sub: 'agent', client_id: 'agent' });
+      assert.equal(first.aud, BILLING);
+      assert.equal(first.client_id, 'agent');
+      assert.equal(first.sub, claimsOf(user.access_token).sub);
+      assert.notEqual(first.grant_id, user.grant_id, 'a new grant of the exchanging client');
+      let token = body.refresh_token;
+      for (let i = 0; i < 2; i++) {
+        const next = await assertOkJson(await refresh(agent, token));
+        assert.equal(typeof next.refresh_token, 'string');
+        assert.notEqual(next.refresh_token, token, 'rotated (RFC 9700 §4.14.2)');
+        const claims = claimsOf(next.access_token);
+        assert.deepEqual(claims.act, first.act);
+        assert.equal(claims.aud, BILLING);
+        assert.equal(claims.sub, first.sub);
+        assert.equal(claims.grant_id, first.grant_id);
+        assert.equal(next.scope, 'contacts:read');
+        token = next.refresh_token;
+      }
+    });
+
+    it("§2.1: revoking the subject token's grant revokes the exchanged grants (a chain too): invalid_grant identically on retry, access tokens inactive", async () => {
+      const user = await server.issueGrant(spa, 'alice', ['contacts:read']);
+      const child = await exchangeForRefresh(user.access_token);
+      const childRefreshed = await assertOkJson(await refresh(agent, child.refresh_token));
+      // The child's access token is the agent's own: exchanged again, a grandchild.
+      const grandchild = await exchangeForRefresh(String(childRefreshed.access_token));
+      const live = await assertOkJson(
+        await server.post('/introspect', { token: String(childRefreshed.access_token) }, { as: agent }),
+      );
+      assert.equal(live.active, true);
+      assert.deepEqual(live.act, { sub: 'agent', client_id: 'agent' }, 'introspection shows act after a refresh');
+      assert.equal((await server.post('/revoke', { token: user.refresh_token }, { as: spa })).status, 200);
+      for (const token of [childRefreshed.refresh_token, grandchild.refresh_token]) {
+        const a = await assertOAuthError(await refresh(agent, token), { error: 'invalid_grant' });
+        const b = await assertOAuthError(await refresh(agent, token), { error: 'invalid_grant' });
+        assert.deepEqual(a, b);
+      }
+      for (const token of [child.access_token, childRefreshed.access_token, grandchild.access_token]) {
+        const introspected = await assertOkJson(
+          await server.post('/introspect', { token: String(token) }, { as: agent }),
+        );
+        assert.deepEqual(introspected, { active: false });
+      }
+    });
+
+    it("deleting the subject token's client takes the grants exchanged from its grants with them", async () => {
+      const doomed = await server.addClient({ id: 'doomed' });
+      const user = await server.issueGrant(doomed, 'alice', ['contacts:read']);
+      const child = await exchangeForRefresh(user.access_token);
+      assert.equal(await server.context.store.removeClient('doomed'), true);
+      await assertOAuthError(await refresh(agent, child.refresh_token), { error: 'invalid_grant' });
+      const introspected = await assertOkJson(
+        await server.post('/introspect', { token: String(child.access_token) }, { as: agent }),
+      );
+      assert.deepEqual(introspected, { active: false });
+    });
+
+    it('RFC 9700 §4.14.2: reuse of a rotated exchanged refresh token revokes its own family only', async () => {
+      const user = await server.issueGrant(spa, 'alice', ['contacts:read']);
+      const exchanged = await exchangeForRefresh(user.access_token);
+      const sibling = await exchangeForRefresh(user.access_token);
+      const rotated = await assertOkJson(await refresh(agent, exchanged.refresh_token));
+      const a = await assertOAuthError(await refresh(agent, exchanged.refresh_token), { error: 'invalid_grant' });
+      const b = await assertOAuthError(await refresh(agent, exchanged.refresh_token), { error: 'invalid_grant' });
+      assert.deepEqual(a, b);
+      await assertOAuthError(await refresh(agent, rotated.refresh_token), { error: 'invalid_grant' });
+      // The subject's grant and another exchange from it live on.
+      await assertOkJson(await refresh(agent, sibling.refresh_token));
+      await assertOkJson(await refresh(spa, user.refresh_token));
+    });
+
+    it("§2.1: no refresh token for a trusted issuer's JWT or a grant-less token", async () => {
+      const description =
+        "a refresh token is issued by token exchange only for a subject_token of this server under a user's grant, not for a trusted issuer's or a grant-less token";
+      const jwt = await idpToken({ preferred_username: 'alice', aud: 'agent', scope: 'contacts:read' });
+      const form = { subject_token: jwt, subject_token_type: JWT, requested_token_type: REFRESH_TOKEN };
+      await assertOAuthError(await exchange(agent, form), { error: 'invalid_request', description });
+      const own = await assertOkJson(
+        await server.post('/token', { grant_type: 'client_credentials', scope: 'contacts:read' }, { as: agent }),
+      );
       await assertOAuthError(
-        await exchange(orders, {
-          subject_token: alice.access_token,
-          requested_token_type: 'urn:ietf:params:oauth:token-type:refresh_token',
-        }),
+        await exchange(agent, { subject_token: String(own.access_token), requested_token_type: REFRESH_TOKEN }),
+        { error: 'invalid_request', description },
+      );
+    });
+
+    it('§2.1: unknown token types are refused', async () => {
+      await assertOAuthError(
+        await exchange(orders, { subject_token: alice.access_token, requested_token_type: 'urn:example:saml' }),
         { error: 'invalid_request' },
       );
       await assertOAuthError(

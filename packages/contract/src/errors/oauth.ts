@@ -486,7 +486,12 @@ export const OAUTH_REASONS = {
   token_exchange_requested_type_unsupported: reason({
     error: 'invalid_request',
     description:
-      'requested_token_type must be urn:ietf:params:oauth:token-type:access_token or urn:ietf:params:oauth:token-type:jwt: a token exchange issues access tokens only',
+      "requested_token_type must be urn:ietf:params:oauth:token-type:access_token or urn:ietf:params:oauth:token-type:jwt; urn:ietf:params:oauth:token-type:refresh_token only where the client's token exchange policy allows refresh tokens",
+  }),
+  token_exchange_refresh_subject_ungranted: reason({
+    error: 'invalid_request',
+    description:
+      "a refresh token is issued by token exchange only for a subject_token of this server under a user's grant, not for a trusted issuer's or a grant-less token",
   }),
   token_exchange_subject_invalid: reason({
     error: 'invalid_request',

@@ -75,7 +75,8 @@ function withSecret(client: ClientRecord, secret: string | null): Record<string,
 function settingsOf(body: Record<string, unknown>): ClientChanges {
   const scope = body.scope as string | undefined;
   const exchange = body.token_exchange as
-    { audiences?: string[]; subject_audiences?: string[]; impersonation?: boolean } | undefined;
+    | { audiences?: string[]; subject_audiences?: string[]; impersonation?: boolean; refresh_tokens?: boolean }
+    | undefined;
   return {
     name: body.name as string,
     redirectUris: body.redirect_uris as string[] | undefined,
@@ -94,6 +95,7 @@ function settingsOf(body: Record<string, unknown>): ClientChanges {
     exchangeAudiences: exchange?.audiences,
     exchangeSubjectAudiences: exchange?.subject_audiences,
     exchangeImpersonation: exchange?.impersonation,
+    exchangeRefreshTokens: exchange?.refresh_tokens,
     jwks: body.jwks,
     jwksUri: body.jwks_uri as string | null | undefined,
     requirePushedAuthorizationRequests: body.require_pushed_authorization_requests as boolean | undefined,

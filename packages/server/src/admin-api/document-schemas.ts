@@ -78,6 +78,9 @@ const CLIENT_SETTINGS: Json = {
       audiences: uris("Audiences it may ask for, besides this server's own (the issuer and its REST API)."),
       subject_audiences: uris('Audiences of the subject tokens it may exchange, besides tokens issued to it.'),
       impersonation: boolean('Whether an exchange without an actor token issues a token with no `act`.'),
+      refresh_tokens: boolean(
+        "Whether an exchange may ask requested_token_type refresh_token (RFC 8693 §2.1): a refresh token of a new grant, revoked with the subject token's grant.",
+      ),
     },
   },
   // RFC 7591 §2: the client's public keys, by value or by reference (not both).

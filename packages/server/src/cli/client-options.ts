@@ -41,6 +41,11 @@ export const CLIENT_SETTING_OPTIONS = {
     value: 'on|off',
     help: 'token exchange: without an actor token, impersonate (no act claim) (off)',
   },
+  'exchange-refresh-tokens': {
+    type: 'string',
+    value: 'on|off',
+    help: 'token exchange: may ask for a refresh token (requested_token_type refresh_token) (off)',
+  },
   jwks: {
     type: 'string',
     value: 'JSON|@FILE',
@@ -84,6 +89,7 @@ export function settingsFrom(values: SettingValues): Partial<ClientChanges> {
     exchangeAudiences: listOf(text('exchange-audiences')),
     exchangeSubjectAudiences: listOf(text('exchange-subject-audiences')),
     exchangeImpersonation: onOff('exchange-impersonation', text('exchange-impersonation')),
+    exchangeRefreshTokens: onOff('exchange-refresh-tokens', text('exchange-refresh-tokens')),
     jwks: jwksOption(text('jwks')),
     jwksUri: text('jwks-uri'),
     requirePushedAuthorizationRequests: values['require-par'] ? true : values['no-require-par'] ? false : undefined,

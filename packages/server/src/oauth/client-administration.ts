@@ -124,6 +124,7 @@ export function clientSettings(client: ClientRecord): ClientChanges {
     exchangeAudiences: client.tokenExchange?.audiences ?? [],
     exchangeSubjectAudiences: client.tokenExchange?.subjectAudiences ?? [],
     exchangeImpersonation: client.tokenExchange?.impersonation ?? false,
+    exchangeRefreshTokens: client.tokenExchange?.refreshTokens ?? false,
     jwks: client.jwks ?? null,
     jwksUri: client.jwksUri ?? null,
     requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests === true,

@@ -82,6 +82,8 @@ export interface ClientRegistration {
   readonly exchangeSubjectAudiences?: readonly string[];
   /** Whether an exchange without an actor token impersonates (no `act`). */
   readonly exchangeImpersonation?: boolean;
+  /** Whether an exchange may ask for a refresh token (RFC 8693 §2.1 `requested_token_type`). */
+  readonly exchangeRefreshTokens?: boolean;
   /** The client's public keys (RFC 7591 §2 `jwks`), a JWK Set; at most one of `jwks` and `jwksUri`. */
   readonly jwks?: unknown;
   /** Where the client publishes its public keys (RFC 7591 §2 `jwks_uri`), https. */
@@ -188,6 +190,7 @@ export function clientFromRegistration(r: ClientRegistration, now: number): Clie
       audiences: exchangeAudiences('exchange audience', r.exchangeAudiences),
       subjectAudiences: exchangeAudiences('exchange subject audience', r.exchangeSubjectAudiences),
       impersonation: r.exchangeImpersonation === true,
+      refreshTokens: r.exchangeRefreshTokens === true,
     },
     ...keys,
     ...(r.requirePushedAuthorizationRequests === true ? { requirePushedAuthorizationRequests: true } : {}),
@@ -336,6 +339,7 @@ export function describeClient(c: ClientRecord): Record<string, unknown> {
       audiences: c.tokenExchange?.audiences ?? [],
       subject_audiences: c.tokenExchange?.subjectAudiences ?? [],
       impersonation: c.tokenExchange?.impersonation ?? false,
+      refresh_tokens: c.tokenExchange?.refreshTokens ?? false,
     },
     created_at: new Date(c.createdAt * 1000).toISOString(),
     ...(c.admin === true ? { admin: true } : {}),

@@ -1,4 +1,4 @@
-import type { ClientRecord, GrantRecord } from '../primitives/records.js';
+import type { ClientRecord, GrantExchange, GrantRecord } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
 import { idleExpiry } from './refresh-token-lifecycle.js';
 import { digestOf } from '../primitives/secrets.js';
@@ -31,6 +31,8 @@ export async function issueGrant(
   scope: readonly string[],
   now: number,
   dpopJkt?: string,
+  /** A token exchange's grant (RFC 8693): what its access tokens carry, and the subject token's grant. */
+  exchanged?: { readonly exchange: GrantExchange; readonly parentGrantId: string },
 ): Promise<NewGrant> {
   const refreshToken = issuesRefreshToken(client) ? newOpaqueSecret() : null;
   const grant: GrantRecord = {
@@ -49,6 +51,7 @@ export async function issueGrant(
     // RFC 9449 §5: a public client's refresh tokens are bound to the key of the proof that got them;
     // a confidential client's stay bound by its authentication.
     dpopJkt: client.secretDigest === null && refreshToken !== null ? (dpopJkt ?? null) : null,
+    ...(exchanged === undefined ? {} : { exchange: exchanged.exchange, parentGrantId: exchanged.parentGrantId }),
   };
   await tx.insertGrant(grant);
   if (grant.headTokenId !== null) {

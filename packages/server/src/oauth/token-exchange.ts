@@ -7,6 +7,7 @@ import { normalizeUsername } from '../users/users.js';
 import type { AccessTokens } from './access-tokens.js';
 import { clientStillHolds } from './client-token-liveness.js';
 import { grantableScope } from './clients.js';
+import { issuesRefreshToken } from './grant-issuance.js';
 import { isScopeSubset } from './scope.js';
 import type { TrustedIssuers } from './trusted-issuers.js';
 
@@ -55,6 +56,11 @@ export interface ExchangeDecision {
   /** The subject token's expiry: the new token never outlives it. */
   readonly notAfter: number;
   readonly issuedTokenType: string;
+  /**
+   * Whether the answer carries a refresh token too (§2.1 requested_token_type refresh_token, by the
+   * policy): of a new grant of the client whose parent is `grantId`.
+   */
+  readonly refreshToken: boolean;
 }
 
 /** A subject or actor token, verified, as the exchange sees it. */
@@ -87,9 +93,13 @@ export class ExchangeRefused extends OAuthError {
  */
 export async function decideExchange(services: ExchangeServices, r: ExchangeRequest): Promise<ExchangeDecision> {
   const policy: TokenExchangePolicy = r.client.tokenExchange ?? DEFAULT_TOKEN_EXCHANGE_POLICY;
-  // §2.1 requested_token_type: this server issues access tokens (JWTs) by exchange, never refresh tokens.
+  // §2.1 requested_token_type: access tokens (JWTs); a refresh token with one only where the
+  // client's policy allows it (and the client may use the refresh_token grant at all).
   const requested = r.requestedTokenType ?? TOKEN_TYPE.accessToken;
-  if (!PRESENTABLE_TYPES.includes(requested)) throw new ExchangeRefused('token_exchange_requested_type_unsupported');
+  const withRefreshToken =
+    requested === TOKEN_TYPE.refreshToken && policy.refreshTokens === true && issuesRefreshToken(r.client);
+  if (!PRESENTABLE_TYPES.includes(requested) && !withRefreshToken)
+    throw new ExchangeRefused('token_exchange_requested_type_unsupported');
   if (!PRESENTABLE_TYPES.includes(r.subjectTokenType))
     throw new ExchangeRefused('token_exchange_token_type_unsupported');
   if (r.actorToken !== undefined && !PRESENTABLE_TYPES.includes(r.actorTokenType ?? ''))
@@ -140,6 +150,11 @@ export async function decideExchange(services: ExchangeServices, r: ExchangeRequ
   if (scope.length === 0 || !isScopeSubset(scope, allowed))
     throw new ExchangeRefused('token_exchange_scope_exceeds_subject');
 
+  // A refresh token lives under a grant revoked with the subject token's (its parent): only a token
+  // of this server under a user's grant has one; a trusted issuer's or a grant-less token has none.
+  if (withRefreshToken && (subject.foreignIssuer !== undefined || subject.grantId === null))
+    throw new ExchangeRefused('token_exchange_refresh_subject_ungranted');
+
   return {
     subject: subject.subject,
     scope,
@@ -148,7 +163,10 @@ export async function decideExchange(services: ExchangeServices, r: ExchangeRequ
     act: actor === undefined ? subject.act : { ...actor, ...(subject.act === undefined ? {} : { act: subject.act }) },
     grantId: subject.grantId,
     notAfter: subject.exp,
-    issuedTokenType: requested,
+    // §2.2.1: issued_token_type names the token in `access_token`; asked for a refresh token, that
+    // is still an access token, and the refresh token travels in `refresh_token` (§2.2.1, OPTIONAL).
+    issuedTokenType: withRefreshToken ? TOKEN_TYPE.accessToken : requested,
+    refreshToken: withRefreshToken,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { GatehouseTokenResponse } from '@gatehouse/contract';
-import type { ClientRecord } from '../primitives/records.js';
+import type { ClientRecord, GrantExchange } from '../primitives/records.js';
 import type { AccessTokens } from './access-tokens.js';
 
 /** Under its former name, for the grant handlers and operator grants that import it from here. */
@@ -13,6 +13,10 @@ interface TokenResponseRequest {
   readonly now: number;
   /** The key of the request's DPoP proof: the access token is bound to it (RFC 9449 §5, §6). */
   readonly dpopJkt?: string | undefined;
+  /** A token exchange's grant: every access token carries its `act` and audience (RFC 8693 §4.1). */
+  readonly exchange?: GrantExchange | null | undefined;
+  /** A token exchange's grant: the access token never outlives the exchanged subject token. */
+  readonly notAfter?: number | undefined;
 }
 
 /**
@@ -30,11 +34,13 @@ export function tokenResponse(accessTokens: AccessTokens, r: TokenResponseReques
     ttl,
     now: r.now,
     ...(r.dpopJkt === undefined ? {} : { dpopJkt: r.dpopJkt }),
+    ...(r.exchange == null ? {} : { act: r.exchange.act, audience: r.exchange.audience }),
+    ...(r.notAfter === undefined ? {} : { notAfter: r.notAfter }),
   });
   return {
     access_token,
     token_type: r.dpopJkt === undefined ? 'Bearer' : 'DPoP',
-    expires_in: ttl,
+    expires_in: r.notAfter === undefined ? ttl : Math.max(0, Math.min(r.now + ttl, r.notAfter) - r.now),
     ...(r.refreshToken === null ? {} : { refresh_token: r.refreshToken }),
     scope: r.scope.join(' '),
   };

@@ -1,4 +1,5 @@
 import type { GrantTypeName } from './grant-types.js';
+import type { ActorClaim } from '@gatehouse/contract';
 
 /** The store's records as the domain sees them: camelCase, typed, times in epoch seconds. */
 
@@ -101,12 +102,19 @@ export interface TokenExchangePolicy {
   readonly subjectAudiences: readonly string[];
   /** Whether an exchange without an actor token issues a token with no `act` (impersonation, RFC 8693 §1.1). */
   readonly impersonation: boolean;
+  /**
+   * Whether it may ask `requested_token_type` refresh_token (RFC 8693 §2.1, §3): the answer then
+   * carries a refresh token of a new grant of this client, revoked with the subject token's grant.
+   * Absent in policies stored before it: false.
+   */
+  readonly refreshTokens?: boolean;
 }
 
 export const DEFAULT_TOKEN_EXCHANGE_POLICY: TokenExchangePolicy = Object.freeze({
   audiences: [],
   subjectAudiences: [],
   impersonation: false,
+  refreshTokens: false,
 });
 
 /**
@@ -147,6 +155,20 @@ export interface GrantRecord {
   readonly rotatedAt: number | null;
   /** RFC 9449 §5: the DPoP key (RFC 7638 thumbprint) its refresh tokens are bound to; null or absent: unbound. */
   readonly dpopJkt?: string | null;
+  /**
+   * A token exchange's grant (RFC 8693 §2.1 `requested_token_type` refresh_token): the `act` claim
+   * and audience every access token of the grant carries, at every refresh. Absent otherwise.
+   */
+  readonly exchange?: GrantExchange | null;
+  /** A token exchange's grant: the subject token's grant, whose revocation revokes this one too. */
+  readonly parentGrantId?: string | null;
+}
+
+/** What a token exchange's grant keeps of the exchange, for the access tokens of its refreshes. */
+export interface GrantExchange {
+  /** RFC 8693 §4.1; absent for impersonation. */
+  readonly act?: ActorClaim;
+  readonly audience: string;
 }
 
 /** What every bearer request reads of an access token's grant: its revocation, and whose it is. */

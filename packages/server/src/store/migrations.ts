@@ -256,7 +256,20 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
       await db.schema.alterTable('clients').addColumn('profile', 'text').execute();
     },
   },
+  '0024_exchange_grants': { up: exchangeGrantsMigration },
 });
+
+/**
+ * 0024: grants made by a token exchange that issued a refresh token (RFC 8693 §2.1
+ * `requested_token_type` refresh_token). `exchange` (JSON: the `act` claim and the audience every
+ * access token of the grant carries) is null for every other grant; `parent_grant_id` names the
+ * subject token's grant, whose revocation revokes this one (indexed for that cascade).
+ */
+async function exchangeGrantsMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('grants').addColumn('exchange', 'text').execute();
+  await db.schema.alterTable('grants').addColumn('parent_grant_id', 'text').execute();
+  await db.schema.createIndex('grants_parent_grant_id').on('grants').column('parent_grant_id').execute();
+}
 
 /**
  * 0021: DPoP (RFC 9449). The key a grant's refresh tokens are bound to (§5, public clients), the key

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type {
   AuthorizationCodeRecord,
   ClientRecord,
@@ -124,6 +124,15 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
       );
     },
     async removeClient(id) {
+      // Token exchanges' grants made from its grants (0024, to any depth) go with them, as its own do.
+      await db
+        .deleteFrom('grants')
+        .where(
+          'id',
+          'in',
+          sql<string>`(with recursive family(id) as (select g.id from grants g join grants p on g.parent_grant_id = p.id where p.client_id = ${id} union select g.id from grants g join family f on g.parent_grant_id = f.id) select id from family)`,
+        )
+        .execute();
       const result = await db.deleteFrom('clients').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },

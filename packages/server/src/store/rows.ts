@@ -10,6 +10,7 @@ import type {
   RefreshTokenRecord,
   SigningKeyRecord,
   TokenExchangePolicy,
+  GrantExchange,
 } from '../primitives/records.js';
 import { SECOND_FACTOR_POLICIES, type SecondFactorPolicy } from '../primitives/records.js';
 import type {
@@ -110,6 +111,8 @@ export function grantFromRow(r: Selectable<GrantsTable>): GrantRecord {
     revokedReason: r.revoked_reason as GrantRevocationReason | null,
     rotatedAt: r.rotated_at === null ? null : Number(r.rotated_at),
     ...(r.dpop_jkt == null ? {} : { dpopJkt: r.dpop_jkt }),
+    ...(r.exchange == null ? {} : { exchange: JSON.parse(r.exchange) as GrantExchange }),
+    ...(r.parent_grant_id == null ? {} : { parentGrantId: r.parent_grant_id }),
   };
 }
 
@@ -132,6 +135,8 @@ export function grantToRow(g: GrantRecord): Selectable<GrantsTable> {
     revoked_reason: g.revokedReason,
     rotated_at: g.rotatedAt,
     dpop_jkt: g.dpopJkt ?? null,
+    exchange: g.exchange == null ? null : JSON.stringify(g.exchange),
+    parent_grant_id: g.parentGrantId ?? null,
   };
 }
 

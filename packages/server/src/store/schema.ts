@@ -242,6 +242,10 @@ export interface GrantsTable {
   rotated_at: number | null;
   /** The DPoP key thumbprint the refresh tokens are bound to (0021, RFC 9449 §5); null: unbound. */
   dpop_jkt: string | null;
+  /** A token exchange's grant (0024, RFC 8693): JSON `{ act?, audience }` of its access tokens; null otherwise. */
+  exchange: string | null;
+  /** A token exchange's grant (0024): the subject token's grant, whose revocation revokes this one. */
+  parent_grant_id: string | null;
 }
 
 export interface RefreshTokensTable {

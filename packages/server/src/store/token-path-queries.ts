@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { GrantRevocationReason, RefreshTokenInFamily } from '../primitives/records.js';
 import { grantFromRow, refreshTokenFromRow } from './rows.js';
 import type { Database } from './schema.js';
@@ -38,17 +38,29 @@ export const tokenPathQueries = {
         'g.revoked_reason',
         'g.rotated_at',
         'g.dpop_jkt',
+        // A token exchange's grant: the `act` and audience of its access tokens (0024), on the same read.
+        'g.exchange',
+        'g.parent_grant_id',
       ])
       .where('t.id', '=', p.id)
       .$if(lockRows, (q) => q.forUpdate()),
 
-  /** Revokes unless already revoked: the changed-row count says whether this call did. */
+  /**
+   * Revokes unless already revoked, and with it, in the same statement, the grants token exchanges
+   * made from it and from those, to any depth (`parent_grant_id`, 0024): the changed-row count says
+   * whether this call did. (A child is never live under a revoked parent: an exchange needs a live
+   * subject token.)
+   */
   revokeGrant: (db: Kysely<Database>, p: { id: string; reason: GrantRevocationReason; now: number }) =>
     db
       .updateTable('grants')
       .set({ revoked_at: p.now, revoked_reason: p.reason })
-      .where('id', '=', p.id)
-      .where('revoked_at', 'is', null),
+      .where('revoked_at', 'is', null)
+      .where(
+        'id',
+        'in',
+        sql<string>`(with recursive family(id) as (select ${p.id} union select g.id from grants g join family f on g.parent_grant_id = f.id) select id from family)`,
+      ),
 
   updateGrantFamily: (
     db: Kysely<Database>,

@@ -35,6 +35,8 @@ export const refreshTokenGrant = grantHandler({
       refreshToken: outcome.refreshToken,
       now,
       dpopJkt: proof?.jkt,
+      // RFC 8693 §4.1: a token exchange's grant keeps its actor (and audience) at every refresh.
+      exchange: grant.exchange,
     });
     const { authTime, amr } = outcome.signIn ?? { authTime: null, amr: null };
     const c = { client, grant, scope: outcome.scope, authTime, amr, now };

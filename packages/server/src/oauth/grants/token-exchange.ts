@@ -1,6 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
 import { parseScope } from '../scope.js';
+import { issueGrant } from '../grant-issuance.js';
 import { decideExchange, ExchangeRefused } from '../token-exchange.js';
 
 /**
@@ -42,11 +43,28 @@ export const tokenExchangeGrant = grantHandler({
         await audit.record({ event: 'token_exchange_refused', at: now, clientId: client.id, reason: error.refusal });
       throw error;
     }
+    // §2.1 requested_token_type refresh_token (by policy): a new grant of this client for the user,
+    // its parent the subject token's grant, whose revocation revokes it (store revokeGrant).
+    let refreshToken: string | null = null;
+    let grantId = decision.grantId;
+    if (decision.refreshToken && decision.grantId !== null) {
+      const parentGrantId = decision.grantId;
+      const exchange = { ...(decision.act === undefined ? {} : { act: decision.act }), audience: decision.audience };
+      const issued = await audit.transaction(async (tx) => {
+        // Refused if the parent was revoked since it was checked: no live child of a revoked grant.
+        const parent = await tx.findGrantLiveness(parentGrantId);
+        if (parent === undefined || parent.revokedAt !== null)
+          throw new ExchangeRefused('token_exchange_subject_invalid');
+        return issueGrant(tx, client, decision.subject, decision.scope, now, undefined, { exchange, parentGrantId });
+      });
+      refreshToken = issued.refreshToken;
+      grantId = issued.grant.id;
+    }
     const access_token = accessTokens.mint({
       subject: decision.subject,
       clientId: client.id,
       scope: decision.scope,
-      grantId: decision.grantId,
+      grantId,
       ttl: client.accessTokenTtl,
       now,
       act: decision.act,
@@ -60,7 +78,7 @@ export const tokenExchangeGrant = grantHandler({
       at: now,
       clientId: client.id,
       subject: decision.subject,
-      grantId: decision.grantId,
+      grantId,
       actor: decision.act?.sub ?? null,
       reason: `${decision.act === undefined ? 'impersonation' : 'delegation'} for ${decision.audience}`,
     });
@@ -70,6 +88,7 @@ export const tokenExchangeGrant = grantHandler({
       issued_token_type: decision.issuedTokenType,
       token_type: proof === undefined ? 'Bearer' : 'DPoP',
       expires_in: Math.max(0, Math.min(now + client.accessTokenTtl, decision.notAfter) - now),
+      ...(refreshToken === null ? {} : { refresh_token: refreshToken }),
       scope: decision.scope.join(' '),
     };
   },
