@@ -272,6 +272,24 @@ for (const dialect of DIALECTS)
       assert.deepEqual(await assertOAuthError(await exchange(unlicensed, form), { error: 'invalid_request' }), a);
     });
 
+    it('a revocation racing an exchange for a refresh token never leaves a live child of the revoked grant', async () => {
+      for (let round = 0; round < 12; round++) {
+        const user = await server.issueGrant(spa, 'alice', ['contacts:read']);
+        const [exchanged, revoked] = await Promise.all([
+          exchange(agent, { subject_token: user.access_token, requested_token_type: REFRESH_TOKEN }),
+          server.post('/revoke', { token: user.refresh_token }, { as: spa }),
+        ]);
+        assert.equal(revoked.status, 200);
+        if (exchanged.status !== 200) {
+          await assertOAuthError(exchanged, { error: 'invalid_request' });
+          continue;
+        }
+        const body = (await exchanged.json()) as Record<string, unknown>;
+        // The parent is revoked now: whichever committed first, the child must be refused.
+        await assertOAuthError(await refresh(agent, body.refresh_token), { error: 'invalid_grant' });
+      }
+    });
+
     it('§2.1, §2.2.1: by policy, an access token (issued_token_type access_token) and a refresh token that rotates; every access token keeps act and audience (§4.1)', async () => {
       const user = await server.issueGrant(spa, 'alice', ['contacts:read', 'contacts:write']);
       const body = await exchangeForRefresh(user.access_token, { audience: BILLING, scope: 'contacts:read' });

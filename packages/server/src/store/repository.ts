@@ -64,6 +64,13 @@ export interface Repository
   findGrantLiveness(id: string): Promise<GrantLiveness | undefined>;
   /** Marks a grant revoked unless it already is; true when this call revoked it. */
   revokeGrant(id: string, reason: GrantRevocationReason, now: number): Promise<boolean>;
+  /**
+   * findGrantLiveness inside a transaction that will hang a child grant (a token exchange's) under
+   * it: on PostgreSQL the row is locked FOR SHARE until the transaction ends, so a revocation of it
+   * (which locks it FOR UPDATE first) either commits before and is seen, or waits and then sees the
+   * child.
+   */
+  findGrantLivenessForChild(id: string): Promise<GrantLiveness | undefined>;
   updateGrantFamily(
     id: string,
     family: Pick<GrantRecord, 'rotationCount' | 'headTokenId' | 'previousTokenId' | 'rotatedAt'>,
@@ -140,6 +147,15 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     async insertGrant(grant) {
       await db.insertInto('grants').values(grantToRow(grant)).execute();
     },
+    async findGrantLivenessForChild(id) {
+      const row = await db
+        .selectFrom('grants')
+        .select(['revoked_at', 'subject'])
+        .where('id', '=', id)
+        .$if(lockRows, (q) => q.forShare())
+        .executeTakeFirst();
+      return row && grantLivenessFromRow(row);
+    },
     async findGrantLiveness(id) {
       const row = await tokenPathQueries.findGrantLiveness(db, { id }).executeTakeFirst();
       return row && grantLivenessFromRow(row);
@@ -149,6 +165,10 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
       return row && grantFromRow(row);
     },
     async revokeGrant(id, reason, now) {
+      // PostgreSQL (read committed): lock the grant first, so that a token exchange hanging a child
+      // under it (findGrantLivenessForChild, FOR SHARE) has committed before the recursive update
+      // below takes its snapshot: the child is then revoked with it, never left live.
+      if (lockRows) await db.selectFrom('grants').select('id').where('id', '=', id).forUpdate().execute();
       const result = await tokenPathQueries.revokeGrant(db, { id, reason, now }).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },

@@ -52,7 +52,7 @@ export const tokenExchangeGrant = grantHandler({
       const exchange = { ...(decision.act === undefined ? {} : { act: decision.act }), audience: decision.audience };
       const issued = await audit.transaction(async (tx) => {
         // Refused if the parent was revoked since it was checked: no live child of a revoked grant.
-        const parent = await tx.findGrantLiveness(parentGrantId);
+        const parent = await tx.findGrantLivenessForChild(parentGrantId);
         if (parent === undefined || parent.revokedAt !== null)
           throw new ExchangeRefused('token_exchange_subject_invalid');
         return issueGrant(tx, client, decision.subject, decision.scope, now, undefined, { exchange, parentGrantId });
