@@ -2,8 +2,7 @@
 // `node scripts/parallel.mjs typecheck lint`: runs the named npm scripts at the same time, prints each
 // one's output whole when it ends (with its wall time), and exits non-zero if any of them failed.
 // For the static checks only: each is one single-threaded process, so two of them fit on 2 cores.
-// The test tiers are not run this way (see scripts/test-tiers.mjs): tests that count calls in a time
-// window fail when another suite competes for the cores.
+// The test tiers have their own pool (scripts/test-tiers.mjs --jobs).
 import { spawn } from 'node:child_process';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';

@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // The test tiers: every test file of every package is declared here, once, by what it starts.
-// `node scripts/test-tiers.mjs [tier ...] [--package name] [--list]` runs the named tiers (all of them
-// when none is named), in the order of TIERS; it refuses to run if a test file is missing from the
-// table or the table names a file that does not exist, so no file is silently dropped.
-// Files of a shared tier run in one process per package (loaded once, then run one after another,
-// as `node --test` runs a file's tests); every other tier runs one process per file (`node --test`).
-// Output is the node test runner's own, summary lines included; the exit code is non-zero if any
-// run failed. docs/testing.md describes the tiers and their measured times.
+// `node scripts/test-tiers.mjs [tier ...] [--package name] [--jobs N] [--list]` runs the named tiers
+// (all of them when none is named); it refuses to run if a test file is missing from the table or the
+// table names a file that does not exist, so no file is silently dropped.
+// Files of a shared tier run in one process per package (at most SHARED_CHUNK files: loaded once, then
+// run one after another, as `node --test` runs a file's tests); every other tier runs one process per
+// file. These runs ("jobs") go through a pool of N workers (default 2, one per core of the CI
+// machine; `--jobs 1` or GATEHOUSE_TEST_JOBS=1 runs them one at a time, in order). A job's output is
+// held and printed whole when it ends. Files in ALONE (they count calls in a time window) run with no
+// other job beside them. Output is the node test runner's own, summary lines included; the exit code
+// is non-zero if any run failed. docs/testing.md describes the tiers and their measured times.
 import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -189,23 +192,38 @@ export function tableProblems() {
   return problems;
 }
 
+/**
+ * Files that must run with no other job beside them: they assert how many calls fit in a time window,
+ * which another suite competing for the cores would make them miss.
+ */
+export const ALONE = new Set(['client/shared-store.test.ts', 'client/tabs.browser.test.ts']);
+
+/** At most this many files of a shared tier load into one process; more are split into several jobs. */
+const SHARED_CHUNK = 25;
+
 /** The node test runner's closing counts, summed over every run ("# pass N" in TAP, "ℹ pass N" in spec). */
 const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 const totals = Object.fromEntries(COUNTS.map((c) => [c, 0]));
 const ANSI = /\x1b\[[0-9;]*m/g;
 const COUNT_LINE = new RegExp(`^(?:# |\u2139 )(${COUNTS.join('|')}) (\\d+)$`);
 
-/** One node process, its output passed through as it comes (counts noted); resolves to its exit code. */
-function run(args, cwd) {
+/**
+ * One node process; `echo` writes its output as it comes, else it is held and returned. Counts are
+ * noted from the closing lines. Resolves to the exit code and the held output.
+ */
+function run(args, cwd, echo) {
   const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
   return new Promise((done) => {
     const child = spawn(TSX, ['--conditions=@gatehouse/source', ...reporter, ...args], {
       cwd,
-      stdio: ['inherit', 'pipe', 'inherit'],
+      stdio: ['inherit', 'pipe', 'pipe'],
     });
+    const held = [];
     let pending = '';
+    child.stderr.on('data', (chunk) => (echo ? process.stderr.write(chunk) : held.push(chunk)));
     child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
+      if (echo) process.stdout.write(chunk);
+      else held.push(chunk);
       const lines = (pending + chunk.toString()).split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
@@ -213,35 +231,107 @@ function run(args, cwd) {
         if (m) totals[m[1]] += Number(m[2]);
       }
     });
-    child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
+    child.on('close', (code, signal) => done({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(held) }));
   });
 }
 
 /** The files of a shared tier in one process: static imports, so every file is loaded before a test runs. */
-async function runShared(pkg, files) {
+async function runShared(pkg, files, echo) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-tier-'));
   const entry = join(dir, `${pkg}.mjs`);
   const test = join(ROOT, 'packages', pkg, 'test');
   writeFileSync(entry, files.map((f) => `import ${JSON.stringify(pathToFileURL(join(test, f)).href)};\n`).join(''));
   try {
-    return await run([entry], join(ROOT, 'packages', pkg));
+    return await run([entry], join(ROOT, 'packages', pkg), echo);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The jobs of the named tiers, in the order of TIERS then TABLE: a shared chunk or one file each. */
+export function jobsOf(tiers, pkg) {
+  const jobs = [];
+  for (const tier of Object.keys(TIERS).filter((t) => tiers.includes(t))) {
+    for (const p of Object.keys(TABLE).filter((name) => pkg === undefined || name === pkg)) {
+      const files = Object.keys(TABLE[p]).filter((f) => TABLE[p][f] === tier);
+      if (files.length === 0) continue;
+      if (TIERS[tier].shared) {
+        const chunks = Math.ceil(files.length / SHARED_CHUNK);
+        for (let c = 0; c < chunks; c++) {
+          const part = files.filter((_, i) => i % chunks === c);
+          jobs.push({ tier, pkg: p, files: part, name: chunks > 1 ? `part ${c + 1}/${chunks}` : `${part.length} files` });
+        }
+      } else {
+        for (const f of files) jobs.push({ tier, pkg: p, files: [f], name: f, alone: ALONE.has(`${p}/${f}`) });
+      }
+    }
+  }
+  return jobs;
+}
+
+async function runJob(job, echo) {
+  const started = Date.now();
+  const label = `tier ${job.tier}: packages/${job.pkg} (${job.name})`;
+  if (echo) console.log(`\n=== ${label} ===`);
+  const { code, output } = TIERS[job.tier].shared
+    ? await runShared(job.pkg, job.files, echo)
+    : await run(['--test', ...job.files.map((f) => join('test', f))], join(ROOT, 'packages', job.pkg), echo);
+  const seconds = (Date.now() - started) / 1000;
+  if (!echo) process.stdout.write(`\n=== ${label}: ${seconds.toFixed(1)} s ===\n${output.toString()}`);
+  return { ...job, seconds, code };
+}
+
+/**
+ * Runs the jobs on `workers` workers, each taking the next job in order; an `alone` job waits until
+ * nothing else runs, and nothing starts beside it.
+ */
+async function runPool(jobs, workers) {
+  const echo = workers === 1;
+  const queue = [...jobs];
+  const results = [];
+  let running = 0;
+  let aloneRunning = false;
+  const waiters = [];
+  const wake = () => waiters.splice(0).forEach((w) => w());
+  async function worker() {
+    for (;;) {
+      const next = queue[0];
+      if (next === undefined) return;
+      if (aloneRunning || (next.alone && running > 0)) {
+        await new Promise((w) => waiters.push(w));
+        continue;
+      }
+      queue.shift();
+      running++;
+      if (next.alone) aloneRunning = true;
+      try {
+        results.push(await runJob(next, echo));
+      } finally {
+        running--;
+        if (next.alone) aloneRunning = false;
+        wake();
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: workers }, worker));
+  return results;
 }
 
 function parseArgs(argv) {
   const tiers = [];
   let pkg;
   let list = false;
+  let jobs = Number(process.env.GATEHOUSE_TEST_JOBS ?? Math.min(2, availableParallelism()));
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--package') pkg = argv[++i];
+    else if (argv[i] === '--jobs') jobs = Number(argv[++i]);
     else if (argv[i] === '--list') list = true;
     else if (argv[i] in TIERS) tiers.push(argv[i]);
     else throw new Error(`unknown tier or option ${argv[i]} (tiers: ${Object.keys(TIERS).join(', ')})`);
   }
   if (pkg !== undefined && !(pkg in TABLE)) throw new Error(`unknown package ${pkg}`);
-  return { tiers: tiers.length > 0 ? tiers : Object.keys(TIERS), pkg, list };
+  if (!Number.isInteger(jobs) || jobs < 1) throw new Error('--jobs takes a whole number, 1 or more');
+  return { tiers: tiers.length > 0 ? tiers : Object.keys(TIERS), pkg, list, jobs };
 }
 
 async function main() {
@@ -250,40 +340,34 @@ async function main() {
     console.error(`scripts/test-tiers.mjs: the tier table does not match the test files:\n  ${problems.join('\n  ')}`);
     return 1;
   }
-  const { tiers, pkg, list } = parseArgs(process.argv.slice(2));
-  const timings = [];
-  let failed = 0;
-  for (const tier of Object.keys(TIERS).filter((t) => tiers.includes(t))) {
-    for (const p of Object.keys(TABLE).filter((name) => pkg === undefined || name === pkg)) {
-      const files = Object.keys(TABLE[p]).filter((f) => TABLE[p][f] === tier);
-      if (files.length === 0) continue;
-      if (list) {
-        console.log(`${tier}\tpackages/${p}\t${files.join(' ')}`);
-        continue;
-      }
-      console.log(`\n=== tier ${tier}: packages/${p} (${files.length} files) ===`);
-      const started = Date.now();
-      const cwd = join(ROOT, 'packages', p);
-      const code = TIERS[tier].shared
-        ? await runShared(p, files)
-        : await run(['--test', '--test-concurrency=1', ...files.map((f) => join('test', f))], cwd);
-      timings.push({ tier, pkg: p, files: files.length, seconds: (Date.now() - started) / 1000, code });
-      if (code !== 0) failed++;
+  const { tiers, pkg, list, jobs: workers } = parseArgs(process.argv.slice(2));
+  const jobs = jobsOf(tiers, pkg);
+  if (list) {
+    for (const job of jobs) console.log(`${job.tier}\tpackages/${job.pkg}\t${job.files.join(' ')}${job.alone ? '\t(alone)' : ''}`);
+    return 0;
+  }
+  const started = Date.now();
+  console.log(`${jobs.length} runs on ${workers} worker${workers === 1 ? '' : 's'}`);
+  const timings = await runPool(jobs, workers);
+  const wall = (Date.now() - started) / 1000;
+  console.log('\n=== test tiers: wall time of each run ===');
+  for (const tier of Object.keys(TIERS)) {
+    for (const p of Object.keys(TABLE)) {
+      const runs = timings.filter((t) => t.tier === tier && t.pkg === p);
+      if (runs.length === 0) continue;
+      const failedRuns = runs.filter((t) => t.code !== 0);
+      const status = failedRuns.length === 0 ? 'ok' : `FAILED: ${failedRuns.map((t) => t.name).join(', ')}`;
+      const files = `${String(runs.reduce((n, t) => n + t.files.length, 0)).padStart(3)} files`;
+      const seconds = runs.reduce((n, t) => n + t.seconds, 0);
+      console.log(`${tier.padEnd(18)} packages/${p.padEnd(16)} ${files} ${seconds.toFixed(1).padStart(7)} s  ${status}`);
     }
   }
-  if (list) return 0;
-  console.log('\n=== test tiers: wall time ===');
-  for (const t of timings) {
-    const status = t.code === 0 ? 'ok' : `FAILED (exit ${t.code})`;
-    const files = `${String(t.files).padStart(3)} files`;
-    console.log(
-      `${t.tier.padEnd(18)} packages/${t.pkg.padEnd(16)} ${files} ${t.seconds.toFixed(1).padStart(7)} s  ${status}`,
-    );
-  }
+  console.log(`all runs: ${wall.toFixed(1)} s wall on ${workers} worker${workers === 1 ? '' : 's'}`);
+  const failed = timings.filter((t) => t.code !== 0).length;
   // A run that failed without reporting a failing test (it crashed, or a file did not load) still counts.
   if (failed > 0 && totals.fail === 0) totals.fail = failed;
   const mark = process.stdout.isTTY ? '\u2139' : '#'; // as the reporter in use writes them: spec or TAP
-  console.log(`${mark} all tiers run: ${timings.map((t) => `${t.tier}/${t.pkg}`).join(' ')}`);
+  console.log(`${mark} all tiers run: ${[...new Set(timings.map((t) => `${t.tier}/${t.pkg}`))].join(' ')}`);
   for (const c of COUNTS) console.log(`${mark} ${c} ${totals[c]}`);
   return failed === 0 ? 0 : 1;
 }

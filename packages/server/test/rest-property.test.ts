@@ -16,7 +16,13 @@ for (const { dialect, version, api: document } of REST_SUITES.filter(
      * a valid email never is; arbitrary JSON never yields a 5xx and every error matches the catalog;
      * and a refused request never writes anything.
      */
-    const RUNS = { numRuns: 150 } as const;
+    // The SQLite + 3.0 suite runs every property in full; its twins (the other store, the other
+    // validator) run a third of the inputs: they show that the same contract holds there, which the
+    // full runs above have already explored (the twins cost 60 s of the server tier at full size).
+    const runs = (full: number) => ({
+      numRuns: dialect === 'sqlite' && version === '3.0' ? full : Math.ceil(full / 3),
+    });
+    const RUNS = runs(150);
     const ID_PATH = /^\/v2\/contacts\/[^/]+$/;
 
     let server: TestServer;
@@ -105,7 +111,7 @@ for (const { dialect, version, api: document } of REST_SUITES.filter(
             assert.equal(response.body.detail, missingMessage('email'));
             assert.equal(response.body.errors[0].field, 'email');
           }),
-          { numRuns: 50 },
+          runs(50),
         );
       });
     });
@@ -258,7 +264,7 @@ for (const { dialect, version, api: document } of REST_SUITES.filter(
             }
             assert.deepEqual(await snapshot(), before);
           }),
-          { numRuns: 30 },
+          runs(30),
         );
       });
     });
