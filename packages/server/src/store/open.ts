@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { inSpan, isTracing } from '../telemetry/tracing.js';
-import { openPostgresStore } from './postgres/index.js';
-import { openSqliteStore } from './sqlite/index.js';
 import { sqliteFilename } from './sqlite-location.js';
 import type { MigrationMode } from './migrations.js';
 import type { Store } from './store.js';
@@ -31,9 +29,13 @@ export async function openStore(
       throw new OperatorInputError(
         `no SQLite database at ${filename} (DATABASE_URL ${databaseUrl}); gatehouse migrate or gatehouse serve creates it`,
       );
+    // Each dialect's driver is loaded only when its store is opened: `pg` is about 15 MB of a process
+    // that never speaks to PostgreSQL, better-sqlite3 about 5 MB of one that never opens a file.
+    const { openSqliteStore } = await import('./sqlite/index.js');
     return withTracedTransactions(await openSqliteStore({ filename, migrations, create }));
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    const { openPostgresStore } = await import('./postgres/index.js');
     return withTracedTransactions(await openPostgresStore({ connectionString: databaseUrl, migrations }));
   }
   throw new Error(

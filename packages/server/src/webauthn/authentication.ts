@@ -1,9 +1,5 @@
-import {
-  generateAuthenticationOptions,
-  verifyAuthenticationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import { webauthnLibrary } from './library.js';
 import type { PasskeyRepository, PasskeyWithOwner } from '../store/passkey-repository.js';
 import { keepChallenge, takeChallenge, type ChallengeRefusal } from './challenges.js';
 import { summarizeResponse } from './client-data.js';
@@ -36,7 +32,9 @@ export async function authenticationOptions(
     use.kind === 'second_factor'
       ? (await store.listPasskeys(use.subject)).map((p) => ({ id: p.id, transports: transportsOf(p) }))
       : undefined;
-  const options = await generateAuthenticationOptions({
+  const options = await (
+    await webauthnLibrary()
+  ).generateAuthenticationOptions({
     rpID: rp.id,
     allowCredentials,
     userVerification: use.kind === 'passwordless' ? 'required' : 'preferred',
@@ -127,7 +125,9 @@ export async function verifyPasskeyAssertion(
   if (summary.origin !== rp.origin) return { ok: false, reason: 'origin_mismatch', passkey };
   let info;
   try {
-    const verified = await verifyAuthenticationResponse({
+    const verified = await (
+      await webauthnLibrary()
+    ).verifyAuthenticationResponse({
       response,
       expectedChallenge: summary.challenge,
       expectedOrigin: rp.origin,

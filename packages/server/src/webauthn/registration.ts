@@ -1,9 +1,5 @@
-import {
-  generateRegistrationOptions,
-  verifyRegistrationResponse,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { webauthnLibrary } from './library.js';
 import type { PasskeyRecord, PasskeyRepository } from '../store/passkey-repository.js';
 import { keepChallenge, takeChallenge, type ChallengeRefusal } from './challenges.js';
 import { summarizeResponse } from './client-data.js';
@@ -41,7 +37,9 @@ export async function registrationOptions(
   now: number,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const existing = await store.listPasskeys(owner.subject);
-  const options = await generateRegistrationOptions({
+  const options = await (
+    await webauthnLibrary()
+  ).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
     userName: owner.username,
@@ -96,7 +94,9 @@ export async function enrolPasskey(
   if (summary.origin !== rp.origin) return { ok: false, reason: 'origin_mismatch' };
   let info;
   try {
-    const verified = await verifyRegistrationResponse({
+    const verified = await (
+      await webauthnLibrary()
+    ).verifyRegistrationResponse({
       response: parsed.json as RegistrationResponseJSON,
       expectedChallenge: summary.challenge,
       expectedOrigin: rp.origin,
