@@ -45,7 +45,7 @@ export async function openSqliteStore({
     database,
     busyBudgetMs: busyTimeoutMs,
     exclusive: (batch) =>
-      db.connection().execute((conn) => batch({ ...createRepository(conn, { lockRows: false }), ...hot })),
+      db.connection().execute((conn) => batch(Object.assign(createRepository(conn, { lockRows: false }), hot))),
   });
 
   return {
