@@ -201,6 +201,29 @@ export const ALONE = new Set(['client/shared-store.test.ts', 'client/tabs.browse
 /** At most this many files of a shared tier load into one process; more are split into several jobs. */
 const SHARED_CHUNK = 25;
 
+/**
+ * A run still going after this long is killed with its whole process group (servers, clusters and
+ * browsers it started) and counted as failed: a hung test fails the run instead of holding CI until
+ * its own limit. The longest run takes about two minutes on a busy machine.
+ */
+const RUN_LIMIT_MS = 10 * 60_000;
+
+/** The process groups of the runs going now, killed if this script is interrupted. */
+const groups = new Set();
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    for (const pid of groups) killGroup(pid);
+    process.exit(130);
+  });
+
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 /** The node test runner's closing counts, summed over every run ("# pass N" in TAP, "ℹ pass N" in spec). */
 const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 const totals = Object.fromEntries(COUNTS.map((c) => [c, 0]));
@@ -214,10 +237,18 @@ const COUNT_LINE = new RegExp(`^(?:# |\u2139 )(${COUNTS.join('|')}) (\\d+)$`);
 function run(args, cwd, echo) {
   const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
   return new Promise((done) => {
+    // In a process group of its own, so that a run over its limit goes with everything it started.
     const child = spawn(TSX, ['--conditions=@gatehouse/source', ...reporter, ...args], {
       cwd,
-      stdio: ['inherit', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
+    groups.add(child.pid);
+    let overLimit = false;
+    const limit = setTimeout(() => {
+      overLimit = true;
+      killGroup(child.pid);
+    }, RUN_LIMIT_MS);
     const held = [];
     let pending = '';
     child.stderr.on('data', (chunk) => (echo ? process.stderr.write(chunk) : held.push(chunk)));
@@ -231,7 +262,16 @@ function run(args, cwd, echo) {
         if (m) totals[m[1]] += Number(m[2]);
       }
     });
-    child.on('close', (code, signal) => done({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(held) }));
+    child.on('close', (code, signal) => {
+      clearTimeout(limit);
+      groups.delete(child.pid);
+      if (overLimit) {
+        const note = `\n# ${args.at(-1)}: killed after ${RUN_LIMIT_MS / 60_000} minutes (RUN_LIMIT_MS in scripts/test-tiers.mjs)\n`;
+        if (echo) process.stdout.write(note);
+        else held.push(Buffer.from(note));
+      }
+      done({ code: overLimit ? 1 : (code ?? (signal ? 1 : 0)), output: Buffer.concat(held) });
+    });
   });
 }
 
