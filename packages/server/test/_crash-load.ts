@@ -78,6 +78,8 @@ export class CrashRun {
   #authorization = '';
   #server: ServerProcess | undefined;
   #stopped = false;
+  /** Set by close(): nothing is retried any more (a server that never came back must not hold the test). */
+  #closed = false;
   #loadFailed = false;
   readonly #traffic = new Map<ServerProcess, Traffic>();
 
@@ -134,6 +136,7 @@ export class CrashRun {
   /** Stops the server and drops the database. */
   async close(): Promise<void> {
     this.#stopped = true;
+    this.#closed = true;
     await this.#server?.stop();
     await this.#database?.drop();
   }
@@ -326,7 +329,7 @@ export class CrashRun {
       try {
         return await send();
       } catch (error) {
-        if (!(error instanceof NoAnswer) || (this.#stopped && this.#server === undefined)) throw error;
+        if (!(error instanceof NoAnswer) || this.#closed || (this.#stopped && this.#server === undefined)) throw error;
         await sleep(25);
       }
     }

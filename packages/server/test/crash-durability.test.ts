@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CrashRun, PAST_LIMIT } from './_crash-load.js';
-import { DIALECTS, type Dialect } from './_dialects.js';
+import { DIALECTS } from './_dialects.js';
 
 /**
  * Nothing answered is lost (docs/architecture.md, "Atomicity and durability"): under refresh and REST
