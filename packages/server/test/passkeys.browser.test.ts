@@ -223,7 +223,7 @@ describe('passkeys in a real browser (chromium, virtual authenticator)', { skip,
     const [event] = await server.context.store.listAuditEvents({ event: 'login_failed', limit: 1 });
     assert.equal(event?.reason, 'passkey_unknown');
     const events = (await server.context.store.listAuditEvents({ limit: 50 })).map((e) => e.event);
-    for (const name of ['passkey_enrolled', 'passkey_signed_in', 'passkey_renamed', 'passkey_removed'])
+    for (const name of ['passkey_enrolled', 'sign_in_step_passed', 'passkey_renamed', 'passkey_removed'])
       assert.ok(events.includes(name as never), `${name} is audited`);
     assert.deepEqual(violations, []);
   });
