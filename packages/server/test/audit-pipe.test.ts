@@ -172,9 +172,12 @@ for (const dialect of DIALECTS)
         },
       },
       {
-        name: 'an application removed by its user on /account',
+        name: 'a sign-in with the password, then an application removed by its user on /account',
         by: 'server',
-        expect: [['grant_revoked', 'revoked_by_user']],
+        expect: [
+          ['sign_in_step_passed', 'password'],
+          ['grant_revoked', 'revoked_by_user'],
+        ],
         async run() {
           const { browser, code, verifier } = await signedInBrowser();
           const form = { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, code_verifier: verifier };

@@ -81,6 +81,14 @@ for (const dialect of DIALECTS)
       return { browser, answer: answerPage };
     }
 
+    /** The audit events `run` recorded, oldest first, as event/reason. */
+    async function eventsDuring(run: () => Promise<void>): Promise<{ named: string[]; json: string }> {
+      const known = new Set((await server.context.store.listAuditEvents({ limit: 10_000 })).map((e) => e.id));
+      await run();
+      const events = (await server.context.store.listAuditEvents({ limit: 10_000 })).filter((e) => !known.has(e.id));
+      return { named: events.map((e) => `${e.event}/${e.reason}`), json: JSON.stringify(events) };
+    }
+
     it('serves the page script as a file of its own, under the CSP script-src self', async () => {
       const script = await fetch(`${server.url}/assets/passkey.js`);
       assert.equal(script.status, 200);
@@ -103,8 +111,13 @@ for (const dialect of DIALECTS)
       const listed = await browser.get('/account');
       assert.match(listed.html, /<strong class="passkey-name">Phone<\/strong>/);
 
-      const { browser: other, answer } = await signInWithPasskey((o) => authenticator.get(o));
+      let signedIn: Awaited<ReturnType<typeof signInWithPasskey>> | undefined;
+      const audited = await eventsDuring(async () => {
+        signedIn = await signInWithPasskey((o) => authenticator.get(o));
+      });
+      const { browser: other, answer } = signedIn as NonNullable<typeof signedIn>;
       assert.equal(answer.status, 303, answer.html);
+      assert.deepEqual(audited.named, ['sign_in_step_passed/passkey_sign_in: hwk user'], 'one event, with the amr');
       let page = await other.get(answer.location as string);
       if (page.status === 200) page = await other.consent(page, 'allow');
       const { code } = callbackParams(page.location);
@@ -145,13 +158,25 @@ for (const dialect of DIALECTS)
         credential: new SoftAuthenticator('gatehouse.test', origin).get(options),
       });
       assert.equal(wrong.status, 401, 'an unknown passkey is refused on the factor page');
-      const done = await payroll.post('/login', {
-        csrf_token: hiddenField(wrong.html, 'csrf_token'),
-        request: hiddenField(wrong.html, 'request'),
-        method: 'passkey',
-        credential: authenticator.get(optionsOf(wrong.html)),
+      const credential = authenticator.get(optionsOf(wrong.html));
+      let done: PageAnswer | undefined;
+      const audited = await eventsDuring(async () => {
+        done = await payroll.post('/login', {
+          csrf_token: hiddenField(wrong.html, 'csrf_token'),
+          request: hiddenField(wrong.html, 'request'),
+          method: 'passkey',
+          credential,
+        });
       });
+      assert.ok(done);
       assert.equal(done.status, 303, done.html);
+      assert.deepEqual(audited.named, ['sign_in_step_passed/passkey: hwk user'], 'one event, with the amr');
+      const { response } = JSON.parse(credential) as { response: { signature: string } };
+      assert.ok(!audited.json.includes(response.signature), 'not the assertion');
+      const [passkey] = await server.context.store.listPasskeys(
+        (await server.context.store.findUser('alice'))?.subject as string,
+      );
+      assert.equal(passkey?.lastUsedAt, server.clock.now(), 'its use stored');
       let next = await payroll.get(done.location as string);
       if (next.status === 200) next = await payroll.consent(next, 'allow');
       const { code } = callbackParams(next.location);
@@ -183,6 +208,8 @@ for (const dialect of DIALECTS)
       assert.match(answer.html, /That passkey did not work/);
       assert.match(answer.html, /name="username" type="text" value=""/, 'whose passkey it was is not shown');
       const [event] = await server.context.store.listAuditEvents({ event: 'login_failed', limit: 1 });
+      const [last] = await server.context.store.listAuditEvents({ limit: 1 });
+      assert.equal(last?.id, event?.id, 'the refusal, and no sign_in_step_passed after it');
       assert.equal(event?.reason, 'passkey_origin_mismatch');
       assert.equal(event?.subject, 'alice');
     });

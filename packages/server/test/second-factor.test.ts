@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
+import { AuditTrail, type AuditEvent } from '../src/audit/audit.js';
 import { runCli } from '../src/cli/run.js';
+import { checkOneTimeCode, useRecoveryCode } from '../src/factors/factors.js';
 import { totpCode } from '../src/factors/totp.js';
 import {
   addTestUser,
@@ -15,7 +17,7 @@ import {
   type PageAnswer,
 } from './_authorize.js';
 import { DIALECTS } from './_dialects.js';
-import { enrolmentSecret, recoveryCodes } from './_factors.js';
+import { enrolmentSecret, recoveryCodes, withFailingAuditInsert } from './_factors.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 import type { PasskeyRecord } from '../src/store/passkey-repository.js';
 
@@ -189,6 +191,98 @@ for (const dialect of DIALECTS)
       assert.equal(refused.status, 401);
       const carol = await server.context.store.findUser('carol');
       assert.equal(await server.context.store.countRecoveryCodes(carol?.subject as string), 9);
+    });
+
+    /** The audit events `run` recorded, oldest first. */
+    async function eventsDuring(run: () => Promise<void>): Promise<AuditEvent[]> {
+      const known = new Set((await server.context.store.listAuditEvents({ limit: 10_000 })).map((e) => e.id));
+      await run();
+      return (await server.context.store.listAuditEvents({ limit: 10_000 })).filter((e) => !known.has(e.id));
+    }
+    const named = (events: readonly AuditEvent[]) => events.map((e) => `${e.event}/${e.reason}`);
+
+    it('every step passed is audited once as sign_in_step_passed (its method, client, address and subject); a refused code writes its refusal only; no event holds a secret', async () => {
+      await addTestUser(server, 'frank');
+      const frank = await server.context.store.findUser('frank');
+      assert.ok(frank);
+      let enrolled = { secret: '', codes: [] as string[] };
+      const enrolment = await eventsDuring(async () => {
+        enrolled = await enrol('frank');
+      });
+      assert.deepEqual(named(enrolment), [
+        'sign_in_step_passed/password',
+        'second_factor_enrolled/otp',
+        'sign_in_step_passed/otp_enrolment',
+      ]);
+      const query = authorizationQuery('strict', pkce().challenge, { scope });
+      const code = totpCode(enrolled.secret, server.clock.now());
+      /** The password, then `fields` on the factor page: its status, and the events recorded. */
+      const signIn = async (fields: Record<string, string>) => {
+        let status = 0;
+        const events = await eventsDuring(async () => {
+          const browser = new PageBrowser(server);
+          status = (await step(browser, await password(browser, query, 'frank'), fields)).status;
+        });
+        return { status, events };
+      };
+      const wrong = await signIn({ code: String((Number(code) + 7) % 1_000_000).padStart(6, '0') });
+      assert.equal(wrong.status, 401);
+      assert.deepEqual(named(wrong.events), ['sign_in_step_passed/password', 'login_failed/wrong_code']);
+      const otp = await signIn({ code });
+      assert.equal(otp.status, 303, 'a refused code spent nothing: the right one of the same step passes');
+      assert.deepEqual(named(otp.events), ['sign_in_step_passed/password', 'sign_in_step_passed/otp']);
+      for (const e of otp.events) {
+        assert.equal(e.subject, frank.subject);
+        assert.equal(e.clientId, 'strict');
+        assert.equal(e.address, '127.0.0.1');
+      }
+      const replayed = await signIn({ code });
+      assert.equal(replayed.status, 401);
+      assert.deepEqual(named(replayed.events), ['sign_in_step_passed/password', 'login_failed/code_replayed']);
+      const recovery = enrolled.codes[0] as string;
+      const used = await signIn({ method: 'recovery_code', code: recovery });
+      assert.equal(used.status, 303);
+      assert.deepEqual(named(used.events), [
+        'sign_in_step_passed/password',
+        'sign_in_step_passed/recovery_code: 9 left',
+      ]);
+      const usedAgain = await signIn({ method: 'recovery_code', code: recovery });
+      assert.equal(usedAgain.status, 401);
+      assert.deepEqual(named(usedAgain.events), ['sign_in_step_passed/password', 'login_failed/wrong_recovery_code']);
+      const stored = JSON.stringify(
+        [...enrolment, ...wrong.events, ...otp.events, ...replayed.events, ...used.events, ...usedAgain.events].map(
+          ({ at: _at, ...e }) => e,
+        ),
+      );
+      for (const secret of [PASSWORD, enrolled.secret, code, recovery, recovery.replaceAll('-', '')])
+        assert.ok(!stored.includes(secret), 'no password, secret or code in an audit event');
+    });
+
+    it('a code accepted whose audit event cannot be written is not spent: the step and its event are one transaction', async () => {
+      await addTestUser(server, 'gus');
+      const { secret, codes } = await enrol('gus');
+      const { store, signIn } = server.context;
+      const gus = await store.findUser('gus');
+      assert.ok(gus);
+      const failing = new AuditTrail(withFailingAuditInsert(store), () => {});
+      const now = server.clock.now();
+      const otp = {
+        subject: gus.subject,
+        code: totpCode(secret, now),
+        now,
+        audited: { event: 'sign_in_step_passed', at: now, subject: gus.subject, reason: 'otp' },
+      } as const;
+      await assert.rejects(checkOneTimeCode(failing, store, signIn.factors, otp), /the audit insert failed/);
+      assert.equal(await checkOneTimeCode(server.context.audit, store, signIn.factors, otp), 'ok', 'not spent');
+      const recovery = {
+        subject: gus.subject,
+        typed: codes[0] as string,
+        now,
+        audited: () => ({ ...otp.audited, reason: 'recovery_code' }),
+      } as const;
+      await assert.rejects(useRecoveryCode(failing, recovery), /the audit insert failed/);
+      assert.equal(await store.countRecoveryCodes(gus.subject), 10, 'not spent');
+      assert.equal(await useRecoveryCode(server.context.audit, recovery), true);
     });
 
     it('acr_values=mfa steps a password-only session up at the factor page, not the password (OIDC Core §3.1.2.1)', async () => {

@@ -23,6 +23,7 @@ import {
   type RelyingParty,
 } from '../src/webauthn/index.js';
 import { DIALECTS, freshDatabase } from './_dialects.js';
+import { withFailingAuditInsert } from './_factors.js';
 import { SoftAuthenticator, type AuthenticatorFlags } from './_webauthn.js';
 
 const NOW = 1_800_000_000;
@@ -335,6 +336,33 @@ for (const dialect of DIALECTS)
       const [event] = await store.listAuditEvents({ event: 'login_failed', limit: 1 });
       assert.equal(event?.reason, 'passkey_counter_regressed');
       assert.equal(event?.subject, 'alice', "a known credential's refusal names its owner");
+      const passed = await store.listAuditEvents({ event: 'sign_in_step_passed', limit: 10 });
+      assert.deepEqual(
+        passed.map((e) => [e.reason, e.subject, e.clientId, e.address]),
+        [['passkey_sign_in: hwk user', alice.subject, 'app', '192.0.2.9']],
+        'the success audited once, the refusals not',
+      );
+      assert.ok(!JSON.stringify(passed).includes(JSON.parse(response).response.signature), 'not the assertion');
+      assert.equal((await store.findPasskey(authenticator.credentialId))?.counter, 1, 'the refused counter not stored');
+    });
+
+    it("a passkey's use whose audit event cannot be written is not stored: the counter and the event are one transaction", async () => {
+      const authenticator = await enrolled(alice);
+      const { sessionId, options } = await assertion();
+      const failing = { ...pipeline(), audit: new AuditTrail(withFailingAuditInsert(store), () => {}) };
+      const signIn = runSignInStep(failing, {
+        state: { status: 'anonymous' },
+        sessionId,
+        field: (name) =>
+          ({ credential: authenticator.get(options), method: 'passkey_sign_in' })[name as 'credential' | 'method'],
+        address: '192.0.2.9',
+        clientId: 'app',
+        policy: 'optional',
+        now: NOW + 5,
+      });
+      await assert.rejects(signIn, /the audit insert failed/);
+      const stored = await store.findPasskey(authenticator.credentialId);
+      assert.deepEqual([stored?.counter, stored?.lastUsedAt], [0, null]);
     });
 
     it('the passkey as a second factor (SECOND_FACTORS.passkey) after a password: pending after pwd, then signed in with pwd, hwk and user (RFC 8176 §2)', async () => {

@@ -10,10 +10,11 @@ export { AUDIT_EVENT_NAMES } from '../store/audit-repository.js';
 /**
  * The audit trail: security events stored in `audit_events` (read with `gatehouse audit`) and
  * handed to a sink (the server logs them). Recorded on refusal paths, never on a successful
- * exchange; for every change to the set of clients made through dynamic registration (RFC 7591),
- * which is open to callers who are not operators; and for every administrative change. An event
- * holds identifiers and reasons, never a token, secret, password or digest: callers pass only the
- * fields below, and free text is truncated.
+ * exchange; for every step of a sign-in, passed or refused (a sign-in mints the grant a refresh
+ * token lives on); for every change to the set of clients made through dynamic registration
+ * (RFC 7591), which is open to callers who are not operators; and for every administrative
+ * change. An event holds identifiers and reasons, never a token, secret, password or digest:
+ * callers pass only the fields below, and free text is truncated.
  */
 export interface AuditInput {
   readonly event: AuditEventName;

@@ -138,16 +138,6 @@ export function passkeyEndpoints(app: FastifyInstance, pages: AuthorizePages): v
       const shown = attempt.form.kind === 'password' ? { ...attempt.form, username: undefined } : attempt.form;
       return sendSignInForm(pages, reply, target, attempt.session, attempt.status, shown);
     }
-    const subject = await signedInSubject(store, attempt.session);
-    const amr = (attempt.session.methods ?? []).map((m) => m.method).join(' ');
-    await audit.record({
-      event: 'passkey_signed_in',
-      at: clock.now(),
-      clientId: check.request.client.id,
-      subject,
-      reason: amr,
-      address: request.ip,
-    });
     if (asksForFreshSignIn(check.request)) return answerSignedIn(pages, reply, check.request, attempt.session, 303);
     return reply
       .code(303)

@@ -1,4 +1,4 @@
-import type { Actor, AuditTrail } from '../audit/audit.js';
+import type { Actor, AuditInput, AuditTrail } from '../audit/audit.js';
 import type { Repository } from '../store/repository.js';
 import type { SecondFactorRecord } from '../store/factor-repository.js';
 import { newRecoveryCodes, recoveryCodeDigest, canonicalRecoveryCode } from './recovery-codes.js';
@@ -68,14 +68,21 @@ export type EnrolmentOutcome =
  * Confirms an enrolment with a code of its secret (±1 step, RFC 6238 §5.2), then, in one
  * transaction: stores the secret sealed with that code's step as used (so the confirmation code
  * cannot sign in again), ten new recovery codes by digest, clears `second_factor_required`, and
- * audits `second_factor_enrolled`. A wrong code writes nothing; so does a user who already has one.
+ * audits `second_factor_enrolled` (and `audited`, an enrolment during a sign-in: its step passed).
+ * A wrong code writes nothing; so does a user who already has one.
  */
 export async function confirmOtpEnrolment(
   trail: AuditTrail,
   services: FactorServices,
-  input: { readonly subject: string; readonly secret: string; readonly code: string; readonly now: number },
+  input: {
+    readonly subject: string;
+    readonly secret: string;
+    readonly code: string;
+    readonly now: number;
+    readonly audited?: AuditInput;
+  },
 ): Promise<EnrolmentOutcome> {
-  const { subject, secret, code, now } = input;
+  const { subject, secret, code, now, audited } = input;
   const step = matchTotp(secret, code.trim(), now);
   if (step === undefined) return { ok: false, reason: 'wrong_code' };
   const recoveryCodes = newRecoveryCodes();
@@ -92,6 +99,7 @@ export async function confirmOtpEnrolment(
     await tx.replaceRecoveryCodes(subject, recoveryCodes.map(recoveryCodeDigest), now);
     await tx.setSecondFactorRequired(subject, false);
     await audit({ event: 'second_factor_enrolled', at: now, subject, reason: 'otp' });
+    if (audited) await audit(audited);
     return { ok: true, recoveryCodes } as const;
   });
 }
@@ -101,34 +109,46 @@ export type CodeCheck = 'ok' | 'wrong_code' | 'code_replayed';
 /**
  * Checks a one-time code of the user's enrolled secret: a code of a step within ±1 of now
  * (RFC 6238 §5.2), and of a step after the last one used, recorded atomically (one conditional
- * UPDATE: of two requests with the same code, or with an older one, one at most passes).
+ * UPDATE: of two requests with the same code, or with an older one, one at most passes) with the
+ * event `audited` in the same transaction. A wrong or replayed code writes nothing.
  */
 export async function checkOneTimeCode(
+  trail: AuditTrail,
   store: Repository,
   services: FactorServices,
-  subject: string,
-  code: string,
-  now: number,
+  input: { readonly subject: string; readonly code: string; readonly now: number; readonly audited: AuditInput },
 ): Promise<CodeCheck> {
+  const { subject, code, now, audited } = input;
   const factor = await store.findSecondFactor(subject, 'otp');
   if (!factor) return 'wrong_code';
   const step = matchTotp(services.sealing.open(factor.secret, otpContext(subject)), code.trim(), now);
   if (step === undefined) return 'wrong_code';
-  return (await store.useTimeStep(subject, 'otp', step, now)) ? 'ok' : 'code_replayed';
+  return trail.transaction(async (tx, audit) => {
+    if (!(await tx.useTimeStep(subject, 'otp', step, now))) return 'code_replayed' as const;
+    await audit(audited);
+    return 'ok' as const;
+  });
 }
 
-/** Uses one of the user's recovery codes: true when it was unused (marked used by one conditional UPDATE). */
+/**
+ * Uses one of the user's recovery codes: true when it was unused, marked used by one conditional
+ * UPDATE in one transaction with the event `audited` (given how many are left). A wrong or used
+ * code writes nothing.
+ */
 export async function useRecoveryCode(
   trail: AuditTrail,
-  subject: string,
-  typed: string,
-  now: number,
+  input: {
+    readonly subject: string;
+    readonly typed: string;
+    readonly now: number;
+    readonly audited: (left: number) => AuditInput;
+  },
 ): Promise<boolean> {
+  const { subject, typed, now, audited } = input;
   if (canonicalRecoveryCode(typed) === undefined) return false;
   return trail.transaction(async (tx, audit) => {
     if (!(await tx.useRecoveryCode(subject, recoveryCodeDigest(typed), now))) return false;
-    const left = await tx.countRecoveryCodes(subject);
-    await audit({ event: 'recovery_code_used', at: now, subject, reason: `${left} left` });
+    await audit(audited(await tx.countRecoveryCodes(subject)));
     return true;
   });
 }

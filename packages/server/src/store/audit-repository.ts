@@ -11,11 +11,11 @@ export const AUDIT_EVENT_NAMES = [
   'grant_revoked',
   'client_authentication_failed',
   'login_failed',
+  'sign_in_step_passed',
   'user_code_failed',
   'federation_refused',
   'federated_identity_linked',
   'federated_identity_unlinked',
-  'passkey_signed_in',
   'passkey_enrolled',
   'passkey_enrolment_failed',
   'passkey_renamed',
@@ -42,7 +42,6 @@ export const AUDIT_EVENT_NAMES = [
   'second_factor_enrolled',
   'second_factor_reset',
   'recovery_codes_generated',
-  'recovery_code_used',
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];

@@ -1,6 +1,6 @@
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { webauthnLibrary } from './library.js';
-import type { PasskeyRepository, PasskeyWithOwner } from '../store/passkey-repository.js';
+import type { PasskeyRecord, PasskeyRepository, PasskeyWithOwner } from '../store/passkey-repository.js';
 import { keepChallenge, takeChallenge, type ChallengeRefusal } from './challenges.js';
 import { summarizeResponse } from './client-data.js';
 import { transportsOf, userHandleOf } from './registration.js';
@@ -56,6 +56,9 @@ export type AssertionRefusal =
   | 'counter_regressed'
   | 'backup_eligibility_changed';
 
+/** What a verified assertion changes of its credential. */
+export type PasskeyUse = Pick<PasskeyRecord, 'counter' | 'backedUp' | 'lastUsedAt'>;
+
 /** RFC 8176 §2 values a passkey sign-in records. */
 export type PasskeyAmr = 'hwk' | 'swk' | 'user';
 
@@ -90,7 +93,9 @@ export function amrOfAssertion(backupEligible: boolean, userVerified: boolean): 
  * 6); the origin and RP ID hash (steps 13, 15); user presence and, for passwordless, verification
  * (steps 16-17); the signature (step 20); then the signature counter (step 21) and the backup
  * flags (BE may not change, §6.1.3). On success the counter, the backup state and the time of use
- * are stored. Exported for every use: the passwordless sign-in and a second factor after a password.
+ * are stored, by `recordUse` when given (the sign-in step stores them with its audit event in one
+ * transaction), else by `store.recordPasskeyUse`; a refusal stores none of them. Exported for every
+ * use: the passwordless sign-in and a second factor after a password.
  */
 export async function verifyPasskeyAssertion(
   store: PasskeyRepository,
@@ -100,6 +105,7 @@ export async function verifyPasskeyAssertion(
     readonly sessionId: string;
     readonly response: string | undefined;
     readonly now: number;
+    readonly recordUse?: (passkey: PasskeyWithOwner, used: PasskeyUse, amr: readonly PasskeyAmr[]) => Promise<void>;
   },
 ): Promise<AssertionResult> {
   const { use, sessionId, now } = request;
@@ -147,10 +153,9 @@ export async function verifyPasskeyAssertion(
   // §6.1.3: BE is fixed when the credential is made; a change is a different authenticator or a lie.
   const backupEligible = info.credentialDeviceType === 'multiDevice';
   if (backupEligible !== passkey.backupEligible) return { ok: false, reason: 'backup_eligibility_changed', passkey };
-  await store.recordPasskeyUse(passkey.id, {
-    counter: info.newCounter,
-    backedUp: info.credentialBackedUp,
-    lastUsedAt: now,
-  });
-  return { ok: true, passkey, userVerified: info.userVerified, amr: amrOfAssertion(backupEligible, info.userVerified) };
+  const used: PasskeyUse = { counter: info.newCounter, backedUp: info.credentialBackedUp, lastUsedAt: now };
+  const amr = amrOfAssertion(backupEligible, info.userVerified);
+  if (request.recordUse) await request.recordUse(passkey, used, amr);
+  else await store.recordPasskeyUse(passkey.id, used);
+  return { ok: true, passkey, userVerified: info.userVerified, amr };
 }

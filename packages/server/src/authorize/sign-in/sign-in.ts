@@ -12,6 +12,7 @@ import {
   ENROLMENT_STEP,
   FIRST_FACTORS,
   SECOND_FACTORS,
+  stepPassed,
   type SignInFailure,
   type SignInStep,
 } from './steps/index.js';
@@ -81,12 +82,16 @@ function stepOf(method: string): { readonly step: SignInStep; readonly first: bo
  * per username and per address (one budget for all factors: a six-digit code gets no more guesses
  * than a password); past a failure limit, the form is refused before any secret is checked, the
  * right one included (NIST SP 800-63B §5.2.2). A passed step is recorded with its time (RFC 8176
- * `amr`); once complete, the sign-in's time is the `auth_time` (OIDC Core §2).
+ * `amr`); once complete, the sign-in's time is the `auth_time` (OIDC Core §2). Every step is
+ * audited: a refusal as `login_failed`, a success as `sign_in_step_passed` (`stepPassed`), written
+ * by the step in the transaction of its own change (a code's step used, a recovery code spent, a
+ * passkey's counter) where it makes one, so that a refused step leaves neither.
  */
 export async function runSignInStep(services: SignInServices, submission: SignInSubmission): Promise<SignInResult> {
   const { store, rateLimits, audit } = services;
   const { state, address, clientId, now, policy } = submission;
-  const chosen = stepOf(submission.field('method') ?? 'password');
+  const method = submission.field('method') ?? 'password';
+  const chosen = stepOf(method);
   if (!chosen || (!chosen.first && state.status === 'anonymous')) return { kind: 'stale' };
   const known = chosen.first || state.status === 'anonymous' ? undefined : state;
   const username = known?.username ?? normalizeUsername(submission.field('username') ?? '');
@@ -101,7 +106,15 @@ export async function runSignInStep(services: SignInServices, submission: SignIn
       ['login_client', clientId],
     ])) || (await rateLimits.peek(failureBuckets));
   if (wait > 0) return { kind: 'rate_limited', username, retryAfter: wait };
-  const attempt = { username, field: submission.field, now, sessionId: submission.sessionId };
+  const attempt = {
+    username,
+    field: submission.field,
+    now,
+    sessionId: submission.sessionId,
+    method,
+    clientId,
+    address,
+  };
   if (!chosen.first && !(await mayUseStep(store, username, chosen.step)))
     return refuse(services, submission, username, 'enrolment_refused');
   const outcome = await chosen.step.check(attempt, {
@@ -121,6 +134,7 @@ export async function runSignInStep(services: SignInServices, submission: SignIn
   const methods = [...done, ...(outcome.methods ?? chosen.step.methods).map((method) => ({ method, at: now }))];
   const user = await store.findUser(outcome.username);
   if (!user) return { kind: 'refused', username, failure: 'unknown_user' };
+  if (outcome.audited !== true) await audit.record(stepPassed(attempt, user.subject));
   const due = chosen.first ? await secondFactorDue(store, user, policy, methods) : ({ kind: 'none' } as const);
   if (due.kind !== 'none')
     return { kind: 'pending', state: { status: 'pending', username: user.username, methods }, due };

@@ -50,5 +50,5 @@ export const SECOND_FACTORS: Readonly<Record<string, SecondFactor>> = {
 export const ENROLMENT_METHOD = 'otp_enrolment';
 export const ENROLMENT_STEP: SignInStep = otpEnrolmentStep;
 
-export { SIGN_IN_FAILURES } from './step.js';
+export { SIGN_IN_FAILURES, stepPassed } from './step.js';
 export type { AmrValue, SecondFactor, SignInFailure, SignInStep, StepAttempt, StepOutcome } from './step.js';

@@ -1,5 +1,5 @@
 import { confirmOtpEnrolment, reopenOtpEnrolment } from '../../../factors/factors.js';
-import type { SignInStep } from './step.js';
+import { stepPassed, type SignInStep } from './step.js';
 
 /**
  * Enrolment during a sign-in, for a user without a second factor whom the policy requires one of:
@@ -10,7 +10,8 @@ import type { SignInStep } from './step.js';
  */
 export const otpEnrolmentStep: SignInStep = {
   methods: ['otp'],
-  async check({ username, field, now, sessionId }, { store, audit, factors }) {
+  async check(attempt, { store, audit, factors }) {
+    const { username, field, now, sessionId } = attempt;
     const user = await store.findUser(username);
     if (!user) return { ok: false, failure: 'unknown_user', auditedName: null };
     const enrolment = reopenOtpEnrolment(factors, sessionId, field('enrolment') ?? '', username);
@@ -21,6 +22,7 @@ export const otpEnrolmentStep: SignInStep = {
       secret,
       code: field('code') ?? '',
       now,
+      audited: stepPassed(attempt, user.subject),
     });
     if (!confirmed.ok)
       return {
@@ -28,6 +30,6 @@ export const otpEnrolmentStep: SignInStep = {
         failure: confirmed.reason === 'wrong_code' ? 'wrong_code' : 'enrolment_refused',
         auditedName: username,
       };
-    return { ok: true, username, reveal: confirmed.recoveryCodes };
+    return { ok: true, username, reveal: confirmed.recoveryCodes, audited: true };
   },
 };

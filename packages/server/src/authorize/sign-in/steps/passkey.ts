@@ -1,5 +1,5 @@
 import { verifyPasskeyAssertion, type AssertionRefusal } from '../../../webauthn/index.js';
-import type { SecondFactor, SignInFailure, SignInStep } from './step.js';
+import { stepPassed, type SecondFactor, type SignInFailure, type SignInStep } from './step.js';
 
 /** Each refusal of an assertion as a sign-in failure (metrics, audit reason). */
 const FAILURE: { readonly [R in AssertionRefusal]: Exclude<SignInFailure, 'rate_limited'> } = {
@@ -25,11 +25,14 @@ const FAILURE: { readonly [R in AssertionRefusal]: Exclude<SignInFailure, 'rate_
  *   is ignored), user verification required, so it counts as two factors (`hwk`/`swk` and `user`).
  * - `second_factor` (SECOND_FACTORS.passkey): for the pending session's user; only their credentials.
  *
- * A refusal audits the owner's username when the credential is known, none otherwise. A server
- * whose issuer is an IP address has no Relying Party: every passkey is refused there.
+ * A refusal audits the owner's username when the credential is known, none otherwise; a success
+ * stores the credential's use and its `sign_in_step_passed` event (reason: the method and the
+ * `amr`) in one transaction. A server whose issuer is an IP address has no Relying Party: every
+ * passkey is refused there.
  */
 function passkeyCheck(kind: 'passwordless' | 'second_factor'): SignInStep['check'] {
-  return async ({ username, field, now, sessionId }, { store, relyingParty }) => {
+  return async (attempt, { store, audit, relyingParty }) => {
+    const { username, field, now, sessionId } = attempt;
     if (relyingParty === undefined) return { ok: false, failure: 'passkey_invalid', auditedName: null };
     let use: { kind: 'passwordless' } | { kind: 'second_factor'; subject: string } = { kind: 'passwordless' };
     if (kind === 'second_factor') {
@@ -42,10 +45,16 @@ function passkeyCheck(kind: 'passwordless' | 'second_factor'): SignInStep['check
       sessionId,
       response: field('credential'),
       now,
+      // The counter and time of use, and the step's audit event, in one transaction.
+      recordUse: (passkey, used, amr) =>
+        audit.transaction(async (tx, record) => {
+          await tx.recordPasskeyUse(passkey.id, used);
+          await record(stepPassed(attempt, passkey.subject, amr.join(' ')));
+        }),
     });
     if (!result.ok)
       return { ok: false, failure: FAILURE[result.reason], auditedName: result.passkey?.username ?? null };
-    return { ok: true, username: result.passkey.username, methods: result.amr };
+    return { ok: true, username: result.passkey.username, methods: result.amr, audited: true };
   };
 }
 

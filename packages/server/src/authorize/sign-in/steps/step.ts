@@ -1,4 +1,4 @@
-import type { AuditTrail } from '../../../audit/audit.js';
+import type { AuditInput, AuditTrail } from '../../../audit/audit.js';
 import type { FactorServices } from '../../../factors/factors.js';
 import type { UserRecord } from '../../../store/identity-repository.js';
 import type { Store } from '../../../store/store.js';
@@ -40,6 +40,29 @@ export interface StepAttempt {
   readonly now: number;
   /** The browser session's id: what an enrolment's sealed secret is bound to. */
   readonly sessionId: string;
+  /** The step's name in its table (FIRST_FACTORS, SECOND_FACTORS, ENROLMENT_METHOD). */
+  readonly method: string;
+  /** The OAuth client the sign-in is for, and the client's address: for the audit trail. */
+  readonly clientId: string;
+  readonly address: string;
+}
+
+/**
+ * The audit event of a step passed, `sign_in_step_passed`: the step's method as its reason (with a
+ * detail after a colon: a passkey's `amr`, the recovery codes left), the user's subject, the client
+ * and the address. Never the code, secret or credential the form carried. A step whose success
+ * changes the store records it in the transaction of that change (`audited: true`); otherwise the
+ * pipeline records it once the step passed.
+ */
+export function stepPassed(attempt: StepAttempt, subject: string, detail?: string): AuditInput {
+  return {
+    event: 'sign_in_step_passed',
+    at: attempt.now,
+    clientId: attempt.clientId,
+    address: attempt.address,
+    subject,
+    reason: detail === undefined ? attempt.method : `${attempt.method}: ${detail}`,
+  };
 }
 
 /**
@@ -61,6 +84,8 @@ export type StepOutcome =
       /** The `amr` values the step proved, when not its `methods` (a passkey: `hwk` or `swk`, and `user`). */
       readonly methods?: readonly AmrValue[];
       readonly reveal?: readonly string[];
+      /** The step recorded its `stepPassed` event itself, in the transaction of its own change. */
+      readonly audited?: true;
     }
   | {
       readonly ok: false;
