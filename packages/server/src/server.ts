@@ -95,10 +95,11 @@ export async function createContext(store: Store, issuer: string, options: Conte
     secondFactor: options.secondFactor ?? 'optional',
     factors: { sealing: new FactorSealing(factorKey, options.keyEncryptionKey), issuer },
   };
+  const audit = new AuditTrail(store, options.auditSink);
   return {
     signIn,
     store,
-    audit: new AuditTrail(store, options.auditSink),
+    audit,
     clock,
     issuer,
     keys,
@@ -111,7 +112,7 @@ export async function createContext(store: Store, issuer: string, options: Conte
     registrableScopes,
     clientIdMetadataDocuments: new ClientIdMetadataDocuments(
       { ...DEFAULT_CLIENT_ID_METADATA_POLICY, ...options.clientIdMetadata },
-      { store, clock, offeredScopes: registrableScopes },
+      { store, clock, audit, offeredScopes: registrableScopes },
     ),
     trustedIssuers:
       options.trustedIssuers === undefined ? TrustedIssuers.none : new TrustedIssuers(options.trustedIssuers),

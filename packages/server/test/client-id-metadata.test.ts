@@ -4,11 +4,14 @@ import { after, before, describe, it } from 'node:test';
 import { PROBLEMS } from '@gatehouse/contract';
 import { DIALECTS } from './_dialects.js';
 import { startTestServer, type TestServer } from './_server.js';
-import { addTestUser, authorizationQuery, CALLBACK, PageBrowser, pkce } from './_authorize.js';
+import { addTestUser, authorizationQuery, CALLBACK, hiddenField, PageBrowser, PASSWORD, pkce } from './_authorize.js';
+import { assertOAuthError, assertOkJson } from './_oauth-assertions.js';
 import { startTlsServer, TEST_CA, TEST_HOST, type TlsServer } from './_tls.js';
 import type { Resolver } from '../src/outbound/safe-fetch.js';
 import { freshnessSeconds } from '../src/oauth/client-id-metadata.js';
 import { configFromEnv } from '../src/config.js';
+import { updateClient } from '../src/oauth/client-administration.js';
+import { CLI_ACTOR } from '../src/audit/audit.js';
 import { assertionFields, clientAssertion, clientKeyPair } from './_client-keys.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -58,6 +61,8 @@ class DocumentHost {
     return { client_id: this.url(path), client_name: 'Test Agent', redirect_uris: [CALLBACK], ...extra };
   }
 }
+
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 const PAGE_TITLE = (code: keyof typeof PROBLEMS): RegExp =>
   new RegExp(`<h1>${PROBLEMS[code].title.replace(/'/g, '&#39;')}</h1>`);
@@ -212,6 +217,147 @@ for (const dialect of DIALECTS) {
       assert.equal(body.refresh_token, undefined);
     });
 
+    /** The audit events of refused documents at `clientId`. */
+    const refusals = async (clientId: string): Promise<(string | null)[]> =>
+      (await server.context.store.listAuditEvents({ limit: 1000, event: 'client_metadata_document_refused' }))
+        .filter((e) => e.clientId === clientId)
+        .map((e) => e.reason);
+
+    describe('the device flow (RFC 8628) with a URL client_id', () => {
+      const deviceDocument = (path: string, extra: object = {}): object => ({
+        client_id: host.url(path),
+        client_name: 'Device Agent',
+        grant_types: [DEVICE_GRANT, 'refresh_token'],
+        ...extra,
+      });
+
+      it('RFC 8628 §3.1: a document naming the device grant starts the flow from the cache; the device page shows the host; tokens and refresh', async () => {
+        host.serve('/device-agent.json', deviceDocument('/device-agent.json'), { 'cache-control': 'max-age=600' });
+        const clientId = host.url('/device-agent.json');
+        const started = await assertOkJson(await server.post('/device_authorization', { client_id: clientId }));
+        await assertOkJson(await server.post('/device_authorization', { client_id: clientId }));
+        assert.equal(host.hits.get('/device-agent.json'), 1, 'fetched once, then read from the cache');
+        const browser = new PageBrowser(server);
+        const form = await browser.get('/device');
+        const signIn = await browser.post('/device', {
+          csrf_token: hiddenField(form.html, 'csrf_token'),
+          user_code: String(started.user_code),
+        });
+        const consent = await browser.post('/device/login', {
+          csrf_token: hiddenField(signIn.html, 'csrf_token'),
+          request: hiddenField(signIn.html, 'request'),
+          username: 'alice',
+          password: PASSWORD,
+        });
+        assert.equal(consent.status, 200, consent.html);
+        assert.match(consent.html, new RegExp(`<strong class="client-host">${TEST_HOST}</strong>`));
+        const done = await browser.post('/device/consent', {
+          csrf_token: hiddenField(consent.html, 'csrf_token'),
+          request: hiddenField(consent.html, 'request'),
+          decision: 'allow',
+        });
+        assert.equal(done.status, 200, done.html);
+        const tokens = await assertOkJson(
+          await server.post('/token', {
+            grant_type: DEVICE_GRANT,
+            device_code: String(started.device_code),
+            client_id: clientId,
+          }),
+        );
+        assert.equal(typeof tokens.refresh_token, 'string');
+        await assertOkJson(
+          await server.post('/token', {
+            grant_type: 'refresh_token',
+            refresh_token: String(tokens.refresh_token),
+            client_id: clientId,
+          }),
+        );
+      });
+
+      it('RFC 8628 §3.1: a document without the device grant is unauthorized_client', async () => {
+        host.serve('/code-only.json', host.agentDocument('/code-only.json'));
+        await assertOAuthError(await server.post('/device_authorization', { client_id: host.url('/code-only.json') }), {
+          error: 'unauthorized_client',
+          description: 'client is not allowed to use this grant type',
+        });
+      });
+
+      it('RFC 6749 §5.2: a document that cannot be fetched or describes no client is invalid_client, and audited', async () => {
+        host.serve(
+          '/device-mismatch.json',
+          deviceDocument('/device-mismatch.json', { client_id: 'https://x.example/a' }),
+        );
+        const mismatch = host.url('/device-mismatch.json');
+        await assertOAuthError(await server.post('/device_authorization', { client_id: mismatch }), {
+          error: 'invalid_client',
+          description: 'the client ID metadata document at the client_id URL does not describe a valid client',
+        });
+        assert.deepEqual(await refusals(mismatch), [`client_id_mismatch (${new URL(mismatch).host})`]);
+        const privateUrl = host.url('/device.json', 'private.example.test');
+        await assertOAuthError(await server.post('/device_authorization', { client_id: privateUrl }), {
+          error: 'invalid_client',
+          description: 'the client ID metadata document at the client_id URL could not be fetched',
+        });
+        assert.deepEqual(await refusals(privateUrl), [`address_not_allowed (${new URL(privateUrl).host})`]);
+        const fragment = `${host.url('/device.json')}#x`;
+        await assertOAuthError(await server.post('/device_authorization', { client_id: fragment }), {
+          error: 'invalid_client',
+          description: 'client ID metadata documents are not accepted from this client_id URL',
+        });
+      });
+    });
+
+    it("a refetch refreshes what the document says and keeps the operator's policy (clients update)", async () => {
+      host.serve('/managed.json', host.agentDocument('/managed.json'), { 'cache-control': 'max-age=600' });
+      const clientId = host.url('/managed.json');
+      const browser = new PageBrowser(server);
+      const query = authorizationQuery(clientId, pkce().challenge);
+      assert.equal((await browser.authorize(query)).status, 200);
+      await updateClient(
+        server.context.audit,
+        clientId,
+        (current) => ({
+          ...current,
+          replayWindow: 7,
+          rotationLimit: 3,
+          accessTokenTtl: 123,
+          secondFactor: 'required',
+          exchangeAudiences: ['https://billing.example'],
+        }),
+        server.clock.now(),
+        CLI_ACTOR,
+      );
+      host.serve('/managed.json', host.agentDocument('/managed.json', { client_name: 'Renamed Agent' }));
+      // Past fresh and stale: the next sign-in fetches the document again before answering.
+      server.clock.advance(601 + 24 * 60 * 60);
+      assert.equal((await browser.authorize(query)).status, 200);
+      assert.equal(host.hits.get('/managed.json'), 2, 'fetched again');
+      const client = await server.context.store.findClient(clientId);
+      assert.equal(client?.name, 'Renamed Agent', "the document's name");
+      assert.equal(client?.policy.replayWindow, 7);
+      assert.equal(client?.policy.rotationLimit, 3);
+      assert.equal(client?.accessTokenTtl, 123);
+      assert.equal(client?.secondFactor, 'required');
+      assert.deepEqual(client?.tokenExchange?.audiences, ['https://billing.example']);
+    });
+
+    it('a refused document is audited with its host and reason, never its body', async () => {
+      host.routes.set('/not-json.json', (_, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{"client_id": "secret-looking body');
+      });
+      const notJson = host.url('/not-json.json');
+      const page = await new PageBrowser(server).authorize(authorizationQuery(notJson, pkce().challenge));
+      assert.match(page.html, PAGE_TITLE('client_metadata_document_invalid'));
+      assert.deepEqual(await refusals(notJson), [`not_json (${new URL(notJson).host})`]);
+      host.routes.set('/gone.json', (_, response) => response.writeHead(404).end());
+      const gone = host.url('/gone.json');
+      await new PageBrowser(server).authorize(authorizationQuery(gone, pkce().challenge));
+      assert.deepEqual(await refusals(gone), [`unexpected_status (${new URL(gone).host})`]);
+      const events = await server.context.store.listAuditEvents({ limit: 1000 });
+      assert.ok(!JSON.stringify(events).includes('secret-looking'));
+    });
+
     describe('documents that cannot describe the client are refused with a page, never redirected', () => {
       const cases: [string, object][] = [
         ['a client_id other than the URL (CIMD §4.1)', { client_id: 'https://elsewhere.example/agent.json' }],
@@ -242,6 +388,8 @@ for (const dialect of DIALECTS) {
           assert.equal(page.status, 400, page.html);
           assert.match(page.html, PAGE_TITLE('client_metadata_document_unavailable'));
           assert.match(page.html, /non-public address/);
+          const url = host.url('/agent.json', name);
+          assert.deepEqual(await refusals(url), [`address_not_allowed (${new URL(url).host})`]);
         });
       }
 
@@ -255,6 +403,9 @@ for (const dialect of DIALECTS) {
         assert.equal(page.status, 400);
         assert.match(page.html, PAGE_TITLE('client_metadata_document_unavailable'));
         assert.match(page.html, /redirect, which is never followed/);
+        assert.deepEqual(await refusals(host.url('/moved.json')), [
+          `redirect_not_followed (${TEST_HOST}:${host.tls.port})`,
+        ]);
       });
 
       it('a 10 MB document is cut off at the size limit', async () => {
@@ -277,6 +428,7 @@ for (const dialect of DIALECTS) {
         assert.equal(page.status, 400);
         assert.match(page.html, /larger than the size limit/);
         assert.ok(sent < 10 * 1024 * 1024, `the host could send only ${sent} bytes`);
+        assert.deepEqual(await refusals(host.url('/huge.json')), [`too_large (${TEST_HOST}:${host.tls.port})`]);
       });
 
       it('a slow document is given up at the time limit', async () => {
@@ -293,6 +445,7 @@ for (const dialect of DIALECTS) {
         assert.equal(page.status, 400);
         assert.match(page.html, /did not arrive within the time limit/);
         assert.ok(Date.now() - started < 5000);
+        assert.deepEqual(await refusals(host.url('/slow.json')), [`timeout (${TEST_HOST}:${host.tls.port})`]);
       });
 
       it('a URL with a dot segment, a fragment or no path is refused before any fetch', async () => {

@@ -104,8 +104,10 @@ describe('the SQLite hot path (queries compiled once from the repository’s def
       [2, 't2', 't1', NOW + 6],
     );
 
-    assert.equal(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 9), true);
-    assert.equal(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 10), false, 'already revoked');
+    assert.deepEqual(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 9), [
+      { id: 'g1', clientId: 'app', subject: 'alice' },
+    ]);
+    assert.deepEqual(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 10), [], 'already revoked');
     assert.equal((await kysely.findGrantLiveness('g1'))?.revokedAt, NOW + 9);
     assert.equal((await kysely.findGrant('g1'))?.revokedReason, 'revoked_by_admin');
 

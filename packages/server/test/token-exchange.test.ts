@@ -341,6 +341,15 @@ for (const dialect of DIALECTS)
         );
         assert.deepEqual(introspected, { active: false });
       }
+      // One grant_revoked per grant revoked with it, reason parent_revoked, each of its own client.
+      const childGrants = [child.access_token, grandchild.access_token].map((t) => String(claimsOf(t).grant_id));
+      const events = await server.context.store.listAuditEvents({ limit: 1000, event: 'grant_revoked' });
+      const revoked = (id: string) => events.filter((e) => e.grantId === id).map((e) => [e.clientId, e.reason]);
+      assert.deepEqual(revoked(String(user.grant_id)), [['spa', 'revoked_by_client']]);
+      for (const id of childGrants) {
+        assert.deepEqual(revoked(id), [['agent', 'parent_revoked']], `the audit event of ${id}`);
+        assert.equal((await server.context.store.findGrant(id))?.revokedReason, 'parent_revoked');
+      }
     });
 
     it("deleting the subject token's client takes the grants exchanged from its grants with them", async () => {

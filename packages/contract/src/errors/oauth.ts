@@ -74,7 +74,7 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     title: 'Client authentication failed',
     transient: false,
     summary:
-      'The client could not be authenticated: unknown client, wrong secret, no credentials, more than one authentication method, or a method the client may not use (a client of private_key_jwt or of the FAPI 2.0 profile sent a secret; its client assertion was signed with an algorithm other than PS256, ES256 or EdDSA).',
+      'The client could not be authenticated: unknown client (or, at the device authorization endpoint, a client_id URL whose client ID metadata document could not be fetched, is not valid or is not accepted here), wrong secret, no credentials, more than one authentication method, or a method the client may not use (a client of private_key_jwt or of the FAPI 2.0 profile sent a secret; its client assertion was signed with an algorithm other than PS256, ES256 or EdDSA).',
     clientAction:
       'This is a configuration error: check the client id, secret and authentication method. Keep your tokens; do not re-authenticate the user.',
   }),
@@ -387,6 +387,21 @@ export const OAUTH_REASONS = {
   }),
 
   client_authentication_failed: reason({ error: 'invalid_client', description: 'client authentication failed' }),
+  // draft-ietf-oauth-client-id-metadata-document: a URL client_id whose document (fetched where a flow
+  // starts without a browser, RFC 8628 §3.1) cannot describe a client is an unknown client. The
+  // problem of the same name says why on the browser's pages; the audit trail says why here.
+  client_metadata_document_unavailable: reason({
+    error: 'invalid_client',
+    description: 'the client ID metadata document at the client_id URL could not be fetched',
+  }),
+  client_metadata_document_invalid: reason({
+    error: 'invalid_client',
+    description: 'the client ID metadata document at the client_id URL does not describe a valid client',
+  }),
+  client_metadata_document_not_allowed: reason({
+    error: 'invalid_client',
+    description: 'client ID metadata documents are not accepted from this client_id URL',
+  }),
   // RFC 7523 §2.2, RFC 7521 §4.2: one JWT of the jwt-bearer type, whose sub is the client_id beside it.
   client_assertion_malformed: reason({
     error: 'invalid_client',

@@ -384,7 +384,7 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     title: "This application's description is not valid",
     transient: false,
     summary:
-      'The client ID metadata document was fetched but cannot describe this client: it is not a JSON object, its client_id is not exactly the URL it was fetched from, it asks for a shared secret (client_secret_basic, client_secret_post or a client_secret field), private_key_jwt without its keys, grants other than authorization_code and refresh_token, or redirect URIs that could not be registered (https, or http on a loopback IP literal). The detail says which.',
+      'The client ID metadata document was fetched but cannot describe this client: it is not a JSON object, its client_id is not exactly the URL it was fetched from, it asks for a shared secret (client_secret_basic, client_secret_post or a client_secret field), private_key_jwt without its keys, grants other than authorization_code, the device code grant and refresh_token (and at least one of the first two), or redirect URIs that could not be registered (https, or http on a loopback IP literal). The detail says which.',
     clientAction:
       'Go back to the application and tell its developer: the document must follow draft-ietf-oauth-client-id-metadata-document §4 and the redirect URI rules of registered clients (docs/agents.md).',
   }),

@@ -44,7 +44,7 @@ export function consentHeading(page: { readonly clientName: string; readonly use
 }
 
 /** The client's verified host, prominent, and what it does and does not prove. */
-function documentHostNote(host: string): string {
+export function documentHostNote(host: string): string {
   return `<p class="alert" role="note"><strong class="client-host">${escapeHtml(host)}</strong>This application describes itself from this site, its only verified fact: no administrator added it, and its name is only its own claim. Allow it only if you trust this site.</p>\n`;
 }
 

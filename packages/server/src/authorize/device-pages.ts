@@ -1,6 +1,6 @@
 import { CSRF_FIELD } from '../html/csrf.js';
 import { escapeHtml, hiddenFields, layout, type BasePath } from '../html/layout.js';
-import { consentHeading, scopeAccess, type ConsentPage } from './consent-page.js';
+import { consentHeading, documentHostNote, scopeAccess, type ConsentPage } from './consent-page.js';
 
 /**
  * The HTML of the device page (RFC 8628 §3.3): the code entry form, the consent that names the code
@@ -46,6 +46,8 @@ export interface DeviceConsentPage {
   readonly userCode: string;
   readonly scopes: ConsentPage['scopes'];
   readonly csrfToken: string;
+  /** A client of a metadata document: its URL's host, shown prominently as on the consent page. */
+  readonly documentHost?: string;
 }
 
 /** The consent page of a device: it asks the user to compare the code with the device's (RFC 8628 §5.4). */
@@ -54,7 +56,7 @@ export function renderDeviceConsentPage(base: BasePath, page: DeviceConsentPage)
     base,
     `Allow ${page.clientName}?`,
     `${consentHeading(page)}
-<p class="device-code">Check that your device shows <code class="user-code">${escapeHtml(page.userCode)}</code></p>
+${page.documentHost === undefined ? '' : documentHostNote(page.documentHost)}<p class="device-code">Check that your device shows <code class="user-code">${escapeHtml(page.userCode)}</code></p>
 ${scopeAccess(page.clientName, page.scopes)}
 <form method="post" action="${base}/device/consent" class="actions">
 ${hiddenFields(page.csrfToken, page.userCode)}

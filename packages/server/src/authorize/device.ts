@@ -7,6 +7,7 @@ import { pendingDeviceAuthorization } from '../oauth/device-authorizations.js';
 import type { ClientRecord } from '../primitives/records.js';
 import type { DeviceAuthorizationRecord } from '../store/device-repository.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
+import { isClientIdMetadataUrl } from '../oauth/client-id-metadata.js';
 import { describeScope } from './consent.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { renderDeviceConsentPage, renderDeviceDonePage, renderUserCodePage } from './device-pages.js';
@@ -201,6 +202,7 @@ function sendDeviceConsentPage(
     userCode: entered.userCode,
     scopes: entered.authorization.scope.map((name) => ({ name, words: describeScope(name) })),
     csrfToken: session.csrfToken,
+    documentHost: isClientIdMetadataUrl(entered.client.id) ? new URL(entered.client.id).hostname : undefined,
   });
   return sendPage(reply, 200, page);
 }

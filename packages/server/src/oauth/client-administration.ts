@@ -60,6 +60,7 @@ export async function updateClient(
           ...(current.authMethod === undefined ? {} : { authMethod: current.authMethod }),
         },
         current.createdAt,
+        true,
       ),
       secretDigest: current.secretDigest,
     };

@@ -10,9 +10,12 @@
  * still used, within a limit, while a fresh one is fetched in the background (stale-while-revalidate):
  * sign-in never waits on the client's web server once the document was fetched.
  *
- * The fetch is outbound/safe-fetch.ts (SSRF-safe); refusals are catalog problems with pages.
+ * The fetch is outbound/safe-fetch.ts (SSRF-safe); refusals are catalog problems with pages, and a
+ * document that was fetched (or tried) and refused is audited (`client_metadata_document_refused`,
+ * with the URL's host and a short reason, never the body).
  */
 import { OAuthError, ProblemError } from '@gatehouse/contract';
+import { AUDIT_CLIENT_ID_MAX, truncated, type AuditTrail } from '../audit/audit.js';
 import { safeFetch, SafeFetchError, type Resolver } from '../outbound/safe-fetch.js';
 import type { Clock } from '../primitives/clock.js';
 import type { ClientRecord, JsonWebKeySet } from '../primitives/records.js';
@@ -20,6 +23,7 @@ import type { ClientIdMetadataDocumentRecord } from '../store/client-metadata-re
 import type { Repository } from '../store/repository.js';
 import { checkClientMetadata } from './client-metadata.js';
 import { AGENT_REFRESH_POLICY, DEFAULT_ACCESS_TOKEN_TTL } from './clients.js';
+import { deviceCodeGrant } from './grants/device-code.js';
 import { jwksProblem, jwksUriProblem } from './client-keys.js';
 
 export const CLIENT_ID_METADATA_MODES = ['off', 'allowlist', 'open'] as const;
@@ -145,26 +149,30 @@ export function clientFromDocument(
   now: number,
 ): ClientRecord {
   if (typeof document !== 'object' || document === null || Array.isArray(document))
-    throw invalid('the document is not a JSON object');
+    throw invalid('not_an_object', 'the document is not a JSON object');
   const fields = document as Record<string, unknown>;
   if (fields['client_id'] !== url)
-    throw invalid('its client_id is not exactly the URL it was fetched from (CIMD §4.1)');
+    throw invalid('client_id_mismatch', 'its client_id is not exactly the URL it was fetched from (CIMD §4.1)');
   if ('client_secret' in fields || 'client_secret_expires_at' in fields)
-    throw invalid('it carries a client_secret; a metadata document never holds a shared secret (CIMD §4.1)');
+    throw invalid(
+      'shared_secret',
+      'it carries a client_secret; a metadata document never holds a shared secret (CIMD §4.1)',
+    );
   const method = fields['token_endpoint_auth_method'] ?? 'none';
   if (method !== 'none' && method !== 'private_key_jwt')
-    throw invalid('token_endpoint_auth_method must be none or private_key_jwt (CIMD §4.1)');
+    throw invalid('auth_method_not_allowed', 'token_endpoint_auth_method must be none or private_key_jwt (CIMD §4.1)');
   const keys = fields['jwks'] !== undefined || fields['jwks_uri'] !== undefined;
-  if (method === 'private_key_jwt' && !keys) throw invalid('private_key_jwt needs jwks or jwks_uri');
+  if (method === 'private_key_jwt' && !keys) throw invalid('keys_invalid', 'private_key_jwt needs jwks or jwks_uri');
   // RFC 7591 §2: the keys by value or by reference, not both, checked as a registered client's are.
-  if (fields['jwks'] !== undefined && fields['jwks_uri'] !== undefined) throw invalid('it has both jwks and jwks_uri');
+  if (fields['jwks'] !== undefined && fields['jwks_uri'] !== undefined)
+    throw invalid('keys_invalid', 'it has both jwks and jwks_uri');
   const keyProblem =
     fields['jwks'] !== undefined
       ? jwksProblem(fields['jwks'])
       : fields['jwks_uri'] !== undefined
         ? jwksUriProblem(fields['jwks_uri'])
         : undefined;
-  if (method === 'private_key_jwt' && keyProblem !== undefined) throw invalid(keyProblem);
+  if (method === 'private_key_jwt' && keyProblem !== undefined) throw invalid('keys_invalid', keyProblem);
   const grantTypes = fields['grant_types'] ?? ['authorization_code', 'refresh_token'];
   let metadata;
   try {
@@ -173,11 +181,12 @@ export function clientFromDocument(
       offeredScopes,
     );
   } catch (error) {
-    if (error instanceof OAuthError) throw invalid(error.description);
+    if (error instanceof OAuthError) throw invalid('metadata_invalid', error.description);
     throw error;
   }
-  if (!metadata.grant_types.includes('authorization_code'))
-    throw invalid('grant_types must include authorization_code');
+  // The flows a client of a document starts: the code flow (/authorize) or the device flow (RFC 8628).
+  if (!metadata.grant_types.some((g) => g === 'authorization_code' || g === deviceCodeGrant.grantType))
+    throw invalid('metadata_invalid', `grant_types must include authorization_code or ${deviceCodeGrant.grantType}`);
   return {
     id: url,
     name: metadata.client_name ?? new URL(url).hostname,
@@ -203,9 +212,26 @@ export function clientFromDocument(
   };
 }
 
-function invalid(detail: string): ProblemError {
-  return new ProblemError(
+/**
+ * A document refused, with the short reason the audit trail records (`client_metadata_document_refused`):
+ * a safe-fetch reason, `unexpected_status`, `not_json`, or why the document cannot describe a client.
+ */
+export class DocumentRefusal extends ProblemError {
+  readonly refusal: string;
+  constructor(
+    code: 'client_metadata_document_invalid' | 'client_metadata_document_unavailable',
+    refusal: string,
+    detail: string,
+  ) {
+    super(code, detail);
+    this.refusal = refusal;
+  }
+}
+
+function invalid(refusal: string, detail: string): DocumentRefusal {
+  return new DocumentRefusal(
     'client_metadata_document_invalid',
+    refusal,
     `The client ID metadata document is not valid: ${detail}.`,
   );
 }
@@ -219,6 +245,8 @@ export interface MetadataDocumentClient {
 interface Dependencies {
   readonly store: Repository;
   readonly clock: Clock;
+  /** Where refused documents are recorded. */
+  readonly audit: AuditTrail;
   /** The scopes a client may ask for (as for dynamic registration). */
   readonly offeredScopes: readonly string[];
 }
@@ -249,7 +277,7 @@ export class ClientIdMetadataDocuments {
    * The client `clientId` names: from the cache while fresh, from the cache while stale within
    * `staleSeconds` (fetching it again in the background), else fetched now. Throws a catalog problem.
    */
-  async resolve(clientId: string): Promise<MetadataDocumentClient> {
+  async resolve(clientId: string, address?: string): Promise<MetadataDocumentClient> {
     checkHostAllowed(checkedDocumentUrl(clientId), this.policy);
     const now = this.#deps.clock.now();
     const cached = await this.#deps.store.findClientIdMetadataDocument(clientId);
@@ -260,7 +288,7 @@ export class ClientIdMetadataDocuments {
         return { client, document: cached.document };
       }
     }
-    return this.#fetchOnce(clientId);
+    return this.#fetchOnce(clientId, address);
   }
 
   /** Resolves when no fetch is under way in this process (tests wait on background refreshes). */
@@ -273,13 +301,32 @@ export class ClientIdMetadataDocuments {
     this.#fetchOnce(clientId).catch(() => undefined);
   }
 
-  #fetchOnce(clientId: string): Promise<MetadataDocumentClient> {
+  #fetchOnce(clientId: string, address?: string): Promise<MetadataDocumentClient> {
     let fetching = this.#inFlight.get(clientId);
     if (fetching === undefined) {
-      fetching = this.#fetchAndStore(clientId).finally(() => this.#inFlight.delete(clientId));
+      fetching = this.#fetchAndStore(clientId)
+        .catch((error: unknown) => this.#audited(error, clientId, address))
+        .finally(() => this.#inFlight.delete(clientId));
       this.#inFlight.set(clientId, fetching);
     }
     return fetching;
+  }
+
+  /**
+   * Records a refused document, once per fetch however many sign-ins waited on it, and throws the
+   * refusal on: the URL's host and the reason, never the body. `address`: the caller that made the
+   * fetch happen, none for a background refresh.
+   */
+  async #audited(error: unknown, clientId: string, address: string | undefined): Promise<never> {
+    if (error instanceof DocumentRefusal)
+      await this.#deps.audit.record({
+        event: 'client_metadata_document_refused',
+        at: this.#deps.clock.now(),
+        clientId: truncated(clientId, AUDIT_CLIENT_ID_MAX),
+        reason: `${error.refusal} (${new URL(clientId).host})`,
+        address: address ?? null,
+      });
+    throw error;
   }
 
   async #fetchAndStore(clientId: string): Promise<MetadataDocumentClient> {
@@ -311,22 +358,24 @@ export class ClientIdMetadataDocuments {
       });
     } catch (error) {
       if (!(error instanceof SafeFetchError)) throw error;
-      throw unavailable(FETCH_FAILURES[error.reason]);
+      throw unavailable(error.reason, FETCH_FAILURES[error.reason]);
     }
-    if (response.status !== 200) throw unavailable(`it answered with status ${response.status}, not 200`);
+    if (response.status !== 200)
+      throw unavailable('unexpected_status', `it answered with status ${response.status}, not 200`);
     let document: unknown;
     try {
       document = JSON.parse(response.body.toString('utf8'));
     } catch {
-      throw invalid('it is not JSON');
+      throw invalid('not_json', 'it is not JSON');
     }
     return { document, freshFor: freshnessSeconds(response.headers, p) };
   }
 }
 
-function unavailable(why: string): ProblemError {
-  return new ProblemError(
+function unavailable(refusal: string, why: string): DocumentRefusal {
+  return new DocumentRefusal(
     'client_metadata_document_unavailable',
+    refusal,
     `The client ID metadata document could not be fetched: ${why}.`,
   );
 }

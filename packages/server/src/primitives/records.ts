@@ -131,6 +131,8 @@ export const GRANT_REVOCATION_REASONS = [
   'revoked_by_user',
   'reuse_detected',
   'code_replayed',
+  // A token exchange's grant revoked with the grant of its subject token (RFC 8693; 0024).
+  'parent_revoked',
 ] as const;
 
 export type GrantRevocationReason = (typeof GRANT_REVOCATION_REASONS)[number];

@@ -25,6 +25,7 @@ export const AUDIT_EVENT_NAMES = [
   'client_registered',
   'client_registration_changed',
   'registration_refused',
+  'client_metadata_document_refused',
   'client_created',
   'client_updated',
   'client_secret_rotated',

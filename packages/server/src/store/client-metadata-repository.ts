@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ClientRecord } from '../primitives/records.js';
 import { clientToRow } from './rows.js';
-import type { Database } from './schema.js';
+import type { ClientsTable, Database } from './schema.js';
 
 /** A client's cached client ID metadata document (0019), with when to fetch it again. */
 export interface ClientIdMetadataDocumentRecord {
@@ -19,11 +19,25 @@ export interface ClientIdMetadataDocumentRecord {
 export interface ClientMetadataRepository {
   findClientIdMetadataDocument(clientId: string): Promise<ClientIdMetadataDocumentRecord | undefined>;
   /**
-   * Stores the client a document describes and the document: inserts both, or replaces both (the
-   * client keeps its id and creation time, so its grants stay its own).
+   * Stores the client a document describes and the document: inserts both, or replaces the document
+   * and, of the client, only the columns a document fills (`DOCUMENT_COLUMNS`): the client keeps its
+   * id, creation time and everything an operator set on it (`clients update`, the admin API), so a
+   * refetch neither takes its grants nor resets its policy.
    */
   saveClientIdMetadataDocument(client: ClientRecord, record: ClientIdMetadataDocumentRecord): Promise<void>;
 }
+
+/** The columns of `clients` a client ID metadata document fills; the others are the operator's. */
+const DOCUMENT_COLUMNS = [
+  'name',
+  'secret_digest',
+  'redirect_uris',
+  'grant_types',
+  'scope',
+  'jwks',
+  'jwks_uri',
+  'auth_method',
+] as const satisfies readonly (keyof ClientsTable)[];
 
 export function createClientMetadataRepository(db: Kysely<Database>): ClientMetadataRepository {
   return {
@@ -44,10 +58,12 @@ export function createClientMetadataRepository(db: Kysely<Database>): ClientMeta
       );
     },
     async saveClientIdMetadataDocument(client, record) {
-      const { id, created_at: _createdAt, ...fields } = clientToRow(client);
+      const row = clientToRow(client);
+      const { id } = row;
+      const fields = Object.fromEntries(DOCUMENT_COLUMNS.map((column) => [column, row[column]]));
       await db
         .insertInto('clients')
-        .values(clientToRow(client))
+        .values(row)
         .onConflict((oc) => oc.column('id').doUpdateSet(fields))
         .execute();
       const document = {

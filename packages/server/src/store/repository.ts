@@ -17,7 +17,9 @@ import {
   grantFromRow,
   grantLivenessFromRow,
   grantToRow,
+  revokedGrantFromRow,
   signingKeyFromRow,
+  type RevokedGrant,
 } from './rows.js';
 import { createIdentityRepository, type IdentityRepository } from './identity-repository.js';
 import { createOidcRepository, type OidcRepository } from './oidc-repository.js';
@@ -62,8 +64,17 @@ export interface Repository
   findGrant(id: string): Promise<GrantRecord | undefined>;
   /** A grant's revocation time and subject; undefined when there is no such grant. Every bearer request asks. */
   findGrantLiveness(id: string): Promise<GrantLiveness | undefined>;
-  /** Marks a grant revoked unless it already is; true when this call revoked it. */
-  revokeGrant(id: string, reason: GrantRevocationReason, now: number): Promise<boolean>;
+  /**
+   * Marks a grant revoked unless it already is, and with it the grants token exchanges hung under it
+   * (to any depth), those with `descendantReason` (`reason` when absent). Returns the grants this
+   * call revoked, the named one among them when it was live.
+   */
+  revokeGrant(
+    id: string,
+    reason: GrantRevocationReason,
+    now: number,
+    descendantReason?: GrantRevocationReason,
+  ): Promise<RevokedGrant[]>;
   /**
    * findGrantLiveness inside a transaction that will hang a child grant (a token exchange's) under
    * it: on PostgreSQL the row is locked FOR SHARE until the transaction ends, so a revocation of it
@@ -201,13 +212,13 @@ function ownQueries(
       const row = await tokenPathQueries.findGrant(db, { id }).executeTakeFirst();
       return row && grantFromRow(row);
     },
-    async revokeGrant(id, reason, now) {
+    async revokeGrant(id, reason, now, descendantReason = reason) {
       // PostgreSQL (read committed): lock the grant first, so that a token exchange hanging a child
       // under it (findGrantLivenessForChild, FOR SHARE) has committed before the recursive update
       // below takes its snapshot: the child is then revoked with it, never left live.
       if (lockRows) await db.selectFrom('grants').select('id').where('id', '=', id).forUpdate().execute();
-      const result = await tokenPathQueries.revokeGrant(db, { id, reason, now }).executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      const rows = await tokenPathQueries.revokeGrant(db, { id, reason, descendantReason, now }).execute();
+      return rows.map(revokedGrantFromRow);
     },
     async updateGrantFamily(id, family) {
       const { rotationCount, headTokenId, previousTokenId, rotatedAt } = family;

@@ -116,6 +116,13 @@ export function grantFromRow(r: Selectable<GrantsTable>): GrantRecord {
   };
 }
 
+/** A grant a revocation changed: who it was of, for the audit trail. */
+export type RevokedGrant = Pick<GrantRecord, 'id' | 'clientId' | 'subject'>;
+
+export function revokedGrantFromRow(r: Pick<Selectable<GrantsTable>, 'id' | 'client_id' | 'subject'>): RevokedGrant {
+  return { id: r.id, clientId: r.client_id, subject: r.subject };
+}
+
 export function grantLivenessFromRow(r: Pick<Selectable<GrantsTable>, 'revoked_at' | 'subject'>): GrantLiveness {
   return { revokedAt: r.revoked_at === null ? null : Number(r.revoked_at), subject: r.subject };
 }

@@ -46,21 +46,28 @@ export const tokenPathQueries = {
       .$if(lockRows, (q) => q.forUpdate()),
 
   /**
-   * Revokes unless already revoked, and with it, in the same statement, the grants token exchanges
-   * made from it and from those, to any depth (`parent_grant_id`, 0024): the changed-row count says
-   * whether this call did. (A child is never live under a revoked parent: an exchange needs a live
-   * subject token.)
+   * Revokes unless already revoked (with `reason`), and with it, in the same statement, the grants
+   * token exchanges made from it and from those, to any depth (`parent_grant_id`, 0024; with
+   * `descendantReason`): the rows returned are the grants this call revoked. (A child is never live
+   * under a revoked parent: an exchange needs a live subject token.)
    */
-  revokeGrant: (db: Kysely<Database>, p: { id: string; reason: GrantRevocationReason; now: number }) =>
+  revokeGrant: (
+    db: Kysely<Database>,
+    p: { id: string; reason: GrantRevocationReason; descendantReason: GrantRevocationReason; now: number },
+  ) =>
     db
       .updateTable('grants')
-      .set({ revoked_at: p.now, revoked_reason: p.reason })
+      .set({
+        revoked_at: p.now,
+        revoked_reason: sql<string>`case when id = ${p.id} then cast(${p.reason} as text) else cast(${p.descendantReason} as text) end`,
+      })
       .where('revoked_at', 'is', null)
       .where(
         'id',
         'in',
         sql<string>`(with recursive family(id) as (select ${p.id} union select g.id from grants g join family f on g.parent_grant_id = f.id) select id from family)`,
-      ),
+      )
+      .returning(['id', 'client_id', 'subject']),
 
   updateGrantFamily: (
     db: Kysely<Database>,

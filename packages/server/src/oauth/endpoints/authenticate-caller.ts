@@ -1,4 +1,4 @@
-import { OAuthError } from '@gatehouse/contract';
+import { OAuthError, ProblemError } from '@gatehouse/contract';
 import { isPublicClient } from '../../primitives/records.js';
 import type { FastifyRequest } from 'fastify';
 import { addressKey, type Charge } from '../../abuse/rate-limiter.js';
@@ -6,6 +6,7 @@ import type { FormParams } from '../../http/form.js';
 import { OAuthRateLimited } from '../../http/oauth-errors.js';
 import type { ClientRecord } from '../../primitives/records.js';
 import { authenticateClient, presentedClient } from '../client-authentication.js';
+import type { ClientIdMetadataDocuments } from '../client-id-metadata.js';
 import type { OAuthServices } from '../services.js';
 import type { OAuthEndpoint } from './endpoint.js';
 import { tokenEndpoint } from './token.js';
@@ -21,7 +22,7 @@ import { tokenEndpoint } from './token.js';
  * the client's secret cannot use up the client's budget.
  */
 export function callerAuthentication(
-  endpoint: Pick<OAuthEndpoint, 'name' | 'clientAuthentication' | 'path'>,
+  endpoint: Pick<OAuthEndpoint, 'name' | 'clientAuthentication' | 'path' | 'resolvesClientIdMetadataDocuments'>,
 ): (services: CallerServices, request: FastifyRequest, params: FormParams) => Promise<ClientRecord> {
   const clientLimit = `${endpoint.name}_client`;
   const addressLimit = `${endpoint.name}_address`;
@@ -29,11 +30,20 @@ export function callerAuthentication(
   // RFC 7523 §3 item 3, RFC 9126 §2: besides the issuer, an assertion's `aud` may name the token
   // endpoint's URL or the URL of the endpoint it is sent to.
   const paths = [...new Set([tokenEndpoint.path, endpoint.path])];
+  const resolvesDocuments = endpoint.resolvesClientIdMetadataDocuments === true;
   return (services, request, params) =>
-    authenticateCaller(services, { clientLimit, addressLimit, publicAllowed, paths }, request, params);
+    authenticateCaller(
+      services,
+      { clientLimit, addressLimit, publicAllowed, paths, resolvesDocuments },
+      request,
+      params,
+    );
 }
 
-type CallerServices = Pick<OAuthServices, 'store' | 'audit' | 'clock' | 'rateLimits' | 'issuer' | 'clientKeys'>;
+type CallerServices = Pick<
+  OAuthServices,
+  'store' | 'audit' | 'clock' | 'rateLimits' | 'issuer' | 'clientKeys' | 'clientIdMetadataDocuments'
+>;
 
 async function authenticateCaller(
   services: CallerServices,
@@ -42,6 +52,7 @@ async function authenticateCaller(
     readonly addressLimit: string;
     readonly publicAllowed: boolean;
     readonly paths: readonly string[];
+    readonly resolvesDocuments: boolean;
   },
   request: FastifyRequest,
   params: FormParams,
@@ -55,6 +66,9 @@ async function authenticateCaller(
 
   let client: ClientRecord;
   try {
+    // Fetched (or read from the cache) into the clients table, where authentication then finds it.
+    if (rules.resolvesDocuments && services.clientIdMetadataDocuments.handles(presented.clientId))
+      await resolveDocumentClient(services.clientIdMetadataDocuments, presented.clientId, request.ip);
     client = await authenticateClient(services.store, presented, {
       address: request.ip,
       now: services.clock.now(),
@@ -76,4 +90,32 @@ async function authenticateCaller(
     throw new OAuthError('client_authentication_failed');
   }
   return client;
+}
+
+/**
+ * A URL client_id's document, its refusal (a catalog problem, shown as a page at /authorize) as the
+ * OAuth error of the same name: an unknown client (RFC 6749 §5.2 invalid_client). The audit trail
+ * holds why.
+ */
+async function resolveDocumentClient(
+  documents: ClientIdMetadataDocuments,
+  clientId: string,
+  address: string,
+): Promise<void> {
+  try {
+    await documents.resolve(clientId, address);
+  } catch (error) {
+    if (error instanceof ProblemError && isDocumentProblem(error.code)) throw new OAuthError(error.code);
+    throw error;
+  }
+}
+
+const DOCUMENT_PROBLEMS = [
+  'client_metadata_document_unavailable',
+  'client_metadata_document_invalid',
+  'client_metadata_document_not_allowed',
+] as const;
+
+function isDocumentProblem(code: string): code is (typeof DOCUMENT_PROBLEMS)[number] {
+  return (DOCUMENT_PROBLEMS as readonly string[]).includes(code);
 }

@@ -21,6 +21,8 @@ export const deviceAuthorizationEndpoint = oauthEndpoint({
   path: '/device_authorization',
   metadataKey: 'device_authorization_endpoint',
   clientAuthentication: 'public_allowed',
+  // A device client may be an https URL client_id described by its document (docs/agents.md).
+  resolvesClientIdMetadataDocuments: true,
   // Each request stores a row and starts a sign-in a person must finish: far rarer than refresh.
   rateLimits: { client: per(600, 'min'), address: per(60, 'min') },
   async handle({ reply, params, client }, { store, clock, issuer }) {

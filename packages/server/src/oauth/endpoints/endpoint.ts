@@ -76,6 +76,11 @@ export interface OAuthEndpoint<
   /** The RFC 8414 metadata member that names this endpoint's URL; null for none. */
   readonly metadataKey: string | null;
   readonly clientAuthentication: Auth;
+  /**
+   * A flow starts here without a browser: a URL client_id is resolved through its client ID metadata
+   * document (oauth/client-id-metadata.ts) before authentication, as /authorize does.
+   */
+  readonly resolvesClientIdMetadataDocuments?: true;
   /** Required for every client-authenticating endpoint; per address only, or none, for the others. */
   readonly rateLimits: RateLimitsOf<Auth>;
   /**

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Compilable, Kysely } from 'kysely';
 import type { Repository } from '../repository.js';
-import { amrFromColumn, clientFromRow, grantFromRow, grantLivenessFromRow } from '../rows.js';
+import { amrFromColumn, clientFromRow, grantFromRow, grantLivenessFromRow, revokedGrantFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from '../token-path-queries.js';
 
@@ -59,8 +59,8 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
       const row = findRefreshToken.get({ id });
       return row && tokenInFamilyFromRow(row);
     },
-    async revokeGrant(id, reason, now) {
-      return revokeGrant.run({ id, reason, now }).changes > 0;
+    async revokeGrant(id, reason, now, descendantReason = reason) {
+      return revokeGrant.all({ id, reason, descendantReason, now }).map(revokedGrantFromRow);
     },
     async updateGrantFamily(id, { rotationCount, headTokenId, previousTokenId, rotatedAt }) {
       updateGrantFamily.run({ id, rotationCount, headTokenId, previousTokenId, rotatedAt });
@@ -84,6 +84,7 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
 /** A query compiled once and prepared once, run with a parameters object like its definition's. */
 interface PreparedQuery<P, O> {
   get(parameters: P): O | undefined;
+  all(parameters: P): O[];
   run(parameters: P): BetterSqlite3.RunResult;
 }
 
@@ -116,14 +117,17 @@ function prepare<P extends object, O>(
   // every object row it builds, which costs more than the read itself.
   const columns = statement.reader ? statement.columns().map((column) => column.name) : [];
   if (statement.reader) statement.raw(true);
+  const rowOf = (tuple: unknown[]): O => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i] as string] = tuple[i];
+    return row as O;
+  };
   return {
     get(p) {
       const tuple = statement.get(values(p)) as unknown[] | undefined;
-      if (tuple === undefined) return undefined;
-      const row: Record<string, unknown> = {};
-      for (let i = 0; i < columns.length; i++) row[columns[i] as string] = tuple[i];
-      return row as O;
+      return tuple === undefined ? undefined : rowOf(tuple);
     },
+    all: (p) => (statement.all(values(p)) as unknown[][]).map(rowOf),
     run: (p) => statement.run(values(p)),
   };
 }
