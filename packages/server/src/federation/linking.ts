@@ -85,7 +85,7 @@ export async function linkIdentity(
 
 /** The one account whose `email` claim is this address (case-insensitive), if exactly one. */
 async function userWithEmail(store: Repository, email: string): Promise<UserRecord | undefined> {
-  const matches = (await store.listUsers()).filter((u) => u.claims.email?.toLowerCase() === email);
+  const matches = await store.listUsersWithEmail(email);
   return matches.length === 1 ? matches[0] : undefined;
 }
 
