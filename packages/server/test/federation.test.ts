@@ -90,12 +90,17 @@ for (const dialect of DIALECTS)
       await upstream.close();
     });
 
-    const query = (challenge: string) =>
-      authorizationQuery('rp', challenge, { scope: 'openid profile contacts:read', nonce: 'n-1' });
+    const query = (challenge: string, extra: Record<string, string> = {}) =>
+      authorizationQuery('rp', challenge, { scope: 'openid profile contacts:read', nonce: 'n-1', ...extra });
 
     /** The sign-in page, then its federation form posted with `form`: the answer (a redirect upstream). */
-    async function start(browser: PageBrowser, challenge: string, form: Record<string, string>): Promise<PageAnswer> {
-      const page = await browser.authorize(query(challenge));
+    async function start(
+      browser: PageBrowser,
+      challenge: string,
+      form: Record<string, string>,
+      extra: Record<string, string> = {},
+    ): Promise<PageAnswer> {
+      const page = await browser.authorize(query(challenge, extra));
       assert.equal(page.status, 200);
       return browser.post('/federation/start', {
         csrf_token: hiddenField(page.html, 'csrf_token'),
@@ -105,8 +110,13 @@ for (const dialect of DIALECTS)
     }
 
     /** Signs in through the upstream as `user` and returns the page the callback answered. */
-    async function throughUpstream(browser: PageBrowser, challenge: string, user: StubUser): Promise<PageAnswer> {
-      const started = await start(browser, challenge, { provider: 'corp' });
+    async function throughUpstream(
+      browser: PageBrowser,
+      challenge: string,
+      user: StubUser,
+      extra: Record<string, string> = {},
+    ): Promise<PageAnswer> {
+      const started = await start(browser, challenge, { provider: 'corp' }, extra);
       assert.equal(started.status, 303, started.html);
       return browser.get(`/federation/callback?${upstream.approve(new URL(started.location as string), user)}`);
     }
@@ -163,6 +173,24 @@ for (const dialect of DIALECTS)
         (await server.context.store.listUsers()).filter((u) => u.claims.email === 'ann@corp.example').length,
         1,
       );
+    });
+
+    it('prompt=login and max_age: the callback moves on by the continue page as always, not by a redirect to the client (CSP3 §6.3.1.1 form-action), and the upstream sign-in answers the request once (OIDC Core §3.1.2.1)', async () => {
+      for (const extra of [{ prompt: 'login' }, { max_age: '0' }]) {
+        const browser = new PageBrowser(server);
+        const { challenge, verifier } = pkce();
+        const answer = await throughUpstream(browser, challenge, ANN, extra);
+        assert.equal(answer.status, 200, `${JSON.stringify(extra)}: the continue page, not ${answer.location}`);
+        const link = continueLink(answer);
+        assert.match(link, /^\/federation\/continue\?/);
+        const idToken = await tokensAfter(browser, answer, verifier);
+        assert.equal(idToken.auth_time, server.clock.now());
+        assert.deepEqual(idToken.amr, ['fed', 'pwd', 'mfa']);
+        // Once: the same link again goes to GET /authorize, which decides (prompt=login asks again).
+        const again = await browser.get(link);
+        assert.equal(again.status, 302);
+        assert.match(again.location ?? '', /^\/authorize\?/);
+      }
     });
 
     it('after an upstream sign-in, a client requiring a second factor still asks the local one (step-up, here its enrolment) unless the upstream amr says mfa (RFC 8176 §2, docs/federation.md)', async () => {

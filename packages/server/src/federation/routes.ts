@@ -63,7 +63,17 @@ export const SIGNED_OUT_PATH = '/federation/signed-out';
 /** The session id a pending upstream logout's state row carries: it belongs to no browser session. */
 export const LOGOUT_SESSION = 'logout';
 
+/** A federated sign-in that answered prompt=login or max_age, until its continue page moves on (id `continue:<session id>`). */
+interface PendingContinuation {
+  readonly request: string;
+  readonly authenticatedAt: number;
+}
+
+/** Where the continue page of a sign-in answering prompt=login or max_age goes (see continueFreshSignIn). */
+const CONTINUE_PATH = '/federation/continue';
+
 const linkStateId = (sessionId: string): string => `link:${sessionId}`;
+const continuationId = (sessionId: string): string => `continue:${sessionId}`;
 export const upstreamSessionId = (sessionId: string): string => `session:${sessionId}`;
 
 /** A catalog page for a refusal of this flow, with "Try again" back to the sign-in page when useful. */
@@ -280,19 +290,57 @@ async function completeSignIn(
   const check = await loadAuthorizationRequest(pages.context, upstream.request);
   if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
   const signedIn = signedInSession(signed);
-  if (signedIn && asksForFreshSignIn(check.request)) return answerSignedIn(pages, reply, check.request, signedIn, 303);
-  return continueToAuthorize(pages, reply, check.request);
+  if (signedIn && asksForFreshSignIn(check.request)) {
+    // prompt=login / max_age: GET /authorize would ask for a sign-in again (OIDC Core §3.1.2.1), so
+    // the page goes on to GET /federation/continue, which answers the request with this sign-in, once.
+    const fresh: PendingContinuation = { request: check.request.query, authenticatedAt: signedIn.authenticatedAt };
+    await store.insertFederationState({
+      id: continuationId(signed.id),
+      sessionId: signed.id,
+      providerId: upstream.provider.id,
+      data: JSON.stringify(fresh),
+      expiresAt: now + STATE_TTL,
+    });
+    return continueTo(pages, reply, CONTINUE_PATH, check.request);
+  }
+  return continueTo(pages, reply, '/authorize', check.request);
 }
 
 /**
- * On to GET /authorize, by a page rather than a redirect. The browser came here through the
- * upstream's form (its sign-in or consent), and Chrome checks every redirect after a form against
- * that form's page's CSP `form-action` (CSP3 §6.3.1.1): an upstream that allows only itself and us
- * would block our redirect on to the client. A page that moves on (meta refresh, and a link) starts
- * a new navigation.
+ * On to GET /authorize (or, for prompt=login and max_age, GET /federation/continue), by a page
+ * rather than a redirect. The browser came here through the upstream's form (its sign-in or
+ * consent), or our link form, and Chrome checks every redirect after a form against that form's
+ * page's CSP `form-action` (CSP3 §6.3.1.1): an upstream that allows only itself and us would block
+ * our redirect on to the client. A page that moves on (meta refresh, and a link) starts a new
+ * navigation.
  */
-function continueToAuthorize(pages: AuthorizePages, reply: FastifyReply, request: AuthorizationRequest) {
-  return sendPage(reply, 200, renderContinuePage(pages.base, `${pages.base}/authorize?${request.query}`));
+function continueTo(pages: AuthorizePages, reply: FastifyReply, path: string, request: AuthorizationRequest) {
+  return sendPage(reply, 200, renderContinuePage(pages.base, `${pages.base}${path}?${request.query}`));
+}
+
+/**
+ * GET /federation/continue, where the continue page of a federated sign-in answering prompt=login
+ * or max_age goes: that sign-in satisfies them once (OIDC Core §3.1.2.1), so the row completeSignIn
+ * kept for this session and this sign-in is taken and its request answered (a code, the consent
+ * page or a factor page, as after a password). Without it (used already, expired, or another
+ * sign-in since), on to GET /authorize with the query, which decides (and asks for a sign-in).
+ */
+async function continueFreshSignIn(pages: FederationPages, request: FastifyRequest, reply: FastifyReply) {
+  const { store, clock } = pages.context;
+  const now = clock.now();
+  const signedIn = signedInSession(await currentSession(store, request, now));
+  const row = signedIn && (await store.takeFederationState(continuationId(signedIn.id), now));
+  const fresh = row ? (JSON.parse(row.data) as PendingContinuation) : undefined;
+  if (signedIn && fresh && fresh.authenticatedAt === signedIn.authenticatedAt) {
+    const check = await loadAuthorizationRequest(pages.context, fresh.request);
+    if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 302);
+    return answerSignedIn(pages, reply, check.request, signedIn, 302);
+  }
+  return reply
+    .code(302)
+    .header('cache-control', 'no-store')
+    .header('location', `${pages.base}/authorize?${rawQuery(request.url)}`)
+    .send();
 }
 
 /**
@@ -385,6 +433,7 @@ export function federationEndpoints(app: FastifyInstance, pages: FederationPages
   app.post('/federation/start', async (request, reply) => startUpstreamSignIn(pages, request, reply));
   app.get(CALLBACK_PATH, async (request, reply) => finishUpstreamSignIn(pages, request, reply));
   app.post('/federation/link', async (request, reply) => proveAndLink(pages, request, reply));
+  app.get(CONTINUE_PATH, async (request, reply) => continueFreshSignIn(pages, request, reply));
   app.post('/account/unlink', async (request, reply) => unlink(pages, request, reply));
 }
 
@@ -396,6 +445,7 @@ export function federationPage(encryption: KeyEncryption | undefined): BrowserPa
       { path: '/federation/start', methods: ['POST'] },
       { path: CALLBACK_PATH, methods: ['GET'] },
       { path: '/federation/link', methods: ['POST'] },
+      { path: CONTINUE_PATH, methods: ['GET'] },
       { path: '/account/unlink', methods: ['POST'] },
       { path: SIGNED_OUT_PATH, methods: ['GET'] },
     ],
