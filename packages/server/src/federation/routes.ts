@@ -17,8 +17,8 @@ import type { KeyEncryption } from '../oauth/key-sealing.js';
 import { digestOf } from '../primitives/secrets.js';
 import { isMultiFactorUpstreamAcr } from '../primitives/acr.js';
 import type { AuthenticationMethodRecord, BrowserSessionRecord, UserRecord } from '../store/identity-repository.js';
-import { checkPassword } from '../users/users.js';
 import { renderContinuePage, renderLinkPage } from './federation-pages.js';
+import { passkeyProofOptions, proveAccount } from './link-proof.js';
 import { linkIdentity, mayUnlink, resolveLocalUser } from './linking.js';
 import { listProviders, providerForEmail, type UpstreamProvider } from './providers.js';
 import {
@@ -46,7 +46,7 @@ interface PendingUpstreamSignIn {
   readonly request: string;
 }
 
-/** A link awaiting the local password (id `link:<session id>`). */
+/** A link awaiting the proof of the local account, its password or a passkey (id `link:<session id>`). */
 interface PendingLink {
   readonly issuer: string;
   readonly subject: string;
@@ -230,13 +230,7 @@ async function finishUpstreamSignIn(pages: FederationPages, request: FastifyRequ
       data: JSON.stringify(link),
       expiresAt: now + STATE_TTL,
     });
-    const page = renderLinkPage(pages.base, {
-      csrfToken: session.csrfToken,
-      query: pending.request,
-      username: resolution.candidate.username,
-      providerName: provider.displayName,
-    });
-    return sendPage(reply, 200, page);
+    return sendLinkPage(pages, reply, 200, session, link, provider);
   }
   const methods = federatedMethods(provider, identity, now);
   return completeSignIn(pages, reply, session, resolution.user, methods, {
@@ -343,12 +337,35 @@ async function continueFreshSignIn(pages: FederationPages, request: FastifyReque
     .send();
 }
 
+/** The page asking the owner of the account to prove it (its password, or a passkey when it has one). */
+async function sendLinkPage(
+  pages: FederationPages,
+  reply: FastifyReply,
+  status: number,
+  session: BrowserSessionRecord,
+  link: PendingLink,
+  provider: UpstreamProvider,
+  alert?: { readonly title: string; readonly text: string },
+): Promise<FastifyReply> {
+  const { store, issuer, clock } = pages.context;
+  const page = renderLinkPage(pages.base, {
+    csrfToken: session.csrfToken,
+    query: link.request,
+    username: link.username,
+    providerName: provider.displayName,
+    passkeyOptions: await passkeyProofOptions(store, issuer, link.username, session.id, clock.now()),
+    ...(alert === undefined ? {} : { alert }),
+  });
+  return sendPage(reply, status, page);
+}
+
 /**
- * POST /federation/link: the owner of the existing account proves it with its password before the
- * upstream identity is linked to it. Failures count against the same limits as the sign-in form.
+ * POST /federation/link: the owner of the existing account proves it before the upstream identity
+ * is linked to it, with its password or a passkey of its own with user verification (link-proof.ts).
+ * Failures count against the same limits as the sign-in form and are audited as its failures are.
  */
 async function proveAndLink(pages: FederationPages, request: FastifyRequest, reply: FastifyReply) {
-  const { store, clock, audit, rateLimits } = pages.context;
+  const { store, clock, audit, rateLimits, issuer } = pages.context;
   const now = clock.now();
   const form = formParamsOf(request.body);
   const session = checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD));
@@ -361,35 +378,34 @@ async function proveAndLink(pages: FederationPages, request: FastifyRequest, rep
     ['login_failure_user', usernameKey(link.username)],
     ['login_failure_address', addressKey(request.ip)],
   ];
-  const again = async (status: 401 | 429, text: string) => {
+  const again = async (status: 401 | 429, title: string, text: string) => {
     await store.insertFederationState(row);
-    const title = status === 429 ? PROBLEMS.too_many_login_attempts.title : 'Wrong password';
-    const page = renderLinkPage(pages.base, {
-      csrfToken: session.csrfToken,
-      query: link.request,
-      username: link.username,
-      providerName: provider.displayName,
-      alert: { title, text },
-    });
-    return sendPage(reply, status, page);
+    return sendLinkPage(pages, reply, status, session, link, provider, { title, text });
   };
   const wait = await rateLimits.peek(failureBuckets);
-  if (wait > 0) return again(429, `Try again in ${wait} seconds.`);
-  const checked = await checkPassword(store, link.username, form.get('password') ?? '');
-  if ('failure' in checked) {
+  if (wait > 0) return again(429, PROBLEMS.too_many_login_attempts.title, `Try again in ${wait} seconds.`);
+  const proof = await proveAccount(store, issuer, {
+    username: link.username,
+    sessionId: session.id,
+    field: (name) => form.get(name),
+    now,
+  });
+  if (!proof.ok) {
     await rateLimits.consume(failureBuckets);
     await audit.record({
       event: 'login_failed',
       at: now,
       address: request.ip,
-      reason: checked.failure,
+      reason: proof.failure,
       subject: link.username,
     });
-    return again(401, 'Nothing was linked. Check the password and try again.');
+    return proof.by === 'passkey'
+      ? again(401, PROBLEMS.passkey_sign_in_failed.title, 'Nothing was linked. Try the passkey again, or the password.')
+      : again(401, 'Wrong password', 'Nothing was linked. Check the password and try again.');
   }
-  await linkIdentity(store, audit, provider, link, checked.user, now, 'password proved');
-  const methods = [{ method: 'pwd', at: now }, ...federatedMethods(provider, link, now)];
-  return completeSignIn(pages, reply, session, checked.user, methods, {
+  await linkIdentity(store, audit, provider, link, proof.user, now, proof.how);
+  const methods = [...proof.methods.map((method) => ({ method, at: now })), ...federatedMethods(provider, link, now)];
+  return completeSignIn(pages, reply, session, proof.user, methods, {
     provider,
     idToken: link.idToken,
     request: link.request,
