@@ -143,8 +143,9 @@ describe('federation with a second Gatehouse as the upstream provider (chromium)
     if (unavailable) throw unavailable;
   });
 
-  function authorizeUrl(challenge: string): string {
+  function authorizeUrl(challenge: string, extra: Record<string, string> = {}): string {
     const query = new URLSearchParams({
+      ...extra,
       response_type: 'code',
       client_id: notes.id,
       redirect_uri: callback.uri,
@@ -209,6 +210,18 @@ describe('federation with a second Gatehouse as the upstream provider (chromium)
     await again.goto(authorizeUrl(second.challenge));
     await signInAtUpstream(again, 'ann@corp.example', 'ann', annPassword, false);
     assert.equal((await idTokenAfterCallback(again, second.verifier)).sub, local);
+  });
+
+  it('prompt=login: back from the upstream, the continue page takes the browser on to the client, which gets its code; a redirect would be blocked under the CSP form-action of the upstream page that submitted (CSP3 §6.3.1.1, OIDC Core §3.1.2.1)', async () => {
+    if (unavailable) throw unavailable;
+    const { challenge, verifier } = pkce();
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(authorizeUrl(challenge, { prompt: 'login' }));
+    // ann consented at both servers in the first test: both remember it.
+    await signInAtUpstream(page, 'ann@corp.example', 'ann', annPassword, false);
+    const idToken = await idTokenAfterCallback(page, verifier);
+    assert.equal(idToken.sub, await subjectOf('ann@corp.example'));
+    assert.ok((idToken.amr as string[]).includes('fed'));
   });
 
   it('an upstream identity with the e-mail of a local account is linked only after the local password, and the account page can then unlink it', async () => {

@@ -18,6 +18,18 @@ import {
 import { DIALECTS } from './_dialects.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 import { startUpstreamStub, type StubUser, type UpstreamStub } from './_upstream-stub.js';
+import { SoftAuthenticator } from './_webauthn.js';
+
+/** The WebAuthn request options a page rendered in its passkey form's `data-options`. */
+function passkeyOptionsOf(html: string): {
+  challenge: string;
+  userVerification?: string;
+  allowCredentials?: { id: string }[];
+} {
+  const match = /data-options="([^"]*)"/.exec(html);
+  assert.ok(match, 'the page has a passkey form');
+  return JSON.parse((match[1] as string).replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))));
+}
 
 const ANN: StubUser = {
   sub: 'upstream-ann',
@@ -90,12 +102,17 @@ for (const dialect of DIALECTS)
       await upstream.close();
     });
 
-    const query = (challenge: string) =>
-      authorizationQuery('rp', challenge, { scope: 'openid profile contacts:read', nonce: 'n-1' });
+    const query = (challenge: string, extra: Record<string, string> = {}) =>
+      authorizationQuery('rp', challenge, { scope: 'openid profile contacts:read', nonce: 'n-1', ...extra });
 
     /** The sign-in page, then its federation form posted with `form`: the answer (a redirect upstream). */
-    async function start(browser: PageBrowser, challenge: string, form: Record<string, string>): Promise<PageAnswer> {
-      const page = await browser.authorize(query(challenge));
+    async function start(
+      browser: PageBrowser,
+      challenge: string,
+      form: Record<string, string>,
+      extra: Record<string, string> = {},
+    ): Promise<PageAnswer> {
+      const page = await browser.authorize(query(challenge, extra));
       assert.equal(page.status, 200);
       return browser.post('/federation/start', {
         csrf_token: hiddenField(page.html, 'csrf_token'),
@@ -105,8 +122,13 @@ for (const dialect of DIALECTS)
     }
 
     /** Signs in through the upstream as `user` and returns the page the callback answered. */
-    async function throughUpstream(browser: PageBrowser, challenge: string, user: StubUser): Promise<PageAnswer> {
-      const started = await start(browser, challenge, { provider: 'corp' });
+    async function throughUpstream(
+      browser: PageBrowser,
+      challenge: string,
+      user: StubUser,
+      extra: Record<string, string> = {},
+    ): Promise<PageAnswer> {
+      const started = await start(browser, challenge, { provider: 'corp' }, extra);
       assert.equal(started.status, 303, started.html);
       return browser.get(`/federation/callback?${upstream.approve(new URL(started.location as string), user)}`);
     }
@@ -131,6 +153,22 @@ for (const dialect of DIALECTS)
       const match = /id="continue" href="([^"]+)"/.exec(answer.html);
       assert.ok(match, 'the continue page');
       return (match[1] as string).replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)));
+    }
+
+    /** Signs `username` in with the password and enrols a software passkey from the account page. */
+    async function enrolPasskey(username: string): Promise<SoftAuthenticator> {
+      const browser = new PageBrowser(server);
+      const signedIn = await browser.login(await browser.authorize(query(pkce().challenge)), username, PASSWORD);
+      assert.equal(signedIn.status, 303);
+      const account = await browser.get('/account');
+      const authenticator = new SoftAuthenticator('gatehouse.test', 'http://gatehouse.test');
+      const enrolled = await browser.post('/account/passkeys', {
+        csrf_token: hiddenField(account.html, 'csrf_token'),
+        credential: authenticator.create(passkeyOptionsOf(account.html)),
+        name: 'Key',
+      });
+      assert.equal(enrolled.status, 303, enrolled.html);
+      return authenticator;
     }
 
     async function auditReasons(): Promise<string[]> {
@@ -163,6 +201,25 @@ for (const dialect of DIALECTS)
         (await server.context.store.listUsers()).filter((u) => u.claims.email === 'ann@corp.example').length,
         1,
       );
+    });
+
+    it('prompt=login and max_age: the callback moves on by the continue page as always, not by a redirect to the client (CSP3 §6.3.1.1 form-action), and the upstream sign-in answers the request once (OIDC Core §3.1.2.1)', async () => {
+      const extras: Record<string, string>[] = [{ prompt: 'login' }, { max_age: '0' }];
+      for (const extra of extras) {
+        const browser = new PageBrowser(server);
+        const { challenge, verifier } = pkce();
+        const answer = await throughUpstream(browser, challenge, ANN, extra);
+        assert.equal(answer.status, 200, `${JSON.stringify(extra)}: the continue page, not ${answer.location}`);
+        const link = continueLink(answer);
+        assert.match(link, /^\/federation\/continue\?/);
+        const idToken = await tokensAfter(browser, answer, verifier);
+        assert.equal(idToken.auth_time, server.clock.now());
+        assert.deepEqual(idToken.amr, ['fed', 'pwd', 'mfa']);
+        // Once: the same link again goes to GET /authorize, which decides (prompt=login asks again).
+        const again = await browser.get(link);
+        assert.equal(again.status, 302);
+        assert.match(again.location ?? '', /^\/authorize\?/);
+      }
     });
 
     it('after an upstream sign-in, a client requiring a second factor still asks the local one (step-up, here its enrolment) unless the upstream amr says mfa (RFC 8176 §2, docs/federation.md)', async () => {
@@ -293,6 +350,62 @@ for (const dialect of DIALECTS)
         (await server.context.store.findFederatedIdentity(upstream.issuer, 'upstream-carol'))?.username,
         'carol',
       );
+    });
+
+    it('an existing account is proved by a passkey of its own too, with user verification (WebAuthn §7.2 steps 5, 17): another user’s passkey or one without user verification links nothing and is audited; its own links', async () => {
+      const now = server.clock.now();
+      // The e-mail in another case: users are found by e-mail compared lowercased.
+      await addUser(server.context.store, 'heidi', PASSWORD, now, { email: 'Heidi@Corp.example' });
+      await addUser(server.context.store, 'ivan', PASSWORD, now, { email: 'ivan@elsewhere.example' });
+      const heidiKey = await enrolPasskey('heidi');
+      const ivanKey = await enrolPasskey('ivan');
+      const browser = new PageBrowser(server);
+      const { challenge, verifier } = pkce();
+      const heidi: StubUser = { sub: 'upstream-heidi', claims: { email: 'heidi@corp.example', email_verified: true } };
+      const linkPage = await throughUpstream(browser, challenge, heidi);
+      assert.match(linkPage.html, /Link your account/);
+      assert.match(linkPage.html, /src="\/assets\/passkey\.js"/);
+      const options = passkeyOptionsOf(linkPage.html);
+      assert.deepEqual(
+        options.allowCredentials?.map((c) => c.id),
+        [heidiKey.credentialId],
+        'only heidi’s passkeys are offered',
+      );
+      assert.equal(options.userVerification, 'required');
+      const withPasskey = (page: PageAnswer, credential: string) =>
+        browser.post('/federation/link', {
+          csrf_token: hiddenField(page.html, 'csrf_token'),
+          request: hiddenField(page.html, 'request'),
+          method: 'passkey',
+          credential,
+        });
+      const others = await withPasskey(linkPage, ivanKey.get(options));
+      assert.equal(others.status, 401);
+      assert.match(others.html, /That passkey did not work/);
+      const unverified = await withPasskey(
+        others,
+        heidiKey.get(passkeyOptionsOf(others.html), { userVerified: false }),
+      );
+      assert.equal(unverified.status, 401);
+      assert.equal(await server.context.store.findFederatedIdentity(upstream.issuer, 'upstream-heidi'), undefined);
+      const failures = await server.context.store.listAuditEvents({ event: 'login_failed', limit: 100 });
+      assert.deepEqual(
+        failures
+          .filter((e) => e.subject === 'heidi')
+          .map((e) => e.reason)
+          .sort(),
+        ['passkey_invalid', 'passkey_unknown'],
+      );
+      const right = await withPasskey(unverified, heidiKey.get(passkeyOptionsOf(unverified.html)));
+      const idToken = await tokensAfter(browser, right, verifier);
+      assert.equal(idToken.sub, (await server.context.store.findUser('heidi'))?.subject);
+      assert.deepEqual((idToken.amr as string[]).slice(0, 3), ['hwk', 'user', 'fed']);
+      assert.equal(
+        (await server.context.store.findFederatedIdentity(upstream.issuer, 'upstream-heidi'))?.username,
+        'heidi',
+      );
+      const [linked] = await server.context.store.listAuditEvents({ event: 'federated_identity_linked', limit: 1 });
+      assert.equal(linked?.reason, 'corp: passkey proved');
     });
 
     it('a provider trusted for a domain links an existing account by a verified e-mail without its password, but never an unverified one; without provisioning, an unknown person is federation_no_account', async () => {

@@ -79,6 +79,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'users',
     'factors',
     'abuse',
+    'webauthn',
     'http',
     'html',
     'oauth',

@@ -37,6 +37,7 @@ const ALL_MIGRATIONS = [
   '0022_client_keys_pushed_requests',
   '0023_fapi_profile',
   '0024_exchange_grants',
+  '0025_user_emails',
 ];
 
 /**
@@ -130,6 +131,9 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0025_user_emails (SQLite drops no indexed column: the index first)
+    'drop index users_email_normalized',
+    'alter table users drop column email_normalized',
     // 0024_exchange_grants
     'drop index grants_parent_grant_id',
     'alter table grants drop column exchange',

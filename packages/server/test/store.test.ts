@@ -7,7 +7,7 @@ import { AuditTrail } from '../src/audit/audit.js';
 import type { ClientRecord } from '../src/primitives/records.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
-import { DIALECTS, freshDatabase } from './_dialects.js';
+import { DIALECTS, executeStatements, freshDatabase } from './_dialects.js';
 import { RefreshSuccessors } from '../src/oauth/refresh-successors.js';
 
 const NOW = 1_800_000_000;
@@ -120,6 +120,54 @@ for (const dialect of DIALECTS)
         [],
         'revoking twice reports it was already revoked',
       );
+    });
+
+    it('users are found by e-mail address compared lowercased, through inserts and claim changes; 0025 fills the index for users made before it', async () => {
+      const user = (username: string, email: string) => ({
+        username,
+        passwordHash: 'x',
+        createdAt: NOW,
+        updatedAt: NOW,
+        subject: `sub-${username}`,
+        claims: { email },
+      });
+      await first.insertUser(user('erin', 'Erin@Example.COM'));
+      assert.deepEqual(
+        (await first.listUsersWithEmail('erin@example.com')).map((u) => u.username),
+        ['erin'],
+      );
+      assert.deepEqual(await first.listUsersWithEmail('erin@example.org'), []);
+      await first.updateUserClaims('erin', { email: 'erin@example.org' }, NOW);
+      assert.deepEqual(await first.listUsersWithEmail('ERIN@example.com'), []);
+      assert.deepEqual(
+        (await first.listUsersWithEmail('Erin@Example.org')).map((u) => u.username),
+        ['erin'],
+      );
+      // A database as a version before 0025 left it, with a user: the migration fills the column.
+      const earlier = await freshDatabase(dialect);
+      try {
+        const store = await openStore(earlier.url);
+        await store.insertUser(user('fred', 'FRED@example.com'));
+        await store.insertUser(user('gina', 'gina@example.com'));
+        await store.close();
+        await executeStatements(dialect, earlier.url, [
+          'drop index users_email_normalized',
+          'alter table users drop column email_normalized',
+          "delete from kysely_migration where name = '0025_user_emails'",
+        ]);
+        const migrated = await openStore(earlier.url);
+        try {
+          assert.deepEqual(migrated.appliedMigrations, ['0025_user_emails']);
+          assert.deepEqual(
+            (await migrated.listUsersWithEmail('fred@EXAMPLE.com')).map((u) => u.username),
+            ['fred'],
+          );
+        } finally {
+          await migrated.close();
+        }
+      } finally {
+        await earlier.drop();
+      }
     });
 
     it('opening a migrated database applies nothing, and checking it passes', async () => {

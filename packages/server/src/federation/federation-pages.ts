@@ -1,3 +1,4 @@
+import { passkeyScript } from '../authorize/passkey-page.js';
 import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../html/layout.js';
 
 /** The pages of federation that are not errors: proving an existing account before linking it. */
@@ -7,7 +8,26 @@ export interface LinkPage {
   readonly query: string;
   readonly username: string;
   readonly providerName: string;
+  /** The WebAuthn request options (JSON) when the account has a passkey (link-proof.ts). */
+  readonly passkeyOptions?: string | undefined;
   readonly alert?: { readonly title: string; readonly text: string };
+}
+
+/**
+ * The link page's passkey form, hidden until `/assets/passkey.js` finds WebAuthn in the browser
+ * (passkey-page.ts): it posts the assertion to /federation/link with `method=passkey`.
+ */
+function passkeyProofForm(base: BasePath, page: LinkPage, options: string): string {
+  return `<form method="post" action="${base}/federation/link" id="passkey-form" data-mode="get" data-options="${escapeHtml(options)}" hidden>
+<p class="passkey-or">or</p>
+${hiddenFields(page.csrfToken, page.query)}
+<input type="hidden" name="method" value="passkey">
+<input type="hidden" name="credential" value="">
+<button type="button" id="passkey-button" class="button secondary passkey-button">Use a passkey of ${escapeHtml(page.username)}</button>
+<p id="passkey-status" class="passkey-status" role="status" aria-live="polite"></p>
+</form>
+${passkeyScript(base)}
+`;
 }
 
 export function renderLinkPage(base: BasePath, page: LinkPage): string {
@@ -20,14 +40,14 @@ export function renderLinkPage(base: BasePath, page: LinkPage): string {
     `<div class="parties">${monogram(page.username, 'user')}</div>
 <h1>Link your account</h1>
 <p class="lead">An account with your e-mail address already exists: <strong>${escapeHtml(page.username)}</strong>.
-Enter its password to sign in with <strong>${escapeHtml(page.providerName)}</strong> from now on.</p>
+Enter its password${page.passkeyOptions === undefined ? '' : ' or use one of its passkeys'} to sign in with <strong>${escapeHtml(page.providerName)}</strong> from now on.</p>
 ${alert}<form method="post" action="${base}/federation/link" class="stack">
 ${hiddenFields(page.csrfToken, page.query)}
 <label for="password">Password of ${escapeHtml(page.username)}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required autofocus>
 <button type="submit" class="button primary">Link and continue</button>
 </form>
-<p class="fine-print">Not your account? Close this window: nothing is linked without the password.</p>`,
+${page.passkeyOptions === undefined ? '' : passkeyProofForm(base, page, page.passkeyOptions)}<p class="fine-print">Not your account? Close this window: nothing is linked without the account's password or passkey.</p>`,
   );
 }
 

@@ -8,12 +8,13 @@ import type { UpstreamIdentity } from './relying-party.js';
 /**
  * Who an upstream sign-in is, locally. A local user is linked to an upstream (`iss`, `sub`) pair
  * (OIDC Core §2: the pair, not the e-mail, identifies a person at an issuer), never by e-mail
- * alone: an e-mail shared with an existing account leads to that account only after its password
- * is given, or when the operator trusts this provider's `email_verified` for that domain.
+ * alone: an e-mail shared with an existing account leads to that account only after its owner
+ * proves it (its password or a passkey, link-proof.ts), or when the operator trusts this provider's
+ * `email_verified` for that domain.
  */
 export type Resolution =
   | { readonly kind: 'user'; readonly user: UserRecord }
-  /** An account uses this e-mail: its owner must prove it (the password) before it is linked. */
+  /** An account uses this e-mail: its owner must prove it (password or passkey) before it is linked. */
   | { readonly kind: 'prove'; readonly candidate: UserRecord }
   | { readonly kind: 'no_account'; readonly reason: string };
 
@@ -85,7 +86,7 @@ export async function linkIdentity(
 
 /** The one account whose `email` claim is this address (case-insensitive), if exactly one. */
 async function userWithEmail(store: Repository, email: string): Promise<UserRecord | undefined> {
-  const matches = (await store.listUsers()).filter((u) => u.claims.email?.toLowerCase() === email);
+  const matches = await store.listUsersWithEmail(email);
   return matches.length === 1 ? matches[0] : undefined;
 }
 

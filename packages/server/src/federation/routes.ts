@@ -17,8 +17,8 @@ import type { KeyEncryption } from '../oauth/key-sealing.js';
 import { digestOf } from '../primitives/secrets.js';
 import { isMultiFactorUpstreamAcr } from '../primitives/acr.js';
 import type { AuthenticationMethodRecord, BrowserSessionRecord, UserRecord } from '../store/identity-repository.js';
-import { checkPassword } from '../users/users.js';
 import { renderContinuePage, renderLinkPage } from './federation-pages.js';
+import { passkeyProofOptions, proveAccount } from './link-proof.js';
 import { linkIdentity, mayUnlink, resolveLocalUser } from './linking.js';
 import { listProviders, providerForEmail, type UpstreamProvider } from './providers.js';
 import {
@@ -46,7 +46,7 @@ interface PendingUpstreamSignIn {
   readonly request: string;
 }
 
-/** A link awaiting the local password (id `link:<session id>`). */
+/** A link awaiting the proof of the local account, its password or a passkey (id `link:<session id>`). */
 interface PendingLink {
   readonly issuer: string;
   readonly subject: string;
@@ -63,7 +63,17 @@ export const SIGNED_OUT_PATH = '/federation/signed-out';
 /** The session id a pending upstream logout's state row carries: it belongs to no browser session. */
 export const LOGOUT_SESSION = 'logout';
 
+/** A federated sign-in that answered prompt=login or max_age, until its continue page moves on (id `continue:<session id>`). */
+interface PendingContinuation {
+  readonly request: string;
+  readonly authenticatedAt: number;
+}
+
+/** Where the continue page of a sign-in answering prompt=login or max_age goes (see continueFreshSignIn). */
+const CONTINUE_PATH = '/federation/continue';
+
 const linkStateId = (sessionId: string): string => `link:${sessionId}`;
+const continuationId = (sessionId: string): string => `continue:${sessionId}`;
 export const upstreamSessionId = (sessionId: string): string => `session:${sessionId}`;
 
 /** A catalog page for a refusal of this flow, with "Try again" back to the sign-in page when useful. */
@@ -220,13 +230,7 @@ async function finishUpstreamSignIn(pages: FederationPages, request: FastifyRequ
       data: JSON.stringify(link),
       expiresAt: now + STATE_TTL,
     });
-    const page = renderLinkPage(pages.base, {
-      csrfToken: session.csrfToken,
-      query: pending.request,
-      username: resolution.candidate.username,
-      providerName: provider.displayName,
-    });
-    return sendPage(reply, 200, page);
+    return sendLinkPage(pages, reply, 200, session, link, provider);
   }
   const methods = federatedMethods(provider, identity, now);
   return completeSignIn(pages, reply, session, resolution.user, methods, {
@@ -280,27 +284,88 @@ async function completeSignIn(
   const check = await loadAuthorizationRequest(pages.context, upstream.request);
   if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
   const signedIn = signedInSession(signed);
-  if (signedIn && asksForFreshSignIn(check.request)) return answerSignedIn(pages, reply, check.request, signedIn, 303);
-  return continueToAuthorize(pages, reply, check.request);
+  if (signedIn && asksForFreshSignIn(check.request)) {
+    // prompt=login / max_age: GET /authorize would ask for a sign-in again (OIDC Core §3.1.2.1), so
+    // the page goes on to GET /federation/continue, which answers the request with this sign-in, once.
+    const fresh: PendingContinuation = { request: check.request.query, authenticatedAt: signedIn.authenticatedAt };
+    await store.insertFederationState({
+      id: continuationId(signed.id),
+      sessionId: signed.id,
+      providerId: upstream.provider.id,
+      data: JSON.stringify(fresh),
+      expiresAt: now + STATE_TTL,
+    });
+    return continueTo(pages, reply, CONTINUE_PATH, check.request);
+  }
+  return continueTo(pages, reply, '/authorize', check.request);
 }
 
 /**
- * On to GET /authorize, by a page rather than a redirect. The browser came here through the
- * upstream's form (its sign-in or consent), and Chrome checks every redirect after a form against
- * that form's page's CSP `form-action` (CSP3 §6.3.1.1): an upstream that allows only itself and us
- * would block our redirect on to the client. A page that moves on (meta refresh, and a link) starts
- * a new navigation.
+ * On to GET /authorize (or, for prompt=login and max_age, GET /federation/continue), by a page
+ * rather than a redirect. The browser came here through the upstream's form (its sign-in or
+ * consent), or our link form, and Chrome checks every redirect after a form against that form's
+ * page's CSP `form-action` (CSP3 §6.3.1.1): an upstream that allows only itself and us would block
+ * our redirect on to the client. A page that moves on (meta refresh, and a link) starts a new
+ * navigation.
  */
-function continueToAuthorize(pages: AuthorizePages, reply: FastifyReply, request: AuthorizationRequest) {
-  return sendPage(reply, 200, renderContinuePage(pages.base, `${pages.base}/authorize?${request.query}`));
+function continueTo(pages: AuthorizePages, reply: FastifyReply, path: string, request: AuthorizationRequest) {
+  return sendPage(reply, 200, renderContinuePage(pages.base, `${pages.base}${path}?${request.query}`));
 }
 
 /**
- * POST /federation/link: the owner of the existing account proves it with its password before the
- * upstream identity is linked to it. Failures count against the same limits as the sign-in form.
+ * GET /federation/continue, where the continue page of a federated sign-in answering prompt=login
+ * or max_age goes: that sign-in satisfies them once (OIDC Core §3.1.2.1), so the row completeSignIn
+ * kept for this session and this sign-in is taken and its request answered (a code, the consent
+ * page or a factor page, as after a password). Without it (used already, expired, or another
+ * sign-in since), on to GET /authorize with the query, which decides (and asks for a sign-in).
+ */
+async function continueFreshSignIn(pages: FederationPages, request: FastifyRequest, reply: FastifyReply) {
+  const { store, clock } = pages.context;
+  const now = clock.now();
+  const signedIn = signedInSession(await currentSession(store, request, now));
+  const row = signedIn && (await store.takeFederationState(continuationId(signedIn.id), now));
+  const fresh = row ? (JSON.parse(row.data) as PendingContinuation) : undefined;
+  if (signedIn && fresh && fresh.authenticatedAt === signedIn.authenticatedAt) {
+    const check = await loadAuthorizationRequest(pages.context, fresh.request);
+    if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 302);
+    return answerSignedIn(pages, reply, check.request, signedIn, 302);
+  }
+  return reply
+    .code(302)
+    .header('cache-control', 'no-store')
+    .header('location', `${pages.base}/authorize?${rawQuery(request.url)}`)
+    .send();
+}
+
+/** The page asking the owner of the account to prove it (its password, or a passkey when it has one). */
+async function sendLinkPage(
+  pages: FederationPages,
+  reply: FastifyReply,
+  status: number,
+  session: BrowserSessionRecord,
+  link: PendingLink,
+  provider: UpstreamProvider,
+  alert?: { readonly title: string; readonly text: string },
+): Promise<FastifyReply> {
+  const { store, issuer, clock } = pages.context;
+  const page = renderLinkPage(pages.base, {
+    csrfToken: session.csrfToken,
+    query: link.request,
+    username: link.username,
+    providerName: provider.displayName,
+    passkeyOptions: await passkeyProofOptions(store, issuer, link.username, session.id, clock.now()),
+    ...(alert === undefined ? {} : { alert }),
+  });
+  return sendPage(reply, status, page);
+}
+
+/**
+ * POST /federation/link: the owner of the existing account proves it before the upstream identity
+ * is linked to it, with its password or a passkey of its own with user verification (link-proof.ts).
+ * Failures count against the same limits as the sign-in form and are audited as its failures are.
  */
 async function proveAndLink(pages: FederationPages, request: FastifyRequest, reply: FastifyReply) {
-  const { store, clock, audit, rateLimits } = pages.context;
+  const { store, clock, audit, rateLimits, issuer } = pages.context;
   const now = clock.now();
   const form = formParamsOf(request.body);
   const session = checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD));
@@ -313,35 +378,34 @@ async function proveAndLink(pages: FederationPages, request: FastifyRequest, rep
     ['login_failure_user', usernameKey(link.username)],
     ['login_failure_address', addressKey(request.ip)],
   ];
-  const again = async (status: 401 | 429, text: string) => {
+  const again = async (status: 401 | 429, title: string, text: string) => {
     await store.insertFederationState(row);
-    const title = status === 429 ? PROBLEMS.too_many_login_attempts.title : 'Wrong password';
-    const page = renderLinkPage(pages.base, {
-      csrfToken: session.csrfToken,
-      query: link.request,
-      username: link.username,
-      providerName: provider.displayName,
-      alert: { title, text },
-    });
-    return sendPage(reply, status, page);
+    return sendLinkPage(pages, reply, status, session, link, provider, { title, text });
   };
   const wait = await rateLimits.peek(failureBuckets);
-  if (wait > 0) return again(429, `Try again in ${wait} seconds.`);
-  const checked = await checkPassword(store, link.username, form.get('password') ?? '');
-  if ('failure' in checked) {
+  if (wait > 0) return again(429, PROBLEMS.too_many_login_attempts.title, `Try again in ${wait} seconds.`);
+  const proof = await proveAccount(store, issuer, {
+    username: link.username,
+    sessionId: session.id,
+    field: (name) => form.get(name),
+    now,
+  });
+  if (!proof.ok) {
     await rateLimits.consume(failureBuckets);
     await audit.record({
       event: 'login_failed',
       at: now,
       address: request.ip,
-      reason: checked.failure,
+      reason: proof.failure,
       subject: link.username,
     });
-    return again(401, 'Nothing was linked. Check the password and try again.');
+    return proof.by === 'passkey'
+      ? again(401, PROBLEMS.passkey_sign_in_failed.title, 'Nothing was linked. Try the passkey again, or the password.')
+      : again(401, 'Wrong password', 'Nothing was linked. Check the password and try again.');
   }
-  await linkIdentity(store, audit, provider, link, checked.user, now, 'password proved');
-  const methods = [{ method: 'pwd', at: now }, ...federatedMethods(provider, link, now)];
-  return completeSignIn(pages, reply, session, checked.user, methods, {
+  await linkIdentity(store, audit, provider, link, proof.user, now, proof.how);
+  const methods = [...proof.methods.map((method) => ({ method, at: now })), ...federatedMethods(provider, link, now)];
+  return completeSignIn(pages, reply, session, proof.user, methods, {
     provider,
     idToken: link.idToken,
     request: link.request,
@@ -385,6 +449,7 @@ export function federationEndpoints(app: FastifyInstance, pages: FederationPages
   app.post('/federation/start', async (request, reply) => startUpstreamSignIn(pages, request, reply));
   app.get(CALLBACK_PATH, async (request, reply) => finishUpstreamSignIn(pages, request, reply));
   app.post('/federation/link', async (request, reply) => proveAndLink(pages, request, reply));
+  app.get(CONTINUE_PATH, async (request, reply) => continueFreshSignIn(pages, request, reply));
   app.post('/account/unlink', async (request, reply) => unlink(pages, request, reply));
 }
 
@@ -396,6 +461,7 @@ export function federationPage(encryption: KeyEncryption | undefined): BrowserPa
       { path: '/federation/start', methods: ['POST'] },
       { path: CALLBACK_PATH, methods: ['GET'] },
       { path: '/federation/link', methods: ['POST'] },
+      { path: CONTINUE_PATH, methods: ['GET'] },
       { path: '/account/unlink', methods: ['POST'] },
       { path: SIGNED_OUT_PATH, methods: ['GET'] },
     ],

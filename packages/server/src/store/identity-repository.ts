@@ -57,6 +57,8 @@ export interface IdentityRepository {
   insertUser(user: UserRecord): Promise<void>;
   findUser(username: string): Promise<UserRecord | undefined>;
   listUsers(): Promise<UserRecord[]>;
+  /** The users whose `email` claim is this address, compared lowercased (`normalizedEmail`, indexed). */
+  listUsersWithEmail(email: string): Promise<UserRecord[]>;
   /** True when the user exists and its password was replaced. */
   updateUserPassword(username: string, passwordHash: string, now: number): Promise<boolean>;
   /** Removes the user and (by cascade) its sessions; true when it existed. */
@@ -106,6 +108,14 @@ function sessionFromRow(r: Selectable<BrowserSessionsTable>): BrowserSessionReco
   };
 }
 
+/**
+ * A user's e-mail address as users are found by it (0025): lowercased, as every comparison of
+ * users' e-mails does; null when the claim is absent or not a string.
+ */
+export function normalizedEmail(email: unknown): string | null {
+  return typeof email === 'string' ? email.toLowerCase() : null;
+}
+
 /** A new user's row; the one mapping for every insert of a user. */
 export function userToRow(u: UserRecord): Insertable<UsersTable> {
   return {
@@ -115,6 +125,7 @@ export function userToRow(u: UserRecord): Insertable<UsersTable> {
     updated_at: u.updatedAt,
     subject: u.subject,
     claims: JSON.stringify(u.claims),
+    email_normalized: normalizedEmail(u.claims.email),
     second_factor_required: u.secondFactorRequired === true ? 1 : 0,
   };
 }
@@ -130,6 +141,15 @@ export function createIdentityRepository(db: Kysely<Database>): IdentityReposito
     },
     async listUsers() {
       return (await db.selectFrom('users').selectAll().orderBy('username').execute()).map(userFromRow);
+    },
+    async listUsersWithEmail(email) {
+      const rows = await db
+        .selectFrom('users')
+        .selectAll()
+        .where('email_normalized', '=', normalizedEmail(email))
+        .orderBy('username')
+        .execute();
+      return rows.map(userFromRow);
     },
     async updateUserPassword(username, passwordHash, now) {
       const result = await db

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { newId } from '../primitives/ids.js';
+import { normalizedEmail } from './identity-repository.js';
 import type { Database } from './schema.js';
 
 /**
@@ -257,7 +258,25 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
     },
   },
   '0024_exchange_grants': { up: exchangeGrantsMigration },
+  '0025_user_emails': { up: userEmailsMigration },
 });
+
+/**
+ * 0025: users found by e-mail address (a federated sign-in whose e-mail is an existing account's,
+ * federation/linking.ts). `email_normalized` is the `email` claim lowercased (`normalizedEmail`, in
+ * JavaScript, so that both dialects compare alike), null without one, indexed; existing users'
+ * claims fill it.
+ */
+async function userEmailsMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('users').addColumn('email_normalized', 'text').execute();
+  const users = db as Kysely<Pick<Database, 'users'>>;
+  for (const row of await users.selectFrom('users').select(['username', 'claims']).execute()) {
+    const email = normalizedEmail((JSON.parse(row.claims) as { email?: unknown }).email);
+    if (email !== null)
+      await users.updateTable('users').set({ email_normalized: email }).where('username', '=', row.username).execute();
+  }
+  await db.schema.createIndex('users_email_normalized').on('users').column('email_normalized').execute();
+}
 
 /**
  * 0024: grants made by a token exchange that issued a refresh token (RFC 8693 §2.1

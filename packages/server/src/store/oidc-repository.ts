@@ -3,7 +3,7 @@ import type { GrantRecord } from '../primitives/records.js';
 import { amrFromColumn, amrToColumn, grantFromRow } from './rows.js';
 import type { Database } from './schema.js';
 import { tokenPathQueries } from './token-path-queries.js';
-import { userFromRow, type UserClaims, type UserRecord } from './identity-repository.js';
+import { normalizedEmail, userFromRow, type UserClaims, type UserRecord } from './identity-repository.js';
 
 /** A grant's original sign-in (OIDC Core §12.2): when, and how (RFC 8176 `amr` values). */
 export interface GrantAuthentication {
@@ -44,7 +44,7 @@ export function createOidcRepository(db: Kysely<Database>): OidcRepository {
     async updateUserClaims(username, claims, now) {
       const result = await db
         .updateTable('users')
-        .set({ claims: JSON.stringify(claims), updated_at: now })
+        .set({ claims: JSON.stringify(claims), email_normalized: normalizedEmail(claims.email), updated_at: now })
         .where('username', '=', username)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;

@@ -325,6 +325,8 @@ export interface UsersTable {
   disabled_at: number | null;
   /** 1 when the user must enrol a second factor at the next sign-in (0016, `users add --require-second-factor`). */
   second_factor_required: number;
+  /** The `email` claim lowercased (0025, `normalizedEmail`); null without one. Indexed. */
+  email_normalized: string | null;
 }
 
 /** The original authentication of a grant made by an OpenID Connect sign-in (OIDC Core §12.2). */

@@ -10,16 +10,23 @@ import type { RelyingParty } from './relying-party.js';
  * How a sign-in uses a passkey. `passwordless`: the passkey is the whole sign-in, any user's
  * discoverable credential, user verification required (it stands for two factors: something held,
  * something known or been). `second_factor`: after a password, for the known user `subject`, only
- * their credentials, user verification preferred.
+ * their credentials, user verification preferred. `account_proof`: the owner of the known account
+ * `subject` proves it in place of its password (before an upstream identity is linked to it,
+ * federation/link-proof.ts): only their credentials, user verification required.
  */
 export type AssertionUse =
-  { readonly kind: 'passwordless' } | { readonly kind: 'second_factor'; readonly subject: string };
+  { readonly kind: 'passwordless' } | { readonly kind: 'second_factor' | 'account_proof'; readonly subject: string };
+
+/** The user a use is for (its credentials only), null for any user's (passwordless). */
+const subjectOf = (use: AssertionUse): string | null => (use.kind === 'passwordless' ? null : use.subject);
+/** Whether a use requires user verification (WebAuthn §7.2 step 17): all but a second factor. */
+const requiresVerification = (use: AssertionUse): boolean => use.kind !== 'second_factor';
 
 /**
  * The options of `navigator.credentials.get()` (WebAuthn §5.5), their challenge kept for this
  * session. Passwordless: no `allowCredentials`, so the browser offers the discoverable credentials
  * it holds for the RP ID (conditional UI included, §5.1.4.1 `mediation: conditional`); second
- * factor: the user's credentials listed.
+ * factor and account proof: the user's credentials listed.
  */
 export async function authenticationOptions(
   store: PasskeyRepository,
@@ -28,18 +35,18 @@ export async function authenticationOptions(
   sessionId: string,
   now: number,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const subject = subjectOf(use);
   const allowCredentials =
-    use.kind === 'second_factor'
-      ? (await store.listPasskeys(use.subject)).map((p) => ({ id: p.id, transports: transportsOf(p) }))
-      : undefined;
+    subject === null
+      ? undefined
+      : (await store.listPasskeys(subject)).map((p) => ({ id: p.id, transports: transportsOf(p) }));
   const options = await (
     await webauthnLibrary()
   ).generateAuthenticationOptions({
     rpID: rp.id,
     allowCredentials,
-    userVerification: use.kind === 'passwordless' ? 'required' : 'preferred',
+    userVerification: requiresVerification(use) ? 'required' : 'preferred',
   });
-  const subject = use.kind === 'second_factor' ? use.subject : null;
   await keepChallenge(store, { challenge: options.challenge, sessionId, purpose: 'authenticate' }, subject, now);
   return options;
 }
@@ -89,13 +96,14 @@ export function amrOfAssertion(backupEligible: boolean, userVerified: boolean): 
 /**
  * Verifies a browser's answer to `authenticationOptions` (WebAuthn §7.2), in the order of its
  * steps: the challenge this session was given, taken once (§7.2 step 12); the credential, one the
- * server knows (step 5) and, for a second factor, the user's; the user handle, the owner's (step
- * 6); the origin and RP ID hash (steps 13, 15); user presence and, for passwordless, verification
- * (steps 16-17); the signature (step 20); then the signature counter (step 21) and the backup
- * flags (BE may not change, §6.1.3). On success the counter, the backup state and the time of use
- * are stored, by `recordUse` when given (the sign-in step stores them with its audit event in one
+ * server knows (step 5) and, for a known user, that user's; the user handle, the owner's (step
+ * 6); the origin and RP ID hash (steps 13, 15); user presence and, but for a second factor,
+ * verification (steps 16-17); the signature (step 20); then the signature counter (step 21) and the
+ * backup flags (BE may not change, §6.1.3). On success the counter, the backup state and the time of
+ * use are stored, by `recordUse` when given (the sign-in step stores them with its audit event in one
  * transaction), else by `store.recordPasskeyUse`; a refusal stores none of them. Exported for every
- * use: the passwordless sign-in and a second factor after a password.
+ * use: the passwordless sign-in, a second factor after a password, and the proof of an account
+ * before a federated link.
  */
 export async function verifyPasskeyAssertion(
   store: PasskeyRepository,
@@ -112,7 +120,7 @@ export async function verifyPasskeyAssertion(
   const parsed = summarizeResponse(request.response);
   if (parsed === undefined) return { ok: false, reason: 'malformed' };
   const { summary } = parsed;
-  const subject = use.kind === 'second_factor' ? use.subject : null;
+  const subject = subjectOf(use);
   const taken = await takeChallenge(store, summary.challenge, { sessionId, purpose: 'authenticate', subject }, now);
   if (!taken.ok) return { ok: false, reason: taken.reason };
   const passkey = await store.findPasskey(summary.id);
@@ -140,7 +148,7 @@ export async function verifyPasskeyAssertion(
       expectedRPID: rp.id,
       // The counter rule is applied below, after the signature, so that it is told apart and audited.
       credential: { id: passkey.id, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: 0 },
-      requireUserVerification: use.kind === 'passwordless',
+      requireUserVerification: requiresVerification(use),
     });
     if (!verified.verified) return { ok: false, reason: 'verification_failed', passkey };
     info = verified.authenticationInfo;

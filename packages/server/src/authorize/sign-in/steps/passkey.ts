@@ -1,8 +1,8 @@
 import { verifyPasskeyAssertion, type AssertionRefusal } from '../../../webauthn/index.js';
 import { stepPassed, type SecondFactor, type SignInFailure, type SignInStep } from './step.js';
 
-/** Each refusal of an assertion as a sign-in failure (metrics, audit reason). */
-const FAILURE: { readonly [R in AssertionRefusal]: Exclude<SignInFailure, 'rate_limited'> } = {
+/** Each refusal of an assertion as a sign-in failure (metrics, audit reason); the federation's link proof audits them too. */
+export const PASSKEY_FAILURE: { readonly [R in AssertionRefusal]: Exclude<SignInFailure, 'rate_limited'> } = {
   malformed: 'passkey_invalid',
   challenge_unknown: 'passkey_challenge_invalid',
   challenge_expired: 'passkey_challenge_invalid',
@@ -53,7 +53,7 @@ function passkeyCheck(kind: 'passwordless' | 'second_factor'): SignInStep['check
         }),
     });
     if (!result.ok)
-      return { ok: false, failure: FAILURE[result.reason], auditedName: result.passkey?.username ?? null };
+      return { ok: false, failure: PASSKEY_FAILURE[result.reason], auditedName: result.passkey?.username ?? null };
     return { ok: true, username: result.passkey.username, methods: result.amr, audited: true };
   };
 }
