@@ -2,7 +2,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's chromium, installed by .ci/run through apt; never a browser download. */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -41,6 +43,47 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** The page sizes the suites screenshot at: a laptop, and a phone (a page must not scroll sideways on it). */
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * A fresh context (no cookies) and its page, at the desktop size; every console message about a
+ * Content-Security-Policy violation on it is pushed to `violations`, which a suite asserts empty.
+ */
+export async function watchedPage(
+  browser: Browser,
+  violations: string[],
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  return { context, page };
+}
+
+/**
+ * `page` saved as `<name>-1280.png` and `<name>-<phone width>.png` in `dir` (full pages), asserting
+ * that on the phone nothing is wider than the screen; the page is left at the desktop size.
+ */
+export async function screenshotsAt(
+  page: Page,
+  dir: string,
+  name: string,
+  phone: { width: number; height: number } = PHONE,
+): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: join(dir, `${name}-${DESKTOP.width}.png`), fullPage: true });
+  await page.setViewportSize(phone);
+  await page.screenshot({ path: join(dir, `${name}-${phone.width}.png`), fullPage: true });
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    `${name} fits ${phone.width} px`,
+  );
+  await page.setViewportSize(DESKTOP);
 }
 
 export interface CallbackServer {

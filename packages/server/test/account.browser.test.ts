@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { addTestUser, pkce, PASSWORD } from './_authorize.js';
-import { ARTIFACTS, browserSuiteSkip, launchChromium, startCallbackServer, type CallbackServer } from './_browser.js';
+import {
+  ARTIFACTS,
+  browserSuiteSkip,
+  launchChromium,
+  startCallbackServer,
+  type CallbackServer,
+  watchedPage,
+  screenshotsAt,
+  DESKTOP,
+} from './_browser.js';
 import { assertOkJson } from './_oauth-assertions.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
 
@@ -15,7 +23,6 @@ try {
   unavailable = error as Error;
 }
 
-const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 375, height: 812 };
 
 describe('the account page and sign-out in a real browser (chromium)', { skip, timeout: 180_000 }, () => {
@@ -46,23 +53,11 @@ describe('the account page and sign-out in a real browser (chromium)', { skip, t
   });
 
   async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
-    });
-    return page;
+    return (await watchedPage(browser, violations)).page;
   }
 
   async function screenshots(page: Page, name: string): Promise<void> {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-desktop.png`), fullPage: true });
-    await page.setViewportSize(MOBILE);
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-mobile.png`), fullPage: true });
-    assert.ok(
-      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-      `${name} fits 375 px`,
-    );
-    await page.setViewportSize(DESKTOP);
+    await screenshotsAt(page, ARTIFACTS, name, MOBILE);
   }
 
   /** Signs in and allows, as a person would; the token response of the code. */

@@ -1,9 +1,16 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { addTestUser, pkce, PASSWORD } from './_authorize.js';
-import { ARTIFACTS, browserSuiteSkip, launchChromium, startCallbackServer, type CallbackServer } from './_browser.js';
+import {
+  ARTIFACTS,
+  browserSuiteSkip,
+  launchChromium,
+  startCallbackServer,
+  type CallbackServer,
+  watchedPage,
+  screenshotsAt,
+} from './_browser.js';
 import { assertOAuthError, assertOkJson } from './_oauth-assertions.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
 
@@ -15,7 +22,6 @@ try {
   unavailable = error as Error;
 }
 
-const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 375, height: 812 };
 
 describe('the authorization flow in a real browser (chromium)', { skip, timeout: 180_000 }, () => {
@@ -46,11 +52,7 @@ describe('the authorization flow in a real browser (chromium)', { skip, timeout:
   });
 
   async function newContext(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
-    });
+    const { context, page } = await watchedPage(browser, violations);
     return { context, page };
   }
 
@@ -70,15 +72,8 @@ describe('the authorization flow in a real browser (chromium)', { skip, timeout:
   }
 
   async function screenshots(page: Page, name: string): Promise<void> {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-desktop.png`), fullPage: true });
-    await page.setViewportSize(MOBILE);
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-mobile.png`), fullPage: true });
     // Readable on a phone: nothing wider than the screen.
-    assert.ok(
-      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-      `${name} fits 375 px`,
-    );
-    await page.setViewportSize(DESKTOP);
+    await screenshotsAt(page, ARTIFACTS, name, MOBILE);
   }
 
   /** Waits for the browser to land on the client's redirect URI and returns what the client received. */

@@ -1,9 +1,16 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { addTestUser, pkce, PASSWORD } from './_authorize.js';
-import { ARTIFACTS, browserSuiteSkip, launchChromium, startCallbackServer, type CallbackServer } from './_browser.js';
+import {
+  ARTIFACTS,
+  browserSuiteSkip,
+  launchChromium,
+  startCallbackServer,
+  type CallbackServer,
+  watchedPage,
+  screenshotsAt,
+} from './_browser.js';
 import { DIALECTS, type Dialect } from './_dialects.js';
 import { assertOkJson } from './_oauth-assertions.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
@@ -15,9 +22,6 @@ try {
 } catch (error) {
   unavailable = error as Error;
 }
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
 /**
  * Passkeys end to end in Chromium, with a virtual authenticator (Chrome DevTools Protocol
@@ -77,11 +81,7 @@ describe('passkeys in a real browser (chromium, virtual authenticator)', { skip,
         cdp: CDPSession;
         authenticatorId: string;
       }> {
-        const context = await browser.newContext({ viewport: DESKTOP });
-        const page = await context.newPage();
-        page.on('console', (message) => {
-          if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
-        });
+        const { context, page } = await watchedPage(browser, violations);
         const cdp = await context.newCDPSession(page);
         await cdp.send('WebAuthn.enable', { enableUI: false });
         const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -98,15 +98,7 @@ describe('passkeys in a real browser (chromium, virtual authenticator)', { skip,
       }
 
       async function screenshots(page: Page, name: string): Promise<void> {
-        await page.setViewportSize(DESKTOP);
-        await page.screenshot({ path: join(ARTIFACTS, `${name}-1280.png`), fullPage: true });
-        await page.setViewportSize(PHONE);
-        await page.screenshot({ path: join(ARTIFACTS, `${name}-390.png`), fullPage: true });
-        assert.ok(
-          await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-          `${name} fits 390 px`,
-        );
-        await page.setViewportSize(DESKTOP);
+        await screenshotsAt(page, ARTIFACTS, name);
       }
 
       /** Opens the client's authorization request; returns its PKCE verifier. */

@@ -7,7 +7,14 @@ import { decodeJwt } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import { totpCode } from '../src/factors/totp.js';
 import { addTestUser, pkce, PASSWORD } from './_authorize.js';
-import { browserSuiteSkip, launchChromium, startCallbackServer, type CallbackServer } from './_browser.js';
+import {
+  browserSuiteSkip,
+  launchChromium,
+  startCallbackServer,
+  type CallbackServer,
+  watchedPage,
+  screenshotsAt,
+} from './_browser.js';
 import { DIALECTS, type Dialect } from './_dialects.js';
 import { assertOkJson } from './_oauth-assertions.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
@@ -20,8 +27,6 @@ try {
   unavailable = error as Error;
 }
 
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 /** Every new page of issue 26, at both widths; docs/screenshots/ holds one set of them. */
 const SHOTS = join(tmpdir(), 'gatehouse-second-factor-screenshots');
 
@@ -73,24 +78,11 @@ describe('second factors in a real browser (chromium)', { skip, timeout: 240_000
       });
 
       async function newPage(): Promise<Page> {
-        const context = await browser.newContext({ viewport: DESKTOP });
-        const page = await context.newPage();
-        page.on('console', (message) => {
-          if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
-        });
-        return page;
+        return (await watchedPage(browser, violations)).page;
       }
 
       async function screenshots(page: Page, name: string): Promise<void> {
-        if (!full) return;
-        await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: true });
-        await page.setViewportSize(PHONE);
-        await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
-        assert.ok(
-          await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-          `${name} fits 390 px`,
-        );
-        await page.setViewportSize(DESKTOP);
+        if (full) await screenshotsAt(page, SHOTS, name);
       }
 
       /** Opens an authorization request of `client` and types the password; `verifier` for the exchange. */
