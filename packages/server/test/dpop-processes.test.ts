@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../src/cli/run.js';
+import { issueGrant } from '../src/oauth/grant-issuance.js';
+import { digestOf } from '../src/primitives/secrets.js';
+import { openStore } from '../src/store/open.js';
 import { DIALECTS, freshDatabase } from './_dialects.js';
 import { dpopKey } from './_dpop.js';
 import { spawnServer, type ServerProcess } from './_processes.js';
-import { postForm, SHIPPED_OPENAPI, type TestClient } from './_server.js';
+import { ensureTestUser, postForm, SHIPPED_OPENAPI, type TestClient } from './_server.js';
 
 const ISSUER = 'http://gatehouse.test';
 const FORM = { grant_type: 'client_credentials', scope: 'contacts:read' };
@@ -38,6 +41,12 @@ for (const dialect of DIALECTS)
     const now = () => Math.floor(Date.now() / 1000);
     const token = (server: ServerProcess, proof: string) =>
       postForm(`${server.url}/token`, FORM, { as: client, headers: { dpop: proof } });
+    const refresh = (server: ServerProcess, refreshToken: string, proof: string) =>
+      postForm(
+        `${server.url}/token`,
+        { grant_type: 'refresh_token', refresh_token: refreshToken },
+        { as: client, headers: { dpop: proof } },
+      );
 
     it("a nonce one process gives, the other honours (RFC 9449 §8: the key is the store's, not the process's)", async () => {
       const key = await dpopKey();
@@ -66,5 +75,43 @@ for (const dialect of DIALECTS)
       const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => token(i % 2 ? a : b, fresh)));
       assert.equal(answers.filter((r) => r.status === 200).length, 1);
       assert.ok(answers.every((r) => r.status === 200 || r.status === 400));
+    });
+
+    it("a proof used for a refresh on one process is refused on the other, that refresh rotating nothing (RFC 9449 §11.1: the jti noted in the rotation's transaction)", async () => {
+      const store = await openStore(database.url, { migrations: 'check', create: false });
+      let first: string;
+      let second: string;
+      try {
+        const record = (await store.findClient(client.id)) ?? assert.fail('the client');
+        const { subject } = await ensureTestUser(store, 'alice', now());
+        const issue = () => store.transaction((tx) => issueGrant(tx, record, subject, ['contacts:read'], now()));
+        [first, second] = [(await issue()).refreshToken ?? '', (await issue()).refreshToken ?? ''];
+      } finally {
+        await store.close();
+      }
+      const key = await dpopKey();
+      const nonceOf = async (server: ServerProcess) =>
+        (
+          await refresh(server, first, await key.proof({ htm: 'POST', htu: `${ISSUER}/token`, iat: now() }))
+        ).headers.get('dpop-nonce') ?? assert.fail('a DPoP-Nonce header');
+      const nonce = await nonceOf(a);
+      const proof = await key.proof({ htm: 'POST', htu: `${ISSUER}/token`, iat: now(), nonce });
+      const used = await refresh(a, first, proof);
+      assert.equal(used.status, 200, await used.clone().text());
+      const replay = await refresh(b, second, proof);
+      assert.equal(replay.status, 400);
+      assert.equal(((await replay.json()) as { error: string }).error, 'invalid_dpop_proof');
+      const check = await openStore(database.url, { migrations: 'check', create: false });
+      try {
+        assert.equal((await check.findRefreshToken(digestOf(second)))?.token.useCount, 0, 'not rotated');
+      } finally {
+        await check.close();
+      }
+      const fresh = await refresh(
+        b,
+        second,
+        await key.proof({ htm: 'POST', htu: `${ISSUER}/token`, iat: now(), nonce }),
+      );
+      assert.equal(fresh.status, 200, await fresh.clone().text());
     });
   });

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { createAuthorizationCode } from '../src/oauth/authorization-codes.js';
 import { DpopNonces } from '../src/oauth/dpop-proofs.js';
-import { s256 } from '../src/primitives/secrets.js';
+import { digestOf, s256 } from '../src/primitives/secrets.js';
+import type { Repository } from '../src/store/repository.js';
 import { DIALECTS } from './_dialects.js';
 import { dpopKey, type DpopKey } from './_dpop.js';
 import { basicAuthorization, ensureTestUser, startTestServer, type TestClient, type TestServer } from './_server.js';
@@ -201,6 +202,55 @@ for (const dialect of DIALECTS)
       // The successor is bound to the same key.
       const next = await refreshOf(publicClient, own.body.refresh_token as string);
       assert.equal(next.body.error_description, BOUND_REFUSAL);
+    });
+
+    it('a proof replayed on a refresh is refused with invalid_dpop_proof and rotates nothing: the token stays usable (RFC 9449 §11.1)', async () => {
+      const key = await dpopKey();
+      const first = (await codeFlow(publicClient, key)).body.refresh_token as string;
+      const second = (await codeFlow(publicClient, key)).body.refresh_token as string;
+      const proof = await tokenProof(key);
+      assert.equal((await refreshOf(publicClient, first, proof)).status, 200);
+      const replay = await refreshOf(publicClient, second, proof);
+      assert.equal(replay.status, 400);
+      assert.equal(replay.body.error, 'invalid_dpop_proof');
+      const stored = await server.context.store.findRefreshToken(digestOf(second));
+      assert.equal(stored?.token.useCount, 0, 'the token was not used');
+      assert.equal(stored?.grant.rotationCount, 0, 'the family was not rotated');
+      const fresh = await refreshOf(publicClient, second, await tokenProof(key));
+      assert.equal(fresh.status, 200, JSON.stringify(fresh.body));
+    });
+
+    it("a DPoP refresh and code redemption note the proof's jti in their own transaction: one commit, as without DPoP (RFC 9449 §11.1)", async () => {
+      const { store } = server.context;
+      const key = await dpopKey();
+      const counted = async (request: () => Promise<Answer>) => {
+        const counts = { transactions: 0, notedAlone: 0 };
+        const transaction = store.transaction.bind(store);
+        const noteDpopProof = store.noteDpopProof.bind(store);
+        store.transaction = <T>(work: (tx: Repository) => Promise<T>): Promise<T> => {
+          counts.transactions++;
+          return transaction(work);
+        };
+        store.noteDpopProof = (id, expiresAt) => {
+          counts.notedAlone++;
+          return noteDpopProof(id, expiresAt);
+        };
+        try {
+          assert.equal((await request()).status, 200);
+        } finally {
+          Object.assign(store, { transaction, noteDpopProof });
+        }
+        return counts;
+      };
+      let refreshToken = '';
+      const redeemed = await counted(async () => {
+        const answer = await codeFlow(publicClient, key);
+        refreshToken = answer.body.refresh_token as string;
+        return answer;
+      });
+      assert.deepEqual(redeemed, { transactions: 1, notedAlone: 0 });
+      const refreshed = await counted(async () => refreshOf(publicClient, refreshToken, await tokenProof(key)));
+      assert.deepEqual(refreshed, { transactions: 1, notedAlone: 0 });
     });
 
     it("a confidential client's refresh token stays bound by its authentication, not the key (RFC 9449 §5)", async () => {

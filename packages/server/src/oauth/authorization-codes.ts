@@ -4,6 +4,7 @@ import { revokeFamily } from './revoke-family.js';
 import type { AuthorizationCodeRecord, ClientRecord, GrantRecord } from '../primitives/records.js';
 import type { Store } from '../store/store.js';
 import { issueGrant } from './grant-issuance.js';
+import { noteTokenProof, type UnnotedDpopProof } from './dpop-proofs.js';
 import { digestOf, s256 } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
 import { constantTimeEqual } from '../primitives/constant-time.js';
@@ -61,8 +62,8 @@ interface Redemption {
   readonly redirectUri: string;
   readonly codeVerifier: string;
   readonly now: number;
-  /** The key of the token request's DPoP proof, if any. */
-  readonly dpopJkt?: string | undefined;
+  /** The token request's DPoP proof, if any: its key, and its jti to note in the redemption. */
+  readonly dpop?: UnnotedDpopProof | undefined;
 }
 
 type RedemptionOutcome =
@@ -86,6 +87,8 @@ type RedemptionOutcome =
  */
 export async function redeemAuthorizationCode(trail: AuditTrail, r: Redemption): Promise<RedemptionOutcome> {
   return trail.transaction(async (tx, audit): Promise<RedemptionOutcome> => {
+    // RFC 9449 §11.1: the proof's jti, noted in this transaction (one commit); a replay redeems nothing.
+    if (r.dpop !== undefined) await noteTokenProof(tx, r.dpop);
     const code = await tx.findAuthorizationCode(digestOf(r.code));
     if (!code) return { ok: false, reason: 'authorization_code_invalid' };
     if (code.clientId !== r.client.id) return { ok: false, reason: 'authorization_code_client_mismatch' };
@@ -101,9 +104,9 @@ export async function redeemAuthorizationCode(trail: AuditTrail, r: Redemption):
     if (!constantTimeEqual(s256(r.codeVerifier), code.codeChallenge))
       return { ok: false, reason: 'code_verifier_mismatch' };
     // RFC 9449 §10.1: a code bound by dpop_jkt is redeemed only with a proof of that key.
-    if (code.dpopJkt != null && code.dpopJkt !== r.dpopJkt)
+    if (code.dpopJkt != null && code.dpopJkt !== r.dpop?.jkt)
       return { ok: false, reason: 'authorization_code_dpop_key_mismatch' };
-    const issued = await issueGrant(tx, r.client, code.subject, code.scope, r.now, r.dpopJkt);
+    const issued = await issueGrant(tx, r.client, code.subject, code.scope, r.now, r.dpop?.jkt);
     await tx.markAuthorizationCodeUsed(code.id, r.now, issued.grant.id);
     const authTime = code.authTime ?? null;
     // Kept for the ID tokens of the grant's refreshes, whose auth_time is the original sign-in's (OIDC Core §12.2).

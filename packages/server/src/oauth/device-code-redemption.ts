@@ -4,6 +4,7 @@ import { digestOf } from '../primitives/secrets.js';
 import type { DeviceAuthorizationRecord } from '../store/device-repository.js';
 import type { Store } from '../store/store.js';
 import { issueGrant } from './grant-issuance.js';
+import { noteTokenProof, type UnnotedDpopProof } from './dpop-proofs.js';
 
 /** RFC 8628 §3.5: every slow_down adds this to the interval, for that poll and every later one. */
 export const SLOW_DOWN_STEP = 5;
@@ -63,10 +64,12 @@ export async function pollDeviceCode(
     deviceCode,
     client,
     now,
-    dpopJkt,
-  }: { deviceCode: string; client: ClientRecord; now: number; dpopJkt?: string | undefined },
+    dpop,
+  }: { deviceCode: string; client: ClientRecord; now: number; dpop?: UnnotedDpopProof | undefined },
 ): Promise<PollOutcome> {
   return store.transaction(async (tx): Promise<PollOutcome> => {
+    // RFC 9449 §11.1: the proof's jti, noted in this transaction (one commit); a replay changes nothing.
+    if (dpop !== undefined) await noteTokenProof(tx, dpop);
     const state = pollState(await tx.findDeviceAuthorization(digestOf(deviceCode)), client, now);
     if (state.kind === 'refused') return { ok: false, reason: state.reason };
     const { authorization } = state;
@@ -80,7 +83,7 @@ export async function pollDeviceCode(
     }
     if (!(await tx.redeemDeviceAuthorization(authorization.id))) return { ok: false, reason: 'device_code_used' };
     const subject = authorization.subject as string;
-    const issued = await issueGrant(tx, client, subject, authorization.scope, now, dpopJkt);
+    const issued = await issueGrant(tx, client, subject, authorization.scope, now, dpop?.jkt);
     // Kept for the ID tokens of the grant's refreshes, whose auth_time is the approval's sign-in (OIDC Core §12.2).
     if (authorization.authTime !== null && authorization.scope.includes('openid'))
       await tx.insertGrantAuthentication(issued.grant.id, authorization.authTime, authorization.amr);

@@ -6,6 +6,7 @@ import {
   DPOP_PROOF_LIFETIME,
   DpopNonceRequired,
   InvalidDpopProof,
+  OAuthError,
   type CheckedDpopProof,
   type DpopExpectations,
   type DpopSignatureStep,
@@ -90,6 +91,29 @@ function sameText(a: string, b: string): boolean {
 type ProofStore = Pick<Repository, 'noteDpopProof' | 'deleteExpiredDpopProofs'>;
 
 /**
+ * A proof checked in everything but its `jti`, which the caller notes once (RFC 9449 §11.1) in the
+ * transaction of its own writes with `noteTokenProof`: one commit for both, and a replayed proof
+ * leaves those writes undone.
+ */
+export interface UnnotedDpopProof {
+  readonly jkt: string;
+  /** The replay table's key: a digest of key and `jti`, so one client's jti cannot block another's. */
+  readonly replayId: string;
+  /** Until when the proof must stay noted: past it, the iat window refuses the proof anyway. */
+  readonly noteUntil: number;
+}
+
+/**
+ * Notes a token request's proof as used (RFC 9449 §11.1) in `tx`, the transaction of the grant's
+ * writes; a proof seen before, on any process, is refused with invalid_dpop_proof. Call it before
+ * the grant's other writes, so that a replay writes nothing. On PostgreSQL a concurrent transaction
+ * noting the same id waits for this one's outcome on the primary key; on SQLite the write lock orders them.
+ */
+export async function noteTokenProof(tx: Pick<Repository, 'noteDpopProof'>, proof: UnnotedDpopProof): Promise<void> {
+  if (!(await tx.noteDpopProof(proof.replayId, proof.noteUntil))) throw new OAuthError('dpop_proof_invalid');
+}
+
+/**
  * The server's DPoP proof check, for the token endpoint and its own resources: the contract's rules
  * (RFC 9449 §4.3), the nonce when the server requires one (§8, §9), and `jti` noted in the store so
  * that a proof is used once on every process (§11.1). Only a request that carries a proof pays for it.
@@ -107,8 +131,26 @@ export class DpopProofs {
     this.nonces = nonces;
   }
 
-  /** Refuses with InvalidDpopProof or DpopNonceRequired; a missing proof is invalid. */
+  /** Refuses with InvalidDpopProof or DpopNonceRequired; a missing proof is invalid. Notes the jti on its own. */
   async check(proof: string | undefined, expected: Omit<DpopExpectations, 'now'>): Promise<CheckedDpopProof> {
+    const { checked, unnoted } = await this.#verify(proof, expected);
+    const fresh = await this.#store.noteDpopProof(unnoted.replayId, unnoted.noteUntil);
+    if (!fresh) throw new InvalidDpopProof('The DPoP proof was used before (its jti is not new).');
+    return checked;
+  }
+
+  /**
+   * As `check`, but the jti is left for the caller to note with `noteTokenProof` in its own
+   * transaction (the token endpoint's grants): no commit of its own.
+   */
+  async checkUnnoted(proof: string | undefined, expected: Omit<DpopExpectations, 'now'>): Promise<UnnotedDpopProof> {
+    return (await this.#verify(proof, expected)).unnoted;
+  }
+
+  async #verify(
+    proof: string | undefined,
+    expected: Omit<DpopExpectations, 'now'>,
+  ): Promise<{ checked: CheckedDpopProof; unnoted: UnnotedDpopProof }> {
     if (proof === undefined) throw new InvalidDpopProof('The request has no DPoP proof.');
     const now = this.#clock.now();
     const checked = await checkDpopProof(proof, { ...expected, now }, joseDpopSignature, accessTokenHash);
@@ -117,10 +159,9 @@ export class DpopProofs {
       throw new DpopNonceRequired(this.nonces.current(now));
     await this.#prune(now);
     // §11.1: the id names the key too, so one client's jti cannot block another's.
-    const id = createHash('sha256').update(`${checked.jkt}.${checked.jti}`).digest('base64url');
-    const fresh = await this.#store.noteDpopProof(id, checked.iat + DPOP_PROOF_LIFETIME + DPOP_CLOCK_SKEW);
-    if (!fresh) throw new InvalidDpopProof('The DPoP proof was used before (its jti is not new).');
-    return checked;
+    const replayId = createHash('sha256').update(`${checked.jkt}.${checked.jti}`).digest('base64url');
+    const noteUntil = checked.iat + DPOP_PROOF_LIFETIME + DPOP_CLOCK_SKEW;
+    return { checked, unnoted: { jkt: checked.jkt, replayId, noteUntil } };
   }
 
   async #prune(now: number): Promise<void> {

@@ -13,6 +13,7 @@ import { isScopeSubset } from './scope.js';
 import { digestOf } from '../primitives/secrets.js';
 import { newOpaqueSecret } from '../primitives/random.js';
 import type { RefreshSuccessors } from './refresh-successors.js';
+import { noteTokenProof, type UnnotedDpopProof } from './dpop-proofs.js';
 import { revokeFamily } from './revoke-family.js';
 import { OPENID_SCOPE } from './id-tokens.js';
 
@@ -127,8 +128,8 @@ interface RefreshRequest {
   readonly scope: readonly string[] | undefined;
   readonly now: number;
   readonly successors: RefreshSuccessors;
-  /** The key of the request's DPoP proof, if any (RFC 9449 §5). */
-  readonly dpopJkt?: string | undefined;
+  /** The request's DPoP proof, if any (RFC 9449 §5): its key, and its jti to note in the exchange. */
+  readonly dpop?: UnnotedDpopProof | undefined;
 }
 
 type RefreshOutcome =
@@ -150,6 +151,9 @@ export async function exchangeRefreshToken(trail: AuditTrail, request: RefreshRe
   const { client, now } = request;
   const { policy } = client;
   return trail.transaction(async (tx, audit): Promise<RefreshOutcome> => {
+    // RFC 9449 §11.1: the proof's jti is noted in this transaction, first: one commit with the
+    // rotation, and a replayed proof (invalid_dpop_proof) rotates nothing. No proof, no statement.
+    if (request.dpop !== undefined) await noteTokenProof(tx, request.dpop);
     const inFamily = await tx.findRefreshToken(digestOf(request.presentedToken));
     if (!inFamily) return refused('refresh_token_invalid');
     // Checked before the state, so a client learns nothing about another client's tokens.
@@ -157,7 +161,7 @@ export async function exchangeRefreshToken(trail: AuditTrail, request: RefreshRe
     // RFC 9449 §5: a token bound to a DPoP key answers only a proof of that key, before any other
     // rule and writing nothing: a thief without the key neither learns its state nor revokes the
     // family, the answer never changes on retry, and the replay window serves only the same key.
-    if (inFamily.grant.dpopJkt != null && inFamily.grant.dpopJkt !== request.dpopJkt)
+    if (inFamily.grant.dpopJkt != null && inFamily.grant.dpopJkt !== request.dpop?.jkt)
       return refused('refresh_token_dpop_key_mismatch');
     // Most exchanges cannot be a replay inside the window: they skip the lookup, its await and a copy.
     const found: PresentedRefreshToken = mayBeInReplayWindow(inFamily, request)

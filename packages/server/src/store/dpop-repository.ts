@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { tokenPathQueries } from './token-path-queries.js';
 
 /** The DPoP proofs seen (RFC 9449 §11.1), shared by every process of the store. */
 export interface DpopRepository {
@@ -15,11 +16,7 @@ export interface DpopRepository {
 export function createDpopRepository(db: Kysely<Database>): DpopRepository {
   return {
     async noteDpopProof(id, expiresAt) {
-      const result = await db
-        .insertInto('dpop_proofs')
-        .values({ id, expires_at: expiresAt })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .executeTakeFirst();
+      const result = await tokenPathQueries.noteDpopProof(db, { id, expiresAt }).executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
     },
     async deleteExpiredDpopProofs(now) {

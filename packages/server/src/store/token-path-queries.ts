@@ -115,6 +115,13 @@ export const tokenPathQueries = {
       .where('grant_id', '=', p.id)
       .returning(['auth_time', 'amr']),
 
+  /** A DPoP proof seen (dpop-repository.ts): a new id is inserted, one noted before changes nothing. */
+  noteDpopProof: (db: Kysely<Database>, p: { id: string; expiresAt: number }) =>
+    db
+      .insertInto('dpop_proofs')
+      .values({ id: p.id, expires_at: p.expiresAt })
+      .onConflict((oc) => oc.column('id').doNothing()),
+
   /** `body` is the record's JSON text. */
   insertRecord: (
     db: Kysely<Database>,

@@ -4,9 +4,9 @@ import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
 import { inSpan, isTracing } from '../../telemetry/tracing.js';
 import type { ClientRecord } from '../../primitives/records.js';
-import type { TokenRequestProof } from '../grants/grant.js';
 import { grantHandlerOf } from '../grants/index.js';
 import type { OAuthServices } from '../services.js';
+import { noteTokenProof } from '../dpop-proofs.js';
 import { oauthEndpoint } from './endpoint.js';
 
 const PATH = '/token';
@@ -34,6 +34,8 @@ export const tokenEndpoint = oauthEndpoint({
     const scoped = servicesFor(target, services);
     // No DPoP header, no work: the plain request reads nothing more.
     const proof = request.headers.dpop === undefined ? noProof(client) : await proofOf(request, reply, services);
+    // RFC 9449 §11.1: a grant without a transaction of its own has the jti noted here, on its own.
+    if (proof !== undefined && grant.notesDpopProof !== true) await noteTokenProof(services.store, proof);
     const response = isTracing()
       ? await inSpan(
           `oauth.grant ${grant.grantType}`,
@@ -66,8 +68,8 @@ async function proofOf(request: FastifyRequest, reply: FastifyReply, services: O
   // §4.3 step 1: exactly one DPoP header.
   if (typeof header !== 'string') throw new OAuthError('dpop_proof_invalid');
   try {
-    const checked = await services.dpop.check(header, { method: 'POST', url: `${services.issuer}${PATH}` });
-    return { jkt: checked.jkt } satisfies TokenRequestProof;
+    // The jti is noted by the grant, in its transaction (GrantHandler.notesDpopProof), or just above.
+    return await services.dpop.checkUnnoted(header, { method: 'POST', url: `${services.issuer}${PATH}` });
   } catch (error) {
     if (error instanceof DpopNonceRequired) throw new OAuthError('dpop_nonce_required');
     if (error instanceof InvalidDpopProof) throw new OAuthError('dpop_proof_invalid');

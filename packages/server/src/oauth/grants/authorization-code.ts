@@ -16,6 +16,7 @@ const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
  */
 export const authorizationCodeGrant = grantHandler({
   grantType: 'authorization_code',
+  notesDpopProof: true,
   async handle(params, client, services, proof) {
     const { audit, clock, accessTokens } = services;
     const code = params.require('code');
@@ -29,7 +30,7 @@ export const authorizationCodeGrant = grantHandler({
       redirectUri,
       codeVerifier,
       now,
-      dpopJkt: proof?.jkt,
+      dpop: proof,
     });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant, refreshToken, nonce, authTime, amr } = outcome;

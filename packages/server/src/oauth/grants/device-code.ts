@@ -14,11 +14,12 @@ import { withIdToken } from '../id-token-response.js';
  */
 export const deviceCodeGrant = grantHandler({
   grantType: 'urn:ietf:params:oauth:grant-type:device_code',
+  notesDpopProof: true,
   async handle(params, client, services, proof) {
     const { store, clock, accessTokens } = services;
     const deviceCode = params.require('device_code');
     const now = clock.now();
-    const outcome = await pollDeviceCode(store, { deviceCode, client, now, dpopJkt: proof?.jkt });
+    const outcome = await pollDeviceCode(store, { deviceCode, client, now, dpop: proof });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant, refreshToken, authTime, amr } = outcome;
     const response = tokenResponse(accessTokens, {

@@ -2,6 +2,7 @@ import type { FormParams } from '../../http/form.js';
 import type { ClientRecord } from '../../primitives/records.js';
 import type { TokenServices } from '../services.js';
 import type { GatehouseTokenResponse } from '@gatehouse/contract';
+import type { UnnotedDpopProof } from '../dpop-proofs.js';
 
 /**
  * One grant type of the token endpoint: reads its parameters, answers tokens or throws OAuthError.
@@ -15,6 +16,11 @@ export interface GrantHandler<Type extends string = string> {
    * (RFC 8693 §2.1); otherwise the token endpoint restricts the token to a resource this server serves.
    */
   readonly resolvesOwnTarget?: boolean;
+  /**
+   * The grant notes the proof's jti itself (`noteTokenProof`), in the transaction it runs anyway, so
+   * that a DPoP request costs no commit more than a plain one; otherwise the endpoint notes it first.
+   */
+  readonly notesDpopProof?: boolean;
   /** The security events the exchange records (e.g. a detected reuse) go through `services.audit`. */
   handle(
     params: FormParams,
@@ -24,10 +30,11 @@ export interface GrantHandler<Type extends string = string> {
   ): Promise<GatehouseTokenResponse>;
 }
 
-/** The token request's verified DPoP proof (RFC 9449 §5): the thumbprint of its key. */
-export interface TokenRequestProof {
-  readonly jkt: string;
-}
+/**
+ * The token request's verified DPoP proof (RFC 9449 §5): the thumbprint of its key, and its jti not
+ * yet noted as used (§11.1); see `GrantHandler.notesDpopProof`.
+ */
+export type TokenRequestProof = UnnotedDpopProof;
 
 /** Declares a grant, keeping its `grant_type` as a literal type so `GrantType` derives from the registry. */
 export function grantHandler<const Type extends string>(handler: GrantHandler<Type>): GrantHandler<Type> {

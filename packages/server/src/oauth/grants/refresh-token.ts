@@ -13,6 +13,7 @@ import { withRefreshIdToken } from '../id-token-response.js';
  */
 export const refreshTokenGrant = grantHandler({
   grantType: 'refresh_token',
+  notesDpopProof: true,
   async handle(params, client, { store, audit, clock, accessTokens, refreshSuccessors, idTokens }, proof) {
     const presentedToken = params.require('refresh_token');
     const scope = parseScope(params.get('scope'));
@@ -23,7 +24,7 @@ export const refreshTokenGrant = grantHandler({
       scope,
       now,
       successors: refreshSuccessors,
-      dpopJkt: proof?.jkt,
+      dpop: proof,
     });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant } = outcome;

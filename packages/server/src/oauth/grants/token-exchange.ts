@@ -2,7 +2,10 @@ import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
 import { parseScope } from '../scope.js';
 import { issueGrant } from '../grant-issuance.js';
-import { decideExchange, ExchangeRefused } from '../token-exchange.js';
+import { decideExchange, ExchangeRefused, type ExchangeDecision } from '../token-exchange.js';
+import { noteTokenProof } from '../dpop-proofs.js';
+import type { ClientRecord } from '../../primitives/records.js';
+import type { Repository } from '../../store/repository.js';
 
 /**
  * grant_type=urn:ietf:params:oauth:grant-type:token-exchange (RFC 8693): a confidential client
@@ -16,6 +19,7 @@ export const tokenExchangeGrant = grantHandler({
   grantType: 'urn:ietf:params:oauth:grant-type:token-exchange',
   // §2.1 `resource` and `audience` name other services' targets, which the policy judges.
   resolvesOwnTarget: true,
+  notesDpopProof: true,
   async handle(params, client, services, proof) {
     // RFC 8693 §2.1 leaves client authentication to the server; this one exchanges for confidential clients only.
     if (client.secretDigest === null) throw new OAuthError('grant_type_not_allowed');
@@ -43,23 +47,23 @@ export const tokenExchangeGrant = grantHandler({
         await audit.record({ event: 'token_exchange_refused', at: now, clientId: client.id, reason: error.refusal });
       throw error;
     }
-    // §2.1 requested_token_type refresh_token (by policy): a new grant of this client for the user,
-    // its parent the subject token's grant, whose revocation revokes it (store revokeGrant).
-    let refreshToken: string | null = null;
-    let grantId = decision.grantId;
-    if (decision.refreshToken && decision.grantId !== null) {
-      const parentGrantId = decision.grantId;
-      const exchange = { ...(decision.act === undefined ? {} : { act: decision.act }), audience: decision.audience };
-      const issued = await audit.transaction(async (tx) => {
-        // Refused if the parent was revoked since it was checked: no live child of a revoked grant.
-        const parent = await tx.findGrantLivenessForChild(parentGrantId);
-        if (parent === undefined || parent.revokedAt !== null)
-          throw new ExchangeRefused('token_exchange_subject_invalid');
-        return issueGrant(tx, client, decision.subject, decision.scope, now, undefined, { exchange, parentGrantId });
+    // One transaction: the proof's jti (RFC 9449 §11.1), the child grant if any and the audit event,
+    // so that a DPoP exchange costs no commit more than a plain one and a replayed proof issues nothing.
+    const { refreshToken, grantId } = await audit.transaction(async (tx, record) => {
+      if (proof !== undefined) await noteTokenProof(tx, proof);
+      const issued = await issueChildGrant(tx, client, decision, now);
+      const grantId = issued?.grant.id ?? decision.grantId;
+      await record({
+        event: 'token_exchanged',
+        at: now,
+        clientId: client.id,
+        subject: decision.subject,
+        grantId,
+        actor: decision.act?.sub ?? null,
+        reason: `${decision.act === undefined ? 'impersonation' : 'delegation'} for ${decision.audience}`,
       });
-      refreshToken = issued.refreshToken;
-      grantId = issued.grant.id;
-    }
+      return { refreshToken: issued?.refreshToken ?? null, grantId };
+    });
     const access_token = accessTokens.mint({
       subject: decision.subject,
       clientId: client.id,
@@ -73,15 +77,6 @@ export const tokenExchangeGrant = grantHandler({
       // RFC 9449 §5: a request with a DPoP proof gets a token bound to its key.
       ...(proof === undefined ? {} : { dpopJkt: proof.jkt }),
     });
-    await audit.record({
-      event: 'token_exchanged',
-      at: now,
-      clientId: client.id,
-      subject: decision.subject,
-      grantId,
-      actor: decision.act?.sub ?? null,
-      reason: `${decision.act === undefined ? 'impersonation' : 'delegation'} for ${decision.audience}`,
-    });
     return {
       access_token,
       // §2.2.1: REQUIRED; the access token is a JWT either way, typed as asked.
@@ -93,3 +88,18 @@ export const tokenExchangeGrant = grantHandler({
     };
   },
 });
+
+/**
+ * §2.1 requested_token_type refresh_token (by policy): a new grant of this client for the user, its
+ * parent the subject token's grant, whose revocation revokes it (store revokeGrant). Undefined when
+ * the exchange issues no refresh token.
+ */
+async function issueChildGrant(tx: Repository, client: ClientRecord, decision: ExchangeDecision, now: number) {
+  if (!decision.refreshToken || decision.grantId === null) return undefined;
+  const parentGrantId = decision.grantId;
+  const exchange = { ...(decision.act === undefined ? {} : { act: decision.act }), audience: decision.audience };
+  // Refused if the parent was revoked since it was checked: no live child of a revoked grant.
+  const parent = await tx.findGrantLivenessForChild(parentGrantId);
+  if (parent === undefined || parent.revokedAt !== null) throw new ExchangeRefused('token_exchange_subject_invalid');
+  return issueGrant(tx, client, decision.subject, decision.scope, now, undefined, { exchange, parentGrantId });
+}

@@ -18,6 +18,7 @@ export type HotQueries = Pick<
   | 'revokeGrant'
   | 'touchGrantUse'
   | 'insertRecord'
+  | 'noteDpopProof'
 >;
 
 /**
@@ -41,6 +42,7 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
   const updateRefreshToken = prepare(database, db, q.updateRefreshToken);
   const touchGrantUse = prepare(database, db, q.touchGrantUse);
   const insertRecord = prepare(database, db, q.insertRecord);
+  const noteDpopProof = prepare(database, db, q.noteDpopProof);
 
   return {
     async findClient(id) {
@@ -77,6 +79,9 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
     },
     async insertRecord(r) {
       insertRecord.run({ ...r, body: JSON.stringify(r.body) });
+    },
+    async noteDpopProof(id, expiresAt) {
+      return noteDpopProof.run({ id, expiresAt }).changes > 0;
     },
   };
 }

@@ -67,6 +67,8 @@ export async function openSqliteStore({
     insertRecord: (record) => commits.run((tx) => tx.insertRecord(record)),
     updateRecord: (...args) => commits.run((tx) => tx.updateRecord(...args)),
     deleteRecord: (...args) => commits.run((tx) => tx.deleteRecord(...args)),
+    // A proof noted on its own (a grant without a transaction, a resource request) shares it too.
+    noteDpopProof: (id, expiresAt) => commits.run((tx) => tx.noteDpopProof(id, expiresAt)),
     // BEGIN IMMEDIATE takes the write lock before the first read, so two transactions (in this
     // process or another one on the same file) never both read a token as unused.
     transaction: (work) => commits.run(work),
