@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// Instructions per request, counted by valgrind's callgrind: `node bench/instructions.mjs [--gatehouse
+// <dist/cli/main.js>] [--kind introspect|refresh] [--requests N]`.
+//
+// Requests per second on a shared 2-core virtual machine move by ±30% from one run to the next (the
+// same build measured 5,389 and 9,098 introspections/s ten minutes apart, other processes idle), so a
+// before/after of a few percent cannot be read from them. Callgrind counts the instructions the
+// server process executes in user space, whatever else the machine does: the same build and inputs
+// give the same count. The server is started under callgrind twice on a fresh copy of the same
+// database, answers W warm-up requests (and then N more in the second start) sent one at a time on
+// one connection, and stops; the difference of the two totals over N is the instructions of one
+// request at steady state (start-up, migrations and JIT warm-up cancel out). Kernel time (the socket
+// write, SQLite's fsync and locks) is not counted: for those, see the syscalls per request
+// (`strace -c`), which did not change. Needs valgrind (Debian's package); about 3 minutes.
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const { values: options } = parseArgs({
+  options: {
+    gatehouse: { type: 'string', default: join(BENCH, '../packages/server/dist/cli/main.js') },
+    kind: { type: 'string', default: 'introspect' },
+    requests: { type: 'string', default: '2000' },
+    warmup: { type: 'string', default: '1000' },
+  },
+});
+const { DEFAULT_RATE_LIMITS } = await import(join(BENCH, '../packages/server/dist/index.js'));
+/** Rate limits on, raised past this load, as `npm run bench` runs them. */
+const RAISED_RATE_LIMITS = Object.fromEntries(
+  Object.keys(DEFAULT_RATE_LIMITS).map((name) => [`RATE_LIMIT_${name.toUpperCase()}`, '1000000/s']),
+);
+const N = Number(options.requests);
+const W = Number(options.warmup);
+const work = mkdtempSync(join(tmpdir(), 'gatehouse-instructions-'));
+
+function run(command, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} exited ${code}`))));
+  });
+}
+
+/** The bench's own setup: a client, 64 refresh-token chains. */
+const template = join(work, 'template.db');
+const made = JSON.parse(
+  await run(process.execPath, [join(BENCH, 'setup/gatehouse.mjs'), 'client', template, '0', '0']),
+);
+const { tokens } = JSON.parse(
+  await run(process.execPath, [join(BENCH, 'setup/gatehouse.mjs'), 'chains', template, '64']),
+);
+const authorization = `Basic ${Buffer.from(`${made.clientId}:${made.clientSecret}`).toString('base64')}`;
+
+/** Total instructions of one server start that answers `count` requests, then stops. */
+async function instructions(count, port) {
+  const database = join(work, `${count}.db`);
+  copyFileSync(template, database);
+  const out = join(work, `${count}.callgrind`);
+  const server = spawn(
+    'valgrind',
+    ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, options.gatehouse, 'serve'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        DATABASE_URL: `sqlite://${database}`,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        ISSUER: 'http://localhost',
+        LOG_LEVEL: 'warn',
+        ...RAISED_RATE_LIMITS,
+      },
+    },
+  );
+  await new Promise((resolve, reject) => {
+    let log = '';
+    server.stdout.on('data', (chunk) => {
+      log += chunk;
+      if (/listening on/.test(log)) resolve();
+    });
+    server.on('close', () => reject(new Error(`the server stopped before listening: ${log}`)));
+  });
+  const heads = [...tokens];
+  for (let i = 0; i < count; i++) {
+    const k = i % heads.length;
+    const body =
+      options.kind === 'refresh' ? `grant_type=refresh_token&refresh_token=${heads[k]}` : `token=${heads[k]}`;
+    const response = await fetch(`http://127.0.0.1:${port}/${options.kind === 'refresh' ? 'token' : 'introspect'}`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`${response.status} ${text}`);
+    if (options.kind === 'refresh') heads[k] = JSON.parse(text).refresh_token;
+  }
+  const closed = new Promise((resolve) => server.on('close', resolve));
+  server.kill('SIGINT');
+  await closed;
+  const summary = /^summary: (\d+)/m.exec(readFileSync(out, 'utf8'));
+  if (!summary) throw new Error(`no summary in ${out}`);
+  return Number(summary[1]);
+}
+
+try {
+  const [base, more] = await Promise.all([instructions(W, 47_101), instructions(W + N, 47_102)]);
+  const perRequest = (more - base) / N;
+  console.log(
+    `${options.kind}: ${Math.round(perRequest).toLocaleString('en')} instructions per request ` +
+      `(${options.gatehouse}; ${W} warm-up, ${N} measured, one connection, sequential)`,
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
