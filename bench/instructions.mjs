@@ -57,7 +57,7 @@ const { tokens } = JSON.parse(
 const authorization = `Basic ${Buffer.from(`${made.clientId}:${made.clientSecret}`).toString('base64')}`;
 
 /** Total instructions of one server start that answers `count` requests, then stops. */
-async function instructions(count, port) {
+async function instructions(count) {
   const database = join(work, `${count}.db`);
   copyFileSync(template, database);
   const out = join(work, `${count}.callgrind`);
@@ -69,7 +69,7 @@ async function instructions(count, port) {
       env: {
         ...process.env,
         DATABASE_URL: `sqlite://${database}`,
-        PORT: String(port),
+        PORT: '0',
         HOST: '127.0.0.1',
         ISSUER: 'http://localhost',
         LOG_LEVEL: 'warn',
@@ -77,11 +77,13 @@ async function instructions(count, port) {
       },
     },
   );
-  await new Promise((resolve, reject) => {
-    let log = '';
+  let log = '';
+  server.stderr.on('data', (chunk) => (log += chunk));
+  const port = await new Promise((resolve, reject) => {
     server.stdout.on('data', (chunk) => {
       log += chunk;
-      if (/listening on/.test(log)) resolve();
+      const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log);
+      if (listening) resolve(Number(listening[1]));
     });
     server.on('close', () => reject(new Error(`the server stopped before listening: ${log}`)));
   });
@@ -108,7 +110,7 @@ async function instructions(count, port) {
 }
 
 try {
-  const [base, more] = await Promise.all([instructions(W, 47_101), instructions(W + N, 47_102)]);
+  const [base, more] = await Promise.all([instructions(W), instructions(W + N)]);
   const perRequest = (more - base) / N;
   console.log(
     `${options.kind}: ${Math.round(perRequest).toLocaleString('en')} instructions per request ` +
