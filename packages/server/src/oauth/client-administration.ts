@@ -60,7 +60,7 @@ export async function updateClient(
           ...(current.authMethod === undefined ? {} : { authMethod: current.authMethod }),
         },
         current.createdAt,
-        true,
+        { idStored: true },
       ),
       secretDigest: current.secretDigest,
     };

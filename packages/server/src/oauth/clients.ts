@@ -135,12 +135,16 @@ export async function registerClient(
 }
 
 /**
- * The client `r` registers (every field checked), without a secret; nothing is stored. `stored`: the
- * new settings of a client already stored, whose id is not checked again (a client ID metadata
+ * The client `r` registers (every field checked), without a secret; nothing is stored. `idStored`:
+ * the new settings of a client already stored, whose id is not checked again (a client ID metadata
  * document's URL is one, which no one registers).
  */
-export function clientFromRegistration(r: ClientRegistration, now: number, stored = false): ClientRecord {
-  if (!stored && !CLIENT_ID.test(r.id))
+export function clientFromRegistration(
+  r: ClientRegistration,
+  now: number,
+  { idStored = false }: { readonly idStored?: boolean } = {},
+): ClientRecord {
+  if (!idStored && !CLIENT_ID.test(r.id))
     throw new OperatorInputError('client id must be 1 to 128 characters of [A-Za-z0-9._~-]');
   const grantTypes = (
     r.grantTypes ??
