@@ -208,6 +208,12 @@ const SHARED_CHUNK = 25;
  */
 const RUN_LIMIT_MS = 10 * 60_000;
 
+/**
+ * The environment of every run: test passwords are hashed at scrypt N = 2^10, not 2^15, in the
+ * servers and CLI commands the tests spawn too (packages/server/test/_password-cost.ts says why).
+ */
+const TEST_ENV = { PASSWORD_HASH_COST: '10', ...process.env };
+
 /** The process groups of the runs going now, killed if this script is interrupted. */
 const groups = new Set();
 for (const signal of ['SIGINT', 'SIGTERM'])
@@ -240,6 +246,7 @@ function run(args, cwd, echo) {
     // In a process group of its own, so that a run over its limit goes with everything it started.
     const child = spawn(TSX, ['--conditions=@gatehouse/source', ...reporter, ...args], {
       cwd,
+      env: TEST_ENV,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -78,6 +78,8 @@ export async function startGatehouse({
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...rateLimits },
     rateLimitClock: clock.nowMs,
     dpopNonces,
+    // Test passwords are hashed at scrypt N = 2^10, as in the server's tests (test/_password-cost.ts).
+    passwordHashCost: 10,
   });
   proxy.target = server.url;
   const { store } = server.context;

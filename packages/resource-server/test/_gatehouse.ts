@@ -33,7 +33,15 @@ export async function startGatehouse({ api }: { api?: string } = {}): Promise<Ga
   const databaseUrl = `sqlite:${join(dataDir, 'gatehouse.db')}`;
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
-  const server = await startServer({ databaseUrl, issuer, port, host: '127.0.0.1', ...(api ? { api } : {}) });
+  // Test passwords are hashed at scrypt N = 2^10, as in the server's tests (test/_password-cost.ts).
+  const server = await startServer({
+    databaseUrl,
+    issuer,
+    port,
+    host: '127.0.0.1',
+    passwordHashCost: 10,
+    ...(api ? { api } : {}),
+  });
   const { store } = server.context;
   const now = () => Math.floor(Date.now() / 1000);
   return {

@@ -11,6 +11,7 @@ import type { TracingMode } from './telemetry/start.js';
 import { SECOND_FACTOR_POLICIES, type SecondFactorPolicy } from './primitives/records.js';
 import { REGISTRATION_POLICIES, type RegistrationPolicy } from './oauth/dynamic-registration.js';
 import { clientIdMetadataFromEnv } from './oauth/client-id-metadata-config.js';
+import { PASSWORD_HASH_COSTS } from './users/passwords.js';
 import type { ClientIdMetadataPolicy } from './oauth/client-id-metadata.js';
 
 /** Configuration from the environment; every variable is optional. */
@@ -63,6 +64,8 @@ export interface ServerConfig {
   readonly dpopNonces: boolean;
   /** SECOND_FACTOR: off, optional (default) or required, for every client that sets none (issue 26). */
   readonly secondFactor: SecondFactorPolicy;
+  /** PASSWORD_HASH_COST: log2 of scrypt's N for new password hashes (users/passwords.ts); unset, 15. */
+  readonly passwordHashCost?: number;
 }
 
 export function configFromEnv(
@@ -105,7 +108,19 @@ export function configFromEnv(
     jwksUriAllowAddresses: addressRangesFrom('JWKS_URI_ALLOW_ADDRESSES', env.JWKS_URI_ALLOW_ADDRESSES),
     dpopNonces: dpopNoncesFrom(env.DPOP_NONCES),
     secondFactor: secondFactorFrom(env.SECOND_FACTOR),
+    passwordHashCost: passwordHashCostFrom(env.PASSWORD_HASH_COST),
   };
+}
+
+function passwordHashCostFrom(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const cost = Number(value);
+  const { min, max } = PASSWORD_HASH_COSTS;
+  if (!/^\d+$/.test(value) || cost < min || cost > max)
+    throw new Error(
+      `PASSWORD_HASH_COST is a whole number from ${min} to ${max} (log2 of scrypt's N), got ${JSON.stringify(value)}`,
+    );
+  return cost;
 }
 
 /**

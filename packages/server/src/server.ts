@@ -37,6 +37,7 @@ import type { MigrationMode } from './store/migrations.js';
 import type { Store } from './store/store.js';
 import { FactorSealing } from './factors/sealing.js';
 import type { SecondFactorPolicy } from './primitives/records.js';
+import { usePasswordHashCost } from './users/passwords.js';
 
 export interface ContextOptions {
   /**
@@ -167,6 +168,11 @@ export interface StartOptions {
   readonly secondFactor?: SecondFactorPolicy;
   /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
   readonly idleConnectionGraceMs?: number;
+  /**
+   * PASSWORD_HASH_COST: log2 of scrypt's N for the password hashes made from now on in this process
+   * (users/passwords.ts); unset, the process keeps its cost (15 unless set before).
+   */
+  readonly passwordHashCost?: number;
 }
 
 export interface RunningServer {
@@ -180,6 +186,7 @@ export interface RunningServer {
 
 /** Opens the store, builds the app and listens. */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
+  if (options.passwordHashCost !== undefined) usePasswordHashCost(options.passwordHashCost);
   // A broken document stops the server before anything listens.
   const api = typeof options.api === 'string' ? loadApiDefinition(options.api) : options.api;
   const store = await openStore(options.databaseUrl, { migrations: options.migrations ?? 'apply' });

@@ -19,6 +19,7 @@ import type { DemoFlows } from '../src/pages/demo-flows.js';
 import { startServer, type RunningServer, type StartOptions } from '../src/server.js';
 import type { RegistrationPolicy } from '../src/oauth/dynamic-registration.js';
 import { freePort } from './_pg-cluster.js';
+import { TEST_PASSWORD_HASH_COST } from './_password-cost.js';
 
 /** The OpenAPI document shipped at the repository root. */
 export const SHIPPED_OPENAPI = fileURLToPath(new URL('../../../openapi.yaml', import.meta.url));
@@ -171,6 +172,7 @@ export async function startTestServer({
     keyEncryptionKey,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).
     idleConnectionGraceMs: 0,
+    passwordHashCost: TEST_PASSWORD_HASH_COST,
     // The limiter runs on the test's clock too: time passes for it only when a test says so.
     rateLimits: { ...UNREACHABLE_RATE_LIMITS, ...rateLimits },
     rateLimitClock: () => clock.now() * 1000,

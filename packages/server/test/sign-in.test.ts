@@ -18,6 +18,9 @@ import { MemoryRateLimitStore } from '../src/store/sqlite/rate-limit-store.js';
 import type { Store } from '../src/store/store.js';
 import { addUser } from '../src/users/users.js';
 import { DIALECTS, executeStatements, freshDatabase } from './_dialects.js';
+import { hashTestPasswordsCheaply } from './_password-cost.js';
+
+hashTestPasswordsCheaply();
 
 const NOW = 1_800_000_000;
 const PASSWORD = 'a long passphrase';

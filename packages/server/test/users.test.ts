@@ -10,7 +10,17 @@ import { createContext } from '../src/server.js';
 import { CLI_AUDIT_SINK } from '../src/cli/open-context.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
-import { hashPassword, verifyPassword } from '../src/users/passwords.js';
+import {
+  DEFAULT_PASSWORD_HASH_COST,
+  hashPassword,
+  passwordHashCost,
+  usePasswordHashCost,
+  verifyPassword,
+} from '../src/users/passwords.js';
+import { configFromEnv } from '../src/config.js';
+import { hashTestPasswordsCheaply } from './_password-cost.js';
+
+hashTestPasswordsCheaply();
 import type { UserRecord } from '../src/store/identity-repository.js';
 import { addUser, checkPassword } from '../src/users/users.js';
 import { DIALECTS, freshDatabase } from './_dialects.js';
@@ -23,13 +33,35 @@ async function authenticateUser(store: Store, username: string, password: string
 }
 
 describe('user passwords (scrypt)', () => {
-  it('are stored as scrypt$N$r$p$salt$hash with a random 16-byte salt, and verify', async () => {
+  // Every other test of this file hashes cheaply (test/_password-cost.ts); these two set the cost themselves.
+  after(hashTestPasswordsCheaply);
+
+  it('are stored as scrypt$N$r$p$salt$hash with a random 16-byte salt at N = 2^15 by default, and verify', async () => {
+    usePasswordHashCost(DEFAULT_PASSWORD_HASH_COST);
+    assert.equal(DEFAULT_PASSWORD_HASH_COST, 15);
     const one = await hashPassword('correct horse');
     const two = await hashPassword('correct horse');
     assert.match(one, /^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     assert.notEqual(one, two, 'a fresh salt each time');
     assert.equal(await verifyPassword('correct horse', one), true);
     assert.equal(await verifyPassword('correct horsE', one), false);
+  });
+
+  it('PASSWORD_HASH_COST sets the cost of new hashes (log2 N, 10 to 20); unset, the default', async () => {
+    assert.equal(configFromEnv({}).passwordHashCost, undefined);
+    assert.equal(configFromEnv({ PASSWORD_HASH_COST: '16' }).passwordHashCost, 16);
+    for (const bad of ['9', '21', '15.5', 'high', '0x10'])
+      assert.throws(
+        () => configFromEnv({ PASSWORD_HASH_COST: bad }),
+        /PASSWORD_HASH_COST is a whole number from 10 to 20/,
+      );
+    assert.throws(() => usePasswordHashCost(9), RangeError);
+    usePasswordHashCost(12);
+    assert.equal(passwordHashCost(), 12);
+    const hash = await hashPassword('correct horse');
+    assert.match(hash, /^scrypt\$4096\$8\$1\$/);
+    usePasswordHashCost(11);
+    assert.equal(await verifyPassword('correct horse', hash), true, 'a stored hash keeps the cost it was made with');
   });
 
   it('the parameters travel with the hash, so a hash made with others still verifies', async () => {

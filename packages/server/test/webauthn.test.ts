@@ -25,6 +25,9 @@ import {
 import { DIALECTS, freshDatabase } from './_dialects.js';
 import { withFailingAuditInsert } from './_factors.js';
 import { SoftAuthenticator, type AuthenticatorFlags } from './_webauthn.js';
+import { hashTestPasswordsCheaply } from './_password-cost.js';
+
+hashTestPasswordsCheaply();
 
 const NOW = 1_800_000_000;
 const RP = relyingPartyOf('https://login.example.com') as RelyingParty;

@@ -12,6 +12,7 @@ import { SERVE, serveCommand } from './serve.js';
 import { REGISTRATION_TOKEN_COMMANDS, registrationTokensCommand } from './registration-tokens.js';
 import { USER_COMMANDS, usersCommand } from './users.js';
 import { UPSTREAM_COMMANDS, upstreamsCommand } from './upstreams.js';
+import { usePasswordHashCost } from '../users/passwords.js';
 
 export { listOf, unknownCommand, UsageError } from './declaration.js';
 
@@ -111,7 +112,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
       io.out(helpWithin(name, command.declared, args));
       return 0;
     }
-    return await command.run(args, configFromEnv(env), io);
+    const config = configFromEnv(env);
+    // A process-wide setting, like the log level: every command that hashes a password uses it.
+    if (config.passwordHashCost !== undefined) usePasswordHashCost(config.passwordHashCost);
+    return await command.run(args, config, io);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       reportError(io, 'usage', (error as Error).message);

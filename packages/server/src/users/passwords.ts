@@ -13,12 +13,40 @@ interface ScryptParams {
   readonly p: number;
 }
 
-/** 2^15 × 8 × 128 bytes = 32 MiB and some 50-100 ms per hash on a current core. */
-const SCRYPT_PARAMS: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
+/**
+ * The cost of new hashes, as log2 of scrypt's N (PASSWORD_HASH_COST). The default, 15, is
+ * 2^15 × 8 × 128 bytes = 32 MiB and some 50-100 ms per hash on a current core.
+ */
+export const DEFAULT_PASSWORD_HASH_COST = 15;
+/** The costs PASSWORD_HASH_COST may name: 10 (1 MiB, for tests and development) to 20 (1 GiB). */
+export const PASSWORD_HASH_COSTS = { min: 10, max: 20 } as const;
+
+let newHashParams: ScryptParams = scryptParams(DEFAULT_PASSWORD_HASH_COST);
+
+/** The cost of new hashes in this process (log2 of scrypt's N). */
+export function passwordHashCost(): number {
+  return Math.log2(newHashParams.N);
+}
+
+function scryptParams(cost: number): ScryptParams {
+  return { N: 2 ** cost, r: 8, p: 1 };
+}
+
+/**
+ * Sets the cost of the hashes made from now on in this process (the CLI applies PASSWORD_HASH_COST
+ * once at start). Stored hashes keep the cost they were made with: each names its own parameters.
+ */
+export function usePasswordHashCost(cost: number): void {
+  if (!Number.isInteger(cost) || cost < PASSWORD_HASH_COSTS.min || cost > PASSWORD_HASH_COSTS.max)
+    throw new RangeError(
+      `a password hash cost is ${PASSWORD_HASH_COSTS.min} to ${PASSWORD_HASH_COSTS.max}, got ${cost}`,
+    );
+  newHashParams = scryptParams(cost);
+}
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 // Upper bounds on parameters read back from the store, so that a tampered row cannot ask for gigabytes.
-const MAX_N = 2 ** 20;
+const MAX_N = 2 ** PASSWORD_HASH_COSTS.max;
 const MAX_R = 32;
 const MAX_P = 16;
 
@@ -61,7 +89,7 @@ function deriveNow(password: string, salt: Buffer, params: ScryptParams): Promis
 }
 
 /** Hashes a password with a fresh random salt. */
-export async function hashPassword(password: string, params: ScryptParams = SCRYPT_PARAMS): Promise<string> {
+export async function hashPassword(password: string, params: ScryptParams = newHashParams): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
   const key = await derive(password, salt, params);
   return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');

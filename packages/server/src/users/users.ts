@@ -3,7 +3,7 @@ import type { UserClaims, UserRecord } from '../store/identity-repository.js';
 import { newId } from '../primitives/ids.js';
 import type { Repository } from '../store/repository.js';
 import type { Store } from '../store/store.js';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { hashPassword, passwordHashCost, passwordProblem, verifyPassword } from './passwords.js';
 
 /**
  * Users sign in on the authorization pages with their username, which may change; their grants and
@@ -67,8 +67,15 @@ export async function addUser(
   return insertNewUser(store, await newUser(typedUsername, password, now, claims));
 }
 
-// Verified against when the username is unknown, so that answering takes as long as for a known one.
-let unknownUserHash: Promise<string> | undefined;
+// Verified against when the username is unknown, so that answering takes as long as for a known one:
+// made at the cost of new hashes, the cost of every user's hash but those made before it changed.
+let unknownUser: { readonly cost: number; readonly hash: Promise<string> } | undefined;
+
+function unknownUserHash(): Promise<string> {
+  const cost = passwordHashCost();
+  if (unknownUser?.cost !== cost) unknownUser = { cost, hash: hashPassword('gatehouse: no such user') };
+  return unknownUser.hash;
+}
 
 /** A sign-in attempt's outcome: the user, or why not (for the audit trail, never for the page). */
 type PasswordCheck =
@@ -80,8 +87,7 @@ type PasswordCheck =
  */
 export async function checkPassword(store: Store, typedUsername: string, password: string): Promise<PasswordCheck> {
   const user = await store.findUser(normalizeUsername(typedUsername));
-  unknownUserHash ??= hashPassword('gatehouse: no such user');
-  const matches = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash));
+  const matches = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash()));
   if (!user) return { failure: 'unknown_user' };
   if (!matches) return { failure: 'wrong_password' };
   // A disabled user is told what anyone with a wrong password is told; the audit trail says why.
