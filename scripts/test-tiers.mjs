@@ -6,7 +6,8 @@
 // Files of a shared tier run in one process per package (at most SHARED_CHUNK files: loaded once, then
 // run one after another, as `node --test` runs a file's tests); every other tier runs one process per
 // file. These runs ("jobs") go through a pool of N workers (default 2, one per core of the CI
-// machine; `--jobs 1` or GATEHOUSE_TEST_JOBS=1 runs them one at a time, in order). A job's output is
+// machine), taking the tiers in turn (poolOrder); `--jobs 1` or GATEHOUSE_TEST_JOBS=1 runs them one
+// at a time, tier after tier. A job's output is
 // held and printed whole when it ends. Files in ALONE (they count calls in a time window) run with no
 // other job beside them. Output is the node test runner's own, summary lines included; the exit code
 // is non-zero if any run failed. docs/testing.md describes the tiers and their measured times.
@@ -316,6 +317,21 @@ export function jobsOf(tiers, pkg) {
   return jobs;
 }
 
+/**
+ * The order of the jobs on several workers: the `alone` ones first (nothing runs yet, so none waits
+ * for a drain), then one of each tier in turn. Tiers differ in what they wait on: a server tier part
+ * keeps a core busy, a PostgreSQL cluster test mostly waits for elections and restarts, a browser
+ * test for chromium. Taken in turn, one job's waits are filled by another's work, where tier after
+ * tier would put two waiting (or two busy) jobs side by side.
+ */
+export function poolOrder(jobs) {
+  const byTier = Object.keys(TIERS).map((tier) => jobs.filter((j) => j.tier === tier && !j.alone));
+  const turns = [];
+  for (let i = 0; byTier.some((list) => i < list.length); i++)
+    for (const list of byTier) if (i < list.length) turns.push(list[i]);
+  return [...jobs.filter((j) => j.alone), ...turns];
+}
+
 async function runJob(job, echo) {
   const started = Date.now();
   const label = `tier ${job.tier}: packages/${job.pkg} (${job.name})`;
@@ -395,7 +411,7 @@ async function main() {
   }
   const started = Date.now();
   console.log(`${jobs.length} runs on ${workers} worker${workers === 1 ? '' : 's'}`);
-  const timings = await runPool(jobs, workers);
+  const timings = await runPool(workers === 1 ? jobs : poolOrder(jobs), workers);
   const wall = (Date.now() - started) / 1000;
   console.log('\n=== test tiers: wall time of each run ===');
   for (const tier of Object.keys(TIERS)) {
