@@ -46,6 +46,8 @@ const RSS_TARGET_MB = 200;
 const SCENARIOS = [
   { id: 'refresh', title: 'refresh grant, rotation (64 chains)', kind: 'refresh', peers: ['gatehouse', 'floor', 'oidc-provider', 'node:http'], stored: CHAINS },
   { id: 'refresh-replay', title: 'refresh, each token replayed once inside a 300 s window', kind: 'refreshReplay', peers: ['gatehouse'], stored: CHAINS, replayWindow: 300 },
+  // Tracing on (TRACING=otlp, every span exported to a local OTLP sink): its cost beside `refresh`, where it is off.
+  { id: 'refresh-traced', title: 'refresh grant, TRACING=otlp to a local OTLP receiver', kind: 'refresh', peers: ['gatehouse'], stored: CHAINS, tracing: true },
   // A public client's refresh tokens bound to a DPoP key (RFC 9449 §5): a proof checked, and noted, per refresh.
   { id: 'refresh-dpop', title: 'refresh grant, public client, DPoP-bound (64 chains)', kind: 'refreshDpop', peers: ['gatehouse'], stored: CHAINS },
   { id: 'introspect', title: 'introspection of a live refresh token', kind: 'introspect', peers: ['gatehouse', 'floor', 'oidc-provider', 'node:http'], stored: CHAINS },
@@ -131,7 +133,7 @@ async function measure(scenario, peer, run) {
       + `${roundTrips.toFixed(2)} round trips to PostgreSQL`);
     return { ...result, commitsPerRequest: perRefresh('commits'), rowsPerRequest: perRefresh('rowsWritten'), roundTripsPerRequest: roundTrips };
   } finally {
-    await Promise.all([server.child, ...(server.others ?? [])].map(stop));
+    await Promise.all([server.child, ...(server.others ?? []), ...(server.helpers ?? [])].map(stop));
     await server.dropDatabase?.();
   }
 }
@@ -234,14 +236,24 @@ async function startGatehouse(scenario, run) {
   const chains = scenario.kind === 'refreshDpop' ? 'dpop-chains' : 'chains';
   const { tokens, accessToken, dpopJwk, clientId } = JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), chains, database, String(CHAINS)]));
   const flags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${scenario.id}-${run}.cpuprofile`] : [];
+  const tracing = scenario.tracing ? await startOtlpSink() : undefined;
   const child = spawn(process.execPath, [...flags, GATEHOUSE_MAIN, 'serve'], {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, DATABASE_URL: `sqlite://${database}`, PORT: '0', HOST: '127.0.0.1', ISSUER: 'http://localhost', LOG_LEVEL: 'warn',
-      OPENAPI_PATH: join(ROOT, 'openapi.yaml'), ...RAISED_RATE_LIMITS },
+      OPENAPI_PATH: join(ROOT, 'openapi.yaml'), ...RAISED_RATE_LIMITS, ...tracing?.env },
   });
   const line = await firstLine(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
   const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(line)[1]);
-  return { ...template, child, port, tokens, clientId: clientId ?? template.clientId, bearer: `Bearer ${accessToken}`, dpopJwk };
+  return { ...template, child, port, tokens, clientId: clientId ?? template.clientId, bearer: `Bearer ${accessToken}`, dpopJwk,
+    helpers: tracing ? [tracing.child] : [] };
+}
+
+/** The OTLP receiver of a traced scenario, and the variables that point Gatehouse's exporter at it. */
+async function startOtlpSink() {
+  const child = spawn(process.execPath, [join(BENCH, 'servers/otlp-sink.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await firstLine(child, /listening on (http:\/\/\S+)/);
+  // The batch processor's defaults (5 s, 512 spans a batch, 2,048 queued): spans beyond the queue are dropped, as in production.
+  return { child, env: { TRACING: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: /listening on (http:\/\/\S+)/.exec(line)[1], OTEL_SERVICE_NAME: 'gatehouse-bench' } };
 }
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
