@@ -149,6 +149,7 @@ export const TABLE = {
     'client-credentials.test.ts': 'server',
     'interop-dpop.test.ts': 'server',
     'dpop-sdk.test.ts': 'server',
+    'dpop-token-file.test.ts': 'server',
     'interop-oauth4webapi-oidc.test.ts': 'server',
     'interop-oauth4webapi.test.ts': 'server',
     'interop-oidc-provider.test.ts': 'server',
