@@ -171,6 +171,7 @@ export const TABLE = {
     'fastify.test.ts': 'unit',
     'examples.test.ts': 'server',
     'dpop.test.ts': 'server',
+    'dpop-nonce.test.ts': 'server',
     'tokens.test.ts': 'server',
     'install.test.ts': 'processes',
   },
