@@ -109,6 +109,15 @@ describe('the DPoP key kept with the tokens in the encrypted token file (RFC 944
     await assert.rejects((await run(path, key)).refresh(), TokenStoreError);
   });
 
+  test('a stored key that is not an ES256 private JWK is refused as a token-store fault', async () => {
+    const path = join(dir, 'badkey.json');
+    const key = randomBytes(32);
+    const tokens = await signIn(await run(path, key));
+    const store = await FileTokenStore.open({ path, key });
+    await store.write({ tokens: { ...tokens, dpopKey: { ...(tokens.dpopKey ?? assert.fail('a key')), d: '' } } });
+    await assert.rejects((await run(path, key)).refresh(), TokenStoreError);
+  });
+
   test('sign-out drops the key with the tokens; the next sign-in is bound to a new key', async () => {
     const path = join(dir, 'logout.json');
     const key = randomBytes(32);

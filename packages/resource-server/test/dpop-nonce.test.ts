@@ -12,7 +12,7 @@ import express from 'express';
 import Fastify from 'fastify';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { ApiClient, TokenManager } from '@gatehouse/client';
-import type { DpopNonceOptions, ResourceServerOptions } from '@gatehouse/resource-server';
+import { createResourceServer, type DpopNonceOptions, type ResourceServerOptions } from '@gatehouse/resource-server';
 import { gatehouseExpress } from '@gatehouse/resource-server/express';
 import { gatehouseFastify } from '@gatehouse/resource-server/fastify';
 import { startGatehouse, type Gatehouse } from './_gatehouse.js';
@@ -223,6 +223,12 @@ describe('the kit with server-provided DPoP nonces (RFC 9449 §9)', () => {
       await key.proof('GET', `${other}/notes`, accessToken, { nonce: fromOne }),
     );
     assert.notEqual(await assertNonceRequired(atOther), fromOne);
+  });
+
+  it('a secret under 32 bytes, or a ttl that is not a whole number of seconds, is refused at start', () => {
+    assert.throws(() => createResourceServer(kitOptions({ secret: 'short' })), /at least 32 bytes/);
+    assert.throws(() => createResourceServer(kitOptions({ secret: SECRET, ttlSeconds: 0.5 })), /ttlSeconds/);
+    assert.ok(createResourceServer(kitOptions({ secret: new Uint8Array(32) })).admitsWithHeaders);
   });
 
   it('without `nonce` no nonce is asked for nor given', async () => {
