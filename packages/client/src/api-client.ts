@@ -18,6 +18,8 @@ export interface AccessTokenSource {
   getAccessToken(): Promise<string>;
   /** Called once when the API answered 401 to `rejected`; returns the token to retry with. */
   accessTokenRejected(rejected: string): Promise<string>;
+  /** The DPoP key the tokens are bound to (RFC 9449), when they are; TokenManager has it. */
+  dpopKey?(): Promise<DpopKey | undefined>;
 }
 
 export interface ApiClientOptions {
@@ -28,7 +30,10 @@ export interface ApiClientOptions {
   readonly tokens: AccessTokenSource;
   readonly fetch?: FetchFunction;
   readonly retry?: Partial<RetryPolicy>;
-  /** Send the token as `Authorization: DPoP` with a proof of this key (RFC 9449 §7.1): the TokenManager's `dpop`. */
+  /**
+   * Send the token as `Authorization: DPoP` with a proof of this key (RFC 9449 §7.1). Default: the
+   * key of `tokens` (`dpopKey()`, the TokenManager's), or Bearer when it has none.
+   */
   readonly dpop?: DpopKey;
 }
 
@@ -120,15 +125,18 @@ export class ApiClient {
     return withRetry(
       async () => {
         const token = await this.#tokens.getAccessToken();
-        let response = await this.#send(request, token);
-        // RFC 9449 §9: the API wants its nonce in the proof; one retry with it.
-        if (response.status === 401 && this.#dpop?.noteNonce(this.#baseUrl, response) === true) {
+        const dpop = this.#dpop ?? (await this.#tokens.dpopKey?.());
+        let response = await this.#send(request, token, dpop);
+        // RFC 9449 §8.2, §9: a new DPoP-Nonce, on any answer, goes in the next proofs; after a 401
+        // (use_dpop_nonce) the request is retried once with it.
+        if (dpop?.noteNonce(this.#baseUrl, response) === true && response.status === 401) {
           await response.body?.cancel();
-          response = await this.#send(request, token);
+          response = await this.#send(request, token, dpop);
         }
         if (response.status === 401) {
           await response.body?.cancel();
-          response = await this.#send(request, await this.#tokens.accessTokenRejected(token));
+          const retried = await this.#tokens.accessTokenRejected(token);
+          response = await this.#send(request, retried, this.#dpop ?? (await this.#tokens.dpopKey?.()));
         }
         if (!response.ok) throw await problemErrorOf(response);
         return response;
@@ -138,13 +146,17 @@ export class ApiClient {
     );
   }
 
-  async #send({ method, path, body, contentType, ifMatch }: ApiRequest, token: string): Promise<Response> {
+  async #send(
+    { method, path, body, contentType, ifMatch }: ApiRequest,
+    token: string,
+    dpop: DpopKey | undefined,
+  ): Promise<Response> {
     const url = `${this.#baseUrl}${path}`;
     const headers: Record<string, string> = {
-      authorization: this.#dpop === undefined ? `Bearer ${token}` : `DPoP ${token}`,
+      authorization: dpop === undefined ? `Bearer ${token}` : `DPoP ${token}`,
       accept: 'application/json, application/problem+json',
     };
-    if (this.#dpop !== undefined) headers.dpop = await this.#dpop.proof(method, url, token);
+    if (dpop !== undefined) headers.dpop = await dpop.proof(method, url, token);
     if (body !== undefined) headers['content-type'] = contentType ?? 'application/json';
     if (ifMatch !== undefined) headers['if-match'] = ifMatch;
     return send(this.#fetch, url, {

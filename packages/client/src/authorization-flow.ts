@@ -1,3 +1,4 @@
+import type { DpopKey } from './dpop.js';
 import { buildAuthorizationUrl, readAuthorizationCallback } from './authorization-url.js';
 import { TransportError } from './errors.js';
 import type { OAuthClient } from './oauth-client.js';
@@ -71,6 +72,7 @@ export async function completeAuthorization(
   tokenState: TokenState,
   callbackUrl: string | URL,
   now: number,
+  dpop?: DpopKey,
 ): Promise<{ response: TokenEndpointResponse; scope: string | undefined }> {
   const metadata = await client.discover();
   const pending = livePending(await tokenState.current(), now);
@@ -92,6 +94,7 @@ export async function completeAuthorization(
         code_verifier: request.codeVerifier,
       },
       (error) => isTransient(error) && !(error instanceof TransportError),
+      dpop,
     );
     return { response, scope: request.scope };
   } finally {

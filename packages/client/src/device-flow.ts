@@ -4,6 +4,7 @@ import type { OAuthClient } from './oauth-client.js';
 import { isTransient } from './retry.js';
 import { DEVICE_CODE_GRANT_TYPE } from './token-endpoint.js';
 import type { DeviceAuthorizationResponse } from '@gatehouse/contract';
+import type { DpopKey } from './dpop.js';
 import type { TokenEndpointResponse } from './wire.js';
 
 /** RFC 8628 §3.2: the interval when the response gives none; §3.5: what each slow_down adds. */
@@ -51,6 +52,8 @@ export interface DevicePolling {
   readonly sleep?: (ms: number) => Promise<void>;
   /** Epoch milliseconds. */
   readonly now: () => number;
+  /** The key the tokens are to be bound to (RFC 9449 §5), instead of the client's. */
+  readonly dpop?: DpopKey | undefined;
 }
 
 /**
@@ -65,7 +68,7 @@ export interface DevicePolling {
 export async function pollDeviceToken(
   client: OAuthClient,
   authorization: DeviceAuthorizationResponse,
-  { sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)), now }: DevicePolling,
+  { sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)), now, dpop }: DevicePolling,
 ): Promise<TokenEndpointResponse> {
   const deadline = now() + authorization.expires_in * 1000;
   let intervalMs = (authorization.interval ?? DEFAULT_INTERVAL_SECONDS) * 1000;
@@ -74,7 +77,7 @@ export async function pollDeviceToken(
   for (;;) {
     await sleep(waitMs);
     try {
-      return await client.tokenRequest(request, () => false);
+      return await client.tokenRequest(request, () => false, dpop);
     } catch (error) {
       const answer = error instanceof OAuthResponseError ? error.error : undefined;
       if (answer === 'slow_down') intervalMs += SLOW_DOWN_SECONDS * 1000;

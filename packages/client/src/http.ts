@@ -79,7 +79,9 @@ async function postWithProof(
   const post = async () =>
     send(ctx.fetch, url, { method: 'POST', headers: { ...headers, dpop: await dpop.proof('POST', url) }, body });
   const response = await post();
-  if (response.status !== 400 || !dpop.noteNonce(url, response)) return response;
+  // §8.2: a new nonce on any answer is the one to use from now on.
+  const newNonce = dpop.noteNonce(url, response);
+  if (response.status !== 400 || !newNonce) return response;
   const refusal = (await response
     .clone()
     .json()

@@ -59,9 +59,13 @@ export class OAuthClient {
     };
   }
 
-  /** A token request, as {@link call} makes it. */
-  tokenRequest(request: TokenRequest, retryable: (error: unknown) => boolean): Promise<TokenEndpointResponse> {
-    return this.call((ctx) => requestTokens(ctx, request), retryable);
+  /** A token request, as {@link call} makes it; `dpop`, when given, signs its proof instead of the client's key. */
+  tokenRequest(
+    request: TokenRequest,
+    retryable: (error: unknown) => boolean,
+    dpop?: DpopKey,
+  ): Promise<TokenEndpointResponse> {
+    return this.call((ctx) => requestTokens(dpop === undefined ? ctx : { ...ctx, dpop }, request), retryable);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { DpopKey } from './dpop.js';
 import type { DeviceAuthorizationResponse, IntrospectionResponse } from '@gatehouse/contract';
 import { completeAuthorization, startAuthorization, type AuthorizationStart } from './authorization-flow.js';
 import { pollDeviceToken, requestDeviceAuthorization, type DevicePolling } from './device-flow.js';
+import { GrantDpopKeys, type RequestKey } from './grant-dpop-keys.js';
 import { ClientConfigurationError, OAuthResponseError, ReauthenticationRequired } from './errors.js';
 import { TypedEmitter } from './events.js';
 import type { ClientAuthMethod, FetchFunction } from './http.js';
@@ -53,10 +54,14 @@ export interface TokenManagerOptions {
   /** Epoch milliseconds; Date.now by default. */
   readonly now?: () => number;
   /**
-   * DPoP (RFC 9449): every token request carries a proof of this key, and the tokens are bound to
-   * it; `use_dpop_nonce` is retried once with the server's nonce. Give the same key to the ApiClient.
+   * DPoP (RFC 9449): every token request carries a proof, and the tokens are bound to its key;
+   * `use_dpop_nonce` is retried once with the server's nonce. A DpopKey: the app's key, for every
+   * grant (the app keeps it). `true`: the manager makes a key per grant (non-extractable), and keeps it
+   * with the tokens when the store holds private keys (`FileTokenStore`), so that the next run or
+   * another process refreshes the bound token; dropping the tokens drops the key. The ApiClient
+   * given this manager as `tokens` signs its proofs with the same key.
    */
-  readonly dpop?: DpopKey;
+  readonly dpop?: DpopKey | true;
 }
 
 export interface TokenManagerEvents {
@@ -80,6 +85,8 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
   readonly #options: TokenManagerOptions;
   readonly #client: OAuthClient;
   readonly #state: TokenState;
+  /** With `dpop: true`: the key of each grant. */
+  readonly #keys: GrantDpopKeys | undefined;
   readonly #now: () => number;
   #refreshing: Promise<StoredTokens> | undefined;
   #warnedFor: string | undefined;
@@ -101,9 +108,11 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
       metadata,
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
       fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-      dpop: options.dpop,
+      dpop: options.dpop === true ? undefined : options.dpop,
     });
-    this.#state = new TokenState(options.store ?? new MemoryTokenStore());
+    const store: TokenStore = options.store ?? new MemoryTokenStore();
+    this.#state = new TokenState(store);
+    this.#keys = options.dpop === true ? new GrantDpopKeys(store.holdsPrivateKeys === true) : undefined;
     this.#now = options.now ?? Date.now;
   }
 
@@ -154,7 +163,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
         return latest;
       }
       return this.#options.clientCredentials === true
-        ? this.#requestClientCredentials()
+        ? this.#requestClientCredentials(latest)
         : this.#exchangeRefreshToken(latest);
     });
   }
@@ -165,13 +174,15 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
    *
    * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.4 RFC 6749 §4.4
    */
-  async #requestClientCredentials(): Promise<StoredTokens> {
+  async #requestClientCredentials(previous: StoredTokens | undefined): Promise<StoredTokens> {
     const { scope } = this.#options;
+    const key = await this.#keys?.forTokens(previous);
     const response = await this.#client.tokenRequest(
       { grant_type: 'client_credentials', ...(scope === undefined ? {} : { scope }) },
       isTransient,
+      key?.key,
     );
-    const tokens = await this.#keep({ ...response, refresh_token: undefined }, undefined, scope);
+    const tokens = await this.#keep({ ...response, refresh_token: undefined }, undefined, scope, key);
     this.emit('refreshed', {
       accessTokenExpiresAt: tokens.accessTokenExpiresAt,
       scope: tokens.scope,
@@ -184,11 +195,14 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
   async #exchangeRefreshToken(previous: StoredTokens | undefined): Promise<StoredTokens> {
     const refreshToken = previous?.refreshToken;
     if (refreshToken === undefined) throw await this.#reauthenticationRequired();
+    // RFC 9449 §5: a bound refresh token needs a proof by the key it was issued to, stored with it.
+    const key = await this.#keys?.forTokens(previous);
     let response: TokenEndpointResponse;
     try {
       response = await this.#client.tokenRequest(
         { grant_type: 'refresh_token', refresh_token: refreshToken },
         isTransient,
+        key?.key,
       );
     } catch (error) {
       // RFC 6749 §5.2: invalid_grant is permanent. Never retried, never presented again.
@@ -196,7 +210,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
         throw await this.#reauthenticationRequired(error, refreshToken);
       throw error;
     }
-    const tokens = await this.#keep(response, previous);
+    const tokens = await this.#keep(response, previous, previous?.scope, key);
     this.emit('refreshed', {
       accessTokenExpiresAt: tokens.accessTokenExpiresAt,
       scope: tokens.scope,
@@ -212,6 +226,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
     refusedToken?: string,
   ): Promise<ReauthenticationRequired> {
     await this.#state.update((state) => ({ ...state, tokens: undefined }));
+    this.#keys?.forget();
     let introspection: IntrospectionResponse | undefined;
     if (refusal !== undefined && refusedToken !== undefined && this.#options.introspectOnInvalidGrant === true) {
       // Only a report: a public client may not introspect, and nothing depends on the answer.
@@ -242,8 +257,15 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
 
   /** Finishes the flow from the callback URL: checks state and iss, exchanges the code, stores the tokens. */
   async completeAuthorization(callbackUrl: string | URL): Promise<StoredTokens> {
-    const { response, scope } = await completeAuthorization(this.#client, this.#state, callbackUrl, this.#now());
-    return this.#keep(response, undefined, scope);
+    const key = await this.#keys?.forNewGrant();
+    const { response, scope } = await completeAuthorization(
+      this.#client,
+      this.#state,
+      callbackUrl,
+      this.#now(),
+      key?.key,
+    );
+    return this.#keep(response, undefined, scope, key);
   }
 
   /** Starts the device authorization grant (RFC 8628 §3.1): the codes and URIs to show the user. */
@@ -259,13 +281,26 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
     authorization: DeviceAuthorizationResponse,
     options: Pick<DevicePolling, 'sleep'> = {},
   ): Promise<StoredTokens> {
-    const response = await pollDeviceToken(this.#client, authorization, { ...options, now: this.#now });
-    return this.#keep(response, undefined, this.#options.scope);
+    const key = await this.#keys?.forNewGrant();
+    const response = await pollDeviceToken(this.#client, authorization, { ...options, now: this.#now, dpop: key?.key });
+    return this.#keep(response, undefined, this.#options.scope, key);
   }
 
-  /** Adopts a token response obtained elsewhere (e.g. `gatehouse grants issue`). */
-  setTokens(response: TokenEndpointResponse): Promise<StoredTokens> {
-    return this.#keep(response, undefined, this.#options.scope);
+  /**
+   * Adopts a token response obtained elsewhere (e.g. `gatehouse grants issue`). With `dpop: true`,
+   * a bound one must have been obtained with this manager's `dpopKey()`.
+   */
+  async setTokens(response: TokenEndpointResponse): Promise<StoredTokens> {
+    return this.#keep(response, undefined, this.#options.scope, await this.#keys?.forNewGrant());
+  }
+
+  /**
+   * The DPoP key the current tokens are bound to (RFC 9449): the app's key, or with `dpop: true` the
+   * grant's; undefined without DPoP. The ApiClient signs its proofs with it.
+   */
+  async dpopKey(): Promise<DpopKey | undefined> {
+    if (this.#keys === undefined) return this.#options.dpop === true ? undefined : this.#options.dpop;
+    return (await this.#keys.forTokens((await this.#state.current()).tokens)).key;
   }
 
   /** The stored tokens, if any. */
@@ -301,6 +336,7 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
       token = state.tokens?.refreshToken; // the newest, when the store is shared
       return { ...state, tokens: undefined };
     });
+    this.#keys?.forget();
     if (token !== undefined) await revokeToken(await this.#client.context(), token, 'refresh_token');
   }
 
@@ -309,19 +345,23 @@ export class TokenManager extends TypedEmitter<TokenManagerEvents> {
     return this.#client.discover();
   }
 
+  /** Stores the tokens of `response`, with the private key they are bound to when the store holds it (one write). */
   async #keep(
     response: TokenEndpointResponse,
     previous: StoredTokens | undefined,
-    requestedScope = previous?.scope,
+    requestedScope: string | undefined,
+    key?: RequestKey,
   ): Promise<StoredTokens> {
-    const tokens = storedTokensFrom(
+    const obtained = storedTokensFrom(
       response,
       this.#now(),
       previous,
       requestedScope,
       this.#options.refreshTokenLifetimeSeconds,
     );
+    const tokens = key?.jwk === undefined ? obtained : { ...obtained, dpopKey: key.jwk };
     await this.#state.update((state) => ({ ...state, tokens }));
+    if (key !== undefined) this.#keys?.stored();
     return tokens;
   }
 

@@ -5,6 +5,8 @@
  * has an encrypted file store.
  */
 
+import type { DpopPrivateJwk } from './dpop.js';
+
 /** The tokens of one grant, as the manager keeps them (times in epoch milliseconds). */
 export interface StoredTokens {
   readonly accessToken: string;
@@ -16,6 +18,12 @@ export interface StoredTokens {
   readonly refreshTokenExpiresAt?: number | undefined;
   readonly scope?: string | undefined;
   readonly obtainedAt: number;
+  /**
+   * The DPoP private key the tokens are bound to (RFC 9449), kept in the same record so that it is
+   * written with them and dropped with them; only by a manager with `dpop: true` over a store that
+   * holds private keys.
+   */
+  readonly dpopKey?: DpopPrivateJwk | undefined;
 }
 
 /**
@@ -36,6 +44,13 @@ export interface TokenStoreState {
 }
 
 export interface TokenStore {
+  /**
+   * True when the saved state is protected as a private key is (the encrypted token file: AES-256-GCM,
+   * mode 0600). A manager with `dpop: true` then keeps its DPoP private key with the tokens, so that
+   * the next run, or another process, refreshes a DPoP-bound token. Leave it unset for a store that
+   * a page's scripts can read (localStorage): there the key stays a non-extractable CryptoKey in memory.
+   */
+  readonly holdsPrivateKeys?: boolean;
   /** The saved state; `{}` when nothing was saved. */
   read(): Promise<TokenStoreState>;
   /** Replaces the saved state. The manager awaits it before handing out a rotated token. */

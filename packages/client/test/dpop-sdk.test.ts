@@ -87,3 +87,29 @@ describe('TokenManager and ApiClient with DPoP, server nonces required', () => {
     assert.ok(await manager.accessTokenRejected(await manager.getAccessToken()));
   });
 });
+
+describe('TokenManager with DPoP, the nonce of a successful answer', () => {
+  test('a DPoP-Nonce on a token endpoint 200 goes into the next proof (RFC 9449 §8.2)', async () => {
+    const sent: unknown[] = [];
+    const tokenEndpoint = async (_url: string, init?: RequestInit) => {
+      const proof = new Headers(init?.headers).get('dpop') ?? assert.fail('a proof');
+      sent.push(decodeJwt(proof).nonce);
+      return new Response(JSON.stringify({ access_token: `at-${sent.length}`, token_type: 'DPoP', expires_in: 300 }), {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'dpop-nonce': `nonce-${sent.length}` },
+      });
+    };
+    const manager = new TokenManager({
+      issuer: 'https://as.example',
+      clientId: 'svc',
+      clientSecret: 'secret',
+      clientCredentials: true,
+      metadata: { issuer: 'https://as.example', token_endpoint: 'https://as.example/token' },
+      fetch: tokenEndpoint,
+      dpop: true,
+    });
+    await manager.refresh();
+    await manager.refresh();
+    assert.deepEqual(sent, [undefined, 'nonce-1']);
+  });
+});

@@ -5,11 +5,13 @@ import {
   DPOP_CLOCK_SKEW,
   DPOP_PROOF_LIFETIME,
   DPOP_SIGNING_ALGORITHMS,
+  DpopNonceRequired,
   InvalidDpopProof,
   type DpopSignatureStep,
   type DpopStep,
 } from '@gatehouse/contract';
 import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify, type JWK } from 'jose';
+import type { DpopNonceOptions, DpopNonces } from './dpop-nonces.js';
 
 /**
  * Notes a proof by its id until `expiresAt` (epoch seconds); false when noted before (a replay).
@@ -21,6 +23,12 @@ export type DpopReplayCheck = (id: string, expiresAt: number) => boolean | Promi
 export interface DpopOptions {
   /** The replay check of proofs' `jti` (RFC 9449 §11.1); one in memory by default. */
   readonly replay?: DpopReplayCheck;
+  /**
+   * Require server-provided nonces in proofs (RFC 9449 §9): a proof without this API's current
+   * nonce is refused with 401 `use_dpop_nonce` and the nonce in `DPoP-Nonce`. `true`: a secret made
+   * at start, so nonces of this process only; several nodes share a `secret`. Off by default.
+   */
+  readonly nonce?: DpopNonceOptions | true;
   /** The current time, epoch seconds (tests). */
   readonly now?: () => number;
 }
@@ -41,20 +49,47 @@ const joseSignature: DpopSignatureStep = async (proof, algorithms) => {
   }
 };
 
-/** The kit's DPoP step of the contract's verifier (RFC 9449 §7.1). */
-export function dpopStep(options: DpopOptions = {}): DpopStep {
+/** The current time in epoch seconds, the DpopOptions' clock or the system's. */
+export function dpopClock(options: DpopOptions): () => number {
+  return options.now ?? (() => Math.floor(Date.now() / 1000));
+}
+
+/** The kit's DPoP step of the contract's verifier (RFC 9449 §7.1), with server nonces when `nonces` is given (§9). */
+export function dpopStep(options: DpopOptions, nonces: DpopNonces | undefined): DpopStep {
   const replay = options.replay ?? memoryReplayCheck();
-  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const now = dpopClock(options);
   return {
     algorithms: DPOP_SIGNING_ALGORITHMS,
     async check(proof, expected) {
       if (proof === undefined) throw new InvalidDpopProof('The request has no DPoP proof.');
-      const checked = await checkDpopProof(proof, { ...expected, now: now() }, joseSignature, accessTokenHash);
+      const at = now();
+      const checked = await checkDpopProof(proof, { ...expected, now: at }, joseSignature, accessTokenHash);
+      // §4.3 step 10, §9: the nonce, before the jti is noted, so that a refused proof is not spent.
+      if (nonces !== undefined && !nonces.accepts(checked.nonce, at)) throw new DpopNonceRequired(nonces.current(at));
       const id = createHash('sha256').update(`${checked.jkt}.${checked.jti}`).digest('base64url');
       if (!(await replay(id, checked.iat + DPOP_PROOF_LIFETIME + DPOP_CLOCK_SKEW)))
         throw new InvalidDpopProof('The DPoP proof was used before (its jti is not new).');
     },
   };
+}
+
+/**
+ * The nonce to hand on with a successful answer (§8.2: the client uses it from its next request), or
+ * undefined when the request's proof already carries the current one. The proof was verified
+ * before this reads its payload.
+ */
+export function newerNonce(proof: string | undefined, nonces: DpopNonces, now: number): string | undefined {
+  const current = nonces.current(now);
+  return proof === undefined || nonceOf(proof) !== current ? current : undefined;
+}
+
+function nonceOf(proof: string): unknown {
+  try {
+    return (JSON.parse(Buffer.from(proof.split('.')[1] ?? '', 'base64url').toString('utf8')) as { nonce?: unknown })
+      .nonce;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -35,6 +35,8 @@ export function gatehouseExpress(options: ExpressOptions): RequestHandler {
         body: raw,
       });
       if (!verdict.ok) return send(res, verdict.response);
+      // A new DPoP-Nonce (RFC 9449 §8.2), only when the kit requires nonces.
+      if (verdict.headers !== undefined) res.set(verdict.headers);
       req.body = verdict.body;
       res.locals['gatehouse'] = { token: verdict.token, operation: verdict.operation };
       next();

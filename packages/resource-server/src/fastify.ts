@@ -33,6 +33,8 @@ export const gatehouseFastify: FastifyPluginAsync<ResourceServerOptions> = async
   options: ResourceServerOptions,
 ) => {
   const kit = createResourceServer(options);
+  // Chosen once: without DPoP nonces an admitting verdict has no headers to look for.
+  const admitted = kit.admitsWithHeaders ? admitWithHeaders : admit;
   const publicOrigin = options.publicOrigin?.replace(/\/+$/, '');
   // Declared up front, so that setting it does not give every request object a new shape.
   if (!app.hasRequestDecorator('gatehouse')) app.decorateRequest('gatehouse', undefined);
@@ -74,10 +76,21 @@ export const gatehouseFastify: FastifyPluginAsync<ResourceServerOptions> = async
       url: `${publicOrigin ?? `${request.protocol}://${request.host}`}${request.url}`,
       body: request.body as Uint8Array | undefined,
     });
-    if (verdict instanceof Promise) verdict.then((v) => admit(request, reply, v, done), done);
-    else admit(request, reply, verdict, done);
+    if (verdict instanceof Promise) verdict.then((v) => admitted(request, reply, v, done), done);
+    else admitted(request, reply, verdict, done);
   });
 };
+
+/** `admit`, with the verdict's headers (a new DPoP-Nonce) set on the route's reply. */
+function admitWithHeaders(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  verdict: Verdict,
+  done: HookHandlerDoneFunction,
+): void {
+  if (verdict.ok && verdict.headers !== undefined) reply.headers(verdict.headers);
+  admit(request, reply, verdict, done);
+}
 
 function admit(request: FastifyRequest, reply: FastifyReply, verdict: Verdict, done: HookHandlerDoneFunction): void {
   if (verdict.ok) {

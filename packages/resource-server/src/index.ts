@@ -12,5 +12,6 @@ export {
 export type { AccessTokenClaims } from './access-tokens.js';
 export type { IntrospectionOptions } from './introspection.js';
 export { memoryReplayCheck, type DpopOptions, type DpopReplayCheck } from './dpop.js';
+export type { DpopNonceOptions } from './dpop-nonces.js';
 export type { Operation } from './operations.js';
 export { BearerChallenge, problemResponse, type ProblemResponse } from './problems.js';

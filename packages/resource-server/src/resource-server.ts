@@ -7,7 +7,8 @@ import {
 } from '@gatehouse/contract';
 import { accessTokenVerifier, type AccessTokenClaims } from './access-tokens.js';
 import { checkedBody } from './body.js';
-import { dpopStep, type DpopOptions } from './dpop.js';
+import { dpopClock, dpopStep, newerNonce, type DpopOptions } from './dpop.js';
+import { DpopNonces } from './dpop-nonces.js';
 import { AuthorizationServerUnavailable, discoverMetadata, memoize } from './discovery.js';
 import { grantCheck, type GrantCheck, type IntrospectionOptions } from './introspection.js';
 import { loadDocument, operationFinder, type Operation, type OperationFinder } from './operations.js';
@@ -41,7 +42,7 @@ export interface ResourceServerOptions {
   /**
    * `Authorization: DPoP` (RFC 9449 §7) with its proof is accepted, and a DPoP-bound token sent as
    * Bearer refused (§7.2); `false` accepts bearer tokens only. A proof's replay is checked in this
-   * process's memory unless `replay` is given.
+   * process's memory unless `replay` is given; `nonce` requires server-provided nonces (§9).
    */
   readonly dpop?: DpopOptions | false;
   /**
@@ -88,6 +89,8 @@ export type Verdict =
       readonly token: AccessTokenClaims | undefined;
       /** The parsed JSON body, exactly as sent (or the raw body when the operation takes no JSON). */
       readonly body: unknown;
+      /** Headers for the route's response: a new `DPoP-Nonce` (RFC 9449 §8.2), when nonces are required. */
+      readonly headers?: Readonly<Record<string, string>>;
     }
   | { readonly ok: false; readonly response: ProblemResponse };
 
@@ -103,6 +106,8 @@ export interface ResourceServer {
   checkNow(request: ApiRequest): Verdict | Promise<Verdict>;
   /** The response for a catalog problem met outside `check` (an adapter's body limit, say). */
   problem(error: ProblemError, instance: string): ProblemResponse;
+  /** Whether an admitting verdict may carry `headers` (DPoP nonces required): adapters skip the look otherwise. */
+  readonly admitsWithHeaders: boolean;
 }
 
 /** The framework-free core: the Express middleware and the Fastify plugin both call `check`. */
@@ -123,6 +128,9 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       fetch: fetchImpl,
     }),
   );
+  const dpopOptions = options.dpop === false ? undefined : (options.dpop ?? {});
+  const nonceOptions = dpopOptions?.nonce;
+  const nonces = nonceOptions === undefined ? undefined : new DpopNonces(nonceOptions === true ? {} : nonceOptions);
   const isLive: GrantCheck | undefined =
     options.introspection &&
     grantCheck(async () => introspectionEndpoint(await metadata()), options.introspection, fetchImpl);
@@ -135,7 +143,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     challenge: { realm: options.realm ?? 'api' },
     request: API_REQUEST,
     known: (token) => verifier.peek()?.known(token),
-    dpop: options.dpop === false ? undefined : dpopStep(options.dpop),
+    dpop: dpopOptions === undefined ? undefined : dpopStep(dpopOptions, nonces),
     verify(token) {
       const verify = verifier();
       return isPromise(verify) ? verify.then((v) => v(token)) : verify(token);
@@ -178,10 +186,10 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     }
     return isPromise(token)
       ? token.then(
-          (t) => admitted(operation, t, request),
+          (t) => admit(operation, t, request),
           (error: unknown) => refused(error, request.path),
         )
-      : admitted(operation, token, request);
+      : admit(operation, token, request);
   }
 
   function admitted(operation: Operation, token: AccessTokenClaims | undefined, request: ApiRequest): Verdict {
@@ -192,6 +200,22 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       return refused(error, request.path);
     }
   }
+
+  /**
+   * With nonces required, a request admitted with a DPoP-bound token whose proof carries last
+   * slot's nonce is answered with the current one (RFC 9449 §8.2: the client uses it from then on),
+   * so that a client calling at least once a slot meets `use_dpop_nonce` only once. Not sent when the proof has the
+   * current nonce: the client already uses it. Without nonces, `admitted` is used as it is.
+   */
+  function admittedWithNonce(operation: Operation, token: AccessTokenClaims | undefined, request: ApiRequest): Verdict {
+    const verdict = admitted(operation, token, request);
+    if (!verdict.ok || token?.cnf?.jkt === undefined || nonces === undefined) return verdict;
+    const nonce = newerNonce(API_REQUEST.header(request, 'dpop'), nonces, now());
+    return nonce === undefined ? verdict : { ...verdict, headers: { 'dpop-nonce': nonce } };
+  }
+
+  const now = dpopClock(dpopOptions ?? {});
+  const admit = nonces === undefined ? admitted : admittedWithNonce;
 
   function refused(error: unknown, path: string): Verdict {
     const problem = asProblem(error);
@@ -204,6 +228,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     problem: (error, instance) => problemResponse(error, instance, problemBase),
     check: async (request) => checkNow(request),
     checkNow,
+    admitsWithHeaders: nonces !== undefined,
   };
 }
 

@@ -38,6 +38,8 @@ const AAD = Buffer.from('gatehouse-client/token-store/v1');
  * once among them all.
  */
 export class FileTokenStore implements TokenStore {
+  /** Encrypted and 0600: a TokenManager with `dpop: true` keeps its DPoP private key here, with the tokens. */
+  readonly holdsPrivateKeys = true;
   readonly path: string;
   readonly #key: Buffer;
   readonly #lock: FileLockOptions;
