@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { runCli } from '../src/cli/run.js';
+import { updateClient } from '../src/oauth/client-administration.js';
+import { digestOf } from '../src/primitives/secrets.js';
 import { api, assertInvalidValue, assertProblem } from './_api.js';
 import {
   addTestUser,
@@ -32,7 +34,8 @@ for (const dialect of DIALECTS)
     let dpop: DpopKey;
 
     before(async () => {
-      server = await startTestServer({ dialect });
+      // Codes live 300 s on this server (AUTHORIZATION_CODE_TTL), so the profile's 60 s is its own rule.
+      server = await startTestServer({ dialect, authorizationCodeTtl: 300 });
       [es256, ps256, rs256] = await Promise.all([
         clientKeyPair('ES256'),
         clientKeyPair('PS256'),
@@ -116,19 +119,43 @@ for (const dialect of DIALECTS)
       assert.equal(plainPage.status, 200);
     });
 
-    it('client_secret authentication is refused for a fapi2 client: invalid_client (FAPI 2.0 §5.4.1, §5.3.2.1)', async () => {
-      for (const auth of ['basic', 'post'] as const)
-        await assertOAuthError(
-          await server.post(
-            '/par',
-            Object.fromEntries(new URLSearchParams(authorizationQuery(fapi.id, pkce().challenge))),
-            {
-              as: { id: fapi.id, secret: 'a-secret' },
-              auth,
-            },
-          ),
-          { error: 'invalid_client', description: 'client authentication failed' },
-        );
+    it('a client holding a secret cannot take profile fapi2: the compliance check refuses it (FAPI 2.0 §5.3.2.1, §5.4.1)', async () => {
+      const web = await server.addClient({ id: 'fapi-web', name: 'Web', redirectUris: [CALLBACK], scope: ['openid'] });
+      assert.ok(web.secret);
+      const trail = server.context.audit;
+      await assert.rejects(
+        updateClient(trail, web.id, (c) => ({ ...c, jwks: es256.jwks, profile: 'fapi2' }), now(), { id: 'cli' }),
+        /cannot have profile fapi2: it authenticates with a client secret/,
+      );
+      assert.equal((await server.context.store.findClient(web.id))?.profile, undefined);
+    });
+
+    it('client_secret authentication is refused for a fapi2 client even when its secret is right: invalid_client (FAPI 2.0 §5.4.1, §5.3.2.1)', async () => {
+      // Registration never makes such a client (above); a row changed in the database can. The
+      // profile, not a missing secret, is what refuses it: the same record without the profile
+      // authenticates with that secret.
+      const secret = 'a-secret-of-the-record';
+      const stored = await server.context.store.findClient(plain.id);
+      assert.ok(stored);
+      const { authMethod: _keysOnly, ...keyed } = stored;
+      const record = { ...keyed, secretDigest: digestOf(secret) };
+      await server.context.store.insertClient({ ...record, id: 'fapi-held-secret', profile: 'fapi2' });
+      await server.context.store.insertClient({ ...record, id: 'plain-held-secret' });
+      const par = (id: string, auth: 'basic' | 'post') =>
+        server.post('/par', Object.fromEntries(new URLSearchParams(authorizationQuery(id, pkce().challenge))), {
+          as: { id, secret },
+          auth,
+        });
+      for (const auth of ['basic', 'post'] as const) {
+        const accepted = await par('plain-held-secret', auth);
+        assert.equal(accepted.status, 201, await accepted.text());
+        await assertOAuthError(await par('fapi-held-secret', auth), {
+          error: 'invalid_client',
+          description: 'client authentication failed',
+        });
+      }
+      const failures = await server.context.store.listAuditEvents({ event: 'client_authentication_failed', limit: 10 });
+      assert.ok(failures.some((e) => e.clientId === 'fapi-held-secret' && e.reason === 'method_not_allowed'));
     });
 
     it('a token request without a DPoP proof is refused (FAPI 2.0 §5.3.2.1, RFC 9449 §5.2)', async () => {
@@ -176,8 +203,8 @@ for (const dialect of DIALECTS)
       });
     });
 
-    it('an authorization code older than 60 s is refused (FAPI 2.0 §5.3.2.2)', async () => {
-      const c = await code(fapi);
+    it("an authorization code older than 60 s is refused, on a server whose codes live 300 s; a plain client's is accepted (FAPI 2.0 §5.3.2.2)", async () => {
+      const [c, p] = [await code(fapi), await code(plain)];
       server.clock.advance(61);
       await assertOAuthError(
         await server.post('/token', exchange(fapi, c, await assertion(fapi)), {
@@ -187,6 +214,11 @@ for (const dialect of DIALECTS)
         }),
         { error: 'invalid_grant', description: 'authorization code has expired' },
       );
+      const accepted = await server.post('/token', exchange(plain, p, await assertion(plain)), {
+        as: plain,
+        auth: 'none',
+      });
+      assert.equal(accepted.status, 200, await accepted.text());
     });
 
     it('clock skew: iat and nbf up to 10 s ahead accepted, iat more than 60 s ahead refused (FAPI 2.0 §5.3.2.1)', async () => {
