@@ -4,6 +4,7 @@ import { SignJWT } from 'jose';
 import { runCli } from '../src/cli/run.js';
 import { updateClient } from '../src/oauth/client-administration.js';
 import { digestOf } from '../src/primitives/secrets.js';
+import { issueRegistrationToken } from '../src/oauth/registration-tokens.js';
 import { api, assertInvalidValue, assertProblem } from './_api.js';
 import {
   addTestUser,
@@ -35,7 +36,7 @@ for (const dialect of DIALECTS)
 
     before(async () => {
       // Codes live 300 s on this server (AUTHORIZATION_CODE_TTL), so the profile's 60 s is its own rule.
-      server = await startTestServer({ dialect, authorizationCodeTtl: 300 });
+      server = await startTestServer({ dialect, authorizationCodeTtl: 300, clientRegistration: 'token' });
       [es256, ps256, rs256] = await Promise.all([
         clientKeyPair('ES256'),
         clientKeyPair('PS256'),
@@ -251,6 +252,64 @@ for (const dialect of DIALECTS)
         /cannot have profile fapi2: it is public/,
       );
       await assert.rejects(server.addClient({ id: 'fapi-x', profile: 'fapi3' }), /unknown client profile 'fapi3'/);
+    });
+
+    /** POST /register (RFC 7591 §3.1) with an initial access token; PUT or GET /register/{id} (RFC 7592) with `rat`. */
+    async function registration(body?: unknown, at?: { uri: string; rat: string }): Promise<Response> {
+      const token =
+        at?.rat ??
+        (await issueRegistrationToken(server.context.store, { ttl: 600, uses: 1, now: now() })).initial_access_token;
+      return fetch(at === undefined ? `${server.url}/register` : at.uri.replace(ISSUER, server.url), {
+        method: at === undefined ? 'POST' : body === undefined ? 'GET' : 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    }
+
+    it('dynamic registration takes profile fapi2 under the same compliance check, and the client is held to the profile (RFC 7591 §2, §3.2.2; FAPI 2.0 §5.3.2.1, §5.3.2.2)', async () => {
+      const metadata = {
+        client_name: 'Registered bank app',
+        redirect_uris: [CALLBACK],
+        token_endpoint_auth_method: 'private_key_jwt',
+        jwks: es256.jwks,
+        scope: 'openid contacts:read',
+      };
+      await assertOAuthError(
+        await registration({ ...metadata, token_endpoint_auth_method: 'client_secret_basic', profile: 'fapi2' }),
+        {
+          error: 'invalid_client_metadata',
+          description: 'profile fapi2 needs token_endpoint_auth_method private_key_jwt, never a client secret',
+        },
+      );
+      const response = await registration({ ...metadata, profile: 'fapi2' });
+      const info = (await response.json()) as Record<string, string>;
+      assert.equal(response.status, 201, JSON.stringify(info));
+      assert.equal(info.profile, 'fapi2');
+      const registered: TestClient = { id: info.client_id as string, secret: null };
+      // Held to it: an authorization request not pushed is refused (FAPI 2.0 §5.3.2.2); a pushed one is taken.
+      const page = await new PageBrowser(server).authorize(authorizationQuery(registered.id, pkce().challenge));
+      assert.equal(callbackParams(page.location).error, 'invalid_request');
+      await pushed(registered, pkce().challenge);
+    });
+
+    it('a dynamically registered client an operator gave profile fapi2 keeps it through its own RFC 7592 update, which shows it', async () => {
+      const metadata = {
+        redirect_uris: [CALLBACK],
+        token_endpoint_auth_method: 'private_key_jwt',
+        jwks: es256.jwks,
+        scope: 'openid',
+      };
+      const info = (await (await registration(metadata)).json()) as Record<string, string>;
+      assert.equal(info.profile, 'none');
+      const at = { uri: info.registration_client_uri as string, rat: info.registration_access_token as string };
+      await updateClient(server.context.audit, info.client_id as string, (c) => ({ ...c, profile: 'fapi2' }), now(), {
+        id: 'cli',
+      });
+      assert.equal(((await (await registration(undefined, at)).json()) as Record<string, string>).profile, 'fapi2');
+      const updated = await registration({ ...metadata, client_id: info.client_id, client_name: 'Renamed' }, at);
+      assert.equal(updated.status, 200, await updated.clone().text());
+      assert.equal(((await updated.json()) as Record<string, string>).profile, 'fapi2');
+      assert.equal((await server.context.store.findClient(info.client_id as string))?.profile, 'fapi2');
     });
 
     /** Runs the CLI on the server's database. */

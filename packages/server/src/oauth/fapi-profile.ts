@@ -63,22 +63,39 @@ export function profileOf(name: string | null | undefined): 'fapi2' | undefined 
   throw new OperatorInputError(`unknown client profile '${name}'; use ${CLIENT_PROFILES.join(' or ')}`);
 }
 
+/** Why a client could not comply with the fapi2 profile. */
+export type Fapi2Problem = 'public' | 'no_keys' | 'client_secret';
+
 /**
- * Refuses a fapi2 client that could not comply: a public client, one without keys, or one that
- * authenticates with a secret (FAPI 2.0 §5.3.2.1: confidential clients only; §5.4.1:
- * private_key_jwt, no client secrets).
+ * The compliance check of every way a client gets the profile (CLI, admin API, dynamic
+ * registration): a public client, one without keys, or one that authenticates with a secret could
+ * not comply (FAPI 2.0 §5.3.2.1: confidential clients only; §5.4.1: private_key_jwt, no client
+ * secrets). Undefined when it can.
  */
+export function fapi2Problem(
+  client: Pick<ClientRecord, 'authMethod' | 'jwks' | 'jwksUri'>,
+  isPublic: boolean,
+): Fapi2Problem | undefined {
+  if (isPublic) return 'public';
+  if ((client.jwks ?? null) === null && (client.jwksUri ?? null) === null) return 'no_keys';
+  if (client.authMethod !== 'private_key_jwt') return 'client_secret';
+  return undefined;
+}
+
+/** The operator's words for each problem (the CLI and the admin API's invalid-operator-input). */
+const OPERATOR_REASONS: Readonly<Record<Fapi2Problem, string>> = {
+  public: 'it is public (FAPI 2.0 admits confidential clients only)',
+  no_keys: 'it has no keys (register --jwks or --jwks-uri: FAPI 2.0 clients authenticate with private_key_jwt)',
+  client_secret: 'it authenticates with a client secret (FAPI 2.0 clients authenticate with private_key_jwt only)',
+};
+
+/** Refuses, as an operator error, a fapi2 client that could not comply ({@link fapi2Problem}). */
 export function checkFapi2Client(
-  client: Pick<ClientRecord, 'profile' | 'secretDigest' | 'authMethod' | 'jwks' | 'jwksUri' | 'id'>,
+  client: Pick<ClientRecord, 'profile' | 'authMethod' | 'jwks' | 'jwksUri' | 'id'>,
   isPublic: boolean,
 ): void {
   if (!isFapi2(client)) return;
-  const why = isPublic
-    ? 'it is public (FAPI 2.0 admits confidential clients only)'
-    : (client.jwks ?? null) === null && (client.jwksUri ?? null) === null
-      ? 'it has no keys (register --jwks or --jwks-uri: FAPI 2.0 clients authenticate with private_key_jwt)'
-      : client.authMethod !== 'private_key_jwt'
-        ? 'it authenticates with a client secret (FAPI 2.0 clients authenticate with private_key_jwt only)'
-        : undefined;
-  if (why !== undefined) throw new OperatorInputError(`client '${client.id}' cannot have profile fapi2: ${why}`);
+  const problem = fapi2Problem(client, isPublic);
+  if (problem !== undefined)
+    throw new OperatorInputError(`client '${client.id}' cannot have profile fapi2: ${OPERATOR_REASONS[problem]}`);
 }
