@@ -195,6 +195,16 @@ for (const dialect of DIALECTS) {
       assert.match(refused.html, PAGE_TITLE('client_metadata_document_unavailable'));
     });
 
+    it("a document's profile is ignored (a registration extension, RFC 7591 §2): a public agent document naming fapi2 still signs in, without a profile", async () => {
+      host.serve('/profiled.json', host.agentDocument('/profiled.json', { profile: 'fapi2' }));
+      const clientId = host.url('/profiled.json');
+      assert.equal(
+        (await new PageBrowser(server).authorize(authorizationQuery(clientId, pkce().challenge))).status,
+        200,
+      );
+      assert.equal((await server.context.store.findClient(clientId))?.profile, undefined);
+    });
+
     it('refresh tokens for agents: a document naming grant_types without refresh_token gets no refresh token', async () => {
       host.serve('/no-refresh.json', host.agentDocument('/no-refresh.json', { grant_types: ['authorization_code'] }));
       const clientId = host.url('/no-refresh.json');
