@@ -7,8 +7,9 @@ import { CLIENT_SIGNING_ALGS } from './client-keys.js';
  * authorization server (§5.3) is enforced where each rule belongs; this module holds the values:
  * - pushed authorization requests only (§5.3.2.2): authorize/flow.ts;
  * - PKCE with S256 (§5.3.2.2): every authorization request already;
- * - confidential clients authenticating with private_key_jwt only (§5.3.2.1, §5.4.1):
- *   registration (here) and oauth/client-authentication.ts;
+ * - confidential clients authenticating with private_key_jwt only (§5.3.2.1, §5.4.1): the
+ *   compliance check here, of every registration (CLI, admin API, and RFC 7591 in
+ *   oauth/client-metadata.ts), and oauth/client-authentication.ts for a record that escaped it;
  * - sender-constrained tokens by DPoP (§5.3.2.1, RFC 9449 §5.2): oauth/endpoints/token.ts;
  * - authorization codes that live at most 60 s (§5.3.2.2): oauth/authorization-codes.ts;
  * - `iss` in every authorization response (§5.3.2.2, RFC 9207): authorize/flow.ts, consent.ts;
