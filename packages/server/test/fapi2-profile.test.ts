@@ -132,7 +132,8 @@ for (const dialect of DIALECTS)
     });
 
     it('client_secret authentication is refused for a fapi2 client even when its secret is right: invalid_client (FAPI 2.0 §5.4.1, §5.3.2.1)', async () => {
-      // Registration never makes such a client (above); a row changed in the database can. The
+      // Registration never makes such a client (above); a row changed in the database can (and a
+      // refetched client ID metadata document can make a keyless one: client-id-metadata.test.ts). The
       // profile, not a missing secret, is what refuses it: the same record without the profile
       // authenticates with that secret.
       const secret = 'a-secret-of-the-record';
