@@ -112,7 +112,12 @@ export async function updateRegisteredClient(
   caller: RegistrationCaller,
 ): Promise<ClientInformation> {
   const { client, registration, token } = await authorizeManagement(services, clientId, caller);
-  const metadata = keepingProfile(client, checkClientMetadata(body, services.registrableScopes), body, services);
+  const metadata = keepingProfile(
+    client,
+    checkClientMetadata(body, services.registrableScopes),
+    body,
+    services.registrableScopes,
+  );
   const fields = body as Readonly<Record<string, unknown>>;
   if (fields['client_id'] !== clientId) throw new OAuthError('registered_client_id_mismatch');
   const sentSecret = fields['client_secret'];
@@ -150,12 +155,12 @@ function keepingProfile(
   client: ClientRecord,
   metadata: ClientMetadata,
   body: unknown,
-  services: RegistrationServices,
+  registrableScopes: readonly string[],
 ): ClientMetadata {
   if (client.profile !== 'fapi2' || metadata.profile === 'fapi2') return metadata;
   if (metadata.profile === 'none') throw new OAuthError('registered_profile_lowered');
   // Checked again as fapi2: the compliance check holds for the kept profile too.
-  return checkClientMetadata({ ...(body as object), profile: 'fapi2' }, services.registrableScopes);
+  return checkClientMetadata({ ...(body as object), profile: 'fapi2' }, registrableScopes);
 }
 
 /** RFC 7592 §2.3: removes the client, and with it its grants, tokens and registration. */
