@@ -10,6 +10,7 @@ import { projectRoot } from './project-root.js';
 import type { TracingMode } from './telemetry/start.js';
 import { SECOND_FACTOR_POLICIES, type SecondFactorPolicy } from './primitives/records.js';
 import { REGISTRATION_POLICIES, type RegistrationPolicy } from './oauth/dynamic-registration.js';
+import { DEFAULT_AUTHORIZATION_CODE_TTL, MAX_AUTHORIZATION_CODE_TTL } from './oauth/authorization-codes.js';
 import { clientIdMetadataFromEnv } from './oauth/client-id-metadata-config.js';
 import { PASSWORD_HASH_COSTS } from './users/passwords.js';
 import type { ClientIdMetadataPolicy } from './oauth/client-id-metadata.js';
@@ -66,6 +67,8 @@ export interface ServerConfig {
   readonly secondFactor: SecondFactorPolicy;
   /** PASSWORD_HASH_COST: log2 of scrypt's N for new password hashes (users/passwords.ts); unset, 15. */
   readonly passwordHashCost?: number;
+  /** AUTHORIZATION_CODE_TTL: seconds an authorization code waits for its exchange, 1 to 600 (60). */
+  readonly authorizationCodeTtl: number;
 }
 
 export function configFromEnv(
@@ -109,6 +112,7 @@ export function configFromEnv(
     dpopNonces: dpopNoncesFrom(env.DPOP_NONCES),
     secondFactor: secondFactorFrom(env.SECOND_FACTOR),
     passwordHashCost: passwordHashCostFrom(env.PASSWORD_HASH_COST),
+    authorizationCodeTtl: authorizationCodeTtlFrom(env.AUTHORIZATION_CODE_TTL),
   };
 }
 
@@ -133,6 +137,17 @@ function defaultOpenApiPath(root: string): string {
   if (existsSync(own)) return own;
   // The package root is one folder up from both src/config.ts and dist/config.js.
   return fileURLToPath(new URL('../openapi.yaml', import.meta.url));
+}
+
+/** RFC 6749 §4.1.2: short-lived, 10 minutes at most; whole seconds. */
+function authorizationCodeTtlFrom(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_AUTHORIZATION_CODE_TTL;
+  const seconds = /^[1-9]\d{0,3}$/.test(value) ? Number(value) : NaN;
+  if (!(seconds <= MAX_AUTHORIZATION_CODE_TTL))
+    throw new Error(
+      `AUTHORIZATION_CODE_TTL must be whole seconds from 1 to ${MAX_AUTHORIZATION_CODE_TTL}, got ${JSON.stringify(value)}`,
+    );
+  return seconds;
 }
 
 function dpopNoncesFrom(value: string | undefined): boolean {

@@ -20,6 +20,7 @@ import { KeyEncryption } from './oauth/key-sealing.js';
 import { applyUpstreams } from './federation/administration.js';
 import type { UpstreamProviderInput } from './federation/providers.js';
 import { KeyRing } from './oauth/keys.js';
+import { DEFAULT_AUTHORIZATION_CODE_TTL } from './oauth/authorization-codes.js';
 import { DpopNonces, DpopProofs } from './oauth/dpop-proofs.js';
 import { RefreshSuccessors } from './oauth/refresh-successors.js';
 import { recordServedIssuer } from './oauth/served-issuer.js';
@@ -69,6 +70,8 @@ export interface ContextOptions {
   readonly jwksUriAllowAddresses?: readonly string[];
   /** SECOND_FACTOR; `optional` when undefined. */
   readonly secondFactor?: SecondFactorPolicy;
+  /** AUTHORIZATION_CODE_TTL, seconds; 60 when undefined. */
+  readonly authorizationCodeTtl?: number;
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
@@ -122,6 +125,7 @@ export async function createContext(store: Store, issuer: string, options: Conte
       () => clock.now(),
     ),
     requirePushedAuthorizationRequests: options.requirePushedAuthorizationRequests ?? false,
+    authorizationCodeTtl: options.authorizationCodeTtl ?? DEFAULT_AUTHORIZATION_CODE_TTL,
   };
 }
 
@@ -166,6 +170,8 @@ export interface StartOptions {
   readonly dpopNonces?: boolean;
   /** SECOND_FACTOR (see ContextOptions). */
   readonly secondFactor?: SecondFactorPolicy;
+  /** AUTHORIZATION_CODE_TTL (see ContextOptions). */
+  readonly authorizationCodeTtl?: number;
   /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
   readonly idleConnectionGraceMs?: number;
   /**

@@ -116,6 +116,8 @@ export interface TestServerOptions {
   readonly secondFactor?: StartOptions['secondFactor'];
   /** KEY_ENCRYPTION_KEY; unset by default. */
   readonly keyEncryptionKey?: string;
+  /** AUTHORIZATION_CODE_TTL; 60 s by default. */
+  readonly authorizationCodeTtl?: number;
 }
 
 /** Limits no test reaches, so that every request still goes through the limiter and its store. */
@@ -142,6 +144,7 @@ export async function startTestServer({
   dpopNonces,
   secondFactor,
   keyEncryptionKey,
+  authorizationCodeTtl,
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
@@ -170,6 +173,7 @@ export async function startTestServer({
     dpopNonces,
     secondFactor,
     keyEncryptionKey,
+    authorizationCodeTtl,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).
     idleConnectionGraceMs: 0,
     passwordHashCost: TEST_PASSWORD_HASH_COST,
@@ -216,6 +220,7 @@ export async function startTestServer({
         redirectUri,
         codeChallenge: s256(verifier),
         now: clock.now(),
+        lifetime: context.authorizationCodeTtl,
       });
     },
     post(path, form, options = {}) {

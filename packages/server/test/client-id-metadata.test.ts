@@ -195,6 +195,39 @@ for (const dialect of DIALECTS) {
       assert.match(refused.html, PAGE_TITLE('client_metadata_document_unavailable'));
     });
 
+    it('a document that turns a fapi2 client public leaves it unable to authenticate: the profile, kept by the refetch, refuses none (FAPI 2.0 §5.3.2.1, §5.4.1)', async () => {
+      const keys = await clientKeyPair('ES256');
+      const keyed = { token_endpoint_auth_method: 'private_key_jwt', jwks: keys.jwks };
+      host.serve('/bank.json', host.agentDocument('/bank.json', keyed), { 'cache-control': 'max-age=600' });
+      const clientId = host.url('/bank.json');
+      const query = authorizationQuery(clientId, pkce().challenge);
+      assert.equal((await new PageBrowser(server).authorize(query)).status, 200);
+      // The operator holds it to the profile (it complies: private_key_jwt, keys).
+      await updateClient(server.context.audit, clientId, (c) => ({ ...c, profile: 'fapi2' }), server.clock.now(), {
+        id: 'cli',
+      });
+      // Its document then describes a public client; past fresh and stale, the next request fetches it.
+      host.serve('/bank.json', host.agentDocument('/bank.json'));
+      server.clock.advance(601 + 24 * 60 * 60);
+      await new PageBrowser(server).authorize(query);
+      const client = await server.context.store.findClient(clientId);
+      assert.deepEqual([client?.authMethod, client?.profile], [undefined, 'fapi2']);
+      await assertOAuthError(await server.post('/par', Object.fromEntries(new URLSearchParams(query))), {
+        error: 'invalid_client',
+        description: 'client authentication failed',
+      });
+    });
+
+    it("a document's profile is ignored (a registration extension, RFC 7591 §2): a public agent document naming fapi2 still signs in, without a profile", async () => {
+      host.serve('/profiled.json', host.agentDocument('/profiled.json', { profile: 'fapi2' }));
+      const clientId = host.url('/profiled.json');
+      assert.equal(
+        (await new PageBrowser(server).authorize(authorizationQuery(clientId, pkce().challenge))).status,
+        200,
+      );
+      assert.equal((await server.context.store.findClient(clientId))?.profile, undefined);
+    });
+
     it('refresh tokens for agents: a document naming grant_types without refresh_token gets no refresh token', async () => {
       host.serve('/no-refresh.json', host.agentDocument('/no-refresh.json', { grant_types: ['authorization_code'] }));
       const clientId = host.url('/no-refresh.json');

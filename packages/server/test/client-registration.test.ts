@@ -76,6 +76,8 @@ const BAD_METADATA: readonly [string, unknown, OAuthErrorCode, string][] = [
       ['contacts', 'ops@a.example'],
       ['software_id', true],
       ['software_version', ['1']],
+      ['profile', 'fapi3'],
+      ['profile', true],
     ] as const
   ).map(([field, value]): [string, unknown, OAuthErrorCode, string] => [
     `${field} is ${JSON.stringify(value).slice(0, 30)}`,
@@ -168,6 +170,29 @@ const BAD_METADATA: readonly [string, unknown, OAuthErrorCode, string][] = [
     'invalid_client_metadata',
     "client metadata 'jwks' has a value of the wrong type or form",
   ],
+  ...(
+    [
+      ['a public client', {}, 'profile fapi2 is for confidential clients only, not token_endpoint_auth_method none'],
+      [
+        'a client of a secret without keys',
+        { token_endpoint_auth_method: 'client_secret_basic' },
+        'profile fapi2 needs token_endpoint_auth_method private_key_jwt with jwks or jwks_uri',
+      ],
+      [
+        'a client of a secret with keys',
+        {
+          token_endpoint_auth_method: 'client_secret_post',
+          jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'a', y: 'b' }] },
+        },
+        'profile fapi2 needs token_endpoint_auth_method private_key_jwt, never a client secret',
+      ],
+    ] as const
+  ).map(([what, fields, description]): [string, unknown, OAuthErrorCode, string] => [
+    `profile fapi2 for ${what}: the compliance check of the CLI and admin API (FAPI 2.0 §5.3.2.1, §5.4.1)`,
+    { ...PUBLIC_AGENT, ...fields, profile: 'fapi2' },
+    'invalid_client_metadata',
+    description,
+  ]),
   [
     'a public client asking for client_credentials',
     { ...PUBLIC_AGENT, grant_types: ['authorization_code', 'client_credentials'] },
@@ -217,6 +242,7 @@ for (const dialect of DIALECTS) {
           client_id: 'id',
           client_id_issued_at: open.clock.now(),
           ...PUBLIC_AGENT,
+          profile: 'none',
           registration_access_token: 'rat',
           registration_client_uri: `${ISSUER}/register/${id}`,
         },
@@ -366,6 +392,65 @@ for (const dialect of DIALECTS) {
         ...assertionFields(assertion),
       });
       assert.equal(answer.status, 200, await answer.text());
+    });
+
+    it('profile (a Gatehouse extension, RFC 7591 §2): fapi2 registers a private_key_jwt client held to FAPI 2.0 and is echoed; RFC 7592 updates keep it and cannot lower it', async () => {
+      const keys = await clientKeyPair('ES256');
+      const metadata = {
+        client_name: 'Bank backend',
+        grant_types: ['client_credentials'],
+        response_types: [],
+        token_endpoint_auth_method: 'private_key_jwt',
+        jwks: keys.jwks,
+        scope: 'contacts:read',
+      };
+      const info = await registered(
+        await register(token, { ...metadata, profile: 'fapi2' }, await issueInitialToken(token)),
+      );
+      assert.equal(info.profile, 'fapi2');
+      assert.equal(info.client_secret, undefined);
+      const id = info.client_id as string;
+      assert.equal((await token.context.store.findClient(id))?.profile, 'fapi2');
+      // Held to it: a token request without a DPoP proof is refused (FAPI 2.0 §5.3.2.1).
+      const assertion = await clientAssertion(keys, id, ISSUER, token.clock.now());
+      await assertOAuthError(
+        await token.post('/token', { grant_type: 'client_credentials', client_id: id, ...assertionFields(assertion) }),
+        {
+          error: 'invalid_dpop_proof',
+          description: 'this client must send a DPoP proof (dpop_bound_access_tokens or profile fapi2)',
+        },
+      );
+      const uri = info.registration_client_uri as string;
+      const rat = info.registration_access_token as string;
+      assert.equal(((await (await manage(token, uri, rat)).json()) as { profile: string }).profile, 'fapi2');
+      // RFC 7592 §2.2: left out, the profile is kept (and shown); `none` is refused, nothing changes.
+      const kept = await manage(token, uri, rat, 'PUT', { ...metadata, client_id: id, client_name: 'Bank 2' });
+      assert.equal(kept.status, 200, await kept.clone().text());
+      assert.deepEqual(
+        (({ profile, client_name }) => ({ profile, client_name }))((await kept.json()) as Record<string, unknown>),
+        { profile: 'fapi2', client_name: 'Bank 2' },
+      );
+      await assertOAuthError(await manage(token, uri, rat, 'PUT', { ...metadata, client_id: id, profile: 'none' }), {
+        error: 'invalid_client_metadata',
+        description: 'profile fapi2 cannot be lowered at the client configuration endpoint; an operator may change it',
+      });
+      assert.equal((await token.context.store.findClient(id))?.profile, 'fapi2');
+      // A client registered without it may take it, checked as a registration is.
+      const plain = await registered(await register(token, metadata, await issueInitialToken(token)));
+      assert.equal(plain.profile, 'none');
+      const raised = await manage(
+        token,
+        plain.registration_client_uri as string,
+        plain.registration_access_token as string,
+        'PUT',
+        {
+          ...metadata,
+          client_id: plain.client_id,
+          profile: 'fapi2',
+        },
+      );
+      assert.equal(raised.status, 200, await raised.clone().text());
+      assert.equal((await token.context.store.findClient(plain.client_id as string))?.profile, 'fapi2');
     });
 
     it('RFC 7592 §2.1, §2.2, §2.3: the registration access token reads, replaces and deletes its own client only', async () => {

@@ -15,6 +15,7 @@ import {
 } from './_authorize.js';
 import { assertOAuthError, assertOkJson, ISSUER } from './_oauth-assertions.js';
 import { DIALECTS } from './_dialects.js';
+import { configFromEnv } from '../src/config.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
 
 for (const dialect of DIALECTS)
@@ -238,3 +239,17 @@ for (const dialect of DIALECTS)
       });
     });
   });
+
+describe('AUTHORIZATION_CODE_TTL', () => {
+  it('how long a code lives: whole seconds from 1 to 600 (RFC 6749 §4.1.2: at most 10 minutes), 60 when unset; anything else stops the server from starting', () => {
+    assert.equal(configFromEnv({}).authorizationCodeTtl, 60);
+    assert.equal(configFromEnv({ AUTHORIZATION_CODE_TTL: '300' }).authorizationCodeTtl, 300);
+    assert.equal(configFromEnv({ AUTHORIZATION_CODE_TTL: '600' }).authorizationCodeTtl, 600);
+    for (const value of ['0', '601', '60s', '1.5', '-1', ' 60'])
+      assert.throws(
+        () => configFromEnv({ AUTHORIZATION_CODE_TTL: value }),
+        /AUTHORIZATION_CODE_TTL must be whole seconds from 1 to 600/,
+        value,
+      );
+  });
+});

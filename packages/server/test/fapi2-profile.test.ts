@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { runCli } from '../src/cli/run.js';
+import { updateClient } from '../src/oauth/client-administration.js';
+import { digestOf } from '../src/primitives/secrets.js';
+import { issueRegistrationToken } from '../src/oauth/registration-tokens.js';
 import { api, assertInvalidValue, assertProblem } from './_api.js';
 import {
   addTestUser,
@@ -32,7 +35,8 @@ for (const dialect of DIALECTS)
     let dpop: DpopKey;
 
     before(async () => {
-      server = await startTestServer({ dialect });
+      // Codes live 300 s on this server (AUTHORIZATION_CODE_TTL), so the profile's 60 s is its own rule.
+      server = await startTestServer({ dialect, authorizationCodeTtl: 300, clientRegistration: 'token' });
       [es256, ps256, rs256] = await Promise.all([
         clientKeyPair('ES256'),
         clientKeyPair('PS256'),
@@ -116,19 +120,44 @@ for (const dialect of DIALECTS)
       assert.equal(plainPage.status, 200);
     });
 
-    it('client_secret authentication is refused for a fapi2 client: invalid_client (FAPI 2.0 §5.4.1, §5.3.2.1)', async () => {
-      for (const auth of ['basic', 'post'] as const)
-        await assertOAuthError(
-          await server.post(
-            '/par',
-            Object.fromEntries(new URLSearchParams(authorizationQuery(fapi.id, pkce().challenge))),
-            {
-              as: { id: fapi.id, secret: 'a-secret' },
-              auth,
-            },
-          ),
-          { error: 'invalid_client', description: 'client authentication failed' },
-        );
+    it('a client holding a secret cannot take profile fapi2: the compliance check refuses it (FAPI 2.0 §5.3.2.1, §5.4.1)', async () => {
+      const web = await server.addClient({ id: 'fapi-web', name: 'Web', redirectUris: [CALLBACK], scope: ['openid'] });
+      assert.ok(web.secret);
+      const trail = server.context.audit;
+      await assert.rejects(
+        updateClient(trail, web.id, (c) => ({ ...c, jwks: es256.jwks, profile: 'fapi2' }), now(), { id: 'cli' }),
+        /cannot have profile fapi2: it authenticates with a client secret/,
+      );
+      assert.equal((await server.context.store.findClient(web.id))?.profile, undefined);
+    });
+
+    it('client_secret authentication is refused for a fapi2 client even when its secret is right: invalid_client (FAPI 2.0 §5.4.1, §5.3.2.1)', async () => {
+      // Registration never makes such a client (above); a row changed in the database can (and a
+      // refetched client ID metadata document can make a keyless one: client-id-metadata.test.ts). The
+      // profile, not a missing secret, is what refuses it: the same record without the profile
+      // authenticates with that secret.
+      const secret = 'a-secret-of-the-record';
+      const stored = await server.context.store.findClient(plain.id);
+      assert.ok(stored);
+      const { authMethod: _keysOnly, ...keyed } = stored;
+      const record = { ...keyed, secretDigest: digestOf(secret) };
+      await server.context.store.insertClient({ ...record, id: 'fapi-held-secret', profile: 'fapi2' });
+      await server.context.store.insertClient({ ...record, id: 'plain-held-secret' });
+      const par = (id: string, auth: 'basic' | 'post') =>
+        server.post('/par', Object.fromEntries(new URLSearchParams(authorizationQuery(id, pkce().challenge))), {
+          as: { id, secret },
+          auth,
+        });
+      for (const auth of ['basic', 'post'] as const) {
+        const accepted = await par('plain-held-secret', auth);
+        assert.equal(accepted.status, 201, await accepted.text());
+        await assertOAuthError(await par('fapi-held-secret', auth), {
+          error: 'invalid_client',
+          description: 'client authentication failed',
+        });
+      }
+      const failures = await server.context.store.listAuditEvents({ event: 'client_authentication_failed', limit: 10 });
+      assert.ok(failures.some((e) => e.clientId === 'fapi-held-secret' && e.reason === 'method_not_allowed'));
     });
 
     it('a token request without a DPoP proof is refused (FAPI 2.0 §5.3.2.1, RFC 9449 §5.2)', async () => {
@@ -176,8 +205,8 @@ for (const dialect of DIALECTS)
       });
     });
 
-    it('an authorization code older than 60 s is refused (FAPI 2.0 §5.3.2.2)', async () => {
-      const c = await code(fapi);
+    it("an authorization code older than 60 s is refused, on a server whose codes live 300 s; a plain client's is accepted (FAPI 2.0 §5.3.2.2)", async () => {
+      const [c, p] = [await code(fapi), await code(plain)];
       server.clock.advance(61);
       await assertOAuthError(
         await server.post('/token', exchange(fapi, c, await assertion(fapi)), {
@@ -187,6 +216,11 @@ for (const dialect of DIALECTS)
         }),
         { error: 'invalid_grant', description: 'authorization code has expired' },
       );
+      const accepted = await server.post('/token', exchange(plain, p, await assertion(plain)), {
+        as: plain,
+        auth: 'none',
+      });
+      assert.equal(accepted.status, 200, await accepted.text());
     });
 
     it('clock skew: iat and nbf up to 10 s ahead accepted, iat more than 60 s ahead refused (FAPI 2.0 §5.3.2.1)', async () => {
@@ -219,6 +253,64 @@ for (const dialect of DIALECTS)
         /cannot have profile fapi2: it is public/,
       );
       await assert.rejects(server.addClient({ id: 'fapi-x', profile: 'fapi3' }), /unknown client profile 'fapi3'/);
+    });
+
+    /** POST /register (RFC 7591 §3.1) with an initial access token; PUT or GET /register/{id} (RFC 7592) with `rat`. */
+    async function registration(body?: unknown, at?: { uri: string; rat: string }): Promise<Response> {
+      const token =
+        at?.rat ??
+        (await issueRegistrationToken(server.context.store, { ttl: 600, uses: 1, now: now() })).initial_access_token;
+      return fetch(at === undefined ? `${server.url}/register` : at.uri.replace(ISSUER, server.url), {
+        method: at === undefined ? 'POST' : body === undefined ? 'GET' : 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    }
+
+    it('dynamic registration takes profile fapi2 under the same compliance check, and the client is held to the profile (RFC 7591 §2, §3.2.2; FAPI 2.0 §5.3.2.1, §5.3.2.2)', async () => {
+      const metadata = {
+        client_name: 'Registered bank app',
+        redirect_uris: [CALLBACK],
+        token_endpoint_auth_method: 'private_key_jwt',
+        jwks: es256.jwks,
+        scope: 'openid contacts:read',
+      };
+      await assertOAuthError(
+        await registration({ ...metadata, token_endpoint_auth_method: 'client_secret_basic', profile: 'fapi2' }),
+        {
+          error: 'invalid_client_metadata',
+          description: 'profile fapi2 needs token_endpoint_auth_method private_key_jwt, never a client secret',
+        },
+      );
+      const response = await registration({ ...metadata, profile: 'fapi2' });
+      const info = (await response.json()) as Record<string, string>;
+      assert.equal(response.status, 201, JSON.stringify(info));
+      assert.equal(info.profile, 'fapi2');
+      const registered: TestClient = { id: info.client_id as string, secret: null };
+      // Held to it: an authorization request not pushed is refused (FAPI 2.0 §5.3.2.2); a pushed one is taken.
+      const page = await new PageBrowser(server).authorize(authorizationQuery(registered.id, pkce().challenge));
+      assert.equal(callbackParams(page.location).error, 'invalid_request');
+      await pushed(registered, pkce().challenge);
+    });
+
+    it('a dynamically registered client an operator gave profile fapi2 keeps it through its own RFC 7592 update, which shows it', async () => {
+      const metadata = {
+        redirect_uris: [CALLBACK],
+        token_endpoint_auth_method: 'private_key_jwt',
+        jwks: es256.jwks,
+        scope: 'openid',
+      };
+      const info = (await (await registration(metadata)).json()) as Record<string, string>;
+      assert.equal(info.profile, 'none');
+      const at = { uri: info.registration_client_uri as string, rat: info.registration_access_token as string };
+      await updateClient(server.context.audit, info.client_id as string, (c) => ({ ...c, profile: 'fapi2' }), now(), {
+        id: 'cli',
+      });
+      assert.equal(((await (await registration(undefined, at)).json()) as Record<string, string>).profile, 'fapi2');
+      const updated = await registration({ ...metadata, client_id: info.client_id, client_name: 'Renamed' }, at);
+      assert.equal(updated.status, 200, await updated.clone().text());
+      assert.equal(((await updated.json()) as Record<string, string>).profile, 'fapi2');
+      assert.equal((await server.context.store.findClient(info.client_id as string))?.profile, 'fapi2');
     });
 
     /** Runs the CLI on the server's database. */

@@ -147,7 +147,7 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     title: 'Invalid client metadata',
     transient: false,
     summary:
-      'A client registration (RFC 7591 §2, §3.2.2) sent metadata the server does not accept: a field of the wrong type, grant_types and response_types that disagree, an authentication method or scope the server does not offer, or a confidential client without an initial access token. Nothing was registered or changed.',
+      'A client registration (RFC 7591 §2, §3.2.2) sent metadata the server does not accept: a field of the wrong type, grant_types and response_types that disagree, an authentication method or scope the server does not offer, a confidential client without an initial access token, or profile fapi2 for a client that could not comply with FAPI 2.0. Nothing was registered or changed.',
     clientAction:
       'Fix the field the error_description names and register again; the server metadata lists the grant types, scopes and authentication methods it offers.',
   }),
@@ -682,6 +682,23 @@ export const OAUTH_REASONS = {
   registered_client_secret_mismatch: reason({
     error: 'invalid_client_metadata',
     description: "client_secret, when sent, must be the client's current secret",
+  }),
+  // FAPI 2.0 §5.3.2.1 and §5.4.1 for a registration with profile fapi2 (the CLI's and admin API's check).
+  registered_fapi2_public: reason({
+    error: 'invalid_client_metadata',
+    description: 'profile fapi2 is for confidential clients only, not token_endpoint_auth_method none',
+  }),
+  registered_fapi2_no_keys: reason({
+    error: 'invalid_client_metadata',
+    description: 'profile fapi2 needs token_endpoint_auth_method private_key_jwt with jwks or jwks_uri',
+  }),
+  registered_fapi2_client_secret: reason({
+    error: 'invalid_client_metadata',
+    description: 'profile fapi2 needs token_endpoint_auth_method private_key_jwt, never a client secret',
+  }),
+  registered_profile_lowered: reason({
+    error: 'invalid_client_metadata',
+    description: 'profile fapi2 cannot be lowered at the client configuration endpoint; an operator may change it',
   }),
   initial_access_token_invalid: reason({
     error: 'invalid_token',

@@ -50,12 +50,12 @@ async function hasRememberedConsent(
 }
 
 /**
- * Answers the client with a new authorization code (RFC 6749 §4.1.2): single use, 60 s, bound to
- * the client, the redirect URI and the PKCE challenge; the grant is made when it is exchanged, for
- * the user's `subject`.
+ * Answers the client with a new authorization code (RFC 6749 §4.1.2): single use, living
+ * AUTHORIZATION_CODE_TTL (60 s by default; at most 60 s for a fapi2 client), bound to the client, the
+ * redirect URI and the PKCE challenge; the grant is made when it is exchanged, for the user's `subject`.
  */
 async function issueCode(
-  { context: { store, clock, issuer }, base }: AuthorizePages,
+  { context: { store, clock, issuer, authorizationCodeTtl }, base }: AuthorizePages,
   reply: FastifyReply,
   request: AuthorizationRequest,
   { session, subject }: SignedInUser,
@@ -68,6 +68,7 @@ async function issueCode(
     redirectUri: request.redirectUri,
     codeChallenge: request.codeChallenge,
     now: clock.now(),
+    lifetime: authorizationCodeTtl,
     nonce: request.oidc.nonce,
     authTime: session.authenticatedAt,
     amr: amrOf(session),

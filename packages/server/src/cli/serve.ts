@@ -147,6 +147,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     jwksUriAllowAddresses: config.jwksUriAllowAddresses,
     dpopNonces: config.dpopNonces,
     secondFactor: config.secondFactor,
+    authorizationCodeTtl: config.authorizationCodeTtl,
   };
 }
 

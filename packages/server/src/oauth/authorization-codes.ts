@@ -10,8 +10,10 @@ import { newOpaqueSecret } from '../primitives/random.js';
 import { constantTimeEqual } from '../primitives/constant-time.js';
 import { FAPI2_MAX_CODE_LIFETIME, isFapi2 } from './fapi-profile.js';
 
-/** How long an authorization code may wait for its exchange (RFC 6749 §4.1.2 recommends ≤ 10 min). */
-const AUTHORIZATION_CODE_TTL = 60;
+/** How long an authorization code waits for its exchange unless AUTHORIZATION_CODE_TTL says otherwise. */
+export const DEFAULT_AUTHORIZATION_CODE_TTL = 60;
+/** RFC 6749 §4.1.2: "A maximum authorization code lifetime of 10 minutes is RECOMMENDED." */
+export const MAX_AUTHORIZATION_CODE_TTL = 600;
 
 interface NewCode {
   readonly client: ClientRecord;
@@ -20,6 +22,8 @@ interface NewCode {
   readonly redirectUri: string;
   readonly codeChallenge: string;
   readonly now: number;
+  /** Seconds the code waits for its exchange (AUTHORIZATION_CODE_TTL); the default when undefined. */
+  readonly lifetime?: number | undefined;
   /** OIDC Core §3.1.2.1: carried to the ID token exactly as sent. */
   readonly nonce?: string | undefined;
   /** When the user signed in, for the ID token's auth_time (OIDC Core §2). */
@@ -42,9 +46,7 @@ export async function createAuthorizationCode(store: Store, c: NewCode): Promise
     codeChallenge: c.codeChallenge,
     codeChallengeMethod: 'S256',
     createdAt: c.now,
-    // FAPI 2.0 §5.3.2.2: at most 60 s for a fapi2 client, whatever the default becomes.
-    expiresAt:
-      c.now + (isFapi2(c.client) ? Math.min(AUTHORIZATION_CODE_TTL, FAPI2_MAX_CODE_LIFETIME) : AUTHORIZATION_CODE_TTL),
+    expiresAt: c.now + codeLifetime(c.client, c.lifetime ?? DEFAULT_AUTHORIZATION_CODE_TTL),
     usedAt: null,
     grantId: null,
     nonce: c.nonce ?? null,
@@ -54,6 +56,11 @@ export async function createAuthorizationCode(store: Store, c: NewCode): Promise
   };
   await store.insertAuthorizationCode(record);
   return code;
+}
+
+/** FAPI 2.0 §5.3.2.2: at most 60 s for a fapi2 client, however long the server's codes live. */
+function codeLifetime(client: ClientRecord, configured: number): number {
+  return isFapi2(client) ? Math.min(configured, FAPI2_MAX_CODE_LIFETIME) : configured;
 }
 
 interface Redemption {

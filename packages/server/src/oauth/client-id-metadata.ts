@@ -176,8 +176,9 @@ export function clientFromDocument(
   const grantTypes = fields['grant_types'] ?? ['authorization_code', 'refresh_token'];
   let metadata;
   try {
+    // `profile` (a registration extension) is not taken from a document: ignored as unknown (RFC 7591 §2).
     metadata = checkClientMetadata(
-      { ...fields, grant_types: grantTypes, token_endpoint_auth_method: method },
+      { ...fields, grant_types: grantTypes, token_endpoint_auth_method: method, profile: undefined },
       offeredScopes,
     );
   } catch (error) {

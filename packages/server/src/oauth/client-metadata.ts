@@ -4,6 +4,7 @@ import { hasOnlyUriCharacters, isLoopbackIpRedirectUri } from './redirect-uris.j
 import { parseScope } from './scope.js';
 import type { JsonWebKeySet } from '../primitives/records.js';
 import { jwksProblem, jwksUriProblem } from './client-keys.js';
+import { CLIENT_PROFILES, fapi2Problem, type ClientProfileName, type Fapi2Problem } from './fapi-profile.js';
 
 /** The client authentication methods a registered client may choose (RFC 7591 §2, RFC 8414 §2). */
 const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
@@ -32,6 +33,11 @@ export interface ClientMetadata {
   readonly jwks_uri?: string;
   /** RFC 9126 §6: its authorization requests must be pushed. */
   readonly require_pushed_authorization_requests?: boolean;
+  /**
+   * A Gatehouse extension (RFC 7591 §2 lets a server define more metadata): the security profile the
+   * client is held to, `fapi2` (the FAPI 2.0 Security Profile, oauth/fapi-profile.ts) or `none`.
+   */
+  readonly profile?: ClientProfileName;
 }
 
 const TEXT_FIELDS = ['client_name', 'software_id', 'software_version'] as const;
@@ -96,7 +102,10 @@ export function checkClientMetadata(body: unknown, offeredScopes: readonly strin
   }
   const contacts = stringList(fields, 'contacts');
   if (contacts !== undefined) metadata['contacts'] = contacts;
-  Object.assign(metadata, checkedKeys(fields, authMethod));
+  const keys = checkedKeys(fields, authMethod);
+  Object.assign(metadata, keys);
+  const profile = checkedProfile(fields['profile'], authMethod, keys);
+  if (profile !== undefined) metadata['profile'] = profile;
   const requirePar: unknown = fields['require_pushed_authorization_requests'];
   if (requirePar !== undefined && typeof requirePar !== 'boolean')
     throw new OAuthError('client_metadata_field_invalid', 'require_pushed_authorization_requests');
@@ -126,6 +135,37 @@ function checkedKeys(
     ...(jwks === undefined ? {} : { jwks: jwks as JsonWebKeySet }),
     ...(jwksUri === undefined ? {} : { jwks_uri: jwksUri as string }),
   };
+}
+
+/** The catalog reason of each way a registration could not comply with the fapi2 profile. */
+const FAPI2_REFUSALS = {
+  public: 'registered_fapi2_public',
+  no_keys: 'registered_fapi2_no_keys',
+  client_secret: 'registered_fapi2_client_secret',
+} as const satisfies Record<Fapi2Problem, string>;
+
+/**
+ * `profile`, `fapi2` or `none`: a fapi2 registration is held to the compliance check the CLI and the
+ * admin API use (FAPI 2.0 §5.3.2.1: a confidential client; §5.4.1: private_key_jwt, no secret), and
+ * refused with RFC 7591 §3.2.2 invalid_client_metadata naming why.
+ */
+function checkedProfile(
+  value: unknown,
+  authMethod: TokenEndpointAuthMethod,
+  keys: Pick<ClientMetadata, 'jwks' | 'jwks_uri'>,
+): ClientProfileName | undefined {
+  if (value === undefined) return undefined;
+  const profile = CLIENT_PROFILES.find((p) => p === value);
+  if (profile === undefined) throw new OAuthError('client_metadata_field_invalid', 'profile');
+  if (profile !== 'fapi2') return profile;
+  const client = {
+    jwks: keys.jwks ?? null,
+    jwksUri: keys.jwks_uri ?? null,
+    ...(authMethod === 'private_key_jwt' ? { authMethod } : {}),
+  };
+  const problem = fapi2Problem(client, authMethod === 'none');
+  if (problem !== undefined) throw new OAuthError(FAPI2_REFUSALS[problem]);
+  return profile;
 }
 
 function tokenEndpointAuthMethod(value: unknown): TokenEndpointAuthMethod {

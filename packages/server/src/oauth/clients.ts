@@ -179,7 +179,7 @@ export function clientFromRegistration(
   };
   const profile = profileOf(r.profile);
   const keys = clientKeysOf(r);
-  checkFapi2Client({ id: r.id, secretDigest: null, profile, ...keys }, r.public === true);
+  checkFapi2Client({ id: r.id, profile, ...keys }, r.public === true);
   return {
     id: r.id,
     name: r.name,

@@ -112,7 +112,12 @@ export async function updateRegisteredClient(
   caller: RegistrationCaller,
 ): Promise<ClientInformation> {
   const { client, registration, token } = await authorizeManagement(services, clientId, caller);
-  const metadata = checkClientMetadata(body, services.registrableScopes);
+  const metadata = keepingProfile(
+    client,
+    checkClientMetadata(body, services.registrableScopes),
+    body,
+    services.registrableScopes,
+  );
   const fields = body as Readonly<Record<string, unknown>>;
   if (fields['client_id'] !== clientId) throw new OAuthError('registered_client_id_mismatch');
   const sentSecret = fields['client_secret'];
@@ -138,6 +143,24 @@ export async function updateRegisteredClient(
     await audit({ event: 'client_registration_changed', at, clientId, reason: 'updated', address: caller.address });
   });
   return clientInformation(services.issuer, updated, metadata, token, null);
+}
+
+/**
+ * A fapi2 client's profile is a floor its own updates cannot lower: one its registration leaves out
+ * is kept (RFC 7592 §2.2: the server may ignore an omitted value; the response shows it), so an
+ * operator's `profile` outlives a client that does not know the field, and `none` is refused. Only
+ * an operator lowers it (`gatehouse clients update --profile none`, the admin API).
+ */
+function keepingProfile(
+  client: ClientRecord,
+  metadata: ClientMetadata,
+  body: unknown,
+  registrableScopes: readonly string[],
+): ClientMetadata {
+  if (client.profile !== 'fapi2' || metadata.profile === 'fapi2') return metadata;
+  if (metadata.profile === 'none') throw new OAuthError('registered_profile_lowered');
+  // Checked again as fapi2: the compliance check holds for the kept profile too.
+  return checkClientMetadata({ ...(body as object), profile: 'fapi2' }, registrableScopes);
 }
 
 /** RFC 7592 §2.3: removes the client, and with it its grants, tokens and registration. */
@@ -202,6 +225,7 @@ function registrationOf(id: string, metadata: ClientMetadata) {
     jwksUri: metadata.jwks_uri ?? null,
     ...(metadata.token_endpoint_auth_method === 'private_key_jwt' ? { authMethod: 'private_key_jwt' as const } : {}),
     requirePushedAuthorizationRequests: metadata.require_pushed_authorization_requests === true,
+    profile: metadata.profile ?? null,
   };
 }
 
@@ -218,6 +242,8 @@ function clientInformation(
     ...(secret === null ? {} : { client_secret: secret, client_secret_expires_at: 0 }),
     client_id_issued_at: client.createdAt,
     ...metadata,
+    // The profile the client is held to now, whoever set it (this registration or an operator).
+    profile: client.profile ?? 'none',
     registration_access_token: registrationAccessToken,
     registration_client_uri: `${issuer}/register/${encodeURIComponent(client.id)}`,
   };

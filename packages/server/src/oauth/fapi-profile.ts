@@ -7,8 +7,9 @@ import { CLIENT_SIGNING_ALGS } from './client-keys.js';
  * authorization server (§5.3) is enforced where each rule belongs; this module holds the values:
  * - pushed authorization requests only (§5.3.2.2): authorize/flow.ts;
  * - PKCE with S256 (§5.3.2.2): every authorization request already;
- * - confidential clients authenticating with private_key_jwt only (§5.3.2.1, §5.4.1):
- *   registration (here) and oauth/client-authentication.ts;
+ * - confidential clients authenticating with private_key_jwt only (§5.3.2.1, §5.4.1): the
+ *   compliance check here, of every registration (CLI, admin API, and RFC 7591 in
+ *   oauth/client-metadata.ts), and oauth/client-authentication.ts for a record that escaped it;
  * - sender-constrained tokens by DPoP (§5.3.2.1, RFC 9449 §5.2): oauth/endpoints/token.ts;
  * - authorization codes that live at most 60 s (§5.3.2.2): oauth/authorization-codes.ts;
  * - `iss` in every authorization response (§5.3.2.2, RFC 9207): authorize/flow.ts, consent.ts;
@@ -63,22 +64,39 @@ export function profileOf(name: string | null | undefined): 'fapi2' | undefined 
   throw new OperatorInputError(`unknown client profile '${name}'; use ${CLIENT_PROFILES.join(' or ')}`);
 }
 
+/** Why a client could not comply with the fapi2 profile. */
+export type Fapi2Problem = 'public' | 'no_keys' | 'client_secret';
+
 /**
- * Refuses a fapi2 client that could not comply: a public client, one without keys, or one that
- * authenticates with a secret (FAPI 2.0 §5.3.2.1: confidential clients only; §5.4.1:
- * private_key_jwt, no client secrets).
+ * The compliance check of every way a client gets the profile (CLI, admin API, dynamic
+ * registration): a public client, one without keys, or one that authenticates with a secret could
+ * not comply (FAPI 2.0 §5.3.2.1: confidential clients only; §5.4.1: private_key_jwt, no client
+ * secrets). Undefined when it can.
  */
+export function fapi2Problem(
+  client: Pick<ClientRecord, 'authMethod' | 'jwks' | 'jwksUri'>,
+  isPublic: boolean,
+): Fapi2Problem | undefined {
+  if (isPublic) return 'public';
+  if ((client.jwks ?? null) === null && (client.jwksUri ?? null) === null) return 'no_keys';
+  if (client.authMethod !== 'private_key_jwt') return 'client_secret';
+  return undefined;
+}
+
+/** The operator's words for each problem (the CLI and the admin API's invalid-operator-input). */
+const OPERATOR_REASONS: Readonly<Record<Fapi2Problem, string>> = {
+  public: 'it is public (FAPI 2.0 admits confidential clients only)',
+  no_keys: 'it has no keys (register --jwks or --jwks-uri: FAPI 2.0 clients authenticate with private_key_jwt)',
+  client_secret: 'it authenticates with a client secret (FAPI 2.0 clients authenticate with private_key_jwt only)',
+};
+
+/** Refuses, as an operator error, a fapi2 client that could not comply ({@link fapi2Problem}). */
 export function checkFapi2Client(
-  client: Pick<ClientRecord, 'profile' | 'secretDigest' | 'authMethod' | 'jwks' | 'jwksUri' | 'id'>,
+  client: Pick<ClientRecord, 'profile' | 'authMethod' | 'jwks' | 'jwksUri' | 'id'>,
   isPublic: boolean,
 ): void {
   if (!isFapi2(client)) return;
-  const why = isPublic
-    ? 'it is public (FAPI 2.0 admits confidential clients only)'
-    : (client.jwks ?? null) === null && (client.jwksUri ?? null) === null
-      ? 'it has no keys (register --jwks or --jwks-uri: FAPI 2.0 clients authenticate with private_key_jwt)'
-      : client.authMethod !== 'private_key_jwt'
-        ? 'it authenticates with a client secret (FAPI 2.0 clients authenticate with private_key_jwt only)'
-        : undefined;
-  if (why !== undefined) throw new OperatorInputError(`client '${client.id}' cannot have profile fapi2: ${why}`);
+  const problem = fapi2Problem(client, isPublic);
+  if (problem !== undefined)
+    throw new OperatorInputError(`client '${client.id}' cannot have profile fapi2: ${OPERATOR_REASONS[problem]}`);
 }

@@ -47,6 +47,8 @@ export interface OAuthServices extends TokenServices {
   readonly clientKeys: ClientKeys;
   /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every authorization request must be pushed (RFC 9126 §5). */
   readonly requirePushedAuthorizationRequests: boolean;
+  /** AUTHORIZATION_CODE_TTL: seconds an authorization code waits for its exchange (60 by default). */
+  readonly authorizationCodeTtl: number;
   /** DPoP proofs (RFC 9449): their check, the replay cache, the nonces when required. */
   readonly dpop: DpopProofs;
 }

@@ -30,7 +30,10 @@ export interface RegistrationRepository {
   useRegistrationToken(id: string, now: number): Promise<boolean>;
   insertClientRegistration(registration: ClientRegistrationRecord): Promise<void>;
   findClientRegistration(clientId: string): Promise<ClientRegistrationRecord | undefined>;
-  /** Replaces a registered client's name, redirect URIs, grant types, scope, keys and PAR requirement, and its metadata. */
+  /**
+   * Replaces a registered client's name, redirect URIs, grant types, scope, keys, PAR requirement and
+   * profile, and its metadata.
+   */
   updateRegisteredClient(client: ClientRecord, metadata: object): Promise<void>;
 }
 
@@ -101,6 +104,7 @@ export function createRegistrationRepository(db: Kysely<Database>): Registration
           jwks: row.jwks,
           jwks_uri: row.jwks_uri,
           require_par: row.require_par,
+          profile: row.profile,
         })
         .where('id', '=', client.id)
         .execute();
