@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Instructions per request, counted by valgrind's callgrind: `node bench/instructions.mjs [--gatehouse
-// <dist/cli/main.js>] [--kind introspect|refresh] [--requests N]`.
+// <dist/cli/main.js>] [--kind introspect|refresh|refresh-dpop] [--requests N]`. refresh-dpop: a public
+// client's refresh tokens bound to a DPoP key (RFC 9449 §5), a proof signed here (not counted) per request.
 //
 // Requests per second on a shared 2-core virtual machine move by ±30% from one run to the next (the
 // same build measured 5,389 and 9,098 introspections/s ten minutes apart, other processes idle), so a
@@ -12,8 +13,10 @@
 // request at steady state (start-up, migrations and JIT warm-up cancel out). Kernel time (the socket
 // write, SQLite's fsync and locks) is not counted: for those, see the syscalls per request
 // (`strace -c`), which did not change. Needs valgrind (Debian's package); about 3 minutes.
+// `--keep <dir>` keeps the two callgrind files there, for callgrind_annotate (instructions by function).
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createPrivateKey, sign } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +29,7 @@ const { values: options } = parseArgs({
     kind: { type: 'string', default: 'introspect' },
     requests: { type: 'string', default: '2000' },
     warmup: { type: 'string', default: '1000' },
+    keep: { type: 'string' },
   },
 });
 const { DEFAULT_RATE_LIMITS } = await import(join(BENCH, '../packages/server/dist/index.js'));
@@ -51,10 +55,32 @@ const template = join(work, 'template.db');
 const made = JSON.parse(
   await run(process.execPath, [join(BENCH, 'setup/gatehouse.mjs'), 'client', template, '0', '0']),
 );
-const { tokens } = JSON.parse(
-  await run(process.execPath, [join(BENCH, 'setup/gatehouse.mjs'), 'chains', template, '64']),
+const DPOP = options.kind === 'refresh-dpop';
+const REFRESH = options.kind === 'refresh' || DPOP;
+const { tokens, dpopJwk, clientId } = JSON.parse(
+  await run(process.execPath, [join(BENCH, 'setup/gatehouse.mjs'), DPOP ? 'dpop-chains' : 'chains', template, '64']),
 );
 const authorization = `Basic ${Buffer.from(`${made.clientId}:${made.clientSecret}`).toString('base64')}`;
+const dpopKey = DPOP ? createPrivateKey({ key: dpopJwk, format: 'jwk' }) : undefined;
+const dpopHeader = DPOP
+  ? Buffer.from(
+      JSON.stringify({ alg: 'ES256', typ: 'dpop+jwt', jwk: { kty: 'EC', crv: 'P-256', x: dpopJwk.x, y: dpopJwk.y } }),
+    ).toString('base64url')
+  : '';
+let jti = 0;
+
+/** A fresh proof for one refresh (RFC 9449 §4.2), as bench/lib/loadgen.mjs makes them. */
+function dpopProof() {
+  const claims = {
+    htm: 'POST',
+    htu: 'http://localhost/token',
+    iat: Math.floor(Date.now() / 1000),
+    jti: `${process.pid}.${++jti}`,
+  };
+  const input = `${dpopHeader}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  const signature = sign('sha256', Buffer.from(input), { key: dpopKey, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+}
 
 /** Total instructions of one server start that answers `count` requests, then stops. */
 async function instructions(count) {
@@ -90,22 +116,33 @@ async function instructions(count) {
   const heads = [...tokens];
   for (let i = 0; i < count; i++) {
     const k = i % heads.length;
-    const body =
-      options.kind === 'refresh' ? `grant_type=refresh_token&refresh_token=${heads[k]}` : `token=${heads[k]}`;
-    const response = await fetch(`http://127.0.0.1:${port}/${options.kind === 'refresh' ? 'token' : 'introspect'}`, {
+    const body = DPOP
+      ? `grant_type=refresh_token&client_id=${clientId}&refresh_token=${heads[k]}`
+      : REFRESH
+        ? `grant_type=refresh_token&refresh_token=${heads[k]}`
+        : `token=${heads[k]}`;
+    const headers = DPOP
+      ? { dpop: dpopProof(), 'content-type': 'application/x-www-form-urlencoded' }
+      : { authorization, 'content-type': 'application/x-www-form-urlencoded' };
+    const response = await fetch(`http://127.0.0.1:${port}/${REFRESH ? 'token' : 'introspect'}`, {
       method: 'POST',
-      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+      headers,
       body,
     });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`${response.status} ${text}`);
-    if (options.kind === 'refresh') heads[k] = JSON.parse(text).refresh_token;
+    if (REFRESH) heads[k] = JSON.parse(text).refresh_token;
+    if (DPOP && JSON.parse(text).token_type !== 'DPoP') throw new Error(`token_type is not DPoP: ${text}`);
   }
   const closed = new Promise((resolve) => server.on('close', resolve));
   server.kill('SIGINT');
   await closed;
   const summary = /^summary: (\d+)/m.exec(readFileSync(out, 'utf8'));
   if (!summary) throw new Error(`no summary in ${out}`);
+  if (options.keep !== undefined) {
+    mkdirSync(options.keep, { recursive: true });
+    copyFileSync(out, join(options.keep, `${options.kind}-${count}.callgrind`));
+  }
   return Number(summary[1]);
 }
 

@@ -53,6 +53,7 @@ export const TABLE = {
     'redirect-uri.test.ts': 'unit',
     'safe-fetch.test.ts': 'unit',
     'refresh-token-state-table.test.ts': 'unit',
+    'dpop-signature.test.ts': 'unit',
     'sign-in.test.ts': 'unit',
     'totp.test.ts': 'unit',
     'store.test.ts': 'unit',

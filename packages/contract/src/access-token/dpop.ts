@@ -97,6 +97,12 @@ export function normalizedHtu(url: string): string | undefined {
   return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
 
+/** §4.3 step 9: an `htu` written as the URL itself (as clients write it) needs no second parse. */
+function sameHtu(htu: string, url: string): boolean {
+  const expected = normalizedHtu(url);
+  return expected !== undefined && (htu === url || normalizedHtu(htu) === expected);
+}
+
 /** RFC 9449 §4.2: the compact JWS syntax, three base64url parts, nothing else. */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -121,8 +127,7 @@ export async function checkDpopProof(
   if (typeof jti !== 'string' || jti.length === 0 || jti.length > 256)
     throw new InvalidDpopProof('The DPoP proof has no usable jti.');
   if (htm !== expected.method) throw new InvalidDpopProof('The DPoP proof htm does not match the request method.');
-  const expectedHtu = normalizedHtu(expected.url);
-  if (typeof htu !== 'string' || expectedHtu === undefined || normalizedHtu(htu) !== expectedHtu)
+  if (typeof htu !== 'string' || !sameHtu(htu, expected.url))
     throw new InvalidDpopProof('The DPoP proof htu does not match the request URL.');
   if (typeof iat !== 'number' || !Number.isFinite(iat)) throw new InvalidDpopProof('The DPoP proof has no iat.');
   if (iat > expected.now + DPOP_CLOCK_SKEW || iat < expected.now - DPOP_PROOF_LIFETIME)

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   accessTokenHash,
   checkDpopProof,
@@ -11,7 +11,7 @@ import {
   type DpopExpectations,
   type DpopSignatureStep,
 } from '@gatehouse/contract';
-import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify, type JWK } from 'jose';
+import { dpopSignatureStep, sha256Base64url } from './dpop-signature.js';
 import type { Clock } from '../primitives/clock.js';
 import type { Repository } from '../store/repository.js';
 
@@ -20,26 +20,8 @@ const NONCE_KEY = 'dpop_nonce_key';
 const NONCE_SLOT = 300;
 /** How often a process forgets the proofs whose window has closed: the replay table stays bounded. */
 const PRUNE_EVERY = 60;
-
-/**
- * RFC 9449 §4.3 steps 2-7 through jose: compact, `typ` dpop+jwt, `alg` in the allow-list, signed by
- * the public key of its own `jwk` header (jose's EmbeddedJWK refuses a private or symmetric key).
- */
-export const joseDpopSignature: DpopSignatureStep = async (proof, algorithms) => {
-  try {
-    const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, {
-      typ: 'dpop+jwt',
-      algorithms: [...algorithms],
-    });
-    const jkt = await calculateJwkThumbprint(protectedHeader.jwk as JWK, 'sha256');
-    return { header: protectedHeader, payload, jkt };
-  } catch (error) {
-    throw new InvalidDpopProof(
-      'The DPoP proof is not a JWS of typ dpop+jwt signed with an accepted algorithm by the public key of its jwk.',
-      { cause: error },
-    );
-  }
-};
+/** How many clients' DPoP keys a process keeps imported (dpop-signature.ts). */
+const KEY_CACHE_SIZE = 1024;
 
 /**
  * Server-provided nonces (RFC 9449 §8, §9) without state: the HMAC of a time slot under a key every
@@ -123,6 +105,7 @@ export class DpopProofs {
   readonly #clock: Clock;
   /** Undefined: nonces are not required (DPOP_NONCES=off). */
   readonly nonces: DpopNonces | undefined;
+  readonly #signature: DpopSignatureStep = dpopSignatureStep(KEY_CACHE_SIZE);
   #prunedAt = 0;
 
   constructor(store: ProofStore, clock: Clock, nonces: DpopNonces | undefined) {
@@ -153,13 +136,13 @@ export class DpopProofs {
   ): Promise<{ checked: CheckedDpopProof; unnoted: UnnotedDpopProof }> {
     if (proof === undefined) throw new InvalidDpopProof('The request has no DPoP proof.');
     const now = this.#clock.now();
-    const checked = await checkDpopProof(proof, { ...expected, now }, joseDpopSignature, accessTokenHash);
+    const checked = await checkDpopProof(proof, { ...expected, now }, this.#signature, accessTokenHash);
     // §4.3 step 10: the nonce, checked before the jti is noted, so that the retry may use its own.
     if (this.nonces !== undefined && !this.nonces.accepts(checked.nonce, now))
       throw new DpopNonceRequired(this.nonces.current(now));
     await this.#prune(now);
     // §11.1: the id names the key too, so one client's jti cannot block another's.
-    const replayId = createHash('sha256').update(`${checked.jkt}.${checked.jti}`).digest('base64url');
+    const replayId = sha256Base64url(`${checked.jkt}.${checked.jti}`);
     const noteUntil = checked.iat + DPOP_PROOF_LIFETIME + DPOP_CLOCK_SKEW;
     return { checked, unnoted: { jkt: checked.jkt, replayId, noteUntil } };
   }

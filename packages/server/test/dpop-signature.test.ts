@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { DPOP_SIGNING_ALGORITHMS, InvalidDpopProof } from '@gatehouse/contract';
+import { calculateJwkThumbprint } from 'jose';
+import { DpopKeys, dpopSignatureStep, joseDpopSignature, plainEs256 } from '../src/oauth/dpop-signature.js';
+
+const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A P-256 key pair, its bare public JWK (RFC 7638 members) and a signer of any header and payload segments. */
+function es256Key() {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
+  return { privateKey, jwk: { kty, crv, x, y } as Record<string, string> };
+}
+
+/** A compact JWS of these segments, signed ES256 (RFC 7518 §3.4) by `key`. */
+function signed(header: string, payload: string, key: KeyObject): string {
+  const signature = sign('sha256', Buffer.from(`${header}.${payload}`), { key, dsaEncoding: 'ieee-p1363' });
+  return `${header}.${payload}.${signature.toString('base64url')}`;
+}
+
+/** The same JSON, spaces after it, so that its base64url is 4n characters: one more is 4n+1 (RFC 4648 §5). */
+function whole(segment: string): string {
+  const text = Buffer.from(segment, 'base64url').toString();
+  return Buffer.from(text.padEnd(Math.ceil(text.length / 3) * 3, ' ')).toString('base64url');
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+const claims = () => ({ htm: 'POST', htu: 'https://as.example/token', iat: now(), jti: crypto.randomUUID() });
+
+/** Whether jose (the only judge of a refusal) accepts the proof. */
+async function joseAccepts(proof: string): Promise<boolean> {
+  try {
+    await joseDpopSignature(proof, DPOP_SIGNING_ALGORITHMS);
+    return true;
+  } catch (error) {
+    assert.ok(error instanceof InvalidDpopProof);
+    return false;
+  }
+}
+
+describe('DPoP proof signatures through node:crypto (RFC 9449 §4.3 steps 2-7)', () => {
+  it("an SDK's ES256 proof verifies through node:crypto to jose's header, payload and RFC 7638 thumbprint", async () => {
+    const { privateKey, jwk } = es256Key();
+    const proof = signed(part({ alg: 'ES256', typ: 'dpop+jwt', jwk }), part(claims()), privateKey);
+    const fast = plainEs256(proof, new DpopKeys(8));
+    assert.ok(fast, 'the node:crypto path takes a plain ES256 proof');
+    const jose = await joseDpopSignature(proof, DPOP_SIGNING_ALGORITHMS);
+    assert.deepEqual(fast.payload, jose.payload);
+    assert.deepEqual(fast.header, jose.header);
+    assert.equal(fast.jkt, await calculateJwkThumbprint(jwk, 'sha256'));
+    assert.equal(fast.jkt, jose.jkt);
+  });
+
+  it('the node:crypto path accepts no proof jose refuses: each is left to jose, which refuses it', async () => {
+    const { privateKey, jwk } = es256Key();
+    const header = (extra: object = {}, key: object = jwk) =>
+      part({ alg: 'ES256', typ: 'dpop+jwt', jwk: key, ...extra });
+    const y = Buffer.from(jwk.y!, 'base64url');
+    y[5]! ^= 1;
+    const offCurve = { ...jwk, y: y.toString('base64url') };
+    const cases: Record<string, string> = {
+      // §4.3 step 7: a private key in jwk.
+      'a private key': signed(header({}, privateKey.export({ format: 'jwk' })), part(claims()), privateKey),
+      'a point off the curve': signed(header({}, offCurve), part(claims()), privateKey),
+      // §4.3 step 4.
+      'typ JWT': signed(part({ alg: 'ES256', typ: 'JWT', jwk }), part(claims()), privateKey),
+      // RFC 7515 §4.1.11: an extension jose does not know.
+      'a crit header': signed(header({ crit: ['x'], x: 1 }), part(claims()), privateKey),
+      // RFC 7519 §4.1.4: jose checks exp.
+      'an exp in the past': signed(header(), part({ ...claims(), exp: now() - 10 }), privateKey),
+      // RFC 4648 §5: a segment of 4n+1 characters is no base64url, though Buffer would drop the last.
+      'a header of 4n+1 characters': signed(`${whole(header())}A`, part(claims()), privateKey),
+      // RFC 7515 §5.2 step 4: the claims are UTF-8.
+      'a payload that is not UTF-8': signed(
+        header(),
+        Buffer.concat([Buffer.from('{"htm":"POST'), Buffer.from([0xff]), Buffer.from('","iat":1}')]).toString(
+          'base64url',
+        ),
+        privateKey,
+      ),
+      'a payload that is not an object': signed(header(), part([claims()]), privateKey),
+    };
+    const keys = new DpopKeys(8);
+    const step = dpopSignatureStep(8);
+    for (const [name, proof] of Object.entries(cases)) {
+      assert.equal(plainEs256(proof, keys), undefined, `${name}: left to jose`);
+      assert.equal(await joseAccepts(proof), false, `${name}: jose refuses it`);
+      await assert.rejects(step(proof, DPOP_SIGNING_ALGORITHMS), InvalidDpopProof, name);
+    }
+  });
+
+  it("a plain proof signed by another key than its jwk's is refused by node:crypto as jose refuses it (§4.3 step 6)", async () => {
+    const { jwk } = es256Key();
+    const other = es256Key();
+    const proof = signed(part({ alg: 'ES256', typ: 'dpop+jwt', jwk }), part(claims()), other.privateKey);
+    assert.throws(() => plainEs256(proof, new DpopKeys(8)), InvalidDpopProof);
+    assert.equal(await joseAccepts(proof), false);
+    await assert.rejects(dpopSignatureStep(8)(proof, DPOP_SIGNING_ALGORITHMS), InvalidDpopProof);
+  });
+
+  it('a proof jose accepts but the node:crypto path does not take (application/ typ, jwk members, exp) is accepted through jose', async () => {
+    const { privateKey, jwk } = es256Key();
+    const cases: Record<string, string> = {
+      'typ application/dpop+jwt': signed(
+        part({ alg: 'ES256', typ: 'application/dpop+jwt', jwk }),
+        part(claims()),
+        privateKey,
+      ),
+      'a jwk with use and kid': signed(
+        part({ alg: 'ES256', typ: 'dpop+jwt', jwk: { ...jwk, use: 'sig', kid: 'k' } }),
+        part(claims()),
+        privateKey,
+      ),
+      'an exp in the future': signed(
+        part({ alg: 'ES256', typ: 'dpop+jwt', jwk }),
+        part({ ...claims(), exp: now() + 60 }),
+        privateKey,
+      ),
+    };
+    const step = dpopSignatureStep(8);
+    for (const [name, proof] of Object.entries(cases)) {
+      assert.equal(plainEs256(proof, new DpopKeys(8)), undefined, name);
+      assert.equal((await step(proof, DPOP_SIGNING_ALGORITHMS)).jkt, await calculateJwkThumbprint(jwk, 'sha256'), name);
+    }
+  });
+
+  it('without ES256 in the allow-list the node:crypto path is not taken', async () => {
+    const { privateKey, jwk } = es256Key();
+    const proof = signed(part({ alg: 'ES256', typ: 'dpop+jwt', jwk }), part(claims()), privateKey);
+    await assert.rejects(dpopSignatureStep(8)(proof, ['EdDSA']), InvalidDpopProof);
+  });
+
+  it('a key is imported once while in use; past the capacity the least recently used is dropped', () => {
+    const keys = new DpopKeys(2);
+    const [a, b, c] = [es256Key().jwk, es256Key().jwk, es256Key().jwk];
+    const first = keys.of(a.x!, a.y!);
+    assert.ok(first);
+    assert.equal(keys.of(a.x!, a.y!), first);
+    const bFirst = keys.of(b.x!, b.y!);
+    keys.of(a.x!, a.y!); // a is now the most recently used: c pushes b out.
+    keys.of(c.x!, c.y!);
+    assert.equal(keys.of(a.x!, a.y!), first);
+    const bAgain = keys.of(b.x!, b.y!);
+    assert.ok(bAgain);
+    assert.notEqual(bAgain, bFirst, 'b was dropped and imported again');
+  });
+});
