@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Instructions per request, counted by valgrind's callgrind: `node bench/instructions.mjs [--gatehouse
-// <dist/cli/main.js>] [--kind introspect|refresh] [--requests N]`.
+// <dist/cli/main.js>] [--kind introspect|refresh|rest-400|rest-201] [--requests N]`. rest-400 is
+// `POST /v2/contacts` without `email` (400), rest-201 the same with it (201), both with the bench's
+// bearer access token (contacts:write), as `npm run bench` sends them.
 //
 // Requests per second on a shared 2-core virtual machine move by ±30% from one run to the next (the
 // same build measured 5,389 and 9,098 introspections/s ten minutes apart, other processes idle), so a
@@ -12,7 +14,7 @@
 // request at steady state (start-up, migrations and JIT warm-up cancel out). Kernel time (the socket
 // write, SQLite's fsync and locks) is not counted: for those, see the syscalls per request
 // (`strace -c`), which did not change. Needs valgrind (Debian's package); about 3 minutes.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -51,10 +53,33 @@ const template = join(work, 'template.db');
 const made = JSON.parse(
   await run(process.execPath, [join(BENCH, 'setup/gatehouse.mjs'), 'client', template, '0', '0']),
 );
-const { tokens } = JSON.parse(
+const { tokens, accessToken } = JSON.parse(
   await run(process.execPath, [join(BENCH, 'setup/gatehouse.mjs'), 'chains', template, '64']),
 );
 const authorization = `Basic ${Buffer.from(`${made.clientId}:${made.clientSecret}`).toString('base64')}`;
+
+/** The request of `--kind`, for the head of one refresh-token chain (the i-th request). */
+function request(head, i) {
+  const form = { authorization, 'content-type': 'application/x-www-form-urlencoded' };
+  const json = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
+  switch (options.kind) {
+    case 'refresh':
+      return { path: '/token', headers: form, body: `grant_type=refresh_token&refresh_token=${head}`, expect: 200 };
+    case 'introspect':
+      return { path: '/introspect', headers: form, body: `token=${head}`, expect: 200 };
+    case 'rest-400':
+      return { path: '/v2/contacts', headers: json, body: '{"name":"Ada Lovelace"}', expect: 400 };
+    case 'rest-201':
+      return {
+        path: '/v2/contacts',
+        headers: json,
+        body: JSON.stringify({ email: `ada.${i}@example.com`, name: 'Ada Lovelace' }),
+        expect: 201,
+      };
+    default:
+      throw new Error(`--kind ${options.kind}: introspect, refresh, rest-400 or rest-201`);
+  }
+}
 
 /** Total instructions of one server start that answers `count` requests, then stops. */
 async function instructions(count) {
@@ -90,15 +115,10 @@ async function instructions(count) {
   const heads = [...tokens];
   for (let i = 0; i < count; i++) {
     const k = i % heads.length;
-    const body =
-      options.kind === 'refresh' ? `grant_type=refresh_token&refresh_token=${heads[k]}` : `token=${heads[k]}`;
-    const response = await fetch(`http://127.0.0.1:${port}/${options.kind === 'refresh' ? 'token' : 'introspect'}`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-    });
+    const { path, headers, body, expect } = request(heads[k], i);
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers, body });
     const text = await response.text();
-    if (response.status !== 200) throw new Error(`${response.status} ${text}`);
+    if (response.status !== expect) throw new Error(`${response.status} ${text}`);
     if (options.kind === 'refresh') heads[k] = JSON.parse(text).refresh_token;
   }
   const closed = new Promise((resolve) => server.on('close', resolve));
@@ -106,14 +126,37 @@ async function instructions(count) {
   await closed;
   const summary = /^summary: (\d+)/m.exec(readFileSync(out, 'utf8'));
   if (!summary) throw new Error(`no summary in ${out}`);
-  return Number(summary[1]);
+  return { total: Number(summary[1]), compiler: compilerInstructions(out) };
+}
+
+/**
+ * The instructions of V8's optimizing compiler (TurboFan, `v8::internal::compiler::`) in a run.
+ * It compiles the functions of the request path as they become hot, for the first ~5,000 requests
+ * of a start (--trace-opt: 256 functions optimized after 500 introspections, 316 after 1,000, 500
+ * after 2,500, 548 after 5,000), so a window of a few thousand requests still holds much of it:
+ * reported apart, so that a change is read on the work of the requests themselves.
+ */
+function compilerInstructions(file) {
+  const text = execFileSync('callgrind_annotate', ['--threshold=100', file], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const match = /^\s*([\d,]+) \([^)]*\)\s+(.*)$/.exec(line);
+    if (match && match[2].includes('v8::internal::compiler::')) sum += Number(match[1].replaceAll(',', ''));
+  }
+  return sum;
 }
 
 try {
   const [base, more] = await Promise.all([instructions(W), instructions(W + N)]);
-  const perRequest = (more - base) / N;
+  const perRequest = (more.total - base.total) / N;
+  const compiling = (more.compiler - base.compiler) / N;
+  const count = (n) => Math.round(n).toLocaleString('en');
   console.log(
-    `${options.kind}: ${Math.round(perRequest).toLocaleString('en')} instructions per request ` +
+    `${options.kind}: ${count(perRequest)} instructions per request, ${count(perRequest - compiling)} without ` +
+      `V8's optimizing compiler (${count(compiling)}) ` +
       `(${options.gatehouse}; ${W} warm-up, ${N} measured, one connection, sequential)`,
   );
 } finally {
