@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Instructions per request, counted by valgrind's callgrind: `node bench/instructions.mjs [--gatehouse
-// <dist/cli/main.js>] [--kind introspect|refresh|refresh-dpop] [--requests N]`. refresh-dpop: a public
-// client's refresh tokens bound to a DPoP key (RFC 9449 §5), a proof signed here (not counted) per request.
+// <dist/cli/main.js>] [--kind introspect|refresh|refresh-dpop|rest-400|rest-201] [--requests N]`.
+// refresh-dpop: a public client's refresh tokens bound to a DPoP key (RFC 9449 §5), a proof signed
+// here (not counted) per request. rest-400 is `POST /v2/contacts` without `email` (400), rest-201 the
+// same with it (201), both with the bench's bearer access token (contacts:write), as `npm run bench`
+// sends them.
 //
 // Requests per second on a shared 2-core virtual machine move by ±30% from one run to the next (the
 // same build measured 5,389 and 9,098 introspections/s ten minutes apart, other processes idle), so a
@@ -14,7 +17,7 @@
 // write, SQLite's fsync and locks) is not counted: for those, see the syscalls per request
 // (`strace -c`), which did not change. Needs valgrind (Debian's package); about 3 minutes.
 // `--keep <dir>` keeps the two callgrind files there, for callgrind_annotate (instructions by function).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createPrivateKey, sign } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,8 +59,7 @@ const made = JSON.parse(
   await run(process.execPath, [join(BENCH, 'setup/gatehouse.mjs'), 'client', template, '0', '0']),
 );
 const DPOP = options.kind === 'refresh-dpop';
-const REFRESH = options.kind === 'refresh' || DPOP;
-const { tokens, dpopJwk, clientId } = JSON.parse(
+const { tokens, accessToken, dpopJwk, clientId } = JSON.parse(
   await run(process.execPath, [join(BENCH, 'setup/gatehouse.mjs'), DPOP ? 'dpop-chains' : 'chains', template, '64']),
 );
 const authorization = `Basic ${Buffer.from(`${made.clientId}:${made.clientSecret}`).toString('base64')}`;
@@ -80,6 +82,36 @@ function dpopProof() {
   const input = `${dpopHeader}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
   const signature = sign('sha256', Buffer.from(input), { key: dpopKey, dsaEncoding: 'ieee-p1363' });
   return `${input}.${signature.toString('base64url')}`;
+}
+
+/** The request of `--kind`, for the head of one refresh-token chain (the i-th request). */
+function request(head, i) {
+  const form = { authorization, 'content-type': 'application/x-www-form-urlencoded' };
+  const json = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
+  switch (options.kind) {
+    case 'refresh':
+      return { path: '/token', headers: form, body: `grant_type=refresh_token&refresh_token=${head}`, expect: 200 };
+    case 'refresh-dpop':
+      return {
+        path: '/token',
+        headers: { dpop: dpopProof(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=refresh_token&client_id=${clientId}&refresh_token=${head}`,
+        expect: 200,
+      };
+    case 'introspect':
+      return { path: '/introspect', headers: form, body: `token=${head}`, expect: 200 };
+    case 'rest-400':
+      return { path: '/v2/contacts', headers: json, body: '{"name":"Ada Lovelace"}', expect: 400 };
+    case 'rest-201':
+      return {
+        path: '/v2/contacts',
+        headers: json,
+        body: JSON.stringify({ email: `ada.${i}@example.com`, name: 'Ada Lovelace' }),
+        expect: 201,
+      };
+    default:
+      throw new Error(`--kind ${options.kind}: introspect, refresh, refresh-dpop, rest-400 or rest-201`);
+  }
 }
 
 /** Total instructions of one server start that answers `count` requests, then stops. */
@@ -116,22 +148,11 @@ async function instructions(count) {
   const heads = [...tokens];
   for (let i = 0; i < count; i++) {
     const k = i % heads.length;
-    const body = DPOP
-      ? `grant_type=refresh_token&client_id=${clientId}&refresh_token=${heads[k]}`
-      : REFRESH
-        ? `grant_type=refresh_token&refresh_token=${heads[k]}`
-        : `token=${heads[k]}`;
-    const headers = DPOP
-      ? { dpop: dpopProof(), 'content-type': 'application/x-www-form-urlencoded' }
-      : { authorization, 'content-type': 'application/x-www-form-urlencoded' };
-    const response = await fetch(`http://127.0.0.1:${port}/${REFRESH ? 'token' : 'introspect'}`, {
-      method: 'POST',
-      headers,
-      body,
-    });
+    const { path, headers, body, expect } = request(heads[k], i);
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers, body });
     const text = await response.text();
-    if (response.status !== 200) throw new Error(`${response.status} ${text}`);
-    if (REFRESH) heads[k] = JSON.parse(text).refresh_token;
+    if (response.status !== expect) throw new Error(`${response.status} ${text}`);
+    if (options.kind.startsWith('refresh')) heads[k] = JSON.parse(text).refresh_token;
     if (DPOP && JSON.parse(text).token_type !== 'DPoP') throw new Error(`token_type is not DPoP: ${text}`);
   }
   const closed = new Promise((resolve) => server.on('close', resolve));
@@ -143,14 +164,37 @@ async function instructions(count) {
     mkdirSync(options.keep, { recursive: true });
     copyFileSync(out, join(options.keep, `${options.kind}-${count}.callgrind`));
   }
-  return Number(summary[1]);
+  return { total: Number(summary[1]), compiler: compilerInstructions(out) };
+}
+
+/**
+ * The instructions of V8's optimizing compiler (TurboFan, `v8::internal::compiler::`) in a run.
+ * It compiles the functions of the request path as they become hot, for the first ~5,000 requests
+ * of a start (--trace-opt: 256 functions optimized after 500 introspections, 316 after 1,000, 500
+ * after 2,500, 548 after 5,000), so a window of a few thousand requests still holds much of it:
+ * reported apart, so that a change is read on the work of the requests themselves.
+ */
+function compilerInstructions(file) {
+  const text = execFileSync('callgrind_annotate', ['--threshold=100', file], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const match = /^\s*([\d,]+) \([^)]*\)\s+(.*)$/.exec(line);
+    if (match && match[2].includes('v8::internal::compiler::')) sum += Number(match[1].replaceAll(',', ''));
+  }
+  return sum;
 }
 
 try {
   const [base, more] = await Promise.all([instructions(W), instructions(W + N)]);
-  const perRequest = (more - base) / N;
+  const perRequest = (more.total - base.total) / N;
+  const compiling = (more.compiler - base.compiler) / N;
+  const count = (n) => Math.round(n).toLocaleString('en');
   console.log(
-    `${options.kind}: ${Math.round(perRequest).toLocaleString('en')} instructions per request ` +
+    `${options.kind}: ${count(perRequest)} instructions per request, ${count(perRequest - compiling)} without ` +
+      `V8's optimizing compiler (${count(compiling)}) ` +
       `(${options.gatehouse}; ${W} warm-up, ${N} measured, one connection, sequential)`,
   );
 } finally {

@@ -57,6 +57,7 @@ export const TABLE = {
     'sign-in.test.ts': 'unit',
     'totp.test.ts': 'unit',
     'store.test.ts': 'unit',
+    'sqlite-busy-reads.test.ts': 'unit',
     'users.test.ts': 'unit',
     'webauthn.test.ts': 'unit',
     'admin-api.test.ts': 'server',
@@ -310,7 +311,12 @@ export function jobsOf(tiers, pkg) {
         const chunks = Math.ceil(files.length / SHARED_CHUNK);
         for (let c = 0; c < chunks; c++) {
           const part = files.filter((_, i) => i % chunks === c);
-          jobs.push({ tier, pkg: p, files: part, name: chunks > 1 ? `part ${c + 1}/${chunks}` : `${part.length} files` });
+          jobs.push({
+            tier,
+            pkg: p,
+            files: part,
+            name: chunks > 1 ? `part ${c + 1}/${chunks}` : `${part.length} files`,
+          });
         }
       } else {
         for (const f of files) jobs.push({ tier, pkg: p, files: [f], name: f, alone: ALONE.has(`${p}/${f}`) });
@@ -409,7 +415,8 @@ async function main() {
   const { tiers, pkg, list, jobs: workers } = parseArgs(process.argv.slice(2));
   const jobs = jobsOf(tiers, pkg);
   if (list) {
-    for (const job of jobs) console.log(`${job.tier}\tpackages/${job.pkg}\t${job.files.join(' ')}${job.alone ? '\t(alone)' : ''}`);
+    for (const job of jobs)
+      console.log(`${job.tier}\tpackages/${job.pkg}\t${job.files.join(' ')}${job.alone ? '\t(alone)' : ''}`);
     return 0;
   }
   const started = Date.now();
@@ -425,7 +432,9 @@ async function main() {
       const status = failedRuns.length === 0 ? 'ok' : `FAILED: ${failedRuns.map((t) => t.name).join(', ')}`;
       const files = `${String(runs.reduce((n, t) => n + t.files.length, 0)).padStart(3)} files`;
       const seconds = runs.reduce((n, t) => n + t.seconds, 0);
-      console.log(`${tier.padEnd(18)} packages/${p.padEnd(16)} ${files} ${seconds.toFixed(1).padStart(7)} s  ${status}`);
+      console.log(
+        `${tier.padEnd(18)} packages/${p.padEnd(16)} ${files} ${seconds.toFixed(1).padStart(7)} s  ${status}`,
+      );
     }
   }
   console.log(`all runs: ${wall.toFixed(1)} s wall on ${workers} worker${workers === 1 ? '' : 's'}`);

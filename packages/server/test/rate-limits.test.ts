@@ -159,6 +159,11 @@ describe('rate-limit configuration', () => {
     assert.equal(addressKey('192.0.2.7'), '192.0.2.7');
   });
 
+  it('one IPv4 address written in any of its forms (X-Forwarded-For) is one bucket', () => {
+    for (const form of ['192.0.2.07', '0xc0.0.2.7', '192.0.519', '3221225991'])
+      assert.equal(addressKey(form), '192.0.2.7');
+  });
+
   it('usernames are bucketed by digest, case-insensitively: what was typed is never stored', () => {
     assert.equal(usernameKey('Alice'), usernameKey('alice'));
     assert.doesNotMatch(usernameKey('my secret password'), /secret|password/);

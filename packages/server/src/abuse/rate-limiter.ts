@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isIPv4 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { forgetPast, type RateCharge, type RateLimitStore, type RatePolicy } from '../store/rate-limits.js';
 
@@ -137,6 +138,9 @@ function toSeconds(ms: number): number {
  * IPv4-mapped IPv6 address is its IPv4 address.
  */
 export function addressKey(address: string): string {
+  // The usual case, a socket's own IPv4 address: node:net accepts only the dotted-decimal form
+  // without leading zeros, which is ipaddr's own rendering of it, so the key is the address as it is.
+  if (isIPv4(address)) return address;
   if (!ipaddr.isValid(address)) return address;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())

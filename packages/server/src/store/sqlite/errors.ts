@@ -16,13 +16,18 @@ import { StoreBusyError } from '../store.js';
  */
 const BUSY = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_RECOVERY']);
 
+/** Whether `error` is SQLite's transient SQLITE_BUSY, which waitOutBusy waits out. */
+export function isBusy(error: unknown): boolean {
+  return BUSY.has((error as { code?: string } | undefined)?.code ?? '');
+}
+
 export async function waitOutBusy<T>(statement: () => T | Promise<T>, budgetMs: number): Promise<T> {
   const deadline = Date.now() + budgetMs;
   for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 25)) {
     try {
       return await statement();
     } catch (error) {
-      if (!BUSY.has((error as { code?: string }).code ?? '')) throw error;
+      if (!isBusy(error)) throw error;
       if (Date.now() >= deadline) throw new StoreBusyError({ cause: error });
       // Jitter, so that waiting processes do not retry in lockstep.
       await sleep(delayMs * (0.5 + Math.random()));

@@ -122,11 +122,7 @@ function prepare<P extends object, O>(
   // every object row it builds, which costs more than the read itself.
   const columns = statement.reader ? statement.columns().map((column) => column.name) : [];
   if (statement.reader) statement.raw(true);
-  const rowOf = (tuple: unknown[]): O => {
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < columns.length; i++) row[columns[i] as string] = tuple[i];
-    return row as O;
-  };
+  const rowOf = rowBuilder<O>(columns);
   return {
     get(p) {
       const tuple = statement.get(values(p)) as unknown[] | undefined;
@@ -135,4 +131,17 @@ function prepare<P extends object, O>(
     all: (p) => (statement.all(values(p)) as unknown[][]).map(rowOf),
     run: (p) => statement.run(values(p)),
   };
+}
+
+/**
+ * The function that makes a row object of a tuple of `columns`: one object literal with the
+ * columns as its keys, so that every row of a statement has the same shape from its creation.
+ * Assigned key by key in a loop, each store was a megamorphic keyed store (callgrind: ~15,000
+ * instructions of an introspection, whose client row has 26 columns). The names are the
+ * statement's own columns, each written as a JSON string literal.
+ */
+function rowBuilder<O>(columns: readonly string[]): (tuple: unknown[]) => O {
+  const fields = columns.map((name, i) => `${JSON.stringify(name)}: tuple[${i}]`).join(', ');
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- code made of the statement's column names only
+  return new Function('tuple', `return { ${fields} };`) as (tuple: unknown[]) => O;
 }

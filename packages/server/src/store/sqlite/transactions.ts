@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Repository } from '../repository.js';
-import { waitOutBusy } from './errors.js';
+import { isBusy, waitOutBusy } from './errors.js';
 
 /** The connection a GroupCommit runs on. */
 export interface GroupCommitConnection {
@@ -88,12 +88,23 @@ export class GroupCommit {
   outsideTransactions<Q extends object>(queries: Q): Q {
     const gated = {} as Record<string, unknown>;
     for (const [name, query] of Object.entries(queries) as [string, (...args: unknown[]) => Promise<unknown>][]) {
-      gated[name] = (...args: unknown[]) =>
+      const waiting = (...args: unknown[]) =>
         this.#busyAware(async () => {
           // Re-checked after each wait: another batch may have opened in the meantime.
           while (this.#open) await this.#open;
           return query(...args);
         });
+      // The usual read, with no batch open, runs at once, as the waiting path would run it in this
+      // same turn, without its two async frames (a promise and a microtask each, on every token
+      // and REST request); only an SQLITE_BUSY refusal is handed to the waiting path.
+      gated[name] = (...args: unknown[]) => {
+        if (this.#open !== null) return waiting(...args);
+        // The queries are async functions: a failure, SQLITE_BUSY included, is a rejection.
+        return query(...args).catch((error: unknown) => {
+          if (isBusy(error)) return waiting(...args);
+          throw error;
+        });
+      };
     }
     return gated as Q;
   }
