@@ -34,6 +34,7 @@ export const TIERS = {
 export const TABLE = {
   contract: {
     'access-token.test.ts': 'unit',
+    'dpop-signature.test.ts': 'unit',
     'catalog.test.ts': 'unit',
     'merge-patch.test.ts': 'unit',
     'openapi-document.test.ts': 'unit',
@@ -53,7 +54,6 @@ export const TABLE = {
     'redirect-uri.test.ts': 'unit',
     'safe-fetch.test.ts': 'unit',
     'refresh-token-state-table.test.ts': 'unit',
-    'dpop-signature.test.ts': 'unit',
     'sign-in.test.ts': 'unit',
     'totp.test.ts': 'unit',
     'store.test.ts': 'unit',

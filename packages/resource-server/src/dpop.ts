@@ -7,10 +7,9 @@ import {
   DPOP_SIGNING_ALGORITHMS,
   DpopNonceRequired,
   InvalidDpopProof,
-  type DpopSignatureStep,
   type DpopStep,
 } from '@gatehouse/contract';
-import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify, type JWK } from 'jose';
+import { dpopSignatureStep } from '@gatehouse/contract/node';
 import type { DpopNonceOptions, DpopNonces } from './dpop-nonces.js';
 
 /**
@@ -33,21 +32,8 @@ export interface DpopOptions {
   readonly now?: () => number;
 }
 
-/** RFC 9449 §4.3 steps 2-7 through jose, as the server does them. */
-const joseSignature: DpopSignatureStep = async (proof, algorithms) => {
-  try {
-    const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, {
-      typ: 'dpop+jwt',
-      algorithms: [...algorithms],
-    });
-    return { header: protectedHeader, payload, jkt: await calculateJwkThumbprint(protectedHeader.jwk as JWK) };
-  } catch (error) {
-    throw new InvalidDpopProof(
-      'The DPoP proof is not a JWS of typ dpop+jwt signed with an accepted algorithm by the public key of its jwk.',
-      { cause: error },
-    );
-  }
-};
+/** How many clients' DPoP keys the kit keeps imported (@gatehouse/contract/node): one per client key in use. */
+const DPOP_KEY_CACHE = 1024;
 
 /** The current time in epoch seconds, the DpopOptions' clock or the system's. */
 export function dpopClock(options: DpopOptions): () => number {
@@ -58,12 +44,14 @@ export function dpopClock(options: DpopOptions): () => number {
 export function dpopStep(options: DpopOptions, nonces: DpopNonces | undefined): DpopStep {
   const replay = options.replay ?? memoryReplayCheck();
   const now = dpopClock(options);
+  // RFC 9449 §4.3 steps 2-7, as the server does them: node:crypto for the proofs SDKs write, jose for the rest.
+  const signature = dpopSignatureStep(DPOP_KEY_CACHE);
   return {
     algorithms: DPOP_SIGNING_ALGORITHMS,
     async check(proof, expected) {
       if (proof === undefined) throw new InvalidDpopProof('The request has no DPoP proof.');
       const at = now();
-      const checked = await checkDpopProof(proof, { ...expected, now: at }, joseSignature, accessTokenHash);
+      const checked = await checkDpopProof(proof, { ...expected, now: at }, signature, accessTokenHash);
       // §4.3 step 10, §9: the nonce, before the jti is noted, so that a refused proof is not spent.
       if (nonces !== undefined && !nonces.accepts(checked.nonce, at)) throw new DpopNonceRequired(nonces.current(at));
       const id = createHash('sha256').update(`${checked.jkt}.${checked.jti}`).digest('base64url');

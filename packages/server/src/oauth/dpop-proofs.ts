@@ -11,7 +11,7 @@ import {
   type DpopExpectations,
   type DpopSignatureStep,
 } from '@gatehouse/contract';
-import { dpopSignatureStep, sha256Base64url } from './dpop-signature.js';
+import { dpopSignatureStep, sha256Base64url } from '@gatehouse/contract/node';
 import type { Clock } from '../primitives/clock.js';
 import type { Repository } from '../store/repository.js';
 
@@ -20,7 +20,7 @@ const NONCE_KEY = 'dpop_nonce_key';
 const NONCE_SLOT = 300;
 /** How often a process forgets the proofs whose window has closed: the replay table stays bounded. */
 const PRUNE_EVERY = 60;
-/** How many clients' DPoP keys a process keeps imported (dpop-signature.ts). */
+/** How many clients' DPoP keys a process keeps imported (@gatehouse/contract/node). */
 const KEY_CACHE_SIZE = 1024;
 
 /**

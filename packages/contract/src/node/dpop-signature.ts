@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { InvalidDpopProof, type DpopSignatureStep, type SignedDpopProof } from '@gatehouse/contract';
+import { InvalidDpopProof, type DpopSignatureStep, type SignedDpopProof } from '../access-token/index.js';
 import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify, type JWK } from 'jose';
 
 const NOT_SIGNED =
@@ -33,7 +33,7 @@ const P256_COORDINATE = /^[A-Za-z0-9_-]{43}$/;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The signature step of the token endpoint: proofs as client SDKs make them (ES256, typ dpop+jwt,
+ * The signature step of the server's token endpoint and resources and of the resource-server kit: proofs as client SDKs make them (ES256, typ dpop+jwt,
  * a bare P-256 `jwk`, no `exp` or `nbf`) verified with node:crypto and the key of a recent proof
  * reused; anything else through jose (`joseDpopSignature`). The path accepts only what jose
  * accepts, and refuses on its own only a signature that does not verify.

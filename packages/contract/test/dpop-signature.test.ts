@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { DPOP_SIGNING_ALGORITHMS, InvalidDpopProof } from '@gatehouse/contract';
+import { DPOP_SIGNING_ALGORITHMS, InvalidDpopProof } from '../src/index.js';
 import { calculateJwkThumbprint } from 'jose';
-import { DpopKeys, dpopSignatureStep, joseDpopSignature, plainEs256 } from '../src/oauth/dpop-signature.js';
+import { DpopKeys, dpopSignatureStep, joseDpopSignature, plainEs256 } from '../src/node/index.js';
 
 const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
