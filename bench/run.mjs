@@ -491,6 +491,22 @@ function renderReport(results) {
     const r = ratio(id, 'fastify+kit', id, 'fastify');
     targets.push([`${id}: the route behind the kit ≥ 0.8× the plain route`, fmtRatio(r), r >= 0.8]);
   }
+  // Issue 29: what a DPoP proof costs, on the token endpoint and behind the kit; issue 30: tracing on.
+  // Costs are CPU per request over the same median of the plain scenario (the load generator signs
+  // the proofs, so req/s would count its work too).
+  const cost = (scenario, base) => stat(scenario, 'gatehouse', 'cpuUsPerRequest') / stat(base, 'gatehouse', 'cpuUsPerRequest');
+  if (has('refresh-dpop') && has('refresh')) {
+    const r = cost('refresh-dpop', 'refresh');
+    targets.push(['a DPoP-bound refresh ≤ 1.25× the CPU of a plain one', fmtRatio(r), r <= 1.25]);
+  }
+  if (has('kit-dpop-201')) {
+    const r = ratio('kit-dpop-201', 'fastify+kit', 'kit-dpop-201', 'fastify');
+    targets.push(['kit-dpop-201: the DPoP route behind the kit ≥ 0.7× the plain route', fmtRatio(r), r >= 0.7]);
+  }
+  if (has('refresh-traced') && has('refresh')) {
+    const r = cost('refresh-traced', 'refresh');
+    targets.push(['TRACING=otlp: a refresh\'s CPU, × with tracing off (reported, no target)', fmtRatio(r), true]);
+  }
   if (SCENARIOS.some((s) => s.peers.includes('gatehouse'))) {
     const rss = Math.max(...SCENARIOS.filter((s) => s.peers.includes('gatehouse')).map((s) => stat(s.id, 'gatehouse', 'rssMb')));
     targets.push([`Gatehouse RSS under load ≤ ${RSS_TARGET_MB} MB`, `${fmtInt(rss)} MB at most`, rss <= RSS_TARGET_MB]);
