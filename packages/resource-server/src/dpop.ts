@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   accessTokenHash,
   checkDpopProof,
@@ -9,7 +8,7 @@ import {
   InvalidDpopProof,
   type DpopStep,
 } from '@gatehouse/contract';
-import { dpopSignatureStep } from '@gatehouse/contract/node';
+import { dpopSignatureStep, sha256Base64url } from '@gatehouse/contract/node';
 import type { DpopNonceOptions, DpopNonces } from './dpop-nonces.js';
 
 /**
@@ -54,7 +53,7 @@ export function dpopStep(options: DpopOptions, nonces: DpopNonces | undefined): 
       const checked = await checkDpopProof(proof, { ...expected, now: at }, signature, accessTokenHash);
       // §4.3 step 10, §9: the nonce, before the jti is noted, so that a refused proof is not spent.
       if (nonces !== undefined && !nonces.accepts(checked.nonce, at)) throw new DpopNonceRequired(nonces.current(at));
-      const id = createHash('sha256').update(`${checked.jkt}.${checked.jti}`).digest('base64url');
+      const id = sha256Base64url(`${checked.jkt}.${checked.jti}`);
       if (!(await replay(id, checked.iat + DPOP_PROOF_LIFETIME + DPOP_CLOCK_SKEW)))
         throw new InvalidDpopProof('The DPoP proof was used before (its jti is not new).');
     },

@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   accessTokenHash,
   checkDpopProof,
@@ -11,7 +10,7 @@ import {
   type DpopExpectations,
   type DpopSignatureStep,
 } from '@gatehouse/contract';
-import { dpopSignatureStep, sha256Base64url } from '@gatehouse/contract/node';
+import { dpopSignatureStep, sha256Base64url, SlotNonces } from '@gatehouse/contract/node';
 import type { Clock } from '../primitives/clock.js';
 import type { Repository } from '../store/repository.js';
 
@@ -24,17 +23,12 @@ const PRUNE_EVERY = 60;
 const KEY_CACHE_SIZE = 1024;
 
 /**
- * Server-provided nonces (RFC 9449 §8, §9) without state: the HMAC of a time slot under a key every
- * process sharing the store reads (migration 0021), so a nonce one node gives every node accepts.
- * A nonce is accepted during its slot and the next one.
+ * Server-provided nonces (RFC 9449 §8, §9) under a key every process sharing the store reads
+ * (migration 0021), so a nonce one node gives every node accepts (SlotNonces).
  */
-export class DpopNonces {
-  readonly #key: Buffer;
-  #slot = -1;
-  #nonce = '';
-
+export class DpopNonces extends SlotNonces {
   constructor(key: Buffer) {
-    this.#key = key;
+    super(key, NONCE_SLOT, 'dpop-nonce.');
   }
 
   static async load(store: Pick<Repository, 'findServerSecret'>): Promise<DpopNonces> {
@@ -42,32 +36,6 @@ export class DpopNonces {
     if (secret === undefined) throw new Error(`the store has no ${NONCE_KEY}: run gatehouse migrate`);
     return new DpopNonces(Buffer.from(secret, 'base64url'));
   }
-
-  /** The nonce to give now (the `DPoP-Nonce` header). */
-  current(now: number): string {
-    const slot = Math.floor(now / NONCE_SLOT);
-    if (slot !== this.#slot) {
-      this.#nonce = this.#of(slot);
-      this.#slot = slot;
-    }
-    return this.#nonce;
-  }
-
-  accepts(nonce: string | undefined, now: number): boolean {
-    if (nonce === undefined) return false;
-    const slot = Math.floor(now / NONCE_SLOT);
-    return sameText(nonce, this.current(now)) || sameText(nonce, this.#of(slot - 1));
-  }
-
-  #of(slot: number): string {
-    return createHmac('sha256', this.#key).update(`dpop-nonce.${slot}`).digest('base64url').slice(0, 32);
-  }
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 type ProofStore = Pick<Repository, 'noteDpopProof' | 'deleteExpiredDpopProofs'>;
