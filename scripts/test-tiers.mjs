@@ -57,6 +57,7 @@ export const TABLE = {
     'sign-in.test.ts': 'unit',
     'totp.test.ts': 'unit',
     'store.test.ts': 'unit',
+    'row-cache.test.ts': 'unit',
     'sqlite-busy-reads.test.ts': 'unit',
     'users.test.ts': 'unit',
     'webauthn.test.ts': 'unit',

@@ -54,7 +54,10 @@ export function localTokenSteps(services: LocalTokenServices): LocalTokenSteps {
       return claims ?? refused(services, token);
     },
     liveness: {
-      /** Read on every request: a revocation, by any process, takes effect at once. */
+      /**
+       * Asked of the store on every request: a revocation, by any process, takes effect at once (the
+       * SQLite store answers from memory while its row epoch stands, store/sqlite/row-cache.ts).
+       */
       read: (_token, claims) =>
         claims.grant_id === undefined
           ? clientStillHolds(services.store, claims)

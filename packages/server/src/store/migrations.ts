@@ -13,6 +13,11 @@ export interface DialectSteps {
   createRateLimitsTable(db: Kysely<unknown>): Promise<void>;
   /** Whether the table exists in the store's schema. */
   hasTable(db: Kysely<unknown>, name: string): Promise<boolean>;
+  /**
+   * 0026: the counter that the changes of clients and of grants' revocation and subject advance, on a
+   * dialect whose store keeps those rows in memory between reads (`sqlite/row-cache.ts`).
+   */
+  createRowEpoch(db: Kysely<unknown>): Promise<void>;
 }
 
 /**
@@ -259,6 +264,7 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   },
   '0024_exchange_grants': { up: exchangeGrantsMigration },
   '0025_user_emails': { up: userEmailsMigration },
+  '0026_row_epoch': { up: (db) => steps.createRowEpoch(db) },
 });
 
 /**

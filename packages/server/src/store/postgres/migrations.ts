@@ -15,6 +15,8 @@ const steps: DialectSteps = {
       .addColumn('period_ms', 'double precision', (c) => c.notNull())
       .execute();
   },
+  // Every process reads clients and grants from the database on each request here: nothing to advance.
+  async createRowEpoch() {},
   async hasTable(db, name) {
     // Resolved by the connection's search_path: the store's schema.
     const { rows } = await sql<{ found: boolean }>`select to_regclass(${name}) is not null as found`.execute(db);

@@ -10,10 +10,13 @@ import { waitOutBusy } from './errors.js';
 export class BusyWaitingDriver implements Driver {
   readonly #inner: Driver;
   readonly #budgetMs: number;
+  readonly #writes: WriteNotices;
 
-  constructor(inner: Driver, budgetMs: number) {
+  /** `writes` hears of every statement that may have written, once it has run (row-cache.ts). */
+  constructor(inner: Driver, budgetMs: number, writes: WriteNotices) {
     this.#inner = inner;
     this.#budgetMs = budgetMs;
+    this.#writes = writes;
   }
 
   init(): Promise<void> {
@@ -21,7 +24,7 @@ export class BusyWaitingDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new BusyWaitingConnection(await this.#inner.acquireConnection(), this.#budgetMs);
+    return new BusyWaitingConnection(await this.#inner.acquireConnection(), this.#budgetMs, this.#writes);
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -29,11 +32,11 @@ export class BusyWaitingDriver implements Driver {
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.#inner.commitTransaction(unwrap(connection));
+    return this.#inner.commitTransaction(unwrap(connection)).finally(this.#writes.wrote);
   }
 
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.#inner.rollbackTransaction(unwrap(connection));
+    return this.#inner.rollbackTransaction(unwrap(connection)).finally(this.#writes.wrote);
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -45,17 +48,26 @@ export class BusyWaitingDriver implements Driver {
   }
 }
 
+/** Who hears that this process wrote to the file; `wrote` is replaced once the store has a listener. */
+export interface WriteNotices {
+  wrote: () => void;
+}
+
 class BusyWaitingConnection implements DatabaseConnection {
   readonly inner: DatabaseConnection;
   readonly #budgetMs: number;
+  readonly #writes: WriteNotices;
 
-  constructor(inner: DatabaseConnection, budgetMs: number) {
+  constructor(inner: DatabaseConnection, budgetMs: number, writes: WriteNotices) {
     this.inner = inner;
     this.#budgetMs = budgetMs;
+    this.#writes = writes;
   }
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    return waitOutBusy(() => this.inner.executeQuery<R>(query), this.#budgetMs);
+    const ran = waitOutBusy(() => this.inner.executeQuery<R>(query), this.#budgetMs);
+    // Anything but a SELECT may have written (raw SQL included); told once it has run, failed or not.
+    return query.query.kind === 'SelectQueryNode' ? ran : ran.finally(() => this.#writes.wrote());
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {

@@ -6,6 +6,8 @@ import { prepareHotQueries } from './hot-queries.js';
 import { migrateSqlite, pendingSqliteMigrations } from './migrations.js';
 import { openSqliteDatabase } from './open.js';
 import { MemoryRateLimitStore } from './rate-limit-store.js';
+import { ROW_EPOCH, ROW_EPOCH_TABLE } from './migrations.js';
+import { RowCache } from './row-cache.js';
 import { GroupCommit } from './transactions.js';
 
 export interface SqliteStoreOptions {
@@ -41,11 +43,23 @@ export async function openSqliteStore({
   // The token hot path runs on statements prepared once; everything else on Kysely. Transactions
   // are group-committed: one fsync for all the transactions of an event-loop turn.
   const hot = prepareHotQueries(database, db);
-  const commits = new GroupCommit({
+  const commits: GroupCommit = new GroupCommit({
     database,
     busyBudgetMs: busyTimeoutMs,
     exclusive: (batch) =>
       db.connection().execute((conn) => batch(Object.assign(createRepository(conn, { lockRows: false }), hot))),
+    wrote: () => rows.wrote(),
+  });
+  // Clients and grant liveness, read on every token and API request, kept while the file's row
+  // epoch stands (row-cache.ts); every write of this process has the epoch read again.
+  const epoch = database.prepare(`select epoch from ${ROW_EPOCH_TABLE} where name = ?`).pluck();
+  const rows = new RowCache({ readEpoch: () => epoch.get(ROW_EPOCH) as number, writing: () => commits.writing });
+  opened.writes.wrote = rows.wrote;
+  const outside = commits.outsideTransactions({
+    findClient: hot.findClient,
+    findGrant: hot.findGrant,
+    findGrantLiveness: hot.findGrantLiveness,
+    findRefreshToken: hot.findRefreshToken,
   });
 
   return {
@@ -56,12 +70,9 @@ export async function openSqliteStore({
     // worker keeps its own buckets (docs/deployment.md).
     rateLimits: new MemoryRateLimitStore(),
     ...createRepository(db, { lockRows: false }),
-    ...commits.outsideTransactions({
-      findClient: hot.findClient,
-      findGrant: hot.findGrant,
-      findGrantLiveness: hot.findGrantLiveness,
-      findRefreshToken: hot.findRefreshToken,
-    }),
+    ...outside,
+    findClient: rows.cached(outside.findClient),
+    findGrantLiveness: rows.cached(outside.findGrantLiveness),
     // The REST API's writes are one statement each: as transactions of their own they share the
     // group commit's fsync instead of paying one each.
     insertRecord: (record) => commits.run((tx) => tx.insertRecord(record)),

@@ -10,7 +10,35 @@ const steps: DialectSteps = {
     const { rows } = await sql`select 1 from sqlite_master where type = 'table' and name = ${name}`.execute(db);
     return rows.length > 0;
   },
+  // One row, advanced by triggers in the transaction of every change a cached row could miss:
+  // any update or delete of a client (deleting one deletes its grants, which fire too) and a
+  // grant's revocation, subject or deletion. Inserts need none: a row not found is not cached.
+  async createRowEpoch(db) {
+    await db.schema
+      .createTable(ROW_EPOCH_TABLE)
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('epoch', 'integer', (c) => c.notNull())
+      .execute();
+    await sql`insert into ${sql.table(ROW_EPOCH_TABLE)} (name, epoch) values (${ROW_EPOCH}, 0)`.execute(db);
+    for (const [trigger, event] of ROW_EPOCH_TRIGGERS)
+      await sql
+        .raw(
+          `create trigger ${trigger} after ${event} begin ` +
+            `update ${ROW_EPOCH_TABLE} set epoch = epoch + 1 where name = '${ROW_EPOCH}'; end`,
+        )
+        .execute(db);
+  },
 };
+
+/** The table of 0026, its one row, and its triggers (name, event). */
+export const ROW_EPOCH_TABLE = 'row_epochs';
+export const ROW_EPOCH = 'cached_rows';
+export const ROW_EPOCH_TRIGGERS = [
+  ['clients_updated_epoch', 'update on clients'],
+  ['clients_deleted_epoch', 'delete on clients'],
+  ['grants_liveness_updated_epoch', 'update of revoked_at, subject on grants'],
+  ['grants_deleted_epoch', 'delete on grants'],
+] as const;
 
 /**
  * Runs the migrations inside one BEGIN IMMEDIATE transaction: SQLite's DDL is transactional, so the

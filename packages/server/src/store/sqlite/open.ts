@@ -3,13 +3,15 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCompiler, type Dialect } from 'kysely';
 import type { Database } from '../schema.js';
-import { BusyWaitingDriver } from './busy-waiting-driver.js';
+import { BusyWaitingDriver, type WriteNotices } from './busy-waiting-driver.js';
 import { waitOutBusy } from './errors.js';
 
 /** The SQLite file, both as better-sqlite3 (for statements prepared once) and as Kysely, on one connection. */
 export interface SqliteDatabase {
   readonly database: BetterSqlite3.Database;
   readonly db: Kysely<Database>;
+  /** Told after each Kysely statement that may have written; set `wrote` to listen. */
+  readonly writes: WriteNotices;
 }
 
 /**
@@ -40,14 +42,15 @@ export async function openSqliteDatabase(
   }
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: busyWaitingDialect(database, busyTimeoutMs) });
-  return { database, db };
+  const writes: WriteNotices = { wrote: () => {} };
+  const db = new Kysely<Database>({ dialect: busyWaitingDialect(database, busyTimeoutMs, writes) });
+  return { database, db, writes };
 }
 
-function busyWaitingDialect(database: BetterSqlite3.Database, budgetMs: number): Dialect {
+function busyWaitingDialect(database: BetterSqlite3.Database, budgetMs: number, writes: WriteNotices): Dialect {
   return {
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new BusyWaitingDriver(new SqliteDriver({ database }), budgetMs),
+    createDriver: () => new BusyWaitingDriver(new SqliteDriver({ database }), budgetMs, writes),
     createIntrospector: (db) => new SqliteIntrospector(db),
     createQueryCompiler: () => new SqliteQueryCompiler(),
   };

@@ -13,6 +13,8 @@ export interface GroupCommitConnection {
    * gated by `GroupCommit.outsideTransactions`.
    */
   exclusive<T>(batch: (tx: Repository) => Promise<T>): Promise<T>;
+  /** Told once each batch has committed or rolled back (row-cache.ts). */
+  readonly wrote?: () => void;
 }
 
 interface Pending {
@@ -67,6 +69,11 @@ export class GroupCommit {
       release: database.prepare('release work'),
       rollbackToSavepoint: database.prepare('rollback to work'),
     };
+  }
+
+  /** Whether a batch is open on the connection: what it wrote is not committed yet. */
+  get writing(): boolean {
+    return this.#open !== null;
   }
 
   /** Runs `work` as one atomic, durable step; see the class comment. */
@@ -127,6 +134,7 @@ export class GroupCommit {
           throw error;
         } finally {
           this.#open = null;
+          this.#connection.wrote?.();
           closeBatch();
         }
       });

@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import BetterSqlite3 from 'better-sqlite3';
+import { registerClient } from '../src/oauth/clients.js';
+import { issueGrant } from '../src/oauth/grant-issuance.js';
+import { exchangeRefreshToken } from '../src/oauth/refresh-token-lifecycle.js';
+import { RefreshSuccessors } from '../src/oauth/refresh-successors.js';
+import { AuditTrail } from '../src/audit/audit.js';
+import type { ClientRecord } from '../src/primitives/records.js';
+import { openStore } from '../src/store/open.js';
+import { RowCache } from '../src/store/sqlite/row-cache.js';
+import { ROW_EPOCH, ROW_EPOCH_TABLE } from '../src/store/sqlite/migrations.js';
+import type { Store } from '../src/store/store.js';
+import { freshDatabase } from './_dialects.js';
+
+const NOW = 1_800_000_000;
+
+/** A RowCache over a counted read and an epoch the test moves. */
+function counted(options: { maxRows?: number } = {}) {
+  const state = { epoch: 0, writing: false, reads: 0, epochReads: 0, failEpoch: false, value: 'v0' };
+  const cache = new RowCache({
+    readEpoch: () => {
+      state.epochReads++;
+      if (state.failEpoch) throw new Error('SQLITE_IOERR');
+      return state.epoch;
+    },
+    writing: () => state.writing,
+    ...options,
+  });
+  const read = cache.cached(async (id: string) => {
+    state.reads++;
+    return id === 'absent' ? undefined : { id, value: state.value };
+  });
+  return { state, cache, read };
+}
+
+describe('RowCache', () => {
+  it('answers a row read again from memory, in the same turn and the next, while the epoch stands', async () => {
+    const { state, read } = counted();
+    assert.deepEqual(await read('a'), { id: 'a', value: 'v0' });
+    await read('a');
+    await nextTurn();
+    await read('a');
+    assert.equal(state.reads, 1);
+    assert.equal(state.epochReads, 2, 'the epoch is read once per turn');
+  });
+
+  it('empties itself when the epoch it reads at the start of a turn has moved', async () => {
+    const { state, read } = counted();
+    await read('a');
+    state.epoch = 1;
+    state.value = 'v1';
+    await read('a');
+    assert.equal(state.reads, 1, 'within the turn the epoch is not read again');
+    await nextTurn();
+    assert.deepEqual(await read('a'), { id: 'a', value: 'v1' });
+    assert.equal(state.reads, 2);
+  });
+
+  it('reads the epoch again at once after a write of this process', async () => {
+    const { state, cache, read } = counted();
+    await read('a');
+    state.epoch = 1;
+    state.value = 'v1';
+    cache.wrote();
+    assert.deepEqual(await read('a'), { id: 'a', value: 'v1' });
+  });
+
+  it('goes to the database and keeps nothing while a transaction of this process is open', async () => {
+    const { state, read } = counted();
+    state.writing = true;
+    await read('a');
+    await read('a');
+    assert.equal(state.reads, 2);
+    assert.equal(state.epochReads, 0);
+    state.writing = false;
+    await read('a');
+    await read('a');
+    assert.equal(state.reads, 3);
+  });
+
+  it('does not keep a row whose read began under an older epoch', async () => {
+    const { state, cache, read } = counted();
+    const pending = read('a'); // read under epoch 0, settles after the lines below
+    state.epoch = 1;
+    state.value = 'v1';
+    cache.wrote();
+    assert.deepEqual(await read('b'), { id: 'b', value: 'v1' }); // epoch 1 seen: everything older is dropped
+    await pending;
+    await read('a');
+    assert.equal(state.reads, 3, "the row read under epoch 0 was not kept: 'a' was read again");
+  });
+
+  it('keeps no row that was not found, and reads through when the epoch cannot be read', async () => {
+    const { state, read } = counted();
+    assert.equal(await read('absent'), undefined);
+    assert.equal(await read('absent'), undefined);
+    assert.equal(state.reads, 2);
+    await nextTurn();
+    state.failEpoch = true;
+    await read('a');
+    await read('a');
+    assert.equal(state.reads, 4, 'without an epoch, every read goes to the database');
+  });
+
+  it('forgets its oldest row past maxRows', async () => {
+    const { state, read } = counted({ maxRows: 2 });
+    await read('a');
+    await read('b');
+    await read('c');
+    await read('b');
+    await read('c');
+    assert.equal(state.reads, 3);
+    await read('a');
+    assert.equal(state.reads, 4);
+  });
+});
+
+describe('the SQLite store keeps clients and grant liveness under the row epoch (migration 0026)', () => {
+  let database: { url: string; drop(): Promise<void> };
+  let server: Store;
+  let command: Store;
+  let raw: BetterSqlite3.Database;
+  let client: ClientRecord;
+  const epoch = () =>
+    raw.prepare(`select epoch from ${ROW_EPOCH_TABLE} where name = ?`).pluck().get(ROW_EPOCH) as number;
+
+  before(async () => {
+    database = await freshDatabase('sqlite');
+    server = await openStore(database.url);
+    // Another connection on the file stands for another process: a `gatehouse` command, a worker.
+    command = await openStore(database.url);
+    raw = new BetterSqlite3(new URL(database.url).pathname);
+    ({ client } = await registerClient(server, { id: 'app', name: 'App', scope: ['a'] }, NOW));
+  });
+  after(async () => {
+    raw.close();
+    await server.close();
+    await command.close();
+    await database.drop();
+  });
+
+  it("another process's revocation is seen by the first request of the next turn", async () => {
+    const { grant } = await server.transaction((tx) => issueGrant(tx, client, 'alice', ['a'], NOW));
+    assert.equal((await server.findGrantLiveness(grant.id))?.revokedAt, null);
+    await command.transaction((tx) => tx.revokeGrant(grant.id, 'revoked', NOW + 1));
+    await nextTurn();
+    assert.equal((await server.findGrantLiveness(grant.id))?.revokedAt, NOW + 1);
+  });
+
+  it('its own revocation is seen by the very next read, without waiting for a turn', async () => {
+    const { grant } = await server.transaction((tx) => issueGrant(tx, client, 'bob', ['a'], NOW));
+    assert.equal((await server.findGrantLiveness(grant.id))?.revokedAt, null);
+    await server.transaction((tx) => tx.revokeGrant(grant.id, 'revoked', NOW + 2));
+    assert.equal((await server.findGrantLiveness(grant.id))?.revokedAt, NOW + 2);
+    // A write outside the group commit (Kysely, autocommit) too.
+    const { grant: other } = await server.transaction((tx) => issueGrant(tx, client, 'bob', ['a'], NOW));
+    assert.equal((await server.findGrantLiveness(other.id))?.revokedAt, null);
+    assert.equal(await server.revokeGrantsOf('bob', 'revoked', NOW + 3), 1);
+    assert.equal((await server.findGrantLiveness(other.id))?.revokedAt, NOW + 3);
+  });
+
+  it("another process's change or removal of a client is seen in the next turn; the grants it takes are gone", async () => {
+    const { client: other } = await registerClient(server, { id: 'other', name: 'Other', scope: ['a'] }, NOW);
+    const { grant } = await server.transaction((tx) => issueGrant(tx, other, 'carol', ['a'], NOW));
+    assert.equal((await server.findClient('other'))?.name, 'Other');
+    assert.ok(await server.findGrantLiveness(grant.id));
+    assert.equal(await command.replaceClient({ ...other, name: 'Renamed' }), true);
+    await nextTurn();
+    assert.equal((await server.findClient('other'))?.name, 'Renamed');
+    assert.equal(await command.removeClient('other'), true);
+    await nextTurn();
+    assert.equal(await server.findClient('other'), undefined);
+    assert.equal(await server.findGrantLiveness(grant.id), undefined);
+  });
+
+  it('a rotation does not move the epoch (the rows stay kept through refreshes); a revocation, a subject change and a deletion do', async () => {
+    const { grant, refreshToken } = await server.transaction((tx) => issueGrant(tx, client, 'dave', ['a'], NOW));
+    const before = epoch();
+    const outcome = await exchangeRefreshToken(new AuditTrail(server, () => {}), {
+      presentedToken: refreshToken as string,
+      client,
+      scope: undefined,
+      now: NOW + 1,
+      successors: await RefreshSuccessors.load(server),
+    });
+    assert.equal(outcome.ok, true);
+    assert.equal(epoch(), before, 'a rotation writes the grant without moving the epoch');
+    raw.prepare('update grants set subject = ? where id = ?').run('dave-2', grant.id);
+    assert.equal(epoch(), before + 1);
+    raw.prepare('update grants set revoked_at = ? where id = ?').run(NOW + 2, grant.id);
+    assert.equal(epoch(), before + 2);
+    raw.prepare('delete from grants where id = ?').run(grant.id);
+    assert.equal(epoch(), before + 3);
+  });
+});
