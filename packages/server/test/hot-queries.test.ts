@@ -92,16 +92,24 @@ describe('the SQLite hot path (queries compiled once from the repository’s def
       issuedAt: NOW,
       expiresAt: NOW + 5,
     });
-    await hot.updateGrantFamily('g1', {
-      rotationCount: 2,
-      headTokenId: 't2',
-      previousTokenId: 't1',
-      rotatedAt: NOW + 6,
+    // A rotation's three writes: t2 used, t3 its successor, the family's head moved to t3.
+    await hot.rotateFamily({
+      token: { id: 't2', useCount: 2, expiresAt: NOW + 5 },
+      successor: { id: 't3', grantId: 'g1', useCount: 0, issuedAt: NOW + 6, expiresAt: NOW + 66 },
+      grant: { id: 'g1', rotationCount: 2, headTokenId: 't3', previousTokenId: 't2', rotatedAt: NOW + 6 },
+    });
+    assert.equal((await kysely.findRefreshToken('t2'))?.token.useCount, 2);
+    assert.deepEqual((await kysely.findRefreshToken('t3'))?.token, {
+      id: 't3',
+      grantId: 'g1',
+      useCount: 0,
+      issuedAt: NOW + 6,
+      expiresAt: NOW + 66,
     });
     const family = await kysely.findGrant('g1');
     assert.deepEqual(
       [family?.rotationCount, family?.headTokenId, family?.previousTokenId, family?.rotatedAt],
-      [2, 't2', 't1', NOW + 6],
+      [2, 't3', 't2', NOW + 6],
     );
 
     assert.deepEqual(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 9), [

@@ -50,6 +50,53 @@ for (const dialect of DIALECTS)
       for (const o of outcomes) if (!o.ok) assert.equal(o.reason, 'refresh_token_past_rotation_limit');
     });
 
+    it('rotateFamily writes the used token, its successor and the family head together, and without a successor at the last rotation', async () => {
+      const { grant, refreshToken } = await first.transaction((tx) => issueGrant(tx, client, 'rotating', ['a'], NOW));
+      const head = (await first.findGrant(grant.id))?.headTokenId as string;
+      assert.ok(refreshToken && head);
+      await first.transaction((tx) =>
+        tx.rotateFamily({
+          token: { id: head, useCount: 1, expiresAt: NOW + 50 },
+          successor: { id: 'successor-1', grantId: grant.id, useCount: 0, issuedAt: NOW + 1, expiresAt: NOW + 60 },
+          grant: {
+            id: grant.id,
+            rotationCount: 1,
+            headTokenId: 'successor-1',
+            previousTokenId: head,
+            rotatedAt: NOW + 1,
+          },
+        }),
+      );
+      const used = await second.findRefreshToken(head);
+      assert.deepEqual([used?.token.useCount, used?.token.expiresAt], [1, NOW + 50]);
+      assert.deepEqual((await second.findRefreshToken('successor-1'))?.token, {
+        id: 'successor-1',
+        grantId: grant.id,
+        useCount: 0,
+        issuedAt: NOW + 1,
+        expiresAt: NOW + 60,
+      });
+      await first.transaction((tx) =>
+        tx.rotateFamily({
+          token: { id: 'successor-1', useCount: 1, expiresAt: NOW + 60 },
+          successor: null,
+          grant: {
+            id: grant.id,
+            rotationCount: 2,
+            headTokenId: null,
+            previousTokenId: 'successor-1',
+            rotatedAt: NOW + 2,
+          },
+        }),
+      );
+      const family = await second.findGrant(grant.id);
+      assert.deepEqual(
+        [family?.rotationCount, family?.headTokenId, family?.previousTokenId, family?.rotatedAt],
+        [2, null, 'successor-1', NOW + 2],
+      );
+      assert.equal((await second.findRefreshToken('successor-1'))?.token.useCount, 1);
+    });
+
     it('a transaction whose work throws writes nothing', async () => {
       let grantId = '';
       await assert.rejects(

@@ -246,7 +246,6 @@ function refused(reason: FixedOAuthReason): RefreshOutcome {
 async function rotate(tx: Repository, { token, grant }: RefreshTokenInFamily, request: RefreshRequest) {
   const { client, now } = request;
   const { policy } = client;
-  await tx.updateRefreshToken(token.id, { useCount: token.useCount + 1, expiresAt: token.expiresAt });
   const rotationCount = grant.rotationCount + 1;
   // The rotation that reaches max_rotations issues no refresh token (RFC 6749 §6 makes it optional):
   // a token that could never be exchanged would only mislead the client.
@@ -257,20 +256,13 @@ async function rotate(tx: Repository, { token, grant }: RefreshTokenInFamily, re
         ? request.successors.successorOf(request.presentedToken, token.useCount)
         : newOpaqueSecret();
   const nextId = next === null ? null : digestOf(next);
-  if (nextId !== null) {
-    await tx.insertRefreshToken({
-      id: nextId,
-      grantId: grant.id,
-      useCount: 0,
-      issuedAt: now,
-      expiresAt: idleExpiry(grant, policy, now),
-    });
-  }
-  await tx.updateGrantFamily(grant.id, {
-    rotationCount,
-    headTokenId: nextId,
-    previousTokenId: token.id,
-    rotatedAt: now,
+  await tx.rotateFamily({
+    token: { id: token.id, useCount: token.useCount + 1, expiresAt: token.expiresAt },
+    successor:
+      nextId === null
+        ? null
+        : { id: nextId, grantId: grant.id, useCount: 0, issuedAt: now, expiresAt: idleExpiry(grant, policy, now) },
+    grant: { id: grant.id, rotationCount, headTokenId: nextId, previousTokenId: token.id, rotatedAt: now },
   });
   return next;
 }

@@ -82,12 +82,14 @@ export interface Repository
    * child.
    */
   findGrantLivenessForChild(id: string): Promise<GrantLiveness | undefined>;
-  updateGrantFamily(
-    id: string,
-    family: Pick<GrantRecord, 'rotationCount' | 'headTokenId' | 'previousTokenId' | 'rotatedAt'>,
-  ): Promise<void>;
 
   insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
+  /**
+   * A rotation's writes, in this order of effect: the presented token's use counted, its successor
+   * inserted (none at the family's last rotation), the family's head moved. One statement where the
+   * dialect can (PostgreSQL: one round trip instead of three); the three statements otherwise.
+   */
+  rotateFamily(rotation: FamilyRotation): Promise<void>;
   /** The token with its grant; locks both rows for the transaction where the dialect needs it. */
   findRefreshToken(id: string): Promise<RefreshTokenInFamily | undefined>;
   updateRefreshToken(id: string, fields: Pick<RefreshTokenRecord, 'useCount' | 'expiresAt'>): Promise<void>;
@@ -106,6 +108,16 @@ export interface Repository
 
   /** A secret every process shares, made by a migration (e.g. `refresh_successor_key`). */
   findServerSecret(name: string): Promise<string | undefined>;
+}
+
+/** What `Repository.rotateFamily` writes. */
+export interface FamilyRotation {
+  readonly token: { readonly id: string } & Pick<RefreshTokenRecord, 'useCount' | 'expiresAt'>;
+  readonly successor: RefreshTokenRecord | null;
+  readonly grant: { readonly id: string } & Pick<
+    GrantRecord,
+    'rotationCount' | 'headTokenId' | 'previousTokenId' | 'rotatedAt'
+  >;
 }
 
 export interface RepositoryOptions {
@@ -220,15 +232,13 @@ function ownQueries(
       const rows = await tokenPathQueries.revokeGrant(db, { id, reason, descendantReason, now }).execute();
       return rows.map(revokedGrantFromRow);
     },
-    async updateGrantFamily(id, family) {
-      const { rotationCount, headTokenId, previousTokenId, rotatedAt } = family;
-      await tokenPathQueries
-        .updateGrantFamily(db, { id, rotationCount, headTokenId, previousTokenId, rotatedAt })
-        .execute();
-    },
-
     async insertRefreshToken(token) {
       await tokenPathQueries.insertRefreshToken(db, token).execute();
+    },
+    async rotateFamily({ token, successor, grant }) {
+      await tokenPathQueries.updateRefreshToken(db, token).execute();
+      if (successor !== null) await tokenPathQueries.insertRefreshToken(db, successor).execute();
+      await tokenPathQueries.updateGrantFamily(db, grant).execute();
     },
     async findRefreshToken(id) {
       const row = await tokenPathQueries.findRefreshToken(db, { id }, lockRows).executeTakeFirst();

@@ -14,7 +14,7 @@ export type HotQueries = Pick<
   | 'findRefreshToken'
   | 'insertRefreshToken'
   | 'updateRefreshToken'
-  | 'updateGrantFamily'
+  | 'rotateFamily'
   | 'revokeGrant'
   | 'touchGrantUse'
   | 'insertRecord'
@@ -64,14 +64,17 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
     async revokeGrant(id, reason, now, descendantReason = reason) {
       return revokeGrant.all({ id, reason, descendantReason, now }).map(revokedGrantFromRow);
     },
-    async updateGrantFamily(id, { rotationCount, headTokenId, previousTokenId, rotatedAt }) {
-      updateGrantFamily.run({ id, rotationCount, headTokenId, previousTokenId, rotatedAt });
-    },
     async insertRefreshToken(token) {
       insertRefreshToken.run(token);
     },
     async updateRefreshToken(id, { useCount, expiresAt }) {
       updateRefreshToken.run({ id, useCount, expiresAt });
+    },
+    async rotateFamily({ token, successor, grant }) {
+      updateRefreshToken.run({ id: token.id, useCount: token.useCount, expiresAt: token.expiresAt });
+      if (successor !== null) insertRefreshToken.run(successor);
+      const { id, rotationCount, headTokenId, previousTokenId, rotatedAt } = grant;
+      updateGrantFamily.run({ id, rotationCount, headTokenId, previousTokenId, rotatedAt });
     },
     async touchGrantUse(id, now) {
       const row = touchGrantUse.get({ id, now });
