@@ -7,7 +7,9 @@ import { before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { openStore } from '../src/store/open.js';
-import { ROW_EPOCH_TABLE, ROW_EPOCH_TRIGGERS } from '../src/store/sqlite/migrations.js';
+import { ROW_EPOCH_TABLE } from '../src/store/row-cache.js';
+import { POSTGRES_ROW_EPOCH_TRIGGERS, ROW_EPOCH_FUNCTION } from '../src/store/postgres/migrations.js';
+import { ROW_EPOCH_TRIGGERS } from '../src/store/sqlite/migrations.js';
 import { DIALECTS, executeStatements, freshDatabase, type Dialect } from './_dialects.js';
 import { childEnv } from './_processes.js';
 
@@ -133,10 +135,16 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
-    // 0026_row_epoch: SQLite's triggers and table (PostgreSQL has none)
+    // 0026_row_epoch: the triggers, PostgreSQL's function, the table
     ...(dialect === 'sqlite'
-      ? [...ROW_EPOCH_TRIGGERS.map(([trigger]) => `drop trigger ${trigger}`), `drop table ${ROW_EPOCH_TABLE}`]
-      : []),
+      ? ROW_EPOCH_TRIGGERS.map(([trigger]) => `drop trigger ${trigger}`)
+      : [
+          ...POSTGRES_ROW_EPOCH_TRIGGERS.map(
+            ([trigger, event]) => `drop trigger ${trigger} on ${event.split(' on ')[1]}`,
+          ),
+          `drop function ${ROW_EPOCH_FUNCTION}()`,
+        ]),
+    `drop table ${ROW_EPOCH_TABLE}`,
     // 0025_user_emails (SQLite drops no indexed column: the index first)
     'drop index users_email_normalized',
     'alter table users drop column email_normalized',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
 import { registerClient } from '../src/oauth/clients.js';
 import { issueGrant } from '../src/oauth/grant-issuance.js';
 import { exchangeRefreshToken } from '../src/oauth/refresh-token-lifecycle.js';
@@ -9,33 +10,34 @@ import { RefreshSuccessors } from '../src/oauth/refresh-successors.js';
 import { AuditTrail } from '../src/audit/audit.js';
 import type { ClientRecord } from '../src/primitives/records.js';
 import { openStore } from '../src/store/open.js';
-import { RowCache } from '../src/store/sqlite/row-cache.js';
-import { ROW_EPOCH, ROW_EPOCH_TABLE } from '../src/store/sqlite/migrations.js';
+import { ROW_EPOCH, ROW_EPOCH_TABLE, RowCache } from '../src/store/row-cache.js';
+import { BatchedEpoch } from '../src/store/postgres/batched-epoch.js';
+import { TurnEpoch } from '../src/store/sqlite/turn-epoch.js';
 import type { Store } from '../src/store/store.js';
-import { freshDatabase } from './_dialects.js';
+import { DIALECTS, executeStatements, freshDatabase } from './_dialects.js';
 
 const NOW = 1_800_000_000;
 
-/** A RowCache over a counted read and an epoch the test moves. */
+/** A RowCache over a counted read, on TurnEpoch (SQLite's source) over an epoch the test moves. */
 function counted(options: { maxRows?: number } = {}) {
   const state = { epoch: 0, writing: false, reads: 0, epochReads: 0, failEpoch: false, value: 'v0' };
-  const cache = new RowCache({
-    readEpoch: () => {
+  const source = new TurnEpoch(
+    () => {
       state.epochReads++;
       if (state.failEpoch) throw new Error('SQLITE_IOERR');
       return state.epoch;
     },
-    writing: () => state.writing,
-    ...options,
-  });
+    () => state.writing,
+  );
+  const cache = new RowCache(source, options.maxRows);
   const read = cache.cached(async (id: string) => {
     state.reads++;
     return id === 'absent' ? undefined : { id, value: state.value };
   });
-  return { state, cache, read };
+  return { state, source, read };
 }
 
-describe('RowCache', () => {
+describe('RowCache on the turn epoch (SQLite)', () => {
   it('answers a row read again from memory, in the same turn and the next, while the epoch stands', async () => {
     const { state, read } = counted();
     assert.deepEqual(await read('a'), { id: 'a', value: 'v0' });
@@ -59,11 +61,11 @@ describe('RowCache', () => {
   });
 
   it('reads the epoch again at once after a write of this process', async () => {
-    const { state, cache, read } = counted();
+    const { state, source, read } = counted();
     await read('a');
     state.epoch = 1;
     state.value = 'v1';
-    cache.wrote();
+    source.wrote();
     assert.deepEqual(await read('a'), { id: 'a', value: 'v1' });
   });
 
@@ -81,11 +83,11 @@ describe('RowCache', () => {
   });
 
   it('does not keep a row whose read began under an older epoch', async () => {
-    const { state, cache, read } = counted();
+    const { state, source, read } = counted();
     const pending = read('a'); // read under epoch 0, settles after the lines below
     state.epoch = 1;
     state.value = 'v1';
-    cache.wrote();
+    source.wrote();
     assert.deepEqual(await read('b'), { id: 'b', value: 'v1' }); // epoch 1 seen: everything older is dropped
     await pending;
     await read('a');
@@ -117,81 +119,147 @@ describe('RowCache', () => {
   });
 });
 
-describe('the SQLite store keeps clients and grant liveness under the row epoch (migration 0026)', () => {
-  let database: { url: string; drop(): Promise<void> };
-  let server: Store;
-  let command: Store;
-  let raw: BetterSqlite3.Database;
-  let client: ClientRecord;
-  const epoch = () =>
-    raw.prepare(`select epoch from ${ROW_EPOCH_TABLE} where name = ?`).pluck().get(ROW_EPOCH) as number;
-
-  before(async () => {
-    database = await freshDatabase('sqlite');
-    server = await openStore(database.url);
-    // Another connection on the file stands for another process: a `gatehouse` command, a worker.
-    command = await openStore(database.url);
-    raw = new BetterSqlite3(new URL(database.url).pathname);
-    ({ client } = await registerClient(server, { id: 'app', name: 'App', scope: ['a'] }, NOW));
-  });
-  after(async () => {
-    raw.close();
-    await server.close();
-    await command.close();
-    await database.drop();
-  });
-
-  it("another process's revocation is seen by the first request of the next turn", async () => {
-    const { grant } = await server.transaction((tx) => issueGrant(tx, client, 'alice', ['a'], NOW));
-    assert.equal((await server.findGrantLiveness(grant.id))?.revokedAt, null);
-    await command.transaction((tx) => tx.revokeGrant(grant.id, 'revoked', NOW + 1));
-    await nextTurn();
-    assert.equal((await server.findGrantLiveness(grant.id))?.revokedAt, NOW + 1);
-  });
-
-  it('its own revocation is seen by the very next read, without waiting for a turn', async () => {
-    const { grant } = await server.transaction((tx) => issueGrant(tx, client, 'bob', ['a'], NOW));
-    assert.equal((await server.findGrantLiveness(grant.id))?.revokedAt, null);
-    await server.transaction((tx) => tx.revokeGrant(grant.id, 'revoked', NOW + 2));
-    assert.equal((await server.findGrantLiveness(grant.id))?.revokedAt, NOW + 2);
-    // A write outside the group commit (Kysely, autocommit) too.
-    const { grant: other } = await server.transaction((tx) => issueGrant(tx, client, 'bob', ['a'], NOW));
-    assert.equal((await server.findGrantLiveness(other.id))?.revokedAt, null);
-    assert.equal(await server.revokeGrantsOf('bob', 'revoked', NOW + 3), 1);
-    assert.equal((await server.findGrantLiveness(other.id))?.revokedAt, NOW + 3);
-  });
-
-  it("another process's change or removal of a client is seen in the next turn; the grants it takes are gone", async () => {
-    const { client: other } = await registerClient(server, { id: 'other', name: 'Other', scope: ['a'] }, NOW);
-    const { grant } = await server.transaction((tx) => issueGrant(tx, other, 'carol', ['a'], NOW));
-    assert.equal((await server.findClient('other'))?.name, 'Other');
-    assert.ok(await server.findGrantLiveness(grant.id));
-    assert.equal(await command.replaceClient({ ...other, name: 'Renamed' }), true);
-    await nextTurn();
-    assert.equal((await server.findClient('other'))?.name, 'Renamed');
-    assert.equal(await command.removeClient('other'), true);
-    await nextTurn();
-    assert.equal(await server.findClient('other'), undefined);
-    assert.equal(await server.findGrantLiveness(grant.id), undefined);
-  });
-
-  it('a rotation does not move the epoch (the rows stay kept through refreshes); a revocation, a subject change and a deletion do', async () => {
-    const { grant, refreshToken } = await server.transaction((tx) => issueGrant(tx, client, 'dave', ['a'], NOW));
-    const before = epoch();
-    const outcome = await exchangeRefreshToken(new AuditTrail(server, () => {}), {
-      presentedToken: refreshToken as string,
-      client,
-      scope: undefined,
-      now: NOW + 1,
-      successors: await RefreshSuccessors.load(server),
+describe('RowCache on the batched epoch (PostgreSQL)', () => {
+  function batched() {
+    const state = { epoch: 0, epochReads: 0, reads: 0, fail: false, value: 'v0' };
+    const cache = new RowCache(
+      new BatchedEpoch(async () => {
+        state.epochReads++;
+        const epoch = state.epoch; // as the database has it when the read reaches it
+        await nextTurn(); // the way back
+        if (state.fail) throw new Error('connection terminated');
+        return epoch;
+      }),
+    );
+    const read = cache.cached(async (id: string) => {
+      state.reads++;
+      return { id, value: state.value };
     });
-    assert.equal(outcome.ok, true);
-    assert.equal(epoch(), before, 'a rotation writes the grant without moving the epoch');
-    raw.prepare('update grants set subject = ? where id = ?').run('dave-2', grant.id);
-    assert.equal(epoch(), before + 1);
-    raw.prepare('update grants set revoked_at = ? where id = ?').run(NOW + 2, grant.id);
-    assert.equal(epoch(), before + 2);
-    raw.prepare('delete from grants where id = ?').run(grant.id);
-    assert.equal(epoch(), before + 3);
+    return { state, read };
+  }
+
+  it('reads the epoch once for the reads of one turn, and again for each later turn', async () => {
+    const { state, read } = batched();
+    await Promise.all([read('a'), read('a'), read('b')]);
+    assert.equal(state.epochReads, 1);
+    assert.equal(state.reads, 2, "the two reads of 'a' shared one");
+    await read('a');
+    assert.equal(state.epochReads, 2);
+    assert.equal(state.reads, 2, 'the row stayed kept');
+  });
+
+  it('a read that starts while an epoch read is in flight waits for a newer one: a change committed before it started is seen', async () => {
+    const { state, read } = batched();
+    await read('a');
+    const first = read('a'); // its epoch read is issued at the end of this turn
+    await nextTurn(); // issued now, in flight
+    state.epoch = 1; // another process revokes, committed before the next read starts
+    state.value = 'v1';
+    const second = read('a');
+    assert.deepEqual(await first, { id: 'a', value: 'v0' });
+    assert.deepEqual(await second, { id: 'a', value: 'v1' });
+  });
+
+  it('reads the rows themselves when the epoch cannot be read', async () => {
+    const { state, read } = batched();
+    await read('a');
+    state.fail = true;
+    await read('a');
+    await read('a');
+    assert.equal(state.reads, 3);
   });
 });
+
+for (const dialect of DIALECTS)
+  describe(`the store keeps clients and grant liveness under the row epoch (migration 0026) [${dialect}]`, () => {
+    let database: { url: string; drop(): Promise<void> };
+    let server: Store;
+    let command: Store;
+    let client: ClientRecord;
+    const execute = (statement: string) => executeStatements(dialect, database.url, [statement]);
+    const epoch = async (): Promise<number> => {
+      const query = `select epoch from ${ROW_EPOCH_TABLE} where name = '${ROW_EPOCH}'`;
+      if (dialect === 'sqlite') {
+        const file = new BetterSqlite3(database.url.slice('sqlite:'.length));
+        try {
+          return Number(file.prepare(query).pluck().get());
+        } finally {
+          file.close();
+        }
+      }
+      const connection = new pg.Client({ connectionString: database.url });
+      await connection.connect();
+      try {
+        return Number((await connection.query<{ epoch: string }>(query)).rows[0]?.epoch);
+      } finally {
+        await connection.end();
+      }
+    };
+
+    before(async () => {
+      database = await freshDatabase(dialect);
+      server = await openStore(database.url);
+      // Another connection on the same database stands for another process: a `gatehouse` command, a worker.
+      command = await openStore(database.url);
+      ({ client } = await registerClient(server, { id: 'app', name: 'App', scope: ['a'] }, NOW));
+    });
+    after(async () => {
+      await server.close();
+      await command.close();
+      await database.drop();
+    });
+
+    it("another process's revocation is seen by the first request of the next turn", async () => {
+      const { grant } = await server.transaction((tx) => issueGrant(tx, client, 'alice', ['a'], NOW));
+      assert.equal((await server.findGrantLiveness(grant.id))?.revokedAt, null);
+      await command.transaction((tx) => tx.revokeGrant(grant.id, 'revoked_by_admin', NOW + 1));
+      await nextTurn();
+      assert.equal((await server.findGrantLiveness(grant.id))?.revokedAt, NOW + 1);
+    });
+
+    it('its own revocation is seen by the very next read, without waiting for a turn', async () => {
+      const { grant } = await server.transaction((tx) => issueGrant(tx, client, 'bob', ['a'], NOW));
+      assert.equal((await server.findGrantLiveness(grant.id))?.revokedAt, null);
+      await server.transaction((tx) => tx.revokeGrant(grant.id, 'revoked_by_admin', NOW + 2));
+      assert.equal((await server.findGrantLiveness(grant.id))?.revokedAt, NOW + 2);
+      // A write outside the group commit (Kysely, autocommit) too.
+      const { grant: other } = await server.transaction((tx) => issueGrant(tx, client, 'bob', ['a'], NOW));
+      assert.equal((await server.findGrantLiveness(other.id))?.revokedAt, null);
+      assert.equal(await server.revokeGrantsOf('bob', 'revoked_by_admin', NOW + 3), 1);
+      assert.equal((await server.findGrantLiveness(other.id))?.revokedAt, NOW + 3);
+    });
+
+    it("another process's change or removal of a client is seen in the next turn; the grants it takes are gone", async () => {
+      const { client: other } = await registerClient(server, { id: 'other', name: 'Other', scope: ['a'] }, NOW);
+      const { grant } = await server.transaction((tx) => issueGrant(tx, other, 'carol', ['a'], NOW));
+      assert.equal((await server.findClient('other'))?.name, 'Other');
+      assert.ok(await server.findGrantLiveness(grant.id));
+      assert.equal(await command.replaceClient({ ...other, name: 'Renamed' }), true);
+      await nextTurn();
+      assert.equal((await server.findClient('other'))?.name, 'Renamed');
+      assert.equal(await command.removeClient('other'), true);
+      await nextTurn();
+      assert.equal(await server.findClient('other'), undefined);
+      assert.equal(await server.findGrantLiveness(grant.id), undefined);
+    });
+
+    it('a rotation does not move the epoch (the rows stay kept through refreshes); a revocation, a subject change and a deletion do', async () => {
+      const { grant, refreshToken } = await server.transaction((tx) => issueGrant(tx, client, 'dave', ['a'], NOW));
+      const before = await epoch();
+      const outcome = await exchangeRefreshToken(new AuditTrail(server, () => {}), {
+        presentedToken: refreshToken as string,
+        client,
+        scope: undefined,
+        now: NOW + 1,
+        successors: await RefreshSuccessors.load(server),
+      });
+      assert.equal(outcome.ok, true);
+      assert.equal(await epoch(), before, 'a rotation writes the grant without moving the epoch');
+      await execute(`update grants set subject = 'dave-2' where id = '${grant.id}'`);
+      assert.equal(await epoch(), before + 1);
+      await execute(`update grants set revoked_at = ${NOW + 2} where id = '${grant.id}'`);
+      assert.equal(await epoch(), before + 2);
+      await execute(`delete from grants where id = '${grant.id}'`);
+      assert.equal(await epoch(), before + 3);
+    });
+  });

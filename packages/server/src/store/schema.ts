@@ -30,6 +30,14 @@ export interface Database {
   dpop_proofs: DpopProofsTable;
   second_factors: SecondFactorsTable;
   recovery_codes: RecoveryCodesTable;
+  row_epochs: RowEpochsTable;
+}
+
+/** The row epoch (0026, ./row-cache.ts): one row that triggers advance on every change a cached row could miss. */
+export interface RowEpochsTable {
+  name: string;
+  /** int8 on PostgreSQL, parsed as a number. */
+  epoch: number;
 }
 
 /** DPoP proofs seen (0021), by SHA-256 of key thumbprint and `jti`, until their window closes (RFC 9449 §11.1). */

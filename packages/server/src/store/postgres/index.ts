@@ -8,6 +8,8 @@ import { openPostgresDatabase } from './open.js';
 import { withUnboundedStatements } from './pool.js';
 import { postgresRateLimitStore } from './rate-limit-store.js';
 import { postgresTransactions } from './transactions.js';
+import { ROW_EPOCH, ROW_EPOCH_TABLE, RowCache } from '../row-cache.js';
+import { BatchedEpoch } from './batched-epoch.js';
 
 export interface PostgresStoreOptions {
   /**
@@ -41,12 +43,26 @@ export async function openPostgresStore({
     await db.destroy();
     throw error;
   }
-  const repository = createRepository(db, { lockRows: false });
+  const repository = withUnavailableMapped(createRepository(db, { lockRows: false }));
+  // Clients and grant liveness, read on every token and API request, kept while the row epoch
+  // stands (../row-cache.ts): one read of it for each turn's requests instead of one read each.
+  const rows = new RowCache(
+    new BatchedEpoch(async () => {
+      const row = await db
+        .selectFrom(ROW_EPOCH_TABLE)
+        .select('epoch')
+        .where('name', '=', ROW_EPOCH)
+        .executeTakeFirstOrThrow();
+      return Number(row.epoch);
+    }),
+  );
   return {
     dialect: 'postgres',
     appliedMigrations,
     pendingMigrations: () => pendingPostgresMigrations(db as Kysely<unknown>),
-    ...withUnavailableMapped(repository),
+    ...repository,
+    findClient: rows.cached((id) => repository.findClient(id)),
+    findGrantLiveness: rows.cached((id) => repository.findGrantLiveness(id)),
     rateLimits: withUnavailableMapped(postgresRateLimitStore(db)),
     transaction: postgresTransactions(db),
     async close() {

@@ -1,5 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import { pendingMigrations, prepareSchema, type DialectSteps, type MigrationMode } from '../migrations.js';
+import { ROW_EPOCH, ROW_EPOCH_TABLE } from '../row-cache.js';
+
+/** 0026's function and triggers (name, event). */
+export const ROW_EPOCH_FUNCTION = 'row_epoch_advance';
+export const POSTGRES_ROW_EPOCH_TRIGGERS = [
+  ['clients_changed_epoch', 'update or delete on clients'],
+  ['grants_liveness_changed_epoch', 'update of revoked_at, subject or delete on grants'],
+] as const;
 
 /** PostgreSQL's parts of the shared migrations. */
 const steps: DialectSteps = {
@@ -15,8 +23,27 @@ const steps: DialectSteps = {
       .addColumn('period_ms', 'double precision', (c) => c.notNull())
       .execute();
   },
-  // Every process reads clients and grants from the database on each request here: nothing to advance.
-  async createRowEpoch() {},
+  // One row, advanced by statement triggers in the transaction of every change a cached row could
+  // miss: any update or delete of clients, and of grants' revocation, subject or rows. The function
+  // keeps the schema it was made in, whatever the caller's search_path.
+  async createRowEpoch(db) {
+    await db.schema
+      .createTable(ROW_EPOCH_TABLE)
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('epoch', 'bigint', (c) => c.notNull())
+      .execute();
+    await sql`insert into ${sql.table(ROW_EPOCH_TABLE)} (name, epoch) values (${ROW_EPOCH}, 0)`.execute(db);
+    await sql
+      .raw(
+        `create function ${ROW_EPOCH_FUNCTION}() returns trigger language plpgsql set search_path from current as $$ ` +
+          `begin update ${ROW_EPOCH_TABLE} set epoch = epoch + 1 where name = '${ROW_EPOCH}'; return null; end $$`,
+      )
+      .execute(db);
+    for (const [trigger, event] of POSTGRES_ROW_EPOCH_TRIGGERS)
+      await sql
+        .raw(`create trigger ${trigger} after ${event} for each statement execute function ${ROW_EPOCH_FUNCTION}()`)
+        .execute(db);
+  },
   async hasTable(db, name) {
     // Resolved by the connection's search_path: the store's schema.
     const { rows } = await sql<{ found: boolean }>`select to_regclass(${name}) is not null as found`.execute(db);

@@ -6,8 +6,8 @@ import { prepareHotQueries } from './hot-queries.js';
 import { migrateSqlite, pendingSqliteMigrations } from './migrations.js';
 import { openSqliteDatabase } from './open.js';
 import { MemoryRateLimitStore } from './rate-limit-store.js';
-import { ROW_EPOCH, ROW_EPOCH_TABLE } from './migrations.js';
-import { RowCache } from './row-cache.js';
+import { ROW_EPOCH, ROW_EPOCH_TABLE, RowCache } from '../row-cache.js';
+import { TurnEpoch } from './turn-epoch.js';
 import { GroupCommit } from './transactions.js';
 
 export interface SqliteStoreOptions {
@@ -48,13 +48,17 @@ export async function openSqliteStore({
     busyBudgetMs: busyTimeoutMs,
     exclusive: (batch) =>
       db.connection().execute((conn) => batch(Object.assign(createRepository(conn, { lockRows: false }), hot))),
-    wrote: () => rows.wrote(),
+    wrote: () => epoch.wrote(),
   });
   // Clients and grant liveness, read on every token and API request, kept while the file's row
-  // epoch stands (row-cache.ts); every write of this process has the epoch read again.
-  const epoch = database.prepare(`select epoch from ${ROW_EPOCH_TABLE} where name = ?`).pluck();
-  const rows = new RowCache({ readEpoch: () => epoch.get(ROW_EPOCH) as number, writing: () => commits.writing });
-  opened.writes.wrote = rows.wrote;
+  // epoch stands (../row-cache.ts); every write of this process has the epoch read again.
+  const readEpoch = database.prepare(`select epoch from ${ROW_EPOCH_TABLE} where name = ?`).pluck();
+  const epoch = new TurnEpoch(
+    () => readEpoch.get(ROW_EPOCH) as number,
+    () => commits.writing,
+  );
+  opened.writes.wrote = epoch.wrote;
+  const rows = new RowCache(epoch);
   const outside = commits.outsideTransactions({
     findClient: hot.findClient,
     findGrant: hot.findGrant,

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { pendingMigrations, prepareSchema, type DialectSteps, type MigrationMode } from '../migrations.js';
+import { ROW_EPOCH, ROW_EPOCH_TABLE } from '../row-cache.js';
 import type { SqliteDatabase } from './open.js';
 
 /** SQLite's parts of the shared migrations. */
@@ -30,9 +31,7 @@ const steps: DialectSteps = {
   },
 };
 
-/** The table of 0026, its one row, and its triggers (name, event). */
-export const ROW_EPOCH_TABLE = 'row_epochs';
-export const ROW_EPOCH = 'cached_rows';
+/** 0026's triggers (name, event). */
 export const ROW_EPOCH_TRIGGERS = [
   ['clients_updated_epoch', 'update on clients'],
   ['clients_deleted_epoch', 'delete on clients'],
