@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { newId } from '../primitives/ids.js';
 import { normalizedEmail } from './identity-repository.js';
+import { ROW_EPOCH, ROW_EPOCH_TABLE } from './row-cache.js';
 import type { Database } from './schema.js';
 
 /**
@@ -14,10 +15,11 @@ export interface DialectSteps {
   /** Whether the table exists in the store's schema. */
   hasTable(db: Kysely<unknown>, name: string): Promise<boolean>;
   /**
-   * 0026: the counter that the changes of clients and of grants' revocation and subject advance, on a
-   * dialect whose store keeps those rows in memory between reads (`sqlite/row-cache.ts`).
+   * 0026: the triggers that advance the row epoch in the transaction of every change a row kept in
+   * memory could miss: any update or delete of a client, a grant's revocation, subject or deletion
+   * (`row-cache.ts`). Inserts need none: a row not found is not kept.
    */
-  createRowEpoch(db: Kysely<unknown>): Promise<void>;
+  createRowEpochTriggers(db: Kysely<unknown>): Promise<void>;
 }
 
 /**
@@ -264,7 +266,20 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   },
   '0024_exchange_grants': { up: exchangeGrantsMigration },
   '0025_user_emails': { up: userEmailsMigration },
-  '0026_row_epoch': { up: (db) => steps.createRowEpoch(db) },
+  '0026_row_epoch': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable(ROW_EPOCH_TABLE)
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('epoch', 'bigint', (c) => c.notNull())
+        .execute();
+      await (db as Kysely<Pick<Database, 'row_epochs'>>)
+        .insertInto('row_epochs')
+        .values({ name: ROW_EPOCH, epoch: 0 })
+        .execute();
+      await steps.createRowEpochTriggers(db);
+    },
+  },
 });
 
 /**

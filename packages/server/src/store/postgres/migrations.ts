@@ -23,16 +23,8 @@ const steps: DialectSteps = {
       .addColumn('period_ms', 'double precision', (c) => c.notNull())
       .execute();
   },
-  // One row, advanced by statement triggers in the transaction of every change a cached row could
-  // miss: any update or delete of clients, and of grants' revocation, subject or rows. The function
-  // keeps the schema it was made in, whatever the caller's search_path.
-  async createRowEpoch(db) {
-    await db.schema
-      .createTable(ROW_EPOCH_TABLE)
-      .addColumn('name', 'text', (c) => c.primaryKey())
-      .addColumn('epoch', 'bigint', (c) => c.notNull())
-      .execute();
-    await sql`insert into ${sql.table(ROW_EPOCH_TABLE)} (name, epoch) values (${ROW_EPOCH}, 0)`.execute(db);
+  // Statement triggers; the function keeps the schema it was made in, whatever the caller's search_path.
+  async createRowEpochTriggers(db) {
     await sql
       .raw(
         `create function ${ROW_EPOCH_FUNCTION}() returns trigger language plpgsql set search_path from current as $$ ` +

@@ -11,16 +11,7 @@ const steps: DialectSteps = {
     const { rows } = await sql`select 1 from sqlite_master where type = 'table' and name = ${name}`.execute(db);
     return rows.length > 0;
   },
-  // One row, advanced by triggers in the transaction of every change a cached row could miss:
-  // any update or delete of a client (deleting one deletes its grants, which fire too) and a
-  // grant's revocation, subject or deletion. Inserts need none: a row not found is not cached.
-  async createRowEpoch(db) {
-    await db.schema
-      .createTable(ROW_EPOCH_TABLE)
-      .addColumn('name', 'text', (c) => c.primaryKey())
-      .addColumn('epoch', 'integer', (c) => c.notNull())
-      .execute();
-    await sql`insert into ${sql.table(ROW_EPOCH_TABLE)} (name, epoch) values (${ROW_EPOCH}, 0)`.execute(db);
+  async createRowEpochTriggers(db) {
     for (const [trigger, event] of ROW_EPOCH_TRIGGERS)
       await sql
         .raw(
