@@ -56,7 +56,7 @@ export function localTokenSteps(services: LocalTokenServices): LocalTokenSteps {
     liveness: {
       /**
        * Asked of the store on every request: a revocation, by any process, takes effect at once (the
-       * SQLite store answers from memory while its row epoch stands, store/sqlite/row-cache.ts).
+       * store answers from memory while its row epoch stands, store/row-cache.ts).
        */
       read: (_token, claims) =>
         claims.grant_id === undefined

@@ -1,3 +1,16 @@
+/** The table of migration 0026 and its one row. */
+export const ROW_EPOCH_TABLE = 'row_epochs';
+export const ROW_EPOCH = 'cached_rows';
+
+/** When the row epoch is read: the dialect's (see RowCache). */
+export interface EpochSource {
+  /**
+   * The row epoch for a read that starts now, or undefined when memory may not answer it (a write
+   * of this process not committed yet, the epoch unreadable): the read then goes to the database.
+   */
+  current(): number | undefined | Promise<number | undefined>;
+}
+
 /**
  * Rows kept in memory between reads, for the reads that run outside transactions on the token and
  * API paths: every token request reads its client, every API request its grant's revocation and
@@ -10,24 +23,14 @@
  * client and any revocation, change of subject or deletion of a grant, made by any process. When
  * the epoch is read is the dialect's `EpochSource`: on SQLite once per event-loop turn and after
  * each write of this process (`sqlite/turn-epoch.ts`), on PostgreSQL once for the requests of each
- * turn, issued after they arrived (`postgres/batched-epoch.ts`). Either way a change committed
- * before a request arrived is seen by it. An epoch other than the last one seen empties every map;
- * a row read before that is not kept; a row not found is never kept (an insert needs no epoch).
+ * turn, issued after they arrived (`postgres/batched-epoch.ts`). So a request sees every change
+ * committed before it was read (SQLite: before the event-loop turn that read it began; PostgreSQL:
+ * before it arrived), and every change this process made before answering an earlier request. An
+ * epoch other than the last one seen empties every map, a row read before that is not kept, and a
+ * row not found is never kept (an insert needs no epoch).
  *
  * The store keeps no OAuth rule here: it caches rows, not decisions.
  */
-/** The table of migration 0026 and its one row. */
-export const ROW_EPOCH_TABLE = 'row_epochs';
-export const ROW_EPOCH = 'cached_rows';
-
-export interface EpochSource {
-  /**
-   * The row epoch for a read that starts now, or undefined when memory may not answer it (a write
-   * of this process not committed yet, the epoch unreadable): the read then goes to the database.
-   */
-  current(): number | undefined | Promise<number | undefined>;
-}
-
 export class RowCache {
   readonly #source: EpochSource;
   readonly #maxRows: number;
