@@ -134,8 +134,8 @@ export class GroupCommit {
           throw error;
         } finally {
           this.#open = null;
-          this.#connection.wrote?.();
           closeBatch();
+          this.#connection.wrote?.();
         }
       });
     } catch (error) {
