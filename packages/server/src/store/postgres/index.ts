@@ -47,13 +47,14 @@ export async function openPostgresStore({
   // Clients and grant liveness, read on every token and API request, kept while the row epoch
   // stands (../row-cache.ts): one read of it for each turn's requests instead of one read each.
   const rows = new RowCache(
+    // int8 is parsed as a number (open.ts).
     new BatchedEpoch(async () => {
       const row = await db
         .selectFrom(ROW_EPOCH_TABLE)
         .select('epoch')
         .where('name', '=', ROW_EPOCH)
         .executeTakeFirstOrThrow();
-      return Number(row.epoch);
+      return row.epoch;
     }),
   );
   return {

@@ -43,7 +43,7 @@ export async function openSqliteStore({
   // The token hot path runs on statements prepared once; everything else on Kysely. Transactions
   // are group-committed: one fsync for all the transactions of an event-loop turn.
   const hot = prepareHotQueries(database, db);
-  const commits: GroupCommit = new GroupCommit({
+  const commits = new GroupCommit({
     database,
     busyBudgetMs: busyTimeoutMs,
     exclusive: (batch) =>
