@@ -1,13 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ClientRecord, GrantRecord } from '../src/primitives/records.js';
+import type { Kysely } from 'kysely';
 import { createRepository, type Repository } from '../src/store/repository.js';
+import { postgresHotQueries } from '../src/store/postgres/hot-queries.js';
+import { migratePostgres } from '../src/store/postgres/migrations.js';
+import { openPostgresDatabase } from '../src/store/postgres/open.js';
+import { withUnboundedStatements } from '../src/store/postgres/pool.js';
+import { queryTemplate } from '../src/store/query-template.js';
+import type { Database } from '../src/store/schema.js';
 import { prepareHotQueries, type HotQueries } from '../src/store/sqlite/hot-queries.js';
 import { migrateSqlite } from '../src/store/sqlite/migrations.js';
-import { openSqliteDatabase, type SqliteDatabase } from '../src/store/sqlite/open.js';
+import { openSqliteDatabase } from '../src/store/sqlite/open.js';
+import { DIALECTS, freshDatabase, type Dialect } from './_dialects.js';
 
 const NOW = 1_800_000_000;
 
@@ -49,86 +54,194 @@ const grant = (id: string): GrantRecord => ({
   rotatedAt: null,
 });
 
-describe('the SQLite hot path (queries compiled once from the repository’s definitions)', () => {
-  let dir: string;
-  let opened: SqliteDatabase;
-  let kysely: Repository;
-  let hot: HotQueries;
+interface Opened {
+  readonly db: Kysely<Database>;
+  /** The repository through Kysely, as every other query runs. */
+  readonly kysely: Repository;
+  /** The same methods on the queries compiled once (revokeGrant: the repository's, on PostgreSQL). */
+  readonly hot: HotQueries;
+  close(): Promise<void>;
+}
 
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gatehouse-hot-'));
-    opened = await openSqliteDatabase(join(dir, 'hot.db'), 1000);
+/** A migrated database of the dialect, with its repository and its hot queries side by side. */
+async function openBoth(dialect: Dialect): Promise<Opened> {
+  const fresh = await freshDatabase(dialect);
+  if (dialect === 'sqlite') {
+    const opened = await openSqliteDatabase(fresh.url.slice('sqlite:'.length), 1000);
     await migrateSqlite(opened, 'apply');
-    kysely = createRepository(opened.db, { lockRows: false });
-    hot = prepareHotQueries(opened.database, opened.db);
-    await kysely.insertClient(client);
-  });
-  after(async () => {
-    await opened.db.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('reads the same records as the repository through Kysely, and nothing for an unknown id', async () => {
-    await kysely.insertGrant(grant('g1'));
-    await kysely.insertRefreshToken({ id: 't1', grantId: 'g1', useCount: 0, issuedAt: NOW, expiresAt: NOW + 60 });
-    for (const read of ['findClient', 'findGrant', 'findGrantLiveness', 'findRefreshToken'] as const) {
-      for (const id of ['app', 'g1', 't1', 'missing']) {
-        assert.deepEqual(await hot[read](id), await kysely[read](id), `${read}(${id})`);
-      }
-    }
-    assert.deepEqual(await hot.findClient('app'), client);
-    assert.deepEqual((await hot.findRefreshToken('t1'))?.grant, grant('g1'));
-    assert.deepEqual(await hot.findGrantLiveness('g1'), { revokedAt: null, subject: 'alice' });
-    assert.equal(await hot.findGrantLiveness('missing'), undefined);
-  });
-
-  it('writes rows that the repository reads back as written', async () => {
-    await hot.insertRefreshToken({ id: 't2', grantId: 'g1', useCount: 0, issuedAt: NOW, expiresAt: NOW + 60 });
-    await hot.updateRefreshToken('t2', { useCount: 1, expiresAt: NOW + 5 });
-    assert.deepEqual((await kysely.findRefreshToken('t2'))?.token, {
-      id: 't2',
-      grantId: 'g1',
-      useCount: 1,
-      issuedAt: NOW,
-      expiresAt: NOW + 5,
-    });
-    // A rotation's three writes: t2 used, t3 its successor, the family's head moved to t3.
-    await hot.rotateFamily({
-      token: { id: 't2', useCount: 2, expiresAt: NOW + 5 },
-      successor: { id: 't3', grantId: 'g1', useCount: 0, issuedAt: NOW + 6, expiresAt: NOW + 66 },
-      grant: { id: 'g1', rotationCount: 2, headTokenId: 't3', previousTokenId: 't2', rotatedAt: NOW + 6 },
-    });
-    assert.equal((await kysely.findRefreshToken('t2'))?.token.useCount, 2);
-    assert.deepEqual((await kysely.findRefreshToken('t3'))?.token, {
-      id: 't3',
-      grantId: 'g1',
-      useCount: 0,
-      issuedAt: NOW + 6,
-      expiresAt: NOW + 66,
-    });
-    const family = await kysely.findGrant('g1');
-    assert.deepEqual(
-      [family?.rotationCount, family?.headTokenId, family?.previousTokenId, family?.rotatedAt],
-      [2, 't3', 't2', NOW + 6],
-    );
-
-    assert.deepEqual(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 9), [
-      { id: 'g1', clientId: 'app', subject: 'alice' },
-    ]);
-    assert.deepEqual(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 10), [], 'already revoked');
-    assert.equal((await kysely.findGrantLiveness('g1'))?.revokedAt, NOW + 9);
-    assert.equal((await kysely.findGrant('g1'))?.revokedReason, 'revoked_by_admin');
-
-    const record = {
-      collection: 'contacts',
-      id: 'c1',
-      owner: 'alice-subject',
-      body: { email: 'a@b.example' },
-      version: 1,
-      createdAt: NOW,
-      updatedAt: NOW,
+    const kysely = createRepository(opened.db, { lockRows: false });
+    return {
+      db: opened.db,
+      kysely,
+      hot: prepareHotQueries(opened.database, opened.db),
+      async close() {
+        await opened.db.destroy();
+        await fresh.drop();
+      },
     };
-    await hot.insertRecord(record);
-    assert.deepEqual(await kysely.findRecord('contacts', 'c1'), record);
+  }
+  await withUnboundedStatements(fresh.url, (migrationDb) => migratePostgres(migrationDb, 'apply'));
+  const db = openPostgresDatabase(fresh.url, 4);
+  const kysely = createRepository(db, { lockRows: false });
+  return {
+    db,
+    kysely,
+    hot: { ...postgresHotQueries(db)(db, false), revokeGrant: (...args) => kysely.revokeGrant(...args) },
+    async close() {
+      await db.destroy();
+      await fresh.drop();
+    },
+  };
+}
+
+for (const dialect of DIALECTS)
+  describe(`the hot path: queries compiled once from the repository’s definitions [${dialect}]`, () => {
+    let opened: Opened;
+    let kysely: Repository;
+    let hot: HotQueries;
+
+    before(async () => {
+      opened = await openBoth(dialect);
+      ({ kysely, hot } = opened);
+      await kysely.insertClient(client);
+    });
+    after(() => opened.close());
+
+    it('reads the same records as the repository through Kysely, and nothing for an unknown id', async () => {
+      await kysely.insertGrant(grant('g1'));
+      await kysely.insertRefreshToken({ id: 't1', grantId: 'g1', useCount: 0, issuedAt: NOW, expiresAt: NOW + 60 });
+      for (const read of ['findClient', 'findGrant', 'findGrantLiveness', 'findRefreshToken'] as const) {
+        for (const id of ['app', 'g1', 't1', 'missing']) {
+          assert.deepEqual(await hot[read](id), await kysely[read](id), `${read}(${id})`);
+        }
+      }
+      assert.deepEqual(await hot.findClient('app'), client);
+      assert.deepEqual((await hot.findRefreshToken('t1'))?.grant, grant('g1'));
+      assert.deepEqual(await hot.findGrantLiveness('g1'), { revokedAt: null, subject: 'alice' });
+      assert.equal(await hot.findGrantLiveness('missing'), undefined);
+    });
+
+    it('writes rows that the repository reads back as written', async () => {
+      await hot.insertRefreshToken({ id: 't2', grantId: 'g1', useCount: 0, issuedAt: NOW, expiresAt: NOW + 60 });
+      await hot.updateRefreshToken('t2', { useCount: 1, expiresAt: NOW + 5 });
+      assert.deepEqual((await kysely.findRefreshToken('t2'))?.token, {
+        id: 't2',
+        grantId: 'g1',
+        useCount: 1,
+        issuedAt: NOW,
+        expiresAt: NOW + 5,
+      });
+      // A rotation's three writes: t2 used, t3 its successor, the family's head moved to t3.
+      await hot.rotateFamily({
+        token: { id: 't2', useCount: 2, expiresAt: NOW + 5 },
+        successor: { id: 't3', grantId: 'g1', useCount: 0, issuedAt: NOW + 6, expiresAt: NOW + 66 },
+        grant: { id: 'g1', rotationCount: 2, headTokenId: 't3', previousTokenId: 't2', rotatedAt: NOW + 6 },
+      });
+      assert.equal((await kysely.findRefreshToken('t2'))?.token.useCount, 2);
+      assert.deepEqual((await kysely.findRefreshToken('t3'))?.token, {
+        id: 't3',
+        grantId: 'g1',
+        useCount: 0,
+        issuedAt: NOW + 6,
+        expiresAt: NOW + 66,
+      });
+      const family = await kysely.findGrant('g1');
+      assert.deepEqual(
+        [family?.rotationCount, family?.headTokenId, family?.previousTokenId, family?.rotatedAt],
+        [2, 't3', 't2', NOW + 6],
+      );
+
+      assert.deepEqual(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 9), [
+        { id: 'g1', clientId: 'app', subject: 'alice' },
+      ]);
+      assert.deepEqual(await hot.revokeGrant('g1', 'revoked_by_admin', NOW + 10), [], 'already revoked');
+      assert.equal((await kysely.findGrantLiveness('g1'))?.revokedAt, NOW + 9);
+      assert.equal((await kysely.findGrant('g1'))?.revokedReason, 'revoked_by_admin');
+
+      const record = {
+        collection: 'contacts',
+        id: 'c1',
+        owner: 'alice-subject',
+        body: { email: 'a@b.example' },
+        version: 1,
+        createdAt: NOW,
+        updatedAt: NOW,
+      };
+      await hot.insertRecord(record);
+      assert.deepEqual(await kysely.findRecord('contacts', 'c1'), record);
+    });
+  });
+
+if (DIALECTS.includes('postgres'))
+  describe('the hot path in a PostgreSQL transaction', () => {
+    let opened: Opened;
+    before(async () => {
+      opened = await openBoth('postgres');
+      await opened.kysely.insertClient(client);
+      await opened.kysely.insertGrant(grant('g1'));
+      await opened.kysely.insertRefreshToken({
+        id: 't1',
+        grantId: 'g1',
+        useCount: 0,
+        issuedAt: NOW,
+        expiresAt: NOW + 60,
+      });
+    });
+    after(() => opened.close());
+
+    it('locks the token’s rows FOR UPDATE, as the repository’s read in a transaction does: a second reader waits for the commit', async () => {
+      const inTransaction = postgresHotQueries(opened.db);
+      const order: string[] = [];
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+      const first = opened.db.transaction().execute(async (trx) => {
+        await inTransaction(trx, true).findRefreshToken('t1');
+        locked();
+        await held;
+        await inTransaction(trx, true).updateRefreshToken('t1', { useCount: 1, expiresAt: NOW + 60 });
+        order.push('first committed');
+      });
+      await lockTaken;
+      const second = opened.db.transaction().execute(async (trx) => {
+        const found = await inTransaction(trx, true).findRefreshToken('t1');
+        order.push(`second read use_count ${found?.token.useCount}`);
+      });
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        assert.deepEqual(order, [], 'the second read waits on the first transaction’s lock');
+      } finally {
+        release();
+        await Promise.all([first, second]);
+      }
+      assert.deepEqual(order, ['first committed', 'second read use_count 1']);
+    });
+  });
+
+describe('a query template (store/query-template.ts)', () => {
+  it('refuses a definition in which a parameter shapes the SQL instead of reaching it as a parameter', async () => {
+    const fresh = await freshDatabase('sqlite');
+    const opened = await openSqliteDatabase(fresh.url.slice('sqlite:'.length), 1000);
+    try {
+      assert.throws(
+        () =>
+          queryTemplate(opened.db, (db, p: { id: string; lock: boolean }) =>
+            db
+              .selectFrom('grants')
+              .selectAll()
+              .where('id', '=', p.id)
+              .$if(p.lock, (q) => q.forUpdate()),
+          ),
+        /parameter 'lock' does not reach the SQL as a parameter/,
+      );
+      const template = queryTemplate(opened.db, (db, p: { id: string }) =>
+        db.selectFrom('grants').select('id').where('id', '=', p.id).where('revoked_at', 'is', null),
+      );
+      assert.deepEqual(template.parameters({ id: 'g9' }), ['g9']);
+    } finally {
+      await opened.db.destroy();
+      await fresh.drop();
+    }
   });
 });

@@ -10,6 +10,8 @@ import { postgresRateLimitStore } from './rate-limit-store.js';
 import { postgresTransactions } from './transactions.js';
 import { ROW_EPOCH, ROW_EPOCH_TABLE, RowCache } from '../row-cache.js';
 import { BatchedEpoch } from './batched-epoch.js';
+import { postgresHotQueries, runTemplate } from './hot-queries.js';
+import { queryTemplate } from '../query-template.js';
 
 export interface PostgresStoreOptions {
   /**
@@ -43,17 +45,18 @@ export async function openPostgresStore({
     await db.destroy();
     throw error;
   }
-  const repository = withUnavailableMapped(createRepository(db, { lockRows: false }));
+  const hot = postgresHotQueries(db);
+  const repository = withUnavailableMapped({ ...createRepository(db, { lockRows: false }), ...hot(db, false) });
   // Clients and grant liveness, read on every token and API request, kept while the row epoch
   // stands (../row-cache.ts): one read of it for each turn's requests instead of one read each.
+  const epoch = queryTemplate(db, (d, p: { name: string }) =>
+    d.selectFrom(ROW_EPOCH_TABLE).select('epoch').where('name', '=', p.name),
+  );
   const rows = new RowCache(
-    // int8 is parsed as a number (open.ts).
     new BatchedEpoch(async () => {
-      const row = await db
-        .selectFrom(ROW_EPOCH_TABLE)
-        .select('epoch')
-        .where('name', '=', ROW_EPOCH)
-        .executeTakeFirstOrThrow();
+      const [row] = (await runTemplate(db, epoch, { name: ROW_EPOCH })).rows;
+      if (row === undefined) throw new Error(`${ROW_EPOCH_TABLE} has no row '${ROW_EPOCH}'`);
+      // int8 is parsed as a number (open.ts).
       return row.epoch;
     }),
   );
@@ -65,7 +68,7 @@ export async function openPostgresStore({
     findClient: rows.cached((id) => repository.findClient(id)),
     findGrantLiveness: rows.cached((id) => repository.findGrantLiveness(id)),
     rateLimits: withUnavailableMapped(postgresRateLimitStore(db)),
-    transaction: postgresTransactions(db),
+    transaction: postgresTransactions(db, hot),
     async close() {
       await db.destroy();
     },

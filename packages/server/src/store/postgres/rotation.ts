@@ -1,6 +1,36 @@
 import type { Kysely, QueryCreator } from 'kysely';
-import type { FamilyRotation, Repository } from '../repository.js';
 import type { Database } from '../schema.js';
+
+/** A rotation's values, as one parameters object (../query-template.ts). */
+export interface RotationParameters {
+  tokenId: string;
+  useCount: number;
+  expiresAt: number;
+  grantId: string;
+  rotationCount: number;
+  headTokenId: string | null;
+  previousTokenId: string | null;
+  rotatedAt: number | null;
+}
+
+/** The successor's values, beside the rotation's. */
+export interface SuccessorParameters extends RotationParameters {
+  successorId: string;
+  successorGrantId: string;
+  successorUseCount: number;
+  successorIssuedAt: number;
+  successorExpiresAt: number;
+}
+
+const used = (p: RotationParameters) => (q: QueryCreator<Database>) =>
+  q.updateTable('refresh_tokens').set({ use_count: p.useCount, expires_at: p.expiresAt }).where('id', '=', p.tokenId);
+
+const family = (p: RotationParameters) => ({
+  rotation_count: p.rotationCount,
+  head_token_id: p.headTokenId,
+  previous_token_id: p.previousTokenId,
+  rotated_at: p.rotatedAt,
+});
 
 /**
  * `Repository.rotateFamily` in one statement: the presented token's update and its successor's
@@ -8,38 +38,26 @@ import type { Database } from '../schema.js';
  * the three statements took three (a refresh made eight). The three write different rows (the old
  * token, the new one, the grant, whose row the transaction already holds FOR UPDATE), so PostgreSQL
  * runs them on one snapshot without conflict, and all or none of them commit with the transaction.
+ * Compiled once each (./hot-queries.ts).
  */
-export function rotateFamilyInOneStatement(db: Kysely<Database>): Repository['rotateFamily'] {
-  return async ({ token, successor, grant }: FamilyRotation) => {
-    const used = (q: QueryCreator<Database>) =>
-      q
-        .updateTable('refresh_tokens')
-        .set({ use_count: token.useCount, expires_at: token.expiresAt })
-        .where('id', '=', token.id);
-    const family = {
-      rotation_count: grant.rotationCount,
-      head_token_id: grant.headTokenId,
-      previous_token_id: grant.previousTokenId,
-      rotated_at: grant.rotatedAt,
-    };
-    if (successor === null) {
-      await db.with('used', used).updateTable('grants').set(family).where('id', '=', grant.id).execute();
-      return;
-    }
-    await db
-      .with('used', used)
+export const rotationQueries = {
+  /** A rotation that keeps the presented token (no successor: rotation off, or a replay window). */
+  rotate: (db: Kysely<Database>, p: RotationParameters) =>
+    db.with('used', used(p)).updateTable('grants').set(family(p)).where('id', '=', p.grantId),
+
+  rotateWithSuccessor: (db: Kysely<Database>, p: SuccessorParameters) =>
+    db
+      .with('used', used(p))
       .with('successor', (q) =>
         q.insertInto('refresh_tokens').values({
-          id: successor.id,
-          grant_id: successor.grantId,
-          use_count: successor.useCount,
-          issued_at: successor.issuedAt,
-          expires_at: successor.expiresAt,
+          id: p.successorId,
+          grant_id: p.successorGrantId,
+          use_count: p.successorUseCount,
+          issued_at: p.successorIssuedAt,
+          expires_at: p.successorExpiresAt,
         }),
       )
       .updateTable('grants')
-      .set(family)
-      .where('id', '=', grant.id)
-      .execute();
-  };
-}
+      .set(family(p))
+      .where('id', '=', p.grantId),
+};

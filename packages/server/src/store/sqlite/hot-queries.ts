@@ -3,6 +3,7 @@ import type { Compilable, Kysely } from 'kysely';
 import type { Repository } from '../repository.js';
 import { amrFromColumn, clientFromRow, grantFromRow, grantLivenessFromRow, revokedGrantFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
+import { queryTemplate } from '../query-template.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from '../token-path-queries.js';
 
 /** The repository methods every token request runs, and which this file runs on prepared statements. */
@@ -96,31 +97,16 @@ interface PreparedQuery<P, O> {
   run(parameters: P): BetterSqlite3.RunResult;
 }
 
-/**
- * Compiles `query` with a placeholder in place of each parameter, to learn the SQL and where each
- * named parameter goes among its `?`s, and prepares that SQL. A value the query fixes itself (not
- * one of its parameters) is passed as compiled.
- */
+/** Prepares `query`'s SQL, compiled once (../query-template.ts). */
 function prepare<P extends object, O>(
   database: BetterSqlite3.Database,
   db: Kysely<Database>,
   query: (db: Kysely<Database>, parameters: P) => Compilable<O>,
 ): PreparedQuery<P, O> {
-  const placeholders = new Map<unknown, string>();
-  const named = new Proxy({} as P, {
-    get(_target, name) {
-      if (typeof name !== 'string') return undefined;
-      const placeholder = { placeholder: name };
-      placeholders.set(placeholder, name);
-      return placeholder;
-    },
-  });
-  const compiled = query(db, named).compile();
-  const slots = compiled.parameters.map((value) => ({ name: placeholders.get(value), value }));
+  const template = queryTemplate(db, query);
   // An array binds as the statement's `?`s in order.
-  const values = (p: P): unknown[] =>
-    slots.map(({ name, value }) => (name === undefined ? value : (p as Record<string, unknown>)[name]));
-  const statement = database.prepare<unknown[]>(compiled.sql);
+  const values = template.parameters;
+  const statement = database.prepare<unknown[]>(template.sql);
   // Rows are read as arrays and made objects here: better-sqlite3 makes each column's name anew for
   // every object row it builds, which costs more than the read itself.
   const columns = statement.reader ? statement.columns().map((column) => column.name) : [];

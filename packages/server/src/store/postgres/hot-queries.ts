@@ -1,0 +1,126 @@
+import { CompiledQuery, type Kysely, type QueryResult } from 'kysely';
+import type { Repository } from '../repository.js';
+import { queryTemplate, type QueryTemplate } from '../query-template.js';
+import { amrFromColumn, clientFromRow, grantFromRow, grantLivenessFromRow } from '../rows.js';
+import type { Database } from '../schema.js';
+import { tokenInFamilyFromRow, tokenPathQueries } from '../token-path-queries.js';
+import { rotationQueries } from './rotation.js';
+
+/** The repository methods every token request runs, which PostgreSQL runs compiled once. */
+export type PostgresHotQueries = Pick<
+  Repository,
+  | 'findClient'
+  | 'findGrant'
+  | 'findGrantLiveness'
+  | 'findRefreshToken'
+  | 'insertRefreshToken'
+  | 'updateRefreshToken'
+  | 'rotateFamily'
+  | 'touchGrantUse'
+  | 'insertRecord'
+  | 'noteDpopProof'
+>;
+
+/**
+ * The token hot path's queries (`../token-path-queries.ts`, the same definitions the repository
+ * runs, and the one-statement rotation of ./rotation.ts) compiled by Kysely once, when the store
+ * opens, rather than built and compiled on every call: per refresh that was about a fifth of a
+ * PostgreSQL process's CPU (bench refresh-pg profile, docs/performance.md). The SQL is sent as
+ * node-postgres sends any query, an unnamed statement with its parameters, so a transaction-pooling
+ * PgBouncer sees nothing new (no named prepared statement).
+ *
+ * Returns the queries on an executor: the pool, or a transaction (`lockRows`: the token's read
+ * locks its rows, as `Repository.findRefreshToken` does in a transaction).
+ */
+export function postgresHotQueries(
+  db: Kysely<Database>,
+): (executor: Kysely<Database>, lockRows: boolean) => PostgresHotQueries {
+  const q = tokenPathQueries;
+  const t = {
+    findClient: queryTemplate(db, q.findClient),
+    findGrant: queryTemplate(db, q.findGrant),
+    findGrantLiveness: queryTemplate(db, q.findGrantLiveness),
+    findRefreshToken: queryTemplate(db, (d, p: { id: string }) => q.findRefreshToken(d, p, false)),
+    findRefreshTokenLocked: queryTemplate(db, (d, p: { id: string }) => q.findRefreshToken(d, p, true)),
+    insertRefreshToken: queryTemplate(db, q.insertRefreshToken),
+    updateRefreshToken: queryTemplate(db, q.updateRefreshToken),
+    rotate: queryTemplate(db, rotationQueries.rotate),
+    rotateWithSuccessor: queryTemplate(db, rotationQueries.rotateWithSuccessor),
+    touchGrantUse: queryTemplate(db, q.touchGrantUse),
+    insertRecord: queryTemplate(db, q.insertRecord),
+    noteDpopProof: queryTemplate(db, q.noteDpopProof),
+  };
+
+  return (executor, lockRows) => {
+    const run = <P, O>(template: QueryTemplate<P, O>, p: P) => runTemplate(executor, template, p);
+    const first = async <P, O>(template: QueryTemplate<P, O>, p: P): Promise<O | undefined> =>
+      (await run(template, p)).rows[0];
+    const findToken = lockRows ? t.findRefreshTokenLocked : t.findRefreshToken;
+    return {
+      async findClient(id) {
+        const row = await first(t.findClient, { id });
+        return row && clientFromRow(row);
+      },
+      async findGrant(id) {
+        const row = await first(t.findGrant, { id });
+        return row && grantFromRow(row);
+      },
+      async findGrantLiveness(id) {
+        const row = await first(t.findGrantLiveness, { id });
+        return row && grantLivenessFromRow(row);
+      },
+      async findRefreshToken(id) {
+        const row = await first(findToken, { id });
+        return row && tokenInFamilyFromRow(row);
+      },
+      async insertRefreshToken(token) {
+        await run(t.insertRefreshToken, token);
+      },
+      async updateRefreshToken(id, { useCount, expiresAt }) {
+        await run(t.updateRefreshToken, { id, useCount, expiresAt });
+      },
+      async rotateFamily({ token, successor, grant }) {
+        const rotation = {
+          tokenId: token.id,
+          useCount: token.useCount,
+          expiresAt: token.expiresAt,
+          grantId: grant.id,
+          rotationCount: grant.rotationCount,
+          headTokenId: grant.headTokenId,
+          previousTokenId: grant.previousTokenId,
+          rotatedAt: grant.rotatedAt,
+        };
+        if (successor === null) await run(t.rotate, rotation);
+        else
+          await run(t.rotateWithSuccessor, {
+            ...rotation,
+            successorId: successor.id,
+            successorGrantId: successor.grantId,
+            successorUseCount: successor.useCount,
+            successorIssuedAt: successor.issuedAt,
+            successorExpiresAt: successor.expiresAt,
+          });
+      },
+      async touchGrantUse(id, now) {
+        const row = await first(t.touchGrantUse, { id, now });
+        return row && { authTime: Number(row.auth_time), amr: amrFromColumn(row.amr) };
+      },
+      async insertRecord(r) {
+        await run(t.insertRecord, { ...r, body: JSON.stringify(r.body) });
+      },
+      async noteDpopProof(id, expiresAt) {
+        const result = await run(t.noteDpopProof, { id, expiresAt });
+        return Number(result.numAffectedRows ?? 0n) > 0;
+      },
+    };
+  };
+}
+
+/** Runs a query compiled once on `executor` (the pool or a transaction), with `p`'s values. */
+export function runTemplate<P, O>(
+  executor: Kysely<Database>,
+  template: QueryTemplate<P, O>,
+  p: P,
+): Promise<QueryResult<O>> {
+  return executor.executeQuery<O>(CompiledQuery.raw(template.sql, template.parameters(p)));
+}
