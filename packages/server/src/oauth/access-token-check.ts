@@ -27,6 +27,11 @@ interface LocalTokenServices {
 
 /** The server's steps of the contract's access-token verifier: its own keys, and its own store. */
 export interface LocalTokenSteps {
+  /**
+   * A token verified before and still current, found without the header's syntax check (the
+   * verifier's fast path): a token exactly as verified passed that check when it was verified.
+   */
+  readonly known: (token: string) => AccessTokenClaims | undefined;
   readonly verify: (token: string) => AccessTokenClaims | Promise<AccessTokenClaims>;
   readonly liveness: Liveness<AccessTokenClaims, GrantState>;
   /** RFC 9449 §7: `Authorization: DPoP` with a proof checked against the store's replay cache. */
@@ -47,6 +52,7 @@ export function localTokenSteps(services: LocalTokenServices): LocalTokenSteps {
         await services.dpop.check(proof, expected);
       },
     },
+    known: (token) => services.accessTokens.known(token, services.clock.now()),
     /** Synchronous for a token verified before (a client presents the same one on every call). */
     verify(token) {
       const claims = services.accessTokens.check(token, services.clock.now());
