@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { GrantRevocationReason, RefreshTokenInFamily } from '../primitives/records.js';
 import { grantFromRow, refreshTokenFromRow } from './rows.js';
+import type { Repository } from './repository.js';
 import type { Database } from './schema.js';
 
 /**
@@ -145,6 +146,21 @@ export const tokenPathQueries = {
       updated_at: p.updatedAt,
     }),
 };
+
+/** The repository methods that run these queries, compiled once on both dialects (`sqlite/hot-queries.ts`, `postgres/hot-queries.ts`). */
+export type TokenPathMethods = Pick<
+  Repository,
+  | 'findClient'
+  | 'findGrant'
+  | 'findGrantLiveness'
+  | 'findRefreshToken'
+  | 'insertRefreshToken'
+  | 'updateRefreshToken'
+  | 'rotateFamily'
+  | 'touchGrantUse'
+  | 'insertRecord'
+  | 'noteDpopProof'
+>;
 
 /** A row of `findRefreshToken`: the token's columns (renamed where they clash) and its grant's. */
 export type TokenInFamilyRow = Awaited<

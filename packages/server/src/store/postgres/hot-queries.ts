@@ -1,25 +1,12 @@
 import { CompiledQuery, type Kysely, type QueryResult } from 'kysely';
-import type { Repository } from '../repository.js';
 import { queryTemplate, type QueryTemplate } from '../query-template.js';
 import { amrFromColumn, clientFromRow, grantFromRow, grantLivenessFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
-import { tokenInFamilyFromRow, tokenPathQueries } from '../token-path-queries.js';
+import { tokenInFamilyFromRow, tokenPathQueries, type TokenPathMethods } from '../token-path-queries.js';
 import { rotationQueries } from './rotation.js';
 
 /** The repository methods every token request runs, which PostgreSQL runs compiled once. */
-export type PostgresHotQueries = Pick<
-  Repository,
-  | 'findClient'
-  | 'findGrant'
-  | 'findGrantLiveness'
-  | 'findRefreshToken'
-  | 'insertRefreshToken'
-  | 'updateRefreshToken'
-  | 'rotateFamily'
-  | 'touchGrantUse'
-  | 'insertRecord'
-  | 'noteDpopProof'
->;
+export type PostgresHotQueries = TokenPathMethods;
 
 /**
  * The token hot path's queries (`../token-path-queries.ts`, the same definitions the repository

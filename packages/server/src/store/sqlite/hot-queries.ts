@@ -4,23 +4,10 @@ import type { Repository } from '../repository.js';
 import { amrFromColumn, clientFromRow, grantFromRow, grantLivenessFromRow, revokedGrantFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
 import { queryTemplate } from '../query-template.js';
-import { tokenInFamilyFromRow, tokenPathQueries } from '../token-path-queries.js';
+import { tokenInFamilyFromRow, tokenPathQueries, type TokenPathMethods } from '../token-path-queries.js';
 
 /** The repository methods every token request runs, and which this file runs on prepared statements. */
-export type HotQueries = Pick<
-  Repository,
-  | 'findClient'
-  | 'findGrant'
-  | 'findGrantLiveness'
-  | 'findRefreshToken'
-  | 'insertRefreshToken'
-  | 'updateRefreshToken'
-  | 'rotateFamily'
-  | 'revokeGrant'
-  | 'touchGrantUse'
-  | 'insertRecord'
-  | 'noteDpopProof'
->;
+export type HotQueries = TokenPathMethods & Pick<Repository, 'revokeGrant'>;
 
 /**
  * The token hot path's queries (`../token-path-queries.ts`, the same definitions the repository
