@@ -1,4 +1,3 @@
-import * as crypto from 'node:crypto';
 import type { AccessTokenClaims, ActorClaim } from '@gatehouse/contract';
 import { jwtVerify } from 'jose';
 import type { KeyRing } from './keys.js';
@@ -94,7 +93,7 @@ export class AccessTokens {
    * `now`; undefined otherwise, with nothing checked: `check` then says why.
    */
   known(token: string, now: number): AccessTokenClaims | undefined {
-    const known = this.#verified.get(sha256Hex(token), this.#keys.jwks);
+    const known = this.#verified.get(digestOf(token), this.#keys.jwks);
     return known && isCurrent(known, now) ? known : undefined;
   }
 
@@ -107,7 +106,7 @@ export class AccessTokens {
     // The key set the token is checked against; a reload during the verification does not retag it.
     const keySet = this.#keys.jwks;
     // Remembered by digest: looking a bearer token up compares digests, never the token itself.
-    const digest = sha256Hex(token);
+    const digest = digestOf(token);
     const known = this.#verified.get(digest, keySet);
     if (known) return isCurrent(known, now) ? known : undefined;
     return this.#verifySignature(token, digest, keySet, now);
@@ -178,13 +177,6 @@ export class AccessTokens {
   }
 }
 
-/**
- * digestOf (SHA-256, hex), in one call where Node.js has crypto.hash (20.12 and later): no Hash
- * object per bearer request.
- */
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-const sha256Hex: (text: string) => string =
-  typeof oneShotHash === 'function' ? (text) => oneShotHash('sha256', text, 'hex') : digestOf;
 
 /** What jwtVerify checks that depends on the time (RFC 7519 §4.1.4, §4.1.5), as jose checks it. */
 function isCurrent(claims: AccessTokenClaims & { nbf?: unknown }, now: number): boolean {
