@@ -35,6 +35,43 @@ for (const dialect of DIALECTS)
       await database.drop();
     });
 
+    it('REST writes sent in one turn: a refused one (a duplicate id) fails alone; the writes before and after it, and a transaction between them, are stored', async () => {
+      const record = (id: string) => ({
+        collection: 'contacts',
+        id,
+        owner: 'alice',
+        body: { email: `${id}@example.com` },
+        version: 1,
+        createdAt: NOW,
+        updatedAt: NOW,
+      });
+      await first.insertRecord(record('w0'));
+      // Not awaited one by one: on SQLite they share one group commit, each write without a savepoint.
+      const outcomes = await Promise.allSettled([
+        first.insertRecord(record('w1')),
+        first.insertRecord(record('w0')),
+        first.transaction(async (tx) => {
+          await tx.insertRecord(record('w2'));
+          await tx.insertRecord(record('w3'));
+        }),
+        first.insertRecord(record('w4')),
+      ]);
+      assert.deepEqual(
+        outcomes.map((o) => o.status),
+        ['fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+      );
+      for (const id of ['w0', 'w1', 'w2', 'w3', 'w4'])
+        assert.deepEqual(await second.findRecord('contacts', id), record(id), `${id} is stored`);
+      const changed = await Promise.all([
+        first.updateRecord('contacts', 'w1', { email: 'w1@example.org' }, 1, NOW + 1),
+        first.updateRecord('contacts', 'w1', { email: 'w1@example.net' }, 1, NOW + 1),
+        first.deleteRecord('contacts', 'w4', 1),
+      ]);
+      assert.deepEqual(changed, [true, false, true], 'the second update of version 1 finds version 2');
+      assert.deepEqual((await second.findRecord('contacts', 'w1'))?.body, { email: 'w1@example.org' });
+      assert.equal(await second.findRecord('contacts', 'w4'), undefined);
+    });
+
     it('rotation is one atomic step: of 20 concurrent exchanges over two connections exactly one succeeds', async () => {
       const { refreshToken } = await first.transaction((tx) => issueGrant(tx, client, 'alice', ['a'], NOW));
       const exchange = async (store: Store) =>

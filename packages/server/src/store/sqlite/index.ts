@@ -78,12 +78,12 @@ export async function openSqliteStore({
     findClient: rows.cached(outside.findClient),
     findGrantLiveness: rows.cached(outside.findGrantLiveness),
     // The REST API's writes are one statement each: as transactions of their own they share the
-    // group commit's fsync instead of paying one each.
-    insertRecord: (record) => commits.run((tx) => tx.insertRecord(record)),
-    updateRecord: (...args) => commits.run((tx) => tx.updateRecord(...args)),
-    deleteRecord: (...args) => commits.run((tx) => tx.deleteRecord(...args)),
+    // group commit's fsync instead of paying one each, and need no savepoint (runStatement).
+    insertRecord: (record) => commits.runStatement((tx) => tx.insertRecord(record)),
+    updateRecord: (...args) => commits.runStatement((tx) => tx.updateRecord(...args)),
+    deleteRecord: (...args) => commits.runStatement((tx) => tx.deleteRecord(...args)),
     // A proof noted on its own (a grant without a transaction, a resource request) shares it too.
-    noteDpopProof: (id, expiresAt) => commits.run((tx) => tx.noteDpopProof(id, expiresAt)),
+    noteDpopProof: (id, expiresAt) => commits.runStatement((tx) => tx.noteDpopProof(id, expiresAt)),
     // BEGIN IMMEDIATE takes the write lock before the first read, so two transactions (in this
     // process or another one on the same file) never both read a token as unused.
     transaction: (work) => commits.run(work),

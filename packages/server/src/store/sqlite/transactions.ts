@@ -19,6 +19,8 @@ export interface GroupCommitConnection {
 
 interface Pending {
   readonly work: (tx: Repository) => Promise<unknown>;
+  /** The work runs exactly one statement: no savepoint around it (see runStatement). */
+  readonly oneStatement: boolean;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -27,7 +29,8 @@ interface Pending {
  * `Store.transaction` on SQLite, with group commit. With `synchronous=FULL` every COMMIT waits for
  * the disk (an fsync of the WAL), and that wait, not the queries, bounds how many refreshes one
  * process answers. So the transactions requested in one turn of the event loop are run one after
- * the other inside ONE database transaction, each in its own SAVEPOINT, and committed together:
+ * the other inside ONE database transaction, each in its own SAVEPOINT (a work of one statement
+ * needs none: runStatement), and committed together:
  *
  * - atomic, each on its own: a work that throws is rolled back to its savepoint, alone, and its
  *   caller gets the error; the others are unaffected. Works run strictly one at a time, in order,
@@ -78,8 +81,25 @@ export class GroupCommit {
 
   /** Runs `work` as one atomic, durable step; see the class comment. */
   run<T>(work: (tx: Repository) => Promise<T>): Promise<T> {
+    return this.#enqueue(work, false);
+  }
+
+  /**
+   * `run` for a work of exactly one statement (a REST write, a DPoP proof noted): it needs no
+   * savepoint of its own, since SQLite undoes a failed statement by itself and keeps the
+   * transaction open (a constraint violation under the default ABORT); an error that ends the whole
+   * transaction fails the batch, as it does under a savepoint. Saves a REST write the SAVEPOINT and
+   * RELEASE statements.
+   *
+   * @see https://www.sqlite.org/lang_conflict.html ABORT: "changes made by that statement are backed out"
+   */
+  runStatement<T>(work: (tx: Repository) => Promise<T>): Promise<T> {
+    return this.#enqueue(work, true);
+  }
+
+  #enqueue<T>(work: (tx: Repository) => Promise<T>, oneStatement: boolean): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ work, oneStatement, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#flushScheduled) {
         this.#flushScheduled = true;
         setImmediate(() => void this.#flush());
@@ -127,7 +147,10 @@ export class GroupCommit {
         let closeBatch!: () => void;
         this.#open = new Promise<void>((resolve) => (closeBatch = resolve));
         try {
-          for (const pending of batch) outcomes.push(await this.#runInSavepoint(pending, tx));
+          for (const pending of batch)
+            outcomes.push(
+              await (pending.oneStatement ? this.#runAlone(pending, tx) : this.#runInSavepoint(pending, tx)),
+            );
           await this.#busyAware(() => this.#statements.commit.run());
         } catch (error) {
           if (this.#connection.database.inTransaction) this.#statements.rollback.run();
@@ -158,6 +181,18 @@ export class GroupCommit {
       // throws and the batch fails as a whole.
       rollbackToSavepoint.run();
       release.run();
+      return () => pending.reject(error);
+    }
+  }
+
+  /** Runs a one-statement work as it is (runStatement); returns how to settle its promise once committed. */
+  async #runAlone(pending: Pending, tx: Repository): Promise<() => void> {
+    try {
+      const value = await pending.work(tx);
+      return () => pending.resolve(value);
+    } catch (error) {
+      // The statement undid itself; if the error took the whole transaction with it, the batch fails.
+      if (!this.#connection.database.inTransaction) throw error;
       return () => pending.reject(error);
     }
   }
