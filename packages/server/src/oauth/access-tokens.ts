@@ -177,7 +177,6 @@ export class AccessTokens {
   }
 }
 
-
 /** What jwtVerify checks that depends on the time (RFC 7519 §4.1.4, §4.1.5), as jose checks it. */
 function isCurrent(claims: AccessTokenClaims & { nbf?: unknown }, now: number): boolean {
   return claims.exp > now && (typeof claims.nbf !== 'number' || claims.nbf <= now);
