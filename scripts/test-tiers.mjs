@@ -242,11 +242,34 @@ const totals = Object.fromEntries(COUNTS.map((c) => [c, 0]));
 const ANSI = /\x1b\[[0-9;]*m/g;
 const COUNT_LINE = new RegExp(`^(?:# |\u2139 )(${COUNTS.join('|')}) (\\d+)$`);
 
+/** The failing tests' TAP blocks ("not ok" and its YAML), repeated at the end where a CI log's tail shows them. */
+const failures = [];
+/** Lines of one failure block kept for the closing list; the whole block is in the run's output above. */
+const FAILURE_LINES = 40;
+
+/** Collects the failing tests' blocks from TAP lines; a suite failing only for its tests is left out. */
+function failureCollector(label) {
+  let block;
+  return (line) => {
+    if (block === undefined) {
+      const m = /^(\s*)not ok \d+ - /.exec(line);
+      if (m) block = { indent: m[1].length, lines: [line] };
+      return;
+    }
+    block.lines.push(line);
+    if (line.trim() !== '...' || line.length - line.trimStart().length !== block.indent + 2) return;
+    if (!block.lines.some((l) => l.includes("failureType: 'subtestsFailed'")))
+      failures.push({ label, lines: block.lines.slice(0, FAILURE_LINES) });
+    block = undefined;
+  };
+}
+
 /**
  * One node process; `echo` writes its output as it comes, else it is held and returned. Counts are
  * noted from the closing lines. Resolves to the exit code and the held output.
  */
-function run(args, cwd, echo) {
+function run(args, cwd, echo, label) {
+  const collect = failureCollector(label);
   const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
   return new Promise((done) => {
     // In a process group of its own, so that a run over its limit goes with everything it started.
@@ -271,8 +294,10 @@ function run(args, cwd, echo) {
       const lines = (pending + chunk.toString()).split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
-        const m = COUNT_LINE.exec(line.replace(ANSI, '').trimEnd());
+        const plain = line.replace(ANSI, '').trimEnd();
+        const m = COUNT_LINE.exec(plain);
         if (m) totals[m[1]] += Number(m[2]);
+        collect(plain);
       }
     });
     child.on('close', (code, signal) => {
@@ -289,13 +314,13 @@ function run(args, cwd, echo) {
 }
 
 /** The files of a shared tier in one process: static imports, so every file is loaded before a test runs. */
-async function runShared(pkg, files, echo) {
+async function runShared(pkg, files, echo, label) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-tier-'));
   const entry = join(dir, `${pkg}.mjs`);
   const test = join(ROOT, 'packages', pkg, 'test');
   writeFileSync(entry, files.map((f) => `import ${JSON.stringify(pathToFileURL(join(test, f)).href)};\n`).join(''));
   try {
-    return await run([entry], join(ROOT, 'packages', pkg), echo);
+    return await run([entry], join(ROOT, 'packages', pkg), echo, label);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -347,8 +372,8 @@ async function runJob(job, echo) {
   const label = `tier ${job.tier}: packages/${job.pkg} (${job.name})`;
   if (echo) console.log(`\n=== ${label} ===`);
   const { code, output } = TIERS[job.tier].shared
-    ? await runShared(job.pkg, job.files, echo)
-    : await run(['--test', ...job.files.map((f) => join('test', f))], join(ROOT, 'packages', job.pkg), echo);
+    ? await runShared(job.pkg, job.files, echo, label)
+    : await run(['--test', ...job.files.map((f) => join('test', f))], join(ROOT, 'packages', job.pkg), echo, label);
   const seconds = (Date.now() - started) / 1000;
   if (!echo) process.stdout.write(`\n=== ${label}: ${seconds.toFixed(1)} s ===\n${output.toString()}`);
   return { ...job, seconds, code };
@@ -439,6 +464,11 @@ async function main() {
     }
   }
   console.log(`all runs: ${wall.toFixed(1)} s wall on ${workers} worker${workers === 1 ? '' : 's'}`);
+  if (failures.length > 0) {
+    console.log(`\n=== failing tests (${failures.length}), as reported above ===`);
+    for (const f of failures) console.log(`--- ${f.label}\n${f.lines.join('\n')}`);
+    console.log('');
+  }
   const failed = timings.filter((t) => t.code !== 0).length;
   // A run that failed without reporting a failing test (it crashed, or a file did not load) still counts.
   if (failed > 0 && totals.fail === 0) totals.fail = failed;
