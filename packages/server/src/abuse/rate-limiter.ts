@@ -42,6 +42,8 @@ export class RateLimiter {
 
   /** Whole seconds to wait when a bucket of `charges` is known to be refused now; 0 otherwise. Charges nothing. */
   knownRefusal(charges: readonly Charge[]): number {
+    // Nothing refused: no bucket name to build (a token request asks here, then again in consume).
+    if (this.#refusedUntil.size === 0) return 0;
     const now = this.#now();
     let wait = 0;
     let refusedBy: string | undefined;
