@@ -2,6 +2,7 @@ import { refusedBody, type AccessTokenClaims, type CollectionDeclaration, type H
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
+import { sendProblem } from '../http/problems.js';
 import { requireBody } from '../json-api/serve-json-api.js';
 import { cursorPosition, pageOf, pageSize } from '../json-api/paging.js';
 import { callerOf, recordAccess, type CollectionPolicy, type RecordAccess, type RecordOperation } from './ownership.js';
@@ -58,14 +59,15 @@ function registerRoutes(app: FastifyInstance, { store, clock }: ServerContext, c
   const mergePatch = { ...change, mediaType: 'application/merge-patch+json' };
 
   // Not an async function, and a refused body is sent rather than thrown (a throw costs V8 a walk
-  // of the stack): most of what a busy API answers is refused at once; only the insert is waited for.
+  // of the stack, and Fastify its error path): most of what a busy API answers is refused at once;
+  // only the insert is waited for.
   if (onCollection.has('post'))
     app.post(base, { config: write }, (request, reply) => {
       requireBody(request);
       const now = clock.now();
       const checked = collection.validate(request.body);
-      // reply.send(error) is what Fastify does with an error the handler throws: the error handler answers.
-      if (!checked.ok) return void reply.send(refusedBody(checked));
+      // What the error handler would answer for it (http/problems.ts), counted in the metrics alike.
+      if (!checked.ok) return void sendProblem(reply, request, refusedBody(checked));
       const record = newRecord(collection, request.recordAccess, checked.value, now);
       return store.insertRecord(record).then(() => {
         reply
