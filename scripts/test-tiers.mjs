@@ -59,6 +59,7 @@ export const TABLE = {
     'store.test.ts': 'unit',
     'row-cache.test.ts': 'unit',
     'sqlite-busy-reads.test.ts': 'unit',
+    'sqlite-open.test.ts': 'unit',
     'users.test.ts': 'unit',
     'webauthn.test.ts': 'unit',
     'admin-api.test.ts': 'server',
