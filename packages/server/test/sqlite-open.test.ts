@@ -12,7 +12,7 @@ describe('SQLite: the connection a store opens', () => {
   const dropped: (() => Promise<void>)[] = [];
   after(() => Promise.all(dropped.map((drop) => drop())));
 
-  it('runs in WAL mode with synchronous=FULL, foreign keys on, busy_timeout=0, checkpointing every 3,000 pages', async () => {
+  it('runs in WAL mode with synchronous=FULL, foreign keys on, busy_timeout=0, checkpointing every 2,000 pages', async () => {
     const fresh = await freshDatabase('sqlite');
     dropped.push(() => fresh.drop());
     const { database, db } = await openSqliteDatabase(fresh.url.slice('sqlite:'.length), 1000);
@@ -22,7 +22,7 @@ describe('SQLite: the connection a store opens', () => {
       assert.equal(setting('synchronous'), 2, 'FULL');
       assert.equal(setting('foreign_keys'), 1);
       assert.equal(setting('busy_timeout'), 0);
-      assert.equal(WAL_AUTOCHECKPOINT_PAGES, 3000);
+      assert.equal(WAL_AUTOCHECKPOINT_PAGES, 2000);
       assert.equal(setting('wal_autocheckpoint'), WAL_AUTOCHECKPOINT_PAGES);
     } finally {
       await db.destroy();

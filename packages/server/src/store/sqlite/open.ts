@@ -19,12 +19,13 @@ export interface SqliteDatabase {
  * database file and fsyncs it (a checkpoint, on the event loop like every statement). SQLite's
  * default is 1,000 (4 MiB). A page written again before the next checkpoint is copied once, so a
  * longer interval copies fewer pages per commit: the token path rewrites the same index and grant
- * pages. At 3,000 (12 MiB of log) the bench's refresh answers about 9% more requests a second, and
- * its p99 rises by a fifth: each checkpoint stalls the loop longer, a third as often (numbers in
- * docs/performance.md). A crash loses nothing either way (each commit's log is fsynced); the next
- * open replays the log.
+ * pages. Each checkpoint then stalls the loop longer, and the tail latency grows with the interval:
+ * at 2,000 (8 MiB of log) the bench's refresh answered about 10% more requests a second for a p99
+ * some 5% higher (30% at a million stored tokens); 3,000 added 2-7% more requests for a p99 16% and
+ * 53% higher (the scan is in docs/performance.md). A crash loses nothing either way (each commit's
+ * log is fsynced); the next open replays the log.
  */
-export const WAL_AUTOCHECKPOINT_PAGES = 3000;
+export const WAL_AUTOCHECKPOINT_PAGES = 2000;
 
 /**
  * Opens the file in WAL mode with `synchronous=FULL`, so a commit is on disk before the transaction
