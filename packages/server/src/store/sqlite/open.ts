@@ -21,7 +21,7 @@ export interface SqliteDatabase {
  * longer interval copies fewer pages per commit: the token path rewrites the same index and grant
  * pages. Each checkpoint then stalls the loop longer, and the tail latency grows with the interval:
  * at 2,000 (8 MiB of log) the bench's refresh answered about 10% more requests a second for a p99
- * some 5% higher (30% at a million stored tokens); 3,000 added 2-7% more requests for a p99 16% and
+ * some 5% higher (30% at a million stored tokens); 3,000 added 2-5% more requests for a p99 16% and
  * 53% higher (the scan is in docs/performance.md). A crash loses nothing either way (each commit's
  * log is fsynced); the next open replays the log.
  */
