@@ -1,5 +1,4 @@
 import * as crypto from 'node:crypto';
-import { createHash } from 'node:crypto';
 import { constantTimeEqual } from './constant-time.js';
 
 /**
@@ -13,7 +12,7 @@ const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encodi
 export const digestOf: (secret: string) => string =
   typeof oneShotHash === 'function'
     ? (secret) => oneShotHash('sha256', secret, 'hex')
-    : (secret) => createHash('sha256').update(secret, 'utf8').digest('hex');
+    : (secret) => crypto.createHash('sha256').update(secret, 'utf8').digest('hex');
 
 /** Constant-time comparison of a presented secret with a stored digest. */
 export function secretMatchesDigest(secret: string, storedDigest: string): boolean {
@@ -22,5 +21,5 @@ export function secretMatchesDigest(secret: string, storedDigest: string): boole
 
 /** SHA-256 then base64url, as PKCE S256 asks (RFC 7636 §4.2). */
 export function s256(value: string): string {
-  return createHash('sha256').update(value, 'ascii').digest('base64url');
+  return crypto.createHash('sha256').update(value, 'ascii').digest('base64url');
 }

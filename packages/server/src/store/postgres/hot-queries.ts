@@ -5,9 +5,6 @@ import type { Database } from '../schema.js';
 import { tokenInFamilyFromRow, tokenPathQueries, type TokenPathMethods } from '../token-path-queries.js';
 import { rotationQueries } from './rotation.js';
 
-/** The repository methods every token request runs, which PostgreSQL runs compiled once. */
-export type PostgresHotQueries = TokenPathMethods;
-
 /**
  * The token hot path's queries (`../token-path-queries.ts`, the same definitions the repository
  * runs, and the one-statement rotation of ./rotation.ts) compiled by Kysely once, when the store
@@ -21,7 +18,7 @@ export type PostgresHotQueries = TokenPathMethods;
  */
 export function postgresHotQueries(
   db: Kysely<Database>,
-): (executor: Kysely<Database>, lockRows: boolean) => PostgresHotQueries {
+): (executor: Kysely<Database>, lockRows: boolean) => TokenPathMethods {
   const q = tokenPathQueries;
   const t = {
     findClient: queryTemplate(db, q.findClient),

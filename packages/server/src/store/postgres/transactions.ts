@@ -3,7 +3,7 @@ import { createRepository } from '../repository.js';
 import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
 import { runTransaction } from './errors.js';
-import type { PostgresHotQueries } from './hot-queries.js';
+import type { TokenPathMethods } from '../token-path-queries.js';
 
 /**
  * `Store.transaction` on PostgreSQL: READ COMMITTED with row locks (`SELECT … FOR UPDATE`), tried
@@ -11,7 +11,7 @@ import type { PostgresHotQueries } from './hot-queries.js';
  */
 export function postgresTransactions(
   db: Kysely<Database>,
-  hot: (executor: Kysely<Database>, lockRows: boolean) => PostgresHotQueries,
+  hot: (executor: Kysely<Database>, lockRows: boolean) => TokenPathMethods,
 ): Store['transaction'] {
   return (work) =>
     runTransaction((committing) =>
