@@ -288,6 +288,8 @@ function run(args, cwd, echo, label) {
     }, RUN_LIMIT_MS);
     const held = [];
     let pending = '';
+    /** The last top-level test or suite the run finished: a run killed over its limit hung after it. */
+    let lastFinished;
     child.stderr.on('data', (chunk) => (echo ? process.stderr.write(chunk) : held.push(chunk)));
     child.stdout.on('data', (chunk) => {
       if (echo) process.stdout.write(chunk);
@@ -299,6 +301,7 @@ function run(args, cwd, echo, label) {
         const m = COUNT_LINE.exec(plain);
         if (m) totals[m[1]] += Number(m[2]);
         collect(plain);
+        if (/^(?:not )?ok \d+ - /.test(plain)) lastFinished = plain;
       }
     });
     child.on('close', (code, signal) => {
@@ -308,6 +311,7 @@ function run(args, cwd, echo, label) {
         const note = `\n# ${args.at(-1)}: killed after ${RUN_LIMIT_MS / 60_000} minutes (RUN_LIMIT_MS in scripts/test-tiers.mjs)\n`;
         if (echo) process.stdout.write(note);
         else held.push(Buffer.from(note));
+        failures.push({ label, lines: [note.trim(), `# the last it finished: ${lastFinished ?? 'nothing'}`] });
       }
       done({ code: overLimit ? 1 : (code ?? (signal ? 1 : 0)), output: Buffer.concat(held) });
     });
