@@ -12,7 +12,7 @@
 // other job beside them. Output is the node test runner's own, summary lines included; the exit code
 // is non-zero if any run failed. docs/testing.md describes the tiers and their measured times.
 import { spawn } from 'node:child_process';
-import { readdirSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -211,9 +211,18 @@ const SHARED_CHUNK = 25;
 /**
  * A run still going after this long is killed with its whole process group (servers, clusters and
  * browsers it started) and counted as failed: a hung test fails the run instead of holding CI until
- * its own limit. The longest run takes about two minutes on a busy machine.
+ * its own limit. The longest run takes about two minutes on a busy machine. GATEHOUSE_TEST_RUN_LIMIT_MS
+ * sets another limit (to see what the kill reports, say).
  */
-const RUN_LIMIT_MS = 10 * 60_000;
+const RUN_LIMIT_MS = Number(process.env.GATEHOUSE_TEST_RUN_LIMIT_MS) || 10 * 60_000;
+
+/**
+ * Before a run over its limit is killed, its process group is sent SIGUSR2: every Node process in it
+ * (started with --report-on-signal, through NODE_OPTIONS) writes a diagnostic report, whose open
+ * sockets, timers and child processes are then listed with the failure (hangReport), and a shared
+ * run prints the tests it is in the middle of (SHARED_PRELUDE). This long is given to write them.
+ */
+const REPORT_WAIT_MS = 3000;
 
 /**
  * The environment of every run: test passwords are hashed at scrypt N = 2^10, not 2^15, in the
@@ -229,12 +238,47 @@ for (const signal of ['SIGINT', 'SIGTERM'])
     process.exit(130);
   });
 
-function killGroup(pid) {
+function killGroup(pid, signal = 'SIGKILL') {
   try {
-    process.kill(-pid, 'SIGKILL');
+    process.kill(-pid, signal);
   } catch {
     // already gone
   }
+}
+
+/**
+ * What held a run that was killed over its limit, from the reports its Node processes wrote on
+ * SIGUSR2: for each process, its command line and the libuv handles keeping it alive (sockets with
+ * both ends, timers and when they fire, child processes). A hung request shows as a connection
+ * between two local ports; a hung hook as a timer or a child process.
+ */
+function hangReport(dir) {
+  const lines = [];
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
+    let report;
+    try {
+      report = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    } catch {
+      continue; // written only in part
+    }
+    const command = report.header.commandLine
+      .filter((arg) => !arg.startsWith('--require') && !arg.startsWith('--import') && !arg.includes('tsx/dist'))
+      .join(' ');
+    lines.push(`# process ${report.header.processId}: ${command.slice(0, 160)}`);
+    const endpoint = (e) => (e ? `${e.ip4 ?? e.ip6 ?? e.host}:${e.port}` : '-');
+    for (const handle of report.libuv) {
+      if (!handle.is_active || !handle.is_referenced) continue;
+      if (handle.type === 'tcp')
+        lines.push(`#   tcp ${endpoint(handle.localEndpoint)} -> ${endpoint(handle.remoteEndpoint)}`);
+      else if (handle.type === 'timer') lines.push(`#   timer firing in ${handle.firesInMsFromNow} ms`);
+      else if (handle.type === 'process') lines.push(`#   child process ${handle.pid ?? ''}`.trimEnd());
+      else if (handle.type !== 'loop' && handle.type !== 'pipe' && handle.type !== 'signal')
+        lines.push(`#   ${handle.type}`);
+    }
+  }
+  return lines.length > 0 ? lines : ['# no Node process wrote a report'];
 }
 
 /** The node test runner's closing counts, summed over every run ("# pass N" in TAP, "ℹ pass N" in spec). */
@@ -272,11 +316,13 @@ function failureCollector(label) {
 function run(args, cwd, echo, label) {
   const collect = failureCollector(label);
   const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
+  const reports = mkdtempSync(join(tmpdir(), 'gatehouse-reports-'));
+  const nodeOptions = `${TEST_ENV.NODE_OPTIONS ?? ''} --report-on-signal --report-compact --report-directory=${reports}`;
   return new Promise((done) => {
     // In a process group of its own, so that a run over its limit goes with everything it started.
     const child = spawn(TSX, ['--conditions=@gatehouse/source', ...reporter, ...args], {
       cwd,
-      env: TEST_ENV,
+      env: { ...TEST_ENV, NODE_OPTIONS: nodeOptions.trim() },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -284,12 +330,15 @@ function run(args, cwd, echo, label) {
     let overLimit = false;
     const limit = setTimeout(() => {
       overLimit = true;
-      killGroup(child.pid);
+      killGroup(child.pid, 'SIGUSR2');
+      setTimeout(() => killGroup(child.pid), REPORT_WAIT_MS);
     }, RUN_LIMIT_MS);
     const held = [];
     let pending = '';
     /** The last top-level test or suite the run finished: a run killed over its limit hung after it. */
     let lastFinished;
+    /** What a shared run said it was in the middle of, on SIGUSR2 (SHARED_PRELUDE). */
+    let running;
     child.stderr.on('data', (chunk) => (echo ? process.stderr.write(chunk) : held.push(chunk)));
     child.stdout.on('data', (chunk) => {
       if (echo) process.stdout.write(chunk);
@@ -302,28 +351,53 @@ function run(args, cwd, echo, label) {
         if (m) totals[m[1]] += Number(m[2]);
         collect(plain);
         if (/^(?:not )?ok \d+ - /.test(plain)) lastFinished = plain;
+        if (plain.startsWith('# running: ')) running = plain;
       }
     });
     child.on('close', (code, signal) => {
       clearTimeout(limit);
       groups.delete(child.pid);
       if (overLimit) {
-        const note = `\n# ${args.at(-1)}: killed after ${RUN_LIMIT_MS / 60_000} minutes (RUN_LIMIT_MS in scripts/test-tiers.mjs)\n`;
+        const note = `\n# ${args.at(-1)}: killed after ${RUN_LIMIT_MS / 1000} s (RUN_LIMIT_MS in scripts/test-tiers.mjs)\n`;
         if (echo) process.stdout.write(note);
         else held.push(Buffer.from(note));
-        failures.push({ label, lines: [note.trim(), `# the last it finished: ${lastFinished ?? 'nothing'}`] });
+        failures.push({
+          label,
+          lines: [
+            note.trim(),
+            `# the last it finished: ${lastFinished ?? 'nothing'}`,
+            running ?? '# running: not known (a run of one process per file)',
+            ...hangReport(reports),
+          ],
+        });
       }
+      rmSync(reports, { recursive: true, force: true });
       done({ code: overLimit ? 1 : (code ?? (signal ? 1 : 0)), output: Buffer.concat(held) });
     });
   });
 }
+
+/**
+ * The first lines of a shared run's entry: the tests in progress, kept by hooks on the root test
+ * (which every test of every file inherits), are printed when the run is sent SIGUSR2 before it is
+ * killed over its limit. "none": it hung outside any test, in a before or after hook.
+ */
+const SHARED_PRELUDE = `import { afterEach, beforeEach } from 'node:test';
+const running = new Set();
+beforeEach((t) => void running.add(t.name));
+afterEach((t) => void running.delete(t.name));
+process.on('SIGUSR2', () => process.stdout.write(\`\\n# running: \${[...running].join(' | ') || 'none'}\\n\`));
+`;
 
 /** The files of a shared tier in one process: static imports, so every file is loaded before a test runs. */
 async function runShared(pkg, files, echo, label) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-tier-'));
   const entry = join(dir, `${pkg}.mjs`);
   const test = join(ROOT, 'packages', pkg, 'test');
-  writeFileSync(entry, files.map((f) => `import ${JSON.stringify(pathToFileURL(join(test, f)).href)};\n`).join(''));
+  writeFileSync(
+    entry,
+    SHARED_PRELUDE + files.map((f) => `import ${JSON.stringify(pathToFileURL(join(test, f)).href)};\n`).join(''),
+  );
   try {
     return await run([entry], join(ROOT, 'packages', pkg), echo, label);
   } finally {
