@@ -111,9 +111,29 @@ describe('a problem on the wire', () => {
         (code, detail, instance, errors) => {
           const problem = new ProblemError(code, detail, errors);
           assert.equal(problem.toJson(instance), JSON.stringify(problem.toBody(instance)));
+          // The stackless answer (a refused body's) is the same problem on the wire.
+          const answer = ProblemError.answer(code, detail, errors);
+          assert.equal(answer.toJson(instance), problem.toJson(instance));
+          assert.deepEqual(answer.toBody(instance), problem.toBody(instance));
         },
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('ProblemError.answer is a ProblemError and an Error, with name, message, code and status, and no stack', () => {
+    const answer = ProblemError.answer('missing_required_field', "Missing required field 'email' in request body");
+    assert.ok(answer instanceof ProblemError);
+    assert.ok(answer instanceof Error);
+    assert.equal(answer.name, 'ProblemError');
+    assert.equal(answer.message, "Missing required field 'email' in request body");
+    assert.equal(String(answer), "ProblemError: Missing required field 'email' in request body");
+    assert.equal(answer.code, 'missing_required_field');
+    assert.equal(answer.status, 400);
+    assert.equal(answer.stack, undefined);
+    assert.equal(ProblemError.answer('not_found').detail, PROBLEMS.not_found.summary);
+    assert.throws(() => {
+      throw answer;
+    }, ProblemError);
   });
 });
