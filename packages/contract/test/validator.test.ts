@@ -8,6 +8,7 @@ import {
   type BodyValidationResult,
   type BodyValidator,
 } from '../src/openapi/index.js';
+import { escapePointerToken, unescapePointerToken } from '../src/openapi/json-pointer.js';
 import { checkedDocumentWith, loadShippedDocument } from './openapi-fixtures.js';
 
 const MISSING = (field: string): string => `Missing required field '${field}' in request body`;
@@ -454,5 +455,20 @@ describe('properties over generated bodies', () => {
         if (expected.length === 0) assertNoMissingMessage(result);
       }),
     );
+  });
+});
+
+describe('JSON Pointer tokens (RFC 6901 §3, §4)', () => {
+  test('property: escaping round-trips, leaves no bare / and no ~ but ~0 or ~1, and keeps a token without either as it is', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', '~', '/', '0', '1', 'é') }), (token) => {
+        const escaped = escapePointerToken(token);
+        assert.equal(unescapePointerToken(escaped), token);
+        assert.ok(!escaped.includes('/'));
+        assert.doesNotMatch(escaped, /~(?![01])/);
+        if (!token.includes('~') && !token.includes('/')) assert.equal(escaped, token);
+      }),
+    );
+    assert.equal(escapePointerToken('a/b~c'), 'a~1b~0c');
   });
 });

@@ -5,6 +5,8 @@
 
 /** Escapes one reference token (RFC 6901 §3: `~` → `~0`, `/` → `~1`, in that order). */
 export function escapePointerToken(token: string): string {
+  // Most names have neither character (a missing field's pointer is made on every refused body).
+  if (!token.includes('~') && !token.includes('/')) return token;
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
