@@ -88,6 +88,7 @@ export const TABLE = {
     'login.test.ts': 'server',
     'second-factor.test.ts': 'server',
     'metrics.test.ts': 'server',
+    'shared-hooks.test.ts': 'server',
     'nul-bytes.test.ts': 'server',
     'openid-connect.test.ts': 'server',
     'problem-pages.test.ts': 'server',

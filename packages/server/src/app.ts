@@ -18,6 +18,7 @@ import { metricsRoutes } from './http/metrics.js';
 import { ReadinessCheck } from './health/readiness.js';
 import { problemErrorHandler } from './http/problems.js';
 import { refuseUnsupportedRequests } from './http/unsupported-requests.js';
+import { addSharedHooks } from './http/shared-hooks.js';
 import { oauthRoutes } from './oauth/routes.js';
 import type { DemoFlows } from './pages/demo-flows.js';
 import { browserPages } from './pages/routes.js';
@@ -68,19 +69,21 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     },
   });
   app.server.maxConnections = limits.maxConnections;
-  trackRequestsInFlight(app);
+  const inFlight = trackRequestsInFlight(app);
   answerHalfClosedClients(app.server);
   app.server.on('connect', connectRequestHandler(context.issuer));
   browserPages(app, { issuer: context.issuer, apiPrefix: options.api ? API_PREFIX : undefined, demo: options.demo });
   app.setErrorHandler(problemErrorHandler);
-  refuseUnsupportedRequests(app);
+  const httpVersions = refuseUnsupportedRequests(app);
   const { metricsToken: token } = options;
-  metricsRoutes(app, {
+  const requestMetrics = metricsRoutes(app, {
     token,
     rateLimits: context.rateLimits,
     signInFailures: SIGN_IN_FAILURES,
     auditEvents: context.audit,
   });
+  // The count first: every request is counted, a refused one included.
+  addSharedHooks(app, [inFlight, httpVersions, requestMetrics]);
   healthRoutes(
     app,
     new ReadinessCheck(context.store, context.keys, {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { SharedRequestWork } from './shared-hooks.js';
 
 /**
  * How long a stopping server still reads its open connections before closing the idle ones. A
@@ -25,12 +26,13 @@ declare module 'fastify' {
 
 /**
  * Counts the requests in flight and, once the drain began, answers each with Connection: close (a
- * kept-alive connection would otherwise hold the close up for the keep-alive timeout). Installed on
- * the root app before any route, so that every route inherits the hooks. Counted, not kept: holding
- * each request until it ends, in a Set or by a 'close' listener on each response, doubled the garbage
- * collector's share of the REST path (bench rest-201 profile: 3% → 8% of the CPU).
+ * kept-alive connection would otherwise hold the close up for the keep-alive timeout). Call on the
+ * root app before any route, and add the count it returns first among the shared hooks
+ * (shared-hooks.ts), so that every request is counted. Counted, not kept: holding each request until
+ * it ends, in a Set or by a 'close' listener on each response, doubled the garbage collector's share
+ * of the REST path (bench rest-201 profile: 3% → 8% of the CPU).
  */
-export function trackRequestsInFlight(app: FastifyInstance): void {
+export function trackRequestsInFlight(app: FastifyInstance): SharedRequestWork {
   let inFlight = 0;
   let draining = false;
   app.decorate('drain', {
@@ -41,17 +43,18 @@ export function trackRequestsInFlight(app: FastifyInstance): void {
       draining = true;
     },
   } satisfies Drain);
-  app.addHook('onRequest', (_request, _reply, done) => {
-    inFlight++;
-    done();
-  });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.raw.shouldKeepAlive = false;
     done(null, payload);
   });
-  // Fastify runs onResponse once the answer is written or has failed, an abandoned request's included.
-  app.addHook('onResponse', (_request, _reply, done) => {
-    inFlight--;
-    done();
-  });
+  return {
+    onRequest() {
+      inFlight++;
+      return undefined;
+    },
+    // Fastify runs onResponse once the answer is written or has failed, an abandoned request's included.
+    onResponse() {
+      inFlight--;
+    },
+  };
 }

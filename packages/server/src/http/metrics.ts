@@ -6,6 +6,7 @@ import { sendProblem } from './problems.js';
 import { constantTimeEqual } from '../primitives/constant-time.js';
 import { processRegistry } from './process-metrics.js';
 import { RequestDurations } from './request-durations.js';
+import type { SharedRequestWork } from './shared-hooks.js';
 
 /** What the metrics read of the rate limiter (abuse/rate-limiter.ts) at each scrape. */
 export interface RateLimitRefusals {
@@ -167,30 +168,32 @@ interface MetricsOptions {
   readonly auditEvents?: AuditEventCounts;
 }
 
-/** Registers the metrics on the root app: the latency hook and GET /metrics. */
+/**
+ * Registers the metrics on the root app: GET /metrics, and the latency of each answer, returned for
+ * the shared onResponse hook (shared-hooks.ts).
+ */
 export function metricsRoutes(
   app: FastifyInstance,
   { token, rateLimits, signInFailures, auditEvents }: MetricsOptions = {},
-): Metrics {
+): SharedRequestWork {
   const metrics = new Metrics(rateLimits, signInFailures, auditEvents);
   app.decorate('metrics', metrics);
-  // Callback style: an async hook costs every request a promise.
-  app.addHook('onResponse', (request, reply, done) => {
-    const { url, config } = request.routeOptions;
-    // The route's pattern (/v2/contacts/:id), never the raw URL: label values stay a bounded set.
-    if (config?.requestMetrics !== false)
-      metrics.requestDurations
-        .seriesOf(url ?? 'unmatched', request.method, reply.statusCode)
-        .observe(reply.elapsedTime / 1000);
-    done();
-  });
   app.get('/metrics', async (request, reply) => {
     if (!mayScrape(request, token))
       return sendProblem(reply, request, new ProblemError('not_found', `There is no resource at GET /metrics.`));
     const { text, contentType } = await metrics.render();
     return reply.header('cache-control', 'no-store').type(contentType).send(text);
   });
-  return metrics;
+  return {
+    onResponse(request, reply) {
+      const { url, config } = request.routeOptions;
+      // The route's pattern (/v2/contacts/:id), never the raw URL: label values stay a bounded set.
+      if (config?.requestMetrics !== false)
+        metrics.requestDurations
+          .seriesOf(url ?? 'unmatched', request.method, reply.statusCode)
+          .observe(reply.elapsedTime / 1000);
+    },
+  };
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);

@@ -1,5 +1,6 @@
 import { ProblemError } from '@gatehouse/contract';
-import type { FastifyInstance, onRequestHookHandler, preParsingHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyReply, preParsingHookHandler } from 'fastify';
+import type { SharedRequestWork } from './shared-hooks.js';
 
 /**
  * Requests Node's parser reads but Gatehouse does not serve, refused from the catalog on every route
@@ -44,15 +45,12 @@ export function contentCodingsOf(header: string | undefined): string[] {
  * request line as a version; docs/rest-api.md ("Errors") promises malformed-request for what is not HTTP/1.1. HTTP/1.0 is still served
  * (RFC 9112 §2.3). The connection is closed after the answer: the client speaks something else.
  */
-const refuseOtherHttpVersions: onRequestHookHandler = (request, reply, done) => {
+function refuseOtherHttpVersions(request: FastifyRequest, reply: FastifyReply): Error | undefined {
   const { httpVersionMajor: major, httpVersionMinor: minor, httpVersion } = request.raw;
-  if (major === 1 && (minor === 0 || minor === 1)) {
-    done();
-    return;
-  }
+  if (major === 1 && (minor === 0 || minor === 1)) return undefined;
   reply.header('connection', 'close');
-  done(new UnsupportedHttpVersion(httpVersion));
-};
+  return new UnsupportedHttpVersion(httpVersion);
+}
 
 /**
  * RFC 9110 §15.5.16: a body in a content coding the server does not support is a 415, and §12.5.3:
@@ -71,8 +69,11 @@ const refuseContentCodings: preParsingHookHandler = (request, reply, payload, do
   done(new UnsupportedContentCoding());
 };
 
-/** Adds both checks to every route; call before registering the routes. */
-export function refuseUnsupportedRequests(app: FastifyInstance): void {
-  app.addHook('onRequest', refuseOtherHttpVersions);
+/**
+ * Adds the content-coding check to every route, and returns the HTTP version check for the shared
+ * onRequest hook (shared-hooks.ts); call before registering the routes.
+ */
+export function refuseUnsupportedRequests(app: FastifyInstance): SharedRequestWork {
   app.addHook('preParsing', refuseContentCodings);
+  return { onRequest: refuseOtherHttpVersions };
 }
