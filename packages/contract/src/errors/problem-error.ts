@@ -5,19 +5,15 @@ import { PROBLEMS, type ProblemBody, type ProblemCode, type ProblemFieldError } 
  * to the catalog's summary; field-level problems are listed in `errors`.
  */
 export class ProblemError extends Error {
-  readonly code: ProblemCode;
-  readonly status: number;
-  readonly detail: string;
-  readonly errors: readonly ProblemFieldError[] | undefined;
+  // Set by `fill`, below, for the constructor and `answer` alike.
+  declare readonly code: ProblemCode;
+  declare readonly status: number;
+  declare readonly detail: string;
+  declare readonly errors: readonly ProblemFieldError[] | undefined;
 
   constructor(code: ProblemCode, detail?: string, errors?: readonly ProblemFieldError[]) {
-    const entry = PROBLEMS[code];
-    super(detail ?? entry.summary);
-    this.name = 'ProblemError';
-    this.code = code;
-    this.status = entry.status;
-    this.detail = detail ?? entry.summary;
-    this.errors = errors;
+    super(detail ?? PROBLEMS[code].summary);
+    fill(this, code, detail, errors);
   }
 
   /**
@@ -29,17 +25,9 @@ export class ProblemError extends Error {
    * thrown; it has no `stack`.
    */
   static answer(code: ProblemCode, detail?: string, errors?: readonly ProblemFieldError[]): ProblemError {
-    const entry = PROBLEMS[code];
-    const problem = Object.create(ProblemError.prototype) as {
-      -readonly [K in 'name' | 'message' | 'code' | 'status' | 'detail' | 'errors']: ProblemError[K];
-    };
-    problem.name = 'ProblemError';
-    problem.message = detail ?? entry.summary;
-    problem.code = code;
-    problem.status = entry.status;
-    problem.detail = detail ?? entry.summary;
-    problem.errors = errors;
-    return problem as ProblemError;
+    const problem = Object.create(ProblemError.prototype) as ProblemError;
+    fill(problem, code, detail, errors);
+    return problem;
   }
 
   toBody(instance: string): ProblemBody {
@@ -62,6 +50,25 @@ export class ProblemError extends Error {
     const errors = this.errors ? `,"errors":${JSON.stringify(this.errors)}` : '';
     return `${PROBLEM_HEADS[this.code]}${JSON.stringify(this.detail)},"instance":${JSON.stringify(instance)}${errors}}`;
   }
+}
+
+/** A problem's own fields, from its catalog entry: what the constructor and `answer` both set. */
+function fill(
+  problem: ProblemError,
+  code: ProblemCode,
+  detail: string | undefined,
+  errors: readonly ProblemFieldError[] | undefined,
+): void {
+  const entry = PROBLEMS[code];
+  const writable = problem as {
+    -readonly [K in 'name' | 'message' | 'code' | 'status' | 'detail' | 'errors']: ProblemError[K];
+  };
+  writable.name = 'ProblemError';
+  writable.message = detail ?? entry.summary;
+  writable.code = code;
+  writable.status = entry.status;
+  writable.detail = detail ?? entry.summary;
+  writable.errors = errors;
 }
 
 /** `{"type":…,"title":…,"status":…,"detail":` of each catalog entry, in toBody's order. */
