@@ -329,10 +329,11 @@ function run(args, cwd, echo, label) {
     });
     groups.add(child.pid);
     let overLimit = false;
+    let kill;
     const limit = setTimeout(() => {
       overLimit = true;
       killGroup(child.pid, 'SIGUSR2');
-      setTimeout(() => killGroup(child.pid), REPORT_WAIT_MS);
+      kill = setTimeout(() => killGroup(child.pid), REPORT_WAIT_MS);
     }, RUN_LIMIT_MS);
     const held = [];
     let pending = '';
@@ -357,6 +358,7 @@ function run(args, cwd, echo, label) {
     });
     child.on('close', (code, signal) => {
       clearTimeout(limit);
+      clearTimeout(kill);
       groups.delete(child.pid);
       if (overLimit) {
         const note = `\n# ${args.at(-1)}: killed after ${RUN_LIMIT_MS / 1000} s (RUN_LIMIT_MS in scripts/test-tiers.mjs)\n`;
