@@ -1,4 +1,4 @@
-import { trackRequestsInFlight } from './http/drain.js';
+import { RequestDrain } from './http/drain.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { adminDefinition } from './admin-api/definition.js';
 import { adminRoutes } from './admin-api/routes.js';
@@ -45,6 +45,7 @@ const DEFAULT_BODY_LIMIT = 16 * 1024;
 /** Builds the HTTP application over a context; listening is the caller's business. */
 export async function buildApp(context: ServerContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
+  const drain = new RequestDrain();
   const app = Fastify({
     ...(options.logger === undefined ? {} : { loggerInstance: options.logger }),
     http: {
@@ -52,6 +53,8 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
       maxHeaderSize: limits.maxHeaderBytes,
       // Node checks the two timeouts above on this beat (30 s by default, which would stretch them).
       connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+      // Once the drain began, every answer closes its connection (http/drain.ts).
+      ServerResponse: drain.ServerResponse,
     },
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
@@ -69,7 +72,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     },
   });
   app.server.maxConnections = limits.maxConnections;
-  const inFlight = trackRequestsInFlight(app);
+  app.decorate('drain', drain);
   answerHalfClosedClients(app.server);
   app.server.on('connect', connectRequestHandler(context.issuer));
   browserPages(app, { issuer: context.issuer, apiPrefix: options.api ? API_PREFIX : undefined, demo: options.demo });
@@ -83,7 +86,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     auditEvents: context.audit,
   });
   // The count first: every request is counted, a refused one included.
-  addSharedHooks(app, [inFlight, httpVersions, requestMetrics]);
+  addSharedHooks(app, [drain.work, httpVersions, requestMetrics]);
   healthRoutes(
     app,
     new ReadinessCheck(context.store, context.keys, {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { SharedRequestWork } from './shared-hooks.js';
 
 /**
@@ -24,37 +24,66 @@ declare module 'fastify' {
   }
 }
 
+/** Whether a response may keep its connection open, as Node's server decided it (see drainAware). */
+const keptAlive = Symbol('keptAlive');
+
 /**
  * Counts the requests in flight and, once the drain began, answers each with Connection: close (a
- * kept-alive connection would otherwise hold the close up for the keep-alive timeout). Call on the
- * root app before any route, and add the count it returns first among the shared hooks
- * (shared-hooks.ts), so that every request is counted. Counted, not kept: holding each request until
- * it ends, in a Set or by a 'close' listener on each response, doubled the garbage collector's share
- * of the REST path (bench rest-201 profile: 3% → 8% of the CPU).
+ * kept-alive connection would otherwise hold the close up for the keep-alive timeout), the answers
+ * already in flight when it began included.
+ *
+ * Made before the app: its `ServerResponse` goes into Fastify's `http` options (Node's
+ * `http.createServer` takes the class its responses are made of), and `work` first among the shared
+ * hooks (shared-hooks.ts), so that every request is counted. Counted, not kept: holding each request
+ * until it ends, in a Set or by a 'close' listener on each response, doubled the garbage
+ * collector's share of the REST path (bench rest-201 profile: 3% → 8% of the CPU).
  */
-export function trackRequestsInFlight(app: FastifyInstance): SharedRequestWork {
-  let inFlight = 0;
-  let draining = false;
-  app.decorate('drain', {
-    get inFlight() {
-      return inFlight;
-    },
-    begin() {
-      draining = true;
-    },
-  } satisfies Drain);
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining) reply.raw.shouldKeepAlive = false;
-    done(null, payload);
-  });
-  return {
-    onRequest() {
-      inFlight++;
+export class RequestDrain implements Drain {
+  #inFlight = 0;
+  #draining = false;
+  /** The class of the server's responses: none keeps its connection once the drain began. */
+  readonly ServerResponse: typeof ServerResponse = drainAware(() => this.#draining);
+  readonly work: SharedRequestWork = {
+    onRequest: () => {
+      this.#inFlight++;
       return undefined;
     },
     // Fastify runs onResponse once the answer is written or has failed, an abandoned request's included.
-    onResponse() {
-      inFlight--;
+    onResponse: () => {
+      this.#inFlight--;
     },
   };
+
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  begin(): void {
+    this.#draining = true;
+  }
+}
+
+/**
+ * A ServerResponse whose `shouldKeepAlive` is false once `draining()` is: Node reads it when it
+ * writes the head (Connection: keep-alive or close) and closes the connection after a response that
+ * said close. This replaces an onSend hook that set it on each answer: a Fastify hook costs every
+ * request some 3,700 instructions (callgrind), this one read of a flag.
+ *
+ * An accessor on the prototype, so that Node's own writes (the constructor's default, the
+ * server's per-request decision, a `Connection: close` header) go through the setter.
+ */
+function drainAware(draining: () => boolean): typeof ServerResponse {
+  class DrainAwareResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+    declare [keptAlive]: boolean;
+  }
+  Object.defineProperty(DrainAwareResponse.prototype, 'shouldKeepAlive', {
+    get(this: DrainAwareResponse): boolean {
+      return this[keptAlive] && !draining();
+    },
+    set(this: DrainAwareResponse, value: boolean) {
+      this[keptAlive] = value;
+    },
+    configurable: true,
+  });
+  return DrainAwareResponse;
 }
