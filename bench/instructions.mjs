@@ -9,8 +9,10 @@
 // Requests per second on a shared 2-core virtual machine move by ±30% from one run to the next (the
 // same build measured 5,389 and 9,098 introspections/s ten minutes apart, other processes idle), so a
 // before/after of a few percent cannot be read from them. Callgrind counts the instructions the
-// server process executes in user space, whatever else the machine does: the same build and inputs
-// give the same count. The server is started under callgrind twice on a fresh copy of the same
+// server process executes in user space, whatever else the machine does, but not the same count on
+// every run: when V8 optimizes each function moves even the count past its optimizing compiler (one
+// build gave 427,732 and 417,628 for the 400, 2.4% apart), so a change of a few percent needs
+// several runs of each build. The server is started under callgrind twice on a fresh copy of the same
 // database, answers W warm-up requests (and then N more in the second start) sent one at a time on
 // one connection, and stops; the difference of the two totals over N is the instructions of one
 // request at steady state (start-up, migrations and JIT warm-up cancel out). Kernel time (the socket
