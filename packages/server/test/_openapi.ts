@@ -6,8 +6,8 @@
  * dialects, not with Gatehouse's own validator, so a shared misreading of the document cannot hide.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -54,7 +54,12 @@ async function fetchDocument(serverUrl: string, base: string): Promise<ServedDoc
   const text = await response.text();
   const document = JSON.parse(text) as Json;
   const file = join(tmpdir(), `gatehouse-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.openapi.json`);
-  writeFileSync(file, text);
+  // Test processes that run at once share the file (its name is its content's digest): written in
+  // place, one process truncated it while another's validator was reading it ("Unable to load
+  // resource"). Written aside and renamed over it, a reader sees the whole document or none.
+  const written = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(written, text);
+  renameSync(written, file);
   const servers = document['servers'] as { url: string }[] | undefined;
   const basePath = new URL(servers?.[0]?.url ?? base, serverUrl).pathname.replace(/\/$/, '');
   return { document, url: pathToFileURL(file).href, basePath };
