@@ -76,7 +76,10 @@ describe('two tabs of one origin on the localStorage store, against Gatehouse (r
     );
     reports.forEach((report, i) => {
       assert.deepEqual(report.failures, [], `tab ${i}: every call succeeded`);
-      assert.ok(report.calls >= 500, `tab ${i} made ${report.calls} calls`);
+      // Rounds of 50 at once, not a rate: each tab kept calling through several token periods
+      // (accessTokens and the window below say which). 500 calls in the 8 s was a speed check: a
+      // clean-clone CI on a slow machine made 450, every one answered 200.
+      assert.ok(report.calls >= config.calls * 4, `tab ${i} made ${report.calls} calls, fewer than 4 rounds`);
       assert.ok(report.accessTokens >= 3, `tab ${i} used ${report.accessTokens} access tokens`);
     });
     assert.ok(window >= 6000, `the calls spanned ${window} ms`);
