@@ -106,7 +106,12 @@ describe('FileTokenStore shared by processes, against Gatehouse (rotation_limit 
     );
     for (const report of reports) {
       assert.deepEqual(report.failures, [], `process ${report.pid}: every call succeeded`);
-      assert.ok(report.calls >= 500, `process ${report.pid} made ${report.calls} calls`);
+      // Rounds of 50 at once, not a rate (as in tabs.browser.test.ts): each process kept calling
+      // through several token periods; the window and the access tokens below say which.
+      assert.ok(
+        report.calls >= Number(env.CALLS) * 4,
+        `process ${report.pid} made ${report.calls} calls, fewer than 4 rounds`,
+      );
       assert.ok(report.accessTokens >= 3, `process ${report.pid} used ${report.accessTokens} access tokens`);
     }
     assert.ok(window >= 6000, `the calls spanned ${window} ms`);
