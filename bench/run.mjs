@@ -44,13 +44,13 @@ const RSS_TARGET_MB = 200;
  * are taken within one run. `stored`: refresh tokens in Gatehouse's database when the load starts.
  */
 const SCENARIOS = [
-  { id: 'refresh', title: 'refresh grant, rotation (64 chains)', kind: 'refresh', peers: ['gatehouse', 'floor', 'oidc-provider', 'node:http'], stored: CHAINS },
+  { id: 'refresh', title: 'refresh grant, rotation (64 chains)', kind: 'refresh', peers: ['gatehouse', 'floor', 'floor+fastify', 'oidc-provider', 'node:http'], stored: CHAINS },
   { id: 'refresh-replay', title: 'refresh, each token replayed once inside a 300 s window', kind: 'refreshReplay', peers: ['gatehouse'], stored: CHAINS, replayWindow: 300 },
   // Tracing on (TRACING=otlp, every span exported to a local OTLP sink): its cost beside `refresh`, where it is off.
   { id: 'refresh-traced', title: 'refresh grant, TRACING=otlp to a local OTLP receiver', kind: 'refresh', peers: ['gatehouse'], stored: CHAINS, tracing: true },
   // A public client's refresh tokens bound to a DPoP key (RFC 9449 §5): a proof checked, and noted, per refresh.
   { id: 'refresh-dpop', title: 'refresh grant, public client, DPoP-bound (64 chains)', kind: 'refreshDpop', peers: ['gatehouse'], stored: CHAINS },
-  { id: 'introspect', title: 'introspection of a live refresh token', kind: 'introspect', peers: ['gatehouse', 'floor', 'oidc-provider', 'node:http'], stored: CHAINS },
+  { id: 'introspect', title: 'introspection of a live refresh token', kind: 'introspect', peers: ['gatehouse', 'floor', 'floor+fastify', 'oidc-provider', 'node:http'], stored: CHAINS },
   { id: 'rest-201', title: 'POST /v2/contacts → 201', kind: 'restCreate', peers: ['gatehouse', 'node:http', 'fastify'], stored: CHAINS },
   { id: 'rest-400', title: 'POST /v2/contacts, no email → 400', kind: 'restMissing', peers: ['gatehouse', 'node:http', 'fastify'], stored: CHAINS },
   // The kit's overhead: the same plain Fastify route, with (fastify+kit) and without (fastify) the resource-server kit.
@@ -73,6 +73,7 @@ const PATHS = {
   gatehouse: { refresh: '/token', refreshReplay: '/token', refreshDpop: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts',
     clientCredentials: '/token', signIn: '/login', codeFlow: '/token' },
   floor: { refresh: '/token', introspect: '/introspect' },
+  'floor+fastify': { refresh: '/token', introspect: '/introspect' },
   'oidc-provider': { refresh: '/token', introspect: '/token/introspection' },
   'node:http': { refresh: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
   fastify: { restCreate: '/v2/contacts', restMissing: '/v2/contacts', restCreateDpop: '/v2/contacts' },
@@ -359,6 +360,7 @@ async function gatehouseTemplate(fill, replayWindow) {
 
 const PEER_SERVERS = {
   floor: 'servers/floor.mjs',
+  'floor+fastify': 'servers/floor-fastify.mjs',
   'oidc-provider': 'servers/oidc-provider.mjs',
   'node:http': 'servers/node-http.mjs',
   fastify: 'servers/fastify-route.mjs',
@@ -458,12 +460,14 @@ function renderReport(results) {
     return b ? a.rps / b.rps : NaN;
   }));
 
-  const peerColumns = ['floor', 'oidc-provider', 'node:http', 'fastify'];
+  const peerColumns = ['floor', 'floor+fastify', 'oidc-provider', 'node:http', 'fastify'];
   const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'RSS MB', 'CPU µs/req', ...peerColumns.map((p) => `× ${p}`)];
   const rows = [];
   for (const scenario of SCENARIOS) {
     for (const peer of scenario.peers) {
-      const ratios = peerColumns.map((other) => ((peer === 'gatehouse' || peer === 'fastify+kit') && scenario.peers.includes(other) ? fmtRatio(ratio(scenario.id, peer, scenario.id, other)) : ''));
+      // Gatehouse and the kit against every peer; the floor served by Fastify against the floor.
+      const compared = (other) => peer === 'gatehouse' || peer === 'fastify+kit' || (peer === 'floor+fastify' && other === 'floor');
+      const ratios = peerColumns.map((other) => (compared(other) && scenario.peers.includes(other) ? fmtRatio(ratio(scenario.id, peer, scenario.id, other)) : ''));
       rows.push([scenario.id, peer, fmtInt(stat(scenario.id, peer, 'rps')), fmtMs(stat(scenario.id, peer, 'p50Ms')),
         fmtMs(stat(scenario.id, peer, 'p99Ms')), fmtInt(stat(scenario.id, peer, 'rssMb')), fmtInt(stat(scenario.id, peer, 'cpuUsPerRequest')), ...ratios]);
     }
@@ -481,6 +485,14 @@ function renderReport(results) {
   target('refresh ≥ 1.5× oidc-provider', 'refresh', 'oidc-provider', 1.5);
   target('introspection ≥ 0.8× its floor', 'introspect', 'floor', 0.8);
   target('introspection ≥ 2× oidc-provider', 'introspect', 'oidc-provider', 2);
+  // What the two floor targets leave for Gatehouse once its framework is paid for: the floor's own
+  // work served by a plain Fastify app (servers/floor-fastify.mjs), over the floor.
+  for (const id of ['refresh', 'introspect'].filter(has)) {
+    const { peers } = SCENARIOS.find((s) => s.id === id);
+    if (!peers.includes('floor') || !peers.includes('floor+fastify')) continue;
+    const r = ratio(id, 'floor+fastify', id, 'floor');
+    targets.push([`${id}: the floor served by plain Fastify, × the floor (the framework alone; reported, no target)`, fmtRatio(r), true]);
+  }
   target('400 missing-field (bearer check included) ≥ 1.0× the plain Fastify route', 'rest-400', 'fastify', 1.0);
   target('201 create (bearer check included) ≥ 0.8× the plain Fastify route', 'rest-201', 'fastify', 0.8);
   if (has('growth-1k') && has('growth-1m')) {

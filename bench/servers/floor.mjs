@@ -10,6 +10,10 @@
 //   POST /introspect  RFC 7662: client authentication, one indexed read, a JSON answer
 //
 // Argument: the number of chains. Prints one JSON line: port, client credentials, the tokens.
+// With FLOOR_HTTP=fastify (servers/floor-fastify.mjs) the same work is served by a plain Fastify app
+// instead of node:http, written the way Fastify's documentation writes routes: a form parser, two
+// routes, `reply.send` of an object. Beside the floor it prices the framework alone; beside Gatehouse,
+// what Gatehouse does beyond the framework.
 import { createHash, generateKeyPairSync, randomBytes, sign, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -26,6 +30,7 @@ const SCOPE = 'contacts:read';
 const ACCESS_TTL = 300;
 const REFRESH_TTL = 30 * 24 * 3600;
 const BODY_LIMIT = 64 * 1024;
+const FASTIFY = process.env.FLOOR_HTTP === 'fastify';
 
 const folder = mkdtempSync(join(tmpdir(), 'gatehouse-floor-'));
 const db = new Database(join(folder, 'floor.db'));
@@ -140,7 +145,9 @@ function introspect(response, form) {
   });
 }
 
+/** A JSON answer, on node:http's response or (FLOOR_HTTP=fastify) Fastify's reply. */
 function send(response, status, body) {
+  if (FASTIFY) return response.code(status).header('cache-control', 'no-store').send(body);
   const text = JSON.stringify(body);
   response.statusCode = status;
   response.setHeader('content-type', 'application/json; charset=utf-8');
@@ -149,29 +156,53 @@ function send(response, status, body) {
   response.end(text);
 }
 
-const server = createServer((request, response) => {
-  const chunks = [];
-  let size = 0;
-  request.on('data', (chunk) => {
-    size += chunk.length;
-    if (size <= BODY_LIMIT) chunks.push(chunk);
+/** Listens on node:http, reading the body as the floor's own loop; resolves to the port. */
+function listenNodeHttp() {
+  const server = createServer((request, response) => {
+    const chunks = [];
+    let size = 0;
+    request.on('data', (chunk) => {
+      size += chunk.length;
+      if (size <= BODY_LIMIT) chunks.push(chunk);
+    });
+    request.on('end', () => {
+      if (size > BODY_LIMIT) return send(response, 413, { error: 'invalid_request' });
+      const path = request.url.split('?')[0];
+      if (request.method !== 'POST' || (path !== '/token' && path !== '/introspect')) return send(response, 404, { error: 'not_found' });
+      if (!authenticated(request.headers.authorization)) {
+        response.setHeader('www-authenticate', 'Basic realm="floor"');
+        return send(response, 401, { error: 'invalid_client' });
+      }
+      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      return path === '/token' ? refresh(response, form) : introspect(response, form);
+    });
   });
-  request.on('end', () => {
-    if (size > BODY_LIMIT) return send(response, 413, { error: 'invalid_request' });
-    const path = request.url.split('?')[0];
-    if (request.method !== 'POST' || (path !== '/token' && path !== '/introspect')) return send(response, 404, { error: 'not_found' });
-    if (!authenticated(request.headers.authorization)) {
-      response.setHeader('www-authenticate', 'Basic realm="floor"');
-      return send(response, 401, { error: 'invalid_client' });
-    }
-    const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-    return path === '/token' ? refresh(response, form) : introspect(response, form);
-  });
-});
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+}
 
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ ready: true, port: server.address().port, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, tokens })}\n`);
-});
+/** Listens with a plain Fastify app (its defaults, no logger): a form parser and the two routes. */
+async function listenFastify() {
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, new URLSearchParams(body));
+  });
+  // A handler that returns nothing answers through `reply` when it is ready (refresh: after the commit).
+  const route = (handle) => (request, reply) => {
+    if (!authenticated(request.headers.authorization)) {
+      send(reply.header('www-authenticate', 'Basic realm="floor"'), 401, { error: 'invalid_client' });
+      return;
+    }
+    handle(reply, request.body);
+  };
+  app.post('/token', route(refresh));
+  app.post('/introspect', route(introspect));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return app.server.address().port;
+}
+
+const port = await (FASTIFY ? listenFastify() : listenNodeHttp());
+process.stdout.write(`${JSON.stringify({ ready: true, port, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, tokens })}\n`);
 process.on('SIGTERM', () => {
   db.close();
   rmSync(folder, { recursive: true, force: true });
