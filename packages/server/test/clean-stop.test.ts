@@ -84,7 +84,8 @@ for (const dialect of DIALECTS)
     });
   });
 
-// The workers share one SQLite file: the last to close its store checkpoints the WAL and removes it.
+// The workers share one SQLite file: the last to close its store checkpoints the WAL and removes it;
+// workers closing at the same moment may both leave it, so the primary, alone after them, closes it.
 describe('`serve --workers 2` stops cleanly [sqlite]', () => {
   it('`serve --workers 2`: SIGINT to the group (primary and workers) drains every worker; the primary exits 0 after them', async () => {
     const chains = await prepareChains('sqlite', LANES);

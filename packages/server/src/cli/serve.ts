@@ -57,7 +57,24 @@ export async function serveCommand(args: string[], config: ServerConfig, io: Cli
   io.out(
     `Gatehouse is serving ${config.issuer} with ${workers} workers (port ${config.port}, store ${storeOf(config)})`,
   );
-  return superviseWorkers(workers, log);
+  return superviseWorkers(workers, log, () => closeSqliteAlone(config, log));
+}
+
+/**
+ * SQLite checkpoints the WAL and removes the -wal and -shm files when the last connection to the
+ * file closes. Workers that close at the same moment may each still see the other's connection and
+ * leave the files, so the primary, alone once every worker has exited, opens the store and closes
+ * it. If that fails, the next start recovers the WAL; the stop is still clean.
+ */
+async function closeSqliteAlone(config: ServerConfig, log: Logger): Promise<void> {
+  if (!config.databaseUrl.startsWith('sqlite:') || sqliteFilename(config.databaseUrl) === ':memory:') return;
+  try {
+    // Not made anew if it is gone.
+    const store = await openStore(config.databaseUrl, { migrations: 'check', create: false });
+    await store.close();
+  } catch (error) {
+    log.warn({ err: error }, 'the SQLite WAL was left after the workers stopped; the next start recovers it');
+  }
 }
 
 /** Where the data is: the SQLite file's absolute path (a relative DATABASE_URL depends on the folder), or the dialect. */
@@ -154,9 +171,10 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
 /**
  * Forks the workers and replaces any that die. Each stop signal goes on to every worker (the
  * terminal signals them too, at Ctrl-C; twice within SAME_STOP_MS is one stop): each worker drains
- * and closes its store, and the primary exits once they all have, 1 if any failed to.
+ * and closes its store, and the primary exits once they all have (after `afterWorkers`), 1 if any
+ * failed to.
  */
-async function superviseWorkers(count: number, log: Logger): Promise<number> {
+async function superviseWorkers(count: number, log: Logger, afterWorkers: () => Promise<void>): Promise<number> {
   let stopping = false;
   let failed = 0;
   const respawns = new Set<NodeJS.Timeout>();
@@ -188,6 +206,7 @@ async function superviseWorkers(count: number, log: Logger): Promise<number> {
   const running = Object.keys(cluster.workers ?? {}).length;
   log.info({ workers: running }, `stopping: ${running} worker(s) finishing their requests in flight`);
   await everyWorkerExited();
+  await afterWorkers();
   log.info({ failedWorkers: failed }, `stopped: every worker drained${failed === 0 ? '' : `, ${failed} failed to`}`);
   return failed === 0 ? 0 : 1;
 }
