@@ -100,7 +100,40 @@ describe('`serve --workers 2` stops cleanly [sqlite]', () => {
       await chains.drop();
     }
   });
+
+  it('workers that left the WAL behind (killed with -9): the primary, stopped after them, closes the file and removes it', async () => {
+    const chains = await prepareChains('sqlite', 1);
+    const group = await startGroup(process.execPath, [GATEHOUSE_BIN, 'serve', '--workers', '2'], chains.env, {
+      listeners: 2,
+    });
+    try {
+      const workers = [...group.output().matchAll(/"pid":(\d+)[^\n]*"msg":"Server listening at /g)].map((m) =>
+        Number(m[1]),
+      );
+      assert.equal(workers.length, 2, group.output());
+      for (const pid of workers) process.kill(pid, 'SIGKILL');
+      while (workers.some(isAlive)) await sleep(20);
+      assert.notDeepEqual(sqliteLeftovers(chains.sqliteFile), [], 'killed workers leave -wal and -shm');
+      // Within the second before the primary would start workers in their place.
+      process.kill(group.child.pid as number, 'SIGINT');
+      assert.deepEqual(await group.exited, { code: 0, signal: null }, group.output());
+      assert.deepEqual(sqliteLeftovers(chains.sqliteFile), [], 'the primary checkpointed the WAL and removed it');
+      await assertHeadsCommitted(chains);
+    } finally {
+      group.kill();
+      await chains.drop();
+    }
+  });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 // The signals are counted the same way whatever the store: SQLite only.
 describe('signals during the drain', () => {
