@@ -13,6 +13,16 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** Whether a process of this id exists (signal 0 checks without signalling). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The environment of a child process, without the test runner's TypeScript loader. */
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env, ...extra };

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DIALECTS } from './_dialects.js';
 import { startServer } from '../src/server.js';
-import { GATEHOUSE_BIN } from './_processes.js';
+import { GATEHOUSE_BIN, isRunning } from './_processes.js';
 import {
   prepareChains,
   refreshHeldInFlight,
@@ -112,7 +112,7 @@ describe('`serve --workers 2` stops cleanly [sqlite]', () => {
       );
       assert.equal(workers.length, 2, group.output());
       for (const pid of workers) process.kill(pid, 'SIGKILL');
-      while (workers.some(isAlive)) await sleep(20);
+      while (workers.some(isRunning)) await sleep(20);
       assert.notDeepEqual(sqliteLeftovers(chains.sqliteFile), [], 'killed workers leave -wal and -shm');
       // Within the second before the primary would start workers in their place.
       process.kill(group.child.pid as number, 'SIGINT');
@@ -125,15 +125,6 @@ describe('`serve --workers 2` stops cleanly [sqlite]', () => {
     }
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // The signals are counted the same way whatever the store: SQLite only.
 describe('signals during the drain', () => {

@@ -23,7 +23,7 @@ import { createContext, startServer, type RunningServer } from '../src/server.js
 import { CLI_AUDIT_SINK } from '../src/cli/open-context.js';
 import { openStore } from '../src/store/open.js';
 import { runCliCaptured, runNodeScript } from './_cli.js';
-import { childEnv, GATEHOUSE_BIN, spawnServer } from './_processes.js';
+import { childEnv, GATEHOUSE_BIN, isRunning, spawnServer } from './_processes.js';
 import { ensureTestUser, SHIPPED_OPENAPI } from './_server.js';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
@@ -41,15 +41,6 @@ const refusal = (err: string): { error: string; message: string } =>
 async function until(done: () => boolean, ms: number, what: string): Promise<void> {
   for (const start = Date.now(); !done(); await sleep(50))
     if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${what}`);
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('the CLI as a new user meets it', () => {
