@@ -112,7 +112,8 @@ describe('`serve --workers 2` stops cleanly [sqlite]', () => {
       );
       assert.equal(workers.length, 2, group.output());
       for (const pid of workers) process.kill(pid, 'SIGKILL');
-      while (workers.some(isRunning)) await sleep(20);
+      for (const deadline = Date.now() + 10_000; workers.some(isRunning); await sleep(20))
+        assert.ok(Date.now() < deadline, 'the killed workers are gone within 10 s');
       assert.notDeepEqual(sqliteLeftovers(chains.sqliteFile), [], 'killed workers leave -wal and -shm');
       // Within the second before the primary would start workers in their place.
       process.kill(group.child.pid as number, 'SIGINT');
