@@ -180,7 +180,7 @@ describe('the CLI as a new user meets it', () => {
       const now = Math.floor(Date.now() / 1000);
       const claims = { iss: SERVED_ISSUER, sub: 'alice', client_id: 'svc', scope: 'contacts:read', jti: 'j' };
       const { kid, key } = server.context.keys.signingKey;
-      const header = { alg: 'ES256', typ: 'at+jwt', kid };
+      const header = { alg: 'ES256', typ: 'at+jwt', kid } as const;
       const otherAudience = signEs256Jwt(
         header,
         { ...claims, aud: 'https://api.other.example', iat: now, exp: now + 60 },
