@@ -47,7 +47,7 @@ export const TABLE = {
     'docs-links.test.ts': 'unit',
     'error-classifier.test.ts': 'unit',
     'grant-types.test.ts': 'unit',
-    'client-credentials-encoding.test.ts': 'unit',
+    'token-path-encoding.test.ts': 'unit',
     'hot-queries.test.ts': 'unit',
     'layers.test.ts': 'unit',
     'package-metadata.test.ts': 'unit',
