@@ -13,6 +13,7 @@ import {
   type RunningServer,
 } from '@gatehouse/server';
 import { startCountingProxy, type CountingProxy } from './_proxy.js';
+import { storePremadeSigningKeys } from '../../server/test/_signing-keys.js';
 
 /** The OpenAPI document shipped at the repository root. */
 export const SHIPPED_OPENAPI = fileURLToPath(new URL('../../../openapi.yaml', import.meta.url));
@@ -68,8 +69,11 @@ export async function startGatehouse({
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-client-test-'));
   const clock = new TestClock();
   const proxy = await startCountingProxy();
+  const databaseUrl = `sqlite:${join(dataDir, 'gatehouse.db')}`;
+  // Keys made once, as the server's tests start (server/test/_signing-keys.ts).
+  await storePremadeSigningKeys(databaseUrl, clock.now());
   const server = await startServer({
-    databaseUrl: `sqlite:${join(dataDir, 'gatehouse.db')}`,
+    databaseUrl,
     issuer: proxy.url,
     port: 0,
     host: '127.0.0.1',

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { addUser, issueOperatorGrant, registerClient, startServer, type RunningServer } from '@gatehouse/server';
+import { storePremadeSigningKeys } from '../../server/test/_signing-keys.js';
 
 const CLI = fileURLToPath(new URL('../../server/src/cli/main.ts', import.meta.url));
 const run = promisify(execFile);
@@ -33,6 +34,8 @@ export async function startGatehouse({ api }: { api?: string } = {}): Promise<Ga
   const databaseUrl = `sqlite:${join(dataDir, 'gatehouse.db')}`;
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
+  // Keys made once, as the server's tests start (server/test/_signing-keys.ts).
+  await storePremadeSigningKeys(databaseUrl, Math.floor(Date.now() / 1000));
   // Test passwords are hashed at scrypt N = 2^10, as in the server's tests (test/_password-cost.ts).
   const server = await startServer({
     databaseUrl,

@@ -20,6 +20,7 @@ import { startServer, type RunningServer, type StartOptions } from '../src/serve
 import type { RegistrationPolicy } from '../src/oauth/dynamic-registration.js';
 import { freePort } from './_pg-cluster.js';
 import { TEST_PASSWORD_HASH_COST } from './_password-cost.js';
+import { storePremadeSigningKeys } from './_signing-keys.js';
 
 /** The OpenAPI document shipped at the repository root. */
 export const SHIPPED_OPENAPI = fileURLToPath(new URL('../../../openapi.yaml', import.meta.url));
@@ -151,6 +152,7 @@ export async function startTestServer({
   const schema = dialect === 'postgres' ? await createPostgresSchema() : undefined;
   const databaseUrl = schema?.url ?? `sqlite:${join(dataDir, 'gatehouse.db')}`;
   const port = reachableIssuer ? await freePort() : 0;
+  await storePremadeSigningKeys(databaseUrl, clock.now());
   const server = await startServer({
     databaseUrl,
     issuer: reachableIssuer
