@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   addUser,
   DEFAULT_RATE_LIMITS,
@@ -14,9 +13,8 @@ import {
 } from '@gatehouse/server';
 import { startCountingProxy, type CountingProxy } from './_proxy.js';
 import { storePremadeSigningKeys } from '../../server/test/_signing-keys.js';
+import { shippedApiDefinition } from '../../server/test/_server.js';
 
-/** The OpenAPI document shipped at the repository root. */
-export const SHIPPED_OPENAPI = fileURLToPath(new URL('../../../openapi.yaml', import.meta.url));
 export const CALLBACK = 'http://127.0.0.1:8765/callback';
 export const PASSWORD = 'correct horse battery staple';
 
@@ -78,7 +76,8 @@ export async function startGatehouse({
     port: 0,
     host: '127.0.0.1',
     clock,
-    api: SHIPPED_OPENAPI,
+    // Loaded once per process, as the server's tests do.
+    api: shippedApiDefinition(),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...rateLimits },
     rateLimitClock: clock.nowMs,
     dpopNonces,

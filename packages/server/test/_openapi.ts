@@ -11,6 +11,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Validator } from '@hyperjump/json-schema';
 import { validate as validate30 } from '@hyperjump/json-schema/openapi-3-0';
 import { validate as validate31 } from '@hyperjump/json-schema/openapi-3-1';
 
@@ -34,6 +35,12 @@ interface ServedDocument {
 }
 
 const served = new Map<string, Promise<ServedDocument>>();
+
+/**
+ * Each schema compiled once per process, by its URL (the document's copy is named by its content's
+ * digest, so one URL is one schema): compiling is most of the validator's cost.
+ */
+const validators = new Map<string, Promise<Validator>>();
 
 /** The APIs whose answers are checked, by the path their document is served under. */
 const API_BASES = ['/v2', '/admin/v1'];
@@ -128,8 +135,13 @@ async function checkContent(
   assert.ok(Object.hasOwn(content, mediaType), `${where} as ${mediaType}, which the document does not declare`);
   if ((content[mediaType] as Json)['schema'] === undefined) return;
   const fragment = [...at, 'content', mediaType, 'schema'].map((t) => encodeURIComponent(escapeToken(t))).join('/');
-  const validate = (doc.document['openapi'] as string).startsWith('3.0.') ? validate30 : validate31;
-  const output = await validate(`${doc.url}#/${fragment}`, response.body as never, 'BASIC');
+  const schema = `${doc.url}#/${fragment}`;
+  let validator = validators.get(schema);
+  if (validator === undefined) {
+    validator = ((doc.document['openapi'] as string).startsWith('3.0.') ? validate30 : validate31)(schema);
+    validators.set(schema, validator);
+  }
+  const output = (await validator)(response.body as never, 'BASIC');
   if (!output.valid)
     assert.fail(`${where}: the body does not match the declared schema: ${JSON.stringify(output.errors ?? [])}`);
 }
