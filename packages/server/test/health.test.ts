@@ -95,7 +95,7 @@ describe('health probes', () => {
       if (key.alg === 'ES256' && key.retiredAt === null) await store.retireSigningKey(key.kid, now);
     await assert.rejects(keys.reload(), /no ES256 signing key/);
     assertNotReady(await readyTurns(server.url, 503), /no signing key could be loaded \(no ES256 signing key/);
-    await store.insertSigningKey(generateSigningKey(now, now));
+    await store.insertSigningKey(await generateSigningKey(now, now));
     // The probe reloads the keys itself after a failed reload.
     await readyTurns(server.url, 200);
     assert.equal(keys.loadError, undefined);

@@ -17,16 +17,16 @@ const OTHER_KEK = 'another operator secret, also long enough';
 describe('sealing a private key (AES-256-GCM under KEY_ENCRYPTION_KEY)', () => {
   const encryption = KeyEncryption.fromSecret(KEK);
 
-  it('seals and opens; the sealed form holds no private key material', () => {
-    const key = generateSigningKey(0, 0);
+  it('seals and opens; the sealed form holds no private key material', async () => {
+    const key = await generateSigningKey(0, 0);
     const sealed = encryption.seal(key.privateJwk as JsonWebKey, key.kid);
     assert.ok(isSealed(sealed));
     assert.doesNotMatch(JSON.stringify(sealed), new RegExp((key.privateJwk as { d: string }).d));
     assert.deepEqual(encryption.open(sealed, key.kid), key.privateJwk);
   });
 
-  it('a sealed key does not open under another kid, with another encryption key, or altered', () => {
-    const key = generateSigningKey(0, 0);
+  it('a sealed key does not open under another kid, with another encryption key, or altered', async () => {
+    const key = await generateSigningKey(0, 0);
     const sealed = encryption.seal(key.privateJwk as JsonWebKey, key.kid);
     assert.throws(() => encryption.open(sealed, 'another-kid'), /does not open/);
     assert.throws(
@@ -139,7 +139,7 @@ for (const dialect of DIALECTS)
       assert.ok(listed.every((k) => k.sealed));
       const store = await openStore(database.url);
       try {
-        const key = generateSigningKey(Math.floor(Date.now() / 1000));
+        const key = await generateSigningKey(Math.floor(Date.now() / 1000));
         await store.insertSigningKey(key);
       } finally {
         await store.close();

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeProtectedHeader } from 'jose';
 import { runCli } from '../src/cli/run.js';
 import { registerClient } from '../src/oauth/clients.js';
-import { KeyRing } from '../src/oauth/keys.js';
+import { generateSigningKey, KeyRing } from '../src/oauth/keys.js';
 import { systemClock } from '../src/primitives/clock.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { openStore } from '../src/store/open.js';
@@ -159,5 +159,22 @@ describe('/jwks while the store does not answer', () => {
     } finally {
       await database.drop();
     }
+  });
+});
+
+describe('making a signing key', () => {
+  it('an RSA key is made on the thread pool: the event loop keeps turning, so a rotation through the admin API does not stall the requests its process serves', async () => {
+    let turns = 0;
+    let making = true;
+    const turn = (): void => {
+      turns += 1;
+      if (making) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const key = await generateSigningKey(0, 0, undefined, 'RS256');
+    making = false;
+    assert.equal(key.alg, 'RS256');
+    // Made on the event loop, it would block it for the whole prime search: no turn at all.
+    assert.ok(turns >= 10, `the event loop turned ${turns} times while the key was made`);
   });
 });

@@ -18,7 +18,7 @@ export async function rotateSigningKeys(
   actor: Actor,
 ): Promise<SigningKeyRecord[]> {
   // Generated before the transaction: an RSA key takes a while, and the store's lock should not wait for it.
-  const draft = SIGNING_ALGS.map((alg) => generateSigningKey(now, now, options.encryption, alg));
+  const draft = await Promise.all(SIGNING_ALGS.map((alg) => generateSigningKey(now, now, options.encryption, alg)));
   return trail.transaction(async (tx, audit) => {
     const existing = (await tx.listSigningKeys()).filter((k) => k.retiredAt === null);
     // A store whose keys are sealed gets no plaintext key beside them.

@@ -2,10 +2,11 @@ import {
   createHash,
   createPrivateKey,
   createPublicKey,
-  generateKeyPairSync,
+  generateKeyPair,
   type JsonWebKey as NodeJwk,
   type KeyObject,
 } from 'node:crypto';
+import { promisify } from 'node:util';
 import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
 import type { SigningKeyRecord } from '../primitives/records.js';
 import type { Repository } from '../store/repository.js';
@@ -71,9 +72,9 @@ export class KeyRing {
     if (encryption) await sealPlaintextKeys(store, encryption);
     const active = await activeKeys(store);
     // A store from before RS256 (OIDC Core §15.1) has ES256 keys only: its first RS256 key signs at once.
-    for (const alg of SIGNING_ALGS)
-      if (!active.some((k) => k.alg === alg))
-        await store.insertSigningKey(generateSigningKey(clock.now(), clock.now(), encryption, alg));
+    const missing = SIGNING_ALGS.filter((alg) => !active.some((k) => k.alg === alg));
+    const made = await Promise.all(missing.map((alg) => generateSigningKey(clock.now(), clock.now(), encryption, alg)));
+    for (const key of made) await store.insertSigningKey(key);
     return new KeyRing(store, clock, encryption, await loadKeys(store, clock.now(), encryption));
   }
 
@@ -213,20 +214,24 @@ export function activationOfNextKey(existing: readonly SigningKeyRecord[], now: 
   return Math.max(start, ...existing.filter((k) => k.activatesAt <= start).map((k) => k.activatesAt + 1));
 }
 
+const makeKeyPair = promisify(generateKeyPair);
+
 /**
  * A new key, published from `now`, signing from `activatesAt`; sealed when given an `encryption`.
- * ES256: P-256; RS256: RSA 2048 (RFC 7518 §3.3 requires at least 2048 bits).
+ * ES256: P-256; RS256: RSA 2048 (RFC 7518 §3.3 requires at least 2048 bits). Made on libuv's thread
+ * pool: an RSA 2048 key's prime search takes 200–1,200 ms of CPU, which a rotation through the admin
+ * API would otherwise take from every request its process serves meanwhile.
  */
-export function generateSigningKey(
+export async function generateSigningKey(
   now: number,
   activatesAt = now + KEY_PUBLISH_DELAY,
   encryption?: KeyEncryption,
   alg: SigningAlg = 'ES256',
-): SigningKeyRecord {
+): Promise<SigningKeyRecord> {
   const { privateKey, publicKey } =
     alg === 'ES256'
-      ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
-      : generateKeyPairSync('rsa', { modulusLength: 2048 });
+      ? await makeKeyPair('ec', { namedCurve: 'P-256' })
+      : await makeKeyPair('rsa', { modulusLength: 2048 });
   const publicJwk = publicKey.export({ format: 'jwk' });
   const kid = jwkThumbprint(publicJwk);
   const privateJwk = privateKey.export({ format: 'jwk' }) as JsonWebKey;
