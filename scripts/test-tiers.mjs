@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // The test tiers: every test file of every package is declared here, once, by what it starts.
-// `node scripts/test-tiers.mjs [tier ...] [--package name] [--jobs N] [--list]` runs the named tiers
-// (all of them when none is named); it refuses to run if a test file is missing from the table or the
-// table names a file that does not exist, so no file is silently dropped.
+// `node scripts/test-tiers.mjs [tier ...] [--package name] [--jobs N] [--checks script,...] [--list]` runs
+// the named tiers (all of them when none is named); it refuses to run if a test file is missing from the
+// table or the table names a file that does not exist, so no file is silently dropped. `--checks` names
+// npm scripts (the static checks: typecheck, lint) that the pool runs first, beside the tests.
 // Files of a shared tier run in one process per package (at most SHARED_CHUNK files: loaded once, then
 // run one after another, as `node --test` runs a file's tests); every other tier runs one process per
 // file. These runs ("jobs") go through a pool of N workers (default 2, one per core of the CI
-// machine), taking the tiers in turn (poolOrder); `--jobs 1` or GATEHOUSE_TEST_JOBS=1 runs them one
-// at a time, tier after tier. A job's output is
+// machine), the checks first, then the tiers in turn (poolOrder); `--jobs 1` or GATEHOUSE_TEST_JOBS=1
+// runs them one at a time, tier after tier. A job's output is
 // held and printed whole when it ends. Files in ALONE (they count calls in a time window) run with no
 // other job beside them. Output is the node test runner's own, summary lines included; the exit code
 // is non-zero if any run failed. docs/testing.md describes the tiers and their measured times.
@@ -436,29 +437,53 @@ export function jobsOf(tiers, pkg) {
 }
 
 /**
- * The order of the jobs on several workers: the `alone` ones first (nothing runs yet, so none waits
- * for a drain), then one of each tier in turn. Tiers differ in what they wait on: a server tier part
- * keeps a core busy, a PostgreSQL cluster test mostly waits for elections and restarts, a browser
+ * The order of the jobs on several workers: the static checks first, then one of each tier in turn,
+ * then the `alone` ones, when the pool drains anyway. Tiers differ in what they wait on: a server tier
+ * part keeps a core busy, a PostgreSQL cluster test mostly waits for elections and restarts, a browser
  * test for chromium. Taken in turn, one job's waits are filled by another's work, where tier after
- * tier would put two waiting (or two busy) jobs side by side.
+ * tier would put two waiting (or two busy) jobs side by side. The checks take unequal times (a lint
+ * without its cache twice a typecheck's): the test runs start on the core the shorter one leaves.
  */
 export function poolOrder(jobs) {
   const byTier = Object.keys(TIERS).map((tier) => jobs.filter((j) => j.tier === tier && !j.alone));
   const turns = [];
   for (let i = 0; byTier.some((list) => i < list.length); i++)
     for (const list of byTier) if (i < list.length) turns.push(list[i]);
-  return [...jobs.filter((j) => j.alone), ...turns];
+  return [...jobs.filter((j) => j.script !== undefined), ...turns, ...jobs.filter((j) => j.alone)];
+}
+
+/** A static check's job: `npm run <script>`, not a test file. */
+function checkJob(script) {
+  return { tier: 'check', pkg: undefined, files: [], name: `npm run ${script}`, script };
+}
+
+/** Runs `npm run <script>` with its output held; resolves to its exit code and output. */
+function runScript(script, echo) {
+  return new Promise((done) => {
+    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const held = [];
+    for (const stream of [child.stdout, child.stderr])
+      stream.on('data', (chunk) => (echo ? process.stdout.write(chunk) : held.push(chunk)));
+    child.on('close', (code, signal) => done({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(held) }));
+  });
 }
 
 async function runJob(job, echo) {
   const started = Date.now();
-  const label = `tier ${job.tier}: packages/${job.pkg} (${job.name})`;
+  const label = job.script === undefined ? `tier ${job.tier}: packages/${job.pkg} (${job.name})` : job.name;
   if (echo) console.log(`\n=== ${label} ===`);
-  const { code, output } = TIERS[job.tier].shared
-    ? await runShared(job.pkg, job.files, echo, label)
-    : await run(['--test', ...job.files.map((f) => join('test', f))], join(ROOT, 'packages', job.pkg), echo, label);
+  const { code, output } =
+    job.script !== undefined
+      ? await runScript(job.script, echo)
+      : TIERS[job.tier].shared
+        ? await runShared(job.pkg, job.files, echo, label)
+        : await run(['--test', ...job.files.map((f) => join('test', f))], join(ROOT, 'packages', job.pkg), echo, label);
   const seconds = (Date.now() - started) / 1000;
-  if (!echo) process.stdout.write(`\n=== ${label}: ${seconds.toFixed(1)} s ===\n${output.toString()}`);
+  const status = job.script === undefined || code === 0 ? '' : `, FAILED (exit ${code})`;
+  if (!echo) process.stdout.write(`\n=== ${label}: ${seconds.toFixed(1)} s${status} ===\n${output.toString()}`);
   return { ...job, seconds, code };
 }
 
@@ -502,9 +527,11 @@ function parseArgs(argv) {
   const tiers = [];
   let pkg;
   let list = false;
+  let checks = [];
   let jobs = Number(process.env.GATEHOUSE_TEST_JOBS ?? Math.min(2, availableParallelism()));
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--package') pkg = argv[++i];
+    else if (argv[i] === '--checks') checks = (argv[++i] ?? '').split(',').filter((c) => c !== '');
     else if (argv[i] === '--jobs') jobs = Number(argv[++i]);
     else if (argv[i] === '--list') list = true;
     else if (argv[i] in TIERS) tiers.push(argv[i]);
@@ -512,7 +539,7 @@ function parseArgs(argv) {
   }
   if (pkg !== undefined && !(pkg in TABLE)) throw new Error(`unknown package ${pkg}`);
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error('--jobs takes a whole number, 1 or more');
-  return { tiers: tiers.length > 0 ? tiers : Object.keys(TIERS), pkg, list, jobs };
+  return { tiers: tiers.length > 0 ? tiers : Object.keys(TIERS), pkg, list, jobs, checks };
 }
 
 async function main() {
@@ -521,11 +548,15 @@ async function main() {
     console.error(`scripts/test-tiers.mjs: the tier table does not match the test files:\n  ${problems.join('\n  ')}`);
     return 1;
   }
-  const { tiers, pkg, list, jobs: workers } = parseArgs(process.argv.slice(2));
-  const jobs = jobsOf(tiers, pkg);
+  const { tiers, pkg, list, jobs: workers, checks } = parseArgs(process.argv.slice(2));
+  const jobs = [...checks.map(checkJob), ...jobsOf(tiers, pkg)];
   if (list) {
     for (const job of jobs)
-      console.log(`${job.tier}\tpackages/${job.pkg}\t${job.files.join(' ')}${job.alone ? '\t(alone)' : ''}`);
+      console.log(
+        job.script === undefined
+          ? `${job.tier}\tpackages/${job.pkg}\t${job.files.join(' ')}${job.alone ? '\t(alone)' : ''}`
+          : `${job.tier}\t${job.name}`,
+      );
     return 0;
   }
   const started = Date.now();
@@ -533,6 +564,10 @@ async function main() {
   const timings = await runPool(workers === 1 ? jobs : poolOrder(jobs), workers);
   const wall = (Date.now() - started) / 1000;
   console.log('\n=== test tiers: wall time of each run ===');
+  for (const t of timings.filter((j) => j.script !== undefined))
+    console.log(
+      `${'check'.padEnd(18)} ${t.name.padEnd(35)} ${t.seconds.toFixed(1).padStart(7)} s  ${t.code === 0 ? 'ok' : 'FAILED'}`,
+    );
   for (const tier of Object.keys(TIERS)) {
     for (const p of Object.keys(TABLE)) {
       const runs = timings.filter((t) => t.tier === tier && t.pkg === p);
