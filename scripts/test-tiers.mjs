@@ -53,6 +53,7 @@ export const TABLE = {
     'layers.test.ts': 'unit',
     'package-metadata.test.ts': 'unit',
     'postgres-connection.test.ts': 'unit',
+    'postgres-commit-in-doubt.test.ts': 'unit',
     'redirect-uri.test.ts': 'unit',
     'safe-fetch.test.ts': 'unit',
     'refresh-token-state-table.test.ts': 'unit',

@@ -15,7 +15,8 @@ import { issueGrants, StoreLoad } from './_store-load.js';
  * `--workers 2`) runs on a PostgreSQL cluster of the test's own; under refresh and REST load the test terminates every backend of the server
  * again and again, then stops the cluster (fast, then as a crash) and starts it again. The process
  * must not exit, every answer must be a 2xx, a 4xx or a 503 with Retry-After, no request may hang,
- * the service must come back by itself within seconds, and a refresh token answered 503 must still work.
+ * the service must come back by itself within seconds, and a refresh token answered 503 must still work
+ * (with rotation_limit 2, for a COMMIT the crash cut: see below).
  */
 const unavailable = clusterUnavailable();
 const TERMINATIONS = 6;
@@ -44,7 +45,11 @@ describe(
         RATE_LIMIT_TOKEN_ADDRESS: '100000/s',
       };
       assert.equal(await runCli(['migrate'], env, { out: () => {}, err: () => {} }), 0);
-      const { authorization, grants } = await issueGrants(env, 12);
+      // A COMMIT cut by a terminated backend is settled by asking the database (store/postgres/in-doubt.ts,
+      // postgres-commit-in-doubt.test.ts); one cut by the crash (`stop -m immediate`) is not, since its
+      // transaction id may be given out again after the restart, and is answered 503 although the token
+      // may have rotated (docs/deployment.md): rotation_limit 2 is what a client needs to retry it.
+      const { authorization, grants } = await issueGrants(env, 12, ['--rotation-limit', '2']);
       server = await spawnServer(env);
       workers = await spawnWorkers(env, 2);
       const urls = [server.url, workers.url];

@@ -136,6 +136,18 @@ export function createPool(connectionString: string, settings: PoolSettings): Po
 }
 
 /**
+ * The server life a connection belongs to, read when it connects: the postmaster's start time and
+ * when its shared statistics were last reset, which a crash and the server's reinitialisation after
+ * it (a backend killed, `pg_ctl stop -m immediate`) also do. A crash kills every connection, so a
+ * transaction on a live connection ran in the life read at its connect; `commitOutcome` (./in-doubt.ts)
+ * trusts a transaction id's status only in that same life (an id can be given out again after a crash).
+ */
+export const SERVER_LIFE = `pg_postmaster_start_time()::text || ' ' || coalesce((select stats_reset from pg_stat_bgwriter)::text, '')`;
+
+/** Each pooled client's server life (see SERVER_LIFE), read by its connect check. */
+const lives = new WeakMap<pg.ClientBase, string>();
+
+/**
  * pg-pool's hook on a new connection, before the pool hands it out; a rejection ends the
  * connection and fails the checkout. (@types/pg declares it void; pg-pool awaits the promise.)
  */
@@ -143,27 +155,38 @@ function newClientCheck(host: string, readWrite: boolean): (client: pg.ClientBas
   return async (client) => {
     // Checked-out clients have no listener of pg-pool's: a drop between queries would be unheard.
     client.on('error', ignore);
-    if (!readWrite) return;
-    const { rows } = await client.query<{ transaction_read_only: string }>('show transaction_read_only');
-    if (rows[0]?.transaction_read_only !== 'off') throw new ReadOnlyHostError(host);
+    const { rows } = await client.query<{ read_only: string; life: string }>(
+      `select current_setting('transaction_read_only') as read_only, ${SERVER_LIFE} as life`,
+    );
+    if (readWrite && rows[0]?.read_only !== 'off') throw new ReadOnlyHostError(host);
+    lives.set(client, rows[0]?.life ?? '');
   };
 }
 
 /**
- * Kysely's `begin`, with the transaction's server-side time limits: `SET LOCAL` lasts until the
- * COMMIT or ROLLBACK, so it holds on whichever server connection a transaction pooler gives this
- * transaction and leaves nothing behind. Sent as one simple-protocol query: no extra round trip.
+ * Kysely's `begin`, with the transaction's server-side time limits and its transaction id:
+ * `set_config(…, true)` is `SET LOCAL`, which lasts until the COMMIT or ROLLBACK, so it holds on
+ * whichever server connection a transaction pooler gives this transaction and leaves nothing behind.
+ * The id (`pg_current_xact_id()`, which also assigns it now) is what tells, should the answer to the
+ * COMMIT be lost, whether it was applied (./in-doubt.ts). Sent as one simple-protocol query: no extra
+ * round trip. On a standby the id's assignment is refused with SQLSTATE 25006, as a write would be.
  */
 function beginWithTimeouts(settings: PoolSettings): string {
   // A session left in a transaction by a client that vanished must not hold row locks for long.
   const idle = Math.max(settings.statementTimeoutMs, 30_000);
-  return `begin; set local statement_timeout = ${Math.trunc(settings.statementTimeoutMs)}; set local idle_in_transaction_session_timeout = ${Math.trunc(idle)}`;
+  return `begin; select set_config('statement_timeout', '${Math.trunc(settings.statementTimeoutMs)}', true), set_config('idle_in_transaction_session_timeout', '${Math.trunc(idle)}', true), pg_current_xact_id()::text as xid`;
+}
+
+/** What `begin` answers: the transaction's id and its connection's server life (see ./in-doubt.ts). */
+export interface BegunTransaction {
+  readonly xid: string;
+  readonly life: string;
 }
 
 /**
- * The client Kysely sees: NUL-safe parameters, `begin` with its time limits, destroyed on release
- * once its connection failed or it answered read-only (SQLSTATE 25006, which also replaces its
- * host's pool: see createPool).
+ * The client Kysely sees: NUL-safe parameters, `begin` with its time limits (answering a
+ * BegunTransaction), destroyed on release once its connection failed or it answered read-only
+ * (SQLSTATE 25006, which also replaces its host's pool: see createPool).
  */
 function wrapClient(client: pg.PoolClient, begin: string, onReadOnly: () => void): PostgresPoolClient {
   let broken: Error | undefined;
@@ -171,9 +194,10 @@ function wrapClient(client: pg.PoolClient, begin: string, onReadOnly: () => void
     async query(text: string, parameters: readonly unknown[]) {
       try {
         if (text === 'begin') {
-          // Three results, one per statement: Kysely reads none of them.
-          const results = (await client.query(begin)) as unknown as pg.QueryResult[];
-          return results[0] as unknown as PostgresQueryResult<unknown>;
+          // Two results, one per statement; the second has the id.
+          const results = (await client.query(begin)) as unknown as pg.QueryResult<{ xid: string }>[];
+          const begun: BegunTransaction = { xid: results[1]?.rows[0]?.xid ?? '', life: lives.get(client) ?? '' };
+          return { rows: [begun] } as unknown as PostgresQueryResult<unknown>;
         }
         return (await client.query(text, parametersWithoutNul(text, parameters))) as PostgresQueryResult<unknown>;
       } catch (error) {
