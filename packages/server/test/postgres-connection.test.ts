@@ -7,6 +7,7 @@ import { isConnectionFailure, NoWritableHostError } from '../src/store/postgres/
 import { parseHostList } from '../src/store/postgres/host-list.js';
 import { parametersWithoutNul } from '../src/store/postgres/nul-bytes.js';
 import { createPool, DEFAULT_POOL_SETTINGS, withUnboundedStatements } from '../src/store/postgres/pool.js';
+import { requireSupportedVersion } from '../src/store/postgres/migrations.js';
 import { sql } from 'kysely';
 
 describe('a multi-host DATABASE_URL (store/postgres/host-list.ts)', () => {
@@ -206,3 +207,11 @@ if (DIALECTS.includes('postgres'))
       assert.equal(rows.length, 1);
     });
   });
+
+describe('the PostgreSQL versions the store runs on (store/postgres/migrations.ts)', () => {
+  it('13 or later, for pg_current_xact_id and pg_xact_status (a COMMIT in doubt, store/postgres/in-doubt.ts); an older one is refused at start, by name', () => {
+    for (const supported of [130000, 150019, 170002]) requireSupportedVersion(supported);
+    assert.throws(() => requireSupportedVersion(120022), /needs PostgreSQL 13 or later; this server is version 12$/);
+    assert.throws(() => requireSupportedVersion(Number(undefined)), /version unknown$/);
+  });
+});

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
+import { isConnectionFailure } from './connection-errors.js';
 import { SERVER_LIFE, type BegunTransaction } from './pool.js';
 
 /** What became of a transaction whose COMMIT was sent but whose answer never came. */
@@ -23,7 +24,10 @@ export async function commitOutcome(db: Kysely<unknown>, begun: BegunTransaction
   if (begun.xid === '' || begun.life === '') return 'unknown';
   const deadline = Date.now() + PATIENCE_MS;
   while (Date.now() < deadline) {
-    const status = await statusOf(db, begun).catch(() => undefined);
+    // Unreachable: ask again. Any other error (an id "in the future" after a crash): nothing to learn.
+    const status = await statusOf(db, begun).catch((error: unknown) =>
+      isConnectionFailure(error) ? undefined : ('unknown' as const),
+    );
     if (status === 'committed' || status === 'aborted' || status === 'unknown') return status;
     await sleep(POLL_MS);
   }

@@ -55,10 +55,23 @@ const MIGRATION_LOCK = '3853314791062309107';
  * second process starting meanwhile waits for the lock and then finds nothing to do.
  */
 export async function migratePostgres(db: Kysely<unknown>, mode: MigrationMode): Promise<string[]> {
+  const { rows } = await sql<{ server_version_num: string }>`show server_version_num`.execute(db);
+  requireSupportedVersion(Number(rows[0]?.server_version_num));
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK}::bigint)`.execute(trx);
     return prepareSchema(trx, mode, steps);
   });
+}
+
+/** The oldest PostgreSQL the store runs on: 13, for `pg_current_xact_id` and `pg_xact_status` (./in-doubt.ts). */
+export const MIN_SERVER_VERSION_NUM = 130000;
+
+/** Refuses, with a message that says so, a PostgreSQL older than MIN_SERVER_VERSION_NUM (`server_version_num`). */
+export function requireSupportedVersion(versionNum: number): void {
+  if (!(versionNum >= MIN_SERVER_VERSION_NUM))
+    throw new Error(
+      `Gatehouse needs PostgreSQL 13 or later; this server is version ${Number.isFinite(versionNum) ? Math.floor(versionNum / 10000) : 'unknown'}`,
+    );
 }
 
 /** The migrations the database lacks, read without taking any lock. */
