@@ -84,6 +84,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     rateLimits: context.rateLimits,
     signInFailures: SIGN_IN_FAILURES,
     auditEvents: context.audit,
+    store: context.store,
   });
   // The count first: every request is counted, a refused one included.
   addSharedHooks(app, [drain.work, httpVersions, requestMetrics]);

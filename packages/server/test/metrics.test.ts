@@ -83,7 +83,7 @@ describe('GET /metrics (Prometheus text format)', () => {
     assert.ok(!text.includes('no-such-contact-123'));
   });
 
-  it('has a series at zero from the start for every catalog reason, problem and rate limit, and the process metrics', async () => {
+  it('has a series at zero from the start for every catalog reason, problem, rate limit and COMMIT-in-doubt outcome, and the process metrics', async () => {
     const fresh = await startTestServer();
     try {
       const { text } = await scrape(fresh);
@@ -95,6 +95,8 @@ describe('GET /metrics (Prometheus text format)', () => {
         assert.equal(sample(text, `gatehouse_rate_limit_refusals_total{limit="${limit}"}`), 0, limit);
       for (const reason of ['wrong_password', 'unknown_user', 'user_disabled', 'rate_limited'])
         assert.equal(sample(text, `gatehouse_sign_in_failures_total{reason="${reason}"}`), 0, reason);
+      for (const outcome of ['committed', 'aborted', 'unknown'])
+        assert.equal(sample(text, `gatehouse_store_commits_in_doubt_total{outcome="${outcome}"}`), 0, outcome);
       // prom-client's default process and Node.js metrics.
       assert.ok((sample(text, 'process_cpu_user_seconds_total') ?? 0) > 0);
       assert.ok((sample(text, 'nodejs_heap_size_used_bytes') ?? 0) > 0);

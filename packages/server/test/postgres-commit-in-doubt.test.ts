@@ -156,6 +156,12 @@ describe('a COMMIT whose answer is lost, on PostgreSQL (store/postgres/in-doubt.
     assert.deepEqual(again, { ok: false, reason: 'refresh_token_past_rotation_limit' });
   });
 
+  it('each COMMIT in doubt is counted by its outcome, for the metrics (gatehouse_store_commits_in_doubt_total)', () => {
+    // The three cuts above: two applied (a transaction, a refresh), one that never arrived.
+    assert.deepEqual(Object.fromEntries(store.commitsInDoubt?.() ?? []), { committed: 2, aborted: 1, unknown: 0 });
+    assert.deepEqual(Object.fromEntries(direct.commitsInDoubt?.() ?? []), { committed: 0, aborted: 0, unknown: 0 });
+  });
+
   it('the answer is trusted only from the server life the transaction ran in: another life (a crash, a restart, a failover) is unknown, a 503', async () => {
     const db = new Kysely<unknown>({
       dialect: new PostgresDialect({ pool: createPool(schema.url, { ...DEFAULT_POOL_SETTINGS, max: 1 }) }),

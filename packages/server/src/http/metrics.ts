@@ -7,6 +7,7 @@ import { constantTimeEqual } from '../primitives/constant-time.js';
 import { processRegistry } from './process-metrics.js';
 import { RequestDurations } from './request-durations.js';
 import type { SharedRequestWork } from './shared-hooks.js';
+import { COMMIT_IN_DOUBT_OUTCOMES, type CommitInDoubtOutcome } from '../store/store.js';
 
 /** What the metrics read of the rate limiter (abuse/rate-limiter.ts) at each scrape. */
 export interface RateLimitRefusals {
@@ -17,6 +18,11 @@ export interface RateLimitRefusals {
 /** What the metrics read of the audit trail (audit/audit.ts) at each scrape: the events it recorded, by name. */
 export interface AuditEventCounts {
   counts(): ReadonlyMap<AuditEventName, number>;
+}
+
+/** What the metrics read of the store at each scrape: COMMITs whose answer was lost, by outcome (store/store.ts). */
+export interface CommitsInDoubt {
+  commitsInDoubt?: () => ReadonlyMap<CommitInDoubtOutcome, number>;
 }
 
 /** Counts one event of a key: one addition, on the request path. */
@@ -68,9 +74,15 @@ export class Metrics {
   /**
    * `rateLimits`: the process's rate limiter, whose refusal counts are read at each scrape;
    * `signInFailures`: every reason a sign-in can be refused for (authorize/sign-in/steps);
-   * `auditEvents`: the process's audit trail, whose counts are read at each scrape.
+   * `auditEvents`: the process's audit trail, whose counts are read at each scrape;
+   * `store`: the process's store, whose COMMITs in doubt are read at each scrape.
    */
-  constructor(rateLimits?: RateLimitRefusals, signInFailures: readonly string[] = [], auditEvents?: AuditEventCounts) {
+  constructor(
+    rateLimits?: RateLimitRefusals,
+    signInFailures: readonly string[] = [],
+    auditEvents?: AuditEventCounts,
+    store?: CommitsInDoubt,
+  ) {
     const registry = new Registry();
     const registers = [registry];
     this.#oauthErrors = countedSeries(
@@ -126,6 +138,18 @@ export class Metrics {
         for (const limit of rateLimits?.limitNames() ?? []) this.inc({ limit }, refusals?.get(limit) ?? 0);
       },
     });
+    new Counter({
+      name: 'gatehouse_store_commits_in_doubt_total',
+      help: 'Transactions whose connection dropped during their COMMIT, by what the database said of them: committed (answered as such), aborted (run again) or unknown (answered 503). PostgreSQL only.',
+      labelNames: ['outcome'],
+      registers,
+      // The store counts them itself (store/ knows nothing of metrics); read at each scrape.
+      collect() {
+        this.reset();
+        const counts = store?.commitsInDoubt?.();
+        for (const outcome of COMMIT_IN_DOUBT_OUTCOMES) this.inc({ outcome }, counts?.get(outcome) ?? 0);
+      },
+    });
     this.requestDurations = new RequestDurations(registry);
     this.#exposed = Registry.merge([processRegistry(), registry]);
   }
@@ -166,6 +190,7 @@ interface MetricsOptions {
   /** Every reason a sign-in can be refused for, each counted from zero at start. */
   readonly signInFailures?: readonly string[];
   readonly auditEvents?: AuditEventCounts;
+  readonly store?: CommitsInDoubt;
 }
 
 /**
@@ -174,9 +199,9 @@ interface MetricsOptions {
  */
 export function metricsRoutes(
   app: FastifyInstance,
-  { token, rateLimits, signInFailures, auditEvents }: MetricsOptions = {},
+  { token, rateLimits, signInFailures, auditEvents, store }: MetricsOptions = {},
 ): SharedRequestWork {
-  const metrics = new Metrics(rateLimits, signInFailures, auditEvents);
+  const metrics = new Metrics(rateLimits, signInFailures, auditEvents, store);
   app.decorate('metrics', metrics);
   app.get('/metrics', async (request, reply) => {
     if (!mayScrape(request, token))

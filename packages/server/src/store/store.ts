@@ -16,8 +16,18 @@ export interface Store extends Repository {
   /** Rate-limit buckets: in memory on SQLite (one process), in a shared table on PostgreSQL. */
   readonly rateLimits: RateLimitStore;
   transaction<T>(work: (tx: Repository) => Promise<T>): Promise<T>;
+  /**
+   * Transactions whose connection dropped during their COMMIT, by what asking the database found
+   * (PostgreSQL: postgres/in-doubt.ts); a SQLite store has none. Read by the metrics at each scrape.
+   */
+  readonly commitsInDoubt?: () => ReadonlyMap<CommitInDoubtOutcome, number>;
   close(): Promise<void>;
 }
+
+/** What a COMMIT whose answer was lost turned out to be: applied, rolled back, or not known (a 503). */
+export type CommitInDoubtOutcome = 'committed' | 'aborted' | 'unknown';
+
+export const COMMIT_IN_DOUBT_OUTCOMES: readonly CommitInDoubtOutcome[] = ['committed', 'aborted', 'unknown'];
 
 /** Thrown when the store cannot take a lock in time; answered as a transient 503. */
 export class StoreBusyError extends Error {

@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
+import type { CommitInDoubtOutcome } from '../store.js';
 import { isConnectionFailure } from './connection-errors.js';
 import { SERVER_LIFE, type BegunTransaction } from './pool.js';
 
 /** What became of a transaction whose COMMIT was sent but whose answer never came. */
-export type CommitOutcome = 'committed' | 'aborted' | 'unknown';
+export type CommitOutcome = CommitInDoubtOutcome;
 
 /** How long an answer is waited for: the database up again, the old session ended. */
 const PATIENCE_MS = 2000;

@@ -68,7 +68,7 @@ export async function openPostgresStore({
     findClient: rows.cached((id) => repository.findClient(id)),
     findGrantLiveness: rows.cached((id) => repository.findGrantLiveness(id)),
     rateLimits: withUnavailableMapped(postgresRateLimitStore(db)),
-    transaction: postgresTransactions(db, hot),
+    ...postgresTransactions(db, hot),
     async close() {
       await db.destroy();
     },

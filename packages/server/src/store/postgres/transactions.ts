@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { createRepository, type Repository } from '../repository.js';
 import type { Database } from '../schema.js';
-import type { Store } from '../store.js';
+import { COMMIT_IN_DOUBT_OUTCOMES, type CommitInDoubtOutcome, type Store } from '../store.js';
 import { runTransaction } from './errors.js';
 import { commitOutcome } from './in-doubt.js';
 import type { BegunTransaction } from './pool.js';
@@ -22,8 +22,14 @@ const ROLLBACK = CompiledQuery.raw('rollback');
 export function postgresTransactions(
   db: Kysely<Database>,
   hot: (executor: Kysely<Database>, lockRows: boolean) => TokenPathMethods,
-): Store['transaction'] {
-  return <T>(work: (tx: Repository) => Promise<T>) =>
+): Pick<Store, 'transaction' | 'commitsInDoubt'> {
+  const inDoubt = new Map<CommitInDoubtOutcome, number>(COMMIT_IN_DOUBT_OUTCOMES.map((outcome) => [outcome, 0]));
+  const settle = async (begun: BegunTransaction) => {
+    const outcome = await commitOutcome(db as Kysely<unknown>, begun);
+    inDoubt.set(outcome, (inDoubt.get(outcome) ?? 0) + 1);
+    return outcome;
+  };
+  const transaction = <T>(work: (tx: Repository) => Promise<T>) =>
     runTransaction<BegunTransaction, T>(
       (committing) =>
         db.connection().execute(async (connection) => {
@@ -40,6 +46,7 @@ export function postgresTransactions(
           await connection.executeQuery(COMMIT);
           return result;
         }),
-      (begun) => commitOutcome(db as Kysely<unknown>, begun),
+      settle,
     );
+  return { transaction, commitsInDoubt: () => inDoubt };
 }
