@@ -93,6 +93,9 @@ describe(
       figures.answered503 = load.count(503);
       figures.refreshTokensRetriedAfter503AndWorked = load.retriedAfter503;
       figures.recordsCreated = load.records.length;
+      // How many COMMITs lost their answer and what asking the database found (the single node's;
+      // reported, not asserted: it depends on where the terminations fall).
+      figures.commitsInDoubt = await commitsInDoubt(server.url);
       t.diagnostic(JSON.stringify(figures));
 
       assert.equal(server.child.exitCode, null, `the server exited: ${server.output()}`);
@@ -143,4 +146,12 @@ async function spawnWorkers(env: Record<string, string>, count: number): Promise
     }
   }
   return { url, child, output: () => output, stop };
+}
+
+/** A node's `gatehouse_store_commits_in_doubt_total` series, read off its /metrics (loopback may scrape). */
+async function commitsInDoubt(url: string): Promise<string> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return [...text.matchAll(/^gatehouse_store_commits_in_doubt_total\{outcome="(\w+)"\} (\d+)$/gm)]
+    .map(([, outcome, count]) => `${outcome} ${count}`)
+    .join(', ');
 }
