@@ -592,7 +592,9 @@ async function main() {
   // A run that failed without reporting a failing test (it crashed, or a file did not load) still counts.
   if (failed > 0 && totals.fail === 0) totals.fail = failed;
   const mark = process.stdout.isTTY ? '\u2139' : '#'; // as the reporter in use writes them: spec or TAP
-  console.log(`${mark} all tiers run: ${[...new Set(timings.map((t) => `${t.tier}/${t.pkg}`))].join(' ')}`);
+  console.log(
+    `${mark} all tiers run: ${[...new Set(timings.map((t) => (t.script === undefined ? `${t.tier}/${t.pkg}` : `check/${t.script}`)))].join(' ')}`,
+  );
   for (const c of COUNTS) console.log(`${mark} ${c} ${totals[c]}`);
   return failed === 0 ? 0 : 1;
 }

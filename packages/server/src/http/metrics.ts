@@ -7,7 +7,7 @@ import { constantTimeEqual } from '../primitives/constant-time.js';
 import { processRegistry } from './process-metrics.js';
 import { RequestDurations } from './request-durations.js';
 import type { SharedRequestWork } from './shared-hooks.js';
-import { COMMIT_IN_DOUBT_OUTCOMES, type CommitInDoubtOutcome } from '../store/store.js';
+import { COMMIT_IN_DOUBT_OUTCOMES, type Store } from '../store/store.js';
 
 /** What the metrics read of the rate limiter (abuse/rate-limiter.ts) at each scrape. */
 export interface RateLimitRefusals {
@@ -20,10 +20,8 @@ export interface AuditEventCounts {
   counts(): ReadonlyMap<AuditEventName, number>;
 }
 
-/** What the metrics read of the store at each scrape: COMMITs whose answer was lost, by outcome (store/store.ts). */
-export interface CommitsInDoubt {
-  commitsInDoubt?: () => ReadonlyMap<CommitInDoubtOutcome, number>;
-}
+/** What the metrics read of the store at each scrape: COMMITs whose answer was lost, by outcome. */
+export type CommitsInDoubt = Pick<Store, 'commitsInDoubt'>;
 
 /** Counts one event of a key: one addition, on the request path. */
 type CountOf<K extends string> = (key: K) => void;

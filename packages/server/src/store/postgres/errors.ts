@@ -1,4 +1,4 @@
-import { StoreBusyError } from '../store.js';
+import { StoreBusyError, type CommitInDoubtOutcome } from '../store.js';
 import { isConnectionFailure } from './connection-errors.js';
 
 /** How often a transaction that lost a serialization race or a deadlock is tried again. */
@@ -27,7 +27,7 @@ export interface Committing<B, T> {
  */
 export async function runTransaction<B, T>(
   run: (committing: (reached: Committing<B, T>) => void) => Promise<T>,
-  outcomeOf: (begun: B) => Promise<'committed' | 'aborted' | 'unknown'>,
+  outcomeOf: (begun: B) => Promise<CommitInDoubtOutcome>,
 ): Promise<T> {
   let reconnects = 0;
   for (let attempt = 1; ; attempt++) {

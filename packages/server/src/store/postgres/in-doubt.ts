@@ -4,9 +4,6 @@ import type { CommitInDoubtOutcome } from '../store.js';
 import { isConnectionFailure } from './connection-errors.js';
 import { SERVER_LIFE, type BegunTransaction } from './pool.js';
 
-/** What became of a transaction whose COMMIT was sent but whose answer never came. */
-export type CommitOutcome = CommitInDoubtOutcome;
-
 /** How long an answer is waited for: the database up again, the old session ended. */
 const PATIENCE_MS = 2000;
 const POLL_MS = 50;
@@ -21,7 +18,7 @@ const POLL_MS = 50;
  *
  * @see https://www.postgresql.org/docs/current/functions-info.html#FUNCTIONS-PG-SNAPSHOT
  */
-export async function commitOutcome(db: Kysely<unknown>, begun: BegunTransaction): Promise<CommitOutcome> {
+export async function commitOutcome(db: Kysely<unknown>, begun: BegunTransaction): Promise<CommitInDoubtOutcome> {
   if (begun.xid === '' || begun.life === '') return 'unknown';
   const deadline = Date.now() + PATIENCE_MS;
   while (Date.now() < deadline) {
@@ -29,13 +26,16 @@ export async function commitOutcome(db: Kysely<unknown>, begun: BegunTransaction
     const status = await statusOf(db, begun).catch((error: unknown) =>
       isConnectionFailure(error) ? undefined : ('unknown' as const),
     );
-    if (status === 'committed' || status === 'aborted' || status === 'unknown') return status;
+    if (status !== undefined) return status;
     await sleep(POLL_MS);
   }
   return 'unknown';
 }
 
-async function statusOf(db: Kysely<unknown>, { xid, life }: BegunTransaction): Promise<CommitOutcome | undefined> {
+async function statusOf(
+  db: Kysely<unknown>,
+  { xid, life }: BegunTransaction,
+): Promise<CommitInDoubtOutcome | undefined> {
   const { rows } = await sql<{
     status: string | null;
     life: string;
