@@ -121,6 +121,23 @@ for (const dialect of DIALECTS)
       assert.equal(await hot.findGrantLiveness('missing'), undefined);
     });
 
+    it("reads an OpenID grant's user by subject as the repository does (its claims parsed, its flags as booleans)", async () => {
+      const user = {
+        username: 'alice',
+        passwordHash: 'scrypt$not-a-real-hash',
+        createdAt: NOW,
+        updatedAt: NOW + 1,
+        subject: 'alice-subject',
+        claims: { email: 'alice@example.com', email_verified: true, name: 'Alice' },
+        disabledAt: null,
+        secondFactorRequired: true,
+      };
+      await kysely.insertUser(user);
+      assert.deepEqual(await hot.findUserBySubject('alice-subject'), user);
+      assert.deepEqual(await hot.findUserBySubject('alice-subject'), await kysely.findUserBySubject('alice-subject'));
+      assert.equal(await hot.findUserBySubject('alice'), undefined, 'a username is not a subject');
+    });
+
     it('writes rows that the repository reads back as written', async () => {
       await hot.insertRefreshToken({ id: 't2', grantId: 'g1', useCount: 0, issuedAt: NOW, expiresAt: NOW + 60 });
       await hot.updateRefreshToken('t2', { useCount: 1, expiresAt: NOW + 5 });

@@ -50,7 +50,7 @@ export function createOidcRepository(db: Kysely<Database>): OidcRepository {
       return Number(result.numUpdatedRows) > 0;
     },
     async findUserBySubject(subject) {
-      const row = await db.selectFrom('users').selectAll().where('subject', '=', subject).executeTakeFirst();
+      const row = await tokenPathQueries.findUserBySubject(db, { subject }).executeTakeFirst();
       return row && userFromRow(row);
     },
     async renameUser(from, to, now) {

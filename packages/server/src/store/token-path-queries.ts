@@ -116,6 +116,10 @@ export const tokenPathQueries = {
       .where('grant_id', '=', p.id)
       .returning(['auth_time', 'amr']),
 
+  /** A user by its subject: an OpenID grant's refresh reads it for the ID token's claims (OIDC Core §12.2). */
+  findUserBySubject: (db: Kysely<Database>, p: { subject: string }) =>
+    db.selectFrom('users').selectAll().where('subject', '=', p.subject),
+
   /** A DPoP proof seen (dpop-repository.ts): a new id is inserted, one noted before changes nothing. */
   noteDpopProof: (db: Kysely<Database>, p: { id: string; expiresAt: number }) =>
     db
@@ -158,6 +162,7 @@ export type TokenPathMethods = Pick<
   | 'updateRefreshToken'
   | 'rotateFamily'
   | 'touchGrantUse'
+  | 'findUserBySubject'
   | 'insertRecord'
   | 'noteDpopProof'
 >;

@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import { queryTemplate, type QueryTemplate } from '../query-template.js';
 import { amrFromColumn, clientFromRow, grantFromRow, grantLivenessFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
+import { userFromRow } from '../identity-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries, type TokenPathMethods } from '../token-path-queries.js';
 import { rotationQueries } from './rotation.js';
 
@@ -31,6 +32,7 @@ export function postgresHotQueries(
     rotate: queryTemplate(db, rotationQueries.rotate),
     rotateWithSuccessor: queryTemplate(db, rotationQueries.rotateWithSuccessor),
     touchGrantUse: queryTemplate(db, q.touchGrantUse),
+    findUserBySubject: queryTemplate(db, q.findUserBySubject),
     insertRecord: queryTemplate(db, q.insertRecord),
     noteDpopProof: queryTemplate(db, q.noteDpopProof),
   };
@@ -88,6 +90,10 @@ export function postgresHotQueries(
       async touchGrantUse(id, now) {
         const row = await first(t.touchGrantUse, { id, now });
         return row && { authTime: Number(row.auth_time), amr: amrFromColumn(row.amr) };
+      },
+      async findUserBySubject(subject) {
+        const row = await first(t.findUserBySubject, { subject });
+        return row && userFromRow(row);
       },
       async insertRecord(r) {
         await run(t.insertRecord, { ...r, body: JSON.stringify(r.body) });

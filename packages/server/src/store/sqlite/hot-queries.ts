@@ -4,6 +4,7 @@ import type { Repository } from '../repository.js';
 import { amrFromColumn, clientFromRow, grantFromRow, grantLivenessFromRow, revokedGrantFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
 import { queryTemplate } from '../query-template.js';
+import { userFromRow } from '../identity-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries, type TokenPathMethods } from '../token-path-queries.js';
 
 /** The repository methods every token request runs, and which this file runs on prepared statements. */
@@ -29,6 +30,7 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
   const insertRefreshToken = prepare(database, db, q.insertRefreshToken);
   const updateRefreshToken = prepare(database, db, q.updateRefreshToken);
   const touchGrantUse = prepare(database, db, q.touchGrantUse);
+  const findUserBySubject = prepare(database, db, q.findUserBySubject);
   const insertRecord = prepare(database, db, q.insertRecord);
   const noteDpopProof = prepare(database, db, q.noteDpopProof);
 
@@ -67,6 +69,10 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
     async touchGrantUse(id, now) {
       const row = touchGrantUse.get({ id, now });
       return row && { authTime: row.auth_time, amr: amrFromColumn(row.amr) };
+    },
+    async findUserBySubject(subject) {
+      const row = findUserBySubject.get({ subject });
+      return row && userFromRow(row);
     },
     async insertRecord(r) {
       insertRecord.run({ ...r, body: JSON.stringify(r.body) });

@@ -64,6 +64,7 @@ export async function openSqliteStore({
     findGrant: hot.findGrant,
     findGrantLiveness: hot.findGrantLiveness,
     findRefreshToken: hot.findRefreshToken,
+    findUserBySubject: hot.findUserBySubject,
   });
 
   return {
