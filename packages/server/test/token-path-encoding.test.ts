@@ -49,14 +49,14 @@ describe('signed JWTs: the JOSE header (RFC 7515 §4.1)', () => {
   const decodedHeader = (jwt: string): unknown =>
     JSON.parse(Buffer.from(jwt.split('.')[0] as string, 'base64url').toString('utf8'));
 
-  it('each token names its own alg, typ and kid, in that order, whatever was signed before', () => {
+  it('each token names its own alg, typ and kid, in that order, whatever was signed before', async () => {
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const tokens = [
       signEs256Jwt({ alg: 'ES256', typ: 'at+jwt', kid: 'one' }, { n: 1 }, ec.privateKey),
       signEs256Jwt({ alg: 'ES256', typ: 'at+jwt', kid: 'two' }, { n: 2 }, ec.privateKey),
       signEs256Jwt({ alg: 'ES256', typ: 'JWT', kid: 'one' }, { n: 3 }, ec.privateKey),
-      signRs256Jwt({ alg: 'RS256', typ: 'JWT', kid: 'one' }, { n: 4 }, rsa.privateKey),
+      await signRs256Jwt({ alg: 'RS256', typ: 'JWT', kid: 'one' }, { n: 4 }, rsa.privateKey),
       // typ and kid that would run together were they only joined with a space.
       signEs256Jwt({ alg: 'ES256', typ: 'JWT', kid: 'one x' }, { n: 5 }, ec.privateKey),
       signEs256Jwt({ alg: 'ES256', typ: 'JWT one', kid: 'x' }, { n: 5 }, ec.privateKey),
@@ -81,5 +81,27 @@ describe('signed JWTs: the JOSE header (RFC 7515 §4.1)', () => {
       Buffer.from(signature, 'base64url'),
     );
     assert.equal(valid, true);
+  });
+});
+
+describe('RS256 ID token signatures are made off the event loop (OIDC Core §15.1: RS256 for every client by default)', () => {
+  it('the loop runs other work while RSA signatures are made, and each signature verifies (RFC 7518 §3.3)', async () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const header = { alg: 'RS256', typ: 'JWT', kid: 'k' } as const;
+    let signed = 0;
+    const signing = Array.from({ length: 8 }, (_, n) =>
+      signRs256Jwt(header, { n }, rsa.privateKey).then((jwt) => {
+        signed += 1;
+        return jwt;
+      }),
+    );
+    // Signed on the loop, all eight would be settled before the next turn; on libuv's pool they take
+    // at least two signatures' time (8 on 4 threads), far longer than reaching the next turn.
+    const settledByNextTurn = await new Promise<number>((resolve) => setImmediate(() => resolve(signed)));
+    assert.ok(settledByNextTurn < signing.length, `all ${signed} signatures were made before the loop's next turn`);
+    for (const jwt of await Promise.all(signing)) {
+      const [h, p, s] = jwt.split('.') as [string, string, string];
+      assert.equal(verify('sha256', Buffer.from(`${h}.${p}`), rsa.publicKey, Buffer.from(s, 'base64url')), true);
+    }
   });
 });

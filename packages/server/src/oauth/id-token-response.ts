@@ -30,7 +30,7 @@ export async function withIdToken(
   if (!c.scope.includes(OPENID_SCOPE)) return response;
   const user = await store.findUserBySubject(c.grant.subject);
   if (!user) return response;
-  const id_token = idTokens.mint({
+  const id_token = await idTokens.mint({
     client: c.client,
     user,
     scope: c.scope,

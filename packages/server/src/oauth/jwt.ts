@@ -13,11 +13,19 @@ export function signEs256Jwt(header: JwsHeader, payload: object, key: KeyObject)
 
 /**
  * Compact JWS with RS256 (RFC 7518 §3.3: RSASSA-PKCS1-v1_5 with SHA-256), for ID tokens (OIDC Core
- * §15.1 makes RS256 the algorithm every provider supports).
+ * §15.1 makes RS256 the algorithm every provider supports). Signed on libuv's thread pool, not on
+ * the event loop: an RSA-2048 signature costs about ten ES256 ones (320-370 µs against 39 on the
+ * bench's machine), and meanwhile the loop serves other requests, so that one process uses a second
+ * core for them (docs/performance.md, session 20).
  */
-export function signRs256Jwt(header: JwsHeader, payload: object, key: KeyObject): string {
+export function signRs256Jwt(header: JwsHeader, payload: object, key: KeyObject): Promise<string> {
   const signingInput = `${encodedHeader(header)}.${base64url(payload)}`;
-  return `${signingInput}.${sign('sha256', Buffer.from(signingInput), key).toString('base64url')}`;
+  return new Promise((resolve, reject) => {
+    sign('sha256', Buffer.from(signingInput), key, (error, signature) => {
+      if (error) reject(error);
+      else resolve(`${signingInput}.${signature.toString('base64url')}`);
+    });
+  });
 }
 
 /** The JOSE header of a token signed here (RFC 7515 §4.1): its algorithm, key id and type. */
