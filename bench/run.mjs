@@ -45,6 +45,11 @@ const RSS_TARGET_MB = 200;
  */
 const SCENARIOS = [
   { id: 'refresh', title: 'refresh grant, rotation (64 chains)', kind: 'refresh', peers: ['gatehouse', 'floor', 'floor+fastify', 'oidc-provider', 'node:http'], stored: CHAINS },
+  // Issue 30's targets are for every feature on: an OpenID grant (a new ID token, signed, with each
+  // refresh: OIDC Core §12.2) of a client with a replay window configured, each token sent once. The
+  // refresh targets are read on it: against the floor of `refresh` in the same run (the floor is the
+  // issue's, with no OpenID), and against oidc-provider serving OpenID grants too (an ID token each).
+  { id: 'refresh-oidc', title: 'refresh, every feature on: an OpenID grant (an ID token each time), a 300 s replay window', kind: 'refresh', peers: ['gatehouse', 'oidc-provider'], stored: CHAINS, replayWindow: 300, openid: true },
   { id: 'refresh-replay', title: 'refresh, each token replayed once inside a 300 s window', kind: 'refreshReplay', peers: ['gatehouse'], stored: CHAINS, replayWindow: 300 },
   // Tracing on (TRACING=otlp, every span exported to a local OTLP sink): its cost beside `refresh`, where it is off.
   { id: 'refresh-traced', title: 'refresh grant, TRACING=otlp to a local OTLP receiver', kind: 'refresh', peers: ['gatehouse'], stored: CHAINS, tracing: true },
@@ -121,6 +126,7 @@ async function measure(scenario, peer, run) {
       scope: 'contacts:read', publicClientId: server.publicClientId, redirectUri: server.redirectUri, username: server.username, password: server.password,
       ...(server.dpopJwk === undefined ? {} : { dpopJwk: server.dpopJwk, dpopAccessToken: server.dpopAccessToken }),
       ...(scenario.kind === 'refreshDpop' ? { clientId: server.clientId, htu: 'http://localhost/token' } : {}),
+      ...(scenario.openid ? { expectIdToken: true } : {}),
     };
     const pids = [server.child.pid, ...(server.others ?? []).map((c) => c.pid)];
     if (!scenario.postgres) return await runLoad(plan, pids);
@@ -234,7 +240,7 @@ async function startGatehouse(scenario, run) {
   const database = join(work, `${scenario.id}-${run}.db`);
   rmSync(database, { force: true });
   copyFileSync(template.file, database);
-  const chains = scenario.kind === 'refreshDpop' ? 'dpop-chains' : 'chains';
+  const chains = scenario.kind === 'refreshDpop' ? 'dpop-chains' : scenario.openid ? 'oidc-chains' : 'chains';
   const { tokens, accessToken, dpopJwk, clientId } = JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), chains, database, String(CHAINS)]));
   const flags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${scenario.id}-${run}.cpuprofile`] : [];
   const tracing = scenario.tracing ? await startOtlpSink() : undefined;
@@ -371,7 +377,8 @@ const PEER_SERVERS = {
 async function startPeer(peer, scenario, run) {
   const name = `${scenario.id}-${peer.replace(/[^\w]+/g, '-')}-${run}.cpuprofile`;
   const flags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}`] : [];
-  const child = spawn(process.execPath, [...flags, join(BENCH, PEER_SERVERS[peer]), String(CHAINS)], { cwd: BENCH, stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = [String(CHAINS), ...(scenario.openid ? ['openid'] : [])];
+  const child = spawn(process.execPath, [...flags, join(BENCH, PEER_SERVERS[peer]), ...args], { cwd: BENCH, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = JSON.parse(await firstLine(child, /^\{"ready":true/));
   return {
     child, port: ready.port, clientId: ready.clientId ?? 'bench', clientSecret: ready.clientSecret ?? 'secret',
@@ -476,13 +483,16 @@ function renderReport(results) {
   const has = (id) => SCENARIOS.some((s) => s.id === id);
   const targets = [];
   // The targets of DESIGN.md ("Non-functional") and issue 30, with every feature on.
-  const target = (label, scenario, peer, min) => {
-    if (!has(scenario) || !SCENARIOS.find((s) => s.id === scenario).peers.includes(peer)) return;
-    const r = ratio(scenario, 'gatehouse', scenario, peer);
-    targets.push([label, fmtRatio(r), r >= min]);
+  // `base`: the scenario the peer ran in, when Gatehouse's is another (refresh-oidc against refresh's peers).
+  const target = (label, scenario, peer, min, base = scenario) => {
+    if (!has(scenario) || !has(base) || !SCENARIOS.find((s) => s.id === base).peers.includes(peer)) return;
+    const r = ratio(scenario, 'gatehouse', base, peer);
+    targets.push([label, fmtRatio(r), min === undefined || r >= min]);
   };
-  target('refresh ≥ 0.9× the floor', 'refresh', 'floor', 0.9);
-  target('refresh ≥ 1.5× oidc-provider', 'refresh', 'oidc-provider', 1.5);
+  target('refresh, every feature on (refresh-oidc) ≥ 0.9× the floor', 'refresh-oidc', 'floor', 0.9, 'refresh');
+  target('refresh, every feature on (refresh-oidc) ≥ 1.5× oidc-provider (OpenID grants too)', 'refresh-oidc', 'oidc-provider', 1.5);
+  target('refresh without OpenID or a replay window (refresh), × the floor (reported)', 'refresh', 'floor');
+  target('refresh without OpenID or a replay window (refresh), × oidc-provider (reported)', 'refresh', 'oidc-provider');
   target('introspection ≥ 0.8× its floor', 'introspect', 'floor', 0.8);
   target('introspection ≥ 2× oidc-provider', 'introspect', 'oidc-provider', 2);
   // What the two floor targets leave for Gatehouse once its framework is paid for: the floor's own

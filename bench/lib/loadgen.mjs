@@ -25,6 +25,8 @@ function refresh(chain) {
       const json = JSON.parse(body);
       if (typeof json.refresh_token !== 'string' || typeof json.access_token !== 'string') fail('no refresh_token/access_token in a refresh answer', body);
       if (full && json.token_type?.toLowerCase() !== 'bearer') fail('token_type is not Bearer', body);
+      // An OpenID grant's refresh answers a new ID token every time (OIDC Core §12.2, as Gatehouse serves it).
+      if (plan.expectIdToken && typeof json.id_token !== 'string') fail('no id_token in an OpenID grant\'s refresh answer', body);
       chain.token = json.refresh_token;
     },
   };

@@ -4,7 +4,9 @@
 // token are created through the provider's own models before it listens — what an authorization
 // code exchange would have stored — as the provider's own test suite does.
 //
-// Argument: the number of chains. Prints one JSON line: port, client credentials, the tokens.
+// Arguments: the number of chains, then `openid` for OpenID Connect grants (scope openid, so that
+// every refresh answers a new ID token, signed RS256 as the client's default, like Gatehouse's
+// refresh-oidc scenario). Prints one JSON line: port, client credentials, the tokens.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -19,10 +21,11 @@ const { default: QuickLRU } = await import(pathToFileURL(providerRequire.resolve
 setStorage(new QuickLRU({ maxSize: 50_000 }));
 
 const chains = Number(process.argv[2] ?? 64);
+const openid = process.argv[3] === 'openid';
 const CLIENT_ID = 'bench';
 const CLIENT_SECRET = randomBytes(32).toString('base64url');
-// offline_access is what enables the refresh_token grant in oidc-provider; no openid, so no ID token.
-const SCOPE = 'offline_access contacts:read';
+// offline_access is what enables the refresh_token grant in oidc-provider; openid adds an ID token to each.
+const SCOPE = `${openid ? 'openid ' : ''}offline_access contacts:read`;
 const DAY = 24 * 60 * 60;
 
 // Keys of its own, so the provider does not run on (and warn about) its development keys.
@@ -53,7 +56,9 @@ for (let i = 0; i < chains; i++) {
   const grant = new provider.Grant({ accountId, clientId: CLIENT_ID });
   grant.addOIDCScope(SCOPE);
   const grantId = await grant.save();
-  const refreshToken = new provider.RefreshToken({ accountId, client, grantId, scope: SCOPE, gty: 'authorization_code' });
+  // An OpenID grant's refresh token carries its sign-in's time and methods, as a code exchange stores them.
+  const signIn = openid ? { authTime: Math.floor(Date.now() / 1000), amr: ['pwd'] } : {};
+  const refreshToken = new provider.RefreshToken({ accountId, client, grantId, scope: SCOPE, gty: 'authorization_code', ...signIn });
   tokens.push(await refreshToken.save());
 }
 

@@ -7,6 +7,9 @@
 //   node setup/gatehouse.mjs chains <db> <chains>   <chains> grants of one user issued as `gatehouse
 //       grants issue` issues them, each with its first refresh token, and an access token with
 //       contacts:write; prints {"tokens", "accessToken"}.
+//   node setup/gatehouse.mjs oidc-chains <db> <chains>   the same, as OpenID Connect grants: scope
+//       `openid` too, and the user's password sign-in recorded for each grant as a code exchange
+//       records it (OIDC Core §12.2: every refresh then answers a new ID token with its auth_time).
 //
 // The growth fill is written straight through better-sqlite3 in one transaction: families of
 // FAMILY_SIZE refresh tokens in grants of the bench client, each token the SHA-256 digest of 32
@@ -19,6 +22,8 @@ import { addUser, createContext, issueOperatorGrant, openStore, registerClient }
 const [step, filename, countArg = '0', replayWindowArg = '0'] = process.argv.slice(2);
 const CLIENT_ID = 'bench';
 const SCOPE = ['contacts:read', 'contacts:write'];
+/** The client may also be granted `openid` (the oidc-chains); the other chains are granted SCOPE alone. */
+const CLIENT_SCOPE = ['openid', ...SCOPE];
 const FAMILY_SIZE = 5;
 const CHAIN_USER = 'bench-user';
 const DAY = 24 * 60 * 60;
@@ -35,7 +40,7 @@ if (step === 'client') {
   const context = await createContext(store, 'http://localhost', CONTEXT_OPTIONS);
   const now = context.clock.now();
   const { secret } = await registerClient(store, {
-    id: CLIENT_ID, name: 'Benchmark', scope: SCOPE, redirectUris: ['https://client.example/callback'], accessTokenTtl: DAY,
+    id: CLIENT_ID, name: 'Benchmark', scope: CLIENT_SCOPE, redirectUris: ['https://client.example/callback'], accessTokenTtl: DAY,
     replayWindow: Number(replayWindowArg),
   }, now);
   // The client credentials scenario's service account, and the sign-in and code-flow scenarios'
@@ -55,15 +60,18 @@ if (step === 'client') {
     serviceClientId: SERVICE_CLIENT_ID, serviceClientSecret: serviceSecret,
     publicClientId: PUBLIC_CLIENT_ID, redirectUri: REDIRECT_URI, username: SIGN_IN_USER, password: SIGN_IN_PASSWORD,
   })}\n`);
-} else if (step === 'chains') {
+} else if (step === 'chains' || step === 'oidc-chains') {
   const store = await openStore(storeUrl(filename));
   const context = await createContext(store, 'http://localhost', CONTEXT_OPTIONS);
+  const openid = step === 'oidc-chains';
   const tokens = [];
   let accessToken = '';
   // A grant is a user's (its tokens' sub is the user's subject): one user holds every chain.
   if (!(await store.findUser(CHAIN_USER))) await addUser(store, CHAIN_USER, randomBytes(16).toString('hex'), context.clock.now());
   for (let i = 0; i < Number(countArg); i++) {
-    const issued = await issueOperatorGrant(context, CLIENT_ID, CHAIN_USER, SCOPE);
+    const issued = await issueOperatorGrant(context, CLIENT_ID, CHAIN_USER, openid ? ['openid', ...SCOPE] : SCOPE);
+    // What a code exchange after a password sign-in stores beside its grant (its auth_time and amr).
+    if (openid) await store.insertGrantAuthentication(issued.grant_id, context.clock.now(), ['pwd']);
     tokens.push(issued.refresh_token);
     accessToken = issued.access_token;
   }
@@ -97,7 +105,7 @@ if (step === 'client') {
   db.close();
   process.stdout.write(`${JSON.stringify({ tokens, accessToken: '', dpopJwk, clientId })}\n`);
 } else {
-  process.stderr.write('usage: gatehouse.mjs client <db> <stored> [replay window s] | chains <db> <chains>\n');
+  process.stderr.write('usage: gatehouse.mjs client <db> <stored> [replay window s] | chains|oidc-chains|dpop-chains <db> <chains>\n');
   process.exit(2);
 }
 
