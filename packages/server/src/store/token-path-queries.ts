@@ -5,11 +5,12 @@ import type { Repository } from './repository.js';
 import type { Database } from './schema.js';
 
 /**
- * The queries every token request runs (and the REST API's insert, once per 201), each defined once,
- * here. The repository runs them through Kysely; the SQLite store compiles each once and prepares
- * the compiled SQL (`sqlite/hot-queries.ts`), which saves building, compiling and preparing a query
- * on every call — together most of a refresh's CPU time. A query takes its parameters as one object,
- * so that it can be compiled with placeholders in their place.
+ * The queries every token request runs (and the REST API's insert, once per 201; an OpenID refresh's
+ * read of its user), each defined once, here. The repository runs them through Kysely; the SQLite
+ * store compiles each once and prepares the compiled SQL (`sqlite/hot-queries.ts`), which saves
+ * building, compiling and preparing a query on every call — together most of a refresh's CPU time.
+ * A query takes its parameters as one object, so that it can be compiled with placeholders in their
+ * place.
  */
 export const tokenPathQueries = {
   findClient: (db: Kysely<Database>, p: { id: string }) => db.selectFrom('clients').selectAll().where('id', '=', p.id),
