@@ -2,7 +2,9 @@ import { sign, type KeyObject } from 'node:crypto';
 
 /**
  * Compact JWS with ES256 (RFC 7515 §7.1, RFC 7518 §3.4), signed with node:crypto: on the token hot
- * path it is several times faster than a general JOSE library. Verification is jose's job.
+ * path it is several times faster than a general JOSE library. Verification is jose's job. Signed on
+ * the event loop: handed to libuv's pool, as RS256 is below, a refresh cost more CPU and answered
+ * fewer requests a second (docs/performance.md, session 20).
  */
 export function signEs256Jwt(header: JwsHeader, payload: object, key: KeyObject): string {
   const signingInput = `${encodedHeader(header)}.${base64url(payload)}`;
