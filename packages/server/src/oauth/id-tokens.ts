@@ -42,7 +42,7 @@ export class IdTokens {
   }
 
   /** The signed ID token; an RS256 one is signed off the event loop (jwt.ts). */
-  mint(r: IdTokenRequest): Promise<string> {
+  async mint(r: IdTokenRequest): Promise<string> {
     const alg = r.client.idTokenAlg ?? 'RS256';
     const { kid, key } = this.#keys.signingKeyFor(alg);
     const claims = {
@@ -65,7 +65,7 @@ export class IdTokens {
       ...(r.amr === null || r.amr.length === 0 ? {} : { acr: acrOf(r.amr) }),
     };
     const header = { alg, typ: 'JWT', kid };
-    return alg === 'RS256' ? signRs256Jwt(header, claims, key) : Promise.resolve(signEs256Jwt(header, claims, key));
+    return alg === 'RS256' ? signRs256Jwt(header, claims, key) : signEs256Jwt(header, claims, key);
   }
 }
 
