@@ -1,4 +1,4 @@
-import { trustedIssuersFrom, type TrustedIssuerConfig } from './oauth/trusted-issuers.js';
+import { trustedIssuersFrom, type TrustedIssuerConfig } from './oauth/token-exchange/index.js';
 import ipaddr from 'ipaddr.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,11 +9,11 @@ import { logFormatFrom, type LogFormat } from './http/log-format.js';
 import { projectRoot } from './project-root.js';
 import type { TracingMode } from './telemetry/start.js';
 import { SECOND_FACTOR_POLICIES, type SecondFactorPolicy } from './primitives/records.js';
-import { REGISTRATION_POLICIES, type RegistrationPolicy } from './oauth/dynamic-registration.js';
-import { DEFAULT_AUTHORIZATION_CODE_TTL, MAX_AUTHORIZATION_CODE_TTL } from './oauth/authorization-codes.js';
-import { clientIdMetadataFromEnv } from './oauth/client-id-metadata-config.js';
+import { REGISTRATION_POLICIES, type RegistrationPolicy } from './oauth/clients/index.js';
+import { DEFAULT_AUTHORIZATION_CODE_TTL, MAX_AUTHORIZATION_CODE_TTL } from './oauth/tokens/index.js';
+import { clientIdMetadataFromEnv } from './oauth/client-id-metadata/index.js';
 import { PASSWORD_HASH_COSTS } from './users/passwords.js';
-import type { ClientIdMetadataPolicy } from './oauth/client-id-metadata.js';
+import type { ClientIdMetadataPolicy } from './oauth/client-id-metadata/index.js';
 
 /** Configuration from the environment; every variable is optional. */
 export interface ServerConfig {
@@ -45,17 +45,17 @@ export interface ServerConfig {
   readonly rateLimits: RateLimitPolicies;
   /** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_HEADER_BYTES, MAX_CONNECTIONS. */
   readonly connectionLimits: ConnectionLimits;
-  /** KEY_ENCRYPTION_KEY: when set, signing keys are sealed at rest under it (oauth/key-sealing.ts). */
+  /** KEY_ENCRYPTION_KEY: when set, signing keys are sealed at rest under it (oauth/keys/key-sealing.ts). */
   readonly keyEncryptionKey?: string;
-  /** CLIENT_REGISTRATION: off (default), token or open (oauth/dynamic-registration.ts). */
+  /** CLIENT_REGISTRATION: off (default), token or open (oauth/clients/dynamic-registration.ts). */
   readonly clientRegistration: RegistrationPolicy;
-  /** CLIENT_ID_METADATA_DOCUMENTS and CLIENT_ID_METADATA_* (oauth/client-id-metadata-config.ts). */
+  /** CLIENT_ID_METADATA_DOCUMENTS and CLIENT_ID_METADATA_* (oauth/client-id-metadata/client-id-metadata-config.ts). */
   readonly clientIdMetadata: Partial<ClientIdMetadataPolicy>;
   /** UPSTREAMS_FILE: upstream OpenID Providers `serve` applies at start (docs/federation.md). */
   readonly upstreamsFile?: string;
   /** TRACING: off (default), otlp or api (telemetry/start.ts). */
   readonly tracing: TracingMode;
-  /** TOKEN_EXCHANGE_TRUSTED_ISSUERS: whose JWTs a token exchange takes (oauth/trusted-issuers.ts). */
+  /** TOKEN_EXCHANGE_TRUSTED_ISSUERS: whose JWTs a token exchange takes (oauth/token-exchange/trusted-issuers.ts). */
   readonly trustedIssuers: readonly TrustedIssuerConfig[];
   /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every authorization request must be pushed (RFC 9126 §5); false by default. */
   readonly requirePushedAuthorizationRequests: boolean;

@@ -7,6 +7,6 @@ export { startServer, createContext, type ContextOptions, type StartOptions, typ
 export { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from './rate-limits.js';
 export { openStore } from './store/open.js';
 export type { Store } from './store/store.js';
-export { registerClient, type ClientRegistration } from './oauth/clients.js';
-export { issueOperatorGrant } from './oauth/operator-grants.js';
+export { registerClient, type ClientRegistration } from './oauth/clients/index.js';
+export { issueOperatorGrant } from './oauth/grant-administration/index.js';
 export { addUser } from './users/users.js';

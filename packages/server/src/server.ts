@@ -1,4 +1,4 @@
-import { TrustedIssuers, type TrustedIssuerConfig } from './oauth/trusted-issuers.js';
+import { TrustedIssuers, type TrustedIssuerConfig } from './oauth/token-exchange/index.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { DEFAULT_RATE_LIMITS, type RateLimitPolicies } from './rate-limits.js';
@@ -11,28 +11,28 @@ import { serverLog } from './http/server-log.js';
 import { AuditTrail, type AuditSink } from './audit/audit.js';
 import { IDLE_CONNECTION_GRACE_MS } from './http/drain.js';
 import type { ServerContext } from './context.js';
-import { AccessTokens } from './oauth/access-tokens.js';
-import { IdTokens } from './oauth/id-tokens.js';
-import { ClientKeys, type JwksFetcher } from './oauth/client-keys.js';
-import { safeJwksFetcher } from './oauth/jwks-fetcher.js';
+import { AccessTokens } from './oauth/tokens/index.js';
+import { IdTokens } from './oauth/tokens/index.js';
+import { ClientKeys, type JwksFetcher } from './oauth/keys/index.js';
+import { safeJwksFetcher } from './oauth/keys/index.js';
 import { systemClock, type Clock } from './primitives/clock.js';
-import { KeyEncryption } from './oauth/key-sealing.js';
+import { KeyEncryption } from './oauth/keys/index.js';
 import { applyUpstreams } from './federation/administration.js';
 import type { UpstreamProviderInput } from './federation/providers.js';
-import { KeyRing } from './oauth/keys.js';
-import { DEFAULT_AUTHORIZATION_CODE_TTL } from './oauth/authorization-codes.js';
-import { DpopNonces, DpopProofs } from './oauth/dpop-proofs.js';
-import { RefreshSuccessors } from './oauth/refresh-successors.js';
-import { recordServedIssuer } from './oauth/served-issuer.js';
+import { KeyRing } from './oauth/keys/index.js';
+import { DEFAULT_AUTHORIZATION_CODE_TTL } from './oauth/tokens/index.js';
+import { DpopNonces, DpopProofs } from './oauth/sender-constraints/index.js';
+import { RefreshSuccessors } from './oauth/tokens/index.js';
+import { recordServedIssuer } from './oauth/discovery/index.js';
 import { openStore } from './store/open.js';
 import type { DemoFlows } from './pages/demo-flows.js';
 import { API_PREFIX, documentScopes } from './api/resource-metadata.js';
-import type { RegistrationPolicy } from './oauth/dynamic-registration.js';
+import type { RegistrationPolicy } from './oauth/clients/index.js';
 import {
   ClientIdMetadataDocuments,
   DEFAULT_CLIENT_ID_METADATA_POLICY,
   type ClientIdMetadataPolicy,
-} from './oauth/client-id-metadata.js';
+} from './oauth/client-id-metadata/index.js';
 import { OIDC_SCOPES } from './oauth/endpoints/discovery.js';
 import type { MigrationMode } from './store/migrations.js';
 import type { Store } from './store/store.js';

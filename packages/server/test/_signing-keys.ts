@@ -6,7 +6,7 @@ type PremadeKey = Pick<SigningKeyRecord, 'kid' | 'alg' | 'privateJwk' | 'publicJ
 
 /**
  * Signing keys made once, for test servers only: eight sets of an ES256 and an RS256 key, made by
- * `generateSigningKey` (src/oauth/keys.ts) and written to test/fixtures/signing-keys.json. A server
+ * `generateSigningKey` (src/oauth/keys/keys.ts) and written to test/fixtures/signing-keys.json. A server
  * on an empty store makes its first keys itself, and RSA 2048's prime search costs 200–1,200 ms of
  * CPU: the 165 RSA keys of a run of the server tier took 54 s, over a quarter of its CPU. A test server
  * starts instead on a store that already holds a set, as every restart of a real server does; the

@@ -8,9 +8,9 @@ import { addTestUser, authorizationQuery, CALLBACK, hiddenField, PageBrowser, PA
 import { assertOAuthError, assertOkJson } from './_oauth-assertions.js';
 import { startTlsServer, TEST_CA, TEST_HOST, type TlsServer } from './_tls.js';
 import type { Resolver } from '../src/outbound/safe-fetch.js';
-import { freshnessSeconds } from '../src/oauth/client-id-metadata.js';
+import { freshnessSeconds } from '../src/oauth/client-id-metadata/client-id-metadata.js';
 import { configFromEnv } from '../src/config.js';
-import { updateClient } from '../src/oauth/client-administration.js';
+import { updateClient } from '../src/oauth/clients/client-administration.js';
 import { CLI_ACTOR } from '../src/audit/audit.js';
 import { assertionFields, clientAssertion, clientKeyPair } from './_client-keys.js';
 

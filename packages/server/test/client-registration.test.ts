@@ -4,7 +4,7 @@ import type { OAuthErrorCode } from '@gatehouse/contract';
 import { per } from '../src/abuse/rate-policies.js';
 import { runCli } from '../src/cli/run.js';
 import { configFromEnv } from '../src/config.js';
-import { issueRegistrationToken } from '../src/oauth/registration-tokens.js';
+import { issueRegistrationToken } from '../src/oauth/clients/registration-tokens.js';
 import { digestOf } from '../src/primitives/secrets.js';
 import { DIALECTS } from './_dialects.js';
 import { assertOAuthError, ISSUER } from './_oauth-assertions.js';

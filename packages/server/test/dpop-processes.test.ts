@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../src/cli/run.js';
-import { issueGrant } from '../src/oauth/grant-issuance.js';
+import { issueGrant } from '../src/oauth/tokens/grant-issuance.js';
 import { digestOf } from '../src/primitives/secrets.js';
 import { openStore } from '../src/store/open.js';
 import { DIALECTS, freshDatabase } from './_dialects.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { createAuthorizationCode } from '../src/oauth/authorization-codes.js';
-import { DpopNonces } from '../src/oauth/dpop-proofs.js';
+import { createAuthorizationCode } from '../src/oauth/tokens/authorization-codes.js';
+import { DpopNonces } from '../src/oauth/sender-constraints/dpop-proofs.js';
 import { digestOf, s256 } from '../src/primitives/secrets.js';
 import type { Repository } from '../src/store/repository.js';
 import { DIALECTS } from './_dialects.js';

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { runCli } from '../src/cli/run.js';
-import { updateClient } from '../src/oauth/client-administration.js';
+import { updateClient } from '../src/oauth/clients/client-administration.js';
 import { digestOf } from '../src/primitives/secrets.js';
-import { issueRegistrationToken } from '../src/oauth/registration-tokens.js';
+import { issueRegistrationToken } from '../src/oauth/clients/registration-tokens.js';
 import { api, assertInvalidValue, assertProblem } from './_api.js';
 import {
   addTestUser,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { putProvider } from '../src/federation/providers.js';
-import { KeyEncryption } from '../src/oauth/key-sealing.js';
+import { KeyEncryption } from '../src/oauth/keys/key-sealing.js';
 import { digestOf } from '../src/primitives/secrets.js';
 import { addUser } from '../src/users/users.js';
 import {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
-import { generateSigningKey } from '../src/oauth/keys.js';
+import { generateSigningKey } from '../src/oauth/keys/keys.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { clusterUnavailable, initCluster, type Cluster } from './_pg-cluster.js';
 import { startTestServer, type TestServer } from './_server.js';

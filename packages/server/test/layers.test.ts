@@ -160,7 +160,7 @@ describe('server layers', () => {
 
   test('the imports that ran upwards before the layers covered every folder would fail again', () => {
     for (const [from, target] of [
-      ['oauth/client-metadata.ts', 'authorize/redirect-uri.ts'],
+      ['oauth/clients/client-metadata.ts', 'authorize/redirect-uri.ts'],
       ['abuse/policies.ts', 'oauth/endpoints/index.ts'],
       ['http/client-errors.ts', 'oauth/endpoints/index.ts'],
       ['http/health.ts', 'health/readiness.ts'],

@@ -203,7 +203,7 @@ describe('the session cookie behind https', () => {
     try {
       const { store, clock } = server.context;
       await addUser(store, 'alice', PASSWORD, clock.now());
-      const { registerClient } = await import('../src/oauth/clients.js');
+      const { registerClient } = await import('../src/oauth/clients/clients.js');
       await registerClient(
         store,
         { id: 'app', name: 'App', public: true, scope: ['contacts:read'], redirectUris: [CALLBACK] },

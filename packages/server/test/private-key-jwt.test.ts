@@ -7,7 +7,7 @@ import { DIALECTS } from './_dialects.js';
 import { assertOAuthError, ISSUER } from './_oauth-assertions.js';
 import { basicAuthorization, startTestServer, type TestClient, type TestServer } from './_server.js';
 import { startTlsServer, TEST_CA, type TlsServer } from './_tls.js';
-import { safeJwksFetcher, type JwksFetchPolicy } from '../src/oauth/jwks-fetcher.js';
+import { safeJwksFetcher, type JwksFetchPolicy } from '../src/oauth/keys/jwks-fetcher.js';
 import type { Resolver } from '../src/outbound/safe-fetch.js';
 
 const CLIENT_CREDENTIALS = { grant_type: 'client_credentials', scope: 'contacts:read' };

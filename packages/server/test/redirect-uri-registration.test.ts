@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from './_server.js';
 
 /**
  * Every registration path refuses a redirect URI the authorization endpoint could never match
- * (oauth/redirect-uris.ts: URI characters only, RFC 3986 §2; no fragment, RFC 6749 §3.1.2), each
+ * (oauth/clients/redirect-uris.ts: URI characters only, RFC 3986 §2; no fragment, RFC 6749 §3.1.2), each
  * with its own catalog error: `gatehouse clients add`, the admin API's create and replace, and
  * dynamic registration's POST and PUT (RFC 7591 §3.2.2, RFC 7592 §2.2).
  */

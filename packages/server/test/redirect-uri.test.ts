@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { isRegisteredPostLogoutRedirectUri, isRegisteredRedirectUri } from '../src/oauth/redirect-uris.js';
+import { isRegisteredPostLogoutRedirectUri, isRegisteredRedirectUri } from '../src/oauth/clients/redirect-uris.js';
 import { authorizationQuery, hiddenField, PageBrowser, pkce, type PageAnswer } from './_authorize.js';
 import { DIALECTS } from './_dialects.js';
 import { startTestServer, type TestServer } from './_server.js';

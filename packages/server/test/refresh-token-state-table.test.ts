@@ -6,7 +6,7 @@ import {
   type PresentedRefreshToken,
   type RefreshTokenState,
   type SuccessorView,
-} from '../src/oauth/refresh-token-lifecycle.js';
+} from '../src/oauth/tokens/refresh-token-lifecycle.js';
 import type { GrantRecord, RefreshPolicy, RefreshTokenRecord } from '../src/primitives/records.js';
 
 /**

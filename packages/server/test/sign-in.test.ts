@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { NO_RATE_LIMITS } from '../src/rate-limits.js';
 import { RateLimiter } from '../src/abuse/rate-limiter.js';
-import type { AuthorizationRequest } from '../src/oauth/authorization-request.js';
+import type { AuthorizationRequest } from '../src/oauth/authorization-requests/authorization-request.js';
 import { runSignInStep, type SignInSubmission } from '../src/authorize/sign-in/sign-in.js';
 import { AuditTrail } from '../src/audit/audit.js';
 import { amrOf, signedInSession, signInStateOf, type SignInState } from '../src/authorize/sign-in/state.js';

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { registerClient } from '../src/oauth/clients.js';
-import { issueGrant } from '../src/oauth/grant-issuance.js';
-import { exchangeRefreshToken } from '../src/oauth/refresh-token-lifecycle.js';
+import { registerClient } from '../src/oauth/clients/clients.js';
+import { issueGrant } from '../src/oauth/tokens/grant-issuance.js';
+import { exchangeRefreshToken } from '../src/oauth/tokens/refresh-token-lifecycle.js';
 import { AuditTrail } from '../src/audit/audit.js';
 import type { ClientRecord } from '../src/primitives/records.js';
 import { openStore } from '../src/store/open.js';
 import type { Store } from '../src/store/store.js';
 import { DIALECTS, executeStatements, freshDatabase } from './_dialects.js';
-import { RefreshSuccessors } from '../src/oauth/refresh-successors.js';
+import { RefreshSuccessors } from '../src/oauth/tokens/refresh-successors.js';
 
 const NOW = 1_800_000_000;
 

@@ -32,7 +32,7 @@ describe('credentials at rest: only digests are stored', () => {
     const confidential = await server.addClient({ id: 'secret-keeper-confidential' });
     const other = await server.addClient({ id: 'secret-keeper-other', rotationLimit: 2 });
     const spa = await server.addClient({ id: 'secret-keeper-spa', public: true });
-    // Its successors are derived, not random (oauth/refresh-successors.ts): still only digests at rest.
+    // Its successors are derived, not random (oauth/tokens/refresh-successors.ts): still only digests at rest.
     const tabs = await server.addClient({ id: 'secret-keeper-tabs', replayWindow: 30 });
     for (const client of [confidential, other, tabs])
       secrets.push({ what: `client secret of ${client.id}`, value: client.secret as string });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync, verify } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { OAuthError } from '@gatehouse/contract';
-import { presentedClient } from '../src/oauth/client-authentication.js';
-import { signEs256Jwt, signRs256Jwt } from '../src/oauth/jwt.js';
+import { presentedClient } from '../src/oauth/clients/client-authentication.js';
+import { signEs256Jwt, signRs256Jwt } from '../src/oauth/tokens/jwt.js';
 import { FormParams } from '../src/http/form.js';
 
 const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;

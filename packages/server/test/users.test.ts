@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DEMO_PUBLIC_CLIENT_ID, ensureDemoClient } from '../src/cli/demo.js';
 import { runCli } from '../src/cli/run.js';
-import { registerClient } from '../src/oauth/clients.js';
+import { registerClient } from '../src/oauth/clients/clients.js';
 import { createContext } from '../src/server.js';
 import { CLI_AUDIT_SINK } from '../src/cli/open-context.js';
 import { openStore } from '../src/store/open.js';
@@ -182,8 +182,8 @@ for (const dialect of DIALECTS)
 
     it('users remove removes the user and revokes every grant it gave', async () => {
       const context = await createContext(store, ISSUER, { auditSink: CLI_AUDIT_SINK });
-      const { registerClient } = await import('../src/oauth/clients.js');
-      const { issueOperatorGrant } = await import('../src/oauth/operator-grants.js');
+      const { registerClient } = await import('../src/oauth/clients/clients.js');
+      const { issueOperatorGrant } = await import('../src/oauth/grant-administration/operator-grants.js');
       await registerClient(store, { id: 'app', name: 'App', scope: ['contacts:read'] }, context.clock.now());
       const { grant_id } = await issueOperatorGrant(context, 'app', 'carol', ['contacts:read']);
       const run = await cli(['users', 'remove', 'carol']);

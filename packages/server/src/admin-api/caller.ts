@@ -2,8 +2,8 @@ import { bearerChallenge, BearerChallenge } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../audit/audit.js';
 import type { ServerContext } from '../context.js';
-import type { AccessTokenClaims } from '../oauth/access-tokens.js';
-import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients.js';
+import type { AccessTokenClaims } from '../oauth/tokens/index.js';
+import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

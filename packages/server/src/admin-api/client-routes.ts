@@ -11,8 +11,8 @@ import {
   rotateClientSecret,
   updateClient,
   type ClientChanges,
-} from '../oauth/client-administration.js';
-import { describeClient } from '../oauth/clients.js';
+} from '../oauth/clients/index.js';
+import { describeClient } from '../oauth/clients/index.js';
 import type { ClientRecord } from '../primitives/records.js';
 import type { AdminAccess } from './caller.js';
 import type { AdminDefinition } from './definition.js';
@@ -20,7 +20,7 @@ import type { Query } from './query.js';
 
 type ClientRequest = FastifyRequest<{ Params: { client_id: string } }>;
 
-/** /clients: register, list, read, replace, delete, and rotate a secret (oauth/client-administration.ts). */
+/** /clients: register, list, read, replace, delete, and rotate a secret (oauth/clients/client-administration.ts). */
 export function clientRoutes(
   app: FastifyInstance,
   { store, audit, clock }: ServerContext,

@@ -4,7 +4,7 @@
  * contract's missing-field 400, a bad value a 422), and the representations answered.
  */
 import { GRANT_TYPES } from '../oauth/grants/index.js';
-import { MAX_REPLAY_WINDOW } from '../oauth/clients.js';
+import { MAX_REPLAY_WINDOW } from '../oauth/clients/index.js';
 import { AUDIT_EVENT_NAMES } from '../store/audit-repository.js';
 import { PROBLEM_SCHEMAS } from '../json-api/document-parts.js';
 

@@ -5,7 +5,7 @@
  */
 import { PROBLEMS } from '@gatehouse/contract';
 import { problemResponse, SECURITY_SCHEME, SUCCESS_HEADERS } from '../json-api/document-parts.js';
-import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients.js';
+import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients/index.js';
 import { ADMIN_SCHEMAS } from './document-schemas.js';
 
 type Json = Record<string, unknown>;

@@ -2,13 +2,16 @@ import { ProblemError } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { cursorPosition, pageOf, pageSize } from '../json-api/paging.js';
 import type { ServerContext } from '../context.js';
-import { describeGrant, revokeGrantAsAdmin } from '../oauth/grant-administration.js';
+import { describeGrant, revokeGrantAsAdmin } from '../oauth/grant-administration/index.js';
 import type { GrantOwner } from '../store/admin-repository.js';
 import { normalizeUsername } from '../users/users.js';
 import type { AdminAccess } from './caller.js';
 import { queryValue, type Query } from './query.js';
 
-/** /grants: the grants of a user or of a client, and their revocation (oauth/grant-administration.ts). */
+/**
+ * /grants: the grants of a user or of a client, and their revocation
+ * (oauth/grant-administration/grant-administration.ts).
+ */
 export function grantRoutes(app: FastifyInstance, { store, audit, clock }: ServerContext, access: AdminAccess): void {
   app.get<{ Querystring: Query }>('/grants', { config: access.read }, async (request) => {
     const owner = await ownerOf(store, request.query);

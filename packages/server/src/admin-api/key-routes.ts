@@ -2,12 +2,12 @@ import { ProblemError } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { cursorPosition, pageOf, pageSize } from '../json-api/paging.js';
 import type { ServerContext } from '../context.js';
-import { describeKeys, retireSigningKey, rotateSigningKeys } from '../oauth/key-administration.js';
+import { describeKeys, retireSigningKey, rotateSigningKeys } from '../oauth/keys/index.js';
 import type { AdminAccess } from './caller.js';
 import { queryValue, type Query } from './query.js';
 
 /**
- * /keys: the signing keys, their rotation and retirement (oauth/key-administration.ts). After a
+ * /keys: the signing keys, their rotation and retirement (oauth/keys/key-administration.ts). After a
  * change this process reloads its keys at once; the others do within a minute.
  */
 export function keyRoutes(

@@ -5,7 +5,7 @@ import { applyUpstreams, removeUpstream } from '../federation/administration.js'
 import { describeProvider, openProvider, type UpstreamProviderInput } from '../federation/providers.js';
 import { validBodyOrThrow } from '../json-api/body-problems.js';
 import { requireBody } from '../json-api/serve-json-api.js';
-import { isSealed } from '../oauth/key-sealing.js';
+import { isSealed } from '../oauth/keys/index.js';
 import type { UpstreamProviderRow } from '../store/federation-repository.js';
 import type { AdminAccess } from './caller.js';
 import type { AdminDefinition } from './definition.js';

@@ -1,5 +1,5 @@
 import type { AuditTrail } from '../audit/audit.js';
-import { revokeFamily } from '../oauth/revoke-family.js';
+import { revokeFamily } from '../oauth/tokens/index.js';
 import type { AccountGrant } from '../store/oidc-repository.js';
 
 /**

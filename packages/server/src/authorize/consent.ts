@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isClientIdMetadataUrl } from '../oauth/client-id-metadata.js';
+import { isClientIdMetadataUrl } from '../oauth/client-id-metadata/index.js';
 import { OAuthError } from '@gatehouse/contract';
 import { formParamsOf } from '../http/form.js';
-import { createAuthorizationCode } from '../oauth/authorization-codes.js';
-import { isScopeSubset } from '../oauth/scope.js';
+import { createAuthorizationCode } from '../oauth/tokens/index.js';
+import { isScopeSubset } from '../oauth/tokens/index.js';
 import { CLAIM_WORDS } from '../users/claims.js';
-import type { AuthorizationRequest } from '../oauth/authorization-request.js';
+import type { AuthorizationRequest } from '../oauth/authorization-requests/index.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { answerRefusal, answerWithError, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
 import { renderConsentPage } from './consent-page.js';

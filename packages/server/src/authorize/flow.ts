@@ -1,12 +1,12 @@
 import { OAuthError, ProblemError } from '@gatehouse/contract';
 import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
-import { authorizationSource } from '../oauth/authorization-request-source.js';
+import { authorizationSource } from '../oauth/authorization-requests/index.js';
 import {
   checkAuthorizationRequest,
   clientIdOf,
   type AuthorizationRequestCheck,
-} from '../oauth/authorization-request.js';
+} from '../oauth/authorization-requests/index.js';
 import type { BasePath } from '../html/layout.js';
 import { answerClient, type ResponseDestination } from '../html/authorization-response.js';
 import type { CookiePolicy } from './sessions.js';
@@ -51,7 +51,7 @@ export async function loadAuthorizationRequest(
   const source = await authorizationSource(context, query, peek);
   if (source.kind === 'untrusted') return source;
   const clientId = clientIdOf(source.parameters);
-  // An https URL client_id is resolved through its metadata document (oauth/client-id-metadata.ts),
+  // An https URL client_id is resolved through its metadata document (oauth/client-id-metadata/client-id-metadata.ts),
   // which throws a catalog problem shown as a page: never redirected, as for an unknown client.
   const client =
     source.client ??

@@ -4,7 +4,7 @@ import { formParamsOf, type FormParams } from '../http/form.js';
 import type { SignInFailure } from './sign-in/steps/index.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { SecondFactorPolicy } from '../primitives/records.js';
-import type { AuthorizationRequest } from '../oauth/authorization-request.js';
+import type { AuthorizationRequest } from '../oauth/authorization-requests/index.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
 import { renderLoginPage, type LoginPage } from './login-page.js';

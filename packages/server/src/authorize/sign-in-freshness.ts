@@ -1,5 +1,5 @@
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
-import type { AuthorizationRequest } from '../oauth/authorization-request.js';
+import type { AuthorizationRequest } from '../oauth/authorization-requests/index.js';
 import type { FactorSealing } from '../factors/sealing.js';
 import { signedInSession, type SignedInSession } from './sign-in/state.js';
 

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { ClientChanges } from '../oauth/client-administration.js';
+import type { ClientChanges } from '../oauth/clients/index.js';
 import { parseDuration } from './durations.js';
 import { listOf, UsageError, type OptionDeclaration } from './declaration.js';
 
 /**
  * The options of a client's settings, taken by `clients add` and `clients update` alike, and how
- * they become the settings the domain checks (oauth/clients.ts: the same checks as the admin API's).
+ * they become the settings the domain checks (oauth/clients/clients.ts: the same checks as the admin API's).
  */
 export const CLIENT_SETTING_OPTIONS = {
   'redirect-uri': { type: 'string', multiple: true, value: 'URI', help: 'a redirect URI, matched exactly' },

@@ -6,8 +6,8 @@ import {
   existingClient,
   rotateClientSecret,
   updateClient,
-} from '../oauth/client-administration.js';
-import { describeClient } from '../oauth/clients.js';
+} from '../oauth/clients/index.js';
+import { describeClient } from '../oauth/clients/index.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { CLIENT_SETTING_OPTIONS, settingsFrom } from './client-options.js';
 import { parseCommand, unknownCommand, type CommandDeclaration } from './declaration.js';
@@ -59,7 +59,7 @@ const REMOVE = {
 export const CLIENT_COMMANDS: readonly CommandDeclaration[] = [ADD, UPDATE, LIST, SHOW, ROTATE_SECRET, REMOVE];
 
 /**
- * `gatehouse clients add|update|list|show|rotate-secret|remove`, through oauth/client-administration.ts,
+ * `gatehouse clients add|update|list|show|rotate-secret|remove`, through oauth/clients/client-administration.ts,
  * as the admin API.
  */
 export async function clientsCommand([sub, ...args]: string[], config: ServerConfig, io: CliIo): Promise<number> {
@@ -72,7 +72,7 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
         id: values.id as string,
         name: values.name as string,
         public: values.public ?? false,
-        // Only here is a client made an admin client (oauth/clients.ts): it may hold the gatehouse:admin scopes.
+        // Only here is a client made an admin client (oauth/clients/clients.ts): it may hold the admin scopes.
         admin: values.admin ?? false,
       };
       const { client, secret } = await withStore(config, (_store, clock, audit) =>

@@ -1,5 +1,5 @@
 import type { ServerContext } from '../context.js';
-import { registerClient } from '../oauth/clients.js';
+import { registerClient } from '../oauth/clients/index.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { DEMO_CALLBACK_PATH } from '../pages/demo-callback.js';
 import { DEMO_PUBLIC_CLIENT_ID, DemoFlows } from '../pages/demo-flows.js';

@@ -1,7 +1,7 @@
 import { CLI_ACTOR } from '../audit/audit.js';
-import { grantState, revokeGrantAsAdmin } from '../oauth/grant-administration.js';
+import { grantState, revokeGrantAsAdmin } from '../oauth/grant-administration/index.js';
 import type { ServerConfig } from '../config.js';
-import { issueOperatorGrant } from '../oauth/operator-grants.js';
+import { issueOperatorGrant } from '../oauth/grant-administration/index.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import type { GrantRecord } from '../primitives/records.js';
 import type { GrantFilter } from '../store/admin-repository.js';

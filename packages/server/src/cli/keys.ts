@@ -1,10 +1,10 @@
 import type { ServerConfig } from '../config.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { systemClock } from '../primitives/clock.js';
-import { KeyEncryption } from '../oauth/key-sealing.js';
+import { KeyEncryption } from '../oauth/keys/index.js';
 import { CLI_ACTOR } from '../audit/audit.js';
-import { describeKeys, retireSigningKey, rotateSigningKeys } from '../oauth/key-administration.js';
-import { sealPlaintextKeys } from '../oauth/keys.js';
+import { describeKeys, retireSigningKey, rotateSigningKeys } from '../oauth/keys/index.js';
+import { sealPlaintextKeys } from '../oauth/keys/index.js';
 import type { SigningKeyRecord } from '../primitives/records.js';
 import { parseCommand, unknownCommand, UsageError, type CommandDeclaration } from './declaration.js';
 import { withStore } from './open-context.js';

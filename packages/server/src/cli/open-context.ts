@@ -1,7 +1,7 @@
 import { AuditTrail, type AuditSink } from '../audit/audit.js';
 import type { ServerConfig } from '../config.js';
 import type { ServerContext } from '../context.js';
-import { servedIssuer } from '../oauth/served-issuer.js';
+import { servedIssuer } from '../oauth/discovery/index.js';
 import { systemClock, type Clock } from '../primitives/clock.js';
 import { createContext } from '../server.js';
 import { openStore } from '../store/open.js';
@@ -19,7 +19,7 @@ export const CLI_AUDIT_SINK: AuditSink = () => {};
 /**
  * Opens the configured store for one command that signs (tokens), with the keys, and closes it
  * afterwards. The issuer is ISSUER when set, else the one the server last ran with (see
- * oauth/served-issuer.ts). A missing SQLite file is an error: only `serve` and `migrate` create one.
+ * oauth/discovery/served-issuer.ts). A missing SQLite file is an error: only `serve` and `migrate` create one.
  */
 export async function withContext<T>(config: ServerConfig, work: (context: ServerContext) => Promise<T>): Promise<T> {
   const store = await openStore(config.databaseUrl, { create: false });

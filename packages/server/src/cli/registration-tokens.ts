@@ -1,5 +1,5 @@
 import type { ServerConfig } from '../config.js';
-import { issueRegistrationToken } from '../oauth/registration-tokens.js';
+import { issueRegistrationToken } from '../oauth/clients/index.js';
 import { parseDuration } from './durations.js';
 import { parseCommand, unknownCommand, UsageError, type CommandDeclaration } from './declaration.js';
 import { withContext } from './open-context.js';

@@ -4,7 +4,7 @@ import { pino, type Logger } from 'pino';
 import { readUpstreamsFile } from '../federation/administration.js';
 import type { ServerConfig } from '../config.js';
 import { serverLoggerOptions } from '../http/log-redaction.js';
-import { recordServedIssuer } from '../oauth/served-issuer.js';
+import { recordServedIssuer } from '../oauth/discovery/index.js';
 import { createContext, startServer, type StartOptions } from '../server.js';
 import { openStore } from '../store/open.js';
 import { startTracing } from '../telemetry/start.js';

@@ -2,7 +2,7 @@ import type { ServerConfig } from '../config.js';
 import { CLI_ACTOR } from '../audit/audit.js';
 import { applyUpstreams, readUpstreamsFile, removeUpstream } from '../federation/administration.js';
 import { describeProvider, listProviders } from '../federation/providers.js';
-import { isSealed, KeyEncryption } from '../oauth/key-sealing.js';
+import { isSealed, KeyEncryption } from '../oauth/keys/index.js';
 import { parseCommand, unknownCommand, type CommandDeclaration } from './declaration.js';
 import { withStore } from './open-context.js';
 import type { CliIo } from './run.js';

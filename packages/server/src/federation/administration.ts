@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Actor, AuditTrail } from '../audit/audit.js';
-import type { KeyEncryption } from '../oauth/key-sealing.js';
+import type { KeyEncryption } from '../oauth/keys/index.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import type { Repository } from '../store/repository.js';
 import { describeProvider, putProvider, type UpstreamProviderInput } from './providers.js';

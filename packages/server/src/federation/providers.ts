@@ -1,5 +1,5 @@
-import type { KeyEncryption } from '../oauth/key-sealing.js';
-import { isSealed } from '../oauth/key-sealing.js';
+import type { KeyEncryption } from '../oauth/keys/index.js';
+import { isSealed } from '../oauth/keys/index.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import type { SealedPrivateKey } from '../primitives/records.js';
 import type { UpstreamProviderRow } from '../store/federation-repository.js';
@@ -9,7 +9,7 @@ import type { UserClaims } from '../store/identity-repository.js';
 /**
  * Upstream OpenID Providers, as an operator configures them (CLI, config file, admin API all end
  * in `putProvider`). The client credential is sealed at rest under KEY_ENCRYPTION_KEY exactly as a
- * signing key is (`oauth/key-sealing.ts`), with the provider's id as associated data.
+ * signing key is (`oauth/keys/key-sealing.ts`), with the provider's id as associated data.
  */
 
 /** RFC 6749 §2.3.1 Basic, or RFC 7523 §2.2 `private_key_jwt` (OIDC Core §9). */

@@ -1,4 +1,4 @@
-import type { KeyRing } from '../oauth/keys.js';
+import type { KeyRing } from '../oauth/keys/index.js';
 import type { Store } from '../store/store.js';
 
 /** Ready, or why not: a sentence for the 503's detail. */

@@ -6,8 +6,8 @@ import {
 } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
 import { publicRequestReader } from '../http/bearer-request.js';
-import { localTokenSteps } from '../oauth/access-token-check.js';
-import type { AccessTokenClaims } from '../oauth/access-tokens.js';
+import { localTokenSteps } from '../oauth/tokens/index.js';
+import type { AccessTokenClaims } from '../oauth/tokens/index.js';
 import type { ServerContext } from '../context.js';
 
 /** The scope a route needs, or the scopes of which any one suffices (a route's `config.scope`). */

@@ -8,7 +8,7 @@ import type {
 } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { problemErrorHandler } from '../http/problems.js';
-import type { AccessTokenClaims } from '../oauth/access-tokens.js';
+import type { AccessTokenClaims } from '../oauth/tokens/index.js';
 import { bearerCheck, requiredScopes, type BearerCheck, type RequiredScope } from './bearer.js';
 import { parseJsonBody } from './json-body.js';
 

@@ -2,15 +2,15 @@ import type { RateLimiter } from '../abuse/rate-limiter.js';
 import type { AuditTrail } from '../audit/audit.js';
 import type { Clock } from '../primitives/clock.js';
 import type { Store } from '../store/store.js';
-import type { AccessTokens } from './access-tokens.js';
-import type { ClientIdMetadataDocuments } from './client-id-metadata.js';
-import type { RegistrationPolicy } from './dynamic-registration.js';
-import type { ClientKeys } from './client-keys.js';
-import type { IdTokens } from './id-tokens.js';
-import type { KeyRing } from './keys.js';
-import type { DpopProofs } from './dpop-proofs.js';
-import type { RefreshSuccessors } from './refresh-successors.js';
-import type { TrustedIssuers } from './trusted-issuers.js';
+import type { AccessTokens } from './tokens/index.js';
+import type { ClientIdMetadataDocuments } from './client-id-metadata/index.js';
+import type { RegistrationPolicy } from './clients/index.js';
+import type { ClientKeys } from './keys/index.js';
+import type { IdTokens } from './tokens/index.js';
+import type { KeyRing } from './keys/index.js';
+import type { DpopProofs } from './sender-constraints/index.js';
+import type { RefreshSuccessors } from './tokens/index.js';
+import type { TrustedIssuers } from './token-exchange/index.js';
 
 /** What issuing tokens needs: the grants and the token endpoint's operations take exactly this. */
 export interface TokenServices {
@@ -41,7 +41,7 @@ export interface OAuthServices extends TokenServices {
   readonly clientRegistration: RegistrationPolicy;
   /** The scopes a dynamically registered client may ask for: OpenID Connect's and the REST API's. */
   readonly registrableScopes: readonly string[];
-  /** CLIENT_ID_METADATA_DOCUMENTS: URL client_ids resolved through their documents (oauth/client-id-metadata.ts). */
+  /** CLIENT_ID_METADATA_DOCUMENTS: URL client_ids resolved through their documents (oauth/client-id-metadata/). */
   readonly clientIdMetadataDocuments: ClientIdMetadataDocuments;
   /** Clients' public keys (inline, or fetched from their jwks_uri and cached). */
   readonly clientKeys: ClientKeys;

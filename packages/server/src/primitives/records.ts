@@ -62,7 +62,7 @@ export interface ClientRecord {
   readonly secondFactor?: SecondFactorPolicy;
   /**
    * The security profile the client is held to (0023): `fapi2`, the FAPI 2.0 Security Profile
-   * (oauth/fapi-profile.ts); absent, none.
+   * (oauth/sender-constraints/fapi-profile.ts); absent, none.
    */
   readonly profile?: 'fapi2';
 }
@@ -214,7 +214,7 @@ export interface SigningKeyRecord {
   readonly kid: string;
   /** ES256 signs access tokens and ID tokens on request; RS256 signs ID tokens (OIDC Core §15.1). */
   readonly alg: 'ES256' | 'RS256';
-  /** Plaintext, or sealed under KEY_ENCRYPTION_KEY (oauth/key-sealing.ts). */
+  /** Plaintext, or sealed under KEY_ENCRYPTION_KEY (oauth/keys/key-sealing.ts). */
   readonly privateJwk: JsonWebKey | SealedPrivateKey;
   readonly publicJwk: JsonWebKey;
   readonly createdAt: number;
@@ -229,7 +229,7 @@ export interface RefreshTokenInFamily {
   readonly grant: GrantRecord;
 }
 
-/** A private key sealed under KEY_ENCRYPTION_KEY (oauth/key-sealing.ts): AES-256-GCM, the kid as associated data. */
+/** A private key sealed under KEY_ENCRYPTION_KEY (oauth/keys/key-sealing.ts): AES-256-GCM, the kid as its AAD. */
 export interface SealedPrivateKey {
   readonly sealed: 'A256GCM';
   /** Which encryption key sealed it: the start of a digest of the derived key (not secret). */

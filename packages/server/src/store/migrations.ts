@@ -459,7 +459,7 @@ async function recordOwnersMigration(db: Kysely<unknown>): Promise<void> {
  * OIDC Core §2), so that a rename changes `users.username` alone. Rewritten in place, in the
  * migration's transaction: every refresh token keeps its grant row and works on; an access token
  * minted before carries the username as `sub` and is answered with its grant's subject until it
- * expires (oauth/access-token-check.ts, introspection). A row whose name is no user's (an operator's
+ * expires (oauth/tokens/access-token-check.ts, introspection). A row whose name is no user's (an operator's
  * grant to a name that was no user, the revoked grants of a removed user) is left as it is: it
  * belongs to no user, and no user can come to own it, since subjects are random.
  */

@@ -31,7 +31,7 @@ export function clientFromRow(r: Selectable<ClientsTable>): ClientRecord {
     name: r.name,
     secretDigest: r.secret_digest,
     redirectUris: JSON.parse(r.redirect_uris) as string[],
-    // Only names of the vocabulary are ever stored: registration checks them (oauth/clients.ts).
+    // Only names of the vocabulary are ever stored: registration checks them (oauth/clients/clients.ts).
     grantTypes: JSON.parse(r.grant_types) as GrantTypeName[],
     scope: scopeList(r.scope),
     policy: {

@@ -153,7 +153,7 @@ export interface DeviceAuthorizationsTable {
   amr: string | null;
 }
 
-/** What the server runs with, for the commands run beside it (0012: `issuer`, oauth/served-issuer.ts). */
+/** What the server runs with, for the commands run beside it (0012: `issuer`, oauth/discovery/served-issuer.ts). */
 export interface ServerSettingsTable {
   name: string;
   value: string;
@@ -180,7 +180,7 @@ export interface ClientRegistrationsTable {
   metadata: string;
 }
 
-/** Secrets every process shares (0007: `refresh_successor_key`, oauth/refresh-successors.ts). */
+/** Secrets every process shares (0007: `refresh_successor_key`, oauth/tokens/refresh-successors.ts). */
 export interface ServerSecretsTable {
   name: string;
   value: string;

@@ -1,9 +1,9 @@
 import { OAuthError, type DeviceAuthorizationResponse } from '@gatehouse/contract';
 import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
-import { createDeviceAuthorization } from '../device-authorizations.js';
+import { createDeviceAuthorization } from '../device/index.js';
 import { deviceCodeGrant } from '../grants/device-code.js';
-import { isScopeSubset, parseScope } from '../scope.js';
+import { isScopeSubset, parseScope } from '../tokens/index.js';
 import { oauthEndpoint } from './endpoint.js';
 
 /** Where the user enters the code, served with the other browser pages (`authorize/device.ts`). */

@@ -5,8 +5,8 @@ import { SCOPE_CLAIMS } from '../../users/claims.js';
 import { GRANT_TYPES } from '../grants/index.js';
 import type { OAuthServices } from '../services.js';
 import type { ClientAuthentication, OAuthEndpoint } from './endpoint.js';
-import type { ClientAuthMethod } from '../client-authentication.js';
-import { CLIENT_SIGNING_ALGS } from '../client-keys.js';
+import type { ClientAuthMethod } from '../clients/index.js';
+import { CLIENT_SIGNING_ALGS } from '../keys/index.js';
 import { oauthEndpoint } from './endpoint.js';
 
 const AUTH_METHODS: Readonly<Record<Exclude<ClientAuthentication, 'none'>, readonly ClientAuthMethod[]>> = {

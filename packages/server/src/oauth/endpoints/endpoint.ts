@@ -78,7 +78,7 @@ export interface OAuthEndpoint<
   readonly clientAuthentication: Auth;
   /**
    * A flow starts here without a browser: a URL client_id is resolved through its client ID metadata
-   * document (oauth/client-id-metadata.ts) before authentication, as /authorize does.
+   * document (oauth/client-id-metadata/client-id-metadata.ts) before authentication, as /authorize does.
    */
   readonly resolvesClientIdMetadataDocuments?: true;
   /** Required for every client-authenticating endpoint; per address only, or none, for the others. */

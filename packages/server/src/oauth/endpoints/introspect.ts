@@ -1,6 +1,6 @@
 import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
-import { introspectToken } from '../introspection.js';
+import { introspectToken } from '../grant-administration/index.js';
 import { oauthEndpoint } from './endpoint.js';
 
 /**

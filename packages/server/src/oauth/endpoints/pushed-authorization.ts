@@ -1,9 +1,9 @@
 import { OAuthError } from '@gatehouse/contract';
 import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
-import { checkAuthorizationRequest } from '../authorization-request.js';
-import { pushAuthorizationRequest } from '../pushed-authorization-requests.js';
-import { requestObjectParameters } from '../request-objects.js';
+import { checkAuthorizationRequest } from '../authorization-requests/index.js';
+import { pushAuthorizationRequest } from '../authorization-requests/index.js';
+import { requestObjectParameters } from '../authorization-requests/index.js';
 import { oauthEndpoint } from './endpoint.js';
 
 /** The parameters of client authentication (RFC 6749 §2.3.1, RFC 7523 §2.2): not part of the request pushed. */

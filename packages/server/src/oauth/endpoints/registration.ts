@@ -8,7 +8,7 @@ import {
   registerDynamicClient,
   updateRegisteredClient,
   type RegistrationCaller,
-} from '../dynamic-registration.js';
+} from '../clients/index.js';
 import type { OAuthServices } from '../services.js';
 import { oauthEndpoint } from './endpoint.js';
 

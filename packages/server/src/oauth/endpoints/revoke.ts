@@ -1,7 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
 import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
-import { revokeToken } from '../revocation.js';
+import { revokeToken } from '../grant-administration/index.js';
 import { oauthEndpoint } from './endpoint.js';
 
 /** POST /revoke (RFC 7009 §2.1): public clients may revoke their own tokens too. */

@@ -6,7 +6,7 @@ import { inSpan, isTracing } from '../../telemetry/tracing.js';
 import type { ClientRecord } from '../../primitives/records.js';
 import { grantHandlerOf } from '../grants/index.js';
 import type { OAuthServices } from '../services.js';
-import { noteTokenProof } from '../dpop-proofs.js';
+import { noteTokenProof } from '../sender-constraints/index.js';
 import { oauthEndpoint } from './endpoint.js';
 
 const PATH = '/token';

@@ -12,9 +12,9 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { publicRequestReader } from '../../http/bearer-request.js';
 import { releasedClaims } from '../../users/claims.js';
-import { ForeignAccessToken, localTokenSteps } from '../access-token-check.js';
-import type { AccessTokenClaims } from '../access-tokens.js';
-import { OPENID_SCOPE } from '../id-tokens.js';
+import { ForeignAccessToken, localTokenSteps } from '../tokens/index.js';
+import type { AccessTokenClaims } from '../tokens/index.js';
+import { OPENID_SCOPE } from '../tokens/index.js';
 import type { OAuthServices } from '../services.js';
 import { oauthEndpoint } from './endpoint.js';
 

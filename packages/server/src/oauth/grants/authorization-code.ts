@@ -1,8 +1,8 @@
 import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
-import { redeemAuthorizationCode } from '../authorization-codes.js';
-import { tokenResponse } from '../token-response.js';
-import { withIdToken } from '../id-token-response.js';
+import { redeemAuthorizationCode } from '../tokens/index.js';
+import { tokenResponse } from '../tokens/index.js';
+import { withIdToken } from '../tokens/index.js';
 
 // RFC 7636 §4.1: code_verifier = 43*128unreserved.
 const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;

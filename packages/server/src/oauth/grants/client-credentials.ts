@@ -1,9 +1,9 @@
 import { OAuthError } from '@gatehouse/contract';
 import { isPublicClient } from '../../primitives/records.js';
 import { grantHandler } from './grant.js';
-import { isScopeSubset, parseScope } from '../scope.js';
-import { tokenResponse } from '../token-response.js';
-import { grantableScope } from '../clients.js';
+import { isScopeSubset, parseScope } from '../tokens/index.js';
+import { tokenResponse } from '../tokens/index.js';
+import { grantableScope } from '../clients/index.js';
 
 /**
  * grant_type=client_credentials: confidential clients only, an access token and no refresh token
@@ -15,7 +15,7 @@ export const clientCredentialsGrant = grantHandler({
   grantType: 'client_credentials',
   async handle(params, client, { clock, accessTokens }, proof) {
     if (isPublicClient(client)) throw new OAuthError('grant_type_not_allowed');
-    // Only an admin client may be granted the admin scopes (oauth/clients.ts).
+    // Only an admin client may be granted the admin scopes (oauth/clients/clients.ts).
     const allowed = grantableScope(client);
     const scope = parseScope(params.get('scope')) ?? allowed;
     if (!isScopeSubset(scope, allowed)) throw new OAuthError('scope_not_allowed');

@@ -1,8 +1,8 @@
 import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
-import { pollDeviceCode } from '../device-code-redemption.js';
-import { tokenResponse } from '../token-response.js';
-import { withIdToken } from '../id-token-response.js';
+import { pollDeviceCode } from '../device/index.js';
+import { tokenResponse } from '../tokens/index.js';
+import { withIdToken } from '../tokens/index.js';
 
 /**
  * grant_type=urn:ietf:params:oauth:grant-type:device_code: the device polls with its device code

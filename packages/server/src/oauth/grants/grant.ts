@@ -2,7 +2,7 @@ import type { FormParams } from '../../http/form.js';
 import type { ClientRecord } from '../../primitives/records.js';
 import type { TokenServices } from '../services.js';
 import type { GatehouseTokenResponse } from '@gatehouse/contract';
-import type { UnnotedDpopProof } from '../dpop-proofs.js';
+import type { UnnotedDpopProof } from '../sender-constraints/index.js';
 
 /**
  * One grant type of the token endpoint: reads its parameters, answers tokens or throws OAuthError.

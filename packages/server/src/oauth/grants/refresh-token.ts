@@ -1,9 +1,9 @@
 import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
-import { exchangeRefreshToken } from '../refresh-token-lifecycle.js';
-import { parseScope } from '../scope.js';
-import { tokenResponse } from '../token-response.js';
-import { withRefreshIdToken } from '../id-token-response.js';
+import { exchangeRefreshToken } from '../tokens/index.js';
+import { parseScope } from '../tokens/index.js';
+import { tokenResponse } from '../tokens/index.js';
+import { withRefreshIdToken } from '../tokens/index.js';
 
 /**
  * grant_type=refresh_token. The rules live in refresh-token-lifecycle.ts; this reads the request

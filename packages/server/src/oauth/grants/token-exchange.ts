@@ -1,16 +1,16 @@
 import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
-import { parseScope } from '../scope.js';
-import { issueGrant } from '../grant-issuance.js';
-import { decideExchange, ExchangeRefused, type ExchangeDecision } from '../token-exchange.js';
-import { noteTokenProof } from '../dpop-proofs.js';
+import { parseScope } from '../tokens/index.js';
+import { issueGrant } from '../tokens/index.js';
+import { decideExchange, ExchangeRefused, type ExchangeDecision } from '../token-exchange/index.js';
+import { noteTokenProof } from '../sender-constraints/index.js';
 import type { ClientRecord } from '../../primitives/records.js';
 import type { Repository } from '../../store/repository.js';
 
 /**
  * grant_type=urn:ietf:params:oauth:grant-type:token-exchange (RFC 8693): a confidential client
  * exchanges a subject token (and, delegating, an actor token) for an access token for another
- * audience, never wider in scope; the rules are in oauth/token-exchange.ts, the client's policy in
+ * audience, never wider in scope; the rules are in oauth/token-exchange/token-exchange.ts, the client's policy in
  * its record. Every exchange is audited, issued or refused.
  *
  * @see https://www.rfc-editor.org/rfc/rfc8693#section-2 RFC 8693 §2

@@ -1,0 +1,47 @@
+import type { GatehouseTokenResponse } from '@gatehouse/contract';
+import type { ClientRecord, GrantExchange } from '../../primitives/records.js';
+import type { AccessTokens } from './access-tokens.js';
+
+/** Under its former name, for the grant handlers and operator grants that import it from here. */
+
+interface TokenResponseRequest {
+  readonly client: ClientRecord;
+  readonly subject: string;
+  readonly scope: readonly string[];
+  readonly grantId: string | null;
+  readonly refreshToken: string | null;
+  readonly now: number;
+  /** The key of the request's DPoP proof: the access token is bound to it (RFC 9449 §5, §6). */
+  readonly dpopJkt?: string | undefined;
+  /** A token exchange's grant: every access token carries its `act` and audience (RFC 8693 §4.1). */
+  readonly exchange?: GrantExchange | null | undefined;
+  /** A token exchange's grant: the access token never outlives the exchanged subject token. */
+  readonly notAfter?: number | undefined;
+}
+
+/**
+ * Mints the access token and answers it with the refresh token, if any.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 RFC 6749 §5.1
+ */
+export function tokenResponse(accessTokens: AccessTokens, r: TokenResponseRequest): GatehouseTokenResponse {
+  const ttl = r.client.accessTokenTtl;
+  const access_token = accessTokens.mint({
+    subject: r.subject,
+    clientId: r.client.id,
+    scope: r.scope,
+    grantId: r.grantId,
+    ttl,
+    now: r.now,
+    ...(r.dpopJkt === undefined ? {} : { dpopJkt: r.dpopJkt }),
+    ...(r.exchange == null ? {} : { act: r.exchange.act, audience: r.exchange.audience }),
+    ...(r.notAfter === undefined ? {} : { notAfter: r.notAfter }),
+  });
+  return {
+    access_token,
+    token_type: r.dpopJkt === undefined ? 'Bearer' : 'DPoP',
+    expires_in: r.notAfter === undefined ? ttl : Math.max(0, Math.min(r.now + ttl, r.notAfter) - r.now),
+    ...(r.refreshToken === null ? {} : { refresh_token: r.refreshToken }),
+    scope: r.scope.join(' '),
+  };
+}
