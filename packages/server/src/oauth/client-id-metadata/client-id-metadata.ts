@@ -23,8 +23,14 @@ import type { ClientIdMetadataDocumentRecord } from '../../store/client-metadata
 import type { Repository } from '../../store/repository.js';
 import { checkClientMetadata } from '../clients/index.js';
 import { AGENT_REFRESH_POLICY, DEFAULT_ACCESS_TOKEN_TTL } from '../clients/index.js';
-import { deviceCodeGrant } from '../grants/device-code.js';
+import type { GrantTypeName } from '../../primitives/grant-types.js';
 import { jwksProblem, jwksUriProblem } from '../keys/index.js';
+
+/**
+ * The device flow's grant type (RFC 8628 §3.4), from the vocabulary of grant types: the grant registry
+ * (oauth/grants/) sits above the capabilities and is not imported by them.
+ */
+const DEVICE_CODE_GRANT: GrantTypeName = 'urn:ietf:params:oauth:grant-type:device_code';
 
 export const CLIENT_ID_METADATA_MODES = ['off', 'allowlist', 'open'] as const;
 export type ClientIdMetadataMode = (typeof CLIENT_ID_METADATA_MODES)[number];
@@ -186,8 +192,8 @@ export function clientFromDocument(
     throw error;
   }
   // The flows a client of a document starts: the code flow (/authorize) or the device flow (RFC 8628).
-  if (!metadata.grant_types.some((g) => g === 'authorization_code' || g === deviceCodeGrant.grantType))
-    throw invalid('metadata_invalid', `grant_types must include authorization_code or ${deviceCodeGrant.grantType}`);
+  if (!metadata.grant_types.some((g) => g === 'authorization_code' || g === DEVICE_CODE_GRANT))
+    throw invalid('metadata_invalid', `grant_types must include authorization_code or ${DEVICE_CODE_GRANT}`);
   return {
     id: url,
     name: metadata.client_name ?? new URL(url).hostname,
