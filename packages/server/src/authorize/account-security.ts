@@ -13,7 +13,7 @@ import {
 } from '../factors/factors.js';
 import type { AuthorizePages } from './flow.js';
 import { renderFactorPage } from './factor-pages.js';
-import { attemptSignIn, sendRecoveryCodes, sendSignInForm, type SignInTarget } from './login.js';
+import { attemptSignIn, sendRecoveryCodes, sendSignInForm, type SignInTarget } from './sign-in-forms.js';
 import { currentSession } from './sessions.js';
 import { isFreshSignIn } from './sign-in-freshness.js';
 import { signedInSession, type SignedInSession } from './sign-in/state.js';

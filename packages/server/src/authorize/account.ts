@@ -8,7 +8,7 @@ import type { BrowserPage } from './page.js';
 import { renderAccountPage } from './account-pages.js';
 import { accountSecurityEndpoints, accountTarget } from './account-security.js';
 import { listFactors } from '../factors/factors.js';
-import { sendSignInForm } from './login.js';
+import { sendSignInForm } from './sign-in-forms.js';
 import { isFreshSignIn } from './sign-in-freshness.js';
 import { secondFactorDueFor } from './step-up.js';
 import { sendPageUnder } from '../html/responses.js';

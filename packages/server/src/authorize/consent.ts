@@ -13,7 +13,7 @@ import type { BrowserPage } from './page.js';
 import { answerClient } from '../html/authorization-response.js';
 import { formActionSource, sendPage } from '../html/responses.js';
 import { currentSession, signedInSubject } from './sessions.js';
-import { authorizationTarget, sendSignInForm } from './login.js';
+import { authorizationTarget, sendSignInForm } from './sign-in-forms.js';
 import { secondFactorDueFor } from './step-up.js';
 import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
 

@@ -13,7 +13,7 @@ import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { renderDeviceConsentPage, renderDeviceDonePage, renderUserCodePage } from './device-pages.js';
 import type { AuthorizePages } from './flow.js';
 import type { BrowserPage } from './page.js';
-import { attemptSignIn, sendRecoveryCodes, sendSignInForm, waitInWords, type SignInTarget } from './login.js';
+import { attemptSignIn, sendRecoveryCodes, sendSignInForm, waitInWords, type SignInTarget } from './sign-in-forms.js';
 import { policyFor, secondFactorDueFor } from './step-up.js';
 import { sendPage } from '../html/responses.js';
 import { currentSession, signedInSubject, startSession } from './sessions.js';

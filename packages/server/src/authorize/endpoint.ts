@@ -8,7 +8,7 @@ import { needsSignIn } from './sign-in-freshness.js';
 import { readIdTokenHint } from '../oauth/tokens/index.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { AuthorizationRequest } from '../oauth/authorization-requests/index.js';
-import { authorizationTarget, sendLoginPage, sendSignInForm } from './login.js';
+import { authorizationTarget, sendLoginPage, sendSignInForm } from './sign-in-forms.js';
 import { secondFactorDueFor } from './step-up.js';
 import type { BrowserPage } from './page.js';
 import { currentSession, startSession } from './sessions.js';

@@ -2,9 +2,7 @@ import { ProblemError } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { formParamsOf } from '../http/form.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
-import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import {
-  authenticationOptions,
   enrolPasskey,
   passkeyName,
   PASSKEY_SCRIPT,
@@ -15,7 +13,7 @@ import {
 import { summarizeResponse } from '../webauthn/client-data.js';
 import { answerSignedIn } from './consent.js';
 import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
-import { attemptSignIn, authorizationTarget, sendSignInForm } from './login.js';
+import { attemptSignIn, authorizationTarget, sendSignInForm } from './sign-in-forms.js';
 import type { PasskeySection } from './passkey-page.js';
 import type { BrowserPage } from './page.js';
 import { currentSession, signedInSubject } from './sessions.js';
@@ -26,36 +24,6 @@ import { asksForFreshSignIn } from './sign-in-freshness.js';
 export const PASSKEY_ENROLMENT_FRESHNESS = 10 * 60;
 /** The script changes with a release: browsers check it again after an hour, like the stylesheet. */
 const SCRIPT_CACHE = 'public, max-age=3600';
-
-/**
- * The request options of the sign-in page's passkey form (passwordless, user verification
- * required), their challenge kept for this session; undefined when the server offers no passkeys
- * (an IP-literal issuer) or the session is pending.
- */
-export async function passkeySignInOptions(
-  { context: { issuer, store, clock } }: AuthorizePages,
-  session: BrowserSessionRecord,
-): Promise<string | undefined> {
-  const rp = relyingPartyOf(issuer);
-  if (rp === undefined || session.pending === true) return undefined;
-  return JSON.stringify(await authenticationOptions(store, rp, { kind: 'passwordless' }, session.id, clock.now()));
-}
-
-/**
- * The request options of the factor page's passkey form (a second factor after a password): the
- * pending session's user's passkeys only, the challenge kept for this session and that user;
- * undefined when the server offers no passkeys.
- */
-export async function passkeySecondFactorOptions(
-  { context: { issuer, store, clock } }: AuthorizePages,
-  session: BrowserSessionRecord,
-): Promise<string | undefined> {
-  const rp = relyingPartyOf(issuer);
-  const user = session.username ? await store.findUser(session.username) : undefined;
-  if (rp === undefined || user === undefined) return undefined;
-  const use = { kind: 'second_factor', subject: user.subject } as const;
-  return JSON.stringify(await authenticationOptions(store, rp, use, session.id, clock.now()));
-}
 
 /**
  * The account page's passkeys for a signed-in user: the list, and the creation options when the

@@ -1,0 +1,33 @@
+import type { BrowserSessionRecord } from '../store/identity-repository.js';
+import { authenticationOptions, relyingPartyOf } from '../webauthn/index.js';
+import type { AuthorizePages } from './flow.js';
+
+/**
+ * The request options of the sign-in page's passkey form (passwordless, user verification
+ * required), their challenge kept for this session; undefined when the server offers no passkeys
+ * (an IP-literal issuer) or the session is pending.
+ */
+export async function passkeySignInOptions(
+  { context: { issuer, store, clock } }: AuthorizePages,
+  session: BrowserSessionRecord,
+): Promise<string | undefined> {
+  const rp = relyingPartyOf(issuer);
+  if (rp === undefined || session.pending === true) return undefined;
+  return JSON.stringify(await authenticationOptions(store, rp, { kind: 'passwordless' }, session.id, clock.now()));
+}
+
+/**
+ * The request options of the factor page's passkey form (a second factor after a password): the
+ * pending session's user's passkeys only, the challenge kept for this session and that user;
+ * undefined when the server offers no passkeys.
+ */
+export async function passkeySecondFactorOptions(
+  { context: { issuer, store, clock } }: AuthorizePages,
+  session: BrowserSessionRecord,
+): Promise<string | undefined> {
+  const rp = relyingPartyOf(issuer);
+  const user = session.username ? await store.findUser(session.username) : undefined;
+  if (rp === undefined || user === undefined) return undefined;
+  const use = { kind: 'second_factor', subject: user.subject } as const;
+  return JSON.stringify(await authenticationOptions(store, rp, use, session.id, clock.now()));
+}

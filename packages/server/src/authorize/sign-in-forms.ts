@@ -1,0 +1,289 @@
+import { PROBLEMS, ProblemError } from '@gatehouse/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FormParams } from '../http/form.js';
+import type { SignInFailure } from './sign-in/steps/index.js';
+import type { BrowserSessionRecord } from '../store/identity-repository.js';
+import type { SecondFactorPolicy } from '../primitives/records.js';
+import type { AuthorizationRequest } from '../oauth/authorization-requests/index.js';
+import type { AuthorizePages } from './flow.js';
+import { renderLoginPage, type LoginPage } from './login-page.js';
+import { renderFactorPage, renderRecoveryCodesPage, type StepForm } from './factor-pages.js';
+import { formActionSource, sendPageUnder } from '../html/responses.js';
+import { passkeySecondFactorOptions, passkeySignInOptions } from './passkey-options.js';
+import { relyingPartyOf } from '../webauthn/index.js';
+import { signIn } from './sessions.js';
+import { runSignInStep } from './sign-in/sign-in.js';
+import type { SecondFactorDue } from './sign-in/second-factor-policy.js';
+import { signedInSession, signInStateOf, type SignedInSession } from './sign-in/state.js';
+import { beginOtpEnrolment, reopenOtpEnrolment } from '../factors/factors.js';
+import { policyFor, secondFactorDueFor } from './step-up.js';
+
+/*
+ * The sign-in forms of every page that signs a user in (POST /login, the passkey sign-in, the consent
+ * step-up, the device page, the account page): what a sign-in is for, how its form is shown, how a
+ * posted form is tried. Below those pages, so that consent.ts (a step-up shows a factor form) and the
+ * routes that end in consent (login.ts, passkey.ts) do not import one another in a circle.
+ */
+
+/**
+ * What a sign-in is for, as its forms need it: the client (name and id, for the page and the
+ * limits), where the forms post and what they carry, the CSP's extra `form-action` sources, and
+ * the second-factor policy. The authorization code flow, the device page and the account page
+ * each make one; the pipeline and the pages are the same.
+ */
+export interface SignInTarget {
+  readonly clientName: string;
+  readonly clientId: string;
+  readonly form: StepForm;
+  readonly formActions: readonly string[];
+  readonly policy: SecondFactorPolicy;
+  /** The sign-in page's last line. */
+  readonly finePrint?: string;
+  /**
+   * Whether the sign-in page offers the other first factors beside the password: a passkey
+   * (passkey.ts, POST /login/passkey) and the upstream identity providers (federation/). Only the
+   * authorization code flow's: their routes load the authorization request.
+   */
+  readonly alternatives?: boolean;
+}
+
+/** The sign-in target of an authorization request (POST /login). */
+export function authorizationTarget(pages: AuthorizePages, request: AuthorizationRequest): SignInTarget {
+  return {
+    clientName: request.client.name,
+    clientId: request.client.id,
+    form: { action: '/login', hidden: { request: request.query } },
+    formActions: [formActionSource(request.redirectUri)].filter((s) => s !== undefined),
+    policy: policyFor(pages.context, request.client, request.oidc.acrValues),
+    alternatives: true,
+  };
+}
+
+/** The form a sign-in shows: the first factor's (the password), or a second factor's. */
+export type SignInForm =
+  | ({ readonly kind: 'password' } & Pick<LoginPage, 'username' | 'alert'>)
+  | {
+      readonly kind: 'factor';
+      readonly due: Exclude<SecondFactorDue, { kind: 'none' }>;
+      readonly alert?: LoginPage['alert'];
+      /** An enrolment's sealed secret posted back: the same QR code again after a wrong code. */
+      readonly enrolment?: string;
+    };
+
+/** Sends a sign-in form of `target` for `session` (the first factor's, or a second factor's). */
+export async function sendSignInForm(
+  pages: AuthorizePages,
+  reply: FastifyReply,
+  target: SignInTarget,
+  session: BrowserSessionRecord,
+  status: number,
+  form: SignInForm,
+): Promise<FastifyReply> {
+  const { base, context, upstreams } = pages;
+  if (form.kind === 'password') {
+    // passkey: the page offers a passwordless sign-in with a challenge of its own (passkey-options.ts).
+    const passkeyOptions = target.alternatives ? await passkeySignInOptions(pages, session) : undefined;
+    const page = renderLoginPage(base, {
+      clientName: target.clientName,
+      query: target.form.hidden.request ?? '',
+      csrfToken: session.csrfToken,
+      action: target.form.action,
+      username: form.username,
+      alert: form.alert,
+      finePrint: target.finePrint,
+      // Federation: the upstream providers offered beside the password (and their redirects' origins).
+      upstreams: target.alternatives && upstreams ? await upstreams.list() : [],
+      passkeyOptions,
+    });
+    const upstreamOrigins = target.alternatives && upstreams ? await upstreams.formTargets() : [];
+    const formAction = ["'self'", ...target.formActions, ...upstreamOrigins];
+    return sendPageUnder(reply, status, page, { formAction, scripts: passkeyOptions ? ["'self'"] : [] });
+  }
+  const username = session.username ?? '';
+  const factors = context.signIn.factors;
+  const enrolment =
+    form.due.kind !== 'enrol'
+      ? undefined
+      : ((form.enrolment === undefined
+          ? undefined
+          : reopenOtpEnrolment(factors, session.id, form.enrolment, username)) ??
+        beginOtpEnrolment(factors, session.id, username));
+  // passkey: a second factor the user may choose, with a challenge for this session and user.
+  const passkeyOptions =
+    form.due.kind === 'choose' && form.due.factors.includes('passkey')
+      ? await passkeySecondFactorOptions(pages, session)
+      : undefined;
+  const page = renderFactorPage(base, {
+    clientName: target.clientName,
+    username,
+    csrfToken: session.csrfToken,
+    form: target.form,
+    due: form.due,
+    alert: form.alert,
+    enrolment,
+    passkeyOptions,
+  });
+  // The page shows a secret (enrolment) or asks one: never cached.
+  reply.header('cache-control', 'no-store');
+  return sendPageUnder(reply, status, page, {
+    formAction: ["'self'", ...target.formActions],
+    scripts: passkeyOptions ? ["'self'"] : [],
+  });
+}
+
+/** A refused sign-in, in the metrics: by its reason, and as the catalog problem its page shows. */
+function countSignInFailure(reply: FastifyReply, reason: SignInFailure, secondStep: boolean): void {
+  reply.server.metrics?.countSignInFailure(reason);
+  const problem =
+    reason === 'rate_limited'
+      ? 'too_many_login_attempts'
+      : reason.startsWith('passkey_') && !secondStep
+        ? 'passkey_sign_in_failed'
+        : secondStep
+          ? 'second_factor_failed'
+          : 'login_failed';
+  reply.server.metrics?.countProblem(problem);
+}
+
+/** A Retry-After wait as a page says it. */
+export function waitInWords(seconds: number): string {
+  return seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+}
+
+/** What the factor page says about a refused second step. */
+function factorAlert(failure: SignInFailure): { readonly title: string; readonly text: string } {
+  const { title } = PROBLEMS.second_factor_failed;
+  if (failure === 'code_replayed') return { title, text: 'That code was used already. Wait for the next one.' };
+  if (failure === 'wrong_recovery_code') return { title, text: 'That recovery code is wrong or was used already.' };
+  if (failure === 'enrolment_refused') return { title, text: 'Start again from the application.' };
+  return { title, text: 'Check the code and try again.' };
+}
+
+/**
+ * A sign-in form's outcome: signed in (with recovery codes to show once, after an enrolment), or
+ * the form to show, with the session to show it in (a new one when a step passed).
+ */
+export type SignInAttempt =
+  | { readonly ok: true; readonly session: SignedInSession; readonly reveal?: readonly string[] }
+  | {
+      readonly ok: false;
+      readonly status: 200 | 401 | 429;
+      readonly session: BrowserSessionRecord;
+      readonly form: SignInForm;
+    };
+
+/**
+ * The HTTP side of a sign-in form for a target: the form handed to the sign-in pipeline
+ * (sign-in/sign-in.ts) as plain data, then its result made a session (a new cookie at each step
+ * passed), or a refusal counted in the metrics (by its reason, and as the catalog problem its page
+ * shows) with its Retry-After. An unknown user and a wrong password get the same 401. Shared by the
+ * authorization code flow, the device page and the account page.
+ */
+export async function attemptSignIn(
+  pages: AuthorizePages,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: BrowserSessionRecord,
+  form: Pick<FormParams, 'get'>,
+  target: SignInTarget,
+): Promise<SignInAttempt> {
+  const { store, audit, clock, rateLimits, signIn: settings } = pages.context;
+  const now = clock.now();
+  const result = await runSignInStep(
+    { store, rateLimits, audit, factors: settings.factors, relyingParty: relyingPartyOf(pages.context.issuer) },
+    {
+      state: signInStateOf(session),
+      sessionId: session.id,
+      field: (name) => form.get(name),
+      address: request.ip,
+      clientId: target.clientId,
+      policy: target.policy,
+      now,
+    },
+  );
+  const secondStep = (form.get('method') ?? 'password') !== 'password';
+  switch (result.kind) {
+    case 'stale':
+      throw new ProblemError('csrf_token_invalid');
+    case 'rate_limited': {
+      countSignInFailure(reply, 'rate_limited', secondStep);
+      reply.header('retry-after', String(result.retryAfter));
+      const { title } = PROBLEMS.too_many_login_attempts;
+      const alert = { title, text: `Try again in ${waitInWords(result.retryAfter)}.` };
+      const due = secondStep ? await pendingDue(pages, session) : undefined;
+      const shown: SignInForm = due
+        ? { kind: 'factor', due, alert }
+        : { kind: 'password', username: result.username, alert };
+      return { ok: false, status: 429, session, form: shown };
+    }
+    case 'refused': {
+      countSignInFailure(reply, result.failure, secondStep);
+      if (secondStep && result.due)
+        return {
+          ok: false,
+          status: 401,
+          session,
+          form: {
+            kind: 'factor',
+            due: result.due,
+            alert: factorAlert(result.failure),
+            enrolment: form.get('enrolment'),
+          },
+        };
+      // A refused passkey has its own message; it does not reveal whose it is.
+      const passkey = result.failure.startsWith('passkey_');
+      const { title } = PROBLEMS[passkey ? 'passkey_sign_in_failed' : 'login_failed'];
+      const alert = { title, text: passkey ? 'Try again, or use your password.' : 'Check them and try again.' };
+      return { ok: false, status: 401, session, form: { kind: 'password', username: result.username, alert } };
+    }
+    case 'pending': {
+      const pending = await signIn(store, reply, pages.cookies, session, result.state, now);
+      return { ok: false, status: 200, session: pending, form: { kind: 'factor', due: result.due } };
+    }
+    case 'signed_in': {
+      const signedIn = signedInSession(await signIn(store, reply, pages.cookies, session, result.state, now));
+      if (!signedIn) throw new Error('a completed sign-in made no signed-in session');
+      return { ok: true, session: signedIn, ...(result.reveal ? { reveal: result.reveal } : {}) };
+    }
+  }
+}
+
+/** The factor a session was asked for, when a second step is under way. */
+async function pendingDue(
+  pages: AuthorizePages,
+  session: BrowserSessionRecord,
+): Promise<Exclude<SecondFactorDue, { kind: 'none' }> | undefined> {
+  const due = await secondFactorDueFor(pages.context, session, 'required');
+  return due.kind === 'none' ? undefined : due;
+}
+
+/** The recovery codes made by an enrolment, shown once; the button goes on to `next`. */
+export function sendRecoveryCodes(
+  { base }: AuthorizePages,
+  reply: FastifyReply,
+  codes: readonly string[],
+  next: { readonly href: string } | { readonly form: StepForm; readonly csrfToken: string },
+  formActions: readonly string[] = [],
+): FastifyReply {
+  reply.header('cache-control', 'no-store');
+  const page =
+    'href' in next
+      ? renderRecoveryCodesPage(base, { codes, next: next.href })
+      : renderRecoveryCodesPage(base, { codes, next: '', form: next.form, csrfToken: next.csrfToken });
+  return sendPageUnder(reply, 200, page, { formAction: ["'self'", ...formActions] });
+}
+
+/** Sends the sign-in page of a request; its form may lead (by redirects) to the client. */
+export function sendLoginPage(
+  pages: AuthorizePages,
+  reply: FastifyReply,
+  request: AuthorizationRequest,
+  session: BrowserSessionRecord,
+  status: number,
+  extra: Pick<LoginPage, 'username' | 'alert'> = {},
+): Promise<FastifyReply> {
+  return sendSignInForm(pages, reply, authorizationTarget(pages, request), session, status, {
+    kind: 'password',
+    ...extra,
+  });
+}
