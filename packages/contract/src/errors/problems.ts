@@ -46,6 +46,8 @@ export type ProblemCode =
   | 'request_timeout'
   | 'invalid_operator_input'
   | 'conflict'
+  | 'invalid_email_address'
+  | 'invalid_email_message'
   | 'upstream_unavailable'
   | 'upstream_access_denied'
   | 'upstream_login_required'
@@ -230,6 +232,27 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'An administrative request creates something whose identifier is taken: a client id or a username that already exists. Nothing was written.',
     clientAction:
       'Choose another identifier, or change the existing one (PUT) instead of creating it; the same request will be refused again.',
+  }),
+  invalid_email_address: problem({
+    code: 'invalid_email_address',
+    status: 422,
+    slug: 'invalid-email-address',
+    title: 'This e-mail address cannot receive mail',
+    transient: false,
+    summary:
+      'The e-mail address is not one address of the form name@domain: it is empty, longer than 254 characters (RFC 5321 §4.5.3.1.3) or with a name part over 64, holds a display name, a group, several addresses, quotes, spaces, a line break or another control character (a line break could add a header to the message), or its domain is not a valid host name. Nothing was queued and no mail was sent.',
+    clientAction: 'Correct the address (for example alice@example.com) and send it again.',
+  }),
+  invalid_email_message: problem({
+    code: 'invalid_email_message',
+    status: 422,
+    slug: 'invalid-email-message',
+    title: 'This e-mail could not be queued',
+    transient: false,
+    summary:
+      'A message given to the outbox breaks a rule of mail: its subject line holds a line break or another control character (which could add a header to the message) or is over 998 characters (RFC 5322 §2.1.1), a body is empty, or its kind or locale is malformed. Nothing was queued and no mail was sent; the detail says which part.',
+    clientAction:
+      'This is a fault of the server or of the text it was given (for example a name with a line break shown in the subject); correct that text and try again, or tell the operator.',
   }),
   upstream_unavailable: problem({
     code: 'upstream_unavailable',

@@ -280,7 +280,40 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
       await steps.createRowEpochTriggers(db);
     },
   },
+  '0027_mail_outbox': { up: mailOutboxMigration },
 });
+
+/**
+ * 0027: the mail outbox (mail/). A message is inserted in the transaction of the change that causes
+ * it and sent later by a worker of any process; its content (subject line, bodies, links: single-use
+ * secrets) is sealed and erased once the message is sent or failed for good, its metadata kept. The
+ * index serves the workers' claim of due messages and the queue's depth.
+ */
+async function mailOutboxMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('mail_outbox')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('recipient', 'text', (c) => c.notNull())
+    .addColumn('subject', 'text')
+    .addColumn('locale', 'text', (c) => c.notNull())
+    .addColumn('message_id', 'text', (c) => c.notNull())
+    .addColumn('content', 'text')
+    .addColumn('state', 'text', (c) => c.notNull())
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_ms', 'bigint', (c) => c.notNull())
+    .addColumn('next_attempt_ms', 'bigint', (c) => c.notNull())
+    .addColumn('lease_token', 'text')
+    .addColumn('lease_until_ms', 'bigint')
+    .addColumn('last_error', 'text')
+    .addColumn('finished_ms', 'bigint')
+    .execute();
+  await db.schema
+    .createIndex('mail_outbox_state_due')
+    .on('mail_outbox')
+    .columns(['state', 'next_attempt_ms'])
+    .execute();
+}
 
 /**
  * 0025: users found by e-mail address (a federated sign-in whose e-mail is an existing account's,

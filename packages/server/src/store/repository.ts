@@ -34,6 +34,7 @@ import { createPasskeyRepository, type PasskeyRepository } from './passkey-repos
 import { createPushedRequestRepository, type PushedRequestRepository } from './pushed-request-repository.js';
 import { createDpopRepository, type DpopRepository } from './dpop-repository.js';
 import { createFactorRepository, type FactorRepository } from './factor-repository.js';
+import { createMailRepository, type MailRepository } from './mail-repository.js';
 import type { Database } from './schema.js';
 import { createClientMetadataRepository, type ClientMetadataRepository } from './client-metadata-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
@@ -54,7 +55,8 @@ export interface Repository
     PasskeyRepository,
     PushedRequestRepository,
     DpopRepository,
-    FactorRepository {
+    FactorRepository,
+    MailRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -146,6 +148,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     createPushedRequestRepository(db),
     createDpopRepository(db),
     createFactorRepository(db),
+    createMailRepository(db, { lockRows }),
     ownQueries(db, lockRows),
   );
 }
@@ -176,6 +179,7 @@ function ownQueries(
   | keyof PushedRequestRepository
   | keyof DpopRepository
   | keyof FactorRepository
+  | keyof MailRepository
 > {
   return {
     async insertClient(client) {

@@ -31,6 +31,40 @@ export interface Database {
   second_factors: SecondFactorsTable;
   recovery_codes: RecoveryCodesTable;
   row_epochs: RowEpochsTable;
+  mail_outbox: MailOutboxTable;
+}
+
+/**
+ * A message of the mail outbox (0027, ./mail-repository.ts). Times are epoch milliseconds: retries
+ * and leases are shorter than a second in the tests and seconds apart in production.
+ */
+export interface MailOutboxTable {
+  id: string;
+  /** What the message is for (`test`, later `password_reset`, …); metadata, kept. */
+  kind: string;
+  /** The recipient's address, checked at enqueue (mail/message.ts); kept. */
+  recipient: string;
+  /** The user the message is about (`users.subject`), when one is; kept. */
+  subject: string | null;
+  locale: string;
+  /** The stable Message-ID every attempt sends, `<id@host>`. */
+  message_id: string;
+  /** Subject line, text and HTML bodies and links, sealed (JSON); null once sent or failed for good. */
+  content: string | null;
+  /** `queued`, `sending` (under a lease), `sent` or `failed`. */
+  state: string;
+  /** Attempts begun (counted at each claim). */
+  attempts: number;
+  created_ms: number;
+  /** When a queued message is due. */
+  next_attempt_ms: number;
+  /** The claim of the node sending it: a random token and when it lapses; null unless `sending`. */
+  lease_token: string | null;
+  lease_until_ms: number | null;
+  /** The last attempt's failure (an SMTP reply code or an error code), never a body. */
+  last_error: string | null;
+  /** When it was sent or failed for good. */
+  finished_ms: number | null;
 }
 
 /** The row epoch (0026, ./row-cache.ts): one row that triggers advance on every change a cached row could miss. */
