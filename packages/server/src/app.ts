@@ -85,6 +85,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     signInFailures: SIGN_IN_FAILURES,
     auditEvents: context.audit,
     store: context.store,
+    mail: { counts: () => context.mail.counts(), queue: () => context.store.mailQueue() },
   });
   // The count first: every request is counted, a refused one included.
   addSharedHooks(app, [drain.work, httpVersions, requestMetrics]);

@@ -14,6 +14,7 @@ import { DEFAULT_AUTHORIZATION_CODE_TTL, MAX_AUTHORIZATION_CODE_TTL } from './oa
 import { clientIdMetadataFromEnv } from './oauth/client-id-metadata/index.js';
 import { PASSWORD_HASH_COSTS } from './users/passwords.js';
 import type { ClientIdMetadataPolicy } from './oauth/client-id-metadata/index.js';
+import { mailSettingsFromEnv, type MailSettings } from './mail/index.js';
 
 /** Configuration from the environment; every variable is optional. */
 export interface ServerConfig {
@@ -69,6 +70,8 @@ export interface ServerConfig {
   readonly passwordHashCost?: number;
   /** AUTHORIZATION_CODE_TTL: seconds an authorization code waits for its exchange, 1 to 600 (60). */
   readonly authorizationCodeTtl: number;
+  /** SMTP_URL, SMTP_CA_FILE, MAIL_FROM, MAIL_OUTBOX_DIR and MAIL_* (mail/settings.ts): where the outbox's mail goes. */
+  readonly mail: MailSettings;
 }
 
 export function configFromEnv(
@@ -113,6 +116,7 @@ export function configFromEnv(
     secondFactor: secondFactorFrom(env.SECOND_FACTOR),
     passwordHashCost: passwordHashCostFrom(env.PASSWORD_HASH_COST),
     authorizationCodeTtl: authorizationCodeTtlFrom(env.AUTHORIZATION_CODE_TTL),
+    mail: mailSettingsFromEnv(env, issuer, projectRoot()),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { FactorServices } from './factors/factors.js';
+import type { Outbox } from './mail/outbox.js';
 import type { OAuthServices } from './oauth/services.js';
 import type { SecondFactorPolicy } from './primitives/records.js';
 
@@ -15,4 +16,6 @@ export interface SignInSettings {
  */
 export interface ServerContext extends OAuthServices {
   readonly signIn: SignInSettings;
+  /** The mail outbox: features queue their messages in it (mail/outbox.ts). */
+  readonly mail: Outbox;
 }

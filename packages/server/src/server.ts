@@ -39,6 +39,7 @@ import type { Store } from './store/store.js';
 import { FactorSealing } from './factors/sealing.js';
 import type { SecondFactorPolicy } from './primitives/records.js';
 import { usePasswordHashCost } from './users/passwords.js';
+import { mailHostOf, MailWorker, Outbox, transportFor, type MailLog, type MailSettings } from './mail/index.js';
 
 export interface ContextOptions {
   /**
@@ -100,8 +101,10 @@ export async function createContext(store: Store, issuer: string, options: Conte
     factors: { sealing: new FactorSealing(factorKey, options.keyEncryptionKey), issuer },
   };
   const audit = new AuditTrail(store, options.auditSink);
+  const mail = new Outbox({ sealing: signIn.factors.sealing, audit, host: mailHostOf(issuer), now: () => clock.now() });
   return {
     signIn,
+    mail,
     store,
     audit,
     clock,
@@ -179,6 +182,8 @@ export interface StartOptions {
    * (users/passwords.ts); unset, the process keeps its cost (15 unless set before).
    */
   readonly passwordHashCost?: number;
+  /** SMTP_URL, MAIL_FROM and the MAIL_* policy: a worker sends the outbox's messages; none when undefined. */
+  readonly mail?: MailSettings;
 }
 
 export interface RunningServer {
@@ -186,6 +191,8 @@ export interface RunningServer {
   readonly context: ServerContext;
   /** Where the server listens, e.g. http://127.0.0.1:3000 */
   readonly url: string;
+  /** The worker sending the outbox's messages, when the server was started with `mail`. */
+  readonly mailWorker?: MailWorker;
   /** Stops accepting requests, lets those in flight finish, and logs how many it drained. */
   close(): Promise<void>;
 }
@@ -213,6 +220,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   context.keys.startReloading();
   context.rateLimits.start();
+  const mailWorker = options.mail && startMailWorker(context, store, options.mail, log ?? SILENT_MAIL_LOG);
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -220,18 +228,41 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     app,
     context,
     url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
+    mailWorker,
     async close() {
       const count = app.drain.inFlight;
       app.drain.begin();
       app.log.info({ inFlight: count }, `stopping: finishing ${count} request(s) in flight`);
       context.keys.stop();
       context.rateLimits.stop();
+      // The message in hand is sent and recorded before the store closes; the others claimed are given back.
+      const mailStopped = mailWorker?.stop();
       // Meanwhile the server still answers (each answer closing its connection); then it stops
       // accepting, closes the connections still idle and waits for the requests in flight.
       await sleep(options.idleConnectionGraceMs ?? IDLE_CONNECTION_GRACE_MS);
       await app.close();
+      await mailStopped;
       await store.close();
       app.log.info({ drainedRequests: count }, `stopped after draining ${count} request(s)`);
     },
   };
+}
+
+/** Where a server that logs nothing (tests) has its mail worker say nothing. */
+const SILENT_MAIL_LOG: MailLog = { info: () => {}, warn: () => {} };
+
+/** The process's mail worker, started: it sends what is due now, then whatever is queued or falls due. */
+function startMailWorker(context: ServerContext, store: Store, settings: MailSettings, log: MailLog): MailWorker {
+  const worker = new MailWorker({
+    store,
+    audit: context.audit,
+    outbox: context.mail,
+    transport: transportFor(settings.transport, log),
+    from: settings.from,
+    policy: settings.policy,
+    log,
+    now: () => context.clock.now(),
+  });
+  worker.start();
+  return worker;
 }

@@ -129,6 +129,8 @@ export interface TestServerOptions {
   readonly keyEncryptionKey?: string;
   /** AUTHORIZATION_CODE_TTL; 60 s by default. */
   readonly authorizationCodeTtl?: number;
+  /** SMTP_URL, MAIL_FROM and the MAIL_* policy: a mail worker runs; none by default. */
+  readonly mail?: StartOptions['mail'];
 }
 
 /** Limits no test reaches, so that every request still goes through the limiter and its store. */
@@ -156,6 +158,7 @@ export async function startTestServer({
   secondFactor,
   keyEncryptionKey,
   authorizationCodeTtl,
+  mail,
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
@@ -186,6 +189,7 @@ export async function startTestServer({
     secondFactor,
     keyEncryptionKey,
     authorizationCodeTtl,
+    mail,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).
     idleConnectionGraceMs: 0,
     passwordHashCost: TEST_PASSWORD_HASH_COST,

@@ -51,6 +51,7 @@ describe("the documented gatehouse commands are the CLI's", () => {
     ['docs/getting-started.md', 'Quick start'],
     ['README.md', 'Service-to-service delegation'],
     ['docs/authorization.md', 'Service-to-service delegation (token exchange)'],
+    ['docs/operating.md', 'Mail'],
   ];
   for (const [file, heading] of sections) {
     it(`${file} "${heading}": every gatehouse command and option is in that command's --help`, async () => {

@@ -57,6 +57,7 @@ export class AuditTrail {
   readonly #store: Store;
   readonly #sink: AuditSink;
   readonly #counts = new Map<AuditEventName, number>();
+  readonly #watchers = new Set<(event: AuditEvent) => void>();
 
   constructor(store: Store, sink: AuditSink) {
     this.#store = store;
@@ -96,9 +97,20 @@ export class AuditTrail {
     return this.#counts;
   }
 
+  /**
+   * Hands every event announced from now on to `watcher` too, after its commit like the sink: what
+   * must follow a change once it is durable (the mail worker wakes when a message was queued in
+   * this process). Stores nothing. Returns what stops the watch.
+   */
+  watch(watcher: (event: AuditEvent) => void): () => void {
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
+  }
+
   #announce(event: AuditEvent): void {
     this.#counts.set(event.event, (this.#counts.get(event.event) ?? 0) + 1);
     this.#sink(event);
+    for (const watcher of this.#watchers) watcher(event);
   }
 }
 

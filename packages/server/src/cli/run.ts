@@ -7,6 +7,7 @@ import { CLIENT_COMMANDS, clientsCommand } from './clients.js';
 import { asksForHelp, helpOf, summaryOf, unknownCommand, UsageError, type CommandDeclaration } from './declaration.js';
 import { GRANT_COMMANDS, grantsCommand } from './grants.js';
 import { KEY_COMMANDS, keysCommand } from './keys.js';
+import { MAIL_COMMANDS, mailCommand } from './mail.js';
 import { MIGRATE, migrateCommand } from './migrate.js';
 import { SERVE, serveCommand } from './serve.js';
 import { REGISTRATION_TOKEN_COMMANDS, registrationTokensCommand } from './registration-tokens.js';
@@ -42,6 +43,7 @@ const COMMANDS: Readonly<Record<string, { readonly run: Command; readonly declar
     audit: { run: auditCommand, declared: [AUDIT] },
     'registration-tokens': { run: registrationTokensCommand, declared: REGISTRATION_TOKEN_COMMANDS },
     upstreams: { run: upstreamsCommand, declared: UPSTREAM_COMMANDS },
+    mail: { run: mailCommand, declared: MAIL_COMMANDS },
   };
 
 const ENVIRONMENT = `LIST is comma- or space-separated; DURATION is seconds or a number with s, m, h or d.
@@ -54,7 +56,10 @@ X-Forwarded-For names the client), METRICS_TOKEN (unset: GET /metrics from loopb
 Authorization: Bearer METRICS_TOKEN), CLIENT_REGISTRATION (off; token: /register with an initial access token;
 open: anyone, public clients only), KEY_ENCRYPTION_KEY (seals the signing keys and upstream secrets; needed by
 serve, grants issue and keys rotate|seal on a sealed store), UPSTREAMS_FILE (serve applies its upstream
-providers at start, as gatehouse upstreams apply).
+providers at start, as gatehouse upstreams apply), SMTP_URL (unset: mail is written to MAIL_OUTBOX_DIR,
+data/outbox in the project root; smtp://user:pass@host:587, STARTTLS required unless ?starttls=optional|never;
+smtps://host:465), SMTP_CA_FILE, MAIL_FROM (Gatehouse <no-reply@the issuer's host>), MAIL_MAX_ATTEMPTS (10),
+MAIL_RETRY_MS (30000, doubling), MAIL_POLL_MS (5000), MAIL_LEASE_MS (120000).
 Every command but serve prints JSON; errors are JSON on stderr, or plain text when stderr is a terminal.
 ${wrapped(`Audit events (gatehouse audit --event NAME): ${AUDIT_EVENT_NAMES.join(', ')}.`)}`;
 

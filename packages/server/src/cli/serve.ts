@@ -57,6 +57,7 @@ export async function serveCommand(args: string[], config: ServerConfig, io: Cli
   io.out(
     `Gatehouse is serving ${config.issuer} with ${workers} workers (port ${config.port}, store ${storeOf(config)})`,
   );
+  io.out(mailLine(config));
   return superviseWorkers(workers, log, () => closeSqliteAlone(config, log));
 }
 
@@ -82,6 +83,14 @@ function storeOf(config: ServerConfig): string {
   return config.databaseUrl.startsWith('sqlite:')
     ? `sqlite ${sqliteFilename(config.databaseUrl)}`
     : (config.databaseUrl.split(':')[0] as string);
+}
+
+/** Said once at start: where the outbox's mail goes (every worker of `--workers` sends the same way). */
+function mailLine(config: ServerConfig): string {
+  const { transport, from } = config.mail;
+  return transport.kind === 'smtp'
+    ? `Mail is sent through ${transport.description}, from ${from}`
+    : `Mail is written to ${transport.dir}/*.eml and its links are logged (no SMTP_URL set), from ${from}`;
 }
 
 /** The log of the primary of several workers, in the workers' format. */
@@ -130,6 +139,7 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
     if (!options.quiet) {
       warnOfPlaintextKeys(config, options.demo, server.app.log);
       io.out(`Gatehouse is serving ${config.issuer} (listening on ${server.url}, store ${storeOf(config)})`);
+      io.out(mailLine(config));
     }
     await stop.requested;
     await server.close();
@@ -165,6 +175,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     dpopNonces: config.dpopNonces,
     secondFactor: config.secondFactor,
     authorizationCodeTtl: config.authorizationCodeTtl,
+    mail: config.mail,
   };
 }
 

@@ -8,6 +8,7 @@ import { processRegistry } from './process-metrics.js';
 import { RequestDurations } from './request-durations.js';
 import type { SharedRequestWork } from './shared-hooks.js';
 import { COMMIT_IN_DOUBT_OUTCOMES, type Store } from '../store/store.js';
+import { registerMailMetrics, type MailReadings } from './mail-metrics.js';
 
 /** What the metrics read of the rate limiter (abuse/rate-limiter.ts) at each scrape. */
 export interface RateLimitRefusals {
@@ -73,13 +74,15 @@ export class Metrics {
    * `rateLimits`: the process's rate limiter, whose refusal counts are read at each scrape;
    * `signInFailures`: every reason a sign-in can be refused for (authorize/sign-in/steps);
    * `auditEvents`: the process's audit trail, whose counts are read at each scrape;
-   * `store`: the process's store, whose COMMITs in doubt are read at each scrape.
+   * `store`: the process's store, whose COMMITs in doubt are read at each scrape;
+   * `mail`: the mail outbox's counts and queue (http/mail-metrics.ts).
    */
   constructor(
     rateLimits?: RateLimitRefusals,
     signInFailures: readonly string[] = [],
     auditEvents?: AuditEventCounts,
     store?: CommitsInDoubt,
+    mail?: MailReadings,
   ) {
     const registry = new Registry();
     const registers = [registry];
@@ -148,6 +151,7 @@ export class Metrics {
         for (const outcome of COMMIT_IN_DOUBT_OUTCOMES) this.inc({ outcome }, counts?.get(outcome) ?? 0);
       },
     });
+    if (mail) registerMailMetrics(registry, mail);
     this.requestDurations = new RequestDurations(registry);
     this.#exposed = Registry.merge([processRegistry(), registry]);
   }
@@ -189,6 +193,7 @@ interface MetricsOptions {
   readonly signInFailures?: readonly string[];
   readonly auditEvents?: AuditEventCounts;
   readonly store?: CommitsInDoubt;
+  readonly mail?: MailReadings;
 }
 
 /**
@@ -197,9 +202,9 @@ interface MetricsOptions {
  */
 export function metricsRoutes(
   app: FastifyInstance,
-  { token, rateLimits, signInFailures, auditEvents, store }: MetricsOptions = {},
+  { token, rateLimits, signInFailures, auditEvents, store, mail }: MetricsOptions = {},
 ): SharedRequestWork {
-  const metrics = new Metrics(rateLimits, signInFailures, auditEvents, store);
+  const metrics = new Metrics(rateLimits, signInFailures, auditEvents, store, mail);
   app.decorate('metrics', metrics);
   app.get('/metrics', async (request, reply) => {
     if (!mayScrape(request, token))

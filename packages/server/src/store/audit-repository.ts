@@ -43,6 +43,9 @@ export const AUDIT_EVENT_NAMES = [
   'second_factor_enrolled',
   'second_factor_reset',
   'recovery_codes_generated',
+  'mail_queued',
+  'mail_sent',
+  'mail_failed',
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];
