@@ -51,6 +51,7 @@ export const TABLE = {
     'token-path-encoding.test.ts': 'unit',
     'hot-queries.test.ts': 'unit',
     'layers.test.ts': 'unit',
+    'loopback.test.ts': 'unit',
     'package-metadata.test.ts': 'unit',
     'postgres-connection.test.ts': 'unit',
     'postgres-commit-in-doubt.test.ts': 'unit',

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { assertionFields, clientAssertion, clientKeyPair, unsecuredJwt, type ClientKeyPair } from './_client-keys.js';
@@ -241,6 +243,31 @@ describe('private_key_jwt with a jwks_uri, fetched by the SSRF-safe fetch and ca
       assert.equal(fetches, before);
     } finally {
       await server.close();
+    }
+  });
+
+  it('a jwks_uri over http on loopback, accepted at registration (RFC 7591 §2, the one loopback rule), is fetched too once loopback is allowed', async () => {
+    const plain = createServer((_request, response) => {
+      fetches++;
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify(keys.jwks));
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const server = await startTestServer({ jwksFetcher: safeJwksFetcher({ allowAddresses: ['127.0.0.0/8'] }) });
+    try {
+      const client = await server.addClient({
+        id: 'loopback',
+        name: 'Loopback',
+        grantTypes: ['client_credentials'],
+        jwksUri: `http://127.0.0.1:${(plain.address() as AddressInfo).port}/jwks.json`,
+      });
+      const before = fetches;
+      assert.equal((await tokenRequest(server, client)).status, 200);
+      assert.equal(fetches - before, 1);
+    } finally {
+      await server.close();
+      plain.closeAllConnections();
+      await new Promise<void>((resolve) => plain.close(() => resolve()));
     }
   });
 });

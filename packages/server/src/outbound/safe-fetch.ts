@@ -4,7 +4,8 @@
  * forgery, RFC 9700 §4.20 / OWASP SSRF).
  *
  * Guarantees, each checked by test/safe-fetch.test.ts:
- * - https only, unless the operator allows http;
+ * - https only, unless the caller allows plain http to a loopback host (primitives/loopback.ts, the
+ *   one loopback rule: never http to any other host), whose address must then be allowed too;
  * - the host name is resolved once, every address it resolves to must be public (not private,
  *   loopback, link-local, unique-local, CGNAT, multicast, unspecified, reserved, nor an IPv4-mapped /
  *   NAT64 / 6to4 / Teredo form of those) unless it lies in a range the operator allows, and the
@@ -25,6 +26,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { isHttpsOrLoopbackHttp, LOOPBACK_HTTP_RULE } from '../primitives/loopback.js';
 
 /** One resolved address, as `dns.lookup` with `all: true` gives it. */
 export interface ResolvedAddress {
@@ -46,8 +48,8 @@ export interface SafeFetchOptions {
   readonly maxBytes: number;
   /** Total time for the whole fetch, in milliseconds. */
   readonly timeoutMs: number;
-  /** Allow plain http (off by default). */
-  readonly allowHttp?: boolean;
+  /** Allow plain http to a loopback host (off by default); the address check below still applies. */
+  readonly allowLoopbackHttp?: boolean;
   /** Non-public ranges (CIDR, e.g. `10.1.0.0/16`, `::1/128`) the operator allows. */
   readonly allowAddresses?: readonly string[];
   /** Trusted certificate authorities (PEM) replacing the default ones, e.g. a test's own CA. */
@@ -107,7 +109,7 @@ export function isAllowedAddress(address: string, allowAddresses: readonly strin
   return allowed || parsed.range() === 'unicast';
 }
 
-function parseUrl(input: string, allowHttp: boolean): URL {
+function parseUrl(input: string, allowLoopbackHttp: boolean): URL {
   let url: URL;
   try {
     url = new URL(input);
@@ -117,8 +119,9 @@ function parseUrl(input: string, allowHttp: boolean): URL {
   if (url.username !== '' || url.password !== '') {
     throw new SafeFetchError('invalid_url', 'the URL carries credentials');
   }
-  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) {
-    throw new SafeFetchError('scheme_not_allowed', `the URL scheme ${url.protocol} is not allowed`);
+  if (url.protocol !== 'https:' && !(allowLoopbackHttp && isHttpsOrLoopbackHttp(url))) {
+    const rule = allowLoopbackHttp ? ` (${LOOPBACK_HTTP_RULE})` : '';
+    throw new SafeFetchError('scheme_not_allowed', `the URL scheme ${url.protocol} is not allowed${rule}`);
   }
   return url;
 }
@@ -158,7 +161,7 @@ function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
 
 /** GET `input` under the guarantees above. */
 export async function safeFetch(input: string, options: SafeFetchOptions): Promise<SafeFetchResponse> {
-  const url = parseUrl(input, options.allowHttp === true);
+  const url = parseUrl(input, options.allowLoopbackHttp === true);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   try {

@@ -1,5 +1,6 @@
 import { OperatorInputError } from '../../primitives/operator-input-error.js';
 import { GRANT_TYPE_NAMES, isGrantTypeName, type GrantTypeName } from '../../primitives/grant-types.js';
+import { isHttpsOrLoopbackHttp, LOOPBACK_HTTP_RULE } from '../../primitives/loopback.js';
 import {
   isPublicClient,
   SECOND_FACTOR_POLICIES,
@@ -320,9 +321,8 @@ function checkRedirectUri(uri: string): void {
   }
   if (url.hash !== '' || uri.includes('#'))
     throw new OperatorInputError(`redirect URI '${uri}' must not have a fragment`);
-  const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
-  if (url.protocol === 'http:' && !loopback)
-    throw new OperatorInputError(`redirect URI '${uri}' must use https (http only for loopback)`);
+  if (url.protocol === 'http:' && !isHttpsOrLoopbackHttp(url))
+    throw new OperatorInputError(`redirect URI '${uri}' must use ${LOOPBACK_HTTP_RULE}`);
 }
 
 /** The client as operators see it: never the secret or its digest. */

@@ -1,4 +1,5 @@
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import { isHttpsOrLoopbackHttp } from '../../primitives/loopback.js';
 import type { ClientRecord, JsonWebKeySet } from '../../primitives/records.js';
 
 /**
@@ -101,7 +102,7 @@ export function jwksProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** RFC 7591 §2: `jwks_uri` is an https URL (http only on loopback, for development). */
+/** RFC 7591 §2: `jwks_uri` is an https URL (http only on loopback, for development: primitives/loopback.ts). */
 export function jwksUriProblem(value: unknown): string | undefined {
   if (typeof value !== 'string') return 'jwks_uri must be a string';
   let url: URL;
@@ -110,8 +111,7 @@ export function jwksUriProblem(value: unknown): string | undefined {
   } catch {
     return 'jwks_uri must be an absolute URL';
   }
-  const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return 'jwks_uri must use https';
+  if (!isHttpsOrLoopbackHttp(url)) return 'jwks_uri must use https';
   if (url.hash !== '' || url.username !== '' || url.password !== '')
     return 'jwks_uri must have no fragment or credentials';
   return undefined;

@@ -8,18 +8,20 @@ const JWKS_MAX_BYTES = 64 * 1024;
 const JWKS_TIMEOUT_MS = 3000;
 
 /** Where a jwks_uri may lead beyond public addresses, and the test hooks of the safe fetch. */
-export type JwksFetchPolicy = Pick<SafeFetchOptions, 'allowAddresses' | 'allowHttp' | 'ca' | 'resolve'>;
+export type JwksFetchPolicy = Pick<SafeFetchOptions, 'allowAddresses' | 'ca' | 'resolve'>;
 
 /**
  * Fetches a client's `jwks_uri` (RFC 7591 §2) through the SSRF-safe fetch (outbound/safe-fetch.ts):
- * https, public addresses only unless the operator allows others (JWKS_URI_ALLOW_ADDRESSES), no
- * redirects, at most 64 KiB within 3 s; a 200 holding a JWK Set of public keys, or it throws (and
- * the client's authentication fails).
+ * https (or http on loopback, as registration accepts: primitives/loopback.ts), public addresses
+ * only unless the operator allows others (JWKS_URI_ALLOW_ADDRESSES, which a loopback jwks_uri
+ * needs too), no redirects, at most 64 KiB within 3 s; a 200 holding a JWK Set of public keys, or it
+ * throws (and the client's authentication fails).
  */
 export function safeJwksFetcher(policy: JwksFetchPolicy = {}): JwksFetcher {
   return async (uri) => {
     const response = await safeFetch(uri, {
       ...policy,
+      allowLoopbackHttp: true,
       maxBytes: JWKS_MAX_BYTES,
       timeoutMs: JWKS_TIMEOUT_MS,
       accept: 'application/jwk-set+json, application/json',
