@@ -20,6 +20,10 @@ export interface UpstreamStub {
   readonly clientId: string;
   readonly clientSecret: string;
   mode: StubMode;
+  /** When set, the token endpoint answers this instead of checking the request (an outage, a refusal). */
+  tokenAnswer: { readonly status: number; readonly body: unknown } | undefined;
+  /** The issuer its discovery document names; its own by default (another one: a bad document). */
+  discoveredIssuer: string | undefined;
   /** The callback query for an upstream authorization URL, as if `user` signed in there. */
   approve(authorizationUrl: URL, user: StubUser): string;
   /** The callback query of an error answer (RFC 6749 §4.1.2.1). */
@@ -31,9 +35,18 @@ export interface UpstreamStub {
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 
+/** What a stub listens on and serves besides the protocol. */
+export interface StubOptions {
+  /** A loopback address to listen on (127.0.0.1 by default; any of 127.0.0.0/8 works on Linux). */
+  readonly host?: string;
+  /** Files served as they are, by path (an icon, say), with their content type. */
+  readonly files?: Readonly<Record<string, { readonly type: string; readonly body: Buffer }>>;
+}
+
 export async function startUpstreamStub(
   clientId = 'gatehouse',
   clientSecret = 'upstream-secret-0123456789',
+  options: StubOptions = {},
 ): Promise<UpstreamStub> {
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const other = await generateKeyPair('ES256');
@@ -43,6 +56,8 @@ export async function startUpstreamStub(
   let issuer = '';
   const stub = {
     mode: 'good' as StubMode,
+    tokenAnswer: undefined as UpstreamStub['tokenAnswer'],
+    discoveredIssuer: undefined as string | undefined,
   };
   const idToken = async (aud: string, nonce: string, user: StubUser): Promise<string> => {
     const now = Math.floor(Date.now() / 1000);
@@ -69,9 +84,14 @@ export async function startUpstreamStub(
       response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       response.end(JSON.stringify(body));
     };
+    const file = options.files?.[url.pathname];
+    if (file) {
+      response.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length });
+      return response.end(file.body);
+    }
     if (url.pathname === '/.well-known/openid-configuration')
       return json(200, {
-        issuer,
+        issuer: stub.discoveredIssuer ?? issuer,
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
         jwks_uri: `${issuer}/jwks`,
@@ -96,6 +116,7 @@ export async function startUpstreamStub(
       request.on('end', () => {
         void (async () => {
           tokenRequests++;
+          if (stub.tokenAnswer) return json(stub.tokenAnswer.status, stub.tokenAnswer.body);
           const form = new URLSearchParams(body);
           // RFC 6749 §2.3.1: id and secret are form-urlencoded before Basic encoding.
           const basic = Buffer.from((request.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
@@ -121,9 +142,10 @@ export async function startUpstreamStub(
     }
     return json(404, { error: 'not_found' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const address = server.address();
-  issuer = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  issuer = `http://${host}:${typeof address === 'object' && address ? address.port : 0}`;
   const callback = (url: URL, params: Record<string, string>) => {
     const query = new URLSearchParams({ ...params, state: url.searchParams.get('state') ?? '', iss: issuer });
     return query.toString();
@@ -148,6 +170,10 @@ export async function startUpstreamStub(
     get tokenRequests() {
       return tokenRequests;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   });
 }

@@ -117,6 +117,9 @@ describe('the admin API /admin/v1/upstreams', () => {
         const refusals: [string, Record<string, unknown>, RegExp][] = [
           ['corp', { ...base, scopes: ['profile'] }, /scopes: must include openid/],
           ['corp', { ...base, issuer: 'https://idp.example.com/?x=1' }, /issuer: no query or fragment/],
+          // http only on loopback (docs/federation.md), as the CLI and UPSTREAMS_FILE check it.
+          ['corp', { ...base, issuer: 'http://idp.example.com' }, /issuer: .* must be https, or http on loopback/],
+          ['corp', { ...base, issuer: 'http://10.1.2.3:8080' }, /issuer: .* must be https, or http on loopback/],
           ['corp', { issuer: base.issuer, client_id: 'gatehouse' }, /client_secret: required/],
           ['corp', { ...base, client_auth: 'private_key_jwt' }, /private_jwk: required/],
           ['corp', { ...base, domains: ['not a domain'] }, /domains: 'not a domain' is not a domain name/],
@@ -138,6 +141,15 @@ describe('the admin API /admin/v1/upstreams', () => {
         assertProblem(wrongType, 422, 'invalid-field-value');
         assertProblem(await admin.put(`${ADMIN}/upstreams/corp`, undefined, { raw: '{' }), 400, 'malformed-json');
         assert.equal((await server.context.store.listUpstreamProviders()).length, 0, 'nothing was stored');
+      });
+
+      it('accepts an http issuer on any loopback address or localhost, the rule the sign-in applies too', async () => {
+        for (const issuer of ['http://127.0.0.2:4000', 'http://[::1]:4000', 'http://localhost:4000']) {
+          const response = await admin.put(`${ADMIN}/upstreams/dev`, { issuer, client_id: 'g', client_secret: SECRET });
+          assert.equal(response.status, 200, JSON.stringify(response.body));
+          assert.equal(response.body.issuer, issuer);
+        }
+        assert.equal((await admin.delete(`${ADMIN}/upstreams/dev`)).status, 204);
       });
 
       it('refuses writes with the read-only scope gatehouse:admin:read (RFC 6750 §3.1 insufficient_scope)', async () => {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { upstreamFetch, UpstreamRequestRefused } from '../src/federation/upstream-fetch.js';
+import { classifyUpstreamError } from '../src/federation/upstream-failures.js';
 import { jwksUriProblem } from '../src/oauth/keys/client-keys.js';
 import { isHttpsOrLoopbackHttp, isLoopbackAddress, isLoopbackHost } from '../src/primitives/loopback.js';
 import { safeFetch, SafeFetchError } from '../src/outbound/safe-fetch.js';
@@ -47,5 +49,20 @@ describe('the one loopback rule (primitives/loopback.ts)', () => {
       return true;
     });
     await assert.rejects(safeFetch('http://127.0.0.1:9/', { ...options, allowLoopbackHttp: false }), /scheme/);
+  });
+
+  it('the relying party sends no request breaking the rule: the refusal is the operator’s configuration (upstream_misconfigured), not an outage', async () => {
+    const init = { method: 'GET', headers: {}, body: undefined, redirect: 'manual' } as const;
+    const refused = await upstreamFetch('http://token.idp.example/token', init).then(
+      () => assert.fail('sent'),
+      (error: unknown) => error,
+    );
+    assert.ok(refused instanceof UpstreamRequestRefused);
+    assert.equal(classifyUpstreamError(refused, 'callback')?.code, 'upstream_misconfigured');
+    const unreachable = await upstreamFetch('http://127.0.0.1:9/.well-known/openid-configuration', init).then(
+      () => assert.fail('answered'),
+      (error: unknown) => error,
+    );
+    assert.equal(classifyUpstreamError(unreachable, 'discovery')?.code, 'upstream_unavailable');
   });
 });

@@ -49,8 +49,11 @@ export type ProblemCode =
   | 'invalid_email_address'
   | 'invalid_email_message'
   | 'upstream_unavailable'
+  | 'upstream_misconfigured'
   | 'upstream_access_denied'
   | 'upstream_login_required'
+  | 'upstream_sign_in_failed'
+  | 'upstream_code_refused'
   | 'upstream_error'
   | 'upstream_token_invalid'
   | 'federation_state_invalid'
@@ -265,6 +268,17 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     clientAction:
       'Wait a moment and choose Try again. If it keeps failing, the identity provider is down or unreachable from Gatehouse: tell the operator, or sign in another way.',
   }),
+  upstream_misconfigured: problem({
+    code: 'upstream_misconfigured',
+    status: 500,
+    slug: 'upstream-misconfigured',
+    title: 'Sign-in with this identity provider is not set up correctly',
+    transient: false,
+    summary:
+      "Gatehouse refused to send a request to the identity provider, so the provider was never asked: its configuration breaks a rule of Gatehouse's own (the detail names it), such as plain http to a host that is not loopback. Nothing was signed in. The provider is not known to be down.",
+    clientAction:
+      "Sign in another way, and tell the operator the detail. Operator: fix the provider's entry (docs/federation.md, Configuring upstreams) and apply it again.",
+  }),
   upstream_access_denied: problem({
     code: 'upstream_access_denied',
     status: 403,
@@ -286,6 +300,28 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'The identity provider answered login_required, interaction_required or consent_required (OIDC Core §3.1.2.6): it could not sign you in without showing you a page. Nothing was signed in.',
     clientAction: 'Start signing in again from the application; the identity provider will show its sign-in page.',
   }),
+  upstream_sign_in_failed: problem({
+    code: 'upstream_sign_in_failed',
+    status: 400,
+    slug: 'upstream-sign-in-failed',
+    title: 'Your identity provider could not sign you in',
+    transient: false,
+    summary:
+      'The identity provider sent the browser back with an error other than access_denied or login_required (RFC 6749 §4.1.2.1; the detail names it), or a link carrying such an error was opened. Nothing was signed in.',
+    clientAction:
+      'Start signing in again from the application. If it keeps happening, tell the operator the error in the detail: the provider may refuse what Gatehouse asks of it (a scope, the client).',
+  }),
+  upstream_code_refused: problem({
+    code: 'upstream_code_refused',
+    status: 400,
+    slug: 'upstream-code-refused',
+    title: 'This sign-in could not be completed',
+    transient: false,
+    summary:
+      'The identity provider refused the code this browser brought back (invalid_grant or invalid_request, RFC 6749 §5.2): it was used already, expired, or was issued to another sign-in, for instance a link opened in another browser. It was refused and recorded; nothing was signed in.',
+    clientAction:
+      'Start signing in again from the application, in this browser, and finish it there; a sign-in link cannot be opened twice or in another browser.',
+  }),
   upstream_error: problem({
     code: 'upstream_error',
     status: 502,
@@ -293,9 +329,9 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     title: 'Your identity provider answered with an error',
     transient: false,
     summary:
-      'The identity provider answered the sign-in or the code exchange with an OAuth error other than access_denied or login_required (the detail names it). Nothing was signed in.',
+      "The identity provider answered Gatehouse itself with something it cannot use: an OAuth error at its token or userinfo endpoint that is not about the code (invalid_client, unauthorized_client: the detail names it), a discovery document naming another issuer, or an answer that is not the protocol's. Nothing was signed in.",
     clientAction:
-      'Start signing in again. If it keeps happening, tell the operator: the upstream client registration may be wrong.',
+      "Sign in another way, and tell the operator the detail: Gatehouse's registration at the provider, or the provider itself, needs fixing.",
   }),
   upstream_token_invalid: problem({
     code: 'upstream_token_invalid',

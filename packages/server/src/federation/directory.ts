@@ -3,7 +3,8 @@ import type { ServerContext } from '../context.js';
 import { newOpaqueSecret } from '../primitives/random.js';
 import { digestOf } from '../primitives/secrets.js';
 import { listProviders } from './providers.js';
-import { knownAuthorizationEndpoint, upstreamLogoutUrl, UpstreamFailure } from './relying-party.js';
+import { knownAuthorizationEndpoint, upstreamLogoutUrl } from './relying-party.js';
+import { UpstreamFailure } from './upstream-failures.js';
 import { LOGOUT_SESSION, SIGNED_OUT_PATH, upstreamSessionId } from './routes.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { KeyEncryption } from '../oauth/keys/index.js';
 import { isSealed } from '../oauth/keys/index.js';
+import { isHttpsOrLoopbackHttp, LOOPBACK_HTTP_RULE } from '../primitives/loopback.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import type { SealedPrivateKey } from '../primitives/records.js';
 import type { UpstreamProviderRow } from '../store/federation-repository.js';
@@ -106,10 +107,11 @@ export function checkedProviderInput(input: UpstreamProviderInput): {
   } catch {
     refuse(`issuer: '${String(input.issuer)}' is not a URL`);
   }
-  // OIDC Discovery §3 / RFC 8414 §2: the issuer is an https URL without query or fragment
-  // (http only for a loopback or local test host).
+  // OIDC Discovery §3 / RFC 8414 §2: the issuer is an https URL without query or fragment; plain
+  // http only on loopback, the rule the relying party applies to every request (relying-party.ts).
   if (issuer.search !== '' || issuer.hash !== '') refuse('issuer: no query or fragment');
-  if (issuer.protocol !== 'https:' && issuer.protocol !== 'http:') refuse('issuer: an https URL');
+  if (issuer.username !== '' || issuer.password !== '') refuse('issuer: no user name or password in the URL');
+  if (!isHttpsOrLoopbackHttp(issuer)) refuse(`issuer: '${issuer.href}' must be ${LOOPBACK_HTTP_RULE}`);
   if (typeof input.client_id !== 'string' || input.client_id === '') refuse('client_id: required');
   const clientAuth = input.client_auth ?? 'client_secret_basic';
   if (!UPSTREAM_CLIENT_AUTH.includes(clientAuth)) refuse(`client_auth: one of ${UPSTREAM_CLIENT_AUTH.join(', ')}`);

@@ -1,44 +1,26 @@
 import * as oidc from 'openid-client';
 import { importJWK } from 'jose';
 import type { UpstreamProvider } from './providers.js';
+import { upstreamFetch } from './upstream-fetch.js';
+import { classifyUpstreamError, UpstreamFailure, type UpstreamStep } from './upstream-failures.js';
 
 /**
  * The relying party towards upstream OpenID Providers, through openid-client v6 (no protocol code
  * of our own): discovery (OIDC Discovery 1.0 §4, falling back to RFC 8414 §3), the authorization
  * code flow with PKCE (RFC 7636), `state` and `nonce`, the `iss` of the response (RFC 9207 §2.4),
  * ID-token validation (OIDC Core §3.1.3.7) with its signature checked against the upstream's JWKS,
- * and userinfo (OIDC Core §5.3). Every failure becomes one `UpstreamFailure`, by kind.
+ * and userinfo (OIDC Core §5.3). Every request goes through `upstreamFetch` (the one loopback rule;
+ * an unanswered request told apart), and every failure becomes one `UpstreamFailure`, by kind
+ * (upstream-failures.ts).
  */
-
-/** Why an upstream sign-in failed, as the catalog names it. */
-export type UpstreamFailureCode =
-  | 'upstream_unavailable'
-  | 'upstream_access_denied'
-  | 'upstream_login_required'
-  | 'upstream_error'
-  | 'upstream_token_invalid';
-
-export class UpstreamFailure extends Error {
-  readonly code: UpstreamFailureCode;
-  /** What the audit trail records: an error code or a validation failure, never a token. */
-  readonly reason: string;
-  constructor(code: UpstreamFailureCode, reason: string, options?: ErrorOptions) {
-    super(`${code}: ${reason}`, options);
-    this.name = 'UpstreamFailure';
-    this.code = code;
-    this.reason = reason;
-  }
-}
 
 /** Seconds an upstream has to answer one request. */
 const UPSTREAM_TIMEOUT = 5;
-/** Discovered metadata is reused this long, milliseconds, then read again. */
-const DISCOVERY_TTL_MS = 5 * 60 * 1000;
-
-/** Plain http to an upstream only on loopback (a local test or the two-process example). */
-function isLoopback(url: URL): boolean {
-  return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-}
+/**
+ * Discovered metadata is reused this long, milliseconds, by the callback, an upstream logout and
+ * the sign-in page's CSP; a new sign-in reads it again first (`upstreamAuthorizationUrl`).
+ */
+export const DISCOVERY_TTL_MS = 5 * 60 * 1000;
 
 const discovered = new Map<
   string,
@@ -50,20 +32,30 @@ async function clientAuthentication(provider: UpstreamProvider): Promise<oidc.Cl
   const jwk = provider.privateJwk ?? {};
   const alg = jwk.alg ?? (jwk.kty === 'EC' ? 'ES256' : 'RS256');
   const key = await importJWK(jwk, alg);
-  if (key instanceof Uint8Array) throw new UpstreamFailure('upstream_error', 'private_jwk is not an asymmetric key');
+  if (key instanceof Uint8Array)
+    throw new UpstreamFailure('upstream_misconfigured', 'private_jwk is not an asymmetric key');
   return oidc.PrivateKeyJwt(jwk.kid === undefined ? key : { key, kid: jwk.kid });
 }
 
-/** The upstream's configuration, discovered (and cached for a few minutes per provider version). */
-export async function upstreamConfiguration(provider: UpstreamProvider): Promise<oidc.Configuration> {
+/**
+ * The upstream's configuration, discovered, and cached per provider version for `maxAgeMs`
+ * (DISCOVERY_TTL_MS; 0 reads the document again, and caches what it read).
+ */
+export async function upstreamConfiguration(
+  provider: UpstreamProvider,
+  maxAgeMs = DISCOVERY_TTL_MS,
+): Promise<oidc.Configuration> {
   const key = JSON.stringify([provider.issuer, provider.clientId, provider.clientAuth]);
   const cached = discovered.get(provider.id);
-  if (cached && cached.key === key && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.config;
+  if (cached && cached.key === key && Date.now() - cached.at < maxAgeMs) return cached.config;
   const issuer = new URL(provider.issuer);
   const auth = await clientAuthentication(provider);
+  // openid-client's own https check is off: upstreamFetch applies the one loopback rule to every
+  // request, so that a refusal is told apart from an upstream that does not answer.
   const options = {
     timeout: UPSTREAM_TIMEOUT,
-    execute: isLoopback(issuer) && issuer.protocol === 'http:' ? [oidc.allowInsecureRequests] : [],
+    execute: [oidc.allowInsecureRequests],
+    [oidc.customFetch]: upstreamFetch,
   };
   let config: oidc.Configuration;
   try {
@@ -75,7 +67,7 @@ export async function upstreamConfiguration(provider: UpstreamProvider): Promise
       config = await oidc.discovery(issuer, provider.clientId, undefined, auth, { ...options, algorithm: 'oauth2' });
     }
   } catch (error) {
-    throw classify(error, 'discovery');
+    throw failureOf(error, 'discovery');
   }
   // Verify the ID token's signature with the upstream's JWKS even though it came over TLS from the
   // token endpoint (OIDC Core §3.1.3.7 allows skipping it; we do not): an unsigned token is refused.
@@ -101,13 +93,18 @@ export interface UpstreamChecks {
   readonly verifier: string;
 }
 
-/** The upstream authorization request (OIDC Core §3.1.2.1, RFC 7636 §4.3) and its checks. */
+/**
+ * The upstream authorization request (OIDC Core §3.1.2.1, RFC 7636 §4.3) and its checks. The
+ * discovery document is read again first, never from the cache: that read is the check that the
+ * provider answers before the browser is sent there, so a provider that is down is Gatehouse's
+ * `upstream_unavailable` page rather than the browser's own "site can't be reached".
+ */
 export async function upstreamAuthorizationUrl(
   provider: UpstreamProvider,
   redirectUri: string,
   loginHint: string | undefined,
 ): Promise<{ readonly url: URL; readonly checks: UpstreamChecks }> {
-  const config = await upstreamConfiguration(provider);
+  const config = await upstreamConfiguration(provider, 0);
   const checks = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier() };
   const params: Record<string, string> = {
     redirect_uri: redirectUri,
@@ -154,7 +151,7 @@ export async function completeUpstreamSignIn(
       idTokenExpected: true,
     });
   } catch (error) {
-    throw classify(error, 'callback');
+    throw failureOf(error, 'callback');
   }
   const idClaims = tokens.claims();
   const idToken = tokens.id_token;
@@ -164,7 +161,7 @@ export async function completeUpstreamSignIn(
     try {
       userinfo = await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub);
     } catch (error) {
-      throw classify(error, 'userinfo');
+      throw failureOf(error, 'userinfo');
     }
   }
   const amr = Array.isArray(idClaims.amr) ? idClaims.amr.filter((v): v is string => typeof v === 'string') : [];
@@ -194,45 +191,7 @@ export async function upstreamLogoutUrl(
   });
 }
 
-/** OIDC Core §3.1.2.6 errors that mean "the upstream would need to show a page". */
-const LOGIN_REQUIRED = ['login_required', 'interaction_required', 'consent_required', 'account_selection_required'];
-
-/** One failure of openid-client (or of the network under it) as the catalog's kind. */
-function classify(error: unknown, during: 'discovery' | 'callback' | 'userinfo'): UpstreamFailure {
-  if (error instanceof UpstreamFailure) return error;
-  if (error instanceof oidc.AuthorizationResponseError) {
-    if (error.error === 'access_denied')
-      return new UpstreamFailure('upstream_access_denied', 'access_denied', { cause: error });
-    if (LOGIN_REQUIRED.includes(error.error))
-      return new UpstreamFailure('upstream_login_required', error.error, { cause: error });
-    return new UpstreamFailure('upstream_error', `authorization error ${error.error}`, { cause: error });
-  }
-  if (error instanceof oidc.ResponseBodyError) {
-    if (error.status >= 500 || error.error === 'temporarily_unavailable')
-      return new UpstreamFailure('upstream_unavailable', `${during}: ${error.error}`, { cause: error });
-    return new UpstreamFailure('upstream_error', `${during}: ${error.error}`, { cause: error });
-  }
-  const cause = (error as { cause?: unknown }).cause;
-  const unreachable =
-    during === 'discovery' ||
-    (error instanceof TypeError && !(error instanceof oidc.ClientError)) ||
-    (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) ||
-    (cause instanceof Response && cause.status >= 500);
-  if (unreachable && !isValidationError(error))
-    return new UpstreamFailure('upstream_unavailable', `${during}: ${messageOf(error)}`, { cause: error });
-  return new UpstreamFailure('upstream_token_invalid', `${during}: ${messageOf(error)}`, { cause: error });
-}
-
-/** openid-client's codes for a response it read and refused (a claim, a signature, a parameter). */
-function isValidationError(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return (
-    typeof code === 'string' &&
-    /^OAUTH_(JWT|JWS|JSON_ATTRIBUTE|INVALID_RESPONSE|UNSUPPORTED|KEY|RESPONSE_IS_NOT_JSON$)/.test(code) &&
-    code !== 'OAUTH_RESPONSE_IS_NOT_CONFORM'
-  );
-}
-
-function messageOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, 200);
+/** The catalog's kind of an openid-client failure; anything it cannot classify is thrown as it is (a defect). */
+function failureOf(error: unknown, step: UpstreamStep): unknown {
+  return classifyUpstreamError(error, step) ?? error;
 }

@@ -21,12 +21,8 @@ import { renderContinuePage, renderLinkPage } from './federation-pages.js';
 import { passkeyProofOptions, proveAccount } from './link-proof.js';
 import { linkIdentity, mayUnlink, resolveLocalUser } from './linking.js';
 import { listProviders, providerForEmail, type UpstreamProvider } from './providers.js';
-import {
-  completeUpstreamSignIn,
-  upstreamAuthorizationUrl,
-  UpstreamFailure,
-  type UpstreamIdentity,
-} from './relying-party.js';
+import { completeUpstreamSignIn, upstreamAuthorizationUrl, type UpstreamIdentity } from './relying-party.js';
+import { UpstreamFailure } from './upstream-failures.js';
 
 /** Where upstreams send the browser back; registered as the redirect URI at each upstream. */
 export const CALLBACK_PATH = '/federation/callback';
@@ -157,7 +153,9 @@ async function startUpstreamSignIn(pages: FederationPages, request: FastifyReque
   } catch (error) {
     if (!(error instanceof UpstreamFailure)) throw error;
     request.log.warn({ upstream: provider.id, reason: error.reason }, 'upstream sign-in could not start');
-    return sendFailurePage(pages, reply, error.code, undefined, check.request.query);
+    // The operator's own rule broken is said in full; an outage's network detail stays in the log.
+    const detail = error.code === 'upstream_misconfigured' ? `${provider.id}: ${error.reason}` : undefined;
+    return sendFailurePage(pages, reply, error.code, detail, check.request.query);
   }
   await store.deleteExpiredFederationStates(now);
   const pending: PendingUpstreamSignIn = {
