@@ -352,6 +352,33 @@ for (const dialect of DIALECTS)
       );
     });
 
+    it('the link page names no local username, not even by its initial, before or after a wrong password: it says only that an account uses the address (docs/federation.md)', async () => {
+      const now = server.clock.now();
+      await addUser(server.context.store, 'kestrel-77', PASSWORD, now, { email: 'morgan@corp.example' });
+      await enrolPasskey('kestrel-77');
+      // The upstream merely claims the address: email_verified false, as anyone's upstream account may.
+      const morgan: StubUser = {
+        sub: 'upstream-morgan',
+        claims: { email: 'morgan@corp.example', email_verified: false },
+      };
+      const browser = new PageBrowser(server);
+      const linkPage = await throughUpstream(browser, pkce().challenge, morgan);
+      assert.equal(linkPage.status, 200);
+      assert.match(linkPage.html, /An account here already uses the e-mail address/);
+      assert.match(linkPage.html, /Use a passkey of that account/);
+      const wrong = await browser.post('/federation/link', {
+        csrf_token: hiddenField(linkPage.html, 'csrf_token'),
+        request: hiddenField(linkPage.html, 'request'),
+        password: 'not the password',
+      });
+      assert.equal(wrong.status, 401);
+      for (const page of [linkPage, wrong]) {
+        assert.doesNotMatch(page.html, /kestrel/i, 'the username is not on the page');
+        assert.doesNotMatch(page.html, /class="mark mark-user"[^>]*>K</, 'nor its initial as an avatar');
+      }
+      assert.equal(await server.context.store.findFederatedIdentity(upstream.issuer, 'upstream-morgan'), undefined);
+    });
+
     it('an existing account is proved by a passkey of its own too, with user verification (WebAuthn §7.2 steps 5, 17): another user’s passkey or one without user verification links nothing and is audited; its own links', async () => {
       const now = server.clock.now();
       // The e-mail in another case: users are found by e-mail compared lowercased.

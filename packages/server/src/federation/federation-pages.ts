@@ -3,10 +3,14 @@ import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../ht
 
 /** The pages of federation that are not errors: proving an existing account before linking it. */
 
+/**
+ * The link page never names the local account (docs/federation.md, "How it works", 3):
+ * whoever's upstream account claims an e-mail address would learn the username behind it, the name
+ * the sign-in form and its rate limits key on. It says only that an account uses that address.
+ */
 export interface LinkPage {
   readonly csrfToken: string;
   readonly query: string;
-  readonly username: string;
   readonly providerName: string;
   /** The WebAuthn request options (JSON) when the account has a passkey (link-proof.ts). */
   readonly passkeyOptions?: string | undefined;
@@ -23,7 +27,7 @@ function passkeyProofForm(base: BasePath, page: LinkPage, options: string): stri
 ${hiddenFields(page.csrfToken, page.query)}
 <input type="hidden" name="method" value="passkey">
 <input type="hidden" name="credential" value="">
-<button type="button" id="passkey-button" class="button secondary passkey-button">Use a passkey of ${escapeHtml(page.username)}</button>
+<button type="button" id="passkey-button" class="button secondary passkey-button">Use a passkey of that account</button>
 <p id="passkey-status" class="passkey-status" role="status" aria-live="polite"></p>
 </form>
 ${passkeyScript(base)}
@@ -37,13 +41,13 @@ export function renderLinkPage(base: BasePath, page: LinkPage): string {
   return layout(
     base,
     'Link your account',
-    `<div class="parties">${monogram(page.username, 'user')}</div>
+    `<div class="parties">${monogram(page.providerName, 'client')}</div>
 <h1>Link your account</h1>
-<p class="lead">An account with your e-mail address already exists: <strong>${escapeHtml(page.username)}</strong>.
-Enter its password${page.passkeyOptions === undefined ? '' : ' or use one of its passkeys'} to sign in with <strong>${escapeHtml(page.providerName)}</strong> from now on.</p>
+<p class="lead">An account here already uses the e-mail address that <strong>${escapeHtml(page.providerName)}</strong> gave.
+If it is yours, enter its password${page.passkeyOptions === undefined ? '' : ' or use one of its passkeys'} to sign in with <strong>${escapeHtml(page.providerName)}</strong> from now on.</p>
 ${alert}<form method="post" action="${base}/federation/link" class="stack">
 ${hiddenFields(page.csrfToken, page.query)}
-<label for="password">Password of ${escapeHtml(page.username)}</label>
+<label for="password">Password of that account</label>
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required autofocus>
 <button type="submit" class="button primary">Link and continue</button>
 </form>

@@ -349,7 +349,6 @@ async function sendLinkPage(
   const page = renderLinkPage(pages.base, {
     csrfToken: session.csrfToken,
     query: link.request,
-    username: link.username,
     providerName: provider.displayName,
     passkeyOptions: await passkeyProofOptions(store, issuer, link.username, session.id, clock.now()),
     ...(alert === undefined ? {} : { alert }),
