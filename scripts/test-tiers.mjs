@@ -75,6 +75,7 @@ export const TABLE = {
     'authorize-post.test.ts': 'server',
     'authorize.test.ts': 'server',
     'client-id-metadata.test.ts': 'server',
+    'federation-icons.test.ts': 'server',
     'federation-refusals.test.ts': 'server',
     'pushed-authorization.test.ts': 'server',
     'fapi2-profile.test.ts': 'server',

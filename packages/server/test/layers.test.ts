@@ -54,6 +54,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   pages: ['primitives', 'http', 'html'],
   federation: [
     'primitives',
+    'outbound',
     'store',
     'audit',
     'users',

@@ -44,7 +44,9 @@ const UPSTREAM_SETTINGS: Json = {
   client_auth: string('How Gatehouse authenticates there.', { enum: ['client_secret_basic', 'private_key_jwt'] }),
   scopes: strings('The scopes asked for; must include openid (default openid profile email).'),
   display_name: string('The name on the sign-in page.'),
-  icon: string('An https: or data:image/ URL shown beside the name.'),
+  icon: string(
+    'An image beside the name: https: (http: on loopback) or data:image/; fetched when set, served by Gatehouse.',
+  ),
   domains: strings('Home-realm discovery: e-mail domains sent to this provider.'),
   trust_email_verified_domains: strings('Domains whose upstream email_verified links an existing account.'),
   provision: boolean('Whether a first sign-in makes a local user (default true).'),

@@ -25,7 +25,8 @@ export interface LoginPage {
 export interface UpstreamChoice {
   readonly id: string;
   readonly displayName: string;
-  readonly icon: string | undefined;
+  /** Its icon's path on this server (the pages' CSP allows images from 'self' only), when it has one. */
+  readonly iconPath: string | undefined;
 }
 
 /**
@@ -37,7 +38,7 @@ function upstreamSection(base: BasePath, page: LoginPage): string {
   if (upstreams.length === 0 || (page.action ?? '/login') !== '/login') return '';
   const buttons = upstreams
     .map((u) => {
-      const icon = u.icon ? `<img src="${escapeHtml(u.icon)}" alt="" width="16" height="16"> ` : '';
+      const icon = u.iconPath ? `<img src="${base}${escapeHtml(u.iconPath)}" alt="" width="16" height="16"> ` : '';
       return `<button type="submit" name="provider" value="${escapeHtml(u.id)}" class="button secondary" formnovalidate>${icon}Sign in with ${escapeHtml(u.displayName)}</button>`;
     })
     .join('\n');

@@ -2,6 +2,7 @@ import type { UpstreamDirectory } from '../authorize/flow.js';
 import type { ServerContext } from '../context.js';
 import { newOpaqueSecret } from '../primitives/random.js';
 import { digestOf } from '../primitives/secrets.js';
+import { iconPathOf } from './icon-route.js';
 import { listProviders } from './providers.js';
 import { knownAuthorizationEndpoint, upstreamLogoutUrl } from './relying-party.js';
 import { UpstreamFailure } from './upstream-failures.js';
@@ -20,7 +21,7 @@ export function upstreamDirectory(context: ServerContext): UpstreamDirectory {
       return (await listProviders(store, encryption)).map((p) => ({
         id: p.id,
         displayName: p.displayName,
-        icon: p.icon,
+        iconPath: iconPathOf(p),
       }));
     },
     async formTargets() {

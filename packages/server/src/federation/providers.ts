@@ -1,6 +1,7 @@
 import type { KeyEncryption } from '../oauth/keys/index.js';
 import { isSealed } from '../oauth/keys/index.js';
 import { isHttpsOrLoopbackHttp, LOOPBACK_HTTP_RULE } from '../primitives/loopback.js';
+import { fetchUpstreamIcon, type StoredIcon } from './upstream-icons.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import type { SealedPrivateKey } from '../primitives/records.js';
 import type { UpstreamProviderRow } from '../store/federation-repository.js';
@@ -33,7 +34,10 @@ export interface UpstreamProviderInput {
   readonly private_jwk?: JsonWebKey & { readonly kid?: string; readonly alg?: string };
   readonly scopes?: readonly string[];
   readonly display_name?: string;
-  /** An https or data: image URL shown beside the name on the sign-in page. */
+  /**
+   * An image shown beside the name on the sign-in page: an https URL (http on loopback) or a
+   * data:image/ URL, fetched when configured and served by Gatehouse (upstream-icons.ts).
+   */
   readonly icon?: string;
   /** Home-realm discovery: e-mail domains whose users are sent to this provider. */
   readonly domains?: readonly string[];
@@ -60,6 +64,8 @@ export interface ProviderSettings {
   readonly scopes: readonly string[];
   readonly displayName: string;
   readonly icon: string | undefined;
+  /** The icon as fetched, checked and served; absent without an icon (or in settings stored before it). */
+  readonly iconImage?: StoredIcon;
   readonly domains: readonly string[];
   readonly trustEmailVerifiedDomains: readonly string[];
   readonly provision: boolean;
@@ -90,6 +96,17 @@ function domainsOf(name: string, value: readonly string[] | undefined): string[]
   const domains = (value ?? []).map((d) => d.trim().toLowerCase());
   for (const d of domains) if (!DOMAIN.test(d)) refuse(`${name}: '${d}' is not a domain name`);
   return domains;
+}
+
+function isIconUrl(icon: unknown): boolean {
+  if (typeof icon !== 'string') return false;
+  if (icon.startsWith('data:image/')) return true;
+  try {
+    const url = new URL(icon);
+    return isHttpsOrLoopbackHttp(url) && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
 }
 
 /** The input checked: every refusal says what to fix. */
@@ -135,8 +152,8 @@ export function checkedProviderInput(input: UpstreamProviderInput): {
     refuse(
       'mfa_acr_values: a list of acr values, e.g. ["http://schemas.openid.net/pape/policies/2007/06/multi-factor"]',
     );
-  if (input.icon !== undefined && !/^(https:\/\/|data:image\/)/.test(input.icon))
-    refuse('icon: an https: or data:image/ URL');
+  if (input.icon !== undefined && !isIconUrl(input.icon))
+    refuse(`icon: a data:image/ URL, or a URL that is ${LOOPBACK_HTTP_RULE}`);
   return {
     row: { id: input.id, issuer: issuer.href.replace(/\/$/, ''), clientId: input.client_id, clientAuth },
     settings: {
@@ -157,6 +174,19 @@ export function checkedProviderInput(input: UpstreamProviderInput): {
 /** The associated data a sealed credential is bound to: a credential copied to another row does not open. */
 const sealingContext = (id: string): string => `upstream:${id}`;
 
+/**
+ * The icon to store: fetched and checked when the entry's `icon` is new or changed, kept as it was
+ * when unchanged (UPSTREAMS_FILE applies every entry at every start; the icon's host need not be up).
+ */
+async function iconImageOf(
+  icon: string | undefined,
+  existing: UpstreamProviderRow | undefined,
+): Promise<{ iconImage?: StoredIcon }> {
+  if (icon === undefined) return {};
+  const before = existing && (JSON.parse(existing.settings) as ProviderSettings).iconImage;
+  return { iconImage: before?.source === icon ? before : await fetchUpstreamIcon(icon) };
+}
+
 /** Stores a provider (new, or replacing the one with its id), its credential sealed when a key is set. */
 export async function putProvider(
   store: Repository,
@@ -164,10 +194,12 @@ export async function putProvider(
   now: number,
   encryption: KeyEncryption | undefined,
 ): Promise<UpstreamProvider> {
-  const { row, settings, secret } = checkedProviderInput(input);
+  const checked = checkedProviderInput(input);
+  const { row, secret } = checked;
   const plain: JsonWebKey = secret.kind === 'secret' ? { kty: 'oct', k: secret.value } : secret.value;
   const credential = encryption ? encryption.seal(plain, sealingContext(row.id)) : plain;
   const existing = await store.findUpstreamProvider(row.id);
+  const settings = { ...checked.settings, ...(await iconImageOf(checked.settings.icon, existing)) };
   await store.putUpstreamProvider({
     ...row,
     credential: JSON.stringify(credential),

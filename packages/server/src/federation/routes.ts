@@ -18,6 +18,7 @@ import { digestOf } from '../primitives/secrets.js';
 import { isMultiFactorUpstreamAcr } from '../primitives/acr.js';
 import type { AuthenticationMethodRecord, BrowserSessionRecord, UserRecord } from '../store/identity-repository.js';
 import { renderContinuePage, renderLinkPage } from './federation-pages.js';
+import { ICONS_PATH, serveUpstreamIcons } from './icon-route.js';
 import { passkeyProofOptions, proveAccount } from './link-proof.js';
 import { linkIdentity, mayUnlink, resolveLocalUser } from './linking.js';
 import { listProviders, providerForEmail, type UpstreamProvider } from './providers.js';
@@ -442,6 +443,7 @@ async function backFromUpstreamLogout(pages: FederationPages, request: FastifyRe
 }
 
 export function federationEndpoints(app: FastifyInstance, pages: FederationPages): void {
+  serveUpstreamIcons(app, pages.context.store);
   app.get(SIGNED_OUT_PATH, async (request, reply) => backFromUpstreamLogout(pages, request, reply));
   app.post('/federation/start', async (request, reply) => startUpstreamSignIn(pages, request, reply));
   app.get(CALLBACK_PATH, async (request, reply) => finishUpstreamSignIn(pages, request, reply));
@@ -461,6 +463,7 @@ export function federationPage(encryption: KeyEncryption | undefined): BrowserPa
       { path: CONTINUE_PATH, methods: ['GET'] },
       { path: '/account/unlink', methods: ['POST'] },
       { path: SIGNED_OUT_PATH, methods: ['GET'] },
+      { path: `${ICONS_PATH}/:id`, methods: ['GET'] },
     ],
     serve: (app, pages) => federationEndpoints(app, { ...pages, encryption }),
   };
