@@ -145,6 +145,7 @@ export const TABLE = {
     'fuzz-rest.test.ts': 'fuzz',
     'account.browser.test.ts': 'browser',
     'federation-gatehouse.browser.test.ts': 'browser',
+    'federation-sign-in-page.browser.test.ts': 'browser',
     'federation-oidc-provider.browser.test.ts': 'browser',
     'passkeys.browser.test.ts': 'browser',
     'passkeys.test.ts': 'server',

@@ -47,7 +47,7 @@ p { margin: 0 0 12px; }
 .signed-in strong { color: var(--text); }
 .stack { display: flex; flex-direction: column; }
 label { margin: 0 0 6px; font-size: 14px; font-weight: 600; }
-input[type="text"], input[type="password"] {
+input[type="text"], input[type="password"], input[type="email"] {
   width: 100%; margin: 0 0 16px; padding: 11px 12px; font: inherit; color: var(--text);
   background: var(--card); border: 1px solid var(--line); border-radius: 10px;
 }
@@ -65,6 +65,9 @@ input:focus { outline: 3px solid var(--focus); outline-offset: 1px; border-color
 .actions { display: flex; gap: 12px; margin: 24px 0 0; }
 .actions .button { flex: 1 1 0; }
 .list-title { margin: 0 0 10px; font-weight: 600; }
+/* federation (authorize/login-page.ts): the organization sign-in, set apart from the form above it */
+.upstreams { margin-top: 24px; padding-top: 20px; border-top: 1px solid var(--line); }
+.upstreams .button img { margin-right: 8px; }
 .scopes { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line); border-radius: 12px; }
 .scopes li { display: flex; gap: 12px; align-items: flex-start; padding: 12px 14px; }
 .scopes li + li { border-top: 1px solid var(--line); }
