@@ -4,9 +4,13 @@
  * request Gatehouse itself refuses to send is the operator's configuration (upstream-failures.ts).
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { putProvider } from '../src/federation/providers.js';
 import { authorizationQuery, hiddenField, PageBrowser, pkce, type PageAnswer } from './_authorize.js';
+import { runCliCaptured } from './_cli.js';
 import { startTestServer, type TestServer } from './_server.js';
 import { startUpstreamStub, type StubUser, type UpstreamStub } from './_upstream-stub.js';
 
@@ -197,6 +201,21 @@ describe('federation: one loopback rule for http upstreams, at configuration and
       );
     }
     assert.equal(await server.context.store.findUpstreamProvider('plain'), undefined);
+  });
+
+  it('`gatehouse upstreams apply` refuses a file with an http issuer off loopback the same way, and stores nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-upstreams-'));
+    try {
+      const file = join(dir, 'upstreams.json');
+      const entry = { id: 'filed', issuer: 'http://idp.example', client_id: 'c', client_secret: 's' };
+      writeFileSync(file, JSON.stringify({ upstreams: [entry] }));
+      const run = await runCliCaptured(['upstreams', 'apply', file], { DATABASE_URL: server.databaseUrl });
+      assert.notEqual(run.code, 0);
+      assert.match(run.err, /issuer: 'http:\/\/idp\.example\/' must be https, or http on loopback only/);
+      assert.equal(await server.context.store.findUpstreamProvider('filed'), undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a stored provider breaking the rule (written before it) is the upstream_misconfigured page naming the rule, never “not answering”', async () => {
