@@ -128,13 +128,16 @@ describe('GET /metrics (Prometheus text format)', () => {
     assert.equal(sample(text, 'gatehouse_problems_total{code="login_failed"}'), 2);
   });
 
-  it('is refused (404 problem) to a non-loopback caller', async () => {
+  it('is refused (404 problem) to a non-loopback caller; any loopback caller (127.0.0.0/8, ::1) gets it', async () => {
     const proxied = await startTestServer({ trustProxy: '127.0.0.1' });
     try {
       const remote = await scrape(proxied, { 'x-forwarded-for': '203.0.113.7' });
       assert.equal(remote.status, 404);
       assert.match(remote.type, /^application\/problem\+json/);
       assert.equal((await scrape(proxied, { 'x-forwarded-for': '127.0.0.1' })).status, 200);
+      // Loopback is all of 127.0.0.0/8 and ::1 (primitives/loopback.ts), not one address.
+      assert.equal((await scrape(proxied, { 'x-forwarded-for': '127.0.0.2' })).status, 200);
+      assert.equal((await scrape(proxied, { 'x-forwarded-for': '::1' })).status, 200);
     } finally {
       await proxied.close();
     }

@@ -9,6 +9,7 @@ import { RequestDurations } from './request-durations.js';
 import type { SharedRequestWork } from './shared-hooks.js';
 import { COMMIT_IN_DOUBT_OUTCOMES, type Store } from '../store/store.js';
 import { registerMailMetrics, type MailReadings } from './mail-metrics.js';
+import { isLoopbackAddress } from '../primitives/loopback.js';
 
 /** What the metrics read of the rate limiter (abuse/rate-limiter.ts) at each scrape. */
 export interface RateLimitRefusals {
@@ -224,10 +225,9 @@ export function metricsRoutes(
   };
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
 function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
-  if (token === undefined || token === '') return LOOPBACK.has(request.ip);
+  // Without a token, the machine itself: any loopback address (primitives/loopback.ts, the one rule).
+  if (token === undefined || token === '') return isLoopbackAddress(request.ip);
   const match = /^bearer (.+)$/i.exec(request.headers.authorization ?? '');
   return match !== null && constantTimeEqual(match[1] as string, token);
 }
