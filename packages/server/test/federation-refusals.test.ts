@@ -142,7 +142,7 @@ describe('federation: refused callbacks and failing upstreams, each with the pag
   });
 });
 
-describe('federation: one loopback rule for http upstreams, at configuration and at sign-in', () => {
+describe('federation: an entry is checked at configuration by the rules its sign-in applies (one loopback rule, a key that signs)', () => {
   let server: TestServer;
 
   before(async () => {
@@ -216,6 +216,21 @@ describe('federation: one loopback rule for http upstreams, at configuration and
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a private_jwk Gatehouse cannot sign with (an EC key without its public point) is refused at configuration, not at the first sign-in (RFC 7523 §2.2)', async () => {
+    const input = {
+      id: 'keyless',
+      issuer: 'https://idp.example',
+      client_id: 'c',
+      client_auth: 'private_key_jwt' as const,
+      private_jwk: { kty: 'EC', crv: 'P-256', d: 'AAAA', kid: 'k', alg: 'ES256' },
+    };
+    await assert.rejects(
+      putProvider(server.context.store, input, server.clock.now(), undefined),
+      /private_jwk: Gatehouse cannot sign with it/,
+    );
+    assert.equal(await server.context.store.findUpstreamProvider('keyless'), undefined);
   });
 
   it('a stored provider breaking the rule (written before it) is the upstream_misconfigured page naming the rule, never “not answering”', async () => {

@@ -1,3 +1,4 @@
+import { importJWK } from 'jose';
 import type { KeyEncryption } from '../oauth/keys/index.js';
 import { isSealed } from '../oauth/keys/index.js';
 import { isHttpsOrLoopbackHttp, LOOPBACK_HTTP_RULE } from '../primitives/loopback.js';
@@ -171,6 +172,13 @@ export function checkedProviderInput(input: UpstreamProviderInput): {
   };
 }
 
+/** The private_key_jwt signing key (RFC 7523 §2.2): the JWK imported for its `alg` (ES256 for EC, else RS256). */
+export async function upstreamSigningKey(jwk: NonNullable<UpstreamProviderInput['private_jwk']>): Promise<CryptoKey> {
+  const key = await importJWK(jwk, jwk.alg ?? (jwk.kty === 'EC' ? 'ES256' : 'RS256'));
+  if (key instanceof Uint8Array) throw new Error('not an asymmetric key');
+  return key;
+}
+
 /** The associated data a sealed credential is bound to: a credential copied to another row does not open. */
 const sealingContext = (id: string): string => `upstream:${id}`;
 
@@ -199,6 +207,10 @@ export async function putProvider(
   const plain: JsonWebKey = secret.kind === 'secret' ? { kty: 'oct', k: secret.value } : secret.value;
   const credential = encryption ? encryption.seal(plain, sealingContext(row.id)) : plain;
   const existing = await store.findUpstreamProvider(row.id);
+  if (secret.kind === 'jwk')
+    await upstreamSigningKey(secret.value).catch((error: Error) =>
+      refuse(`private_jwk: Gatehouse cannot sign with it (${error.message})`),
+    );
   const settings = { ...checked.settings, ...(await iconImageOf(checked.settings.icon, existing)) };
   await store.putUpstreamProvider({
     ...row,

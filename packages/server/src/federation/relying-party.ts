@@ -1,6 +1,5 @@
 import * as oidc from 'openid-client';
-import { importJWK } from 'jose';
-import type { UpstreamProvider } from './providers.js';
+import { upstreamSigningKey, type UpstreamProvider } from './providers.js';
 import { upstreamFetch } from './upstream-fetch.js';
 import { classifyUpstreamError, UpstreamFailure, type UpstreamStep } from './upstream-failures.js';
 
@@ -20,7 +19,7 @@ const UPSTREAM_TIMEOUT = 5;
  * Discovered metadata is reused this long, milliseconds, by the callback, an upstream logout and
  * the sign-in page's CSP; a new sign-in reads it again first (`upstreamAuthorizationUrl`).
  */
-export const DISCOVERY_TTL_MS = 5 * 60 * 1000;
+const DISCOVERY_TTL_MS = 5 * 60 * 1000;
 
 const discovered = new Map<
   string,
@@ -30,10 +29,13 @@ const discovered = new Map<
 async function clientAuthentication(provider: UpstreamProvider): Promise<oidc.ClientAuth> {
   if (provider.clientAuth === 'client_secret_basic') return oidc.ClientSecretBasic(provider.clientSecret ?? '');
   const jwk = provider.privateJwk ?? {};
-  const alg = jwk.alg ?? (jwk.kty === 'EC' ? 'ES256' : 'RS256');
-  const key = await importJWK(jwk, alg);
-  if (key instanceof Uint8Array)
-    throw new UpstreamFailure('upstream_misconfigured', 'private_jwk is not an asymmetric key');
+  let key: CryptoKey;
+  try {
+    key = await upstreamSigningKey(jwk);
+  } catch (error) {
+    // Checked when configured; an entry stored before that check lands here.
+    throw new UpstreamFailure('upstream_misconfigured', `private_jwk cannot sign: ${(error as Error).message}`);
+  }
   return oidc.PrivateKeyJwt(jwk.kid === undefined ? key : { key, kid: jwk.kid });
 }
 
