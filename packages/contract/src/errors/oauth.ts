@@ -307,9 +307,9 @@ export const OAUTH_ERRORS: { readonly [C in OAuthErrorCode]: OAuthErrorEntry } =
     title: 'Invalid DPoP proof',
     transient: false,
     summary:
-      'The token request carried a DPoP header (RFC 9449 §4) that is not one valid proof: not a compact JWS of typ dpop+jwt, an algorithm outside dpop_signing_alg_values_supported, a private or malformed jwk, a bad signature, htm or htu that do not name this request, an iat outside the window, or a jti used before; or the client is registered with dpop_bound_access_tokens or the FAPI 2.0 profile (profile fapi2) and sent no proof.',
+      'The token request, or the pushed authorization request (RFC 9449 §10.1), carried a DPoP header (RFC 9449 §4) that is not one valid proof: not a compact JWS of typ dpop+jwt, an algorithm outside dpop_signing_alg_values_supported, a private or malformed jwk, a bad signature, htm or htu that do not name this request, an iat outside the window, or a jti used before; or the client is registered with dpop_bound_access_tokens or the FAPI 2.0 profile (profile fapi2) and sent no proof to the token endpoint.',
     clientAction:
-      'Send exactly one DPoP header with a fresh proof for this request (htm POST, htu the token endpoint without query, a new jti, the current time as iat) signed with an algorithm the server announces.',
+      'Send exactly one DPoP header with a fresh proof for this request (htm POST, htu the endpoint called, token or pushed authorization request, without query, a new jti, the current time as iat) signed with an algorithm the server announces.',
   }),
   use_dpop_nonce: entry({
     error: 'use_dpop_nonce',
@@ -415,6 +415,11 @@ export const OAUTH_REASONS = {
   pushed_request_redirect_uri_invalid: reason({
     error: 'invalid_request',
     description: 'redirect_uri is missing, repeated or not registered for the client',
+  }),
+  // RFC 9449 §10.1: a pushed request sent with a proof and dpop_jkt must name one key in both.
+  pushed_request_dpop_jkt_mismatch: reason({
+    error: 'invalid_request',
+    description: 'dpop_jkt does not name the key of the DPoP proof sent with the pushed authorization request',
   }),
   pushed_request_required: reason({
     error: 'invalid_request',

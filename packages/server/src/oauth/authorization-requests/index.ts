@@ -12,4 +12,5 @@ export {
 } from './authorization-request.js';
 export { authorizationSource } from './authorization-request-source.js';
 export { pushAuthorizationRequest } from './pushed-authorization-requests.js';
+export { parametersBoundToProofKey } from './pushed-request-key.js';
 export { requestObjectParameters } from './request-objects.js';

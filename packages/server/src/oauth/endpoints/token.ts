@@ -1,5 +1,4 @@
-import { DpopNonceRequired, InvalidDpopProof, OAuthError } from '@gatehouse/contract';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { OAuthError } from '@gatehouse/contract';
 import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
 import { inSpan, isTracing } from '../../telemetry/tracing.js';
@@ -7,6 +6,7 @@ import type { ClientRecord } from '../../primitives/records.js';
 import { grantHandlerOf } from '../grants/index.js';
 import type { OAuthServices } from '../services.js';
 import { noteTokenProof } from '../sender-constraints/index.js';
+import { endpointProof } from './endpoint-proof.js';
 import { oauthEndpoint } from './endpoint.js';
 
 const PATH = '/token';
@@ -32,8 +32,10 @@ export const tokenEndpoint = oauthEndpoint({
     if (!client.grantTypes.includes(grant.grantType)) throw new OAuthError('grant_type_not_allowed');
     const target = grant.resolvesOwnTarget === true ? undefined : params.get('resource');
     const scoped = servicesFor(target, services);
-    // No DPoP header, no work: the plain request reads nothing more.
-    const proof = request.headers.dpop === undefined ? noProof(client) : await proofOf(request, reply, services);
+    // No DPoP header, no work: the plain request reads nothing more. The jti is noted by the grant, in
+    // its transaction (GrantHandler.notesDpopProof), or just below.
+    const proof =
+      request.headers.dpop === undefined ? noProof(client) : await endpointProof(request, reply, services, PATH);
     // RFC 9449 §11.1: a grant without a transaction of its own has the jti noted here, on its own.
     if (proof !== undefined && grant.notesDpopProof !== true) await noteTokenProof(services.store, proof);
     const response = isTracing()
@@ -54,27 +56,6 @@ export const tokenEndpoint = oauthEndpoint({
 function noProof(client: ClientRecord): undefined {
   if (client.dpopBoundAccessTokens === true || client.profile === 'fapi2') throw new OAuthError('dpop_proof_required');
   return undefined;
-}
-
-/**
- * RFC 9449 §4.3 at the token endpoint: one proof, for POST to this endpoint's URL as the client
- * addresses it (the issuer's, whatever a proxy in front rewrote). With nonces required (§8), every
- * answer carries the current nonce, the `use_dpop_nonce` refusal too.
- */
-async function proofOf(request: FastifyRequest, reply: FastifyReply, services: OAuthServices) {
-  const nonces = services.dpop.nonces;
-  if (nonces !== undefined) reply.header('dpop-nonce', nonces.current(services.clock.now()));
-  const header = request.headers.dpop;
-  // §4.3 step 1: exactly one DPoP header.
-  if (typeof header !== 'string') throw new OAuthError('dpop_proof_invalid');
-  try {
-    // The jti is noted by the grant, in its transaction (GrantHandler.notesDpopProof), or just above.
-    return await services.dpop.checkUnnoted(header, { method: 'POST', url: `${services.issuer}${PATH}` });
-  } catch (error) {
-    if (error instanceof DpopNonceRequired) throw new OAuthError('dpop_nonce_required');
-    if (error instanceof InvalidDpopProof) throw new OAuthError('dpop_proof_invalid');
-    throw error;
-  }
 }
 
 /**
