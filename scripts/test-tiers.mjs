@@ -91,6 +91,7 @@ export const TABLE = {
     'federation.test.ts': 'server',
     'admin-upstreams.test.ts': 'server',
     'introspection.test.ts': 'server',
+    'token-kinds.test.ts': 'server',
     'one-subject.test.ts': 'server',
     'key-sealing.test.ts': 'server',
     'keys.test.ts': 'server',

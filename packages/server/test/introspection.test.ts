@@ -120,11 +120,11 @@ for (const dialect of DIALECTS)
       });
     });
 
-    it('an access token introspects active with token_type Bearer, and inactive once its grant is revoked', async () => {
+    it('an access token introspects active with token_type Bearer and its aud (RFC 7662 §2.2), and inactive once its grant is revoked', async () => {
       const issuedAt = server.clock.now();
       const { access_token, refresh_token } = await server.issueGrant(app);
       const body = await introspect(access_token);
-      assert.deepEqual(Object.keys(body).sort(), ACTIVE_KEYS);
+      assert.deepEqual(Object.keys(body).sort(), [...ACTIVE_KEYS, 'aud'].sort());
       assert.deepEqual(body, {
         active: true,
         token_type: 'Bearer',
@@ -134,6 +134,7 @@ for (const dialect of DIALECTS)
         exp: issuedAt + 300,
         iat: issuedAt,
         iss: ISSUER,
+        aud: ISSUER,
       });
       assert.equal((await server.post('/revoke', { token: refresh_token }, { as: app })).status, 200);
       assert.deepEqual(await introspect(access_token), { active: false });

@@ -31,14 +31,14 @@ export interface ActiveIntrospectionResponse {
 }
 
 /**
- * The introspection response Gatehouse sends: an active token always has all of these members.
- * `token_type` says which kind of token was asked about: an opaque refresh token or a JWT access
- * token used as a Bearer token.
+ * The introspection response Gatehouse sends: an active token always has all of these members but
+ * `aud`, `act` and `cnf`. `token_type` says which kind of token was asked about: an opaque refresh
+ * token, or a JWT access token used as a Bearer token or bound to a DPoP key (RFC 9449 §6.2).
  */
 export type GatehouseIntrospectionResponse = InactiveIntrospectionResponse | GatehouseActiveIntrospectionResponse;
 
 export interface GatehouseActiveIntrospectionResponse extends ActiveIntrospectionResponse {
-  readonly token_type: 'refresh_token' | 'Bearer';
+  readonly token_type: 'refresh_token' | 'Bearer' | 'DPoP';
   readonly client_id: string;
   readonly sub: string;
   readonly scope: string;
@@ -46,6 +46,13 @@ export interface GatehouseActiveIntrospectionResponse extends ActiveIntrospectio
   readonly exp: number;
   readonly iat: number;
   readonly iss: string;
-  /** A delegated token's actor chain (RFC 8693 §4.1, shown by introspection per §2.2.1 of RFC 7662's extensibility). */
+  /** An access token's audience (RFC 7662 §2.2): this server, a resource it serves, or another service's. */
+  readonly aud?: string | readonly string[];
+  /**
+   * A delegated token's actor chain (RFC 8693 §4.1, shown by introspection per §2.2.1 of RFC 7662's
+   * extensibility); for a refresh token of a token exchange's grant, the actor of its access tokens.
+   */
   readonly act?: ActorClaim;
+  /** RFC 9449 §6.2: the RFC 7638 thumbprint of the DPoP key a bound access token is bound to. */
+  readonly cnf?: { readonly jkt: string };
 }

@@ -8,9 +8,14 @@ import { clientStillHolds } from '../tokens/index.js';
 const INACTIVE: GatehouseIntrospectionResponse = Object.freeze({ active: false });
 
 /**
- * Introspects a refresh or access token for an authenticated caller. An unknown, expired, revoked
- * or past-limit token, and a token of another client when the caller is not a resource server, all
- * answer `{"active": false}` and nothing more (RFC 7662 §2.2). Refresh tokens are opaque and access
+ * Introspects a refresh or access token for an authenticated caller: every token this server issued
+ * and that has not ended, whatever its grant (an authorization code, client credentials, the device
+ * grant, a token exchange), its audience (this server's, a resource indicator's, or another service's
+ * that a token exchange policy names) or its binding (DPoP). An unknown, expired, revoked or
+ * past-limit token, and a token of another client when the caller is not a resource server, all
+ * answer `{"active": false}` and nothing more (RFC 7662 §2.2). Who may introspect a token: the client
+ * it was issued to (`client_id`), and any client registered as a resource server, as the API of its
+ * audience is (RFC 7662 §4 leaves the rule to the server). Refresh tokens are opaque and access
  * tokens are JWTs, so the token's shape says where to look and `token_type_hint` is not needed.
  *
  * @see https://www.rfc-editor.org/rfc/rfc7662#section-2 RFC 7662 §2
@@ -47,6 +52,8 @@ async function introspectRefreshToken(
     exp: Math.min(found.token.expiresAt, grant.expiresAt),
     iat: found.token.issuedAt,
     iss: issuer,
+    // RFC 8693 §4.1: a token exchange's grant acts for its user; its access tokens carry this `act`.
+    ...(grant.exchange?.act === undefined ? {} : { act: grant.exchange.act }),
   };
 }
 
@@ -54,7 +61,8 @@ async function introspectAccessToken(
   { store, clock, accessTokens }: TokenServices,
   token: string,
 ): Promise<GatehouseIntrospectionResponse> {
-  const claims = await accessTokens.check(token, clock.now());
+  // Every audience: a token exchange's for another service is this server's token all the same.
+  const claims = await accessTokens.checkIssued(token, clock.now());
   if (!claims) return INACTIVE;
   // RFC 7662 §2.2 `sub`: the grant's subject, as in the token; a token minted before migration 0015
   // named the username, and is answered with its grant's subject all the same.
@@ -64,16 +72,21 @@ async function introspectAccessToken(
     if (!grant || grant.revokedAt !== null) return INACTIVE;
     sub = grant.subject;
   } else if (!(await clientStillHolds(store, claims))) return INACTIVE;
+  const jkt = claims.cnf?.jkt;
   return {
     active: true,
-    token_type: 'Bearer',
+    // RFC 9449 §6.2: a DPoP-bound token is of type DPoP, with the thumbprint of its key in `cnf`.
+    token_type: jkt === undefined ? 'Bearer' : 'DPoP',
     client_id: claims.client_id,
     sub,
     scope: claims.scope,
     exp: claims.exp,
     iat: claims.iat,
     iss: claims.iss,
+    // RFC 7662 §2.2: to whom the token is addressed.
+    aud: claims.aud,
     // RFC 8693 §4.1: a delegated token's actor chain, as the token carries it.
     ...(claims.act === undefined ? {} : { act: claims.act }),
+    ...(jkt === undefined ? {} : { cnf: { jkt } }),
   };
 }

@@ -177,7 +177,7 @@ async function presented(
   now: number,
   refusal: 'token_exchange_subject_invalid' | 'token_exchange_actor_invalid',
 ): Promise<PresentedToken> {
-  const local = await services.accessTokens.checkAnyAudience(token, now);
+  const local = await services.accessTokens.checkIssued(token, now);
   if (local !== undefined) {
     const liveSubject = await liveSubjectOf(services, local);
     if (liveSubject === undefined) throw new ExchangeRefused(refusal);

@@ -109,26 +109,23 @@ export class AccessTokens {
     const digest = digestOf(token);
     const known = this.#verified.get(digest, keySet);
     if (known) return isCurrent(known, now) ? known : undefined;
-    return this.#verifySignature(token, digest, keySet, now);
+    return this.#verifySignature(token, digest, keySet, now, 'own');
   }
 
   /**
-   * The claims of a token this server signed, not expired at `now`, whatever its audience: a token
-   * exchange (RFC 8693) takes subject tokens minted for other services, and its policy judges `aud`.
+   * The claims of a token this server signed and that has not expired at `now`, whatever its
+   * audience: the server's own endpoints know every token it issued, a token exchange's for another
+   * service too (RFC 8693 §2.1), and judge `aud` themselves (introspection shows it, RFC 7662 §2.2;
+   * a token exchange's policy decides on it). A token for this server's audiences is remembered as
+   * `check` remembers it; one of another audience is verified each time and never remembered, so
+   * that `check` and `known` still answer only tokens for this server.
    */
-  async checkAnyAudience(token: string, now: number): Promise<AccessTokenClaims | undefined> {
-    try {
-      const { payload } = await jwtVerify(token, this.#keys.verificationKey, {
-        issuer: this.#issuer,
-        typ: 'at+jwt',
-        algorithms: ['ES256'],
-        currentDate: new Date(now * 1000),
-        requiredClaims: ['sub', 'client_id', 'scope', 'jti', 'iat', 'exp'],
-      });
-      return payload as unknown as AccessTokenClaims;
-    } catch {
-      return undefined;
-    }
+  checkIssued(token: string, now: number): AccessTokenClaims | undefined | Promise<AccessTokenClaims | undefined> {
+    const keySet = this.#keys.jwks;
+    const digest = digestOf(token);
+    const known = this.#verified.get(digest, keySet);
+    if (known) return isCurrent(known, now) ? known : undefined;
+    return this.#verifySignature(token, digest, keySet, now, 'any');
   }
 
   /**
@@ -153,27 +150,34 @@ export class AccessTokens {
     return undefined;
   }
 
+  /** `audiences`: 'own' refuses a token for any other audience than this server's, 'any' takes it. */
   async #verifySignature(
     token: string,
     digest: string,
     keySet: object,
     now: number,
+    audiences: 'own' | 'any',
   ): Promise<AccessTokenClaims | undefined> {
     try {
       const { payload } = await jwtVerify(token, this.#keys.verificationKey, {
         issuer: this.#issuer,
-        audience: this.#audiences as string[],
+        ...(audiences === 'own' ? { audience: this.#audiences as string[] } : {}),
         typ: 'at+jwt',
         algorithms: ['ES256'],
         currentDate: new Date(now * 1000),
-        requiredClaims: ['sub', 'client_id', 'scope', 'jti', 'iat', 'exp'],
+        requiredClaims: ['sub', 'aud', 'client_id', 'scope', 'jti', 'iat', 'exp'],
       });
       const claims = Object.freeze(payload) as unknown as AccessTokenClaims;
-      this.#verified.set(digest, claims, keySet);
+      if (audiences === 'own' || this.#isOwnAudience(claims.aud)) this.#verified.set(digest, claims, keySet);
       return claims;
     } catch {
       return undefined;
     }
+  }
+
+  /** RFC 7519 §4.1.3 as jose checks `audience`: one of the token's audiences is one of this server's. */
+  #isOwnAudience(aud: AccessTokenClaims['aud']): boolean {
+    return typeof aud === 'string' ? this.#audiences.includes(aud) : aud.some((a) => this.#audiences.includes(a));
   }
 }
 
