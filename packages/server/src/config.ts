@@ -1,3 +1,4 @@
+import { bearerTokenOf } from '@gatehouse/contract';
 import { trustedIssuersFrom, type TrustedIssuerConfig } from './oauth/token-exchange/index.js';
 import ipaddr from 'ipaddr.js';
 import { existsSync } from 'node:fs';
@@ -97,7 +98,7 @@ export function configFromEnv(
     openApiPath: env.OPENAPI_PATH || defaultOpenApiPath(projectRoot()),
     autoMigrate: autoMigrateFrom(env.AUTO_MIGRATE),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
-    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsToken: metricsTokenFrom(env.METRICS_TOKEN),
     rateLimits: rateLimitsFromEnv(env),
     connectionLimits: connectionLimitsFrom(env),
     keyEncryptionKey: env.KEY_ENCRYPTION_KEY || undefined,
@@ -200,6 +201,20 @@ function tracingFrom(value: string | undefined): TracingMode {
   if (value === undefined || value === '' || value === 'off') return 'off';
   if (value === 'otlp' || value === 'api') return value;
   throw new Error(`TRACING must be off, otlp or api, got ${JSON.stringify(value)}`);
+}
+
+/**
+ * METRICS_TOKEN is presented as `Authorization: Bearer <token>`, so it must be an RFC 6750 §2.1
+ * b64token, or no scrape could ever present it. Its value is a secret: never in the message.
+ */
+function metricsTokenFrom(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (bearerTokenOf(`Bearer ${value}`) !== value)
+    throw new Error(
+      'METRICS_TOKEN must be a bearer token (RFC 6750 §2.1): letters, digits and - . _ ~ + / only, ' +
+        'then any = signs (the value is not shown here)',
+    );
+  return value;
 }
 
 function autoMigrateFrom(value: string | undefined): boolean {

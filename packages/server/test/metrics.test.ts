@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { OAUTH_REASONS, PROBLEMS } from '@gatehouse/contract';
+import { configFromEnv } from '../src/config.js';
 import { RATE_LIMIT_NAMES } from '../src/rate-limits.js';
 import { api, clientWithToken } from './_api.js';
 import { addTestUser, authorizationQuery, callbackParams, PageBrowser, pkce, CALLBACK } from './_authorize.js';
@@ -152,6 +153,28 @@ describe('GET /metrics (Prometheus text format)', () => {
         (await scrape(guarded, { 'x-forwarded-for': '203.0.113.7', authorization: 'Bearer scrape-secret' })).status,
         200,
       );
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('a METRICS_TOKEN no bearer header can carry (RFC 6750 §2.1 b64token) stops the start, without showing it', () => {
+    for (const token of ['has space', 'quote"d', 'pass!word', 'é'])
+      assert.throws(
+        () => configFromEnv({ METRICS_TOKEN: token }),
+        (error: Error) =>
+          error.message.startsWith('METRICS_TOKEN must be a bearer token') && !error.message.includes(token),
+      );
+    assert.equal(configFromEnv({ METRICS_TOKEN: 'abc-DEF_1.2~3+4/5==' }).metricsToken, 'abc-DEF_1.2~3+4/5==');
+  });
+
+  it('the scrape reads its bearer header by RFC 6750 §2.1, as every bearer header: the scheme in any case, 1*SP', async () => {
+    const guarded = await startTestServer({ metricsToken: 'scrape-secret' });
+    try {
+      for (const authorization of ['bearer scrape-secret', 'Bearer   scrape-secret'])
+        assert.equal((await scrape(guarded, { authorization })).status, 200, authorization);
+      for (const authorization of ['Bearer "scrape-secret"', 'Bearer', 'Basic scrape-secret', 'Bearerscrape-secret'])
+        assert.equal((await scrape(guarded, { authorization })).status, 404, authorization);
     } finally {
       await guarded.close();
     }

@@ -1,4 +1,11 @@
-import { OAUTH_REASONS, PROBLEMS, ProblemError, type OAuthErrorReason, type ProblemCode } from '@gatehouse/contract';
+import {
+  bearerTokenOf,
+  OAUTH_REASONS,
+  PROBLEMS,
+  ProblemError,
+  type OAuthErrorReason,
+  type ProblemCode,
+} from '@gatehouse/contract';
 import { Counter, Registry } from 'prom-client';
 import type { AuditEventName } from '../audit/audit.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -228,6 +235,7 @@ export function metricsRoutes(
 function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
   // Without a token, the machine itself: any loopback address (primitives/loopback.ts, the one rule).
   if (token === undefined || token === '') return isLoopbackAddress(request.ip);
-  const match = /^bearer (.+)$/i.exec(request.headers.authorization ?? '');
-  return match !== null && constantTimeEqual(match[1] as string, token);
+  // RFC 6750 §2.1, by the contract's one reading of a bearer header.
+  const presented = bearerTokenOf(request.headers.authorization ?? '');
+  return presented !== undefined && constantTimeEqual(presented, token);
 }
