@@ -35,6 +35,7 @@ export const TIERS = {
 export const TABLE = {
   contract: {
     'access-token.test.ts': 'unit',
+    'basic-credentials.test.ts': 'unit',
     'dpop-signature.test.ts': 'unit',
     'catalog.test.ts': 'unit',
     'merge-patch.test.ts': 'unit',

@@ -1,6 +1,6 @@
+import { basicAuthorization } from '@gatehouse/contract';
 import type { DpopKey } from './dpop.js';
 /** The HTTP calls of the OAuth endpoints: client authentication, form posts, no Node APIs. */
-import { base64Encode } from './base64.js';
 import { InvalidResponseError, OAuthResponseError, TransportError, isRecord } from './errors.js';
 import { parseRetryAfter } from './retry.js';
 import type { AuthorizationServerMetadata } from './wire.js';
@@ -55,8 +55,7 @@ export function postForm(
   };
   const { clientId, clientSecret, method } = ctx.client;
   if (method === 'client_secret_basic') {
-    const credentials = `${formEncode(clientId)}:${formEncode(clientSecret ?? '')}`;
-    headers.authorization = `Basic ${base64Encode(new TextEncoder().encode(credentials))}`;
+    headers.authorization = basicAuthorization(clientId, clientSecret ?? '');
   } else {
     body.set('client_id', clientId);
     if (method === 'client_secret_post') body.set('client_secret', clientSecret ?? '');
@@ -89,10 +88,6 @@ async function postWithProof(
   if (refusal.error !== 'use_dpop_nonce') return response;
   await response.body?.cancel();
   return post();
-}
-
-function formEncode(value: string): string {
-  return encodeURIComponent(value).replace(/%20/g, '+');
 }
 
 /** The JSON object of a 200 answer, or the error the answer is. */

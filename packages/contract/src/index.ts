@@ -2,3 +2,4 @@ export * from './errors/index.js';
 export * from './openapi/index.js';
 export * from './wire/index.js';
 export * from './access-token/index.js';
+export * from './client-authentication/index.js';

@@ -1,3 +1,4 @@
+import { basicAuthorization } from '@gatehouse/contract';
 import { createHash } from 'node:crypto';
 import { AuthorizationServerUnavailable } from './discovery.js';
 
@@ -35,9 +36,8 @@ export function grantCheck(
 ): GrantCheck {
   const cacheMs = options.cacheMs ?? 10_000;
   const answers = new Map<string, { readonly active: boolean; readonly until: number }>();
-  // RFC 7662 §2.1 with RFC 6749 §2.3.1 client authentication: form-encoded id and secret in Basic.
-  const credentials = `${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`;
-  const authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  // RFC 7662 §2.1 with RFC 6749 §2.3.1 client authentication (client_secret_basic).
+  const authorization = basicAuthorization(options.clientId, options.clientSecret);
   return (token, exp) => {
     const digest = createHash('sha256').update(token).digest('hex');
     const cached = answers.get(digest);
@@ -77,8 +77,4 @@ async function introspect(
     });
   }
   return answer.active === true;
-}
-
-function formEncode(value: string): string {
-  return new URLSearchParams({ v: value }).toString().slice(2);
 }

@@ -1,11 +1,16 @@
 /**
+ * RFC 6750 §2.1 `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`, the
+ * token of the Bearer and DPoP (RFC 9449 §7.1) schemes: a regular expression's source, unanchored.
+ */
+export const B64TOKEN = '[A-Za-z0-9\\-._~+/]+=*';
+
+/**
  * RFC 6750 §2.1: `credentials = "Bearer" 1*SP b64token`, the scheme case-insensitive (RFC 9110
- * §11.1), b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=". The only
- * definition of the bearer header's syntax in Gatehouse.
+ * §11.1). The only definition of the bearer header's syntax in Gatehouse.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-2.1 RFC 6750 §2.1
  */
-export const BEARER_CREDENTIALS = /^Bearer +[A-Za-z0-9\-._~+/]+=*$/i;
+export const BEARER_CREDENTIALS = new RegExp(`^Bearer +${B64TOKEN}$`, 'i');
 
 const SPACE = 0x20;
 const SCHEME_LENGTH = 'Bearer'.length;

@@ -5,6 +5,7 @@
  *
  * @see https://www.rfc-editor.org/rfc/rfc9449 RFC 9449
  */
+import { B64TOKEN } from './authorization-header.js';
 
 /**
  * RFC 9449 §4.3 step 5: asymmetric algorithms only, never `none` nor a MAC. What the server and the
@@ -148,7 +149,7 @@ export async function checkDpopProof(
  * `DPoP <token>` (RFC 9449 §7.1, the token68 syntax of RFC 6750's b64token), the scheme
  * case-insensitive: the token, or undefined.
  */
-export const DPOP_CREDENTIALS = /^DPoP +([A-Za-z0-9\-._~+/]+=*)$/i;
+export const DPOP_CREDENTIALS = new RegExp(`^DPoP +(${B64TOKEN})$`, 'i');
 
 export function dpopTokenOf(authorization: string): string | undefined {
   return DPOP_CREDENTIALS.exec(authorization)?.[1];

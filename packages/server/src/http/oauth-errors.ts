@@ -1,4 +1,4 @@
-import { OAuthError } from '@gatehouse/contract';
+import { basicChallenge, isBasicAuthorization, OAuthError } from '@gatehouse/contract';
 import type { FastifyReply } from 'fastify';
 import { errorHandler, type ErrorRenderer } from './error-classifier.js';
 
@@ -16,6 +16,8 @@ export class OAuthRateLimited extends OAuthError {
   }
 }
 
+const BASIC_CHALLENGE = basicChallenge('gatehouse');
+
 /**
  * Writes an OAuth error as an RFC 6749 §5.2 body, never cached; with a Basic challenge for a client
  * that tried Basic authentication, and Retry-After when the answer is temporarily_unavailable.
@@ -27,8 +29,8 @@ function oauthRenderer(issuer: string, catalog: 'oauth_form' | 'oauth_json'): Er
     render(oauthError, request, reply) {
       noStore(reply);
       // RFC 6749 §5.2: a client that tried the Authorization header gets a challenge for its scheme.
-      if (oauthError.error === 'invalid_client' && /^basic\b/i.test(request.headers.authorization ?? '')) {
-        reply.header('www-authenticate', 'Basic realm="gatehouse", charset="UTF-8"');
+      if (oauthError.error === 'invalid_client' && isBasicAuthorization(request.headers.authorization)) {
+        reply.header('www-authenticate', BASIC_CHALLENGE);
       }
       if (oauthError.error === 'temporarily_unavailable') {
         reply.header('retry-after', String(oauthError instanceof OAuthRateLimited ? oauthError.retryAfter : 1));
