@@ -195,6 +195,18 @@ for (const dialect of DIALECTS)
       for (const as of [agent, billingApi]) assert.deepEqual(await introspect(expired, as), { active: false });
     });
 
+    it("a token for another service, once introspected, is still refused by this server's own resources (RFC 9068 §4)", async () => {
+      const user = await server.issueGrant(app, 'alice', SCOPE);
+      const exchanged = await exchange({ subject_token: user.access_token, audience: BILLING });
+      const bearer = { authorization: `Bearer ${String(exchanged.access_token)}` };
+      assert.equal((await introspect(String(exchanged.access_token), billingApi)).active, true);
+      for (const path of ['/v2/contacts', '/userinfo']) {
+        const response = await fetch(`${server.url}${path}`, { headers: bearer });
+        assert.equal(response.status, 401, path);
+        assert.match(response.headers.get('www-authenticate') ?? '', /error="invalid_token"/, path);
+      }
+    });
+
     it("an exchanged refresh token's introspection shows its act (RFC 8693 §4.1)", async () => {
       const user = await server.issueGrant(app, 'alice', SCOPE);
       const child = await exchange({
