@@ -391,6 +391,91 @@ for (const dialect of DIALECTS) {
       assert.ok(!JSON.stringify(events).includes('secret-looking'));
     });
 
+    describe("a refused document is audited with the requester's address wherever a request resolves it", () => {
+      /** The addresses of the refusals of `clientId`. */
+      const addresses = async (clientId: string): Promise<(string | null)[]> =>
+        (await server.context.store.listAuditEvents({ limit: 1000, event: 'client_metadata_document_refused' }))
+          .filter((e) => e.clientId === clientId)
+          .map((e) => e.address);
+      /** A document URL of its own that answers 404: refused as unexpected_status. */
+      const gone = (name: string): string => {
+        host.routes.set(`/${name}.json`, (_, response) => response.writeHead(404).end());
+        return host.url(`/${name}.json`);
+      };
+
+      it('GET /authorize (RFC 6749 §4.1.1)', async () => {
+        const clientId = gone('gone-get');
+        const page = await new PageBrowser(server).authorize(authorizationQuery(clientId, pkce().challenge));
+        assert.equal(page.status, 400);
+        assert.deepEqual(await addresses(clientId), ['127.0.0.1']);
+      });
+
+      it('POST /authorize (OIDC Core §3.1.2.1)', async () => {
+        const clientId = gone('gone-post');
+        const page = await new PageBrowser(server).postBody(
+          '/authorize',
+          authorizationQuery(clientId, pkce().challenge),
+        );
+        assert.equal(page.status, 400);
+        assert.deepEqual(await addresses(clientId), ['127.0.0.1']);
+      });
+
+      it('GET /authorize with a request object (RFC 9101 §5)', async () => {
+        const clientId = gone('gone-jar');
+        const page = await new PageBrowser(server).authorize(
+          new URLSearchParams({ client_id: clientId, request: 'x.y.z' }).toString(),
+        );
+        assert.equal(page.status, 400);
+        assert.match(page.html, PAGE_TITLE('client_metadata_document_unavailable'));
+        assert.deepEqual(await addresses(clientId), ['127.0.0.1']);
+      });
+
+      it('POST /login, when the document became unusable since GET /authorize', async () => {
+        host.serve('/gone-later.json', host.agentDocument('/gone-later.json'));
+        const clientId = host.url('/gone-later.json');
+        const browser = new PageBrowser(server);
+        const first = await browser.authorize(authorizationQuery(clientId, pkce().challenge));
+        assert.equal(first.status, 200, first.html);
+        gone('gone-later');
+        // The cached copy past its stale time (a day by default, longer than a browser session lives).
+        const { store } = server.context;
+        const [cached, client] = [await store.findClientIdMetadataDocument(clientId), await store.findClient(clientId)];
+        assert.ok(cached && client);
+        await store.saveClientIdMetadataDocument(client, { ...cached, usableUntil: server.clock.now() });
+        const refused = await browser.login(first, 'alice', PASSWORD);
+        assert.equal(refused.status, 400);
+        assert.deepEqual(await addresses(clientId), ['127.0.0.1']);
+      });
+
+      it('POST /par (RFC 9126 §2)', async () => {
+        const clientId = gone('gone-par');
+        await assertOAuthError(
+          await server.post('/par', Object.fromEntries(new URLSearchParams(authorizationQuery(clientId, 'x')))),
+          {
+            error: 'invalid_client',
+            description: 'the client ID metadata document at the client_id URL could not be fetched',
+          },
+        );
+        assert.deepEqual(await addresses(clientId), ['127.0.0.1']);
+      });
+
+      it('POST /device_authorization (RFC 8628 §3.1)', async () => {
+        const clientId = gone('gone-device');
+        assert.equal((await server.post('/device_authorization', { client_id: clientId })).status, 401);
+        assert.deepEqual(await addresses(clientId), ['127.0.0.1']);
+      });
+
+      it('POST /token (RFC 6749 §3.2)', async () => {
+        const clientId = gone('gone-token');
+        const form = { grant_type: 'authorization_code', code: 'x', redirect_uri: CALLBACK, code_verifier: 'v' };
+        await assertOAuthError(await server.post('/token', { ...form, client_id: clientId }), {
+          error: 'invalid_client',
+          description: 'the client ID metadata document at the client_id URL could not be fetched',
+        });
+        assert.deepEqual(await addresses(clientId), ['127.0.0.1']);
+      });
+    });
+
     describe('documents that cannot describe the client are refused with a page, never redirected', () => {
       const cases: [string, object][] = [
         ['a client_id other than the URL (CIMD §4.1)', { client_id: 'https://elsewhere.example/agent.json' }],

@@ -151,7 +151,7 @@ export function consentEndpoint(app: FastifyInstance, pages: AuthorizePages): vo
   app.post('/consent', async (request, reply) => {
     const form = formParamsOf(request.body);
     const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
-    const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
+    const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '', request.ip);
     if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
     const authorization = check.request;
     // Not signed in (any more): back to the start of the flow, which shows the sign-in page.

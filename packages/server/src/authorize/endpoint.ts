@@ -47,7 +47,7 @@ async function answerAuthorizationRequest(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const { store, clock } = pages.context;
-  const check = await loadAuthorizationRequest(pages.context, rawQuery(request.url));
+  const check = await loadAuthorizationRequest(pages.context, rawQuery(request.url), request.ip);
   if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 302);
   const now = clock.now();
   const authorization = check.request;
@@ -107,7 +107,12 @@ async function answerPostedRequest(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   // The request_uri of a pushed request is used by the GET this answer leads to, not here.
-  const check = await loadAuthorizationRequest(pages.context, postedParameters(request.url, request.body), true);
+  const check = await loadAuthorizationRequest(
+    pages.context,
+    postedParameters(request.url, request.body),
+    request.ip,
+    true,
+  );
   if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
   return reply
     .code(303)

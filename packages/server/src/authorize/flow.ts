@@ -41,25 +41,23 @@ export interface UpstreamDirectory {
  * Reads the request's parameters (the query, a pushed request, a request object), looks the client
  * up and checks the request: on GET /authorize and again on every POST. A request_uri of the PAR
  * endpoint is used once here, unless `peek` (POST /authorize, which only redirects to GET); the
- * request then carries on as the sign-in's handle (`request.query`).
+ * request then carries on as the sign-in's handle (`request.query`). `address` is the requester's:
+ * a client ID metadata document refused on the way is audited with it.
  */
 export async function loadAuthorizationRequest(
   context: ServerContext,
   query: string,
+  address: string,
   peek = false,
 ): Promise<AuthorizationRequestCheck> {
-  const source = await authorizationSource(context, query, peek);
+  const source = await authorizationSource(context, { query, address, peek });
   if (source.kind === 'untrusted') return source;
   const clientId = clientIdOf(source.parameters);
   // An https URL client_id is resolved through its metadata document (oauth/client-id-metadata/client-id-metadata.ts),
   // which throws a catalog problem shown as a page: never redirected, as for an unknown client.
   const client =
     source.client ??
-    (clientId === undefined
-      ? undefined
-      : context.clientIdMetadataDocuments.handles(clientId)
-        ? (await context.clientIdMetadataDocuments.resolve(clientId)).client
-        : await context.store.findClient(clientId));
+    (clientId === undefined ? undefined : await context.clientIdMetadataDocuments.clientNamed(clientId, address));
   const check = checkAuthorizationRequest(source.parameters, client, context.accessTokens.audiences);
   if (check.kind !== 'valid') return check;
   const { request } = check;

@@ -22,7 +22,7 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
   app.post('/login', async (request, reply) => {
     const form = formParamsOf(request.body);
     const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
-    const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
+    const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '', request.ip);
     if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
     const next = `${base}/authorize?${check.request.query}`;
     const { sealing } = pages.context.signIn.factors;

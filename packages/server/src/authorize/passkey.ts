@@ -88,7 +88,7 @@ export function passkeyEndpoints(app: FastifyInstance, pages: AuthorizePages): v
   app.post('/login/passkey', async (request, reply) => {
     const form = formParamsOf(request.body);
     const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
-    const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
+    const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '', request.ip);
     if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
     relyingParty(issuer, 'passkey_sign_in_failed');
     // FIRST_FACTORS.passkey_sign_in through the sign-in pipeline (its limits, audit and second-factor policy).

@@ -136,7 +136,7 @@ async function startUpstreamSignIn(pages: FederationPages, request: FastifyReque
   const now = clock.now();
   const form = formParamsOf(request.body);
   const session = checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD));
-  const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '');
+  const check = await loadAuthorizationRequest(pages.context, form.get('request') ?? '', request.ip);
   if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
   const providers = await listProviders(store, pages.encryption);
   const chosen = form.get('provider');
@@ -280,7 +280,7 @@ async function completeSignIn(
       data: JSON.stringify({ idToken: upstream.idToken }),
       expiresAt: now + UPSTREAM_SESSION_TTL,
     });
-  const check = await loadAuthorizationRequest(pages.context, upstream.request);
+  const check = await loadAuthorizationRequest(pages.context, upstream.request, reply.request.ip);
   if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 303);
   const signedIn = signedInSession(signed);
   if (signedIn && asksForFreshSignIn(check.request)) {
@@ -325,7 +325,7 @@ async function continueFreshSignIn(pages: FederationPages, request: FastifyReque
   const row = signedIn && (await store.takeFederationState(continuationId(signedIn.id), now));
   const fresh = row ? (JSON.parse(row.data) as PendingContinuation) : undefined;
   if (signedIn && fresh && fresh.authenticatedAt === signedIn.authenticatedAt) {
-    const check = await loadAuthorizationRequest(pages.context, fresh.request);
+    const check = await loadAuthorizationRequest(pages.context, fresh.request, request.ip);
     if (check.kind !== 'valid') return answerRefusal(pages, reply, check, 302);
     return answerSignedIn(pages, reply, check.request, signedIn, 302);
   }

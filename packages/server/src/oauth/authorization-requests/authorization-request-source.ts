@@ -30,12 +30,12 @@ export type AuthorizationSource =
  * The parameters of an authorization request: the query itself; or the request pushed to the PAR
  * endpoint that `request_uri` names (RFC 9126 §4), used once here unless `peek`; or those of the
  * signed request object `request` (RFC 9101 §6.3: only the object's, whatever the query says).
- * A request_uri of any other kind is refused: no request object is fetched from a URL.
+ * A request_uri of any other kind is refused: no request object is fetched from a URL. `address`:
+ * the requester's, for the audit of a refused client ID metadata document.
  */
 export async function authorizationSource(
-  services: Pick<OAuthServices, 'store' | 'clientKeys' | 'issuer' | 'clock'>,
-  query: string,
-  peek: boolean,
+  services: Pick<OAuthServices, 'store' | 'clientKeys' | 'issuer' | 'clock' | 'clientIdMetadataDocuments'>,
+  { query, address, peek }: { readonly query: string; readonly address: string; readonly peek: boolean },
 ): Promise<AuthorizationSource> {
   const params = new URLSearchParams(query);
   const [requestUris, requests] = [params.getAll('request_uri'), params.getAll('request')];
@@ -60,7 +60,8 @@ export async function authorizationSource(
     const continuation = new URLSearchParams({ client_id: clientId, request_uri: pushed.continuation });
     return { kind: 'parameters', parameters: pushed.parameters, continuation: continuation.toString(), pushed: true };
   }
-  const client = await services.store.findClient(clientId);
+  // The object's keys are the client's: a metadata document's client is resolved as /authorize does.
+  const client = await services.clientIdMetadataDocuments.clientNamed(clientId, address);
   if (!client)
     return untrusted('invalid_authorization_request', `No client is registered with client_id '${clientId}'.`);
   const verified = await requestObjectParameters(request as string, client, { ...services, now });

@@ -281,10 +281,22 @@ export class ClientIdMetadataDocuments {
   }
 
   /**
+   * The client a request names by `clientId`: through its document when this resolver handles the
+   * URL (`resolve`), else from the clients table; undefined for an unknown client. `address`: the
+   * requester's, audited with a refused document.
+   */
+  async clientNamed(clientId: string, address: string): Promise<ClientRecord | undefined> {
+    if (this.handles(clientId)) return (await this.resolve(clientId, address)).client;
+    return this.#deps.store.findClient(clientId);
+  }
+
+  /**
    * The client `clientId` names: from the cache while fresh, from the cache while stale within
    * `staleSeconds` (fetching it again in the background), else fetched now. Throws a catalog problem.
+   * `address` is the requester's, required so that every refusal a request causes is audited with
+   * it; only the background refresh, which no request waits on, records none.
    */
-  async resolve(clientId: string, address?: string): Promise<MetadataDocumentClient> {
+  async resolve(clientId: string, address: string): Promise<MetadataDocumentClient> {
     checkHostAllowed(checkedDocumentUrl(clientId), this.policy);
     const now = this.#deps.clock.now();
     const cached = await this.#deps.store.findClientIdMetadataDocument(clientId);
@@ -305,10 +317,10 @@ export class ClientIdMetadataDocuments {
 
   #refreshInBackground(clientId: string): void {
     // A failed refresh keeps the stale document until it is no longer usable; the next sign-in tries again.
-    this.#fetchOnce(clientId).catch(() => undefined);
+    this.#fetchOnce(clientId, null).catch(() => undefined);
   }
 
-  #fetchOnce(clientId: string, address?: string): Promise<MetadataDocumentClient> {
+  #fetchOnce(clientId: string, address: string | null): Promise<MetadataDocumentClient> {
     let fetching = this.#inFlight.get(clientId);
     if (fetching === undefined) {
       fetching = this.#fetchAndStore(clientId)
@@ -324,14 +336,14 @@ export class ClientIdMetadataDocuments {
    * refusal on: the URL's host and the reason, never the body. `address`: the caller that made the
    * fetch happen, none for a background refresh.
    */
-  async #audited(error: unknown, clientId: string, address: string | undefined): Promise<never> {
+  async #audited(error: unknown, clientId: string, address: string | null): Promise<never> {
     if (error instanceof DocumentRefusal)
       await this.#deps.audit.record({
         event: 'client_metadata_document_refused',
         at: this.#deps.clock.now(),
         clientId: truncated(clientId, AUDIT_CLIENT_ID_MAX),
         reason: `${error.refusal} (${new URL(clientId).host})`,
-        address: address ?? null,
+        address,
       });
     throw error;
   }

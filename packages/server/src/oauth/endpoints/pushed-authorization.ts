@@ -32,6 +32,8 @@ export const pushedAuthorizationEndpoint = oauthEndpoint({
   path: PATH,
   metadataKey: 'pushed_authorization_request_endpoint',
   clientAuthentication: 'public_allowed',
+  // A client of a metadata document pushes with its URL as client_id (docs/agents.md).
+  resolvesClientIdMetadataDocuments: true,
   // Each request stores a row and precedes a browser's visit: as rare as sign-ins.
   rateLimits: { client: per(600, 'min'), address: per(120, 'min') },
   async handle({ request, reply, params, client }, services) {

@@ -24,6 +24,9 @@ export const tokenEndpoint = oauthEndpoint({
   path: PATH,
   metadataKey: 'token_endpoint',
   clientAuthentication: 'public_allowed',
+  // An agent's https URL client_id is resolved through its document, as at /authorize: a document
+  // past its stale time is fetched again, a stale one in the background (docs/agents.md).
+  resolvesClientIdMetadataDocuments: true,
   // A backend refreshing for many users shares one client and often one address.
   rateLimits: { client: per(6000, 'min'), address: per(1200, 'min') },
   precheck: (params) => grantHandlerOf(params.require('grant_type')),
