@@ -64,6 +64,19 @@ class DocumentHost {
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
+/**
+ * A page that names a document client the way the pages must (draft-ietf-oauth-client-id-metadata-document
+ * §6): by its host, in the title and every heading, with the icon's letter from the host; its own
+ * `client_name` only as a claim below. The test host starts with "a", the test document's name with "T".
+ */
+function assertNamedByHost(html: string, where: string): void {
+  assert.doesNotMatch(html, /<title>[^<]*Test Agent/, `${where}: the title`);
+  assert.doesNotMatch(html, /<h1>(?:(?!<\/h1>)[^])*Test Agent/, `${where}: the heading`);
+  assert.doesNotMatch(html, /class="mark mark-client" aria-hidden="true">T</, `${where}: the icon`);
+  assert.match(html, new RegExp(`<(strong|span) class="client-name">${TEST_HOST}</`), `${where}: the host`);
+  assert.match(html, /<span class="client-claim">Calls itself “Test Agent”, a name nobody checked<\/span>/, where);
+}
+
 const PAGE_TITLE = (code: keyof typeof PROBLEMS): RegExp =>
   new RegExp(`<h1>${PROBLEMS[code].title.replace(/'/g, '&#39;')}</h1>`);
 
@@ -109,8 +122,12 @@ for (const dialect of DIALECTS) {
       const query = authorizationQuery(clientId, challenge, { scope: 'openid contacts:read' });
       const first = await browser.authorize(query);
       assert.equal(first.status, 200, first.html);
+      assertNamedByHost(first.html, 'the sign-in page');
       const signedIn = await browser.login(first, 'alice', 'correct horse battery staple');
       const consent = await browser.get(signedIn.location as string);
+      assertNamedByHost(consent.html, 'the consent page');
+      assert.match(consent.html, new RegExp(`<title>Allow ${TEST_HOST}\\? · Gatehouse</title>`));
+      assert.match(consent.html, new RegExp(`<h1><span class="client-name">${TEST_HOST}</span> wants to access`));
       assert.match(consent.html, new RegExp(`<strong class="client-host">${TEST_HOST}</strong>`));
       const allowed = await browser.consent(consent, 'allow');
       const code = new URL(allowed.location as string).searchParams.get('code') as string;
@@ -141,8 +158,10 @@ for (const dialect of DIALECTS) {
       assert.equal(replayed.status, 200);
       assert.equal(((await replayed.json()) as Record<string, string>).refresh_token, next.refresh_token);
       assert.equal(host.hits.get('/agent.json'), 1, 'fetched once');
-      const account = await browser.get('/account');
-      assert.match(account.html, /<strong class="client-name">Test Agent<\/strong>/);
+      assertNamedByHost((await browser.get('/account')).html, 'the account page');
+      const logout = await browser.get(`/logout?${new URLSearchParams({ client_id: clientId })}`);
+      assert.match(logout.html, new RegExp(`<strong class="client-name">${TEST_HOST}</strong> asked to sign you out`));
+      assert.doesNotMatch(logout.html, /Test Agent/);
     });
 
     it("a private_key_jwt document (RFC 7523 §2.2): the code is redeemed with an assertion signed by the document's key, never without one", async () => {
@@ -283,13 +302,16 @@ for (const dialect of DIALECTS) {
           password: PASSWORD,
         });
         assert.equal(consent.status, 200, consent.html);
-        assert.match(consent.html, new RegExp(`<strong class="client-host">${TEST_HOST}</strong>`));
+        assert.match(consent.html, new RegExp(`<h1><span class="client-name">${TEST_HOST}</span> wants to access`));
+        assert.match(consent.html, /<span class="client-claim">Calls itself “Device Agent”/);
+        assert.doesNotMatch(consent.html, /<title>[^<]*Device Agent|class="mark mark-client" aria-hidden="true">D</);
         const done = await browser.post('/device/consent', {
           csrf_token: hiddenField(consent.html, 'csrf_token'),
           request: hiddenField(consent.html, 'request'),
           decision: 'allow',
         });
         assert.equal(done.status, 200, done.html);
+        assert.match(done.html, new RegExp(`<p class="summary">${TEST_HOST} now has access`));
         const tokens = await assertOkJson(
           await server.post('/token', {
             grant_type: DEVICE_GRANT,

@@ -1,5 +1,6 @@
 import type { FactorSummary } from '../factors/factors.js';
 import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../html/layout.js';
+import { clientClaimHtml, clientMark, clientNameHtml, type ClientLabel } from './client-label.js';
 
 /**
  * The pages of a signed-in person's own session: sign out (RP-initiated or plain), signed out,
@@ -11,16 +12,15 @@ interface LogoutPage {
   /** The logout request's parameters, checked again on POST. */
   readonly query: string;
   readonly username: string | null;
-  readonly clientName: string | undefined;
+  /** The client that asked for the sign-out (client-label.ts), if any. */
+  readonly client: ClientLabel | undefined;
 }
 
 export function renderLogoutPage(base: BasePath, page: LogoutPage): string {
   const who = page.username
     ? `<p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>`
     : '<p class="signed-in">You are not signed in.</p>';
-  const from = page.clientName
-    ? ` <strong class="client-name">${escapeHtml(page.clientName)}</strong> asked to sign you out.`
-    : '';
+  const from = page.client ? ` ${clientNameHtml(page.client)} asked to sign you out.` : '';
   return layout(
     base,
     'Sign out',
@@ -47,7 +47,8 @@ export function renderSignedOutPage(base: BasePath): string {
 /** One application on the account page: a client and what all its grants of the user hold. */
 export interface ApplicationView {
   readonly clientId: string;
-  readonly clientName: string;
+  /** The client as the pages name it (client-label.ts). */
+  readonly client: ClientLabel;
   readonly scopes: readonly string[];
   readonly since: number;
   readonly lastUsed: number;
@@ -154,7 +155,7 @@ function day(seconds: number): string {
 function application(base: BasePath, csrfToken: string, a: ApplicationView): string {
   const scopes = a.scopes.map((words) => `<li>${escapeHtml(words)}</li>`).join('');
   return `<li class="application">
-<div class="application-head">${monogram(a.clientName, 'client')}<div class="application-name"><strong class="client-name">${escapeHtml(a.clientName)}</strong>
+<div class="application-head">${clientMark(a.client)}<div class="application-name">${clientNameHtml(a.client)}${clientClaimHtml(a.client)}
 <span class="application-dates">Allowed since ${day(a.since)} · Last used ${day(a.lastUsed)}</span></div></div>
 <ul class="application-scopes">${scopes}</ul>
 <form method="post" action="${base}/account/revoke">

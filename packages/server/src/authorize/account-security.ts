@@ -31,7 +31,7 @@ export const ACCOUNT_CLIENT_ID = '(account)';
 
 export function accountTarget(context: Pick<ServerContext, 'signIn'>): SignInTarget {
   return {
-    clientName: 'your account',
+    client: undefined,
     clientId: ACCOUNT_CLIENT_ID,
     form: { action: '/account/login', hidden: {} },
     formActions: [],
@@ -67,7 +67,7 @@ function sendEnrolment(
   const alert =
     status === 200 ? undefined : { title: PROBLEMS.second_factor_failed.title, text: 'Check the code and try again.' };
   const page = renderFactorPage(pages.base, {
-    clientName: 'Your account',
+    client: undefined,
     username: session.username,
     csrfToken: session.csrfToken,
     form: { action: '/account/two-step', hidden: {} },

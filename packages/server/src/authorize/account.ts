@@ -17,6 +17,7 @@ import { renderPasskeySection } from './passkey-page.js';
 import { currentSession, signedInSubject, startSession } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
 import { applicationsOf, removeApplication } from './account-applications.js';
+import { clientLabel } from './client-label.js';
 
 /**
  * GET /account: the applications holding a live grant of the signed-in user, one per client however
@@ -56,7 +57,11 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     const page = renderAccountPage(base, {
       username: session.username,
       csrfToken: session.csrfToken,
-      applications: applications.map((a) => ({ ...a, scopes: a.scopes.map(describeScope) })),
+      applications: applications.map((a) => ({
+        ...a,
+        client: clientLabel({ id: a.clientId, name: a.clientName }),
+        scopes: a.scopes.map(describeScope),
+      })),
       linked,
       passkeys: renderPasskeySection(base, session.csrfToken, passkeys),
       factors: await listFactors(store, subject),

@@ -1,9 +1,11 @@
 import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../html/layout.js';
+import { clientClaimHtml, clientMark, type ClientLabel } from './client-label.js';
 
 /** The HTML of the consent page of the authorization code flow, and the scope list it shares with the device page. */
 
 export interface ConsentPage {
-  readonly clientName: string;
+  /** The client as the pages name it (client-label.ts): a metadata document's client by its host. */
+  readonly client: ClientLabel;
   /** Where the browser goes next, as the user should recognise it (host of the redirect URI). */
   readonly destination: string;
   readonly username: string;
@@ -12,12 +14,6 @@ export interface ConsentPage {
   readonly csrfToken: string;
   /** The client registered itself (RFC 7591), so its name is only its own claim (§5). */
   readonly selfRegistered?: boolean;
-  /**
-   * The host of the client's metadata document when its client_id is that document's URL
-   * (draft-ietf-oauth-client-id-metadata-document §6): the only verified fact about such a client,
-   * shown above its self-chosen name.
-   */
-  readonly documentHost?: string;
 }
 
 /** What the client may do once allowed, in plain words: the list of scopes, or that it gets none. */
@@ -35,26 +31,32 @@ export function scopeAccess(clientName: string, scopes: ConsentPage['scopes']): 
     : `<p class="list-title">This will allow ${client} to:</p>\n<ul class="scopes">\n${items}\n</ul>`;
 }
 
-/** The top of a consent page, of a browser's or a device's: the two parties and who is signed in. */
-export function consentHeading(page: { readonly clientName: string; readonly username: string }): string {
-  const parties = `${monogram(page.clientName, 'client')}<span class="link" aria-hidden="true"></span>${monogram(page.username, 'user')}`;
+/**
+ * The top of a consent page, of a browser's or a device's: the two parties and who is signed in. A
+ * metadata document's client is named by its host, its own name below as its claim, and a note
+ * says what the host does and does not prove (draft-ietf-oauth-client-id-metadata-document §6).
+ */
+export function consentHeading(page: { readonly client: ClientLabel; readonly username: string }): string {
+  const { client } = page;
+  const parties = `${clientMark(client)}<span class="link" aria-hidden="true"></span>${monogram(page.username, 'user')}`;
+  const note = client.documentHost
+    ? `<p class="alert" role="note"><strong>No administrator added this application.</strong> It describes itself from <strong class="client-host">${escapeHtml(client.name)}</strong>, the only thing Gatehouse could check. Allow it only if you trust that site.</p>\n`
+    : '';
   return `<div class="parties">${parties}</div>
-<h1><span class="client-name">${escapeHtml(page.clientName)}</span> wants to access your account</h1>
-<p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>`;
-}
-
-/** The client's verified host, prominent, and what it does and does not prove. */
-export function documentHostNote(host: string): string {
-  return `<p class="alert" role="note"><strong class="client-host">${escapeHtml(host)}</strong>This application describes itself from this site, its only verified fact: no administrator added it, and its name is only its own claim. Allow it only if you trust this site.</p>\n`;
+<h1><span class="client-name">${escapeHtml(client.name)}</span> wants to access your account</h1>
+<p class="signed-in">${clientClaimHtml(client)}Signed in as <strong>${escapeHtml(page.username)}</strong></p>
+${note}`;
 }
 
 export function renderConsentPage(base: BasePath, page: ConsentPage): string {
-  const access = scopeAccess(page.clientName, page.scopes);
+  const access = scopeAccess(page.client.name, page.scopes);
+  const selfRegistered = page.selfRegistered
+    ? `<p class="alert" role="note"><strong>This application registered itself.</strong> No administrator added it, so its name has not been checked: allow it only if you started it yourself.</p>\n`
+    : '';
   return layout(
     base,
-    `Allow ${page.clientName}?`,
-    `${consentHeading(page)}
-${page.documentHost === undefined ? '' : documentHostNote(page.documentHost)}${page.selfRegistered ? `<p class="alert" role="note"><strong>This application registered itself.</strong> No administrator added it, so its name has not been checked: allow it only if you started it yourself.</p>\n` : ''}${access}
+    `Allow ${page.client.name}?`,
+    `${consentHeading(page)}${selfRegistered}${access}
 <form method="post" action="${base}/consent" class="actions">
 ${hiddenFields(page.csrfToken, page.query)}
 <button type="submit" name="decision" value="deny" class="button secondary">Deny</button>

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isClientIdMetadataUrl } from '../oauth/client-id-metadata/index.js';
 import { OAuthError } from '@gatehouse/contract';
 import { formParamsOf } from '../http/form.js';
 import { createAuthorizationCode } from '../oauth/tokens/index.js';
@@ -9,6 +8,7 @@ import type { AuthorizationRequest } from '../oauth/authorization-requests/index
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { answerRefusal, answerWithError, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
 import { renderConsentPage } from './consent-page.js';
+import { clientLabel } from './client-label.js';
 import type { BrowserPage } from './page.js';
 import { answerClient } from '../html/authorization-response.js';
 import { formActionSource, sendPage } from '../html/responses.js';
@@ -121,7 +121,7 @@ export async function answerSignedIn(
   // prompt=none never shows a page: the consent it would need goes back as an error (§3.1.2.6).
   if (prompt.has('none')) return answerWithError(pages, reply, request, new OAuthError('consent_required'), status);
   const page = renderConsentPage(pages.base, {
-    clientName: request.client.name,
+    client: clientLabel(request.client),
     destination: destinationOf(request.redirectUri),
     username: session.username,
     scopes: request.scope.map((name) => ({ name, words: describeScope(name) })),
@@ -129,7 +129,6 @@ export async function answerSignedIn(
     csrfToken: session.csrfToken,
     // RFC 7591 §5: a dynamically registered client was vetted by nobody; the user is told so.
     selfRegistered: (await pages.context.store.findClientRegistration(request.client.id)) !== undefined,
-    documentHost: isClientIdMetadataUrl(request.client.id) ? new URL(request.client.id).hostname : undefined,
   });
   return sendPage(reply, 200, page, [formActionSource(request.redirectUri)]);
 }

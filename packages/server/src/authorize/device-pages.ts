@@ -1,6 +1,7 @@
 import { CSRF_FIELD } from '../html/csrf.js';
 import { escapeHtml, hiddenFields, layout, type BasePath } from '../html/layout.js';
-import { consentHeading, documentHostNote, scopeAccess, type ConsentPage } from './consent-page.js';
+import { consentHeading, scopeAccess, type ConsentPage } from './consent-page.js';
+import type { ClientLabel } from './client-label.js';
 
 /**
  * The HTML of the device page (RFC 8628 §3.3): the code entry form, the consent that names the code
@@ -41,23 +42,21 @@ ${alertBox(page.alert)}<form method="post" action="${base}/device" class="stack"
 }
 
 export interface DeviceConsentPage {
-  readonly clientName: string;
+  /** The client as the pages name it (client-label.ts): a metadata document's client by its host. */
+  readonly client: ClientLabel;
   readonly username: string;
   readonly userCode: string;
   readonly scopes: ConsentPage['scopes'];
   readonly csrfToken: string;
-  /** A client of a metadata document: its URL's host, shown prominently as on the consent page. */
-  readonly documentHost?: string;
 }
 
 /** The consent page of a device: it asks the user to compare the code with the device's (RFC 8628 §5.4). */
 export function renderDeviceConsentPage(base: BasePath, page: DeviceConsentPage): string {
   return layout(
     base,
-    `Allow ${page.clientName}?`,
-    `${consentHeading(page)}
-${page.documentHost === undefined ? '' : documentHostNote(page.documentHost)}<p class="device-code">Check that your device shows <code class="user-code">${escapeHtml(page.userCode)}</code></p>
-${scopeAccess(page.clientName, page.scopes)}
+    `Allow ${page.client.name}?`,
+    `${consentHeading(page)}<p class="device-code">Check that your device shows <code class="user-code">${escapeHtml(page.userCode)}</code></p>
+${scopeAccess(page.client.name, page.scopes)}
 <form method="post" action="${base}/device/consent" class="actions">
 ${hiddenFields(page.csrfToken, page.userCode)}
 <button type="submit" name="decision" value="deny" class="button secondary">Deny</button>
@@ -68,8 +67,8 @@ ${hiddenFields(page.csrfToken, page.userCode)}
 }
 
 /** What the user sees after deciding; the device learns it at its next poll. */
-export function renderDeviceDonePage(base: BasePath, page: { clientName: string; approved: boolean }): string {
-  const client = escapeHtml(page.clientName);
+export function renderDeviceDonePage(base: BasePath, page: { client: ClientLabel; approved: boolean }): string {
+  const client = escapeHtml(page.client.name);
   const [title, mark, text] = page.approved
     ? ['Device connected', 'mark-client', `${client} now has access. Go back to your device: it continues by itself.`]
     : ['Access denied', 'mark-error', `${client} was not given access. You can close this page.`];

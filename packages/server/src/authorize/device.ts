@@ -7,7 +7,7 @@ import { pendingDeviceAuthorization } from '../oauth/device/index.js';
 import type { ClientRecord } from '../primitives/records.js';
 import type { DeviceAuthorizationRecord } from '../store/device-repository.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
-import { isClientIdMetadataUrl } from '../oauth/client-id-metadata/index.js';
+import { clientLabel } from './client-label.js';
 import { describeScope } from './consent.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { renderDeviceConsentPage, renderDeviceDonePage, renderUserCodePage } from './device-pages.js';
@@ -101,7 +101,7 @@ export function deviceEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     // A decision that lost a race with another (or with expiry) is a code no longer pending.
     if (!(await store.decideDeviceAuthorization(entered.authorization.id, decision, now)))
       return sendCodeRefused(pages, reply, session, entered.userCode);
-    return sendPage(reply, 200, renderDeviceDonePage(base, { clientName: entered.client.name, approved }));
+    return sendPage(reply, 200, renderDeviceDonePage(base, { client: clientLabel(entered.client), approved }));
   });
 }
 
@@ -154,7 +154,7 @@ function sendCodeRefused(
 /** The device page's sign-in: its forms post to /device/login with the user code (RFC 8628 §3.3). */
 function deviceTarget(pages: AuthorizePages, entered: EnteredCode): SignInTarget {
   return {
-    clientName: entered.client.name,
+    client: clientLabel(entered.client),
     clientId: entered.client.id,
     form: { action: `${DEVICE_VERIFICATION_PATH}/login`, hidden: { request: entered.userCode } },
     formActions: [],
@@ -197,12 +197,11 @@ function sendDeviceConsentPage(
   session: SignedInSession,
 ): FastifyReply {
   const page = renderDeviceConsentPage(base, {
-    clientName: entered.client.name,
+    client: clientLabel(entered.client),
     username: session.username,
     userCode: entered.userCode,
     scopes: entered.authorization.scope.map((name) => ({ name, words: describeScope(name) })),
     csrfToken: session.csrfToken,
-    documentHost: isClientIdMetadataUrl(entered.client.id) ? new URL(entered.client.id).hostname : undefined,
   });
   return sendPage(reply, 200, page);
 }

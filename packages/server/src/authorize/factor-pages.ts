@@ -1,5 +1,7 @@
 import { renderSVG } from 'uqr';
-import { escapeHtml, layout, monogram, type BasePath } from '../html/layout.js';
+import { escapeHtml, layout, type BasePath } from '../html/layout.js';
+import { clientMark, clientNameHtml, type ClientLabel } from './client-label.js';
+import { signInHeading } from './login-page.js';
 import { CSRF_FIELD } from '../html/csrf.js';
 import { passkeyScript } from './passkey-page.js';
 import type { SecondFactorDue } from './sign-in/second-factor-policy.js';
@@ -25,7 +27,8 @@ export interface StepForm {
 }
 
 export interface FactorPage {
-  readonly clientName: string;
+  /** The client the sign-in is for (client-label.ts); undefined: the account page's own. */
+  readonly client: ClientLabel | undefined;
   readonly username: string;
   readonly csrfToken: string;
   readonly form: StepForm;
@@ -105,14 +108,21 @@ ${hidden(page.csrfToken, { ...page.form.hidden, method: ENROLMENT_METHOD, enrolm
 </form>`;
 }
 
+/** Why the enrolment page is shown, in words a person understands: a client requires it, or they chose it. */
+function enrolmentReason(page: FactorPage): string {
+  const signedIn = `Signed in as <strong>${escapeHtml(page.username)}</strong>`;
+  if (page.client === undefined) return `<p class="signed-in">${signedIn}</p>`;
+  return `<p class="signed-in">${signedIn}</p>
+<p class="lead">To continue to ${clientNameHtml(page.client)}, your sign-in needs a second step: after your password, a code from an app on your phone.</p>`;
+}
+
 export function renderFactorPage(base: BasePath, page: FactorPage): string {
   if (page.due.kind === 'enrol')
     return layout(
       base,
       'Set up two-step verification',
-      `<div class="parties">${monogram(page.clientName, 'client')}</div>
-<h1>Set up two-step verification</h1>
-<p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong> · <strong class="client-name">${escapeHtml(page.clientName)}</strong> asks for a second step</p>
+      `${page.client === undefined ? '' : `<div class="parties">${clientMark(page.client)}</div>\n`}<h1>Set up two-step verification</h1>
+${enrolmentReason(page)}
 ${alertHtml(page.alert)}${enrolmentForm(base, page)}`,
     );
   const [first, ...others] = page.due.factors;
@@ -126,10 +136,8 @@ ${others.map((m) => factorForm(base, page, m, false)).join('\n')}
   return layout(
     base,
     'Two-step verification',
-    `<div class="parties">${monogram(page.clientName, 'client')}</div>
-<h1>Two-step verification</h1>
+    `${signInHeading(page.client, 'Two-step verification')}
 <p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
-<p class="lead">to continue to <strong class="client-name">${escapeHtml(page.clientName)}</strong></p>
 ${alertHtml(page.alert)}${first === undefined ? '' : factorForm(base, page, first, true)}
 ${more}`,
   );

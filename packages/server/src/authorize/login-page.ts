@@ -1,10 +1,12 @@
-import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../html/layout.js';
+import { escapeHtml, hiddenFields, layout, type BasePath } from '../html/layout.js';
+import { clientClaimHtml, clientMark, clientNameHtml, type ClientLabel } from './client-label.js';
 import { passkeySignInForm } from './passkey-page.js';
 
 /** The HTML of the sign-in form (the authorization code flow's and the device page's). */
 
 export interface LoginPage {
-  readonly clientName: string;
+  /** The client the sign-in is for (client-label.ts); undefined: the account page's own sign-in. */
+  readonly client: ClientLabel | undefined;
   readonly query: string;
   readonly csrfToken: string;
   /** The username typed before, kept on a failed attempt. */
@@ -53,6 +55,19 @@ ${buttons}
 `;
 }
 
+/**
+ * The top of a sign-in page: the client's mark and name (a metadata document's client by its host,
+ * client-label.ts), or, for the account page's own sign-in, no client at all.
+ */
+export function signInHeading(client: ClientLabel | undefined, title = 'Sign in'): string {
+  if (client === undefined)
+    return `<h1>${escapeHtml(title)}</h1>
+<p class="lead">to your account</p>`;
+  return `<div class="parties">${clientMark(client)}</div>
+<h1>${escapeHtml(title)}</h1>
+<p class="lead">to continue to ${clientNameHtml(client)}${clientClaimHtml(client)}</p>`;
+}
+
 export function renderLoginPage(base: BasePath, page: LoginPage): string {
   const alert = page.alert
     ? `<div class="alert" role="alert"><strong>${escapeHtml(page.alert.title)}</strong> ${escapeHtml(page.alert.text)}</div>\n`
@@ -60,9 +75,7 @@ export function renderLoginPage(base: BasePath, page: LoginPage): string {
   return layout(
     base,
     'Sign in',
-    `<div class="parties">${monogram(page.clientName, 'client')}</div>
-<h1>Sign in</h1>
-<p class="lead">to continue to <strong class="client-name">${escapeHtml(page.clientName)}</strong></p>
+    `${signInHeading(page.client)}
 ${alert}<form method="post" action="${base}${page.action ?? '/login'}" class="stack">
 ${hiddenFields(page.csrfToken, page.query)}
 <input type="hidden" name="method" value="password">
@@ -72,6 +85,6 @@ ${hiddenFields(page.csrfToken, page.query)}
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${page.username ? ' autofocus' : ''}>
 <button type="submit" class="button primary">Sign in</button>
 </form>
-${page.passkeyOptions ? passkeySignInForm(base, page.csrfToken, page.query, page.passkeyOptions) : ''}${upstreamSection(base, page)}<p class="fine-print">${escapeHtml(page.finePrint ?? `Next, you will choose what ${page.clientName} may do with your account.`)}</p>`,
+${page.passkeyOptions ? passkeySignInForm(base, page.csrfToken, page.query, page.passkeyOptions) : ''}${upstreamSection(base, page)}<p class="fine-print">${escapeHtml(page.finePrint ?? `Next, you will choose what ${page.client?.name ?? 'the application'} may do with your account.`)}</p>`,
   );
 }

@@ -12,6 +12,7 @@ import { renderLogoutPage, renderSignedOutPage } from './account-pages.js';
 import { formActionSource, redirectToClient, sendPage } from '../html/responses.js';
 import { currentSession, startSession } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
+import { clientLabel } from './client-label.js';
 
 /** A checked logout request (RP-Initiated Logout 1.0 §2). */
 interface LogoutRequest {
@@ -107,7 +108,7 @@ export function logoutEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
       csrfToken: shown.csrfToken,
       query: logout.query,
       username: signedInSession(shown)?.username ?? null,
-      clientName: logout.client?.name,
+      client: logout.client && clientLabel(logout.client),
     });
     return sendPage(reply, 200, page, logout.returnTo ? [formActionSource(logout.returnTo.uri)] : []);
   };

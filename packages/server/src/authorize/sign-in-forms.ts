@@ -17,6 +17,7 @@ import type { SecondFactorDue } from './sign-in/second-factor-policy.js';
 import { signedInSession, signInStateOf, type SignedInSession } from './sign-in/state.js';
 import { beginOtpEnrolment, reopenOtpEnrolment } from '../factors/factors.js';
 import { policyFor, secondFactorDueFor } from './step-up.js';
+import { clientLabel, type ClientLabel } from './client-label.js';
 
 /*
  * The sign-in forms of every page that signs a user in (POST /login, the passkey sign-in, the consent
@@ -26,13 +27,14 @@ import { policyFor, secondFactorDueFor } from './step-up.js';
  */
 
 /**
- * What a sign-in is for, as its forms need it: the client (name and id, for the page and the
+ * What a sign-in is for, as its forms need it: the client (its label and id, for the page and the
  * limits), where the forms post and what they carry, the CSP's extra `form-action` sources, and
  * the second-factor policy. The authorization code flow, the device page and the account page
  * each make one; the pipeline and the pages are the same.
  */
 export interface SignInTarget {
-  readonly clientName: string;
+  /** The client as the pages name it (client-label.ts); undefined: the account page's own sign-in. */
+  readonly client: ClientLabel | undefined;
   readonly clientId: string;
   readonly form: StepForm;
   readonly formActions: readonly string[];
@@ -50,7 +52,7 @@ export interface SignInTarget {
 /** The sign-in target of an authorization request (POST /login). */
 export function authorizationTarget(pages: AuthorizePages, request: AuthorizationRequest): SignInTarget {
   return {
-    clientName: request.client.name,
+    client: clientLabel(request.client),
     clientId: request.client.id,
     form: { action: '/login', hidden: { request: request.query } },
     formActions: [formActionSource(request.redirectUri)].filter((s) => s !== undefined),
@@ -84,7 +86,7 @@ export async function sendSignInForm(
     // passkey: the page offers a passwordless sign-in with a challenge of its own (passkey-options.ts).
     const passkeyOptions = target.alternatives ? await passkeySignInOptions(pages, session) : undefined;
     const page = renderLoginPage(base, {
-      clientName: target.clientName,
+      client: target.client,
       query: target.form.hidden.request ?? '',
       csrfToken: session.csrfToken,
       action: target.form.action,
@@ -114,7 +116,7 @@ export async function sendSignInForm(
       ? await passkeySecondFactorOptions(pages, session)
       : undefined;
   const page = renderFactorPage(base, {
-    clientName: target.clientName,
+    client: target.client,
     username,
     csrfToken: session.csrfToken,
     form: target.form,

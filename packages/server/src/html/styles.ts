@@ -44,6 +44,8 @@ h2 { margin: 0 0 4px; font-size: 15px; }
 p { margin: 0 0 12px; }
 .lead, .signed-in { margin-bottom: 22px; color: var(--muted); text-align: center; }
 .client-name { color: var(--text); font-weight: 700; overflow-wrap: anywhere; }
+.client-claim { display: block; margin: 2px 0 4px; color: var(--muted); font-size: 14px; font-weight: 400; overflow-wrap: anywhere; }
+.alert .client-host { display: inline; overflow-wrap: anywhere; }
 .signed-in strong { color: var(--text); }
 .stack { display: flex; flex-direction: column; }
 label { margin: 0 0 6px; font-size: 14px; font-weight: 600; }
