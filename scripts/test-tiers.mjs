@@ -98,6 +98,7 @@ export const TABLE = {
     'keys.test.ts': 'server',
     'login.test.ts': 'server',
     'second-factor.test.ts': 'server',
+    'sign-in-changes.test.ts': 'server',
     'metrics.test.ts': 'server',
     'mail-delivery.test.ts': 'server',
     'shared-hooks.test.ts': 'server',

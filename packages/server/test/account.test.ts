@@ -88,7 +88,12 @@ for (const dialect of DIALECTS) {
         client_id: notes.id,
       });
       assert.equal(removed.status, 303);
-      assert.equal(removed.location, '/account');
+      assert.equal(removed.location, '/account?done=access_removed&client_id=notes');
+      // The page says what happened, naming the application, once it holds no grant any more.
+      const after = await browser.get(removed.location);
+      assert.match(after.html, /<p class="notice" role="status">Access removed: Notes can no longer use your account/);
+      const forged = await browser.get('/account?done=access_removed&client_id=photos');
+      assert.doesNotMatch(forged.html, /class="notice"/, 'a link cannot claim a removal that did not happen');
 
       const events = (await server.context.store.listAuditEvents({ event: 'grant_revoked', limit: 100 })).filter(
         (e) => e.clientId === notes.id,

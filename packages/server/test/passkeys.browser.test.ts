@@ -278,7 +278,7 @@ describe('passkeys in a real browser (chromium, virtual authenticator)', { skip,
         it('the catalog pages of the passkey refusals, at desktop and phone width', async () => {
           if (unavailable) throw unavailable;
           const { page } = await newProfile();
-          for (const slug of ['passkey-sign-in-failed', 'passkey-enrolment-failed', 'passkey-enrolment-not-fresh']) {
+          for (const slug of ['passkey-sign-in-failed', 'passkey-enrolment-failed', 'fresh-sign-in-required']) {
             const answer = await page.goto(`${issuer}/problems/${slug}`);
             assert.equal(answer?.status(), 200);
             await screenshots(page, `problem-${slug}`);

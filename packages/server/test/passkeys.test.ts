@@ -107,9 +107,10 @@ for (const dialect of DIALECTS)
       const authenticator = new SoftAuthenticator('gatehouse.test', origin);
       const enrolled = await enrol(browser, account, authenticator);
       assert.equal(enrolled.status, 303, enrolled.html);
-      assert.equal(enrolled.location, '/account');
-      const listed = await browser.get('/account');
+      assert.equal(enrolled.location, '/account?done=passkey_added');
+      const listed = await browser.get(enrolled.location);
       assert.match(listed.html, /<strong class="passkey-name">Phone<\/strong>/);
+      assert.match(listed.html, /<p class="notice" role="status">Passkey added/);
 
       let signedIn: Awaited<ReturnType<typeof signInWithPasskey>> | undefined;
       const audited = await eventsDuring(async () => {
@@ -199,6 +200,25 @@ for (const dialect of DIALECTS)
       assert.equal(claims.acr, 'mfa');
     });
 
+    it("the account page's own sign-in offers a passkey: it posts to /account/login and signs in with the passkey alone", async () => {
+      const { browser, account } = await signedInWithPassword();
+      const authenticator = new SoftAuthenticator('gatehouse.test', origin);
+      assert.equal((await enrol(browser, account, authenticator)).status, 303);
+      const other = new PageBrowser(server);
+      const page = await other.get('/account');
+      assert.match(page.html, /<h1>Sign in<\/h1>/);
+      assert.doesNotMatch(page.html, /class="mark mark-client"/, 'no icon made from "your account"');
+      assert.match(page.html, /<form method="post" action="\/account\/login" id="passkey-form" data-mode="get"/);
+      assert.match(page.html, /autocomplete="username webauthn"/);
+      const answer = await other.post('/account/login', {
+        csrf_token: hiddenField(page.html, 'csrf_token'),
+        method: 'passkey_sign_in',
+        credential: authenticator.get(optionsOf(page.html)),
+      });
+      assert.equal(answer.status, 303, answer.html);
+      assert.match((await other.get('/account')).html, /Signed in as <strong>alice<\/strong>/);
+    });
+
     it('refuses a passkey answering another origin (WebAuthn §7.2 step 13) with 401 and the catalog page words, audited', async () => {
       const { browser, account } = await signedInWithPassword();
       const authenticator = new SoftAuthenticator('gatehouse.test', origin);
@@ -231,21 +251,21 @@ for (const dialect of DIALECTS)
       }
     });
 
-    it('refuses an enrolment more than 10 minutes after the sign-in (403, its catalog page), audited; nothing stored', async () => {
+    it('refuses an enrolment more than 10 minutes after the sign-in (403 fresh_sign_in_required, its catalog page), audited; nothing stored', async () => {
       const { browser, account } = await signedInWithPassword();
       server.clock.advance(11 * 60);
       const page = await browser.get('/account');
-      assert.doesNotMatch(page.html, /id="passkey-form"/, 'no "Add a passkey" on a stale sign-in');
-      assert.match(page.html, /To add a passkey, sign in again/);
+      assert.doesNotMatch(page.html, /data-mode="create"/, 'no "Add a passkey" on a stale sign-in');
+      assert.match(page.html, /Confirm it's you to make changes/);
       const before = (await server.context.store.listAuditEvents({ limit: 1000 })).length;
       const refused = await enrol(browser, account, new SoftAuthenticator('gatehouse.test', origin));
       assert.equal(refused.status, 403);
-      assert.match(refused.html, /Sign in again to add a passkey/);
-      assert.match(refused.html, /\/problems\/passkey-enrolment-not-fresh/);
+      assert.match(refused.html, /Sign in again to change this/);
+      assert.match(refused.html, /\/problems\/fresh-sign-in-required/);
       const events = await server.context.store.listAuditEvents({ limit: 1000 });
       assert.equal(events.length, before + 1);
-      assert.equal(events.at(-1)?.event, 'passkey_enrolment_failed');
-      assert.equal(events.at(-1)?.reason, 'sign_in_not_fresh');
+      assert.equal(events.at(-1)?.event, 'sign_in_change_refused');
+      assert.equal(events.at(-1)?.reason, 'passkey_enrolment');
     });
 
     it('refuses an enrolment whose challenge was not issued to this session (400, its catalog page), and one without a CSRF token (403)', async () => {

@@ -36,7 +36,6 @@ export type ProblemCode =
   | 'too_many_login_attempts'
   | 'passkey_sign_in_failed'
   | 'passkey_enrolment_failed'
-  | 'passkey_enrolment_not_fresh'
   | 'user_code_invalid'
   | 'too_many_user_code_attempts'
   | 'second_factor_failed'
@@ -534,17 +533,6 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'The new passkey could not be verified: the account page had expired or was already used (each page asks once, for 5 minutes), the browser reported another site, the authenticator did no user verification, or the passkey is already registered. Nothing was stored.',
     clientAction: 'Reload the account page and add the passkey again.',
   }),
-  passkey_enrolment_not_fresh: problem({
-    code: 'passkey_enrolment_not_fresh',
-    status: 403,
-    slug: 'passkey-enrolment-not-fresh',
-    title: 'Sign in again to add a passkey',
-    transient: false,
-    summary:
-      'A passkey is added only within 10 minutes of signing in, so that a session left open cannot give someone else a lasting way into the account. Nothing was stored.',
-    clientAction:
-      'Sign out, sign in again through one of your applications, then add the passkey from the account page.',
-  }),
   too_many_login_attempts: problem({
     code: 'too_many_login_attempts',
     status: 429,
@@ -594,8 +582,8 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     title: 'Sign in again to change this',
     transient: false,
     summary:
-      'Setting up, removing or renewing two-step verification on the account page needs a sign-in made in the last 10 minutes, so that someone who finds a signed-in browser cannot change it. Nothing was changed.',
-    clientAction: 'Sign in again on the account page, then make the change.',
+      'Every change to how you sign in (setting up or turning off two-step verification, new recovery codes, adding, renaming or removing a passkey, unlinking an identity provider) needs a sign-in made in the last 10 minutes, so that someone who finds a signed-in browser cannot add a way in or take one away. Nothing was changed.',
+    clientAction: "Choose Confirm it's you on the account page (your password or a passkey), then make the change.",
   }),
   // The HTTP layer's own refusals, before any route: the request cannot be read as HTTP/1.1. On the
   // OAuth endpoints they are answered as invalid_request (request_unreadable) instead.

@@ -1,4 +1,3 @@
-import type { FactorSummary } from '../factors/factors.js';
 import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../html/layout.js';
 import { clientClaimHtml, clientMark, clientNameHtml, type ClientLabel } from './client-label.js';
 
@@ -54,6 +53,30 @@ export interface ApplicationView {
   readonly lastUsed: number;
 }
 
+/**
+ * What the account page says after each of its forms, on the way back (`/account?done=`): one
+ * sentence per change, named in the query by its key; anything else says nothing.
+ */
+const NOTICES = {
+  access_removed: 'Access removed: the application can no longer use your account.',
+  two_step_on: 'Two-step verification is on. Keep your recovery codes somewhere safe.',
+  two_step_off: 'The authenticator app is turned off, and its recovery codes no longer work.',
+  recovery_codes: 'You have new recovery codes. The old ones no longer work.',
+  passkey_added: 'Passkey added. It signs you in without a password.',
+  passkey_renamed: 'Passkey renamed.',
+  passkey_removed: 'Passkey removed. It no longer signs you in.',
+} as const;
+
+export type AccountNotice = keyof typeof NOTICES;
+
+/** The notice of `done`, naming the application removed when it is known (client-label.ts). */
+export function noticeOf(done: string | undefined, removed?: ClientLabel): string | undefined {
+  if (done === undefined || !Object.hasOwn(NOTICES, done)) return undefined;
+  if (done === 'access_removed' && removed !== undefined)
+    return `Access removed: ${removed.name} can no longer use your account. Its tokens stopped working.`;
+  return NOTICES[done as AccountNotice];
+}
+
 interface AccountPage {
   readonly username: string;
   readonly csrfToken: string;
@@ -62,10 +85,10 @@ interface AccountPage {
   readonly linked?: readonly LinkedProviderView[];
   /** passkey: the passkeys section's HTML (passkey-page.ts); empty when the server offers none. */
   readonly passkeys?: string;
-  /** The user's second factors (no secret); absent: the section is not shown. */
-  readonly factors?: readonly FactorSummary[];
-  /** Whether the sign-in is recent enough to change them (sign-in-freshness.ts). */
-  readonly fresh?: boolean;
+  /** The security section's HTML (account-security-page.ts); absent: not shown. */
+  readonly security?: string;
+  /** What the last form did (noticeOf), shown at the top. */
+  readonly notice?: string;
 }
 
 /** Federation: one linked upstream provider on the account page; unlinked by federation/'s POST /account/unlink. */
@@ -100,46 +123,6 @@ export function renderLinkedProviders(
 ${items}
 </ul>
 `;
-}
-
-function csrfField(csrfToken: string): string {
-  return `<input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">`;
-}
-
-/** The security section: two-step verification on or off, and what the user may do about it. */
-function security(base: BasePath, page: AccountPage): string {
-  const factors = page.factors ?? [];
-  const otp = factors.find((f) => f.kind === 'otp');
-  const codes = factors.find((f) => f.kind === 'recovery_codes');
-  const reauth = `<p class="fine-print">To change how you sign in, sign in again first.</p>
-<form method="post" action="${base}/account/login" class="stack">
-${csrfField(page.csrfToken)}
-<input type="hidden" name="method" value="password">
-<input type="hidden" name="username" value="${escapeHtml(page.username)}">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required>
-<button type="submit" class="button secondary">Confirm it's you</button>
-</form>`;
-  // A passkey is a second factor of its own (it proves possession and, with user verification, the
-  // user): a user with one and no authenticator app has two-step verification on.
-  const passkeys = factors.filter((f) => f.kind === 'passkey').length;
-  const passkeyText = passkeys === 0 ? '' : `${passkeys} ${passkeys === 1 ? 'passkey' : 'passkeys'}`;
-  const status = otp
-    ? `<p class="lead" id="two-step-status">Two-step verification is <strong>on</strong>: codes from your authenticator app, since ${day(otp.createdAt ?? 0)}${passkeys === 0 ? '' : `, and ${passkeyText}`}. ${codes?.remaining ?? 0} recovery codes left.</p>`
-    : passkeys > 0
-      ? `<p class="lead" id="two-step-status">Two-step verification is <strong>on</strong>: ${passkeyText}.</p>`
-      : '<p class="lead" id="two-step-status">Two-step verification is <strong>off</strong>.</p>';
-  const actions = !page.fresh
-    ? reauth
-    : otp
-      ? `<div class="actions">
-<form method="post" action="${base}/account/recovery-codes">${csrfField(page.csrfToken)}<button type="submit" class="button secondary">New recovery codes</button></form>
-<form method="post" action="${base}/account/two-step/remove">${csrfField(page.csrfToken)}<button type="submit" class="button secondary">Turn off</button></form>
-</div>`
-      : `<p><a class="button primary" href="${base}/account/two-step">Set up two-step verification</a></p>`;
-  return `<p class="list-title section-title">How you sign in</p>
-${status}
-${actions}`;
 }
 
 /** A date people read; UTC, since the page has no script to learn the browser's zone. */
@@ -180,8 +163,8 @@ ${page.applications.map((a) => application(base, page.csrfToken, a)).join('\n')}
     `<div class="parties">${monogram(page.username, 'user')}</div>
 <h1>Your account</h1>
 <p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
-${list}
-${page.factors === undefined ? '' : security(base, page)}
+${page.notice === undefined ? '' : `<p class="notice" role="status">${escapeHtml(page.notice)}</p>\n`}${list}
+${page.security ?? ''}
 ${page.passkeys ?? ''}
 ${renderLinkedProviders(base, page.csrfToken, page.linked ?? [])}<p class="fine-print">Removing access signs the application out at once: its tokens stop working. · <a href="${base}/logout">Sign out</a></p>`,
   );

@@ -12,20 +12,23 @@ import {
   resetFactors,
 } from '../factors/factors.js';
 import type { AuthorizePages } from './flow.js';
+import type { BasePath } from '../html/layout.js';
+import type { AccountNotice } from './account-pages.js';
+import type { SignInChange } from './sign-in-changes.js';
 import { renderFactorPage } from './factor-pages.js';
 import { attemptSignIn, sendRecoveryCodes, sendSignInForm, type SignInTarget } from './sign-in-forms.js';
 import { currentSession } from './sessions.js';
-import { isFreshSignIn } from './sign-in-freshness.js';
-import { signedInSession, type SignedInSession } from './sign-in/state.js';
+import type { SignedInSession } from './sign-in/state.js';
 import { policyFor } from './step-up.js';
+import { passkeySignInFields } from './passkey-options.js';
 import type { ServerContext } from '../context.js';
 
 /**
  * The account page's sign-in and its security section (issue 26): the same sign-in pipeline as
  * the authorization and device pages (POST /account/login, under the server's SECOND_FACTOR), and
  * the user's own second factors: set up one-time codes (a QR code and a confirmation code), make
- * new recovery codes, turn two-step verification off. Each change needs a sign-in of the last 10
- * minutes (`fresh_sign_in_required`) and is audited.
+ * new recovery codes, turn two-step verification off. Each change is a SignInChange: it needs a
+ * fresh sign-in (sign-in-changes.ts) and is audited.
  */
 export const ACCOUNT_CLIENT_ID = '(account)';
 
@@ -36,21 +39,9 @@ export function accountTarget(context: Pick<ServerContext, 'signIn'>): SignInTar
     form: { action: '/account/login', hidden: {} },
     formActions: [],
     policy: policyFor(context, undefined),
+    passkeySignIn: { action: '/account/login', hidden: { method: 'passkey_sign_in' } },
     finePrint: 'You will see the applications that can use your account, and how you sign in.',
   };
-}
-
-/** The signed-in session when its sign-in is recent enough to change factors; refused otherwise. */
-async function freshSession(pages: AuthorizePages, session: SignedInSession | undefined): Promise<SignedInSession> {
-  if (!session) throw new ProblemError('csrf_token_invalid');
-  if (!isFreshSignIn(session, pages.context.clock.now())) throw new ProblemError('fresh_sign_in_required');
-  return session;
-}
-
-async function subjectOf(pages: AuthorizePages, session: SignedInSession): Promise<string> {
-  const user = await pages.context.store.findUser(session.username);
-  if (!user) throw new ProblemError('csrf_token_invalid');
-  return user.subject;
 }
 
 function sendEnrolment(
@@ -79,73 +70,96 @@ function sendEnrolment(
   return sendPage(reply, status, page);
 }
 
-export function accountSecurityEndpoints(app: FastifyInstance, pages: AuthorizePages): void {
+/** POST /account/login: the account page's sign-in (and its "Confirm it's you"), the pipeline's steps. */
+export function accountSignInEndpoint(app: FastifyInstance, pages: AuthorizePages): void {
   const {
-    context: { store, clock, audit },
+    context: { store, clock },
     base,
   } = pages;
-  const back = (reply: FastifyReply) =>
-    reply.code(303).header('location', `${base}/account`).header('cache-control', 'no-store').send();
-
   app.post('/account/login', async (request, reply) => {
     const form = formParamsOf(request.body);
     const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
     const target = accountTarget(pages.context);
-    const attempt = await attemptSignIn(pages, request, reply, session, form, target);
-    if (!attempt.ok) return sendSignInForm(pages, reply, target, attempt.session, attempt.status, attempt.form);
-    if (attempt.reveal) return sendRecoveryCodes(pages, reply, attempt.reveal, { href: `${base}/account` });
-    return back(reply);
-  });
-
-  app.get('/account/two-step', async (request, reply) => {
-    const session = signedInSession(await currentSession(store, request, clock.now()));
-    if (!session) return back(reply);
-    const fresh = await freshSession(pages, session);
-    if ((await listFactors(store, await subjectOf(pages, fresh))).some((f) => f.kind === 'otp')) return back(reply);
-    return sendEnrolment(pages, reply, fresh, 200);
-  });
-
-  app.post('/account/two-step', async (request, reply) => {
-    const now = clock.now();
-    const form = formParamsOf(request.body);
-    const session = signedInSession(checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD)));
-    const fresh = await freshSession(pages, session);
-    const sealed = form.get('enrolment') ?? '';
-    const enrolment = reopenOtpEnrolment(pages.context.signIn.factors, fresh.id, sealed, fresh.username);
-    if (!enrolment) throw new ProblemError('csrf_token_invalid');
-    const subject = await subjectOf(pages, fresh);
-    const confirmed = await confirmOtpEnrolment(audit, pages.context.signIn.factors, {
-      subject,
-      secret: enrolment.secret,
-      code: form.get('code') ?? '',
-      now,
-    });
-    if (!confirmed.ok) {
-      if (confirmed.reason === 'already_enrolled') return back(reply);
-      reply.server.metrics?.countProblem('second_factor_failed');
-      return sendEnrolment(pages, reply, fresh, 401, sealed);
+    // A passkey form's user is the credential's owner (passkey.ts), as at /login/passkey.
+    const passkey = form.get('method') === 'passkey_sign_in';
+    const fields = passkey ? await passkeySignInFields(store, form) : form;
+    const attempt = await attemptSignIn(pages, request, reply, session, fields, target);
+    if (!attempt.ok) {
+      // A refused passkey does not reveal whose it is: the username field stays empty.
+      const shown =
+        passkey && attempt.form.kind === 'password' ? { ...attempt.form, username: undefined } : attempt.form;
+      return sendSignInForm(pages, reply, target, attempt.session, attempt.status, shown);
     }
-    return sendRecoveryCodes(pages, reply, confirmed.recoveryCodes, { href: `${base}/account` });
-  });
-
-  app.post('/account/recovery-codes', async (request, reply) => {
-    const now = clock.now();
-    const form = formParamsOf(request.body);
-    const session = signedInSession(checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD)));
-    const fresh = await freshSession(pages, session);
-    const subject = await subjectOf(pages, fresh);
-    if (!(await listFactors(store, subject)).some((f) => f.kind === 'otp')) return back(reply);
-    const codes = await regenerateRecoveryCodes(audit, subject, now);
-    return sendRecoveryCodes(pages, reply, codes, { href: `${base}/account` });
-  });
-
-  app.post('/account/two-step/remove', async (request, reply) => {
-    const now = clock.now();
-    const form = formParamsOf(request.body);
-    const session = signedInSession(checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD)));
-    const fresh = await freshSession(pages, session);
-    const subject = await subjectOf(pages, fresh);
-    await resetFactors(audit, { username: fresh.username, subject }, { now, actor: null, requireEnrolment: false });
-    return back(reply);
+    if (attempt.reveal) return sendRecoveryCodes(pages, reply, attempt.reveal, { href: `${base}/account` });
+    return backToAccount(reply, base);
   });
 }
+
+/** Back to the account page (303), with a notice of what was done when there is one (account-pages.ts). */
+export function backToAccount(reply: FastifyReply, base: BasePath, done?: AccountNotice): FastifyReply {
+  const location = done === undefined ? `${base}/account` : `${base}/account?${new URLSearchParams({ done })}`;
+  return reply.code(303).header('location', location).header('cache-control', 'no-store').send();
+}
+
+/**
+ * The account page's changes to the second factors, each behind the freshness rule
+ * (sign-in-changes.ts): the set-up page of the authenticator app and its confirmation, new
+ * recovery codes, turning two-step verification off.
+ */
+export const SECOND_FACTOR_CHANGES: readonly SignInChange[] = [
+  {
+    method: 'GET',
+    path: '/account/two-step',
+    change: 'otp_enrolment',
+    async handle(pages, { reply, session, subject }) {
+      if ((await listFactors(pages.context.store, subject)).some((f) => f.kind === 'otp'))
+        return backToAccount(reply, pages.base);
+      return sendEnrolment(pages, reply, session, 200);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/account/two-step',
+    change: 'otp_enrolment',
+    async handle(pages, { reply, form, session, subject, now }) {
+      const sealed = form.get('enrolment') ?? '';
+      const enrolment = reopenOtpEnrolment(pages.context.signIn.factors, session.id, sealed, session.username);
+      if (!enrolment) throw new ProblemError('csrf_token_invalid');
+      const confirmed = await confirmOtpEnrolment(pages.context.audit, pages.context.signIn.factors, {
+        subject,
+        secret: enrolment.secret,
+        code: form.get('code') ?? '',
+        now,
+      });
+      if (!confirmed.ok) {
+        if (confirmed.reason === 'already_enrolled') return backToAccount(reply, pages.base);
+        reply.server.metrics?.countProblem('second_factor_failed');
+        return sendEnrolment(pages, reply, session, 401, sealed);
+      }
+      const next = `${pages.base}/account?${new URLSearchParams({ done: 'two_step_on' })}`;
+      return sendRecoveryCodes(pages, reply, confirmed.recoveryCodes, { href: next });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/account/recovery-codes',
+    change: 'recovery_codes',
+    async handle(pages, { reply, subject, now }) {
+      if (!(await listFactors(pages.context.store, subject)).some((f) => f.kind === 'otp'))
+        return backToAccount(reply, pages.base);
+      const codes = await regenerateRecoveryCodes(pages.context.audit, subject, now);
+      const next = `${pages.base}/account?${new URLSearchParams({ done: 'recovery_codes' })}`;
+      return sendRecoveryCodes(pages, reply, codes, { href: next });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/account/two-step/remove',
+    change: 'otp_removal',
+    async handle(pages, { reply, session, subject, now }) {
+      const owner = { username: session.username, subject };
+      await resetFactors(pages.context.audit, owner, { now, actor: null, requireEnrolment: false });
+      return backToAccount(reply, pages.base, 'two_step_off');
+    },
+  },
+];

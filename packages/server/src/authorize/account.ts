@@ -5,15 +5,17 @@ import { describeScope } from './consent.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import type { AuthorizePages } from './flow.js';
 import type { BrowserPage } from './page.js';
-import { renderAccountPage } from './account-pages.js';
-import { accountSecurityEndpoints, accountTarget } from './account-security.js';
+import { renderAccountPage, noticeOf } from './account-pages.js';
+import { accountSignInEndpoint, accountTarget, backToAccount, SECOND_FACTOR_CHANGES } from './account-security.js';
 import { listFactors } from '../factors/factors.js';
 import { sendSignInForm } from './sign-in-forms.js';
 import { isFreshSignIn } from './sign-in-freshness.js';
 import { secondFactorDueFor } from './step-up.js';
 import { sendPageUnder } from '../html/responses.js';
 import { passkeySection } from './passkey.js';
+import { passkeySignInOptions } from './passkey-options.js';
 import { renderPasskeySection } from './passkey-page.js';
+import { renderSecuritySection } from './account-security-page.js';
 import { currentSession, signedInSubject, startSession } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
 import { applicationsOf, removeApplication } from './account-applications.js';
@@ -44,16 +46,20 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
       return sendSignInForm(pages, reply, accountTarget(pages.context), current, 200, form);
     }
     const applications = applicationsOf(await store.listAccountGrants(subject, now));
-    // Federation: the upstream identities linked to the user, by their provider's name.
-    const names = new Map((await (pages.upstreams?.list() ?? Promise.resolve([]))).map((u) => [u.id, u.displayName]));
-    const linked = (await store.listFederatedIdentitiesOf(session.username)).map((l) => ({
-      issuer: l.issuer,
-      subject: l.subject,
-      providerName: names.get(l.providerId) ?? l.issuer,
-      since: new Date(l.linkedAt * 1000).toISOString().slice(0, 10),
-    }));
+    const notice = await noticeFor(pages, new URL(request.url, 'http://x').searchParams, applications);
     // passkey: the user's passkeys, and "Add a passkey" after a fresh sign-in (passkey.ts).
     const passkeys = await passkeySection(pages, session, subject);
+    const fresh = isFreshSignIn(session, now);
+    // A stale sign-in of a user with a passkey may confirm it's them with it (the sign-in's own challenge).
+    const confirmPasskeyOptions =
+      fresh || passkeys.passkeys.length === 0 ? undefined : await passkeySignInOptions(pages, session);
+    const security = renderSecuritySection(base, {
+      username: session.username,
+      csrfToken: session.csrfToken,
+      factors: await listFactors(store, subject),
+      fresh,
+      confirmPasskeyOptions,
+    });
     const page = renderAccountPage(base, {
       username: session.username,
       csrfToken: session.csrfToken,
@@ -62,16 +68,16 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
         client: clientLabel({ id: a.clientId, name: a.clientName }),
         scopes: a.scopes.map(describeScope),
       })),
-      linked,
+      linked: await linkedProviders(pages, session.username),
       passkeys: renderPasskeySection(base, session.csrfToken, passkeys),
-      factors: await listFactors(store, subject),
-      fresh: isFreshSignIn(session, now),
+      security,
+      notice,
     });
     reply.header('cache-control', 'no-store');
-    const scripts = passkeys.creationOptions === undefined ? [] : ["'self'"];
+    const scripts = passkeys.creationOptions === undefined && confirmPasskeyOptions === undefined ? [] : ["'self'"];
     return sendPageUnder(reply, 200, page, { formAction: ["'self'"], scripts });
   });
-  accountSecurityEndpoints(app, pages);
+  accountSignInEndpoint(app, pages);
   app.post('/account/revoke', async (request, reply) => {
     const now = clock.now();
     const form = formParamsOf(request.body);
@@ -86,9 +92,40 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
         ? undefined
         : (await store.listAccountGrants(subject, now)).find((g) => g.grant.id === grantId)?.grant.clientId);
     // Only the user's own grants are revoked: another's client or grant is answered as if unknown.
-    if (clientId !== undefined) await removeApplication(audit, { subject, clientId, now });
-    return reply.code(303).header('location', `${base}/account`).header('cache-control', 'no-store').send();
+    if (clientId === undefined) return backToAccount(reply, base);
+    await removeApplication(audit, { subject, clientId, now });
+    const query = new URLSearchParams({ done: 'access_removed', client_id: clientId });
+    return reply.code(303).header('location', `${base}/account?${query}`).header('cache-control', 'no-store').send();
   });
+}
+
+/** Federation: the upstream identities linked to the user, by their provider's name. */
+async function linkedProviders({ context: { store }, upstreams }: AuthorizePages, username: string) {
+  const names = new Map((await (upstreams?.list() ?? Promise.resolve([]))).map((u) => [u.id, u.displayName]));
+  return (await store.listFederatedIdentitiesOf(username)).map((l) => ({
+    issuer: l.issuer,
+    subject: l.subject,
+    providerName: names.get(l.providerId) ?? l.issuer,
+    since: new Date(l.linkedAt * 1000).toISOString().slice(0, 10),
+  }));
+}
+
+/**
+ * The notice of what the account page's last form did (`?done=`, account-pages.ts). A removal is
+ * said, naming the application, only when the user holds none of its grants any more, so that a
+ * link cannot make the page claim a removal that did not happen.
+ */
+async function noticeFor(
+  { context: { store } }: AuthorizePages,
+  query: URLSearchParams,
+  applications: readonly { readonly clientId: string }[],
+): Promise<string | undefined> {
+  const done = query.get('done');
+  if (done !== 'access_removed') return noticeOf(done ?? undefined);
+  const clientId = query.get('client_id');
+  const client = clientId === null ? undefined : await store.findClient(clientId);
+  if (client === undefined || applications.some((a) => a.clientId === client.id)) return undefined;
+  return noticeOf(done, clientLabel(client));
 }
 
 export const accountPage: BrowserPage = {
@@ -97,9 +134,7 @@ export const accountPage: BrowserPage = {
     { path: '/account', methods: ['GET'] },
     { path: '/account/revoke', methods: ['POST'] },
     { path: '/account/login', methods: ['POST'] },
-    { path: '/account/two-step', methods: ['GET', 'POST'] },
-    { path: '/account/two-step/remove', methods: ['POST'] },
-    { path: '/account/recovery-codes', methods: ['POST'] },
   ],
   serve: accountEndpoints,
+  signInChanges: SECOND_FACTOR_CHANGES,
 };

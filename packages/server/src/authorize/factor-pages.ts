@@ -160,7 +160,7 @@ export function renderRecoveryCodesPage(
 ${hidden(page.csrfToken, page.form.hidden)}
 <button type="submit" class="button primary">I saved them, continue</button>
 </form>`
-      : `<p><a class="button primary" href="${escapeHtml(page.next)}">I saved them, continue</a></p>`;
+      : `<p><a class="button primary wide" href="${escapeHtml(page.next)}">I saved them, continue</a></p>`;
   return layout(
     base,
     'Your recovery codes',

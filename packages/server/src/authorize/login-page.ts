@@ -1,6 +1,6 @@
 import { escapeHtml, hiddenFields, layout, type BasePath } from '../html/layout.js';
 import { clientClaimHtml, clientMark, clientNameHtml, type ClientLabel } from './client-label.js';
-import { passkeySignInForm } from './passkey-page.js';
+import { passkeySignInForm, type PasskeySignInTarget } from './passkey-page.js';
 
 /** The HTML of the sign-in form (the authorization code flow's and the device page's). */
 
@@ -17,8 +17,11 @@ export interface LoginPage {
   readonly action?: string;
   /** Federation (docs/federation.md): the upstream identity providers offered beside the password. */
   readonly upstreams?: readonly UpstreamChoice[];
-  /** passkey: the WebAuthn request options (JSON) when the page offers a passkey sign-in (passkey-page.ts). */
-  readonly passkeyOptions?: string;
+  /**
+   * passkey: the page's passkey sign-in (passkey-page.ts), where it posts and the WebAuthn request
+   * options (JSON); none when not offered.
+   */
+  readonly passkey?: PasskeySignInTarget & { readonly options: string };
   /** The last line (what comes after signing in); the consent step's by default. */
   readonly finePrint?: string;
 }
@@ -80,11 +83,11 @@ ${alert}<form method="post" action="${base}${page.action ?? '/login'}" class="st
 ${hiddenFields(page.csrfToken, page.query)}
 <input type="hidden" name="method" value="password">
 <label for="username">Username</label>
-<input id="username" name="username" type="text" value="${escapeHtml(page.username ?? '')}" autocomplete="${page.passkeyOptions ? 'username webauthn' : 'username'}" autocapitalize="none" autocorrect="off" spellcheck="false" maxlength="64" required${page.username ? '' : ' autofocus'}>
+<input id="username" name="username" type="text" value="${escapeHtml(page.username ?? '')}" autocomplete="${page.passkey ? 'username webauthn' : 'username'}" autocapitalize="none" autocorrect="off" spellcheck="false" maxlength="64" required${page.username ? '' : ' autofocus'}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${page.username ? ' autofocus' : ''}>
 <button type="submit" class="button primary">Sign in</button>
 </form>
-${page.passkeyOptions ? passkeySignInForm(base, page.csrfToken, page.query, page.passkeyOptions) : ''}${upstreamSection(base, page)}<p class="fine-print">${escapeHtml(page.finePrint ?? `Next, you will choose what ${page.client?.name ?? 'the application'} may do with your account.`)}</p>`,
+${page.passkey ? passkeySignInForm(base, page.passkey, page.csrfToken, page.passkey.options) : ''}${upstreamSection(base, page)}<p class="fine-print">${escapeHtml(page.finePrint ?? `Next, you will choose what ${page.client?.name ?? 'the application'} may do with your account.`)}</p>`,
   );
 }

@@ -18,6 +18,7 @@ import { signedInSession, signInStateOf, type SignedInSession } from './sign-in/
 import { beginOtpEnrolment, reopenOtpEnrolment } from '../factors/factors.js';
 import { policyFor, secondFactorDueFor } from './step-up.js';
 import { clientLabel, type ClientLabel } from './client-label.js';
+import type { PasskeySignInTarget } from './passkey-page.js';
 
 /*
  * The sign-in forms of every page that signs a user in (POST /login, the passkey sign-in, the consent
@@ -42,11 +43,12 @@ export interface SignInTarget {
   /** The sign-in page's last line. */
   readonly finePrint?: string;
   /**
-   * Whether the sign-in page offers the other first factors beside the password: a passkey
-   * (passkey.ts, POST /login/passkey) and the upstream identity providers (federation/). Only the
-   * authorization code flow's: their routes load the authorization request.
+   * Whether the sign-in page offers the upstream identity providers beside the password
+   * (federation/): only the authorization code flow's, as their routes load the authorization request.
    */
   readonly alternatives?: boolean;
+  /** Where the sign-in page's passkey form posts (passkey.ts); none: no passkey sign-in offered. */
+  readonly passkeySignIn?: PasskeySignInTarget;
 }
 
 /** The sign-in target of an authorization request (POST /login). */
@@ -58,6 +60,7 @@ export function authorizationTarget(pages: AuthorizePages, request: Authorizatio
     formActions: [formActionSource(request.redirectUri)].filter((s) => s !== undefined),
     policy: policyFor(pages.context, request.client, request.oidc.acrValues),
     alternatives: true,
+    passkeySignIn: { action: '/login/passkey', hidden: { request: request.query } },
   };
 }
 
@@ -84,7 +87,8 @@ export async function sendSignInForm(
   const { base, context, upstreams } = pages;
   if (form.kind === 'password') {
     // passkey: the page offers a passwordless sign-in with a challenge of its own (passkey-options.ts).
-    const passkeyOptions = target.alternatives ? await passkeySignInOptions(pages, session) : undefined;
+    const { passkeySignIn } = target;
+    const passkeyOptions = passkeySignIn ? await passkeySignInOptions(pages, session) : undefined;
     const page = renderLoginPage(base, {
       client: target.client,
       query: target.form.hidden.request ?? '',
@@ -95,7 +99,8 @@ export async function sendSignInForm(
       finePrint: target.finePrint,
       // Federation: the upstream providers offered beside the password (and their redirects' origins).
       upstreams: target.alternatives && upstreams ? await upstreams.list() : [],
-      passkeyOptions,
+      passkey:
+        passkeySignIn && passkeyOptions !== undefined ? { ...passkeySignIn, options: passkeyOptions } : undefined,
     });
     const upstreamOrigins = target.alternatives && upstreams ? await upstreams.formTargets() : [];
     const formAction = ["'self'", ...target.formActions, ...upstreamOrigins];

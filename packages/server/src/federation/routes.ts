@@ -5,6 +5,7 @@ import { answerSignedIn } from '../authorize/consent.js';
 import type { AuthorizationRequest } from '../oauth/authorization-requests/index.js';
 import { answerRefusal, loadAuthorizationRequest, rawQuery, type AuthorizePages } from '../authorize/flow.js';
 import type { BrowserPage } from '../authorize/page.js';
+import type { SignInChange } from '../authorize/sign-in-changes.js';
 import { currentSession, signIn } from '../authorize/sessions.js';
 import { asksForFreshSignIn } from '../authorize/sign-in-freshness.js';
 import { signedInSession } from '../authorize/sign-in/state.js';
@@ -410,21 +411,25 @@ async function proveAndLink(pages: FederationPages, request: FastifyRequest, rep
   });
 }
 
-/** POST /account/unlink: removes one linked provider, unless it is the account's last way to sign in. */
-async function unlink(pages: FederationPages, request: FastifyRequest, reply: FastifyReply) {
-  const { store, clock, audit } = pages.context;
-  const now = clock.now();
-  const form = formParamsOf(request.body);
-  const session = signedInSession(checkCsrfToken(await currentSession(store, request, now), form.get(CSRF_FIELD)));
-  const user = session && (await store.findUser(session.username));
-  if (!user) throw new ProblemError('csrf_token_invalid');
-  const issuer = form.get('issuer') ?? '';
-  const subject = form.get('subject') ?? '';
-  if (!(await mayUnlink(store, user, issuer, subject))) throw new ProblemError('federation_unlink_refused');
-  if (await store.removeFederatedIdentity(user.username, issuer, subject))
-    await audit.record({ event: 'federated_identity_unlinked', at: now, subject: user.subject, reason: issuer });
-  return reply.code(303).header('location', `${pages.base}/account`).header('cache-control', 'no-store').send();
-}
+/**
+ * POST /account/unlink: removes one linked provider, unless it is the account's last way to sign in.
+ * A change to how the user signs in, so behind the freshness rule (authorize/sign-in-changes.ts).
+ */
+const unlinkChange: SignInChange = {
+  method: 'POST',
+  path: '/account/unlink',
+  change: 'federated_identity_unlink',
+  async handle({ context: { store, audit }, base }, { reply, form, session, subject: userSubject, now }) {
+    const user = await store.findUser(session.username);
+    if (!user) throw new ProblemError('csrf_token_invalid');
+    const issuer = form.get('issuer') ?? '';
+    const subject = form.get('subject') ?? '';
+    if (!(await mayUnlink(store, user, issuer, subject))) throw new ProblemError('federation_unlink_refused');
+    if (await store.removeFederatedIdentity(user.username, issuer, subject))
+      await audit.record({ event: 'federated_identity_unlinked', at: now, subject: userSubject, reason: issuer });
+    return reply.code(303).header('location', `${base}/account`).header('cache-control', 'no-store').send();
+  },
+};
 
 /**
  * GET /federation/signed-out: back from the upstream's logout. With the state Gatehouse sent, on to
@@ -449,7 +454,6 @@ export function federationEndpoints(app: FastifyInstance, pages: FederationPages
   app.get(CALLBACK_PATH, async (request, reply) => finishUpstreamSignIn(pages, request, reply));
   app.post('/federation/link', async (request, reply) => proveAndLink(pages, request, reply));
   app.get(CONTINUE_PATH, async (request, reply) => continueFreshSignIn(pages, request, reply));
-  app.post('/account/unlink', async (request, reply) => unlink(pages, request, reply));
 }
 
 /** The pages table entry of federation (served on a context of its own, see federation/plugin.ts). */
@@ -461,10 +465,10 @@ export function federationPage(encryption: KeyEncryption | undefined): BrowserPa
       { path: CALLBACK_PATH, methods: ['GET'] },
       { path: '/federation/link', methods: ['POST'] },
       { path: CONTINUE_PATH, methods: ['GET'] },
-      { path: '/account/unlink', methods: ['POST'] },
       { path: SIGNED_OUT_PATH, methods: ['GET'] },
       { path: `${ICONS_PATH}/:id`, methods: ['GET'] },
     ],
     serve: (app, pages) => federationEndpoints(app, { ...pages, encryption }),
+    signInChanges: [unlinkChange],
   };
 }

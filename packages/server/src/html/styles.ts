@@ -59,6 +59,8 @@ input:focus { outline: 3px solid var(--focus); outline-offset: 1px; border-color
   font: inherit; font-weight: 650; border-radius: 10px; border: 1px solid transparent; cursor: pointer;
 }
 .button:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+a.button { text-decoration: none; }
+.button.wide { width: 100%; }
 .primary { background: var(--accent); color: var(--accent-text); }
 .primary:hover { background: var(--accent-hover); }
 .secondary { background: var(--card); color: var(--text); border-color: var(--line); }
@@ -89,6 +91,11 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation M
 }
 .alert strong { display: block; }
 .summary { margin: 12px 0 14px; color: var(--muted); font-size: 15px; }
+.notice { margin: 0 0 18px; padding: 11px 14px; color: var(--ok); background: var(--ok-soft); border-radius: 10px; font-size: 15px; }
+.section-text { margin: 0 0 14px; color: var(--muted); font-size: 15px; }
+.section-text strong { color: var(--text); }
+.confirm { padding: 14px; border: 1px solid var(--line); border-radius: 12px; }
+.confirm .stack .button { margin-top: 0; }
 .detail { margin: 0; padding: 10px 12px; background: var(--bg); border-radius: 10px; font-size: 14px; overflow-wrap: anywhere; }
 .detail strong { display: block; font-size: 12.5px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
 .what-to-do { margin: 16px 0 0; padding: 12px 14px; background: var(--accent-soft); border-radius: 10px; }

@@ -46,6 +46,7 @@ export const AUDIT_EVENT_NAMES = [
   'mail_queued',
   'mail_sent',
   'mail_failed',
+  'sign_in_change_refused',
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];
