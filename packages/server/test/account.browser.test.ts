@@ -129,10 +129,18 @@ describe('the account page and sign-out in a real browser (chromium)', { skip, t
     const mobile = await iconBox(page);
     assert.equal(mobile.width, mobile.height, 'the icon is square at phone width');
     await page.setViewportSize(DESKTOP);
+    // A link that does what a button does looks like one: no underline.
+    const setUp = page.getByRole('link', { name: 'Set up two-step verification' });
+    assert.equal(await setUp.evaluate((a) => getComputedStyle(a).textDecorationLine), 'none');
     await screenshots(page, 'account');
     await page.getByRole('button', { name: 'Remove access' }).click();
-    await page.waitForURL(`${server.url}/account`);
+    await page.waitForURL(`${server.url}/account?done=access_removed&client_id=${client.id}`);
     assert.equal(await page.locator('.application').count(), 0);
+    assert.equal(
+      await page.getByRole('status').textContent(),
+      `Access removed: Notes can no longer use your account. Its tokens stopped working.`,
+    );
+    await screenshots(page, 'account-access-removed');
     for (const tokens of [first, second])
       assert.equal((await refresh(server, client, tokens.refresh_token as string)).status, 400);
     assert.deepEqual(violations, []);

@@ -72,7 +72,7 @@ describe('the pages a browser meets (chromium): /, an unknown path, /demo/callba
   it('/ says what the server is and links to the account page and the metadata documents', async () => {
     const response = await page.goto(`${server.url}/`);
     assert.equal(response?.status(), 200);
-    assert.equal(await page.title(), 'Gatehouse · Gatehouse');
+    assert.equal(await page.title(), 'Gatehouse', 'the product once, not "Gatehouse · Gatehouse"');
     assert.match(
       await page.locator('main').innerText(),
       /authorization server and OpenID Provider at http:\/\/127\.0\.0\.1/,

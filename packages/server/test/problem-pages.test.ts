@@ -89,6 +89,13 @@ for (const dialect of DIALECTS) {
       assert.equal((JSON.parse(problem.html) as { type: string }).type, '/problems/not-found');
     });
 
+    it('every page is titled "<what it is> · Gatehouse", and the home page "Gatehouse" once', async () => {
+      const home = await get(server, '/');
+      assertServerPage(home, '/');
+      assert.match(home.html, /<title>Gatehouse<\/title>/);
+      assert.match((await get(server, '/problems/')).html, /<title>[^<·]+ · Gatehouse<\/title>/);
+    });
+
     it('GET /favicon.ico is the icon of the pages, cached for a long time', async () => {
       for (const path of ['/favicon.ico', '/assets/gatehouse.svg']) {
         const icon = await get(server, path, 'image/*');

@@ -142,7 +142,13 @@ describe('second factors in a real browser (chromium)', { skip, timeout: 240_000
         recovery = await page.locator('#recovery-codes li').allTextContents();
         assert.equal(recovery.length, 10);
         await screenshots(page, 'recovery-codes');
-        await page.getByRole('link', { name: 'I saved them, continue' }).click();
+        const saved = page.getByRole('link', { name: 'I saved them, continue' });
+        assert.equal(
+          await saved.evaluate((a) => getComputedStyle(a).textDecorationLine),
+          'none',
+          'a button, not a link',
+        );
+        await saved.click();
         const claims = await finish(page, payroll, verifier);
         assert.deepEqual(claims.amr, ['pwd', 'otp', 'mfa']);
         assert.equal(claims.acr, 'mfa');

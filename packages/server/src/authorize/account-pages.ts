@@ -19,13 +19,13 @@ export function renderLogoutPage(base: BasePath, page: LogoutPage): string {
   const who = page.username
     ? `<p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>`
     : '<p class="signed-in">You are not signed in.</p>';
-  const from = page.client ? ` ${clientNameHtml(page.client)} asked to sign you out.` : '';
+  const from = page.client ? `${clientNameHtml(page.client)} asked to sign you out. ` : '';
   return layout(
     base,
     'Sign out',
     `<h1>Sign out of Gatehouse?</h1>
 ${who}
-<p class="lead">You will need your password to sign in to applications again.${from}</p>
+<p class="lead">${from}The next time an application sends you here, you will sign in again.</p>
 <form method="post" action="${base}/logout" class="stack">
 ${hiddenFields(page.csrfToken, page.query)}
 <button type="submit" class="button primary">Sign out</button>

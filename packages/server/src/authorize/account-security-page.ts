@@ -80,8 +80,13 @@ ${passkey}</div>`;
 
 /** What a fresh sign-in may do: set the authenticator app up, or make new codes and turn it off. */
 function actions(base: BasePath, view: SecurityView): string {
-  if (!view.factors.some((f) => f.kind === 'otp'))
-    return `<p><a class="button primary wide" href="${base}/account/two-step">Set up two-step verification</a></p>`;
+  if (!view.factors.some((f) => f.kind === 'otp')) {
+    // With a passkey, two-step verification is on already: the app is one more way, not the set-up.
+    const label = view.factors.some((f) => f.kind === 'passkey')
+      ? 'Add an authenticator app'
+      : 'Set up two-step verification';
+    return `<p><a class="button primary wide" href="${base}/account/two-step">${label}</a></p>`;
+  }
   const csrf = csrfField(view.csrfToken);
   return `<div class="actions">
 <form method="post" action="${base}/account/recovery-codes">${csrf}<button type="submit" class="button secondary">New recovery codes</button></form>

@@ -123,7 +123,7 @@ export function renderFactorPage(base: BasePath, page: FactorPage): string {
       'Set up two-step verification',
       `${page.client === undefined ? '' : `<div class="parties">${clientMark(page.client)}</div>\n`}<h1>Set up two-step verification</h1>
 ${enrolmentReason(page)}
-${alertHtml(page.alert)}${enrolmentForm(base, page)}`,
+${alertHtml(page.alert)}${enrolmentForm(base, page)}${page.client === undefined ? `\n<p class="fine-print"><a href="${base}/account">Not now: back to your account</a></p>` : ''}`,
     );
   const [first, ...others] = page.due.factors;
   const more =

@@ -25,6 +25,14 @@ export interface LayoutOptions {
   readonly wide?: boolean;
 }
 
+/** The product's name: the brand of every page, and the end of every page's title. */
+const PRODUCT = 'Gatehouse';
+
+/** A page's title: what it is, then the product; the product's own page (`/`) is the product alone. */
+function pageTitle(title: string): string {
+  return title === PRODUCT ? PRODUCT : `${title} · ${PRODUCT}`;
+}
+
 export function layout(base: BasePath, title: string, content: string, options: LayoutOptions = {}): string {
   return `<!doctype html>
 <html lang="en">
@@ -32,16 +40,16 @@ export function layout(base: BasePath, title: string, content: string, options: 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)} · Gatehouse</title>
+<title>${escapeHtml(pageTitle(title))}</title>
 <link rel="stylesheet" href="${base}/assets/gatehouse.css">
 <link rel="icon" href="${base}/assets/gatehouse.svg" type="image/svg+xml">
 </head>
 <body>
 <main class="card${options.wide ? ' card-wide' : ''}">
-<header class="brand">${LOGO}<span>Gatehouse</span></header>
+<header class="brand">${LOGO}<span>${PRODUCT}</span></header>
 ${content}
 </main>
-<footer class="page-footer">Protected by Gatehouse · OAuth 2.0 authorization server</footer>
+<footer class="page-footer">Protected by ${PRODUCT} · OAuth 2.0 authorization server</footer>
 </body>
 </html>
 `;

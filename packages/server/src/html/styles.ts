@@ -67,7 +67,9 @@ a.button { text-decoration: none; }
 .secondary:hover { background: var(--bg); }
 .stack .button { margin-top: 8px; width: 100%; }
 .actions { display: flex; gap: 12px; margin: 24px 0 0; }
-.actions .button { flex: 1 1 0; }
+.actions .button, .actions > form { flex: 1 1 0; }
+.actions > form { display: flex; }
+.actions > form .button { width: 100%; }
 .list-title { margin: 0 0 10px; font-weight: 600; }
 /* federation (authorize/login-page.ts): the organization sign-in, set apart from the form above it */
 .upstreams { margin-top: 24px; padding-top: 20px; border-top: 1px solid var(--line); }
@@ -120,7 +122,8 @@ input.user-code { font-size: 22px; text-align: center; text-transform: uppercase
 .links { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line); border-radius: 12px; }
 .links li { padding: 12px 14px; }
 .links li + li { border-top: 1px solid var(--line); }
-.links a { font-weight: 600; }
+.links a { font-weight: 600; overflow-wrap: anywhere; }
+.links code { overflow-wrap: anywhere; }
 .link-what { display: block; color: var(--muted); font-size: 13.5px; }
 .values { display: grid; grid-template-columns: max-content 1fr; gap: 6px 12px; margin: 0 0 18px; font-size: 14.5px; }
 .values dt { color: var(--muted); }
