@@ -17,6 +17,7 @@ import { OAUTH_FORM_PATHS } from './oauth/endpoints/index.js';
 import { metricsRoutes } from './http/metrics.js';
 import { ReadinessCheck } from './health/readiness.js';
 import { problemErrorHandler } from './http/problems.js';
+import { OneLinePerRequest } from './http/request-log.js';
 import { refuseUnsupportedRequests } from './http/unsupported-requests.js';
 import { addSharedHooks } from './http/shared-hooks.js';
 import { oauthRoutes } from './oauth/routes.js';
@@ -48,6 +49,8 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   const drain = new RequestDrain();
   const app = Fastify({
     ...(options.logger === undefined ? {} : { loggerInstance: options.logger }),
+    // One line per request, with the request and its answer (http/request-log.ts).
+    logController: new OneLinePerRequest(),
     http: {
       headersTimeout: limits.headersTimeoutMs,
       maxHeaderSize: limits.maxHeaderBytes,
