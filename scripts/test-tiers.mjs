@@ -128,6 +128,7 @@ export const TABLE = {
     'clean-stop.test.ts': 'processes',
     'cli.test.ts': 'processes',
     'cli-operations.test.ts': 'processes',
+    'cli-mistakes.test.ts': 'processes',
     'crash-durability.test.ts': 'processes',
     'log-secrets.test.ts': 'processes',
     'log-format.test.ts': 'processes',

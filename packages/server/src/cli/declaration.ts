@@ -44,7 +44,7 @@ type Parsed<D extends CommandDeclaration> = ReturnType<
  * required option or a wrong number of positionals is a UsageError, as is an unknown option.
  */
 export function parseCommand<const D extends CommandDeclaration>(declaration: D, args: string[]): Parsed<D> {
-  const parsed = parseArgs({ args, options: declaration.options, allowPositionals: true, strict: true });
+  const parsed = parseDeclared(declaration, args);
   const missing = Object.entries(declaration.options)
     .filter(
       ([option, { required }]) => required === true && (parsed.values as Record<string, unknown>)[option] === undefined,
@@ -58,7 +58,25 @@ export function parseCommand<const D extends CommandDeclaration>(declaration: D,
         ? `${declaration.name} takes no arguments`
         : `${declaration.name} takes ${expected.length === 1 ? 'one argument' : 'arguments'}: ${expected.join(' ')}`,
     );
-  return parsed as Parsed<D>;
+  return parsed;
+}
+
+/** parseArgs over the declaration; an unknown option is a UsageError naming the nearest declared one. */
+function parseDeclared<const D extends CommandDeclaration>(declaration: D, args: string[]): Parsed<D> {
+  try {
+    return parseArgs({ args, options: declaration.options, allowPositionals: true, strict: true }) as Parsed<D>;
+  } catch (error) {
+    const given =
+      (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && /'(-[^']*)'/.exec(String(error));
+    if (!given) throw error;
+    const suggestion = nearest(
+      given[1] as string,
+      ['help', ...Object.keys(declaration.options)].map((o) => `--${o}`),
+    );
+    throw new UsageError(
+      `unknown option '${given[1]}' for ${declaration.name}${suggestion === undefined ? '' : `; did you mean '${suggestion}'?`}`,
+    );
+  }
 }
 
 /** `clients add --id ID --name NAME [--public] [--redirect-uri URI]...`. */

@@ -87,13 +87,22 @@ ${summaryOf(COMMAND_DECLARATIONS)}
 gatehouse <command> --help: a command's options.
 ${ENVIRONMENT}`;
 
+/** The subcommand `args` name within `command` (the command itself when it has none), if any. */
+function declarationWithin(
+  name: string,
+  declared: readonly CommandDeclaration[],
+  args: readonly string[],
+): CommandDeclaration | undefined {
+  const one = declared.length === 1 && declared[0]?.name === name ? declared[0] : undefined;
+  return one ?? declared.find((d) => d.name === `${name} ${args[0]}`);
+}
+
 /**
  * The help `args` ask for within `command`: the subcommand's, or (no known subcommand named)
  * the command's summary of its subcommands.
  */
 function helpWithin(name: string, declared: readonly CommandDeclaration[], args: readonly string[]): string {
-  const one = declared.length === 1 && declared[0]?.name === name ? declared[0] : undefined;
-  const sub = one ?? declared.find((d) => d.name === `${name} ${args[0]}`);
+  const sub = declarationWithin(name, declared, args);
   if (sub !== undefined) return helpOf(sub);
   const more = `gatehouse ${name} <command> --help: its options.`;
   return `Usage: gatehouse ${name} <command>\n\n${summaryOf(declared)}\n\n${more}`;
@@ -123,8 +132,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
     return await command.run(args, config, io);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      reportError(io, 'usage', (error as Error).message);
-      io.err(command ? helpWithin(name, command.declared, args) : USAGE);
+      // The mistake and where the help is; the help itself (60 lines) would bury the suggestion.
+      const within = command && (declarationWithin(name, command.declared, args)?.name ?? name);
+      reportError(io, 'usage', (error as Error).message, `gatehouse ${within === undefined ? '' : `${within} `}--help`);
       return 2;
     }
     reportError(io, error instanceof OperatorInputError ? 'refused' : 'failed', (error as Error).message);
@@ -132,11 +142,15 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
   }
 }
 
-/** One line of JSON for a program; on a terminal, the message as text (its line breaks as line breaks). */
-function reportError(io: CliIo, error: 'usage' | 'refused' | 'failed', message: string): void {
-  io.err(
-    io.errIsTerminal
-      ? `gatehouse: ${error === 'failed' ? 'error' : error}: ${message}`
-      : JSON.stringify({ error, message }),
-  );
+/**
+ * One line of JSON for a program; on a terminal, the message as text (its line breaks as line
+ * breaks). A usage error also names the command that prints the help.
+ */
+function reportError(io: CliIo, error: 'usage' | 'refused' | 'failed', message: string, help?: string): void {
+  if (!io.errIsTerminal) {
+    io.err(JSON.stringify({ error, message, ...(help === undefined ? {} : { help }) }));
+    return;
+  }
+  io.err(`gatehouse: ${error === 'failed' ? 'error' : error}: ${message}`);
+  if (help !== undefined) io.err(`Run '${help}' for the usage.`);
 }
