@@ -11,6 +11,7 @@ import { startTracing } from '../telemetry/start.js';
 import { sqliteFilename } from '../store/sqlite-location.js';
 import { ensureDemoClient } from './demo.js';
 import { CLI_AUDIT_SINK } from './open-context.js';
+import { checkPortFree, listenErrorHint } from './listen-errors.js';
 import { DemoFlows } from '../pages/demo-flows.js';
 import { parseCommand, UsageError, type CommandDeclaration } from './declaration.js';
 import type { CliIo } from './run.js';
@@ -36,6 +37,8 @@ export async function serveCommand(args: string[], config: ServerConfig, io: Cli
   const workers = workerCount(values.workers);
   if (cluster.isWorker)
     return serveUntilStopped(config, io, { demo: values.demo ?? false, migrations: 'check', quiet: true });
+  // Before the store is opened or a worker forked: a busy port is said once, with what to do.
+  await checkPortFree(config.host, config.port);
   if (workers === 1)
     return serveUntilStopped(config, io, {
       demo: values.demo ?? false,
@@ -132,7 +135,9 @@ async function serveUntilStopped(config: ServerConfig, io: CliIo, options: Serve
   try {
     // Before the routes are registered: they are wrapped in spans only when tracing is on.
     const tracing = await startTracing(config.tracing);
-    const server = await startServer(startOptions(config, options, demo));
+    const server = await startServer(startOptions(config, options, demo)).catch((error: unknown) => {
+      throw listenErrorHint(error, config.host, config.port) ?? error;
+    });
     inFlight = () => server.app.drain.inFlight;
     // Workers serve the demo's callback page; the primary made the demo data and printed the request.
     if (demo && !cluster.isWorker) await ensureDemoClient(server.context, (line) => io.out(line), demo);
