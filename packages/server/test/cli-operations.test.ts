@@ -35,7 +35,7 @@ for (const dialect of DIALECTS)
     const refreshWith = (client: { id: string; secret: string }, refreshToken: string): Promise<Response> =>
       postForm(`${server.url}/token`, { grant_type: 'refresh_token', refresh_token: refreshToken }, { as: client });
 
-    it('grants list shows id, client, subject, scope, created, last rotation and state; --user and --client filter', async () => {
+    it('grants list shows id, client, username and subject, scope, created, last rotation and state; --user and --client filter', async () => {
       const added = await cliJson('clients', 'add', '--id', 'list-svc', '--name', 'List', '--scope', 'a b');
       await cliJson('clients', 'add', '--id', 'other-svc', '--name', 'Other', '--scope', 'a');
       const client = { id: 'list-svc', secret: added.client_secret as string };
@@ -57,13 +57,17 @@ for (const dialect of DIALECTS)
       assert.deepEqual(Object.keys(row), [
         'grant_id',
         'client_id',
+        'username',
         'subject',
         'scope',
         'created_at',
         'last_rotated_at',
         'state',
       ]);
-      assert.deepEqual([row.client_id, row.subject, row.scope, row.state], ['list-svc', ann.subject, 'a b', 'active']);
+      assert.deepEqual(
+        [row.client_id, row.username, row.subject, row.scope, row.state],
+        ['list-svc', 'ann', ann.subject, 'a b', 'active'],
+      );
       assert.ok(!Number.isNaN(Date.parse(row.created_at as string)));
       assert.ok(!Number.isNaN(Date.parse(row.last_rotated_at as string)), 'the refresh rotated the family');
       assert.equal(ofClient.find((g) => g.grant_id === revoked.grant_id)?.state, 'revoked');
@@ -71,6 +75,10 @@ for (const dialect of DIALECTS)
 
       const ofAnn = (await cliJson('grants', 'list', '--user', 'ann')) as unknown as Record<string, unknown>[];
       assert.deepEqual(ofAnn.map((g) => g.client_id).sort(), ['list-svc', 'other-svc']);
+      assert.deepEqual(
+        new Set(ofAnn.map((g) => `${String(g.username)} ${String(g.subject)}`)),
+        new Set([`ann ${ann.subject as string}`]),
+      );
       const both = (await cliJson('grants', 'list', '--user', 'ann', '--client', 'other-svc')) as unknown as unknown[];
       assert.equal(both.length, 1);
       const all = (await cliJson('grants', 'list')) as unknown as unknown[];

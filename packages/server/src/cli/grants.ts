@@ -60,7 +60,9 @@ export async function grantsCommand([sub, ...args]: string[], config: ServerConf
           ...(user === undefined ? {} : { subject: user.subject }),
           ...(values.client === undefined ? {} : { clientId: values.client }),
         };
-        return (await allGrants(store, filter)).map((grant) => grantRow(grant, clock.now()));
+        const grants = await allGrants(store, filter);
+        const usernames = await usernamesOf(store, grants);
+        return grants.map((grant) => grantRow(grant, usernames.get(grant.subject) ?? null, clock.now()));
       });
       io.out(JSON.stringify(rows, null, 2));
       return 0;
@@ -101,12 +103,27 @@ async function allGrants(store: Store, filter: GrantFilter): Promise<GrantRecord
   }
 }
 
-/** A grant as an operator reads it in a list. */
-function grantRow(grant: GrantRecord, now: number): Record<string, unknown> {
+/**
+ * The username of each subject the grants name, read once per user. An operator asks by username
+ * and reads by username; the subject stays beside it, since the username may change and the
+ * subject is what tokens, audit events and records carry.
+ */
+async function usernamesOf(store: Store, grants: readonly GrantRecord[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const subject of new Set(grants.map((g) => g.subject))) {
+    const user = await store.findUserBySubject(subject);
+    if (user !== undefined) names.set(subject, user.username);
+  }
+  return names;
+}
+
+/** A grant as an operator reads it in a list; `username` null once the user is gone. */
+function grantRow(grant: GrantRecord, username: string | null, now: number): Record<string, unknown> {
   const iso = (t: number | null): string | null => (t === null ? null : new Date(t * 1000).toISOString());
   return {
     grant_id: grant.id,
     client_id: grant.clientId,
+    username,
     subject: grant.subject,
     scope: grant.scope.join(' '),
     created_at: iso(grant.createdAt),
