@@ -182,6 +182,34 @@ describe('gatehouse-login', () => {
     assert.equal((await gatehouse.grant(grantIdOf(before))).revokedAt, null);
   });
 
+  test('a client not registered for a loopback redirect (RFC 8252 §7.3) is refused at once (exit 4), no URL shown, the previous sign-in kept', async () => {
+    const before = (await run(configDir, 'token')).out;
+    await gatehouse.addClient({ id: 'web-only', public: true, redirectUris: ['http://localhost:8080/callback'] });
+    // A short --timeout: a login that waited for the browser would end with exit 1, not 4.
+    for (const clientId of ['web-only', 'no-such-client']) {
+      const refused = await run(
+        configDir,
+        'login',
+        '--issuer',
+        gatehouse.issuer,
+        '--client-id',
+        clientId,
+        '--timeout',
+        '5',
+      );
+      assert.equal(refused.code, EXIT_CODES.configuration, refused.err);
+      assert.equal(refused.out, '', 'no authorization URL to open');
+      assert.match(refused.err, /refused the authorization request itself \(HTTP 400\)/);
+      assert.match(
+        refused.err,
+        new RegExp(`the client '${clientId}' is unknown there, or is not registered for a loopback`),
+      );
+      assert.match(refused.err, /RFC 8252 §7\.3.*http:\/\/127\.0\.0\.1\/callback/);
+    }
+    assert.equal((await run(configDir, 'token')).code, EXIT_CODES.ok, 'still signed in');
+    assert.equal((await gatehouse.grant(grantIdOf(before))).revokedAt, null);
+  });
+
   test('a failed code exchange is shown as a failure in the browser, in the look of the server pages', async () => {
     // The code is altered on its way to the token endpoint: the real server refuses it.
     const corrupting: CliIo['fetch'] = (input, init) =>

@@ -1,4 +1,5 @@
-import { OAuthResponseError } from '../errors.js';
+import { ClientConfigurationError, OAuthResponseError } from '../errors.js';
+import type { FetchFunction } from '../http.js';
 import type { LandingPage } from '../node/landing-page.js';
 import { listenOnLoopback } from '../node/loopback.js';
 import type { StoredTokens } from '../token-store.js';
@@ -62,9 +63,10 @@ async function signInWithBrowser(
     const profile: LoginProfile = { ...base, redirect_uri: listener.redirectUri };
     const { manager } = await managerFor(profile, paths, io);
     const { authorizationUrl, state } = await manager.startAuthorization();
+    await checkAuthorizationRequest(authorizationUrl, profile, io.fetch ?? fetch);
     io.err('Open this URL in a browser to sign in:');
     io.out(authorizationUrl);
-    io.err(`Waiting for the sign-in to come back to ${listener.redirectUri} ...`);
+    io.err(`Waiting up to ${options.timeoutSeconds} s for the sign-in to come back to ${listener.redirectUri} ...`);
     const callback = await listener.waitForCallback(
       (url) => url.searchParams.get('state') === state,
       options.timeoutSeconds * 1000,
@@ -85,6 +87,33 @@ async function signInWithBrowser(
   } finally {
     await listener.close();
   }
+}
+
+/**
+ * Asks for the authorization request once, without following a redirect, before showing it. A
+ * server that refuses the client or its redirect URI says so on its own page and never sends the
+ * browser back (RFC 6749 §4.1.2.1), so the listener would wait for nothing until its timeout; it
+ * answers that at once with a 4xx, where a request it can serve answers its sign-in page or a
+ * redirect. Only the server's own page is fetched: no sign-in starts, and no code is issued.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc8252#section-7.3 RFC 8252 §7.3 (loopback redirects)
+ */
+async function checkAuthorizationRequest(url: string, profile: LoginProfile, fetchFn: FetchFunction): Promise<void> {
+  let status: number;
+  try {
+    const answer = await fetchFn(url, { redirect: 'manual' });
+    status = answer.status;
+    await answer.body?.cancel();
+  } catch {
+    return; // Unreachable now: the browser will show it, and the wait ends at its timeout.
+  }
+  if (status < 400 || status >= 500 || status === 429) return;
+  throw new ClientConfigurationError(
+    `${profile.issuer} refused the authorization request itself (HTTP ${status}), so the browser cannot come ` +
+      `back to ${profile.redirect_uri}: the client '${profile.client_id}' is unknown there, or is not registered ` +
+      'for a loopback redirect URI. gatehouse-login takes the sign-in on 127.0.0.1 (RFC 8252 §7.3): register ' +
+      'the client with http://127.0.0.1/callback (any port then matches), or sign in with --device',
+  );
 }
 
 /** The page for a sign-in that came back without tokens. */
