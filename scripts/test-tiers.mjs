@@ -46,6 +46,7 @@ export const TABLE = {
   server: {
     'browser-pages.test.ts': 'unit',
     'docs-cli-examples.test.ts': 'unit',
+    'docs-walkthrough.test.ts': 'server',
     'docs-links.test.ts': 'unit',
     'error-classifier.test.ts': 'unit',
     'grant-types.test.ts': 'unit',
