@@ -45,10 +45,10 @@ const RSS_TARGET_MB = 200;
  */
 const SCENARIOS = [
   { id: 'refresh', title: 'refresh grant, rotation (64 chains)', kind: 'refresh', peers: ['gatehouse', 'floor', 'floor+fastify', 'oidc-provider', 'node:http'], stored: CHAINS },
-  // Issue 30's targets are for every feature on: an OpenID grant (a new ID token, signed, with each
+  // DESIGN.md's targets are for every feature on: an OpenID grant (a new ID token, signed, with each
   // refresh: OIDC Core §12.2) of a client with a replay window configured, each token sent once. The
-  // refresh targets are read on it: against the floor of `refresh` in the same run (the floor is the
-  // issue's, with no OpenID), and against oidc-provider serving OpenID grants too (an ID token each).
+  // refresh targets are read on it: against the floor of `refresh` in the same run (the floor signs
+  // no ID token), and against oidc-provider serving OpenID grants too (an ID token each).
   { id: 'refresh-oidc', title: 'refresh, every feature on: an OpenID grant (an ID token each time), a 300 s replay window', kind: 'refresh', peers: ['gatehouse', 'oidc-provider'], stored: CHAINS, replayWindow: 300, openid: true },
   { id: 'refresh-replay', title: 'refresh, each token replayed once inside a 300 s window', kind: 'refreshReplay', peers: ['gatehouse'], stored: CHAINS, replayWindow: 300 },
   // Tracing on (TRACING=otlp, every span exported to a local OTLP sink): its cost beside `refresh`, where it is off.
@@ -482,7 +482,7 @@ function renderReport(results) {
 
   const has = (id) => SCENARIOS.some((s) => s.id === id);
   const targets = [];
-  // The targets of DESIGN.md ("Non-functional") and issue 30, with every feature on.
+  // The targets of DESIGN.md ("Non-functional"), with every feature on.
   // `base`: the scenario the peer ran in, when Gatehouse's is another (refresh-oidc against refresh's peers).
   const target = (label, scenario, peer, min, base = scenario) => {
     if (!has(scenario) || !has(base) || !SCENARIOS.find((s) => s.id === base).peers.includes(peer)) return;
@@ -513,7 +513,7 @@ function renderReport(results) {
     const r = ratio(id, 'fastify+kit', id, 'fastify');
     targets.push([`${id}: the route behind the kit ≥ 0.8× the plain route`, fmtRatio(r), r >= 0.8]);
   }
-  // Issue 29: what a DPoP proof costs, on the token endpoint and behind the kit; issue 30: tracing on.
+  // What a DPoP proof costs, on the token endpoint and behind the kit; what tracing costs.
   // Costs are CPU per request over the same median of the plain scenario (the load generator signs
   // the proofs, so req/s would count its work too).
   const cost = (scenario, base) => stat(scenario, 'gatehouse', 'cpuUsPerRequest') / stat(base, 'gatehouse', 'cpuUsPerRequest');

@@ -1,4 +1,4 @@
-// TOTP verification cost per sign-in (issue 26): a quick loop, not a benchmark of the server.
+// TOTP verification cost per sign-in: a quick loop, not a benchmark of the server.
 // What a second-factor step costs beyond its two store statements: opening the sealed secret
 // (AES-256-GCM) and checking a code against ±1 step (three HMAC-SHA-1). Run after `npm run build`:
 //   node bench/totp-verify.mjs
