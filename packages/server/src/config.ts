@@ -65,7 +65,7 @@ export interface ServerConfig {
   readonly jwksUriAllowAddresses: readonly string[];
   /** DPOP_NONCES: on requires server-provided nonces in DPoP proofs (RFC 9449 §8, §9); off (default). */
   readonly dpopNonces: boolean;
-  /** SECOND_FACTOR: off, optional (default) or required, for every client that sets none (issue 26). */
+  /** SECOND_FACTOR: off, optional (default) or required, for every client that sets none. */
   readonly secondFactor: SecondFactorPolicy;
   /** PASSWORD_HASH_COST: log2 of scrypt's N for new password hashes (users/passwords.ts); unset, 15. */
   readonly passwordHashCost?: number;

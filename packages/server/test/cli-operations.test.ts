@@ -10,7 +10,7 @@ import { postForm } from './_server.js';
 
 const BUILT_CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
-/** The operator's daily commands (issue 25): grants list, users disable|enable, clients show|update|rotate-secret. */
+/** The operator's daily commands: grants list, users disable|enable, clients show|update|rotate-secret. */
 for (const dialect of DIALECTS)
   describe(`the gatehouse CLI's daily operations (${dialect})`, () => {
     let database: { readonly url: string; drop(): Promise<void> };

@@ -40,7 +40,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  *
  * A proof costs one ECDSA verification and, for a key seen before, no key import nor thumbprint:
  * jose's jwtVerify imports the key through WebCrypto on every call, several times the cost of the
- * verification itself (docs/performance.md, 2026-11-25).
+ * verification itself (docs/performance.md, "DPoP").
  */
 export function dpopSignatureStep(keyCacheSize: number): DpopSignatureStep {
   const keys = new DpopKeys(keyCacheSize);

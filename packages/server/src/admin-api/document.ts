@@ -228,8 +228,7 @@ const PATHS: Readonly<Record<string, Json>> = {
     parameters: [USERNAME],
     get: operation({
       id: 'listUserFactors',
-      summary:
-        "The user's second factors (issue 26), passkeys included: kinds, names and dates, never a secret or a public key.",
+      summary: "The user's second factors, passkeys included: kinds, names and dates, never a secret or a public key.",
       writes: false,
       success: ['200', 'FactorList'],
       problems: [404],

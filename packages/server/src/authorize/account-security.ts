@@ -24,7 +24,7 @@ import { passkeySignInFields } from './passkey-options.js';
 import type { ServerContext } from '../context.js';
 
 /**
- * The account page's sign-in and its security section (issue 26): the same sign-in pipeline as
+ * The account page's sign-in and its security section: the same sign-in pipeline as
  * the authorization and device pages (POST /account/login, under the server's SECOND_FACTOR), and
  * the user's own second factors: set up one-time codes (a QR code and a confirmation code), make
  * new recovery codes, turn two-step verification off. Each change is a SignInChange: it needs a

@@ -8,7 +8,7 @@ import type { SecondFactorDue } from './sign-in/second-factor-policy.js';
 import { ENROLMENT_METHOD, SECOND_FACTORS } from './sign-in/steps/index.js';
 
 /**
- * The pages of a sign-in's second step (issue 26): the factor page (a code from the authenticator
+ * The pages of a sign-in's second step: the factor page (a code from the authenticator
  * app, or a recovery code), the enrolment page (a QR code of the `otpauth://` URI, the secret in
  * text, and a confirmation code), and the recovery codes shown once. Same layout, no script; the
  * QR code is inline SVG made of presentation attributes, which the CSP allows.

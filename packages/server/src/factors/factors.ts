@@ -6,7 +6,7 @@ import type { FactorSealing } from './sealing.js';
 import { matchTotp, newTotpSecret, totpUri } from './totp.js';
 
 /**
- * A user's second factors (issue 26) as plain functions over the store: one-time codes (RFC 6238)
+ * A user's second factors as plain functions over the store: one-time codes (RFC 6238)
  * and recovery codes. No HTTP, no session. Secrets are sealed (sealing.ts) under a context naming
  * the user and the factor, so a sealed secret opens only on its own row.
  */

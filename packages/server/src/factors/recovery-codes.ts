@@ -2,7 +2,7 @@ import { digestOf } from '../primitives/secrets.js';
 import { randomCharacters } from '../primitives/random.js';
 
 /**
- * Recovery codes (issue 26): ten single-use codes shown once, when made; the store keeps their
+ * Recovery codes: ten single-use codes shown once, when made; the store keeps their
  * SHA-256 digests only. Each is 12 characters of a 31-letter alphabet without look-alikes (59
  * bits), shown in groups of four; typed in any case, with or without dashes or spaces.
  */

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
- * Second-factor secrets sealed at rest (issue 26), like signing keys (oauth/keys/key-sealing.ts):
+ * Second-factor secrets sealed at rest, like signing keys (oauth/keys/key-sealing.ts):
  * AES-256-GCM under a key derived (HKDF-SHA256) from KEY_ENCRYPTION_KEY when it is set, with the
  * user's subject and the factor's kind as associated data, so a sealed secret copied onto another
  * user's row does not open. Without KEY_ENCRYPTION_KEY they are sealed under `factor_sealing_key`,

@@ -118,7 +118,7 @@ export const DEFAULT_TOKEN_EXCHANGE_POLICY: TokenExchangePolicy = Object.freeze(
 });
 
 /**
- * Whether a sign-in asks a second factor (issue 26): `off` never; `optional` when the user has
+ * Whether a sign-in asks a second factor: `off` never; `optional` when the user has
  * enrolled one; `required` always, the user enrolling one during the sign-in when it has none.
  */
 export const SECOND_FACTOR_POLICIES = ['off', 'optional', 'required'] as const;

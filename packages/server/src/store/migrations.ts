@@ -624,7 +624,7 @@ async function federationMigration(db: Kysely<unknown>): Promise<void> {
 }
 
 /**
- * 0016: second factors (issue 26). A user's one-time-code secret (RFC 6238), sealed, with the last
+ * 0016: second factors. A user's one-time-code secret (RFC 6238), sealed, with the last
  * time step used (a code is good once); the digests of its recovery codes; whether the user must
  * enrol at the next sign-in; a client's `second_factor` policy (null: the server's); and the secret
  * factor secrets are sealed under when KEY_ENCRYPTION_KEY is not set.

@@ -5,7 +5,7 @@ import type { Store } from '../../store/store.js';
 import { SECOND_FACTORS } from './steps/index.js';
 
 /**
- * Whether a sign-in asks a second factor (issue 26). The policy is the client's `second_factor`,
+ * Whether a sign-in asks a second factor. The policy is the client's `second_factor`,
  * else the server's SECOND_FACTOR; `acr_values` asking `mfa` (OIDC Core §3.1.2.1) raises it to
  * `required` for the request, as does a user an operator made enrol (`users add
  * --require-second-factor`).

@@ -96,7 +96,7 @@ export interface ClientRegistration {
   readonly authMethod?: 'private_key_jwt';
   /** RFC 9126 §6: its authorization requests must be pushed to /par. */
   readonly requirePushedAuthorizationRequests?: boolean;
-  /** `second_factor` (issue 26): off, optional or required; absent: the server's SECOND_FACTOR. */
+  /** `second_factor`: off, optional or required; absent: the server's SECOND_FACTOR. */
   readonly secondFactor?: string;
   /** The security profile (oauth/sender-constraints/fapi-profile.ts): `fapi2`, or `none`/absent for none. */
   readonly profile?: string | null;

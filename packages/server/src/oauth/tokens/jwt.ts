@@ -4,7 +4,7 @@ import { sign, type KeyObject } from 'node:crypto';
  * Compact JWS with ES256 (RFC 7515 §7.1, RFC 7518 §3.4), signed with node:crypto: on the token hot
  * path it is several times faster than a general JOSE library. Verification is jose's job. Signed on
  * the event loop: handed to libuv's pool, as RS256 is below, a refresh cost more CPU and answered
- * fewer requests a second (docs/performance.md, session 20).
+ * fewer requests a second (docs/performance.md, "Measured and not adopted").
  */
 export function signEs256Jwt(header: JwsHeader, payload: object, key: KeyObject): string {
   const signingInput = `${encodedHeader(header)}.${base64url(payload)}`;
@@ -18,7 +18,7 @@ export function signEs256Jwt(header: JwsHeader, payload: object, key: KeyObject)
  * §15.1 makes RS256 the algorithm every provider supports). Signed on libuv's thread pool, not on
  * the event loop: an RSA-2048 signature costs about ten ES256 ones (320-370 µs against 39 on the
  * bench's machine), and meanwhile the loop serves other requests, so that one process uses a second
- * core for them (docs/performance.md, session 20).
+ * core for them (docs/performance.md, "Refresh").
  */
 export function signRs256Jwt(header: JwsHeader, payload: object, key: KeyObject): Promise<string> {
   const signingInput = `${encodedHeader(header)}.${base64url(payload)}`;
