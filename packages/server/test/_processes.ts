@@ -1,16 +1,210 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/**
+ * Every process a test starts, in every package: each leads a process group of its own, and
+ * stopping it ends the whole group, so that what it started in turn (the server `npx` runs, a
+ * shell's commands, `runuser`'s child) goes too, and no descendant keeps the test's pipes open.
+ * A group still there when the test process exits is killed then; under scripts/test-tiers.mjs,
+ * which names a folder in GATEHOUSE_TEST_PROCESS_GROUPS, each group is noted there while it runs,
+ * so that the runner kills what a run killed over its time limit left behind.
+ */
 
 /** The built CLI: run `npm run build` first (npm test does). */
 export const GATEHOUSE_BIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
-export interface ServerProcess {
-  readonly url: string;
+export interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** A process leading a group of its own (see the top of this file). */
+export interface ProcessGroup {
   readonly child: ChildProcess;
-  /** Everything the process wrote to stdout and stderr so far. */
+  readonly pid: number;
+  /** Everything the process (and its group, on the same pipes) wrote to stdout and stderr so far. */
   output(): string;
-  stop(): Promise<void>;
+  /** The leading process's exit. */
+  readonly exited: Promise<Exit>;
+  /** The first match of `pattern` in the output, once it appears; rejects if the leader exits first or after `timeoutMs`. */
+  waitForOutput(pattern: RegExp, what: string, timeoutMs?: number): Promise<RegExpExecArray>;
+  /** Sends `signal` to every process of the group, as a terminal does at Ctrl-C. */
+  signalGroup(signal: NodeJS.Signals): void;
+  /** Sends `signal` (SIGTERM) to the leader, waits up to `graceMs` for it to exit, then kills the whole group. */
+  stop(options?: { signal?: NodeJS.Signals; graceMs?: number }): Promise<Exit>;
+  /** SIGKILL to every process of the group, now. */
+  kill(): void;
+}
+
+export interface GroupOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+}
+
+const groups = new Map<number, string>();
+const registry = process.env.GATEHOUSE_TEST_PROCESS_GROUPS;
+
+function killGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL'): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is gone already.
+  }
+}
+
+/** Whether any process of the group led by `pid` is still there. */
+export function groupIsRunning(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function track(pid: number, command: string, args: readonly string[]): void {
+  watchExit();
+  groups.set(pid, [command, ...args].join(' '));
+  if (registry !== undefined) writeFileSync(join(registry, String(pid)), groups.get(pid) as string);
+}
+
+function forget(pid: number): void {
+  groups.delete(pid);
+  if (registry !== undefined) rmSync(join(registry, String(pid)), { force: true });
+}
+
+let watching = false;
+/** Kills every group left at this process's exit, and at a SIGINT or SIGTERM, then lets the signal act. */
+function watchExit(): void {
+  if (watching) return;
+  watching = true;
+  const killAll = (): void => {
+    for (const pid of groups.keys()) killGroup(pid);
+  };
+  process.on('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      killAll();
+      process.kill(process.pid, signal);
+    });
+}
+
+/** Starts `command` leading a process group of its own, its stdout and stderr collected. */
+export function spawnGroup(command: string, args: readonly string[], options: GroupOptions = {}): ProcessGroup {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (child.pid === undefined) throw new Error(`could not start ${command}`);
+  const pid = child.pid;
+  track(pid, command, args);
+  let output = '';
+  const watchers = new Set<() => void>();
+  const notify = (): void => watchers.forEach((watcher) => watcher());
+  const collect = (chunk: Buffer): void => {
+    output += chunk.toString();
+    notify();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<Exit>((resolve) => {
+    child.once('exit', (code, signal) => {
+      resolve({ code, signal });
+      notify();
+    });
+    child.once('error', () => resolve({ code: null, signal: null }));
+  });
+  const kill = (): void => {
+    killGroup(pid);
+    forget(pid);
+  };
+  const ended = (): boolean => child.exitCode !== null || child.signalCode !== null;
+  return {
+    child,
+    pid,
+    output: () => output,
+    exited,
+    waitForOutput: (pattern, what, timeoutMs = 30_000) =>
+      new Promise((resolve, reject) => {
+        const check = (): void => {
+          const match = pattern.exec(output);
+          if (match === null && !ended()) return;
+          clearTimeout(timer);
+          watchers.delete(check);
+          if (match) resolve(match);
+          else
+            reject(new Error(`${what}: ${command} exited (${child.exitCode ?? child.signalCode}) first:\n${output}`));
+        };
+        const timer = setTimeout(() => {
+          watchers.delete(check);
+          reject(new Error(`${what}: not within ${timeoutMs} ms:\n${output}`));
+        }, timeoutMs);
+        watchers.add(check);
+        check();
+      }),
+    signalGroup: (signal) => killGroup(pid, signal),
+    async stop({ signal = 'SIGTERM', graceMs = 10_000 } = {}) {
+      if (!ended()) {
+        child.kill(signal);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+        clearTimeout(timer);
+      }
+      kill();
+      return exited;
+    },
+    kill,
+  };
+}
+
+export interface Ran {
+  /** The exit code; null when it ended by a signal (its time limit's SIGKILL included). */
+  readonly code: number | null;
+  readonly out: string;
+  readonly err: string;
+}
+
+/**
+ * Runs `command` to its end in a process group of its own, as execFile does: resolves with its
+ * code and output, never rejects for a non-zero code. Past `timeoutMs` the whole group is killed.
+ */
+export function runInGroup(
+  command: string,
+  args: readonly string[],
+  { timeoutMs = 60_000, ...options }: GroupOptions & { timeoutMs?: number } = {},
+): Promise<Ran> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const pid = child.pid;
+  if (pid !== undefined) track(pid, command, args);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const timer = setTimeout(() => pid !== undefined && killGroup(pid), timeoutMs);
+  return new Promise((resolve) => {
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      resolve({ code: null, out, err: `${err}${error.message}` });
+    });
+    // 'close': the output is complete; the group is then killed, should the command have left something.
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      if (pid !== undefined) {
+        killGroup(pid);
+        forget(pid);
+      }
+      resolve({ code, out, err });
+    });
+  });
 }
 
 /** Whether a process of this id exists (signal 0 checks without signalling). */
@@ -30,35 +224,34 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
+export interface ServerProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  readonly group: ProcessGroup;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
 /**
  * Starts `gatehouse serve` on a free port and resolves once it listens. Rate limits are off unless
  * the test sets a RATE_LIMIT_<NAME> (which turns that one on): load tests send far past them.
  */
 export async function spawnServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [GATEHOUSE_BIN, 'serve', ...args], {
+  const group = spawnGroup(process.execPath, [GATEHOUSE_BIN, 'serve', ...args], {
     env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMITS: 'off', ...env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[^\s,)]+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
+  try {
+    const [, url] = await group.waitForOutput(/listening on (http:\/\/[^\s,)]+)/, 'gatehouse serve listens');
+    return {
+      url: url as string,
+      child: group.child,
+      group,
+      output: () => group.output(),
+      stop: async () => void (await group.stop()),
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`gatehouse serve exited with ${code}: ${output}`)));
-    setTimeout(() => reject(new Error(`gatehouse serve did not listen within 20 s: ${output}`)), 20_000).unref();
-  });
-  return {
-    url,
-    child,
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
+  } catch (error) {
+    group.kill();
+    throw error;
+  }
 }
