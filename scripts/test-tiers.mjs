@@ -70,6 +70,7 @@ export const TABLE = {
     'mail-message.test.ts': 'unit',
     'mail-outbox.test.ts': 'unit',
     'webauthn.test.ts': 'unit',
+    'worker-start.test.ts': 'unit',
     'admin-api.test.ts': 'server',
     'account.test.ts': 'server',
     'audit-pipe.test.ts': 'server',

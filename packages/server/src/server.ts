@@ -197,14 +197,37 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the store, builds the app and listens. */
+/**
+ * Opens the store, builds the app and listens. If a step after the store opened fails (the store
+ * unreachable while the keys load, the port taken), what was opened is closed again before the
+ * error is thrown: a caller may start again (a worker waiting out an outage: cli/worker-start.ts).
+ */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   if (options.passwordHashCost !== undefined) usePasswordHashCost(options.passwordHashCost);
   // A broken document stops the server before anything listens.
   const api = typeof options.api === 'string' ? loadApiDefinition(options.api) : options.api;
   const store = await openStore(options.databaseUrl, { migrations: options.migrations ?? 'apply' });
   const log = serverLog(options.logger);
-  const context = await createContext(store, options.issuer, { ...options, api, auditSink: auditLog(log) });
+  let context: ServerContext | undefined;
+  try {
+    context = await createContext(store, options.issuer, { ...options, api, auditSink: auditLog(log) });
+    return running(await listening(context, options, api, log), context, store, options);
+  } catch (error) {
+    context?.keys.stop();
+    context?.rateLimits.stop();
+    await store.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** The start's steps after the context: the served issuer, the configured upstreams, the app listening, the mail worker. */
+async function listening(
+  context: ServerContext,
+  options: StartOptions,
+  api: ApiDefinition | undefined,
+  log: ReturnType<typeof serverLog>,
+): Promise<Listening> {
+  const { store } = context;
   await recordServedIssuer(store, options.issuer, context.clock.now());
   if (options.upstreams !== undefined)
     await applyUpstreams(store, context.audit, options.upstreams, context.clock.now(), context.keys.encryption, {
@@ -221,7 +244,28 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   context.keys.startReloading();
   context.rateLimits.start();
   const mailWorker = options.mail && startMailWorker(context, store, options.mail, log ?? SILENT_MAIL_LOG);
-  await app.listen({ port: options.port, host: options.host });
+  try {
+    await app.listen({ port: options.port, host: options.host });
+  } catch (error) {
+    await mailWorker?.stop();
+    await app.close().catch(() => {});
+    throw error;
+  }
+  return { app, mailWorker };
+}
+
+/** The app listening, and the mail worker it started. */
+interface Listening {
+  readonly app: FastifyInstance;
+  readonly mailWorker: MailWorker | undefined;
+}
+
+function running(
+  { app, mailWorker }: Listening,
+  context: ServerContext,
+  store: Store,
+  options: StartOptions,
+): RunningServer {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return {

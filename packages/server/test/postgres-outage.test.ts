@@ -1,42 +1,43 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../src/cli/run.js';
 import { clusterUnavailable, initCluster, type Cluster } from './_pg-cluster.js';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { childEnv, GATEHOUSE_BIN, spawnServer, type ServerProcess } from './_processes.js';
-import { freePort } from './_pg-cluster.js';
+import { spawnServer, type ServerProcess } from './_processes.js';
 import { SHIPPED_OPENAPI } from './_server.js';
 import { issueGrants, StoreLoad } from './_store-load.js';
+import { until } from './_until.js';
+import { spawnWorkers, type Workers } from './_workers.js';
 
 /**
- * "A store outage is a 503, never a crash" (issue 13). The built server (one process, and one with
- * `--workers 2`) runs on a PostgreSQL cluster of the test's own; under refresh and REST load the test terminates every backend of the server
- * again and again, then stops the cluster (fast, then as a crash) and starts it again. The process
- * must not exit, every answer must be a 2xx, a 4xx or a 503 with Retry-After, no request may hang,
- * the service must come back by itself within seconds, and a refresh token answered 503 must still work
- * (with rotation_limit 2, for a COMMIT the crash cut: see below).
+ * "A store outage is a 503, never a crash". The built server (one process, and one with
+ * `--workers 2`) runs on a PostgreSQL cluster of the test's own. The workers start while the cluster
+ * is down; then every backend is terminated while the servers are idle, and again and again under
+ * refresh and REST load; then the cluster is stopped (fast, then as a crash) and started again.
+ * No process may exit (each worker keeps its pid, the primary never says "worker exited"), every
+ * answer must be a 2xx, a 4xx or a 503 with Retry-After, no request may hang, the service must
+ * come back by itself within seconds, and a refresh token answered 503 must still work (with
+ * rotation_limit 2, for a COMMIT the crash cut: see below).
  */
 const unavailable = clusterUnavailable();
 const TERMINATIONS = 6;
+/** Answers a client sees of each outage (503s) or of the service between two (2xx) before the next step. */
+const SEEN = 20;
 
 describe(
-  'PostgreSQL outages under load: terminated backends, a stopped and a crashed cluster',
-  {
-    skip: unavailable !== undefined && process.env.CI !== 'true' ? unavailable : false,
-  },
+  'PostgreSQL outages under load: workers started while it is down, terminated backends, a stopped and a crashed cluster',
+  { skip: unavailable !== undefined && process.env.CI !== 'true' ? unavailable : false },
   () => {
     let cluster: Cluster;
+    let env: Record<string, string>;
     let server: ServerProcess;
-    /** `serve --workers 2`: its workers died too (issue 13), the primary replacing them. */
-    let workers: ServerProcess;
+    let workers: Workers;
+    let workerPids: number[];
     let load: StoreLoad;
 
     before(async () => {
       if (unavailable) throw new Error(unavailable);
       cluster = await initCluster();
-      const env = {
+      env = {
         DATABASE_URL: cluster.url,
         ISSUER: 'http://gatehouse.test',
         OPENAPI_PATH: SHIPPED_OPENAPI,
@@ -45,15 +46,7 @@ describe(
         RATE_LIMIT_TOKEN_ADDRESS: '100000/s',
       };
       assert.equal(await runCli(['migrate'], env, { out: () => {}, err: () => {} }), 0);
-      // A COMMIT cut by a terminated backend is settled by asking the database (store/postgres/in-doubt.ts,
-      // postgres-commit-in-doubt.test.ts); one cut by the crash (`stop -m immediate`) is not, since its
-      // transaction id may be given out again after the restart, and is answered 503 although the token
-      // may have rotated (docs/deployment.md): rotation_limit 2 is what a client needs to retry it.
-      const { authorization, grants } = await issueGrants(env, 12, ['--rotation-limit', '2']);
       server = await spawnServer(env);
-      workers = await spawnWorkers(env, 2);
-      const urls = [server.url, workers.url];
-      load = new StoreLoad({ urls, env, chains: 8, writers: 4 }, authorization, grants);
     });
     after(async () => {
       await load?.stop();
@@ -61,31 +54,69 @@ describe(
       await cluster?.destroy();
     });
 
-    it('answers only 2xx, 4xx or 503 with Retry-After, never exits, and comes back by itself each time', async (t) => {
-      load.start();
-      await sleep(1000);
-      const figures: Record<string, number | string> = {};
+    it('a worker that starts while PostgreSQL is down waits for it and serves once it is back: no worker exits', async () => {
+      workers = await spawnWorkers(env, 2);
+      // The primary has prepared the store and forks now: the workers' first queries find it gone.
+      await cluster.stop('fast');
+      const started = (pid: number): boolean => workers.waiting().has(pid) || workers.listening().has(pid);
+      const seen = (): string => workers.output().slice(-3000);
+      try {
+        await until(
+          () =>
+            /worker exited/.test(workers.output()) || (workers.pids().length === 2 && workers.pids().every(started)),
+          seen,
+        );
+        assert.doesNotMatch(workers.output(), /worker exited/);
+        assert.ok(workers.waiting().size > 0, `a worker waited for the store: ${seen()}`);
+        workerPids = workers.pids();
+      } finally {
+        await cluster.start();
+      }
+      await until(() => workerPids.every((pid) => workers.listening().has(pid)), seen);
+      assert.deepEqual(workers.pids(), workerPids, 'the same workers, none replaced');
+    });
 
+    it('answers only 2xx, 4xx or 503 with Retry-After, never exits, and comes back by itself each time', async (t) => {
+      // A COMMIT cut by a terminated backend is settled by asking the database (store/postgres/in-doubt.ts,
+      // postgres-commit-in-doubt.test.ts); one cut by the crash (`stop -m immediate`) is not, since its
+      // transaction id may be given out again after the restart, and is answered 503 although the token
+      // may have rotated (docs/deployment.md): rotation_limit 2 is what a client needs to retry it.
+      const { authorization, grants } = await issueGrants(env, 12, ['--rotation-limit', '2']);
+      const figures: Record<string, number | string> = {};
+      // Idle: the pooled connections a few readiness probes opened on every process are killed while
+      // no request holds them.
+      const urls = [server.url, workers.url];
+      await Promise.all(urls.flatMap((url) => Array.from({ length: 4 }, () => fetch(`${url}/health/ready`))));
+      figures.backendsTerminatedIdle = await cluster.terminateBackends();
+      load = new StoreLoad({ urls, env, chains: 8, writers: 4 }, authorization, grants);
+      load.start();
+      await until(
+        () => load.count(200) >= SEEN,
+        () => `the load runs: ${load.faults.join('; ')}`,
+      );
+
+      // Busy: terminated again once clients were served again since the last time.
       let terminated = 0;
       const terminationsFrom = Date.now();
       for (let i = 0; i < TERMINATIONS; i++) {
+        const at = Date.now();
         terminated += await cluster.terminateBackends();
-        await sleep(400);
+        await until(() => served(load, at) >= SEEN, 'served again after the terminations');
       }
-      figures.backendsTerminated = terminated;
+      figures.backendsTerminatedBusy = terminated;
       figures.answersDuringTerminations = load.answers.filter((a) => a.at >= terminationsFrom).length;
       figures.unavailableDuringTerminations = load.count(503, terminationsFrom);
 
       for (const mode of ['fast', 'immediate'] as const) {
         const down = Date.now();
         await cluster.stop(mode);
-        await sleep(1500);
+        await until(() => load.count(503, down) >= SEEN, `clients see the ${mode} stop as 503s`);
         await cluster.start();
         const up = Date.now();
         figures[`${mode}StopOutageMs`] = up - down;
         figures[`${mode}StopBackAfterStartMs`] = await load.waitForService(up, 10_000);
         figures[`${mode}Stop503s`] = load.count(503, down);
-        await sleep(1000);
+        await until(() => served(load, up) >= SEEN, 'served again');
       }
       await load.stop();
 
@@ -99,16 +130,16 @@ describe(
       t.diagnostic(JSON.stringify(figures));
 
       assert.equal(server.child.exitCode, null, `the server exited: ${server.output()}`);
-      assert.equal(workers.child.exitCode, null, `the workers' primary exited: ${workers.output()}`);
+      assert.equal(workers.group.child.exitCode, null, `the workers' primary exited: ${workers.output()}`);
       assert.doesNotMatch(workers.output(), /worker exited/);
+      assert.deepEqual(workers.pids(), workerPids, 'the same workers, none replaced');
       assert.deepEqual(load.faults, []);
       assert.ok(terminated > 0, 'backends were terminated');
-      assert.ok(load.count(503) > 0, 'the outages were seen as 503');
       assert.ok(load.retriedAfter503 > 0, 'a refresh token answered 503 was presented again and worked');
       for (const mode of ['fast', 'immediate'])
         assert.ok((figures[`${mode}StopBackAfterStartMs`] as number) < 5000, `${mode}: back within 5 s`);
-      for (const node of [server, workers])
-        assert.doesNotMatch(node.output(), /Unhandled 'error' event|Connection terminated unexpectedly/);
+      for (const node of [server.output(), workers.output()])
+        assert.doesNotMatch(node, /Unhandled 'error' event|Connection terminated unexpectedly/);
     });
 
     it('afterwards, nothing answered is lost: every chain’s newest refresh token works, every record created reads back', async () => {
@@ -117,36 +148,9 @@ describe(
   },
 );
 
-/**
- * `gatehouse serve --workers N` on a free port, once it answers. Its workers log nothing at start,
- * so readiness is an answer of the metadata endpoint.
- */
-async function spawnWorkers(env: Record<string, string>, count: number): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [GATEHOUSE_BIN, 'serve', '--workers', String(count)], {
-    env: childEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMITS: 'off', ...env, PORT: String(port) }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async (): Promise<void> => {
-    if (child.exitCode !== null) return;
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-  };
-  for (const deadline = Date.now() + 20_000; ; await sleep(100)) {
-    if (child.exitCode !== null) throw new Error(`gatehouse serve --workers exited: ${output}`);
-    const ready = await fetch(`${url}/.well-known/oauth-authorization-server`).catch(() => undefined);
-    if (ready?.status === 200) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`gatehouse serve --workers did not answer within 20 s: ${output}`);
-    }
-  }
-  return { url, child, output: () => output, stop };
-}
+/** How many 2xx answers the load had since `from`. */
+const served = (load: StoreLoad, from: number): number =>
+  load.answers.filter((a) => a.at >= from && a.status < 300).length;
 
 /** A node's `gatehouse_store_commits_in_doubt_total` series, read off its /metrics (loopback may scrape). */
 async function commitsInDoubt(url: string): Promise<string> {

@@ -5,7 +5,7 @@ import { readUpstreamsFile } from '../federation/administration.js';
 import type { ServerConfig } from '../config.js';
 import { serverLoggerOptions } from '../http/log-redaction.js';
 import { recordServedIssuer } from '../oauth/discovery/index.js';
-import { createContext, startServer, type StartOptions } from '../server.js';
+import { createContext, startServer, type RunningServer, type StartOptions } from '../server.js';
 import { openStore } from '../store/open.js';
 import { startTracing } from '../telemetry/start.js';
 import { sqliteFilename } from '../store/sqlite-location.js';
@@ -16,6 +16,7 @@ import { DemoFlows } from '../pages/demo-flows.js';
 import { parseCommand, UsageError, type CommandDeclaration } from './declaration.js';
 import type { CliIo } from './run.js';
 import { watchStopSignals } from './stop-signals.js';
+import { startWaitingForStore } from './worker-start.js';
 
 export const SERVE = {
   name: 'serve',
@@ -130,14 +131,24 @@ interface ServeOptions {
 async function serveUntilStopped(config: ServerConfig, io: CliIo, options: ServeOptions): Promise<number> {
   // Watched from the start: a signal while the store opens stops the server as soon as it is up.
   let inFlight = (): number => 0;
-  const stop = watchStopSignals(pino(serverLoggerOptions(config.logLevel)), { inFlight: () => inFlight() });
+  const log = pino(serverLoggerOptions(config.logLevel));
+  const stop = watchStopSignals(log, { inFlight: () => inFlight() });
+  const stopped = new AbortController();
+  void stop.requested.then(() => stopped.abort());
   const demo = options.demo ? new DemoFlows() : undefined;
   try {
     // Before the routes are registered: they are wrapped in spans only when tracing is on.
     const tracing = await startTracing(config.tracing);
-    const server = await startServer(startOptions(config, options, demo)).catch((error: unknown) => {
-      throw listenErrorHint(error, config.host, config.port) ?? error;
-    });
+    const start = (): Promise<RunningServer> =>
+      startServer(startOptions(config, options, demo)).catch((error: unknown) => {
+        throw listenErrorHint(error, config.host, config.port) ?? error;
+      });
+    // A worker waits out a store outage (./worker-start.ts); one process alone stops with the error.
+    const server = cluster.isWorker ? await startWaitingForStore(start, log, stopped.signal) : await start();
+    if (server === undefined) {
+      await tracing.shutdown();
+      return 0;
+    }
     inFlight = () => server.app.drain.inFlight;
     // Workers serve the demo's callback page; the primary made the demo data and printed the request.
     if (demo && !cluster.isWorker) await ensureDemoClient(server.context, (line) => io.out(line), demo);
