@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,8 @@ import { EXIT_CODES, FileTokenStore, runLoginCli, type CliIo } from '@gatehouse/
 import { UserAgent } from './_browser.js';
 import { grantIdOf, startGatehouse, type Gatehouse } from './_gatehouse.js';
 import { isRefresh } from './_proxy.js';
+import { runInGroup } from '../../server/test/_processes.js';
+import { until } from '../../server/test/_until.js';
 
 interface Run {
   readonly code: number;
@@ -81,7 +82,10 @@ describe('gatehouse-login', () => {
       ['login', '--issuer', gatehouse.issuer, '--client-id', clientId, '--scope', 'contacts:read contacts:write'],
       io,
     );
-    while (io.lines.out.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(
+      () => io.lines.out.length > 0,
+      () => `the CLI prints the URL: ${io.lines.err.join('\n')}`,
+    );
     const mark = gatehouse.proxy.exchanges.length;
     const callback = await new UserAgent().authorize(io.lines.out[0] ?? '', { decision });
     assert.match(callback, /^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
@@ -251,7 +255,10 @@ describe('gatehouse-login', () => {
         },
       };
       const running = runLoginCli(['login', '--device', '--issuer', gatehouse.issuer, '--client-id', 'tv'], io);
-      while (io.lines.out.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await until(
+        () => io.lines.out.length > 0,
+        () => `the CLI prints the URL: ${io.lines.err.join('\n')}`,
+      );
       const userCode = /enter the code: ([A-Z]{4}-[A-Z]{4})/.exec(io.lines.err.join('\n'))?.[1];
       assert.ok(userCode, io.lines.err.join('\n'));
       assert.equal(io.lines.out[0], `${gatehouse.issuer}/device?user_code=${userCode}`);
@@ -326,21 +333,20 @@ describe('gatehouse-login', () => {
     }
   });
 
-  test('the bin runs as a process and exits with the documented codes', () => {
+  test('the bin runs as a process and exits with the documented codes', async () => {
     const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
     const empty = mkdtempSync(join(tmpdir(), 'gatehouse-login-'));
     try {
       const node = (...args: string[]) =>
-        spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@gatehouse/source', main, ...args], {
+        runInGroup(process.execPath, ['--import', 'tsx', '--conditions=@gatehouse/source', main, ...args], {
           env: { ...process.env, GATEHOUSE_CONFIG_DIR: empty },
-          encoding: 'utf8',
         });
-      const help = node('--help');
-      assert.equal(help.status, 0);
-      assert.match(help.stdout, /Exit codes: 0 ok/);
-      const token = node('token');
-      assert.equal(token.status, EXIT_CODES.reauthenticate);
-      assert.match(token.stderr, /Not logged in/);
+      const help = await node('--help');
+      assert.equal(help.code, 0);
+      assert.match(help.out, /Exit codes: 0 ok/);
+      const token = await node('token');
+      assert.equal(token.code, EXIT_CODES.reauthenticate);
+      assert.match(token.err, /Not logged in/);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { TokenStoreError } from '@gatehouse/client';
 import { withFileLock } from '@gatehouse/client/node';
+import { runInGroup } from '../../server/test/_processes.js';
+import { until } from '../../server/test/_until.js';
 
 const HOLDER = fileURLToPath(new URL('./_lock-holder.ts', import.meta.url));
 const CLIENT_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -61,12 +61,14 @@ describe('withFileLock: an exclusive lock file between processes', () => {
   });
 
   test('a lock whose holder process crashed is taken over at once, not after the stale time', async () => {
-    const { stdout } = await promisify(execFile)(
+    const holder = await runInGroup(
       process.execPath,
       ['--conditions=@gatehouse/source', '--import', 'tsx', HOLDER, lockPath],
-      { cwd: CLIENT_DIR },
+      {
+        cwd: CLIENT_DIR,
+      },
     );
-    assert.equal(stdout, 'held\n');
+    assert.equal(holder.out, 'held\n', holder.err);
     assert.ok(existsSync(lockPath), 'the crashed holder left its lock file');
     const started = Date.now();
     const result = await withFileLock(lockPath, async () => 'ran', { staleMs: 60_000, timeoutMs: 5000 });
@@ -105,12 +107,13 @@ describe('withFileLock: an exclusive lock file between processes', () => {
       lockPath,
       async () => {
         events.push('first in');
+        // Busy four times the stale time: the scenario's length, not a wait for something.
         await sleep(1200);
         events.push('first out');
       },
       { staleMs: 300 },
     );
-    await sleep(50);
+    await until(() => events.includes('first in'), 'the first holder has the lock');
     const second = withFileLock(lockPath, async () => void events.push('second in'), { staleMs: 300 });
     await Promise.all([first, second]);
     assert.deepEqual(events, ['first in', 'first out', 'second in']);

@@ -4,7 +4,6 @@
  * token presented twice revokes the family.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +14,7 @@ import { ReauthenticationRequired, TokenManager, type TokenStore } from '@gateho
 import { FileTokenStore } from '@gatehouse/client/node';
 import { CALLBACK, startGatehouse, type Gatehouse } from './_gatehouse.js';
 import { isRefresh } from './_proxy.js';
+import { spawnGroup } from '../../server/test/_processes.js';
 import type { WorkerReport } from './_refresh-worker.js';
 
 const WORKER = fileURLToPath(new URL('./_refresh-worker.ts', import.meta.url));
@@ -31,35 +31,22 @@ interface Worker {
   start(deadline: number): Promise<WorkerReport>;
 }
 
-function spawnWorker(env: Record<string, string>): Promise<Worker> {
-  return new Promise((resolveReady, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@gatehouse/source', '--import', 'tsx', WORKER], {
-      cwd: CLIENT_DIR,
-      env: { ...process.env, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    const exited = new Promise<WorkerReport>((resolve, rejectExit) => {
-      child.on('exit', (code) => {
-        if (code === 0) resolve(JSON.parse(out.slice(out.indexOf('\n') + 1)) as WorkerReport);
-        else rejectExit(new Error(`worker exited with ${code}: ${err}`));
-      });
-    });
-    exited.catch(reject);
-    child.on('error', reject);
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      if (out.startsWith('ready\n'))
-        resolveReady({
-          start(deadline) {
-            child.stdin.end(String(deadline));
-            return exited;
-          },
-        });
-    });
+async function spawnWorker(env: Record<string, string>): Promise<Worker> {
+  const worker = spawnGroup(process.execPath, ['--conditions=@gatehouse/source', '--import', 'tsx', WORKER], {
+    cwd: CLIENT_DIR,
+    env: { ...process.env, ...env },
+    stdin: true,
   });
+  await worker.waitForOutput(/^ready\n/, 'the worker is set up', 60_000);
+  return {
+    async start(deadline) {
+      worker.child.stdin?.end(String(deadline));
+      const { code } = await worker.closed;
+      const out = worker.stdout();
+      if (code !== 0) throw new Error(`worker exited with ${code}: ${worker.output()}`);
+      return JSON.parse(out.slice(out.indexOf('\n') + 1)) as WorkerReport;
+    },
+  };
 }
 
 describe('FileTokenStore shared by processes, against Gatehouse (rotation_limit 1, no replay window, real time)', () => {

@@ -1,15 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { addUser, issueOperatorGrant, registerClient, startServer, type RunningServer } from '@gatehouse/server';
+import { runInGroup } from '../../server/test/_processes.js';
 import { storePremadeSigningKeys } from '../../server/test/_signing-keys.js';
 
 const CLI = fileURLToPath(new URL('../../server/src/cli/main.ts', import.meta.url));
-const run = promisify(execFile);
 
 export interface Gatehouse {
   readonly issuer: string;
@@ -78,14 +76,15 @@ export async function startGatehouse({ api }: { api?: string } = {}): Promise<Ga
       return issueOperatorGrant(server.context, clientId, 'alice', scope);
     },
     async cli(...argv) {
-      const { stdout } = await run(
+      const ran = await runInGroup(
         process.execPath,
         ['--import', 'tsx', '--conditions=@gatehouse/source', CLI, ...argv],
         {
           env: { ...process.env, DATABASE_URL: databaseUrl, ISSUER: issuer },
         },
       );
-      return stdout;
+      if (ran.code !== 0) throw new Error(`gatehouse ${argv.join(' ')} failed (${ran.code}): ${ran.err}`);
+      return ran.out;
     },
     async close() {
       await server.close();

@@ -1,16 +1,29 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { createPostgresSchema } from '../../server/test/_dialects.js';
+import { runInGroup, spawnGroup, type GroupOptions } from '../../server/test/_processes.js';
 import { SHIPPED_OPENAPI, startGatehouse, type Gatehouse } from './_gatehouse.js';
 
-const run = promisify(execFile);
+/**
+ * A command run to its end in a process group of its own (server/test/_processes.ts): its stdout, or
+ * an Error carrying its output when it fails. npm and tsc get three minutes on a busy machine.
+ */
+async function run(
+  command: string,
+  args: string[],
+  options: GroupOptions & { timeoutMs?: number } = {},
+): Promise<{ stdout: string }> {
+  const ran = await runInGroup(command, args, { timeoutMs: 180_000, ...options });
+  if (ran.code !== 0)
+    throw Object.assign(new Error(`${command} ${args.join(' ')} failed (${ran.code}): ${ran.err}`), {
+      stdout: ran.out,
+    });
+  return { stdout: ran.out };
+}
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures/install/', import.meta.url));
 const PACKAGES = ['contract', 'client', 'resource-server', 'server'] as const;
@@ -39,10 +52,7 @@ describe('the packages, packed with npm pack and installed into an empty project
     assert.equal(tarballs.length, PACKAGES.length);
     // --ignore-scripts: better-sqlite3 would compile from source for minutes; its JavaScript loads
     // without the binary, which is needed only to open a SQLite store.
-    await run(NPM, ['install', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], {
-      cwd: project,
-      timeout: 180_000,
-    });
+    await run(NPM, ['install', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], { cwd: project });
   });
   after(async () => {
     await gatehouse?.close();
@@ -71,28 +81,22 @@ describe('the packages, packed with npm pack and installed into an empty project
     assert.ok(!existsSync(join(project, 'openapi.yaml')), 'the project has no document of its own');
     // PostgreSQL: the install skipped better-sqlite3's build (see before).
     const schema = await createPostgresSchema();
-    const child = spawn(process.execPath, [join(server, 'bin', 'gatehouse.js'), 'serve'], {
+    const served = spawnGroup(process.execPath, [join(server, 'bin', 'gatehouse.js'), 'serve'], {
       cwd: project,
       env: { ...process.env, NODE_OPTIONS: '', PORT: '0', DATABASE_URL: schema.url, LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const died = once(child, 'exit').then(([code]) => new Error(`gatehouse serve exited with ${String(code)}`));
     try {
-      let printed = '';
-      let url: string | undefined;
-      while (url === undefined) {
-        const next = await Promise.race([once(child.stdout, 'data') as Promise<[Buffer]>, died]);
-        if (next instanceof Error) throw next;
-        printed += next[0].toString();
-        url = /listening on (\S+),/.exec(printed)?.[1];
-      }
+      const [, url] = await served.waitForOutput(
+        /listening on (\S+),/,
+        'the installed gatehouse serve listens',
+        60_000,
+      );
       const response = await fetch(`${url}/v2/openapi.json`);
       assert.equal(response.status, 200);
-      const served = (await response.json()) as { paths: Record<string, unknown> };
-      assert.ok('/contacts' in served.paths);
+      const document = (await response.json()) as { paths: Record<string, unknown> };
+      assert.ok('/contacts' in document.paths);
     } finally {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await died;
+      await served.stop();
       await schema.drop();
     }
   });

@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
 import { runCli } from '../src/cli/run.js';
-import { childEnv } from './_processes.js';
+import { childEnv, runInGroup } from './_processes.js';
 
 export interface CliRun {
   readonly code: number;
@@ -28,7 +27,7 @@ export async function runCliCaptured(
  * Runs `file` (a built script of the CLI) as a child process with the operator's variables of this
  * process removed, so that only `env` configures it.
  */
-export function runNodeScript(
+export async function runNodeScript(
   file: string,
   argv: string[],
   { cwd, env = {} }: { cwd?: string; env?: Record<string, string> } = {},
@@ -36,10 +35,7 @@ export function runNodeScript(
   const base = childEnv(env);
   for (const name of ['DATABASE_URL', 'ISSUER', 'PORT', 'KEY_ENCRYPTION_KEY', 'AUTO_MIGRATE', 'OPENAPI_PATH'])
     if (!(name in env)) delete base[name];
-  return new Promise((resolve) => {
-    execFile(process.execPath, [file, ...argv], { cwd, env: base, timeout: 30_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-      resolve({ code, out: stdout, err: stderr });
-    });
-  });
+  const { code, out, err } = await runInGroup(process.execPath, [file, ...argv], { cwd, env: base, timeoutMs: 30_000 });
+  // null: killed, by its time limit or a signal.
+  return { code: code ?? 1, out, err };
 }

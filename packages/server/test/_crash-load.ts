@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import diagnostics from 'node:diagnostics_channel';
-import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from '../src/cli/run.js';
 import { freshDatabase, type Dialect } from './_dialects.js';
@@ -129,6 +128,7 @@ export class CrashRun {
     const records = this.created.size + REST_WORKERS;
     const progressing = (): boolean => !this.#loadFailed && Date.now() - started < 60_000;
     while ((this.outcomes.refreshes < refreshes || this.created.size < records) && progressing()) await sleep(10);
+    // Then a random while more: the kill's moment is the fault, not a wait for something.
     await sleep(Math.floor(Math.random() * 500));
     return Date.now() - started;
   }
@@ -272,8 +272,8 @@ export class CrashRun {
   async #kill(afterMs: number): Promise<Kill> {
     const dying = this.#server as ServerProcess;
     this.#server = undefined;
-    dying.child.kill('SIGKILL');
-    if (dying.child.exitCode === null && dying.child.signalCode === null) await once(dying.child, 'exit');
+    dying.group.kill();
+    await dying.group.exited;
     const traffic = this.#traffic.get(dying) as Traffic;
     while (traffic.pending > 0) await sleep(10);
     const kill = { afterMs, refreshesCutOff: traffic.refreshesCutOff, writesCutOff: traffic.writesCutOff };

@@ -1,9 +1,8 @@
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { freePort, POSTGRES_BIN, tempFolder } from './_pg-cluster.js';
+import { runInGroup, spawnGroup, type ProcessGroup } from './_processes.js';
 
 /**
  * A Patroni-managed PostgreSQL pair of the test's own (Debian's `patroni` and `etcd-server`): one
@@ -15,7 +14,6 @@ export const PATRONI_BIN = process.env.PATRONI_BIN ?? '/usr/bin/patroni';
 export const PATRONICTL_BIN = process.env.PATRONICTL_BIN ?? '/usr/bin/patronictl';
 export const ETCD_BIN = process.env.ETCD_BIN ?? '/usr/bin/etcd';
 
-const run = promisify(execFile);
 const asRoot = process.getuid?.() === 0;
 
 /** Why a Patroni pair cannot be made here, or undefined. Under CI=true the suites fail instead of skipping. */
@@ -101,15 +99,13 @@ export async function startPatroniPair(): Promise<PatroniPair> {
     await freePort(),
     await freePort(),
   ] as [number, number, number, number, number, number];
-  const children: ChildProcess[] = [];
+  const children: ProcessGroup[] = [];
   let output = '';
-  const start = (bin: string, args: string[]): ChildProcess => {
+  const start = (bin: string, args: string[]): ProcessGroup => {
     const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
-    const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    children.push(child);
-    return child;
+    const group = spawnGroup(file, argv);
+    children.push(group);
+    return group;
   };
   const peer = `http://127.0.0.1:${etcdPeer}`;
   const client = `http://127.0.0.1:${etcdClient}`;
@@ -167,11 +163,13 @@ ${self.output().slice(-3000)}`);
       const [file, argv] = asRoot
         ? ['runuser', ['-u', 'postgres', '--', PATRONICTL_BIN, ...args]]
         : [PATRONICTL_BIN, args];
-      const { stdout } = await run(file, argv, { timeout: 60_000 });
-      output += stdout;
+      const ran = await runInGroup(file, argv, { timeoutMs: 60_000 });
+      output += ran.out;
+      if (ran.code !== 0) throw new Error(`patronictl switchover failed (${ran.code}): ${ran.out}${ran.err}`);
     },
     output: () =>
       output +
+      children.map((group) => group.output()).join('') +
       configs
         .map(([name]) => join(dir, `${name}-data`, 'log'))
         .filter(existsSync)
@@ -180,13 +178,9 @@ ${self.output().slice(-3000)}`);
     async destroy() {
       // Patroni first (each stops its PostgreSQL), then etcd.
       const [etcd, ...nodes] = children;
-      const stop = async (child: ChildProcess | undefined): Promise<void> => {
-        if (!child || child.exitCode !== null || child.signalCode !== null) return;
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await Promise.race([exited, sleep(15_000)]);
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      };
+      // SIGTERM to the leader (runuser passes it on): Patroni then stops its PostgreSQL itself.
+      const stop = async (group: ProcessGroup | undefined): Promise<void> =>
+        void (await group?.stop({ graceMs: 15_000 }));
       await Promise.all(nodes.map(stop));
       // A PostgreSQL its Patroni left running (stopped in the middle of a restart) is stopped here.
       for (const [name] of configs) {
@@ -194,12 +188,10 @@ ${self.output().slice(-3000)}`);
         if (!existsSync(join(data, 'postmaster.pid'))) continue;
         const args = ['-D', data, '-m', 'immediate', '-w', 'stop'];
         const pgCtl = join(POSTGRES_BIN, 'pg_ctl');
-        await run(
+        await runInGroup(
           ...((asRoot ? ['runuser', ['-u', 'postgres', '--', pgCtl, ...args]] : [pgCtl, args]) as [string, string[]]),
-          {
-            timeout: 30_000,
-          },
-        ).catch(() => {});
+          { timeoutMs: 30_000 },
+        );
       }
       await stop(etcd);
       rmSync(dir, { recursive: true, force: true });
@@ -211,7 +203,7 @@ ${self.output().slice(-3000)}`);
     if ((await self.members()).some((m) => m.role === 'leader' && m.state === 'running')) break;
     if (Date.now() > deadline) {
       await self.destroy();
-      throw new Error(`node1 did not lead within 60 s: ${output.slice(-3000)}`);
+      throw new Error(`node1 did not lead within 60 s: ${self.output().slice(-3000)}`);
     }
   }
   start(PATRONI_BIN, [join(dir, 'node2.yml')]);

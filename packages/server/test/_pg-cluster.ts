@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync, appendFileSync } from 'node:fs';
+import { appendFileSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
+import { forget, runInGroup, track } from './_processes.js';
 
 /**
  * PostgreSQL clusters of the test's own, in a temporary folder on a free port: the outage and
@@ -20,14 +19,15 @@ export function clusterUnavailable(): string | undefined {
   return undefined;
 }
 
-const run = promisify(execFile);
 const asRoot = process.getuid?.() === 0;
 
 async function pgBin(name: string, args: string[]): Promise<string> {
   const bin = join(POSTGRES_BIN, name);
   const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
-  const { stdout } = await run(file, argv, { timeout: 60_000 });
-  return stdout;
+  // pg_ctl start leaves the postmaster in a session of its own (setsid): ending pg_ctl's group spares it.
+  const ran = await runInGroup(file, argv, { timeoutMs: 60_000 });
+  if (ran.code !== 0) throw new Error(`${name} ${args.join(' ')} failed (${ran.code}): ${ran.err}${ran.out}`);
+  return ran.out;
 }
 
 export async function freePort(): Promise<number> {
@@ -63,6 +63,7 @@ const SETTINGS = ['-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'max_co
 function cluster(dir: string, port: number, extra: string[] = []): Cluster {
   const data = join(dir, 'data');
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let postmaster: number | undefined;
   const options = ['-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', ...SETTINGS, ...extra].join(' ');
   const self: Cluster = {
     port,
@@ -71,9 +72,13 @@ function cluster(dir: string, port: number, extra: string[] = []): Cluster {
     url,
     async start() {
       await pgBin('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '30', 'start']);
+      postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      // Its own process group: killed with it should the test process end without stopping it.
+      track(postmaster, 'postgres', ['-D', data]);
     },
     async stop(mode = 'fast') {
       await pgBin('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '30', 'stop']);
+      if (postmaster !== undefined) forget(postmaster);
     },
     async promote() {
       await pgBin('pg_ctl', ['-D', data, '-w', '-t', '30', 'promote']);
@@ -111,8 +116,11 @@ export async function tempFolder(prefix = 'gatehouse-pg-'): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   if (asRoot) {
     if (!postgresIds) {
-      const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
-      postgresIds = [Number(uid.stdout.trim()), Number(gid.stdout.trim())];
+      const [uid, gid] = await Promise.all([
+        runInGroup('id', ['-u', 'postgres']),
+        runInGroup('id', ['-g', 'postgres']),
+      ]);
+      postgresIds = [Number(uid.out.trim()), Number(gid.out.trim())];
     }
     chownSync(dir, ...postgresIds);
   }

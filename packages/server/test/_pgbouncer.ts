@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort, tempFolder } from './_pg-cluster.js';
+import { spawnGroup } from './_processes.js';
 
 /**
  * A PgBouncer of the test's own (Debian's `pgbouncer`, PGBOUNCER_BIN to override) in transaction
@@ -65,13 +65,10 @@ export async function startPgBouncer(host: string, { poolSize = 8 } = {}): Promi
   const [file, argv] = asRoot
     ? ['runuser', ['-u', 'postgres', '--', PGBOUNCER_BIN, iniPath]]
     : [PGBOUNCER_BIN, [iniPath]];
-  const child: ChildProcess = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const group = spawnGroup(file, argv);
   const log = (): string => {
     const file = join(dir, 'log');
-    return `${output}${existsSync(file) ? readFileSync(file, 'utf8') : ''}`;
+    return `${group.output()}${existsSync(file) ? readFileSync(file, 'utf8') : ''}`;
   };
   async function admin<R extends pg.QueryResultRow>(text: string): Promise<R[]> {
     const client = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/pgbouncer` });
@@ -84,7 +81,7 @@ export async function startPgBouncer(host: string, { poolSize = 8 } = {}): Promi
     }
   }
   for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`pgbouncer exited with ${child.exitCode}: ${log()}`);
+    if (group.child.exitCode !== null) throw new Error(`pgbouncer exited with ${group.child.exitCode}: ${log()}`);
     try {
       await admin('SHOW VERSION');
       break;
@@ -103,13 +100,8 @@ export async function startPgBouncer(host: string, { poolSize = 8 } = {}): Promi
     show: (what) => admin(`SHOW ${what}`),
     log,
     async destroy() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        // runuser passes the signal on to pgbouncer.
-        child.kill('SIGTERM');
-        await Promise.race([exited, sleep(5000)]);
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      }
+      // runuser passes the SIGTERM on to pgbouncer; whatever is left after 5 s goes with the group.
+      await group.stop({ graceMs: 5000 });
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -26,8 +26,12 @@ export interface ProcessGroup {
   readonly pid: number;
   /** Everything the process (and its group, on the same pipes) wrote to stdout and stderr so far. */
   output(): string;
+  /** What it wrote to stdout alone. */
+  stdout(): string;
   /** The leading process's exit. */
   readonly exited: Promise<Exit>;
+  /** Its exit and the end of its output (every process holding its pipes closed them): the output is complete. */
+  readonly closed: Promise<Exit>;
   /** The first match of `pattern` in the output, once it appears; rejects if the leader exits first or after `timeoutMs`. */
   waitForOutput(pattern: RegExp, what: string, timeoutMs?: number): Promise<RegExpExecArray>;
   /** Sends `signal` to every process of the group, as a terminal does at Ctrl-C. */
@@ -41,6 +45,10 @@ export interface ProcessGroup {
 export interface GroupOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
+  /** An IPC channel to the child (child.send, 'message'), for a Node script the test drives. */
+  readonly ipc?: boolean;
+  /** Its stdin a pipe (child.stdin) rather than nothing. */
+  readonly stdin?: boolean;
 }
 
 const groups = new Map<number, string>();
@@ -64,13 +72,18 @@ export function groupIsRunning(pid: number): boolean {
   }
 }
 
-function track(pid: number, command: string, args: readonly string[]): void {
+/**
+ * Notes a process group the test must end if it does not: started here, or a daemon's own group (a
+ * postmaster, which pg_ctl detaches into a session of its own) that the test stops itself.
+ */
+export function track(pid: number, command: string, args: readonly string[] = []): void {
   watchExit();
   groups.set(pid, [command, ...args].join(' '));
   if (registry !== undefined) writeFileSync(join(registry, String(pid)), groups.get(pid) as string);
 }
 
-function forget(pid: number): void {
+/** The group ended (or was ended): nothing to kill at exit. */
+export function forget(pid: number): void {
   groups.delete(pid);
   if (registry !== undefined) rmSync(join(registry, String(pid)), { force: true });
 }
@@ -97,25 +110,33 @@ export function spawnGroup(command: string, args: readonly string[], options: Gr
     cwd: options.cwd,
     env: options.env ?? process.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(options.ipc ? ['ipc' as const] : [])],
   });
   if (child.pid === undefined) throw new Error(`could not start ${command}`);
   const pid = child.pid;
   track(pid, command, args);
   let output = '';
+  let stdout = '';
   const watchers = new Set<() => void>();
   const notify = (): void => watchers.forEach((watcher) => watcher());
   const collect = (chunk: Buffer): void => {
     output += chunk.toString();
     notify();
   };
-  child.stdout?.on('data', collect);
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    collect(chunk);
+  });
   child.stderr?.on('data', collect);
   const exited = new Promise<Exit>((resolve) => {
     child.once('exit', (code, signal) => {
       resolve({ code, signal });
       notify();
     });
+    child.once('error', () => resolve({ code: null, signal: null }));
+  });
+  const closed = new Promise<Exit>((resolve) => {
+    child.once('close', (code, signal) => resolve({ code, signal }));
     child.once('error', () => resolve({ code: null, signal: null }));
   });
   const kill = (): void => {
@@ -127,7 +148,9 @@ export function spawnGroup(command: string, args: readonly string[], options: Gr
     child,
     pid,
     output: () => output,
+    stdout: () => stdout,
     exited,
+    closed,
     waitForOutput: (pattern, what, timeoutMs = 30_000) =>
       new Promise((resolve, reject) => {
         const check = (): void => {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -8,8 +7,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from '../src/cli/run.js';
 import { freshDatabase, type Dialect } from './_dialects.js';
-import { childEnv, GATEHOUSE_BIN } from './_processes.js';
+import { childEnv, GATEHOUSE_BIN, spawnGroup, type ProcessGroup } from './_processes.js';
 import { basicAuthorization, SHIPPED_OPENAPI } from './_server.js';
+import { until } from './_until.js';
 
 /** The harness of clean-stop.test.ts: a database with refresh chains, servers in process groups, load. */
 
@@ -71,15 +71,9 @@ export function sqliteLeftovers(file: string | undefined): string[] {
   return [`${file}-wal`, `${file}-shm`].filter((f) => existsSync(f));
 }
 
-/** A process group led by `child`, as a terminal's foreground job: a signal to -pid reaches every member. */
-export interface Group {
-  readonly child: ChildProcess;
+/** `gatehouse serve` (or npm running it) leading a process group, as a terminal's foreground job. */
+export interface Group extends ProcessGroup {
   readonly url: string;
-  output(): string;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Signals every process of the group, as the terminal does at Ctrl-C. */
-  signal(signal: NodeJS.Signals): void;
-  kill(): void;
 }
 
 /**
@@ -92,39 +86,17 @@ export async function startGroup(
   env: Record<string, string>,
   { cwd, listeners = 1 }: { cwd?: string; listeners?: number } = {},
 ): Promise<Group> {
-  const child = spawn(command, args, {
+  const group = spawnGroup(command, args, {
     cwd,
-    detached: true,
     env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMITS: 'off', ...env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const group: Group = {
-    child,
-    url: '',
-    output: () => output,
-    exited,
-    signal: (signal) => process.kill(-(child.pid as number), signal),
-    kill: () => {
-      try {
-        process.kill(-(child.pid as number), 'SIGKILL');
-      } catch {
-        // The group is gone already.
-      }
-    },
-  };
-  for (const deadline = Date.now() + 30_000; ; await sleep(50)) {
-    const urls = [...output.matchAll(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/g)].map((m) => m[1]);
-    if (urls.length >= listeners) return { ...group, url: urls[0] as string };
-    if (child.exitCode !== null || Date.now() > deadline) {
-      group.kill();
-      throw new Error(`${command} ${args.join(' ')} did not listen: ${output}`);
-    }
+  const listening = new RegExp(`(?:Server listening at (http://127\\.0\\.0\\.1:\\d+)[^]*){${listeners}}`);
+  try {
+    const [, url] = await group.waitForOutput(listening, `${command} ${args.join(' ')} listens`);
+    return { ...group, url: url as string };
+  } catch (error) {
+    group.kill();
+    throw error;
   }
 }
 
@@ -200,7 +172,14 @@ async function refreshOnce(url: string, chains: Chains, lane: number): Promise<s
   }
 }
 
-/** A refresh sent up to half its body over a socket of its own: in flight until `finish`. */
+/** The interim answer a server sends to `Expect: 100-continue` once it holds the request (RFC 9110 §10.1.1). */
+const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
+
+/**
+ * A refresh sent up to half its body over a socket of its own: in flight until `finish`. Resolves
+ * once the server holds it: Node's server answers `Expect: 100-continue` as it hands the request
+ * to the app, which counts it in flight then.
+ */
 export async function refreshHeldInFlight(
   url: string,
   chains: Chains,
@@ -222,17 +201,26 @@ export async function refreshHeldInFlight(
       `Authorization: ${chains.authorization}`,
       'Content-Type: application/x-www-form-urlencoded',
       `Content-Length: ${text.length}`,
+      'Expect: 100-continue',
       '',
-      text.slice(0, 10),
+      '',
     ].join('\r\n'),
   );
+  await until(
+    () => answer.startsWith(CONTINUE),
+    () => `100 Continue: ${answer}`,
+    10_000,
+  );
+  socket.write(text.slice(0, 10));
   return {
-    /** Sends the rest; resolves to all the server wrote back, once it closed the connection. */
+    /** Sends the rest; resolves to all the server wrote back after its 100 Continue, once it closed the connection. */
     async finish() {
       socket.write(text.slice(10));
-      await Promise.race([closed, sleep(10_000)]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
+      clearTimeout(timer);
       socket.destroy();
-      return answer;
+      return answer.slice(CONTINUE.length);
     },
   };
 }

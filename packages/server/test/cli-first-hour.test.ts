@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import {
   existsSync,
@@ -15,7 +14,6 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { registerClient } from '../src/oauth/clients/clients.js';
 import { signEs256Jwt } from '../src/oauth/tokens/jwt.js';
@@ -23,8 +21,9 @@ import { createContext, startServer, type RunningServer } from '../src/server.js
 import { CLI_AUDIT_SINK } from '../src/cli/open-context.js';
 import { openStore } from '../src/store/open.js';
 import { runCliCaptured, runNodeScript } from './_cli.js';
-import { childEnv, GATEHOUSE_BIN, isRunning, spawnServer } from './_processes.js';
+import { childEnv, GATEHOUSE_BIN, isRunning, runInGroup, spawnGroup, spawnServer } from './_processes.js';
 import { ensureTestUser, SHIPPED_OPENAPI } from './_server.js';
+import { until } from './_until.js';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 /** The committed bin, as npm links it. */
@@ -36,12 +35,6 @@ const KEY_ENCRYPTION_KEY = 'k'.repeat(32);
 const mode = (path: string): number => statSync(path).mode & 0o777;
 const refusal = (err: string): { error: string; message: string } =>
   JSON.parse(err.split('\n')[0] as string) as { error: string; message: string };
-
-/** Waits until `done` holds, checking every 50 ms, for at most `ms`. */
-async function until(done: () => boolean, ms: number, what: string): Promise<void> {
-  for (const start = Date.now(); !done(); await sleep(50))
-    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${what}`);
-}
 
 describe('the CLI as a new user meets it', () => {
   let dir: string;
@@ -304,42 +297,34 @@ describe('the CLI as a new user meets it', () => {
         message: 'AUTO_MIGRATE must be true or false, got "maybe"',
       });
       // A terminal: script(1) of util-linux runs the command on a pseudo-terminal.
-      let onTerminal: string;
-      try {
-        onTerminal = execFileSync('script', ['-qec', `'${process.execPath}' '${GATEHOUSE_BIN}' serve`, '/dev/null'], {
-          env: childEnv(env),
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-      } catch (error) {
-        if ((error as { code?: string }).code === 'ENOENT') return t.skip('no script(1) to make a terminal');
-        onTerminal = (error as { stdout: string }).stdout;
-      }
+      const script = `'${process.execPath}' '${GATEHOUSE_BIN}' serve`;
+      const ran = await runInGroup('script', ['-qec', script, '/dev/null'], { env: childEnv(env) });
+      if (ran.code === null && /ENOENT/.test(ran.err)) return t.skip('no script(1) to make a terminal');
+      const onTerminal = ran.out;
       assert.equal(onTerminal.trim(), 'gatehouse: error: AUTO_MIGRATE must be true or false, got "maybe"');
     });
   });
 
   describe('stopping', () => {
     it('SIGTERM to `npx gatehouse serve` stops the server process itself, which logs the requests it drained; it warned once that the keys are in plaintext', async () => {
-      const npx = spawn('npx', ['gatehouse', 'serve'], {
+      const npx = spawnGroup('npx', ['gatehouse', 'serve'], {
         cwd: REPO_ROOT,
         env: childEnv({ DATABASE_URL: `sqlite:${join(dir, 'npx.db')}`, PORT: '0', LOG_LEVEL: 'info' }),
-        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      let output = '';
-      npx.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      npx.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const closed = once(npx.stdout, 'close');
       try {
-        await until(() => /listening on http/.test(output), 30_000, `npx gatehouse serve listens: ${output}`);
-        const pid = Number(/"pid":(\d+)[^\n]*Server listening/.exec(output)?.[1]);
-        assert.ok(pid > 0 && pid !== npx.pid, 'the server runs in a process of its own under npx');
-        npx.kill('SIGTERM');
-        await until(() => !isRunning(pid), 10_000, 'the server process is gone');
-        await closed;
+        // Fastify's own line, which carries the server's pid: it may come after the CLI's "listening on"
+        // (pino writes asynchronously, the CLI's lines synchronously), so it is waited for itself.
+        const [, found] = await npx.waitForOutput(/"pid":(\d+)[^\n]*Server listening/, 'npx gatehouse serve listens');
+        const pid = Number(found);
+        assert.notEqual(pid, npx.pid, 'the server runs in a process of its own under npx');
+        npx.child.kill('SIGTERM');
+        await until(() => !isRunning(pid), 'the server process is gone', 10_000);
+        await npx.waitForOutput(/stopped after draining/, 'the server logged its stop');
       } finally {
-        npx.kill('SIGKILL');
+        // npx and anything it left: the server too, had it not stopped.
+        npx.kill();
       }
+      const output = npx.output();
       assert.match(output, /"drainedRequests":0,"msg":"stopped after draining 0 request\(s\)"/);
       assert.equal(output.match(/"level":40[^\n]*PLAINTEXT/g)?.length, 1, output);
     });
@@ -355,18 +340,30 @@ describe('the CLI as a new user meets it', () => {
         let answer = '';
         socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
         const body = 'grant_type=client_credentials&client_id=nobody';
-        // Headers and half the body: the request is in flight until the rest comes.
+        // Headers and half the body: the request is in flight until the rest comes. Node's server
+        // answers `Expect: 100-continue` (RFC 9110 §10.1.1) as it hands the request to the app, which
+        // counts it in flight then: the interim answer says the server holds the request.
         socket.write(
-          `POST /token HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+          `POST /token HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
         );
-        await sleep(200);
+        await until(
+          () => answer.startsWith('HTTP/1.1 100 Continue\r\n\r\n'),
+          () => `100 Continue: ${answer}`,
+        );
+        socket.write(body.slice(0, 10));
         // Listened for before the rest of the body goes: the process may exit as soon as it answers.
         const exited = once(server.child, 'exit');
         server.child.kill('SIGTERM');
-        await until(() => server.output().includes('finishing 1 request(s) in flight'), 5000, server.output());
+        await until(
+          () => server.output().includes('finishing 1 request(s) in flight'),
+          () => server.output(),
+        );
         socket.write(body.slice(10));
-        await until(() => /\r\n\r\n\{/.test(answer), 5000, `the answer: ${answer}`);
-        assert.match(answer, /^HTTP\/1\.1 401 /);
+        await until(
+          () => /\r\n\r\n\{/.test(answer),
+          () => `the answer: ${answer}`,
+        );
+        assert.match(answer, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
         await exited;
         assert.match(server.output(), /"drainedRequests":1,"msg":"stopped after draining 1 request\(s\)"/);
         assert.doesNotMatch(server.output(), /PLAINTEXT/);

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { runCli } from '../src/cli/run.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { ISSUER } from './_oauth-assertions.js';
+import { childEnv, runInGroup } from './_processes.js';
 import { postForm } from './_server.js';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
@@ -240,13 +239,10 @@ describe('the gatehouse operator CLI', () => {
     const spawned = `sqlite:${join(dir, 'spawned.db')}`;
     // Only serve and migrate create a database.
     assert.equal(await runCli(['migrate'], { DATABASE_URL: spawned }, { out: () => {}, err: () => {} }), 0);
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: spawned };
-    delete env.NODE_OPTIONS; // the real bin, not the test runner's TypeScript loader
-    const { stdout } = await promisify(execFile)('npx', ['gatehouse', 'clients', 'list'], {
-      cwd: REPO_ROOT,
-      env,
-      timeout: 60_000,
-    });
-    assert.equal(stdout.trim(), '[]');
+    // The real bin, not the test runner's TypeScript loader (childEnv).
+    const env = childEnv({ DATABASE_URL: spawned });
+    const ran = await runInGroup('npx', ['gatehouse', 'clients', 'list'], { cwd: REPO_ROOT, env });
+    assert.equal(ran.code, 0, ran.err);
+    assert.equal(ran.out.trim(), '[]');
   });
 });

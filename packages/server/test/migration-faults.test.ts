@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,7 +10,7 @@ import { ROW_EPOCH_TABLE } from '../src/store/row-cache.js';
 import { POSTGRES_ROW_EPOCH_TRIGGERS, ROW_EPOCH_FUNCTION } from '../src/store/postgres/migrations.js';
 import { ROW_EPOCH_TRIGGERS } from '../src/store/sqlite/migrations.js';
 import { DIALECTS, executeStatements, freshDatabase, type Dialect } from './_dialects.js';
-import { childEnv } from './_processes.js';
+import { childEnv, spawnGroup, type ProcessGroup } from './_processes.js';
 
 /** The built store: what `gatehouse migrate` and `gatehouse serve` open at start (`npm run build` first). */
 const STORE_MODULE = new URL('../dist/store/open.js', import.meta.url).href;
@@ -70,35 +69,34 @@ interface StoreStart {
 }
 
 interface StoreProcess {
-  readonly child: ChildProcess;
+  readonly group: ProcessGroup;
   /** Opens the store at `url` in the child; resolves with its answer. */
   start(url: string): Promise<StoreStart>;
 }
 
 async function spawnStoreProcess(): Promise<StoreProcess> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD], {
+  const group = spawnGroup(process.execPath, ['--input-type=module', '-e', CHILD], {
     env: childEnv({ STORE_MODULE }),
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    ipc: true,
   });
-  const [ready] = (await once(child, 'message')) as [unknown];
+  const [ready] = (await Promise.race([once(group.child, 'message'), group.exited.then(() => [group.output()])])) as [
+    unknown,
+  ];
   assert.equal(ready, 'ready');
   return {
-    child,
+    group,
     async start(url) {
-      child.send(url);
-      const [answer] = (await once(child, 'message')) as [StoreStart];
+      group.child.send(url);
+      const [answer] = (await once(group.child, 'message')) as [StoreStart];
       return answer;
     },
   };
 }
 
-async function kill(child: ChildProcess): Promise<NodeJS.Signals | null> {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = once(child, 'exit');
-    child.kill('SIGKILL');
-    await exited;
-  }
-  return child.signalCode;
+/** kill -9 of the store process (its whole group); resolves with the signal it ended by, null if it had exited. */
+async function kill(group: ProcessGroup): Promise<NodeJS.Signals | null> {
+  group.kill();
+  return (await group.exited).signal;
 }
 
 /** The tables and columns of the store's schema, one `table.column` a line. */
@@ -251,7 +249,7 @@ for (const dialect of DIALECTS)
       const started = performance.now();
       assert.equal((await store.start(database.url)).error, undefined);
       firstStartMs = performance.now() - started;
-      await kill(store.child);
+      await kill(store.group);
       complete = await describeSchema(dialect, database.url);
       await database.drop();
     });
@@ -272,7 +270,7 @@ for (const dialect of DIALECTS)
           const store = await spawnStoreProcess();
           const started = store.start(database.url).catch(() => undefined);
           await sleep(Math.random() * firstStartMs);
-          const signal = await kill(store.child);
+          const signal = await kill(store.group);
           const answer = await Promise.race([started, sleep(0)]);
           if (signal === null || answer) outcomes.answered++;
           else {
@@ -362,7 +360,7 @@ for (const dialect of DIALECTS)
             }
           }
         } finally {
-          await Promise.all(starters.map((s) => kill(s.child)));
+          await Promise.all(starters.map((s) => kill(s.group)));
         }
       });
   });

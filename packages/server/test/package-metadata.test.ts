@@ -5,12 +5,12 @@
  * ships with (a `.invalid` host, RFC 2606 §2), so no tarball reaches a registry pointing nowhere.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runInGroup } from './_processes.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PUBLISHED = ['contract', 'server', 'client', 'resource-server'];
@@ -42,26 +42,26 @@ describe('package metadata', () => {
     });
   }
 
-  it('npm publish is refused while the repository is the .invalid placeholder (RFC 2606 §2), and allowed once it is set', () => {
+  it('npm publish is refused while the repository is the .invalid placeholder (RFC 2606 §2), and allowed once it is set', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-publishable-'));
     try {
       cpSync(join(ROOT, 'packages', 'contract', 'package.json'), join(dir, 'package.json'));
-      const placeholder = spawnSync(process.execPath, [GUARD, dir], { encoding: 'utf8' });
-      assert.equal(placeholder.status, 1);
-      assert.match(placeholder.stderr, /placeholder/);
+      const placeholder = await runInGroup(process.execPath, [GUARD, dir]);
+      assert.equal(placeholder.code, 1);
+      assert.match(placeholder.err, /placeholder/);
 
       const real = {
         ...manifestOf(dir),
         repository: { type: 'git', url: 'git+https://example.com/acme/gatehouse.git' },
       };
       writeFileSync(join(dir, 'package.json'), JSON.stringify(real));
-      assert.equal(spawnSync(process.execPath, [GUARD, dir], { encoding: 'utf8' }).status, 0);
+      assert.equal((await runInGroup(process.execPath, [GUARD, dir])).code, 0);
 
       const none = { ...real, repository: undefined };
       writeFileSync(join(dir, 'package.json'), JSON.stringify(none));
-      const missing = spawnSync(process.execPath, [GUARD, dir], { encoding: 'utf8' });
-      assert.equal(missing.status, 1);
-      assert.match(missing.stderr, /no repository URL/);
+      const missing = await runInGroup(process.execPath, [GUARD, dir]);
+      assert.equal(missing.code, 1);
+      assert.match(missing.err, /no repository URL/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { ensureDemoClient } from '../src/cli/demo.js';
 import { DemoFlows } from '../src/pages/demo-flows.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { ARTIFACTS, browserSuiteSkip, launchChromium } from './_browser.js';
 import { freePort } from './_pg-cluster.js';
+import { runInGroup } from './_processes.js';
 import { SHIPPED_OPENAPI, startTestServer } from './_server.js';
 
 let skip: string | false = false;
@@ -30,7 +29,6 @@ const SCREENSHOTS =
   process.env.UPDATE_SCREENSHOTS === '1'
     ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
     : ARTIFACTS;
-const run = promisify(execFile);
 
 /**
  * The pages a browser meets outside the authorization flow, in chromium, on `serve --demo` as
@@ -144,8 +142,9 @@ describe('the pages a browser meets (chromium): /, an unknown path, /demo/callba
     await page.screenshot({ path: join(SCREENSHOTS, 'demo-callback.png'), fullPage: true });
 
     // Ready to copy: the command, run as it is shown, gets the tokens.
-    const { stdout } = await run('sh', ['-c', command], { timeout: 10_000 });
-    const tokens = JSON.parse(stdout) as Record<string, unknown>;
+    const ran = await runInGroup('sh', ['-c', command], { timeoutMs: 10_000 });
+    assert.equal(ran.code, 0, ran.err);
+    const tokens = JSON.parse(ran.out) as Record<string, unknown>;
     assert.equal(tokens.token_type, 'Bearer');
     assert.equal(typeof tokens.access_token, 'string');
     assert.equal(tokens.scope, 'contacts:read contacts:write');
