@@ -14,6 +14,7 @@ import type { Browser } from 'playwright-core';
 import { EXIT_CODES, listenOnLoopback, runLoginCli } from '@gatehouse/client/node';
 import { launchChromium } from './_chromium.js';
 import { PASSWORD, startGatehouse, type Gatehouse } from './_gatehouse.js';
+import { until } from '../../server/test/_until.js';
 
 describe('gatehouse-login login --device, approved in Chromium', () => {
   let gatehouse: Gatehouse;
@@ -47,11 +48,15 @@ describe('gatehouse-login login --device, approved in Chromium', () => {
       sleep: async (ms: number) => {
         waits.push(ms);
         gatehouse.clock.advance(ms / 1000);
+        // Real time between polls, for the browser's user to act: the poll's pace, not a wait.
         await sleep(50);
       },
     };
     const running = runLoginCli(['login', '--device', '--issuer', gatehouse.issuer, '--client-id', 'tv'], io);
-    while (lines.out.length === 0) await sleep(5);
+    await until(
+      () => lines.out.length > 0,
+      () => `the CLI prints the URL: ${lines.err.join('\n')}`,
+    );
     const userCode = /enter the code: ([A-Z]{4}-[A-Z]{4})/.exec(lines.err.join('\n'))?.[1];
     assert.ok(userCode, lines.err.join('\n'));
     assert.equal(lines.out[0], `${gatehouse.issuer}/device?user_code=${userCode}`, 'verification_uri_complete');

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { createResourceServer, type ResourceServer } from '@gatehouse/resource-server';
+import { until } from '../../server/test/_until.js';
 
 const DOCUMENT = {
   openapi: '3.1.0',
@@ -134,9 +135,11 @@ describe('access tokens, as the kit checks them (RFC 9068 §4)', () => {
         body: undefined,
       });
     assert.equal((await check(await sign())).ok, true, 'the keys are fetched before the short-lived token is made');
-    const token = await sign({ exp: now() + 2 });
+    const exp = now() + 2;
+    const token = await sign({ exp });
     assert.equal((await check(token)).ok, true);
-    await new Promise((resolve) => setTimeout(resolve, 3100));
+    await until(async () => !(await check(token)).ok, 'the token is refused once it expires', 10_000);
+    assert.ok(now() >= exp, 'not before its exp');
     const verdict = await check(token);
     assert.equal(!verdict.ok && verdict.response.status, 401);
   });

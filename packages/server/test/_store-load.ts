@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from '../src/cli/run.js';
 import { basicAuthorization } from './_server.js';
+import { until } from './_until.js';
 
 /**
  * Refresh and REST load against Gatehouse processes while the test takes their database away:
@@ -61,6 +62,9 @@ export async function issueGrants(
   return { authorization: basicAuthorization('load', added.client_secret ?? ''), grants };
 }
 
+/** Answers the clients see of the service (2xx) or of an outage (503) before a test takes its next step. */
+const SEEN = 20;
+
 export class StoreLoad {
   readonly answers: Answered[] = [];
   /** Anything a client must never see: a 5xx other than 503, a 503 without Retry-After, a lost token, no answer. */
@@ -98,6 +102,27 @@ export class StoreLoad {
 
   count(status: number, from = 0, to = Infinity): number {
     return this.answers.filter((a) => a.status === status && a.at >= from && a.at < to).length;
+  }
+
+  /** How many 2xx answers the clients had since `from`. */
+  served(from: number): number {
+    return this.answers.filter((a) => a.at >= from && a.status < 300).length;
+  }
+
+  /** Resolves once the clients had `count` 2xx answers since `from`: the service runs (30 s at most). */
+  async untilServed(from: number, count = SEEN): Promise<void> {
+    await until(
+      () => this.served(from) >= count,
+      () => `${count} answers 2xx: ${this.faults.slice(0, 5).join('; ')}`,
+    );
+  }
+
+  /** Resolves once the clients had `count` 503s since `from`: they see the outage (30 s at most). */
+  async untilUnavailable(from: number, count = SEEN): Promise<void> {
+    await until(
+      () => this.count(503, from) >= count,
+      () => `${count} answers 503: ${this.faults.slice(0, 5).join('; ')}`,
+    );
   }
 
   /** Ms from `since` to the first 2xx answered after it (Infinity if none yet). */

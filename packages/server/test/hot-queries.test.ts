@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ClientRecord, GrantRecord } from '../src/primitives/records.js';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { createRepository, type Repository } from '../src/store/repository.js';
 import { postgresHotQueries } from '../src/store/postgres/hot-queries.js';
 import { migratePostgres } from '../src/store/postgres/migrations.js';
@@ -13,6 +13,7 @@ import { prepareHotQueries, type HotQueries } from '../src/store/sqlite/hot-quer
 import { migrateSqlite } from '../src/store/sqlite/migrations.js';
 import { openSqliteDatabase } from '../src/store/sqlite/open.js';
 import { DIALECTS, freshDatabase, type Dialect } from './_dialects.js';
+import { until } from './_until.js';
 
 const NOW = 1_800_000_000;
 
@@ -221,12 +222,21 @@ if (DIALECTS.includes('postgres'))
         order.push('first committed');
       });
       await lockTaken;
+      let secondPid: number | undefined;
       const second = opened.db.transaction().execute(async (trx) => {
+        secondPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]?.pid;
         const found = await inTransaction(trx, true).findRefreshToken('t1');
         order.push(`second read use_count ${found?.token.useCount}`);
       });
       try {
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        // Its backend waits for a lock, as PostgreSQL itself reports it.
+        const waiting = async (): Promise<boolean> =>
+          secondPid !== undefined &&
+          (
+            await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+              where pid = ${secondPid} and wait_event_type = 'Lock'`.execute(opened.db)
+          ).rows[0]?.n === 1;
+        await until(waiting, 'the second transaction waits for a lock');
         assert.deepEqual(order, [], 'the second read waits on the first transaction’s lock');
       } finally {
         release();

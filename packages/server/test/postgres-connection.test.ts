@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { DIALECTS } from './_dialects.js';
+import { until } from './_until.js';
 import { isConnectionFailure, NoWritableHostError } from '../src/store/postgres/connection-errors.js';
 import { parseHostList } from '../src/store/postgres/host-list.js';
 import { parametersWithoutNul } from '../src/store/postgres/nul-bytes.js';
@@ -113,7 +114,15 @@ if (DIALECTS.includes('postgres'))
     const admin = new pg.Client({ connectionString: POSTGRES_URL });
     const pidOf = async (client: Awaited<ReturnType<typeof pool.connect>>): Promise<number> =>
       ((await client.query<{ pid: number }>('select pg_backend_pid() as pid', [])).rows[0] as { pid: number }).pid;
-    const terminate = (pid: number): Promise<unknown> => admin.query('select pg_terminate_backend($1)', [pid]);
+    /**
+     * Terminates a backend and resolves once it has exited (the timeout form waits for that) and this
+     * process has read what it sent: the ending connection's socket was readable before the answer to
+     * the termination was sent, so by the check phase after that answer its events have run.
+     */
+    const terminate = async (pid: number): Promise<void> => {
+      await admin.query('select pg_terminate_backend($1, 5000)', [pid]);
+      await setImmediate();
+    };
 
     before(() => admin.connect());
     after(async () => {
@@ -126,7 +135,6 @@ if (DIALECTS.includes('postgres'))
       const pid = await pidOf(first);
       first.release();
       await terminate(pid);
-      await sleep(100);
       const next = await pool.connect();
       assert.notEqual(await pidOf(next), pid);
       next.release();
@@ -136,7 +144,6 @@ if (DIALECTS.includes('postgres'))
       const client = await pool.connect();
       const pid = await pidOf(client);
       await terminate(pid);
-      await sleep(100);
       await assert.rejects(client.query('select 1', []), (error) => isConnectionFailure(error));
       client.release();
       const next = await pool.connect();
@@ -159,9 +166,9 @@ if (DIALECTS.includes('postgres'))
       } finally {
         next.release();
       }
-      await sleep(100);
-      const left = await admin.query('select 1 from pg_stat_activity where pid = $1', [idlePid]);
-      assert.equal(left.rowCount, 0, 'and it was closed');
+      const gone = async (): Promise<boolean> =>
+        (await admin.query('select 1 from pg_stat_activity where pid = $1', [idlePid])).rowCount === 0;
+      await until(gone, 'and it was closed');
     });
 
     it('in a transaction, a statement over the statement timeout fails as an outage (503), never hangs', async () => {

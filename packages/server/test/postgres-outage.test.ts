@@ -20,8 +20,6 @@ import { spawnWorkers, type Workers } from './_workers.js';
  */
 const unavailable = clusterUnavailable();
 const TERMINATIONS = 6;
-/** Answers a client sees of each outage (503s) or of the service between two (2xx) before the next step. */
-const SEEN = 20;
 
 describe(
   'PostgreSQL outages under load: workers started while it is down, terminated backends, a stopped and a crashed cluster',
@@ -89,11 +87,9 @@ describe(
       await Promise.all(urls.flatMap((url) => Array.from({ length: 4 }, () => fetch(`${url}/health/ready`))));
       figures.backendsTerminatedIdle = await cluster.terminateBackends();
       load = new StoreLoad({ urls, env, chains: 8, writers: 4 }, authorization, grants);
+      const started = Date.now();
       load.start();
-      await until(
-        () => load.count(200) >= SEEN,
-        () => `the load runs: ${load.faults.join('; ')}`,
-      );
+      await load.untilServed(started);
 
       // Busy: terminated again once clients were served again since the last time.
       let terminated = 0;
@@ -101,7 +97,7 @@ describe(
       for (let i = 0; i < TERMINATIONS; i++) {
         const at = Date.now();
         terminated += await cluster.terminateBackends();
-        await until(() => served(load, at) >= SEEN, 'served again after the terminations');
+        await load.untilServed(at);
       }
       figures.backendsTerminatedBusy = terminated;
       figures.answersDuringTerminations = load.answers.filter((a) => a.at >= terminationsFrom).length;
@@ -110,13 +106,13 @@ describe(
       for (const mode of ['fast', 'immediate'] as const) {
         const down = Date.now();
         await cluster.stop(mode);
-        await until(() => load.count(503, down) >= SEEN, `clients see the ${mode} stop as 503s`);
+        await load.untilUnavailable(down);
         await cluster.start();
         const up = Date.now();
         figures[`${mode}StopOutageMs`] = up - down;
         figures[`${mode}StopBackAfterStartMs`] = await load.waitForService(up, 10_000);
         figures[`${mode}Stop503s`] = load.count(503, down);
-        await until(() => served(load, up) >= SEEN, 'served again');
+        await load.untilServed(up);
       }
       await load.stop();
 
@@ -147,10 +143,6 @@ describe(
     });
   },
 );
-
-/** How many 2xx answers the load had since `from`. */
-const served = (load: StoreLoad, from: number): number =>
-  load.answers.filter((a) => a.at >= from && a.status < 300).length;
 
 /** A node's `gatehouse_store_commits_in_doubt_total` series, read off its /metrics (loopback may scrape). */
 async function commitsInDoubt(url: string): Promise<string> {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { runCli } from '../src/cli/run.js';
@@ -76,8 +75,9 @@ describe(
     });
 
     it('patronictl switchover: 503 with Retry-After during it, no other 5xx, both processes back on the new leader without a restart', async (t) => {
+      const started = Date.now();
       load.start();
-      await sleep(1500);
+      await load.untilServed(started);
       const answeredBefore = load.answers.length;
       switchStarted = Date.now();
       await pair.switchover('node1', 'node2');
@@ -85,7 +85,7 @@ describe(
       const back = await load.waitForService(switched, 15_000);
       const newLeader = await pair.waitUntilHealthy(60_000);
       const healthy = Date.now();
-      await sleep(1500);
+      await load.untilServed(healthy);
       await load.stop();
 
       const figures = {

@@ -26,8 +26,6 @@ import { issueGrants, StoreLoad } from './_store-load.js';
 const unavailable = clusterUnavailable();
 const STANDBY = 'gatehouse_standby';
 const FORMER = 'gatehouse_former_primary';
-/** How long the fence holds before the stop: writes meanwhile meet the read-only host. */
-const FENCE_MS = 800;
 
 describe(
   'PostgreSQL switchover under load: fence, stop cleanly, promote the standby, the former primary rejoins read-only',
@@ -87,14 +85,16 @@ describe(
     });
 
     it('both processes carry on against the new primary while the fenced one is still up at the first host: 503 with Retry-After during the switch, no other 5xx, no restart', async (t) => {
+      const started = Date.now();
       load.start();
-      await sleep(1500);
+      await load.untilServed(started);
       const answeredBefore = load.answers.length;
 
       switchStarted = Date.now();
       await primary.query('alter system set default_transaction_read_only = on');
       await primary.query('select pg_reload_conf()');
-      await sleep(FENCE_MS);
+      // Fenced: its writes are refused (SQLSTATE 25006), which clients see as 503s.
+      await load.untilUnavailable(switchStarted);
       // Synchronous replication: the standby has every commit the fenced primary acknowledged.
       await standby.promote();
       promoted = Date.now();
@@ -102,7 +102,7 @@ describe(
       // list: the pools dropped its connections instead of failing on them until a restart. (Back:
       // a refresh rotated, a write; a read the fenced primary may still have answered.)
       const backAfterPromotion = await firstRotationAfter(promoted, 10_000);
-      await sleep(1000);
+      await load.untilServed(promoted + backAfterPromotion);
       const answeredWhileFormerUp = load.answers.filter((a) => a.at >= promoted + backAfterPromotion);
       // Not even an idle one: a connection that served reads before the switch would serve stale ones.
       const [{ n: formerConnections }] = (await primary.query<{ n: string }>(
@@ -114,7 +114,7 @@ describe(
       const stopped = Date.now();
       await rebuildAsStandby(primary, standby, FORMER);
       const rejoined = Date.now();
-      await sleep(1500);
+      await load.untilServed(rejoined);
       await load.stop();
 
       const figures = {

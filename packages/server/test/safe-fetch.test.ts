@@ -9,6 +9,7 @@ import {
   type SafeFetchOptions,
 } from '../src/outbound/safe-fetch.js';
 import { startTlsServer, TEST_CA, TEST_HOST, type TlsServer } from './_tls.js';
+import { until } from './_until.js';
 
 const LOOPBACK_ALLOWED = ['127.0.0.1/32'];
 
@@ -151,6 +152,7 @@ describe('safe outbound fetch (SSRF, RFC 9700 §4.20)', () => {
   it('stops reading a streamed 10 MB document at the byte limit and cuts the connection', async () => {
     let sent = 0;
     let finished = false;
+    let closed = false;
     await withServer(
       (_, response) => {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -167,13 +169,13 @@ describe('safe outbound fetch (SSRF, RFC 9700 §4.20)', () => {
           finished = true;
           response.end();
         };
-        response.on('close', () => undefined);
+        response.on('close', () => (closed = true));
         pump();
       },
       async (server) => {
         const opts = base(resolverTo('127.0.0.1'), { allowAddresses: LOOPBACK_ALLOWED, maxBytes: 64 * 1024 });
         assert.equal(await refusal(safeFetch(`${server.origin}/doc`, opts)), 'too_large');
-        await new Promise((r) => setTimeout(r, 100));
+        await until(() => closed, 'the server sees the connection cut');
         assert.equal(finished, false, 'the server could not send the whole document');
         assert.ok(sent < 10 * 1024 * 1024, `sent ${sent} bytes`);
       },
