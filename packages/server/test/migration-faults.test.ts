@@ -269,6 +269,7 @@ for (const dialect of DIALECTS)
           const initial = tables(await describeSchema(dialect, database.url));
           const store = await spawnStoreProcess();
           const started = store.start(database.url).catch(() => undefined);
+          // The kill's random moment is the fault itself, not a wait for something.
           await sleep(Math.random() * firstStartMs);
           const signal = await kill(store.group);
           const answer = await Promise.race([started, sleep(0)]);
