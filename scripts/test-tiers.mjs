@@ -9,14 +9,19 @@
 // file. These runs ("jobs") go through a pool of N workers (default 2, one per core of the CI
 // machine), the checks first, then the tiers in turn (poolOrder); `--jobs 1` or GATEHOUSE_TEST_JOBS=1
 // runs them one at a time, tier after tier. A job's output is
-// held and printed whole when it ends. Files in ALONE (they count calls in a time window) run with no
-// other job beside them. Output is the node test runner's own, summary lines included; the exit code
-// is non-zero if any run failed. docs/testing.md describes the tiers and their measured times.
+// held and printed whole when it ends; meanwhile, every PROGRESS_MS, a line per run going says how
+// long it has run and how many top-level tests it finished. Files in ALONE (they count calls in a
+// time window) run with no other job beside them. Output is the node test runner's own; the closing
+// summary sums every run's counts, a skipped suite counted as a skip (scripts/tap-report.mjs), and
+// lists what was skipped and what failed. A process group a run's tests left behind is killed and
+// named. The exit code is non-zero if any run failed. docs/testing.md describes the tiers and their
+// measured times.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { COUNTS, readTap } from './tap-report.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -255,6 +260,8 @@ const groups = new Set();
 for (const signal of ['SIGINT', 'SIGTERM'])
   process.on(signal, () => {
     for (const pid of groups) killGroup(pid);
+    // And the groups their tests started (test/_processes.ts), which are not in theirs.
+    for (const { groupsDir } of going.values()) if (groupsDir !== undefined) killLeftGroups(groupsDir);
     process.exit(130);
   });
 
@@ -301,52 +308,65 @@ function hangReport(dir) {
   return lines.length > 0 ? lines : ['# no Node process wrote a report'];
 }
 
-/** The node test runner's closing counts, summed over every run ("# pass N" in TAP, "ℹ pass N" in spec). */
-const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
+/** The closing counts summed over every run; `skipped` counts skipped suites too (tap-report.mjs). */
 const totals = Object.fromEntries(COUNTS.map((c) => [c, 0]));
-const ANSI = /\x1b\[[0-9;]*m/g;
-const COUNT_LINE = new RegExp(`^(?:# |\u2139 )(${COUNTS.join('|')}) (\\d+)$`);
 
 /** The failing tests' TAP blocks ("not ok" and its YAML), repeated at the end where a CI log's tail shows them. */
 const failures = [];
-/** Lines of one failure block kept for the closing list; the whole block is in the run's output above. */
-const FAILURE_LINES = 40;
+/** Every skipped test and suite, with its run's label and its reason, listed at the end. */
+const skipped = [];
+/** The runs going now, by label: when each started and where its TAP goes, for the progress lines. */
+const going = new Map();
 
-/** Collects the failing tests' blocks from TAP lines; a suite failing only for its tests is left out. */
-function failureCollector(label) {
-  let block;
-  return (line) => {
-    if (block === undefined) {
-      const m = /^(\s*)not ok \d+ - /.exec(line);
-      if (m) block = { indent: m[1].length, lines: [line] };
-      return;
+/**
+ * The process groups a run's tests started and left (test/_processes.ts notes each in the folder
+ * named by GATEHOUSE_TEST_PROCESS_GROUPS while it runs): killed, and said so in the run's output. A
+ * test stops what it starts, so this is a run killed over its limit, or a test that forgot to.
+ */
+function killLeftGroups(dir) {
+  const lines = [];
+  for (const name of readdirSync(dir)) {
+    const pid = Number(name);
+    let alive = true;
+    try {
+      process.kill(-pid, 0);
+    } catch {
+      alive = false;
     }
-    block.lines.push(line);
-    if (line.trim() !== '...' || line.length - line.trimStart().length !== block.indent + 2) return;
-    if (!block.lines.some((l) => l.includes("failureType: 'subtestsFailed'")))
-      failures.push({ label, lines: block.lines.slice(0, FAILURE_LINES) });
-    block = undefined;
-  };
+    if (!alive) continue;
+    killGroup(pid);
+    lines.push(`# left running by the run, killed: process group ${pid} (${readFileSync(join(dir, name), 'utf8')})`);
+  }
+  return lines;
 }
 
 /**
- * One node process; `echo` writes its output as it comes, else it is held and returned. Counts are
- * noted from the closing lines. Resolves to the exit code and the held output.
+ * One node process; `echo` writes its output as it comes, else it is held and returned. Besides its
+ * reporter on stdout (spec on a terminal, TAP otherwise) it writes TAP to a file, read for the
+ * counts, the skips, the failures and the progress lines. Resolves to the exit code and the output.
  */
 function run(args, cwd, echo, label) {
-  const collect = failureCollector(label);
-  const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
   const reports = mkdtempSync(join(tmpdir(), 'gatehouse-reports-'));
+  const tapFile = join(reports, 'run.tap');
+  const groupsDir = join(reports, 'groups');
+  mkdirSync(groupsDir);
+  const reporters = [
+    `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tapFile}`,
+  ];
   const nodeOptions = `${TEST_ENV.NODE_OPTIONS ?? ''} --report-on-signal --report-compact --report-directory=${reports}`;
   return new Promise((done) => {
     // In a process group of its own, so that a run over its limit goes with everything it started.
-    const child = spawn(TSX, ['--conditions=@gatehouse/source', ...reporter, ...args], {
+    const child = spawn(TSX, ['--conditions=@gatehouse/source', ...reporters, ...args], {
       cwd,
-      env: { ...TEST_ENV, NODE_OPTIONS: nodeOptions.trim() },
+      env: { ...TEST_ENV, NODE_OPTIONS: nodeOptions.trim(), GATEHOUSE_TEST_PROCESS_GROUPS: groupsDir },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
     groups.add(child.pid);
+    going.set(label, { started: Date.now(), tapFile, groupsDir });
     let overLimit = false;
     let kill;
     const limit = setTimeout(() => {
@@ -355,48 +375,66 @@ function run(args, cwd, echo, label) {
       kill = setTimeout(() => killGroup(child.pid), REPORT_WAIT_MS);
     }, RUN_LIMIT_MS);
     const held = [];
+    const hold = (chunk) => (echo ? process.stdout.write(chunk) : held.push(chunk));
     let pending = '';
-    /** The last top-level test or suite the run finished: a run killed over its limit hung after it. */
-    let lastFinished;
     /** What a shared run said it was in the middle of, on SIGUSR2 (SHARED_PRELUDE). */
     let running;
     child.stderr.on('data', (chunk) => (echo ? process.stderr.write(chunk) : held.push(chunk)));
     child.stdout.on('data', (chunk) => {
-      if (echo) process.stdout.write(chunk);
-      else held.push(chunk);
+      hold(chunk);
       const lines = (pending + chunk.toString()).split('\n');
       pending = lines.pop() ?? '';
-      for (const line of lines) {
-        const plain = line.replace(ANSI, '').trimEnd();
-        const m = COUNT_LINE.exec(plain);
-        if (m) totals[m[1]] += Number(m[2]);
-        collect(plain);
-        if (/^(?:not )?ok \d+ - /.test(plain)) lastFinished = plain;
-        if (plain.startsWith('# running: ')) running = plain;
-      }
+      for (const line of lines) if (line.startsWith('# running: ')) running = line.trimEnd();
     });
     child.on('close', (code, signal) => {
       clearTimeout(limit);
       clearTimeout(kill);
       groups.delete(child.pid);
+      going.delete(label);
+      const tap = readTap(existsSync(tapFile) ? readFileSync(tapFile, 'utf8') : '');
+      for (const c of COUNTS) totals[c] += c === 'skipped' ? tap.skips.length : (tap.counts?.[c] ?? 0);
+      for (const skip of tap.skips) skipped.push({ label, ...skip });
+      for (const lines of tap.failures) failures.push({ label, lines });
+      const left = killLeftGroups(groupsDir);
+      if (left.length > 0) hold(Buffer.from(`\n${left.join('\n')}\n`));
       if (overLimit) {
         const note = `\n# ${args.at(-1)}: killed after ${RUN_LIMIT_MS / 1000} s (RUN_LIMIT_MS in scripts/test-tiers.mjs)\n`;
-        if (echo) process.stdout.write(note);
-        else held.push(Buffer.from(note));
+        hold(Buffer.from(note));
         failures.push({
           label,
           lines: [
             note.trim(),
-            `# the last it finished: ${lastFinished ?? 'nothing'}`,
+            `# the last it finished: ${tap.lastFinished ?? 'nothing'}`,
             running ?? '# running: not known (a run of one process per file)',
             ...hangReport(reports),
+            ...left,
           ],
         });
       }
       rmSync(reports, { recursive: true, force: true });
-      done({ code: overLimit ? 1 : (code ?? (signal ? 1 : 0)), output: Buffer.concat(held) });
+      done({ code: overLimit ? 1 : (code ?? (signal ? 1 : 0)), output: Buffer.concat(held), skips: tap.skips.length });
     });
   });
+}
+
+/** How often the pool says what is running, ms: a long run (a shared tier takes minutes) is never silent. */
+const PROGRESS_MS = Number(process.env.GATEHOUSE_TEST_PROGRESS_MS) || 60_000;
+
+/** One line per run going: its label, how long it has run, the top-level tests it finished so far. */
+function progressLines(done, total) {
+  const clock = new Date().toISOString().slice(11, 19);
+  const lines = [`\n--- ${clock}: ${done} of ${total} runs done, ${going.size} running`];
+  for (const [label, { started, tapFile }] of going) {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    if (tapFile === undefined) {
+      lines.push(`---   ${label}: ${seconds} s`);
+      continue;
+    }
+    const { finished } = readTap(existsSync(tapFile) ? readFileSync(tapFile, 'utf8') : '');
+    const failed = finished.fail > 0 ? `, ${finished.fail} FAILED` : '';
+    lines.push(`---   ${label}: ${seconds} s, ${finished.pass + finished.fail} top-level tests done${failed}`);
+  }
+  return lines.join('\n');
 }
 
 /**
@@ -474,17 +512,24 @@ function checkJob(script) {
   return { tier: 'check', pkg: undefined, files: [], name: `npm run ${script}`, script };
 }
 
-/** Runs `npm run <script>` with its output held; resolves to its exit code and output. */
+/** Runs `npm run <script>` (in a process group, as the test runs) with its output held; resolves to its exit code and output. */
 function runScript(script, echo) {
   return new Promise((done) => {
     const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', script], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
+    groups.add(child.pid);
+    going.set(`npm run ${script}`, { started: Date.now(), tapFile: undefined });
     const held = [];
     for (const stream of [child.stdout, child.stderr])
       stream.on('data', (chunk) => (echo ? process.stdout.write(chunk) : held.push(chunk)));
-    child.on('close', (code, signal) => done({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(held) }));
+    child.on('close', (code, signal) => {
+      groups.delete(child.pid);
+      going.delete(`npm run ${script}`);
+      done({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(held) });
+    });
   });
 }
 
@@ -492,16 +537,19 @@ async function runJob(job, echo) {
   const started = Date.now();
   const label = job.script === undefined ? `tier ${job.tier}: packages/${job.pkg} (${job.name})` : job.name;
   if (echo) console.log(`\n=== ${label} ===`);
-  const { code, output } =
-    job.script !== undefined
-      ? await runScript(job.script, echo)
-      : TIERS[job.tier].shared
-        ? await runShared(job.pkg, job.files, echo, label)
-        : await run(['--test', ...job.files.map((f) => join('test', f))], join(ROOT, 'packages', job.pkg), echo, label);
+  const {
+    code,
+    output,
+    skips = 0,
+  } = job.script !== undefined
+    ? await runScript(job.script, echo)
+    : TIERS[job.tier].shared
+      ? await runShared(job.pkg, job.files, echo, label)
+      : await run(['--test', ...job.files.map((f) => join('test', f))], join(ROOT, 'packages', job.pkg), echo, label);
   const seconds = (Date.now() - started) / 1000;
-  const status = job.script === undefined || code === 0 ? '' : `, FAILED (exit ${code})`;
+  const status = `${code === 0 ? '' : `, FAILED (exit ${code})`}${skips > 0 ? `, ${skips} skipped` : ''}`;
   if (!echo) process.stdout.write(`\n=== ${label}: ${seconds.toFixed(1)} s${status} ===\n${output.toString()}`);
-  return { ...job, seconds, code };
+  return { ...job, seconds, code, skips };
 }
 
 /**
@@ -536,7 +584,11 @@ async function runPool(jobs, workers) {
       }
     }
   }
+  const progress = echo
+    ? undefined
+    : setInterval(() => console.log(progressLines(results.length, jobs.length)), PROGRESS_MS);
   await Promise.all(Array.from({ length: workers }, worker));
+  clearInterval(progress);
   return results;
 }
 
@@ -590,7 +642,8 @@ async function main() {
       const runs = timings.filter((t) => t.tier === tier && t.pkg === p);
       if (runs.length === 0) continue;
       const failedRuns = runs.filter((t) => t.code !== 0);
-      const status = failedRuns.length === 0 ? 'ok' : `FAILED: ${failedRuns.map((t) => t.name).join(', ')}`;
+      const skips = runs.reduce((n, t) => n + t.skips, 0);
+      const status = `${failedRuns.length === 0 ? 'ok' : `FAILED: ${failedRuns.map((t) => t.name).join(', ')}`}${skips > 0 ? `, ${skips} skipped` : ''}`;
       const files = `${String(runs.reduce((n, t) => n + t.files.length, 0)).padStart(3)} files`;
       const seconds = runs.reduce((n, t) => n + t.seconds, 0);
       console.log(
@@ -599,6 +652,14 @@ async function main() {
     }
   }
   console.log(`all runs: ${wall.toFixed(1)} s wall on ${workers} worker${workers === 1 ? '' : 's'}`);
+  if (skipped.length > 0) {
+    const suites = skipped.filter((skip) => skip.suite).length;
+    console.log(`\n=== skipped (${skipped.length}: ${suites} suites, ${skipped.length - suites} tests) ===`);
+    for (const skip of skipped)
+      console.log(`--- ${skip.label}: ${skip.suite ? 'suite' : 'test'} "${skip.name}" # SKIP ${skip.reason}`);
+    if (process.env.CI !== 'true')
+      console.log('(under CI=true, a suite whose tool or database is missing fails instead of skipping)');
+  }
   if (failures.length > 0) {
     console.log(`\n=== failing tests (${failures.length}), as reported above ===`);
     for (const f of failures) console.log(`--- ${f.label}\n${f.lines.join('\n')}`);
@@ -612,6 +673,8 @@ async function main() {
     `${mark} all tiers run: ${[...new Set(timings.map((t) => (t.script === undefined ? `${t.tier}/${t.pkg}` : `check/${t.script}`)))].join(' ')}`,
   );
   for (const c of COUNTS) console.log(`${mark} ${c} ${totals[c]}`);
+  const skippedSuites = skipped.filter((skip) => skip.suite).map((skip) => `"${skip.name}" (${skip.reason})`);
+  if (skippedSuites.length > 0) console.log(`${mark} skipped suites: ${skippedSuites.join('; ')}`);
   return failed === 0 ? 0 : 1;
 }
 
