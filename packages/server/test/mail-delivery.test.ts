@@ -9,6 +9,7 @@ import { DIALECTS } from './_dialects.js';
 import { startTestServer, type TestServer } from './_server.js';
 import { TestSmtpServer } from './_smtp.js';
 import { TEST_CA } from './_tls.js';
+import { until } from './_until.js';
 
 /** Retries within a second, so that an outage of a test lasts a test's time. */
 const FAST = { ...DEFAULT_DELIVERY_POLICY, pollMs: 100, retryMs: 50, maxRetryMs: 400, maxAttempts: 100 };
@@ -96,7 +97,11 @@ for (const dialect of DIALECTS)
       await smtp.start();
       await smtp.waitFor(100);
       await settled(server);
-      await sleep(300);
+      // A message is recorded sent after its SMTP transaction: once all are, none can go again.
+      await until(
+        async () => (await server.context.store.countMailByState()).sent >= 101,
+        'every message recorded sent',
+      );
       const ids = smtp.arrived.map((m) => m.messageId).sort();
       assert.deepEqual(ids, queued.map((q) => q.messageId).sort(), 'every message once, none twice');
       assert.deepEqual(await server.context.store.countMailByState(), {

@@ -11,6 +11,7 @@ import { GATEHOUSE_BIN } from './_processes.js';
 import { SHIPPED_OPENAPI } from './_server.js';
 import { TEST_CA_FILE, TestSmtpServer } from './_smtp.js';
 import { startGroup, type Group } from './_stopping.js';
+import { until } from './_until.js';
 
 const ISSUER = 'http://gatehouse.test';
 
@@ -73,6 +74,10 @@ async function settled(store: Store, timeoutMs = 30_000): Promise<void> {
     assert.ok(Date.now() < deadline, 'every message was sent');
 }
 
+async function allSent(store: Store, count: number): Promise<void> {
+  await until(async () => (await store.countMailByState()).sent >= count, `${count} messages recorded sent`);
+}
+
 const serve = (env: Record<string, string>): Promise<Group> =>
   startGroup(process.execPath, [GATEHOUSE_BIN, 'serve'], { ...env, LOG_LEVEL: 'info' });
 
@@ -107,14 +112,15 @@ for (const dialect of DIALECTS)
       const ids = await queueMessages(setup, 100, 'shared');
       await smtp.waitFor(100);
       await settled(setup.store);
-      await sleep(300);
+      // A message is recorded sent after its SMTP transaction: once all are, none can go again.
+      await allSent(setup.store, 100);
       assert.deepEqual(smtp.arrived.map((m) => m.messageId).sort(), [...ids].sort(), 'every message once, none twice');
       const [byA, byB] = [await sentBy(a), await sentBy(b)];
       assert.equal(byA + byB, 100);
       assert.ok(byA > 0 && byB > 0, `both processes sent (${byA} and ${byB})`);
       t.diagnostic(`sent by one process: ${byA}, by the other: ${byB}`);
       for (const group of groups.splice(0)) {
-        group.signal('SIGTERM');
+        group.signalGroup('SIGTERM');
         assert.equal((await group.exited).code, 0, group.output());
       }
     });
@@ -132,7 +138,7 @@ for (const dialect of DIALECTS)
       groups.push(await serve(setup.env));
       await smtp.waitFor(40);
       await settled(setup.store);
-      await sleep(300);
+      await allSent(setup.store, 40);
       const arrived = smtp.arrived.map((m) => m.messageId);
       assert.deepEqual([...new Set(arrived)].sort(), [...ids].sort(), 'every queued message arrived');
       assert.ok(arrived.length - 40 <= 1, `at most the message in hand was sent twice (${arrived.length - 40})`);
