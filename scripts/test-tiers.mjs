@@ -260,7 +260,7 @@ const groups = new Set();
 for (const signal of ['SIGINT', 'SIGTERM'])
   process.on(signal, () => {
     for (const pid of groups) killGroup(pid);
-    // And the groups their tests started (test/_processes.ts), which are not in theirs.
+    // And the groups their tests started (packages/server/test/_process-groups.ts), which are not in theirs.
     for (const { groupsDir } of going.values()) if (groupsDir !== undefined) killLeftGroups(groupsDir);
     process.exit(130);
   });
@@ -319,9 +319,10 @@ const skipped = [];
 const going = new Map();
 
 /**
- * The process groups a run's tests started and left (test/_processes.ts notes each in the folder
- * named by GATEHOUSE_TEST_PROCESS_GROUPS while it runs): killed, and said so in the run's output. A
- * test stops what it starts, so this is a run killed over its limit, or a test that forgot to.
+ * The process groups a run's tests started and left (packages/server/test/_process-groups.ts notes
+ * each in the folder named by GATEHOUSE_TEST_PROCESS_GROUPS while it runs): killed, and said so in
+ * the run's output. A test stops what it starts, so this is a run killed over its limit, or a test
+ * that forgot to.
  */
 function killLeftGroups(dir) {
   const lines = [];
@@ -512,7 +513,10 @@ function checkJob(script) {
   return { tier: 'check', pkg: undefined, files: [], name: `npm run ${script}`, script };
 }
 
-/** Runs `npm run <script>` (in a process group, as the test runs) with its output held; resolves to its exit code and output. */
+/**
+ * Runs `npm run <script>` (in a process group, as the test runs) with its output held; resolves to its
+ * exit code and output.
+ */
 function runScript(script, echo) {
   return new Promise((done) => {
     const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', script], {
@@ -643,7 +647,9 @@ async function main() {
       if (runs.length === 0) continue;
       const failedRuns = runs.filter((t) => t.code !== 0);
       const skips = runs.reduce((n, t) => n + t.skips, 0);
-      const status = `${failedRuns.length === 0 ? 'ok' : `FAILED: ${failedRuns.map((t) => t.name).join(', ')}`}${skips > 0 ? `, ${skips} skipped` : ''}`;
+      const failedNames = failedRuns.map((t) => t.name).join(', ');
+      const skippedNote = skips > 0 ? `, ${skips} skipped` : '';
+      const status = `${failedRuns.length === 0 ? 'ok' : `FAILED: ${failedNames}`}${skippedNote}`;
       const files = `${String(runs.reduce((n, t) => n + t.files.length, 0)).padStart(3)} files`;
       const seconds = runs.reduce((n, t) => n + t.seconds, 0);
       console.log(

@@ -9,7 +9,7 @@ import { runInGroup, spawnGroup, type GroupOptions } from '../../server/test/_pr
 import { SHIPPED_OPENAPI, startGatehouse, type Gatehouse } from './_gatehouse.js';
 
 /**
- * A command run to its end in a process group of its own (server/test/_processes.ts): its stdout, or
+ * A command run to its end in a process group of its own (server/test/_process-groups.ts): its stdout, or
  * an Error carrying its output when it fails. npm and tsc get three minutes on a busy machine.
  */
 async function run(
