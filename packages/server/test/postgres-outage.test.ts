@@ -134,8 +134,9 @@ describe(
       assert.ok(load.retriedAfter503 > 0, 'a refresh token answered 503 was presented again and worked');
       for (const mode of ['fast', 'immediate'])
         assert.ok((figures[`${mode}StopBackAfterStartMs`] as number) < 5000, `${mode}: back within 5 s`);
-      for (const node of [server.output(), workers.output()])
-        assert.doesNotMatch(node, /Unhandled 'error' event|Connection terminated unexpectedly/);
+      // A dropped connection may be logged, handled, as a JSON line (the mail worker's warn of a busy
+      // store); what Node prints for an error nobody handled is not one.
+      for (const node of [server.output(), workers.output()]) assert.deepEqual(unhandledErrors(node), []);
     });
 
     it('afterwards, nothing answered is lost: every chain’s newest refresh token works, every record created reads back', async () => {
@@ -143,6 +144,13 @@ describe(
     });
   },
 );
+
+/** Lines of a process's output, other than its JSON log lines, that tell of a driver error nobody handled. */
+const unhandledErrors = (output: string): string[] =>
+  output
+    .split('\n')
+    .filter((line) => /Unhandled 'error' event|Connection terminated unexpectedly/.test(line))
+    .filter((line) => !line.startsWith('{"level":'));
 
 /** A node's `gatehouse_store_commits_in_doubt_total` series, read off its /metrics (loopback may scrape). */
 async function commitsInDoubt(url: string): Promise<string> {
