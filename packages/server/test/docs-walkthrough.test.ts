@@ -5,7 +5,6 @@
  * `owner-required` with the shipped document (records are owned), 200 with the document it makes.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { runCliCaptured } from './_cli.js';
 import { freshDatabase } from './_dialects.js';
 import { gatehouseCallsIn, sectionOf, shellBlocks } from './_docs.js';
 import { ISSUER } from './_oauth-assertions.js';
+import { runInGroup } from './_processes.js';
 import { basicAuthorization, postForm, SHIPPED_OPENAPI } from './_server.js';
 
 const PAGE = sectionOf('docs/getting-started.md', 'Quick start');
@@ -94,7 +94,8 @@ describe("docs/getting-started.md's service account, as written", () => {
     const sed = (SECOND ?? '').split('\n').find((line) => line.startsWith('sed '));
     const served = /^OPENAPI_PATH=(\S+) npm start$/m.exec(SECOND ?? '')?.[1];
     assert.ok(sed !== undefined && served !== undefined, 'the block makes a document and serves it');
-    execFileSync('sh', ['-c', sed], { cwd: dir });
+    const ran = await runInGroup('sh', ['-c', sed], { cwd: dir });
+    assert.equal(ran.code, 0, ran.err);
     await server?.close();
     server = await startServer({
       databaseUrl: database.url,
