@@ -78,7 +78,12 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   app.decorate('drain', drain);
   answerHalfClosedClients(app.server);
   app.server.on('connect', connectRequestHandler(context.issuer));
-  browserPages(app, { issuer: context.issuer, apiPrefix: options.api ? API_PREFIX : undefined, demo: options.demo });
+  browserPages(app, {
+    issuer: context.issuer,
+    languages: context.languages,
+    apiPrefix: options.api ? API_PREFIX : undefined,
+    demo: options.demo,
+  });
   app.setErrorHandler(problemErrorHandler);
   const httpVersions = refuseUnsupportedRequests(app);
   const { metricsToken: token } = options;

@@ -16,6 +16,7 @@ import { clientIdMetadataFromEnv } from './oauth/client-id-metadata/index.js';
 import { PASSWORD_HASH_COSTS } from './users/passwords.js';
 import type { ClientIdMetadataPolicy } from './oauth/client-id-metadata/index.js';
 import { mailSettingsFromEnv, type MailSettings } from './mail/index.js';
+import { defaultLocaleFrom, type Locale } from './i18n/index.js';
 
 /** Configuration from the environment; every variable is optional. */
 export interface ServerConfig {
@@ -73,6 +74,8 @@ export interface ServerConfig {
   readonly authorizationCodeTtl: number;
   /** SMTP_URL, SMTP_CA_FILE, MAIL_FROM, MAIL_OUTBOX_DIR and MAIL_* (mail/settings.ts): where the outbox's mail goes. */
   readonly mail: MailSettings;
+  /** DEFAULT_LOCALE: the pages' language when nothing else chooses one, one of SUPPORTED_LOCALES (en). */
+  readonly defaultLocale: Locale;
 }
 
 export function configFromEnv(
@@ -118,6 +121,7 @@ export function configFromEnv(
     passwordHashCost: passwordHashCostFrom(env.PASSWORD_HASH_COST),
     authorizationCodeTtl: authorizationCodeTtlFrom(env.AUTHORIZATION_CODE_TTL),
     mail: mailSettingsFromEnv(env, issuer, projectRoot()),
+    defaultLocale: defaultLocaleFrom(env.DEFAULT_LOCALE),
   };
 }
 

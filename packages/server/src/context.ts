@@ -1,4 +1,5 @@
 import type { FactorServices } from './factors/factors.js';
+import type { Languages } from './i18n/index.js';
 import type { Outbox } from './mail/outbox.js';
 import type { OAuthServices } from './oauth/services.js';
 import type { SecondFactorPolicy } from './primitives/records.js';
@@ -18,4 +19,6 @@ export interface ServerContext extends OAuthServices {
   readonly signIn: SignInSettings;
   /** The mail outbox: features queue their messages in it (mail/outbox.ts). */
   readonly mail: Outbox;
+  /** The languages of the pages (i18n/): the compiled catalogs and DEFAULT_LOCALE. */
+  readonly languages: Languages;
 }

@@ -36,6 +36,7 @@ import {
 import { OIDC_SCOPES } from './oauth/endpoints/discovery.js';
 import type { MigrationMode } from './store/migrations.js';
 import type { Store } from './store/store.js';
+import { Languages, type Locale } from './i18n/index.js';
 import { FactorSealing } from './factors/sealing.js';
 import type { SecondFactorPolicy } from './primitives/records.js';
 import { usePasswordHashCost } from './users/passwords.js';
@@ -73,6 +74,10 @@ export interface ContextOptions {
   readonly secondFactor?: SecondFactorPolicy;
   /** AUTHORIZATION_CODE_TTL, seconds; 60 when undefined. */
   readonly authorizationCodeTtl?: number;
+  /** DEFAULT_LOCALE: the pages' language when nothing else chooses one; English when undefined. */
+  readonly defaultLocale?: Locale;
+  /** Tests only: the pages also speak the pseudo-locale `en-XA` (i18n/locales.ts). */
+  readonly pseudoLocale?: boolean;
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
@@ -105,6 +110,7 @@ export async function createContext(store: Store, issuer: string, options: Conte
   return {
     signIn,
     mail,
+    languages: new Languages({ defaultLocale: options.defaultLocale, pseudoLocale: options.pseudoLocale }),
     store,
     audit,
     clock,
@@ -175,6 +181,10 @@ export interface StartOptions {
   readonly secondFactor?: SecondFactorPolicy;
   /** AUTHORIZATION_CODE_TTL (see ContextOptions). */
   readonly authorizationCodeTtl?: number;
+  /** DEFAULT_LOCALE (see ContextOptions). */
+  readonly defaultLocale?: Locale;
+  /** Tests only: the pseudo-locale (see ContextOptions). */
+  readonly pseudoLocale?: boolean;
   /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
   readonly idleConnectionGraceMs?: number;
   /**

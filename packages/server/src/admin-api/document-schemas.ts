@@ -118,6 +118,9 @@ const CLAIMS: Json = {
   preferred_username: string('`preferred_username`'),
   email: string('`email`'),
   email_verified: boolean('`email_verified`'),
+  locale: string(
+    'OIDC Core §5.1 `locale`, a BCP 47 language tag (stored canonical: `pt-br` -> `pt-BR`); the pages speak it when no ui_locales and no chosen language say otherwise.',
+  ),
 };
 
 export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {

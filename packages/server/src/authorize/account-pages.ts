@@ -1,4 +1,6 @@
-import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../html/layout.js';
+import { escapeHtml, hiddenFields, layout, markup, monogram, verbatim, type PageView } from '../html/layout.js';
+import { LOCALE_NAMES, SUPPORTED_LOCALES, type MessageId } from '../i18n/index.js';
+import { GATEHOUSE_BRAND } from '../html/brand.js';
 import { clientClaimHtml, clientMark, clientNameHtml, type ClientLabel } from './client-label.js';
 
 /**
@@ -15,31 +17,34 @@ interface LogoutPage {
   readonly client: ClientLabel | undefined;
 }
 
-export function renderLogoutPage(base: BasePath, page: LogoutPage): string {
+export function renderLogoutPage(view: PageView, page: LogoutPage): string {
+  const { base, text } = view;
+  const { t } = text;
   const who = page.username
-    ? `<p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>`
-    : '<p class="signed-in">You are not signed in.</p>';
-  const from = page.client ? `${clientNameHtml(page.client)} asked to sign you out. ` : '';
+    ? `<p class="signed-in">${t('common.signed-in-as', { username: page.username })}</p>`
+    : `<p class="signed-in">${t('logout.not-signed-in')}</p>`;
+  const from = page.client ? `${t('logout.asked-by', { client: page.client.name })} ` : '';
   return layout(
-    base,
-    'Sign out',
-    `<h1>Sign out of Gatehouse?</h1>
+    view,
+    t('logout.title'),
+    `<h1>${t('logout.heading', { product: GATEHOUSE_BRAND.name })}</h1>
 ${who}
-<p class="lead">${from}The next time an application sends you here, you will sign in again.</p>
+<p class="lead">${from}${t('logout.lead')}</p>
 <form method="post" action="${base}/logout" class="stack">
 ${hiddenFields(page.csrfToken, page.query)}
-<button type="submit" class="button primary">Sign out</button>
+<button type="submit" class="button primary">${t('logout.submit')}</button>
 </form>
-<p class="fine-print"><a href="${base}/account">Your account</a></p>`,
+<p class="fine-print"><a href="${base}/account">${t('logout.account')}</a></p>`,
   );
 }
 
-export function renderSignedOutPage(base: BasePath): string {
+export function renderSignedOutPage(view: PageView): string {
+  const { t } = view.text;
   return layout(
-    base,
-    'Signed out',
-    `<h1>You are signed out</h1>
-<p class="lead">You can close this window. Applications you use will ask you to sign in again.</p>`,
+    view,
+    t('signed-out.title'),
+    `<h1>${t('signed-out.heading')}</h1>
+<p class="lead">${t('signed-out.lead')}</p>`,
   );
 }
 
@@ -58,23 +63,30 @@ export interface ApplicationView {
  * sentence per change, named in the query by its key; anything else says nothing.
  */
 const NOTICES = {
-  access_removed: 'Access removed: the application can no longer use your account.',
-  two_step_on: 'Two-step verification is on. Keep your recovery codes somewhere safe.',
-  two_step_off: 'The authenticator app is turned off, and its recovery codes no longer work.',
-  recovery_codes: 'You have new recovery codes. The old ones no longer work.',
-  passkey_added: 'Passkey added. It signs you in without a password.',
-  passkey_renamed: 'Passkey renamed.',
-  passkey_removed: 'Passkey removed. It no longer signs you in.',
-} as const;
+  access_removed: 'account.notice.access-removed',
+  two_step_on: 'account.notice.two-step-on',
+  two_step_off: 'account.notice.two-step-off',
+  recovery_codes: 'account.notice.recovery-codes',
+  passkey_added: 'account.notice.passkey-added',
+  passkey_renamed: 'account.notice.passkey-renamed',
+  passkey_removed: 'account.notice.passkey-removed',
+  language: 'account.notice.language',
+} as const satisfies Record<string, MessageId>;
 
 export type AccountNotice = keyof typeof NOTICES;
 
+/** What the account page says after a form: a message and its values. */
+export interface Notice {
+  readonly id: MessageId;
+  readonly values?: { readonly client: string };
+}
+
 /** The notice of `done`, naming the application removed when it is known (client-label.ts). */
-export function noticeOf(done: string | undefined, removed?: ClientLabel): string | undefined {
+export function noticeOf(done: string | undefined, removed?: ClientLabel): Notice | undefined {
   if (done === undefined || !Object.hasOwn(NOTICES, done)) return undefined;
   if (done === 'access_removed' && removed !== undefined)
-    return `Access removed: ${removed.name} can no longer use your account. Its tokens stopped working.`;
-  return NOTICES[done as AccountNotice];
+    return { id: 'account.notice.access-removed-named', values: { client: removed.name } };
+  return { id: NOTICES[done as AccountNotice] };
 }
 
 interface AccountPage {
@@ -88,7 +100,11 @@ interface AccountPage {
   /** The security section's HTML (account-security-page.ts); absent: not shown. */
   readonly security?: string;
   /** What the last form did (noticeOf), shown at the top. */
-  readonly notice?: string;
+  readonly notice?: Notice;
+  /** The user's `locale` claim: the language the account page's form shows as chosen. */
+  readonly locale: string | undefined;
+  /** The moment the page is shown, for relative times. */
+  readonly now: number;
 }
 
 /** Federation: one linked upstream provider on the account page; unlinked by federation/'s POST /account/unlink. */
@@ -96,85 +112,101 @@ export interface LinkedProviderView {
   readonly issuer: string;
   readonly subject: string;
   readonly providerName: string;
-  readonly since: string;
+  /** When it was linked, epoch seconds. */
+  readonly since: number;
 }
 
 /** The account page's section listing linked providers, each with its unlink form. */
 export function renderLinkedProviders(
-  base: BasePath,
+  view: PageView,
   csrfToken: string,
   linked: readonly LinkedProviderView[],
 ): string {
   if (linked.length === 0) return '';
+  const { base, text } = view;
+  const { t } = text;
   const items = linked
     .map(
-      (l) => `<li class="application"><div class="application-name"><strong>${escapeHtml(l.providerName)}</strong>
-<span class="application-dates">Linked since ${escapeHtml(l.since)}</span></div>
+      (l) => `<li class="application"><div class="application-name">${verbatim(l.providerName, 'strong')}
+<span class="application-dates">${t('account.linked.since', { since: text.date(l.since) })}</span></div>
 <form method="post" action="${base}/account/unlink">
 <input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">
 <input type="hidden" name="issuer" value="${escapeHtml(l.issuer)}">
 <input type="hidden" name="subject" value="${escapeHtml(l.subject)}">
-<button type="submit" class="button secondary">Unlink</button>
+<button type="submit" class="button secondary">${t('account.linked.unlink')}</button>
 </form></li>`,
     )
     .join('\n');
-  return `<p class="list-title">Identity providers you sign in with</p>
+  return `<p class="list-title">${t('account.linked.title')}</p>
 <ul class="applications linked-providers">
 ${items}
 </ul>
 `;
 }
 
-/** A date people read; UTC, since the page has no script to learn the browser's zone. */
-function day(seconds: number): string {
-  return new Date(seconds * 1000).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-}
-
-function application(base: BasePath, csrfToken: string, a: ApplicationView): string {
-  const scopes = a.scopes.map((words) => `<li>${escapeHtml(words)}</li>`).join('');
+function application(view: PageView, csrfToken: string, a: ApplicationView, now: number): string {
+  const { base, text } = view;
+  const { t } = text;
+  const scopes = a.scopes.map((words) => `<li>${words}</li>`).join('');
+  const used = `<span title="${text.dateTime(a.lastUsed)}">${text.relative(a.lastUsed, now)}</span>`;
   return `<li class="application">
-<div class="application-head">${clientMark(a.client)}<div class="application-name">${clientNameHtml(a.client)}${clientClaimHtml(a.client)}
-<span class="application-dates">Allowed since ${day(a.since)} · Last used ${day(a.lastUsed)}</span></div></div>
+<div class="application-head">${clientMark(a.client)}<div class="application-name">${clientNameHtml(a.client)}${clientClaimHtml(view, a.client)}
+<span class="application-dates">${t('account.apps.dates', { since: text.date(a.since), used: markup(used) })}</span></div></div>
 <ul class="application-scopes">${scopes}</ul>
 <form method="post" action="${base}/account/revoke">
 <input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">
 <input type="hidden" name="client_id" value="${escapeHtml(a.clientId)}">
-<button type="submit" class="button secondary">Remove access</button>
+<button type="submit" class="button secondary">${t('account.apps.remove')}</button>
 </form>
 </li>`;
 }
 
-export function renderAccountPage(base: BasePath, page: AccountPage): string {
-  const list =
-    page.applications.length === 0
-      ? '<p class="lead">No application has access to your account.</p>'
-      : `<p class="list-title">Applications with access to your account</p>
-<ul class="applications">
-${page.applications.map((a) => application(base, page.csrfToken, a)).join('\n')}
-</ul>`;
-  return layout(
-    base,
-    'Your account',
-    `<div class="parties">${monogram(page.username, 'user')}</div>
-<h1>Your account</h1>
-<p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
-${page.notice === undefined ? '' : `<p class="notice" role="status">${escapeHtml(page.notice)}</p>\n`}${list}
-${page.security ?? ''}
-${page.passkeys ?? ''}
-${renderLinkedProviders(base, page.csrfToken, page.linked ?? [])}<p class="fine-print">Removing access signs the application out at once: its tokens stop working. · <a href="${base}/logout">Sign out</a></p>`,
-  );
+/**
+ * The user's language (OIDC Core §5.1 `locale`), as the pages speak it: each language in its own
+ * name, or none (the browser's, through Accept-Language). Saved by POST /account/language.
+ */
+function languageForm(view: PageView, csrfToken: string, locale: string | undefined): string {
+  const { base, text } = view;
+  const { t } = text;
+  const option = (value: string, label: string, lang?: string): string =>
+    `<option value="${value}"${lang ? ` lang="${lang}"` : ''}${value === (locale ?? '') ? ' selected' : ''}>${label}</option>`;
+  const options = [
+    option('', t('account.language.automatic')),
+    ...SUPPORTED_LOCALES.map((l) => option(l, escapeHtml(LOCALE_NAMES[l]), l)),
+  ];
+  return `<section class="language" aria-labelledby="language-title">
+<p class="list-title section-title" id="language-title">${t('account.language.title')}</p>
+<form method="post" action="${base}/account/language" class="stack">
+<input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">
+<label for="locale">${t('account.language.label')}</label>
+<select id="locale" name="locale">${options.join('')}</select>
+<button type="submit" class="button secondary">${t('account.language.save')}</button>
+</form>
+</section>`;
 }
 
-export function renderNotSignedInPage(base: BasePath): string {
+export function renderAccountPage(view: PageView, page: AccountPage): string {
+  const { base, text } = view;
+  const { t } = text;
+  const list =
+    page.applications.length === 0
+      ? `<p class="lead">${t('account.apps.none')}</p>`
+      : `<p class="list-title">${t('account.apps.title')}</p>
+<ul class="applications">
+${page.applications.map((a) => application(view, page.csrfToken, a, page.now)).join('\n')}
+</ul>`;
+  const notice =
+    page.notice === undefined ? '' : `<p class="notice" role="status">${t(page.notice.id, page.notice.values)}</p>\n`;
   return layout(
-    base,
-    'Your account',
-    `<h1>You are not signed in</h1>
-<p class="lead">Sign in through one of your applications, then come back to this page to see which applications have access to your account.</p>`,
+    view,
+    t('account.title'),
+    `<div class="parties">${monogram(page.username, 'user')}</div>
+<h1>${t('account.title')}</h1>
+<p class="signed-in">${t('common.signed-in-as', { username: page.username })}</p>
+${notice}${list}
+${page.security ?? ''}
+${page.passkeys ?? ''}
+${renderLinkedProviders(view, page.csrfToken, page.linked ?? [])}${languageForm(view, page.csrfToken, page.locale)}
+<p class="fine-print">${t('account.fine-print')} · <a href="${base}/logout">${t('account.sign-out')}</a></p>`,
   );
 }

@@ -1,6 +1,6 @@
 import type { FactorSummary } from '../factors/factors.js';
 import { CSRF_FIELD } from '../html/csrf.js';
-import { escapeHtml, type BasePath } from '../html/layout.js';
+import { escapeHtml, type PageView } from '../html/layout.js';
 import { passkeySignInForm } from './passkey-page.js';
 import { FRESH_SIGN_IN_SECONDS } from './sign-in-freshness.js';
 
@@ -27,77 +27,70 @@ function csrfField(csrfToken: string): string {
   return `<input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(csrfToken)}">`;
 }
 
-/** A date people read; UTC, since the page has no script to learn the browser's zone. */
-function day(seconds: number): string {
-  return new Date(seconds * 1000).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-}
-
 /** The sentence that says whether two-step verification is on, and with what. */
-function status(factors: readonly FactorSummary[]): string {
+function status(view: PageView, factors: readonly FactorSummary[]): string {
+  const { t, date } = view.text;
   const otp = factors.find((f) => f.kind === 'otp');
-  const codes = factors.find((f) => f.kind === 'recovery_codes');
+  const codes = factors.find((f) => f.kind === 'recovery_codes')?.remaining ?? 0;
   // A passkey is a second factor of its own (it proves possession and, with user verification, the
   // user): a user with one and no authenticator app has two-step verification on.
   const passkeys = factors.filter((f) => f.kind === 'passkey').length;
-  const passkeyText = passkeys === 0 ? '' : `${passkeys} ${passkeys === 1 ? 'passkey' : 'passkeys'}`;
+  const since = otp ? date(otp.createdAt ?? 0) : '';
   const text = otp
-    ? `Two-step verification is <strong>on</strong>: codes from your authenticator app, since ${day(otp.createdAt ?? 0)}${passkeys === 0 ? '' : `, and ${passkeyText}`}. ${codes?.remaining ?? 0} recovery codes left.`
+    ? passkeys === 0
+      ? t('security.on-app', { since, codes })
+      : t('security.on-app-passkeys', { since, codes, passkeys })
     : passkeys > 0
-      ? `Two-step verification is <strong>on</strong>: ${passkeyText}.`
-      : 'Two-step verification is <strong>off</strong>.';
+      ? t('security.on-passkeys', { passkeys })
+      : t('security.off');
   return `<p class="section-text" id="two-step-status">${text}</p>`;
 }
 
 /** A stale sign-in: what it takes to change anything, and the form that does it. */
-function confirmItsYou(base: BasePath, view: SecurityView): string {
+function confirmItsYou(page: PageView, view: SecurityView): string {
+  const { base, text } = page;
   const passkey =
     view.confirmPasskeyOptions === undefined
       ? ''
       : passkeySignInForm(
-          base,
+          page,
           { action: '/account/login', hidden: { method: 'passkey_sign_in' } },
           view.csrfToken,
           view.confirmPasskeyOptions,
-          'Confirm with a passkey',
+          'passkey.confirm',
         );
   return `<div class="confirm" id="confirm-its-you">
-<p class="section-text"><strong>Confirm it's you to make changes.</strong> Setting up or turning off two-step verification, and adding, renaming or removing a passkey, needs a sign-in of the last ${FRESH_MINUTES} minutes.</p>
+<p class="section-text">${text.t('security.confirm', { minutes: FRESH_MINUTES })}</p>
 <form method="post" action="${base}/account/login" class="stack">
 ${csrfField(view.csrfToken)}
 <input type="hidden" name="method" value="password">
 <input type="hidden" name="username" value="${escapeHtml(view.username)}">
-<label for="password">Password</label>
+<label for="password">${text.t('sign-in.password')}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required>
-<button type="submit" class="button primary">Confirm it's you</button>
+<button type="submit" class="button primary">${text.t('security.confirm-submit')}</button>
 </form>
 ${passkey}</div>`;
 }
 
 /** What a fresh sign-in may do: set the authenticator app up, or make new codes and turn it off. */
-function actions(base: BasePath, view: SecurityView): string {
+function actions(page: PageView, view: SecurityView): string {
+  const { base, text } = page;
   if (!view.factors.some((f) => f.kind === 'otp')) {
     // With a passkey, two-step verification is on already: the app is one more way, not the set-up.
-    const label = view.factors.some((f) => f.kind === 'passkey')
-      ? 'Add an authenticator app'
-      : 'Set up two-step verification';
-    return `<p><a class="button primary wide" href="${base}/account/two-step">${label}</a></p>`;
+    const label = view.factors.some((f) => f.kind === 'passkey') ? 'security.add-app' : 'security.set-up';
+    return `<p><a class="button primary wide" href="${base}/account/two-step">${text.t(label)}</a></p>`;
   }
   const csrf = csrfField(view.csrfToken);
   return `<div class="actions">
-<form method="post" action="${base}/account/recovery-codes">${csrf}<button type="submit" class="button secondary">New recovery codes</button></form>
-<form method="post" action="${base}/account/two-step/remove">${csrf}<button type="submit" class="button secondary">Turn off</button></form>
+<form method="post" action="${base}/account/recovery-codes">${csrf}<button type="submit" class="button secondary">${text.t('security.new-codes')}</button></form>
+<form method="post" action="${base}/account/two-step/remove">${csrf}<button type="submit" class="button secondary">${text.t('security.turn-off')}</button></form>
 </div>`;
 }
 
-export function renderSecuritySection(base: BasePath, view: SecurityView): string {
+export function renderSecuritySection(page: PageView, view: SecurityView): string {
   return `<section class="security" aria-labelledby="security-title">
-<p class="list-title section-title" id="security-title">How you sign in</p>
-${status(view.factors)}
-${view.fresh ? actions(base, view) : confirmItsYou(base, view)}
+<p class="list-title section-title" id="security-title">${page.text.t('security.title')}</p>
+${status(page, view.factors)}
+${view.fresh ? actions(page, view) : confirmItsYou(page, view)}
 </section>`;
 }

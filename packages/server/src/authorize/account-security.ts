@@ -11,8 +11,8 @@ import {
   reopenOtpEnrolment,
   resetFactors,
 } from '../factors/factors.js';
-import type { AuthorizePages } from './flow.js';
-import type { BasePath } from '../html/layout.js';
+import { viewOf, type AuthorizePages } from './flow.js';
+import type { Alert, BasePath } from '../html/layout.js';
 import type { AccountNotice } from './account-pages.js';
 import type { SignInChange } from './sign-in-changes.js';
 import { renderFactorPage } from './factor-pages.js';
@@ -40,7 +40,8 @@ export function accountTarget(context: Pick<ServerContext, 'signIn'>): SignInTar
     formActions: [],
     policy: policyFor(context, undefined),
     passkeySignIn: { action: '/account/login', hidden: { method: 'passkey_sign_in' } },
-    finePrint: 'You will see the applications that can use your account, and how you sign in.',
+    finePrint: 'sign-in.next.account',
+    language: { here: '/account' },
   };
 }
 
@@ -55,9 +56,10 @@ function sendEnrolment(
   const enrolment =
     (sealed === undefined ? undefined : reopenOtpEnrolment(factors, session.id, sealed, session.username)) ??
     beginOtpEnrolment(factors, session.id, session.username);
-  const alert =
-    status === 200 ? undefined : { title: PROBLEMS.second_factor_failed.title, text: 'Check the code and try again.' };
-  const page = renderFactorPage(pages.base, {
+  const alert: Alert | undefined =
+    status === 200 ? undefined : { slug: PROBLEMS.second_factor_failed.slug, text: { id: 'factor.alert.check' } };
+  const view = viewOf(pages, reply, { here: '/account/two-step' });
+  const page = renderFactorPage(view, {
     client: undefined,
     username: session.username,
     csrfToken: session.csrfToken,

@@ -3,9 +3,11 @@ import { ProblemError } from '@gatehouse/contract';
 import { formParamsOf } from '../http/form.js';
 import { describeScope } from './consent.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
-import type { AuthorizePages } from './flow.js';
+import { viewOf, type AuthorizePages } from './flow.js';
 import type { BrowserPage } from './page.js';
-import { renderAccountPage, noticeOf } from './account-pages.js';
+import { renderAccountPage, noticeOf, type Notice } from './account-pages.js';
+import { localeClaimOf } from '../users/claims.js';
+import { accountLanguageEndpoint } from './account-language.js';
 import { accountSignInEndpoint, accountTarget, backToAccount, SECOND_FACTOR_CHANGES } from './account-security.js';
 import { listFactors } from '../factors/factors.js';
 import { sendSignInForm } from './sign-in-forms.js';
@@ -53,31 +55,37 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     // A stale sign-in of a user with a passkey may confirm it's them with it (the sign-in's own challenge).
     const confirmPasskeyOptions =
       fresh || passkeys.passkeys.length === 0 ? undefined : await passkeySignInOptions(pages, session);
-    const security = renderSecuritySection(base, {
+    const user = await store.findUser(session.username);
+    const locale = user && localeClaimOf(user);
+    const view = viewOf(pages, reply, { user: locale, here: '/account' });
+    const security = renderSecuritySection(view, {
       username: session.username,
       csrfToken: session.csrfToken,
       factors: await listFactors(store, subject),
       fresh,
       confirmPasskeyOptions,
     });
-    const page = renderAccountPage(base, {
+    const page = renderAccountPage(view, {
       username: session.username,
       csrfToken: session.csrfToken,
       applications: applications.map((a) => ({
         ...a,
         client: clientLabel({ id: a.clientId, name: a.clientName }),
-        scopes: a.scopes.map(describeScope),
+        scopes: a.scopes.map((scope) => describeScope(view.text, scope)),
       })),
       linked: await linkedProviders(pages, session.username),
-      passkeys: renderPasskeySection(base, session.csrfToken, passkeys),
+      passkeys: renderPasskeySection(view, session.csrfToken, passkeys, now),
       security,
       notice,
+      locale,
+      now,
     });
     reply.header('cache-control', 'no-store');
     const scripts = passkeys.creationOptions === undefined && confirmPasskeyOptions === undefined ? [] : ["'self'"];
     return sendPageUnder(reply, 200, page, { formAction: ["'self'"], scripts });
   });
   accountSignInEndpoint(app, pages);
+  accountLanguageEndpoint(app, pages);
   app.post('/account/revoke', async (request, reply) => {
     const now = clock.now();
     const form = formParamsOf(request.body);
@@ -106,7 +114,7 @@ async function linkedProviders({ context: { store }, upstreams }: AuthorizePages
     issuer: l.issuer,
     subject: l.subject,
     providerName: names.get(l.providerId) ?? l.issuer,
-    since: new Date(l.linkedAt * 1000).toISOString().slice(0, 10),
+    since: l.linkedAt,
   }));
 }
 
@@ -119,7 +127,7 @@ async function noticeFor(
   { context: { store } }: AuthorizePages,
   query: URLSearchParams,
   applications: readonly { readonly clientId: string }[],
-): Promise<string | undefined> {
+): Promise<Notice | undefined> {
   const done = query.get('done');
   if (done !== 'access_removed') return noticeOf(done ?? undefined);
   const clientId = query.get('client_id');
@@ -134,6 +142,7 @@ export const accountPage: BrowserPage = {
     { path: '/account', methods: ['GET'] },
     { path: '/account/revoke', methods: ['POST'] },
     { path: '/account/login', methods: ['POST'] },
+    { path: '/account/language', methods: ['POST'] },
   ],
   serve: accountEndpoints,
   signInChanges: SECOND_FACTOR_CHANGES,

@@ -1,5 +1,5 @@
 import { isClientIdMetadataUrl } from '../oauth/client-id-metadata/index.js';
-import { escapeHtml, monogram } from '../html/layout.js';
+import { escapeHtml, monogram, type PageView } from '../html/layout.js';
 
 /**
  * How every page names a client: the sign-in, second-step, consent and device pages, the account
@@ -34,16 +34,16 @@ export function clientMark(label: ClientLabel): string {
   return monogram(label.name, 'client');
 }
 
-/** The client's name in a sentence, in bold. */
+/** The client's name on its own, in bold, as it is (never translated). */
 export function clientNameHtml(label: ClientLabel): string {
-  return `<strong class="client-name">${escapeHtml(label.name)}</strong>`;
+  return `<strong class="client-name" translate="no">${escapeHtml(label.name)}</strong>`;
 }
 
 /**
  * A document client's own name, as its claim, for the line under the name a page calls it by (a
  * block of its own inside that line's paragraph); empty for any other client.
  */
-export function clientClaimHtml(label: ClientLabel): string {
+export function clientClaimHtml(view: PageView, label: ClientLabel): string {
   if (label.claimedName === undefined) return '';
-  return `<span class="client-claim">Calls itself “${escapeHtml(label.claimedName)}”, a name nobody checked</span>`;
+  return `<span class="client-claim">${view.text.t('client.claim', { name: label.claimedName })}</span>`;
 }

@@ -1,5 +1,8 @@
-import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../html/layout.js';
+import { escapeHtml, hiddenFields, layout, linkTo, monogram, type PageView } from '../html/layout.js';
 import { clientClaimHtml, clientMark, type ClientLabel } from './client-label.js';
+import { GATEHOUSE_BRAND } from '../html/brand.js';
+
+const PRODUCT = GATEHOUSE_BRAND.name;
 
 /** The HTML of the consent page of the authorization code flow, and the scope list it shares with the device page. */
 
@@ -9,6 +12,7 @@ export interface ConsentPage {
   /** Where the browser goes next, as the user should recognise it (host of the redirect URI). */
   readonly destination: string;
   readonly username: string;
+  /** Each scope by its name, and in words (HTML, from the catalog). */
   readonly scopes: readonly { readonly name: string; readonly words: string }[];
   readonly query: string;
   readonly csrfToken: string;
@@ -17,18 +21,18 @@ export interface ConsentPage {
 }
 
 /** What the client may do once allowed, in plain words: the list of scopes, or that it gets none. */
-export function scopeAccess(clientName: string, scopes: ConsentPage['scopes']): string {
-  const client = escapeHtml(clientName);
+export function scopeAccess(view: PageView, clientName: string, scopes: ConsentPage['scopes']): string {
+  const { t } = view.text;
   const items = scopes
     .map(
       (s) =>
-        `<li><span class="tick" aria-hidden="true"></span><span><span class="scope-words">${escapeHtml(s.words)}</span>` +
-        `<code class="scope-name">${escapeHtml(s.name)}</code></span></li>`,
+        `<li><span class="tick" aria-hidden="true"></span><span><span class="scope-words">${s.words}</span>` +
+        `<code class="scope-name" translate="no">${escapeHtml(s.name)}</code></span></li>`,
     )
     .join('\n');
   return scopes.length === 0
-    ? `<p class="list-title">${client} asks only to know that you are signed in; it gets no access to your data.</p>`
-    : `<p class="list-title">This will allow ${client} to:</p>\n<ul class="scopes">\n${items}\n</ul>`;
+    ? `<p class="list-title">${t('consent.no-access', { client: clientName })}</p>`
+    : `<p class="list-title">${t('consent.will-allow', { client: clientName })}</p>\n<ul class="scopes">\n${items}\n</ul>`;
 }
 
 /**
@@ -36,32 +40,39 @@ export function scopeAccess(clientName: string, scopes: ConsentPage['scopes']): 
  * metadata document's client is named by its host, its own name below as its claim, and a note
  * says what the host does and does not prove (draft-ietf-oauth-client-id-metadata-document §6).
  */
-export function consentHeading(page: { readonly client: ClientLabel; readonly username: string }): string {
+export function consentHeading(
+  view: PageView,
+  page: { readonly client: ClientLabel; readonly username: string },
+): string {
+  const { t } = view.text;
   const { client } = page;
   const parties = `${clientMark(client)}<span class="link" aria-hidden="true"></span>${monogram(page.username, 'user')}`;
   const note = client.documentHost
-    ? `<p class="alert" role="note"><strong>No administrator added this application.</strong> It describes itself from <strong class="client-host">${escapeHtml(client.name)}</strong>, the only thing Gatehouse could check. Allow it only if you trust that site.</p>\n`
+    ? `<p class="alert" role="note">${t('consent.document-note', { host: client.name, product: PRODUCT })}</p>\n`
     : '';
   return `<div class="parties">${parties}</div>
-<h1><span class="client-name">${escapeHtml(client.name)}</span> wants to access your account</h1>
-<p class="signed-in">${clientClaimHtml(client)}Signed in as <strong>${escapeHtml(page.username)}</strong></p>
+<h1>${t('consent.heading', { client: client.name })}</h1>
+<p class="signed-in">${clientClaimHtml(view, client)}${t('common.signed-in-as', { username: page.username })}</p>
 ${note}`;
 }
 
-export function renderConsentPage(base: BasePath, page: ConsentPage): string {
-  const access = scopeAccess(page.client.name, page.scopes);
+export function renderConsentPage(view: PageView, page: ConsentPage): string {
+  const { base, text } = view;
+  const { t } = text;
+  const access = scopeAccess(view, page.client.name, page.scopes);
   const selfRegistered = page.selfRegistered
-    ? `<p class="alert" role="note"><strong>This application registered itself.</strong> No administrator added it, so its name has not been checked: allow it only if you started it yourself.</p>\n`
+    ? `<p class="alert" role="note">${t('consent.self-registered')}</p>\n`
     : '';
+  const finePrint = t('consent.fine-print', { destination: page.destination, account: linkTo(`${base}/account`) });
   return layout(
-    base,
-    `Allow ${page.client.name}?`,
-    `${consentHeading(page)}${selfRegistered}${access}
+    view,
+    t('consent.title', { client: page.client.name }),
+    `${consentHeading(view, page)}${selfRegistered}${access}
 <form method="post" action="${base}/consent" class="actions">
 ${hiddenFields(page.csrfToken, page.query)}
-<button type="submit" name="decision" value="deny" class="button secondary">Deny</button>
-<button type="submit" name="decision" value="allow" class="button primary">Allow</button>
+<button type="submit" name="decision" value="deny" class="button secondary">${t('consent.deny')}</button>
+<button type="submit" name="decision" value="allow" class="button primary">${t('consent.allow')}</button>
 </form>
-<p class="fine-print">Either way, you will be sent back to <strong>${escapeHtml(page.destination)}</strong>. You can withdraw access later on your <a href="${base}/account">account page</a>.</p>`,
+<p class="fine-print">${finePrint}</p>`,
   );
 }

@@ -3,37 +3,49 @@ import { OAuthError } from '@gatehouse/contract';
 import { formParamsOf } from '../http/form.js';
 import { createAuthorizationCode } from '../oauth/tokens/index.js';
 import { isScopeSubset } from '../oauth/tokens/index.js';
-import { CLAIM_WORDS } from '../users/claims.js';
 import type { AuthorizationRequest } from '../oauth/authorization-requests/index.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
-import { answerRefusal, answerWithError, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
+import {
+  answerRefusal,
+  answerWithError,
+  loadAuthorizationRequest,
+  requestHints,
+  viewOf,
+  type AuthorizePages,
+} from './flow.js';
 import { renderConsentPage } from './consent-page.js';
 import { clientLabel } from './client-label.js';
 import type { BrowserPage } from './page.js';
+import type { MessageId, PageText } from '../i18n/index.js';
+import { escapeHtml } from '../html/layout.js';
 import { answerClient } from '../html/authorization-response.js';
 import { formActionSource, sendPage } from '../html/responses.js';
-import { currentSession, signedInSubject } from './sessions.js';
+import { currentSession } from './sessions.js';
+import { localeClaimOf } from '../users/claims.js';
 import { authorizationTarget, sendSignInForm } from './sign-in-forms.js';
 import { secondFactorDueFor } from './step-up.js';
 import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
 
-const SCOPE_WORDS: Readonly<Record<string, string>> = {
-  ...CLAIM_WORDS,
-  'contacts:read': 'See your contacts',
-  'contacts:write': 'Create, change and delete your contacts',
+/** The scopes of OpenID Connect (OIDC Core §5.4, §11) in plain words. */
+const SCOPE_WORDS: Readonly<Record<string, MessageId>> = {
+  openid: 'scope.openid',
+  profile: 'scope.profile',
+  email: 'scope.email',
+  offline_access: 'scope.offline-access',
 };
 
 /**
- * A scope in plain words for the consent page. The REST API's scopes are `{collection}:read|write`,
- * so every collection the OpenAPI document declares reads well; anything else is shown as its name.
+ * A scope in plain words for the consent and account pages, as HTML. The REST API's scopes are
+ * `{collection}:read|write`, so every collection the OpenAPI document declares reads well (its name
+ * as the document has it); anything else is shown as its name.
  */
-export function describeScope(scope: string): string {
+export function describeScope(text: PageText, scope: string): string {
   const known = SCOPE_WORDS[scope];
-  if (known !== undefined) return known;
+  if (known !== undefined) return text.t(known);
   const match = /^([a-z][a-z0-9_-]*):(read|write)$/.exec(scope);
-  if (!match) return scope;
+  if (!match) return escapeHtml(scope);
   const things = (match[1] as string).replace(/[_-]+/g, ' ');
-  return match[2] === 'read' ? `See your ${things}` : `Create, change and delete your ${things}`;
+  return text.t(match[2] === 'read' ? 'scope.read' : 'scope.write', { things });
 }
 
 /**
@@ -55,12 +67,13 @@ async function hasRememberedConsent(
  * redirect URI and the PKCE challenge; the grant is made when it is exchanged, for the user's `subject`.
  */
 async function issueCode(
-  { context: { store, clock, issuer, authorizationCodeTtl }, base }: AuthorizePages,
+  pages: AuthorizePages,
   reply: FastifyReply,
   request: AuthorizationRequest,
   { session, subject }: SignedInUser,
   status: 302 | 303,
 ): Promise<FastifyReply> {
+  const { store, clock, issuer, authorizationCodeTtl } = pages.context;
   const code = await createAuthorizationCode(store, {
     client: request.client,
     subject,
@@ -74,13 +87,15 @@ async function issueCode(
     amr: amrOf(session),
     dpopJkt: request.dpopJkt,
   });
-  return answerClient(reply, base, request, { code, state: request.state, iss: issuer }, status);
+  const view = () => viewOf(pages, reply, requestHints(request));
+  return answerClient(reply, view, request, { code, state: request.state, iss: issuer }, status);
 }
 
-/** A signed-in session with its user's subject. */
+/** A signed-in session with its user's subject and `locale` claim. */
 interface SignedInUser {
   readonly session: SignedInSession;
   readonly subject: string;
+  readonly locale: string | undefined;
 }
 
 /** The session's user, or, when it was removed meanwhile, the flow again from its start (the sign-in page). */
@@ -90,8 +105,8 @@ async function signedInUser(
   request: AuthorizationRequest,
   session: SignedInSession,
 ): Promise<SignedInUser | { readonly sent: FastifyReply }> {
-  const subject = await signedInSubject(pages.context.store, session);
-  if (subject !== undefined) return { session, subject };
+  const user = await pages.context.store.findUser(session.username);
+  if (user !== undefined) return { session, subject: user.subject, locale: localeClaimOf(user) };
   return { sent: reply.code(303).header('location', `${pages.base}/authorize?${request.query}`).send() };
 }
 
@@ -120,11 +135,12 @@ export async function answerSignedIn(
     return issueCode(pages, reply, request, user, status);
   // prompt=none never shows a page: the consent it would need goes back as an error (§3.1.2.6).
   if (prompt.has('none')) return answerWithError(pages, reply, request, new OAuthError('consent_required'), status);
-  const page = renderConsentPage(pages.base, {
+  const view = viewOf(pages, reply, requestHints(request, user.locale));
+  const page = renderConsentPage(view, {
     client: clientLabel(request.client),
     destination: destinationOf(request.redirectUri),
     username: session.username,
-    scopes: request.scope.map((name) => ({ name, words: describeScope(name) })),
+    scopes: request.scope.map((name) => ({ name, words: describeScope(view.text, name) })),
     query: request.query,
     csrfToken: session.csrfToken,
     // RFC 7591 §5: a dynamically registered client was vetted by nobody; the user is told so.

@@ -1,5 +1,5 @@
 import { CSRF_FIELD } from '../html/csrf.js';
-import { escapeHtml, hiddenFields, layout, type BasePath } from '../html/layout.js';
+import { alertHtml, escapeHtml, hiddenFields, layout, linkTo, type Alert, type PageView } from '../html/layout.js';
 import { consentHeading, scopeAccess, type ConsentPage } from './consent-page.js';
 import type { ClientLabel } from './client-label.js';
 
@@ -9,35 +9,29 @@ import type { ClientLabel } from './client-label.js';
  * and consent pages.
  */
 
-type Alert = { readonly title: string; readonly text: string } | undefined;
-
-function alertBox(alert: Alert): string {
-  return alert
-    ? `<div class="alert" role="alert"><strong>${escapeHtml(alert.title)}</strong> ${escapeHtml(alert.text)}</div>\n`
-    : '';
-}
-
 export interface UserCodePage {
   readonly csrfToken: string;
   /** What to show in the field: the code of verification_uri_complete, or what was typed. */
   readonly userCode: string;
-  readonly alert?: Alert;
+  readonly alert?: Alert | undefined;
 }
 
-export function renderUserCodePage(base: BasePath, page: UserCodePage): string {
+export function renderUserCodePage(view: PageView, page: UserCodePage): string {
+  const { base, text } = view;
+  const { t } = text;
   return layout(
-    base,
-    'Connect a device',
+    view,
+    t('device.title'),
     `<div class="parties"><span class="mark mark-client" aria-hidden="true">#</span></div>
-<h1>Connect a device</h1>
-<p class="lead">Enter the code shown on your device.</p>
-${alertBox(page.alert)}<form method="post" action="${base}/device" class="stack">
+<h1>${t('device.title')}</h1>
+<p class="lead">${t('device.lead')}</p>
+${alertHtml(view, page.alert)}<form method="post" action="${base}/device" class="stack">
 <input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(page.csrfToken)}">
-<label for="user_code">Code</label>
-<input id="user_code" name="user_code" type="text" class="user-code" value="${escapeHtml(page.userCode)}" placeholder="XXXX-XXXX" autocomplete="off" autocapitalize="characters" autocorrect="off" spellcheck="false" maxlength="32" required autofocus>
-<button type="submit" class="button primary">Continue</button>
+<label for="user_code">${t('device.code')}</label>
+<input id="user_code" name="user_code" type="text" class="user-code" value="${escapeHtml(page.userCode)}" placeholder="${t('device.code-placeholder')}" autocomplete="off" autocapitalize="characters" autocorrect="off" spellcheck="false" maxlength="32" required autofocus>
+<button type="submit" class="button primary">${t('device.continue')}</button>
 </form>
-<p class="fine-print">Only enter a code from a device you are setting up yourself.</p>`,
+<p class="fine-print">${t('device.fine-print')}</p>`,
   );
 }
 
@@ -51,29 +45,33 @@ export interface DeviceConsentPage {
 }
 
 /** The consent page of a device: it asks the user to compare the code with the device's (RFC 8628 §5.4). */
-export function renderDeviceConsentPage(base: BasePath, page: DeviceConsentPage): string {
+export function renderDeviceConsentPage(view: PageView, page: DeviceConsentPage): string {
+  const { base, text } = view;
+  const { t } = text;
+  const code = (chunks: string[]): string => `<code class="user-code" translate="no">${chunks.join('')}</code>`;
   return layout(
-    base,
-    `Allow ${page.client.name}?`,
-    `${consentHeading(page)}<p class="device-code">Check that your device shows <code class="user-code">${escapeHtml(page.userCode)}</code></p>
-${scopeAccess(page.client.name, page.scopes)}
+    view,
+    t('consent.title', { client: page.client.name }),
+    `${consentHeading(view, page)}<p class="device-code">${t('device.check-code', { userCode: page.userCode, usercode: code })}</p>
+${scopeAccess(view, page.client.name, page.scopes)}
 <form method="post" action="${base}/device/consent" class="actions">
 ${hiddenFields(page.csrfToken, page.userCode)}
-<button type="submit" name="decision" value="deny" class="button secondary">Deny</button>
-<button type="submit" name="decision" value="allow" class="button primary">Allow</button>
+<button type="submit" name="decision" value="deny" class="button secondary">${t('consent.deny')}</button>
+<button type="submit" name="decision" value="allow" class="button primary">${t('consent.allow')}</button>
 </form>
-<p class="fine-print">If the codes differ, or you did not start this on a device, choose Deny. You can withdraw access later on your <a href="${base}/account">account page</a>.</p>`,
+<p class="fine-print">${t('device.consent-fine-print', { account: linkTo(`${base}/account`) })}</p>`,
   );
 }
 
 /** What the user sees after deciding; the device learns it at its next poll. */
-export function renderDeviceDonePage(base: BasePath, page: { client: ClientLabel; approved: boolean }): string {
-  const client = escapeHtml(page.client.name);
+export function renderDeviceDonePage(view: PageView, page: { client: ClientLabel; approved: boolean }): string {
+  const { t } = view.text;
+  const client = page.client.name;
   const [title, mark, text] = page.approved
-    ? ['Device connected', 'mark-client', `${client} now has access. Go back to your device: it continues by itself.`]
-    : ['Access denied', 'mark-error', `${client} was not given access. You can close this page.`];
+    ? [t('device.connected.title'), 'mark-client', t('device.connected.text', { client })]
+    : [t('device.denied.title'), 'mark-error', t('device.denied.text', { client })];
   return layout(
-    base,
+    view,
     title,
     `<div class="parties"><span class="mark ${mark}" aria-hidden="true">${page.approved ? '✓' : '×'}</span></div>
 <h1>${title}</h1>

@@ -11,7 +11,8 @@ import { clientLabel } from './client-label.js';
 import { describeScope } from './consent.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { renderDeviceConsentPage, renderDeviceDonePage, renderUserCodePage } from './device-pages.js';
-import type { AuthorizePages } from './flow.js';
+import { viewOf, type AuthorizePages } from './flow.js';
+import type { Alert } from '../html/layout.js';
 import type { BrowserPage } from './page.js';
 import { attemptSignIn, sendRecoveryCodes, sendSignInForm, waitInWords, type SignInTarget } from './sign-in-forms.js';
 import { policyFor, secondFactorDueFor } from './step-up.js';
@@ -43,7 +44,6 @@ interface EnteredCode {
 export function deviceEndpoints(app: FastifyInstance, pages: AuthorizePages): void {
   const {
     context: { store, clock },
-    base,
     cookies,
   } = pages;
 
@@ -52,7 +52,8 @@ export function deviceEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     const session = (await currentSession(store, request, now)) ?? (await startSession(store, reply, cookies, now));
     const query = request.query as Record<string, unknown>;
     const typed = typeof query.user_code === 'string' ? query.user_code.slice(0, 32) : '';
-    return sendPage(reply, 200, renderUserCodePage(base, { csrfToken: session.csrfToken, userCode: typed }));
+    const view = viewOf(pages, reply);
+    return sendPage(reply, 200, renderUserCodePage(view, { csrfToken: session.csrfToken, userCode: typed }));
   });
 
   app.post(DEVICE_VERIFICATION_PATH, async (request, reply) => {
@@ -101,7 +102,8 @@ export function deviceEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     // A decision that lost a race with another (or with expiry) is a code no longer pending.
     if (!(await store.decideDeviceAuthorization(entered.authorization.id, decision, now)))
       return sendCodeRefused(pages, reply, session, entered.userCode);
-    return sendPage(reply, 200, renderDeviceDonePage(base, { client: clientLabel(entered.client), approved }));
+    const view = viewOf(pages, reply, { here: DEVICE_VERIFICATION_PATH });
+    return sendPage(reply, 200, renderDeviceDonePage(view, { client: clientLabel(entered.client), approved }));
   });
 }
 
@@ -123,10 +125,10 @@ async function enterCode(
     (await rateLimits.consume([['user_code_address', address]])) ||
     (await rateLimits.peek([['user_code_failure_address', address]]));
   if (wait > 0) {
-    const { title } = PROBLEMS.too_many_user_code_attempts;
     reply.header('retry-after', String(wait));
-    const alert = { title, text: `Try again in ${waitInWords(wait)}.` };
-    const page = renderUserCodePage(pages.base, { csrfToken: session.csrfToken, userCode: typed.slice(0, 32), alert });
+    const alert: Alert = { slug: PROBLEMS.too_many_user_code_attempts.slug, text: waitInWords(wait) };
+    const view = viewOf(pages, reply, { here: DEVICE_VERIFICATION_PATH });
+    const page = renderUserCodePage(view, { csrfToken: session.csrfToken, userCode: typed.slice(0, 32), alert });
     return { sent: sendPage(reply, 429, page) };
   }
   const found = await pendingDeviceAuthorization(store, typed, now);
@@ -141,15 +143,19 @@ async function enterCode(
 }
 
 function sendCodeRefused(
-  { base }: Pick<AuthorizePages, 'base'>,
+  pages: AuthorizePages,
   reply: FastifyReply,
   session: BrowserSessionRecord,
   typed: string,
 ): FastifyReply {
-  const { title } = PROBLEMS.user_code_invalid;
-  const alert = { title, text: 'Check the code on your device and type it again.' };
-  return sendPage(reply, 400, renderUserCodePage(base, { csrfToken: session.csrfToken, userCode: typed, alert }));
+  const alert: Alert = { slug: PROBLEMS.user_code_invalid.slug, text: { id: 'device.alert.check' } };
+  const view = viewOf(pages, reply, { here: DEVICE_VERIFICATION_PATH });
+  return sendPage(reply, 400, renderUserCodePage(view, { csrfToken: session.csrfToken, userCode: typed, alert }));
 }
+
+/** Where the device page's switcher comes back to: the code form, filled in (RFC 8628 §3.3.1). */
+const deviceHere = (userCode: string): string =>
+  `${DEVICE_VERIFICATION_PATH}?${new URLSearchParams({ user_code: userCode })}`;
 
 /** The device page's sign-in: its forms post to /device/login with the user code (RFC 8628 §3.3). */
 function deviceTarget(pages: AuthorizePages, entered: EnteredCode): SignInTarget {
@@ -159,6 +165,7 @@ function deviceTarget(pages: AuthorizePages, entered: EnteredCode): SignInTarget
     form: { action: `${DEVICE_VERIFICATION_PATH}/login`, hidden: { request: entered.userCode } },
     formActions: [],
     policy: policyFor(pages.context, entered.client),
+    language: { here: deviceHere(entered.userCode) },
   };
 }
 
@@ -191,16 +198,17 @@ async function answerEnteredCode(
 }
 
 function sendDeviceConsentPage(
-  { base }: AuthorizePages,
+  pages: AuthorizePages,
   reply: FastifyReply,
   entered: EnteredCode,
   session: SignedInSession,
 ): FastifyReply {
-  const page = renderDeviceConsentPage(base, {
+  const view = viewOf(pages, reply, { here: deviceHere(entered.userCode) });
+  const page = renderDeviceConsentPage(view, {
     client: clientLabel(entered.client),
     username: session.username,
     userCode: entered.userCode,
-    scopes: entered.authorization.scope.map((name) => ({ name, words: describeScope(name) })),
+    scopes: entered.authorization.scope.map((name) => ({ name, words: describeScope(view.text, name) })),
     csrfToken: session.csrfToken,
   });
   return sendPage(reply, 200, page);

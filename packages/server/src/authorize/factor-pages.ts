@@ -1,11 +1,12 @@
 import { renderSVG } from 'uqr';
-import { escapeHtml, layout, type BasePath } from '../html/layout.js';
-import { clientMark, clientNameHtml, type ClientLabel } from './client-label.js';
+import { alertHtml, escapeHtml, layout, type Alert, type PageView } from '../html/layout.js';
+import type { MessageId } from '../i18n/index.js';
+import { clientMark, type ClientLabel } from './client-label.js';
 import { signInHeading } from './login-page.js';
 import { CSRF_FIELD } from '../html/csrf.js';
-import { passkeyScript } from './passkey-page.js';
+import { passkeyScript, passkeyStatus } from './passkey-page.js';
 import type { SecondFactorDue } from './sign-in/second-factor-policy.js';
-import { ENROLMENT_METHOD, SECOND_FACTORS } from './sign-in/steps/index.js';
+import { ENROLMENT_METHOD } from './sign-in/steps/index.js';
 
 /**
  * The pages of a sign-in's second step: the factor page (a code from the authenticator
@@ -14,10 +15,14 @@ import { ENROLMENT_METHOD, SECOND_FACTORS } from './sign-in/steps/index.js';
  * QR code is inline SVG made of presentation attributes, which the CSP allows.
  */
 
-export interface Alert {
-  readonly title: string;
-  readonly text: string;
-}
+export type { Alert };
+
+/** Each second factor's name on its form (the methods of sign-in/steps/). */
+const FACTOR_LABELS: Readonly<Record<string, MessageId>> = {
+  otp: 'factor.label.otp',
+  recovery_code: 'factor.label.recovery-code',
+  passkey: 'factor.label.passkey',
+};
 
 /** Where a step's form posts and what it carries besides the CSRF token. */
 export interface StepForm {
@@ -40,12 +45,6 @@ export interface FactorPage {
   readonly passkeyOptions?: string;
 }
 
-function alertHtml(alert: Alert | undefined): string {
-  return alert
-    ? `<div class="alert" role="alert"><strong>${escapeHtml(alert.title)}</strong> ${escapeHtml(alert.text)}</div>\n`
-    : '';
-}
-
 function hidden(csrfToken: string, fields: Readonly<Record<string, string>>): string {
   const pairs: [string, string][] = [[CSRF_FIELD, csrfToken], ...Object.entries(fields)];
   return pairs
@@ -58,94 +57,104 @@ function hidden(csrfToken: string, fields: Readonly<Record<string, string>>): st
  * webauthn/script.ts) asks the browser for an assertion of this user's passkeys and posts it as
  * `credential`. Hidden until the script finds WebAuthn; another factor stays offered beside it.
  */
-function passkeyForm(base: BasePath, page: FactorPage, primary: boolean): string {
+function passkeyForm(view: PageView, page: FactorPage, primary: boolean): string {
   if (page.passkeyOptions === undefined) return '';
+  const { base, text } = view;
   return `<form method="post" action="${base}${page.form.action}" id="passkey-form" data-mode="get" data-options="${escapeHtml(page.passkeyOptions)}" class="stack" hidden>
 ${hidden(page.csrfToken, { ...page.form.hidden, method: 'passkey', credential: '' })}
-<button type="button" id="passkey-button" class="button ${primary ? 'primary' : 'secondary'} passkey-button">Use a passkey</button>
-<p id="passkey-status" class="passkey-status" role="status" aria-live="polite"></p>
+<button type="button" id="passkey-button" class="button ${primary ? 'primary' : 'secondary'} passkey-button">${text.t('passkey.use')}</button>
+${passkeyStatus(text)}
 </form>
 ${passkeyScript(base)}`;
 }
 
 /** The form of one second factor: a code field and its method (a passkey: its own form). */
-function factorForm(base: BasePath, page: FactorPage, method: string, primary: boolean): string {
-  if (method === 'passkey') return passkeyForm(base, page, primary);
+function factorForm(view: PageView, page: FactorPage, method: string, primary: boolean): string {
+  if (method === 'passkey') return passkeyForm(view, page, primary);
+  const { base, text } = view;
   const otp = method === 'otp';
-  const label = SECOND_FACTORS[method]?.label ?? method;
+  const known = FACTOR_LABELS[method];
+  const label = known === undefined ? escapeHtml(method) : text.t(known);
   const input = otp
     ? `<input id="code-${method}" name="code" class="one-time-code" type="text" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required${primary ? ' autofocus' : ''}>`
     : `<input id="code-${method}" name="code" type="text" autocomplete="off" autocapitalize="none" spellcheck="false" maxlength="32" required${primary ? ' autofocus' : ''}>`;
   return `<form method="post" action="${base}${page.form.action}" class="stack">
 ${hidden(page.csrfToken, { ...page.form.hidden, method })}
-<label for="code-${method}">${escapeHtml(label)}</label>
+<label for="code-${method}">${label}</label>
 ${input}
-<button type="submit" class="button ${primary ? 'primary' : 'secondary'}">Verify</button>
+<button type="submit" class="button ${primary ? 'primary' : 'secondary'}">${text.t('factor.verify')}</button>
 </form>`;
 }
 
 /** The QR code of an `otpauth://` URI, as inline SVG. */
-function qrCode(uri: string): string {
-  return renderSVG(uri, { border: 2 }).replace(
-    '<svg ',
-    '<svg class="qr" role="img" aria-label="QR code for your authenticator app" ',
-  );
+function qrCode(uri: string, label: string): string {
+  return renderSVG(uri, { border: 2 }).replace('<svg ', `<svg class="qr" role="img" aria-label="${label}" `);
 }
 
-function enrolmentForm(base: BasePath, page: FactorPage): string {
+function enrolmentForm(view: PageView, page: FactorPage): string {
+  const { base, text } = view;
+  const { t } = text;
   const enrolment = page.enrolment;
   if (!enrolment) throw new Error('an enrolment page without an enrolment');
   const grouped = enrolment.secret.replace(/(.{4})/g, '$1 ').trim();
-  return `<p class="lead">Scan this code with an authenticator app (such as Google Authenticator, 1Password or Aegis), then type the six-digit code it shows.</p>
-${qrCode(enrolment.uri)}
-<p class="fine-print">Cannot scan it? Enter this key in the app:</p>
-<p class="secret" id="totp-secret">${escapeHtml(grouped)}</p>
+  return `<p class="lead">${t('enrol.scan')}</p>
+${qrCode(enrolment.uri, t('enrol.qr'))}
+<p class="fine-print">${t('enrol.cannot-scan')}</p>
+<p class="secret" id="totp-secret" translate="no">${escapeHtml(grouped)}</p>
 <form method="post" action="${base}${page.form.action}" class="stack">
 ${hidden(page.csrfToken, { ...page.form.hidden, method: ENROLMENT_METHOD, enrolment: enrolment.sealed })}
-<label for="code">Code from the app</label>
+<label for="code">${t('enrol.code')}</label>
 <input id="code" name="code" class="one-time-code" type="text" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required autofocus>
-<button type="submit" class="button primary">Turn on two-step verification</button>
+<button type="submit" class="button primary">${t('enrol.submit')}</button>
 </form>`;
 }
 
 /** Why the enrolment page is shown, in words a person understands: a client requires it, or they chose it. */
-function enrolmentReason(page: FactorPage): string {
-  const signedIn = `Signed in as <strong>${escapeHtml(page.username)}</strong>`;
-  if (page.client === undefined) return `<p class="signed-in">${signedIn}</p>`;
-  return `<p class="signed-in">${signedIn}</p>
-<p class="lead">To continue to ${clientNameHtml(page.client)}, your sign-in needs a second step: after your password, a code from an app on your phone.</p>`;
+function enrolmentReason(view: PageView, page: FactorPage): string {
+  const { t } = view.text;
+  const signedIn = `<p class="signed-in">${t('common.signed-in-as', { username: page.username })}</p>`;
+  if (page.client === undefined) return signedIn;
+  return `${signedIn}
+<p class="lead">${t('enrol.reason', { client: page.client.name })}</p>`;
 }
 
-export function renderFactorPage(base: BasePath, page: FactorPage): string {
-  if (page.due.kind === 'enrol')
+export function renderFactorPage(view: PageView, page: FactorPage): string {
+  const { base, text } = view;
+  const { t } = text;
+  if (page.due.kind === 'enrol') {
+    const notNow =
+      page.client === undefined
+        ? `\n<p class="fine-print"><a href="${base}/account">${t('enrol.not-now')}</a></p>`
+        : '';
     return layout(
-      base,
-      'Set up two-step verification',
-      `${page.client === undefined ? '' : `<div class="parties">${clientMark(page.client)}</div>\n`}<h1>Set up two-step verification</h1>
-${enrolmentReason(page)}
-${alertHtml(page.alert)}${enrolmentForm(base, page)}${page.client === undefined ? `\n<p class="fine-print"><a href="${base}/account">Not now: back to your account</a></p>` : ''}`,
+      view,
+      t('enrol.title'),
+      `${page.client === undefined ? '' : `<div class="parties">${clientMark(page.client)}</div>\n`}<h1>${t('enrol.title')}</h1>
+${enrolmentReason(view, page)}
+${alertHtml(view, page.alert)}${enrolmentForm(view, page)}${notNow}`,
     );
+  }
   const [first, ...others] = page.due.factors;
   const more =
     others.length === 0
       ? ''
       : `<details class="other-factors">
-<summary>Other ways to verify</summary>
-${others.map((m) => factorForm(base, page, m, false)).join('\n')}
+<summary>${t('factor.other-ways')}</summary>
+${others.map((m) => factorForm(view, page, m, false)).join('\n')}
 </details>`;
   return layout(
-    base,
-    'Two-step verification',
-    `${signInHeading(page.client, 'Two-step verification')}
-<p class="signed-in">Signed in as <strong>${escapeHtml(page.username)}</strong></p>
-${alertHtml(page.alert)}${first === undefined ? '' : factorForm(base, page, first, true)}
+    view,
+    t('factor.title'),
+    `${signInHeading(view, page.client, t('factor.title'))}
+<p class="signed-in">${t('common.signed-in-as', { username: page.username })}</p>
+${alertHtml(view, page.alert)}${first === undefined ? '' : factorForm(view, page, first, true)}
 ${more}`,
   );
 }
 
 /** The recovery codes, shown once (after enrolment, or made again on the account page). */
 export function renderRecoveryCodesPage(
-  base: BasePath,
+  view: PageView,
   page: {
     readonly codes: readonly string[];
     readonly next: string;
@@ -153,19 +162,21 @@ export function renderRecoveryCodesPage(
     readonly form?: StepForm;
   },
 ): string {
-  const items = page.codes.map((c) => `<li>${escapeHtml(c)}</li>`).join('');
+  const { base, text } = view;
+  const { t } = text;
+  const items = page.codes.map((c) => `<li translate="no">${escapeHtml(c)}</li>`).join('');
   const go =
     page.form && page.csrfToken !== undefined
       ? `<form method="post" action="${base}${page.form.action}" class="stack">
 ${hidden(page.csrfToken, page.form.hidden)}
-<button type="submit" class="button primary">I saved them, continue</button>
+<button type="submit" class="button primary">${t('recovery.continue')}</button>
 </form>`
-      : `<p><a class="button primary wide" href="${escapeHtml(page.next)}">I saved them, continue</a></p>`;
+      : `<p><a class="button primary wide" href="${escapeHtml(page.next)}">${t('recovery.continue')}</a></p>`;
   return layout(
-    base,
-    'Your recovery codes',
-    `<h1>Save your recovery codes</h1>
-<p class="lead">Each code signs you in once if you lose your authenticator app. Keep them somewhere safe: this is the only time they are shown.</p>
+    view,
+    t('recovery.title'),
+    `<h1>${t('recovery.heading')}</h1>
+<p class="lead">${t('recovery.lead')}</p>
 <ul class="recovery-codes" id="recovery-codes">${items}</ul>
 ${go}`,
   );

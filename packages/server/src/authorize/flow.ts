@@ -9,7 +9,11 @@ import {
 } from '../oauth/authorization-requests/index.js';
 import type { BasePath } from '../html/layout.js';
 import { answerClient, type ResponseDestination } from '../html/authorization-response.js';
-import type { CookiePolicy } from './sessions.js';
+import { pageView, type LanguageHints, type PageView } from '../html/page-view.js';
+import type { ErrorPageHints } from '../html/responses.js';
+import { formParamsOf } from '../http/form.js';
+import type { AuthorizationRequest } from '../oauth/authorization-requests/index.js';
+import type { CookiePolicy } from '../http/cookies.js';
 import type { UpstreamChoice } from './login-page.js';
 
 /** What the routes of the authorization pages share, passed to each explicitly. */
@@ -35,6 +39,20 @@ export interface UpstreamDirectory {
     sessionId: string,
     returnTo: { readonly uri: string; readonly state: string | undefined } | undefined,
   ): Promise<string | undefined>;
+}
+
+/** The view of a page of the flows, in the language `hints` and the request choose (html/page-view.ts). */
+export function viewOf(pages: AuthorizePages, reply: FastifyReply, hints: LanguageHints = {}): PageView {
+  return pageView(reply, pages.context.languages, pages.base, hints);
+}
+
+/**
+ * What a page of an authorization request knows of its language: the request's ui_locales (OIDC
+ * Core §3.1.2.1, from the query, the pushed request or the request object alike), its handle, and
+ * that /authorize with it shows the page again (the sign-in, the second step or the consent).
+ */
+export function requestHints(request: AuthorizationRequest, user?: string): LanguageHints {
+  return { requested: request.oidc.uiLocales, flow: request.query, here: `/authorize?${request.query}`, user };
 }
 
 /**
@@ -95,21 +113,48 @@ export function answerRefusal(
  * `iss` (RFC 9207 §2) so the client can tell which server answered.
  */
 export function answerWithError(
-  { base, context: { issuer } }: AuthorizePages,
+  pages: AuthorizePages,
   reply: FastifyReply,
   to: ResponseDestination & { readonly state: string | undefined },
   error: OAuthError,
   status: 302 | 303,
 ): FastifyReply {
+  const { issuer } = pages.context;
   reply.server.metrics?.countOAuthError(error.reason);
   const { error: code, error_description, error_uri } = error.toBody(issuer);
+  // A form_post page speaks the request's language when the request was read that far.
+  const hints = 'oidc' in to && 'query' in to ? requestHints(to as AuthorizationRequest) : {};
   return answerClient(
     reply,
-    base,
+    () => viewOf(pages, reply, hints),
     to,
     { error: code, error_description, error_uri, state: to.state, iss: issuer },
     status,
   );
+}
+
+/** The routes of the flows whose `request` field (or, for /authorize, query) is an authorization request. */
+const REQUEST_ROUTES: ReadonlySet<string> = new Set(['/authorize', '/login', '/login/passkey', '/consent']);
+
+/**
+ * The language hints of an error page of an authorization request, when the error came before the
+ * request was read (a CSRF token refused): its ui_locales, from the query itself, or from the pushed
+ * request it names (looked at, not used up). A request object is not verified again for a language.
+ */
+export function errorPageHints(context: ServerContext): ErrorPageHints {
+  return async (request) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (!REQUEST_ROUTES.has(path)) return {};
+    const query = request.method === 'GET' ? rawQuery(request.url) : (formParamsOf(request.body).get('request') ?? '');
+    const params = new URLSearchParams(query);
+    if (params.has('request')) return {};
+    const source = params.has('request_uri')
+      ? await authorizationSource(context, { query, address: request.ip, peek: true })
+      : { kind: 'parameters' as const, parameters: query };
+    if (source.kind !== 'parameters') return {};
+    const requested = new URLSearchParams(source.parameters).get('ui_locales') ?? undefined;
+    return { requested, flow: query, here: `/authorize?${query}` };
+  };
 }
 
 /** The query string of a request URL, as sent. */

@@ -1,5 +1,6 @@
-import { escapeHtml, hiddenFields, layout, type BasePath } from '../html/layout.js';
-import { clientClaimHtml, clientMark, clientNameHtml, type ClientLabel } from './client-label.js';
+import { alertHtml, escapeHtml, hiddenFields, layout, type Alert, type PageView } from '../html/layout.js';
+import type { MessageId } from '../i18n/index.js';
+import { clientClaimHtml, clientMark, type ClientLabel } from './client-label.js';
 import { passkeySignInForm, type PasskeySignInTarget } from './passkey-page.js';
 
 /** The HTML of the sign-in form (the authorization code flow's and the device page's). */
@@ -12,7 +13,7 @@ export interface LoginPage {
   /** The username typed before, kept on a failed attempt. */
   readonly username?: string;
   /** A refusal to show above the form. */
-  readonly alert?: { readonly title: string; readonly text: string };
+  readonly alert?: Alert;
   /** Where the form posts: `/login` unless the device page signs in (`/device/login`). */
   readonly action?: string;
   /** Federation (docs/federation.md): the upstream identity providers offered beside the password. */
@@ -23,7 +24,7 @@ export interface LoginPage {
    */
   readonly passkey?: PasskeySignInTarget & { readonly options: string };
   /** The last line (what comes after signing in); the consent step's by default. */
-  readonly finePrint?: string;
+  readonly finePrint?: MessageId;
 }
 
 /** An upstream identity provider as the sign-in page offers it (federation/, passed in by app.ts). */
@@ -38,21 +39,23 @@ export interface UpstreamChoice {
  * Federation: one button per upstream provider and an e-mail field for home-realm discovery, in a
  * form of their own that posts to /federation/start (served by federation/, not by this folder).
  */
-function upstreamSection(base: BasePath, page: LoginPage): string {
+function upstreamSection(view: PageView, page: LoginPage): string {
+  const { base, text } = view;
   const upstreams = page.upstreams ?? [];
   if (upstreams.length === 0 || (page.action ?? '/login') !== '/login') return '';
   const buttons = upstreams
     .map((u) => {
       const icon = u.iconPath ? `<img src="${base}${escapeHtml(u.iconPath)}" alt="" width="16" height="16"> ` : '';
-      return `<button type="submit" name="provider" value="${escapeHtml(u.id)}" class="button secondary" formnovalidate>${icon}Sign in with ${escapeHtml(u.displayName)}</button>`;
+      const label = text.t('sign-in.upstreams.provider', { provider: u.displayName });
+      return `<button type="submit" name="provider" value="${escapeHtml(u.id)}" class="button secondary" formnovalidate>${icon}${label}</button>`;
     })
     .join('\n');
   return `<form method="post" action="${base}/federation/start" class="stack upstreams">
 ${hiddenFields(page.csrfToken, page.query)}
-<p class="list-title">Or sign in with your organization</p>
-<label for="upstream-email">Work e-mail</label>
+<p class="list-title">${text.t('sign-in.upstreams.title')}</p>
+<label for="upstream-email">${text.t('sign-in.upstreams.email')}</label>
 <input id="upstream-email" name="email" type="email" autocomplete="email" maxlength="254" required>
-<button type="submit" class="button secondary">Continue</button>
+<button type="submit" class="button secondary">${text.t('sign-in.upstreams.continue')}</button>
 ${buttons}
 </form>
 `;
@@ -62,32 +65,36 @@ ${buttons}
  * The top of a sign-in page: the client's mark and name (a metadata document's client by its host,
  * client-label.ts), or, for the account page's own sign-in, no client at all.
  */
-export function signInHeading(client: ClientLabel | undefined, title = 'Sign in'): string {
+export function signInHeading(view: PageView, client: ClientLabel | undefined, title: string): string {
+  const { t } = view.text;
   if (client === undefined)
-    return `<h1>${escapeHtml(title)}</h1>
-<p class="lead">to your account</p>`;
+    return `<h1>${title}</h1>
+<p class="lead">${t('sign-in.lead.account')}</p>`;
   return `<div class="parties">${clientMark(client)}</div>
-<h1>${escapeHtml(title)}</h1>
-<p class="lead">to continue to ${clientNameHtml(client)}${clientClaimHtml(client)}</p>`;
+<h1>${title}</h1>
+<p class="lead">${t('sign-in.lead.client', { client: client.name })}${clientClaimHtml(view, client)}</p>`;
 }
 
-export function renderLoginPage(base: BasePath, page: LoginPage): string {
-  const alert = page.alert
-    ? `<div class="alert" role="alert"><strong>${escapeHtml(page.alert.title)}</strong> ${escapeHtml(page.alert.text)}</div>\n`
-    : '';
+export function renderLoginPage(view: PageView, page: LoginPage): string {
+  const { base, text } = view;
+  const { t } = text;
+  const next =
+    page.finePrint === undefined
+      ? t('sign-in.next.consent', { client: page.client?.name ?? t('client.any') })
+      : t(page.finePrint);
   return layout(
-    base,
-    'Sign in',
-    `${signInHeading(page.client)}
-${alert}<form method="post" action="${base}${page.action ?? '/login'}" class="stack">
+    view,
+    t('sign-in.title'),
+    `${signInHeading(view, page.client, t('sign-in.title'))}
+${alertHtml(view, page.alert)}<form method="post" action="${base}${page.action ?? '/login'}" class="stack">
 ${hiddenFields(page.csrfToken, page.query)}
 <input type="hidden" name="method" value="password">
-<label for="username">Username</label>
+<label for="username">${t('sign-in.username')}</label>
 <input id="username" name="username" type="text" value="${escapeHtml(page.username ?? '')}" autocomplete="${page.passkey ? 'username webauthn' : 'username'}" autocapitalize="none" autocorrect="off" spellcheck="false" maxlength="64" required${page.username ? '' : ' autofocus'}>
-<label for="password">Password</label>
+<label for="password">${t('sign-in.password')}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${page.username ? ' autofocus' : ''}>
-<button type="submit" class="button primary">Sign in</button>
+<button type="submit" class="button primary">${t('sign-in.submit')}</button>
 </form>
-${page.passkey ? passkeySignInForm(base, page.passkey, page.csrfToken, page.passkey.options) : ''}${upstreamSection(base, page)}<p class="fine-print">${escapeHtml(page.finePrint ?? `Next, you will choose what ${page.client?.name ?? 'the application'} may do with your account.`)}</p>`,
+${page.passkey ? passkeySignInForm(view, page.passkey, page.csrfToken, page.passkey.options) : ''}${upstreamSection(view, page)}<p class="fine-print">${next}</p>`,
   );
 }

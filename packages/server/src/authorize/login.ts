@@ -48,9 +48,9 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
           fresh: sealFreshSignIn(sealing, signedIn, requestField),
         };
         const continuation = { form: { action: '/login', hidden }, csrfToken: attempt.session.csrfToken };
-        return sendRecoveryCodes(pages, reply, attempt.reveal, continuation, target.formActions);
+        return sendRecoveryCodes(pages, reply, attempt.reveal, continuation, target.formActions, target.language);
       }
-      return sendRecoveryCodes(pages, reply, attempt.reveal, { href: next }, target.formActions);
+      return sendRecoveryCodes(pages, reply, attempt.reveal, { href: next }, target.formActions, target.language);
     }
     // prompt=login and max_age are met by this sign-in; GET /authorize, a second later, might ask again.
     if (asksForFreshSignIn(check.request)) return answerSignedIn(pages, reply, check.request, attempt.session, 303);

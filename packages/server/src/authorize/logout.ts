@@ -6,7 +6,8 @@ import { readIdTokenHint } from '../oauth/tokens/index.js';
 import { isRegisteredPostLogoutRedirectUri } from '../oauth/clients/index.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
-import type { AuthorizePages } from './flow.js';
+import { viewOf, type AuthorizePages } from './flow.js';
+import { localeClaimOf } from '../users/claims.js';
 import type { BrowserPage } from './page.js';
 import { renderLogoutPage, renderSignedOutPage } from './account-pages.js';
 import { formActionSource, redirectToClient, sendPage } from '../html/responses.js';
@@ -65,13 +66,15 @@ async function checkLogoutRequest({ context }: AuthorizePages, query: string): P
 
 /** Ends the browser's session and answers: back to the client, or the signed-out page. */
 async function signOut(
-  { context: { store }, base, upstreams }: AuthorizePages,
+  pages: AuthorizePages,
   request: FastifyRequest,
   reply: FastifyReply,
   logout: LogoutRequest,
   sessionId: string | undefined,
   status: 302 | 303,
 ): Promise<FastifyReply> {
+  const { store } = pages.context;
+  const { upstreams } = pages;
   if (sessionId !== undefined) await store.deleteBrowserSession(sessionId);
   request.log.info({ client_id: logout.client?.id }, 'signed out');
   // Federation: a session from an upstream that opted in is ended there too, which then returns here.
@@ -80,7 +83,7 @@ async function signOut(
   if (upstream !== undefined)
     return reply.code(status).header('location', upstream).header('cache-control', 'no-store').send();
   if (logout.returnTo) return redirectToClient(reply, logout.returnTo.uri, { state: logout.returnTo.state }, status);
-  return sendPage(reply, 200, renderSignedOutPage(base));
+  return sendPage(reply, 200, renderSignedOutPage(viewOf(pages, reply, { here: '/' })));
 }
 
 /**
@@ -93,7 +96,6 @@ export function logoutEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
   const {
     context: { store, clock },
     cookies,
-    base,
   } = pages;
   const ask = async (request: FastifyRequest, reply: FastifyReply, query: string): Promise<FastifyReply> => {
     const logout = await checkLogoutRequest(pages, query);
@@ -104,7 +106,8 @@ export function logoutEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     if (logout.hintedSubject !== undefined && (!user || user.subject === logout.hintedSubject))
       return signOut(pages, request, reply, logout, session?.id, 302);
     const shown = session ?? (await startSession(store, reply, cookies, now));
-    const page = renderLogoutPage(base, {
+    const view = viewOf(pages, reply, { user: user && localeClaimOf(user) });
+    const page = renderLogoutPage(view, {
       csrfToken: shown.csrfToken,
       query: logout.query,
       username: signedInSession(shown)?.username ?? null,

@@ -1,5 +1,6 @@
 import { CSRF_FIELD } from '../html/csrf.js';
-import { escapeHtml, type BasePath } from '../html/layout.js';
+import { escapeHtml, verbatim, type BasePath, type PageView } from '../html/layout.js';
+import type { MessageId, PageText } from '../i18n/index.js';
 
 /**
  * The HTML of passkeys: the sign-in form's "Sign in with a passkey" (under the password form) and
@@ -13,6 +14,15 @@ export function passkeyScript(base: BasePath): string {
   return `<script src="${base}/assets/passkey.js" defer></script>`;
 }
 
+/**
+ * Where the script (webauthn/script.ts) says how the passkey went: the words it may say are in the
+ * page's language, in data attributes, since the script has no catalog of its own.
+ */
+export function passkeyStatus(text: PageText): string {
+  const words = `data-checking="${text.t('passkey.checking')}" data-not-used="${text.t('passkey.not-used')}" data-failed="${text.t('passkey.failed')}"`;
+  return `<p id="passkey-status" class="passkey-status" role="status" aria-live="polite" ${words}></p>`;
+}
+
 /** Where a passkey sign-in form posts, and the hidden fields it carries beside the CSRF token. */
 export interface PasskeySignInTarget {
   readonly action: string;
@@ -24,20 +34,21 @@ export interface PasskeySignInTarget {
  * authorization flow's /login/passkey or the account page's /account/login.
  */
 export function passkeySignInForm(
-  base: BasePath,
+  view: PageView,
   target: PasskeySignInTarget,
   csrfToken: string,
   options: string,
-  label = 'Sign in with a passkey',
+  label: MessageId = 'passkey.sign-in',
 ): string {
+  const { base, text } = view;
   const hidden = Object.entries({ [CSRF_FIELD]: csrfToken, ...target.hidden, credential: '' })
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');
   return `<form method="post" action="${base}${target.action}" id="passkey-form" data-mode="get" data-options="${escapeHtml(options)}" hidden>
-<p class="passkey-or">or</p>
+<p class="passkey-or">${text.t('passkey.or')}</p>
 ${hidden}
-<button type="button" id="passkey-button" class="button secondary passkey-button">${escapeHtml(label)}</button>
-<p id="passkey-status" class="passkey-status" role="status" aria-live="polite"></p>
+<button type="button" id="passkey-button" class="button secondary passkey-button">${text.t(label)}</button>
+${passkeyStatus(text)}
 </form>
 ${passkeyScript(base)}
 `;
@@ -68,51 +79,45 @@ export interface PasskeySection {
   readonly fresh: boolean;
 }
 
-/** A date and time people read; UTC, since the page's script does not format dates. */
-function moment(seconds: number): string {
-  return new Date(seconds * 1000).toLocaleString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'UTC',
-    timeZoneName: 'short',
-  });
-}
-
-function passkeyItem(base: BasePath, csrfToken: string, p: PasskeyView, index: number, fresh: boolean): string {
+function passkeyItem(view: PageView, csrfToken: string, p: PasskeyView, index: number, now: number, fresh: boolean) {
+  const { t, dateTime, relative } = view.text;
   const csrf = `<input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(csrfToken)}">`;
   const id = `<input type="hidden" name="id" value="${escapeHtml(p.id)}">`;
-  const used = p.lastUsedAt === null ? 'Not used yet' : `Last used ${moment(p.lastUsedAt)}`;
-  const synced = p.backedUp ? ' · Synced' : '';
+  const used =
+    p.lastUsedAt === null
+      ? t('passkeys.not-used')
+      : `<span title="${dateTime(p.lastUsedAt)}">${t('passkeys.last-used', { when: relative(p.lastUsedAt, now) })}</span>`;
+  const synced = p.backedUp ? ` · ${t('passkeys.synced')}` : '';
   return `<li class="passkey-item">
-<strong class="passkey-name">${escapeHtml(p.name)}</strong>
-<span class="application-dates">Added ${moment(p.createdAt)} · ${used}${synced}</span>
-${fresh ? passkeyActions(base, csrf, id, p, index) : ''}</li>`;
+${verbatim(p.name, 'strong', ' class="passkey-name"')}
+<span class="application-dates">${t('passkeys.added', { added: dateTime(p.createdAt) })} · ${used}${synced}</span>
+${fresh ? passkeyActions(view, csrf, id, p, index) : ''}</li>`;
 }
 
-function passkeyActions(base: BasePath, csrf: string, id: string, p: PasskeyView, index: number): string {
+function passkeyActions(view: PageView, csrf: string, id: string, p: PasskeyView, index: number): string {
+  const { base, text } = view;
   return `<div class="passkey-actions">
 <form method="post" action="${base}/account/passkeys/rename" class="passkey-rename">
-${csrf}${id}<label class="visually-hidden" for="passkey-rename-${index}">New name for ${escapeHtml(p.name)}</label>
+${csrf}${id}<label class="visually-hidden" for="passkey-rename-${index}">${text.t('passkeys.rename-label', { name: p.name })}</label>
 <input id="passkey-rename-${index}" name="name" type="text" value="${escapeHtml(p.name)}" maxlength="64" required>
-<button type="submit" class="button secondary">Rename</button>
+<button type="submit" class="button secondary">${text.t('passkeys.rename')}</button>
 </form>
 <form method="post" action="${base}/account/passkeys/remove">
-${csrf}${id}<button type="submit" class="button secondary">Remove passkey</button>
+${csrf}${id}<button type="submit" class="button secondary">${text.t('passkeys.remove')}</button>
 </form>
 </div>
 `;
 }
 
-export function renderPasskeySection(base: BasePath, csrfToken: string, section: PasskeySection): string {
+export function renderPasskeySection(view: PageView, csrfToken: string, section: PasskeySection, now: number): string {
   if (!section.offered) return '';
+  const { base, text } = view;
+  const { t } = text;
   const list =
     section.passkeys.length === 0
-      ? '<p class="summary">No passkey yet. A passkey signs you in without a password, with your fingerprint, face, screen lock or security key.</p>'
+      ? `<p class="summary">${t('passkeys.none')}</p>`
       : `<ul class="passkey-list">
-${section.passkeys.map((p, i) => passkeyItem(base, csrfToken, p, i, section.fresh)).join('\n')}
+${section.passkeys.map((p, i) => passkeyItem(view, csrfToken, p, i, now, section.fresh)).join('\n')}
 </ul>`;
   const enrol =
     section.creationOptions === undefined
@@ -120,14 +125,14 @@ ${section.passkeys.map((p, i) => passkeyItem(base, csrfToken, p, i, section.fres
       : `<form method="post" action="${base}/account/passkeys" id="passkey-form" class="stack" data-mode="create" data-options="${escapeHtml(section.creationOptions)}" hidden>
 <input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(csrfToken)}">
 <input type="hidden" name="credential" value="">
-<label for="passkey-name">Name of the new passkey (optional)</label>
-<input id="passkey-name" name="name" type="text" maxlength="64" placeholder="Work laptop" autocomplete="off">
-<button type="button" id="passkey-button" class="button primary">Add a passkey</button>
-<p id="passkey-status" class="passkey-status" role="status" aria-live="polite"></p>
+<label for="passkey-name">${t('passkeys.name-label')}</label>
+<input id="passkey-name" name="name" type="text" maxlength="64" placeholder="${t('passkeys.name-placeholder')}" autocomplete="off">
+<button type="button" id="passkey-button" class="button primary">${t('passkeys.add')}</button>
+${passkeyStatus(text)}
 </form>
 ${passkeyScript(base)}`;
   return `<section class="passkeys" aria-labelledby="passkeys-title">
-<p class="list-title" id="passkeys-title">Passkeys</p>
+<p class="list-title" id="passkeys-title">${t('passkeys.title')}</p>
 ${list}
 ${enrol}
 </section>`;

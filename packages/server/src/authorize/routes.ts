@@ -3,10 +3,11 @@ import type { ServerContext } from '../context.js';
 import { FormParams } from '../http/form.js';
 import { serveAssets } from '../html/assets.js';
 import { BROWSER_PAGES } from './browser-pages.js';
-import type { AuthorizePages, UpstreamDirectory } from './flow.js';
+import { errorPageHints, type AuthorizePages, type UpstreamDirectory } from './flow.js';
+import { serveLanguageSwitch } from '../html/language-switch.js';
 import { servePages, type BrowserPage } from './page.js';
 import { htmlErrorHandler } from '../html/responses.js';
-import { cookiePolicyFor } from './sessions.js';
+import { cookiePolicyFor } from '../http/cookies.js';
 
 /** The sign-in and consent forms are small; anything larger is refused before parsing. */
 const PAGE_FORM_BODY_LIMIT = 16 * 1024;
@@ -38,7 +39,8 @@ export async function authorizationPages(
   );
   const base = new URL(context.issuer).pathname.replace(/\/+$/, '');
   const pages: AuthorizePages = { context, base, cookies: cookiePolicyFor(context.issuer), upstreams };
-  app.setErrorHandler(htmlErrorHandler(base));
+  app.setErrorHandler(htmlErrorHandler(base, context.languages, errorPageHints(context)));
   serveAssets(app);
+  serveLanguageSwitch(app, { languages: context.languages, base, cookies: pages.cookies });
   servePages(app, pages, [...BROWSER_PAGES, ...morePages]);
 }

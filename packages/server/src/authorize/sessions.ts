@@ -4,6 +4,7 @@ import { newOpaqueSecret } from '../primitives/random.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { Repository } from '../store/repository.js';
 import type { SignInState } from './sign-in/state.js';
+import { cookieValue, setCookie, type CookiePolicy } from '../http/cookies.js';
 
 /**
  * Sign-in sessions of the authorization pages. A session is a row in the store (so every process
@@ -18,26 +19,7 @@ const SESSION_ABSOLUTE_TTL = 12 * 60 * 60;
 // Moving the idle expiry costs a write: do it at most every few minutes, not on every page.
 const TOUCH_AFTER = 5 * 60;
 
-export interface CookiePolicy {
-  /** `Secure` when the issuer is https (RFC 6265 §4.1.2.5). */
-  readonly secure: boolean;
-  /** The issuer's path, so that the cookie is sent to every page of this server and no other. */
-  readonly path: string;
-}
-
-export function cookiePolicyFor(issuer: string): CookiePolicy {
-  const url = new URL(issuer);
-  return { secure: url.protocol === 'https:', path: url.pathname.replace(/\/+$/, '') || '/' };
-}
-
-/** The value of one cookie in a Cookie header (RFC 6265 §5.4), or undefined. */
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const pair of (header ?? '').split(';')) {
-    const eq = pair.indexOf('=');
-    if (eq > 0 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
-  }
-  return undefined;
-}
+export type { CookiePolicy };
 
 /** The browser's live session, its idle expiry moved on; undefined when it has none. */
 export async function currentSession(
@@ -107,16 +89,8 @@ export async function signIn(
   return startSession(store, reply, policy, now, state);
 }
 
-function sessionCookie(value: string, { secure, path }: CookiePolicy): string {
-  const attributes = [
-    `${SESSION_COOKIE}=${value}`,
-    `Path=${path}`,
-    `Max-Age=${SESSION_ABSOLUTE_TTL}`,
-    'HttpOnly',
-    'SameSite=Lax',
-  ];
-  if (secure) attributes.push('Secure');
-  return attributes.join('; ');
+function sessionCookie(value: string, policy: CookiePolicy): string {
+  return setCookie(SESSION_COOKIE, value, SESSION_ABSOLUTE_TTL, policy);
 }
 
 /**

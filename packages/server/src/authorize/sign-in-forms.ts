@@ -5,7 +5,10 @@ import type { SignInFailure } from './sign-in/steps/index.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { SecondFactorPolicy } from '../primitives/records.js';
 import type { AuthorizationRequest } from '../oauth/authorization-requests/index.js';
-import type { AuthorizePages } from './flow.js';
+import { requestHints, viewOf, type AuthorizePages } from './flow.js';
+import type { Alert, AlertText } from '../html/layout.js';
+import type { LanguageHints } from '../html/page-view.js';
+import type { MessageId } from '../i18n/index.js';
 import { renderLoginPage, type LoginPage } from './login-page.js';
 import { renderFactorPage, renderRecoveryCodesPage, type StepForm } from './factor-pages.js';
 import { formActionSource, sendPageUnder } from '../html/responses.js';
@@ -40,8 +43,10 @@ export interface SignInTarget {
   readonly form: StepForm;
   readonly formActions: readonly string[];
   readonly policy: SecondFactorPolicy;
-  /** The sign-in page's last line. */
-  readonly finePrint?: string;
+  /** The sign-in page's last line; what comes after an authorization request's by default. */
+  readonly finePrint?: MessageId;
+  /** What the pages of this sign-in know of their language (the request's ui_locales, html/page-view.ts). */
+  readonly language?: LanguageHints;
   /**
    * Whether the sign-in page offers the upstream identity providers beside the password
    * (federation/): only the authorization code flow's, as their routes load the authorization request.
@@ -61,6 +66,7 @@ export function authorizationTarget(pages: AuthorizePages, request: Authorizatio
     policy: policyFor(pages.context, request.client, request.oidc.acrValues),
     alternatives: true,
     passkeySignIn: { action: '/login/passkey', hidden: { request: request.query } },
+    language: requestHints(request),
   };
 }
 
@@ -84,12 +90,13 @@ export async function sendSignInForm(
   status: number,
   form: SignInForm,
 ): Promise<FastifyReply> {
-  const { base, context, upstreams } = pages;
+  const { context, upstreams } = pages;
+  const view = viewOf(pages, reply, target.language);
   if (form.kind === 'password') {
     // passkey: the page offers a passwordless sign-in with a challenge of its own (passkey-options.ts).
     const { passkeySignIn } = target;
     const passkeyOptions = passkeySignIn ? await passkeySignInOptions(pages, session) : undefined;
-    const page = renderLoginPage(base, {
+    const page = renderLoginPage(view, {
       client: target.client,
       query: target.form.hidden.request ?? '',
       csrfToken: session.csrfToken,
@@ -120,7 +127,7 @@ export async function sendSignInForm(
     form.due.kind === 'choose' && form.due.factors.includes('passkey')
       ? await passkeySecondFactorOptions(pages, session)
       : undefined;
-  const page = renderFactorPage(base, {
+  const page = renderFactorPage(view, {
     client: target.client,
     username,
     csrfToken: session.csrfToken,
@@ -152,18 +159,20 @@ function countSignInFailure(reply: FastifyReply, reason: SignInFailure, secondSt
   reply.server.metrics?.countProblem(problem);
 }
 
-/** A Retry-After wait as a page says it. */
-export function waitInWords(seconds: number): string {
-  return seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+/** A Retry-After wait as a page says it: "Try again in 30 seconds", or in minutes past a minute and a half. */
+export function waitInWords(seconds: number): AlertText {
+  return seconds < 90
+    ? { id: 'sign-in.alert.wait-seconds', values: { seconds } }
+    : { id: 'sign-in.alert.wait-minutes', values: { minutes: Math.ceil(seconds / 60) } };
 }
 
 /** What the factor page says about a refused second step. */
-function factorAlert(failure: SignInFailure): { readonly title: string; readonly text: string } {
-  const { title } = PROBLEMS.second_factor_failed;
-  if (failure === 'code_replayed') return { title, text: 'That code was used already. Wait for the next one.' };
-  if (failure === 'wrong_recovery_code') return { title, text: 'That recovery code is wrong or was used already.' };
-  if (failure === 'enrolment_refused') return { title, text: 'Start again from the application.' };
-  return { title, text: 'Check the code and try again.' };
+function factorAlert(failure: SignInFailure): Alert {
+  const slug = PROBLEMS.second_factor_failed.slug;
+  if (failure === 'code_replayed') return { slug, text: { id: 'factor.alert.replayed' } };
+  if (failure === 'wrong_recovery_code') return { slug, text: { id: 'factor.alert.wrong-recovery-code' } };
+  if (failure === 'enrolment_refused') return { slug, text: { id: 'factor.alert.enrolment-refused' } };
+  return { slug, text: { id: 'factor.alert.check' } };
 }
 
 /**
@@ -215,8 +224,7 @@ export async function attemptSignIn(
     case 'rate_limited': {
       countSignInFailure(reply, 'rate_limited', secondStep);
       reply.header('retry-after', String(result.retryAfter));
-      const { title } = PROBLEMS.too_many_login_attempts;
-      const alert = { title, text: `Try again in ${waitInWords(result.retryAfter)}.` };
+      const alert = { slug: PROBLEMS.too_many_login_attempts.slug, text: waitInWords(result.retryAfter) };
       const due = secondStep ? await pendingDue(pages, session) : undefined;
       const shown: SignInForm = due
         ? { kind: 'factor', due, alert }
@@ -239,8 +247,8 @@ export async function attemptSignIn(
         };
       // A refused passkey has its own message; it does not reveal whose it is.
       const passkey = result.failure.startsWith('passkey_');
-      const { title } = PROBLEMS[passkey ? 'passkey_sign_in_failed' : 'login_failed'];
-      const alert = { title, text: passkey ? 'Try again, or use your password.' : 'Check them and try again.' };
+      const { slug } = PROBLEMS[passkey ? 'passkey_sign_in_failed' : 'login_failed'];
+      const alert: Alert = { slug, text: { id: passkey ? 'sign-in.alert.passkey' : 'sign-in.alert.check' } };
       return { ok: false, status: 401, session, form: { kind: 'password', username: result.username, alert } };
     }
     case 'pending': {
@@ -266,17 +274,20 @@ async function pendingDue(
 
 /** The recovery codes made by an enrolment, shown once; the button goes on to `next`. */
 export function sendRecoveryCodes(
-  { base }: AuthorizePages,
+  pages: AuthorizePages,
   reply: FastifyReply,
   codes: readonly string[],
   next: { readonly href: string } | { readonly form: StepForm; readonly csrfToken: string },
   formActions: readonly string[] = [],
+  language: LanguageHints = {},
 ): FastifyReply {
   reply.header('cache-control', 'no-store');
+  // The codes are shown once: the switcher comes back to the page after them, not to them.
+  const view = viewOf(pages, reply, { ...language, here: 'href' in next ? next.href.slice(pages.base.length) : '/' });
   const page =
     'href' in next
-      ? renderRecoveryCodesPage(base, { codes, next: next.href })
-      : renderRecoveryCodesPage(base, { codes, next: '', form: next.form, csrfToken: next.csrfToken });
+      ? renderRecoveryCodesPage(view, { codes, next: next.href })
+      : renderRecoveryCodesPage(view, { codes, next: '', form: next.form, csrfToken: next.csrfToken });
   return sendPageUnder(reply, 200, page, { formAction: ["'self'", ...formActions] });
 }
 

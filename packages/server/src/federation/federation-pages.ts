@@ -1,5 +1,5 @@
-import { passkeyScript } from '../authorize/passkey-page.js';
-import { escapeHtml, hiddenFields, layout, monogram, type BasePath } from '../html/layout.js';
+import { passkeyScript, passkeyStatus } from '../authorize/passkey-page.js';
+import { alertHtml, escapeHtml, hiddenFields, layout, monogram, type Alert, type PageView } from '../html/layout.js';
 
 /** The pages of federation that are not errors: proving an existing account before linking it. */
 
@@ -14,55 +14,58 @@ export interface LinkPage {
   readonly providerName: string;
   /** The WebAuthn request options (JSON) when the account has a passkey (link-proof.ts). */
   readonly passkeyOptions?: string | undefined;
-  readonly alert?: { readonly title: string; readonly text: string };
+  readonly alert?: Alert;
 }
 
 /**
  * The link page's passkey form, hidden until `/assets/passkey.js` finds WebAuthn in the browser
  * (passkey-page.ts): it posts the assertion to /federation/link with `method=passkey`.
  */
-function passkeyProofForm(base: BasePath, page: LinkPage, options: string): string {
+function passkeyProofForm(view: PageView, page: LinkPage, options: string): string {
+  const { base, text } = view;
   return `<form method="post" action="${base}/federation/link" id="passkey-form" data-mode="get" data-options="${escapeHtml(options)}" hidden>
-<p class="passkey-or">or</p>
+<p class="passkey-or">${text.t('passkey.or')}</p>
 ${hiddenFields(page.csrfToken, page.query)}
 <input type="hidden" name="method" value="passkey">
 <input type="hidden" name="credential" value="">
-<button type="button" id="passkey-button" class="button secondary passkey-button">Use a passkey of that account</button>
-<p id="passkey-status" class="passkey-status" role="status" aria-live="polite"></p>
+<button type="button" id="passkey-button" class="button secondary passkey-button">${text.t('link.passkey')}</button>
+${passkeyStatus(text)}
 </form>
 ${passkeyScript(base)}
 `;
 }
 
-export function renderLinkPage(base: BasePath, page: LinkPage): string {
-  const alert = page.alert
-    ? `<div class="alert" role="alert"><strong>${escapeHtml(page.alert.title)}</strong> ${escapeHtml(page.alert.text)}</div>\n`
-    : '';
+export function renderLinkPage(view: PageView, page: LinkPage): string {
+  const { base, text } = view;
+  const { t } = text;
+  const lead = t(page.passkeyOptions === undefined ? 'link.lead' : 'link.lead-passkey', {
+    provider: page.providerName,
+  });
   return layout(
-    base,
-    'Link your account',
+    view,
+    t('link.title'),
     `<div class="parties">${monogram(page.providerName, 'client')}</div>
-<h1>Link your account</h1>
-<p class="lead">An account here already uses the e-mail address that <strong>${escapeHtml(page.providerName)}</strong> gave.
-If it is yours, enter its password${page.passkeyOptions === undefined ? '' : ' or use one of its passkeys'} to sign in with <strong>${escapeHtml(page.providerName)}</strong> from now on.</p>
-${alert}<form method="post" action="${base}/federation/link" class="stack">
+<h1>${t('link.title')}</h1>
+<p class="lead">${lead}</p>
+${alertHtml(view, page.alert)}<form method="post" action="${base}/federation/link" class="stack">
 ${hiddenFields(page.csrfToken, page.query)}
-<label for="password">Password of that account</label>
+<label for="password">${t('link.password')}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required autofocus>
-<button type="submit" class="button primary">Link and continue</button>
+<button type="submit" class="button primary">${t('link.submit')}</button>
 </form>
-${page.passkeyOptions === undefined ? '' : passkeyProofForm(base, page, page.passkeyOptions)}<p class="fine-print">Not your account? Close this window: nothing is linked without the account's password or passkey.</p>`,
+${page.passkeyOptions === undefined ? '' : passkeyProofForm(view, page, page.passkeyOptions)}<p class="fine-print">${t('link.fine-print')}</p>`,
   );
 }
 
 /** Signed in through the upstream: on to the authorization request (see routes.ts, continueToAuthorize). */
-export function renderContinuePage(base: BasePath, next: string): string {
+export function renderContinuePage(view: PageView, next: string): string {
+  const { t } = view.text;
   return layout(
-    base,
-    'Signed in',
+    view,
+    t('continue.title'),
     `<meta http-equiv="refresh" content="0;url=${escapeHtml(next)}">
-<h1>Signed in</h1>
-<p class="lead">Taking you back to the application…</p>
-<p><a class="button primary" id="continue" href="${escapeHtml(next)}">Continue</a></p>`,
+<h1>${t('continue.title')}</h1>
+<p class="lead">${t('continue.lead')}</p>
+<p><a class="button primary" id="continue" href="${escapeHtml(next)}">${t('continue.button')}</a></p>`,
   );
 }

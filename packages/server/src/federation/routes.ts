@@ -3,14 +3,22 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addressKey, usernameKey, type Charge } from '../abuse/rate-limiter.js';
 import { answerSignedIn } from '../authorize/consent.js';
 import type { AuthorizationRequest } from '../oauth/authorization-requests/index.js';
-import { answerRefusal, loadAuthorizationRequest, rawQuery, type AuthorizePages } from '../authorize/flow.js';
+import {
+  answerRefusal,
+  loadAuthorizationRequest,
+  rawQuery,
+  requestHints,
+  viewOf,
+  type AuthorizePages,
+} from '../authorize/flow.js';
+import { waitInWords } from '../authorize/sign-in-forms.js';
 import type { BrowserPage } from '../authorize/page.js';
 import type { SignInChange } from '../authorize/sign-in-changes.js';
 import { currentSession, signIn } from '../authorize/sessions.js';
 import { asksForFreshSignIn } from '../authorize/sign-in-freshness.js';
 import { signedInSession } from '../authorize/sign-in/state.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
-import { renderErrorPage } from '../html/layout.js';
+import { renderErrorPage, type Alert } from '../html/layout.js';
 import { redirectToClient, sendPage } from '../html/responses.js';
 import { renderSignedOutPage } from '../authorize/account-pages.js';
 import { formParamsOf } from '../http/form.js';
@@ -76,23 +84,22 @@ export const upstreamSessionId = (sessionId: string): string => `session:${sessi
 
 /** A catalog page for a refusal of this flow, with "Try again" back to the sign-in page when useful. */
 function sendFailurePage(
-  { base }: AuthorizePages,
+  pages: AuthorizePages,
   reply: FastifyReply,
   code: ProblemCode,
   detail: string | undefined,
   retryQuery: string | undefined,
 ): FastifyReply {
+  const { base } = pages;
   const p = PROBLEMS[code];
   reply.server.metrics?.countProblem(code);
   if (p.transient) reply.header('retry-after', '5');
-  const page = renderErrorPage(base, {
+  const hints = retryQuery === undefined ? {} : { flow: retryQuery, here: `/authorize?${retryQuery}` };
+  const page = renderErrorPage(viewOf(pages, reply, hints), {
     status: p.status,
     code: p.code,
     slug: p.slug,
-    title: p.title,
-    summary: p.summary,
     detail,
-    action: p.clientAction,
     retry: retryQuery === undefined ? undefined : `${base}/authorize?${retryQuery}`,
   });
   return sendPage(reply, p.status, page);
@@ -309,7 +316,8 @@ async function completeSignIn(
  * navigation.
  */
 function continueTo(pages: AuthorizePages, reply: FastifyReply, path: string, request: AuthorizationRequest) {
-  return sendPage(reply, 200, renderContinuePage(pages.base, `${pages.base}${path}?${request.query}`));
+  const view = viewOf(pages, reply, requestHints(request));
+  return sendPage(reply, 200, renderContinuePage(view, `${pages.base}${path}?${request.query}`));
 }
 
 /**
@@ -345,10 +353,10 @@ async function sendLinkPage(
   session: BrowserSessionRecord,
   link: PendingLink,
   provider: UpstreamProvider,
-  alert?: { readonly title: string; readonly text: string },
+  alert?: Alert,
 ): Promise<FastifyReply> {
   const { store, issuer, clock } = pages.context;
-  const page = renderLinkPage(pages.base, {
+  const page = renderLinkPage(viewOf(pages, reply, { flow: link.request, here: '/' }), {
     csrfToken: session.csrfToken,
     query: link.request,
     providerName: provider.displayName,
@@ -377,12 +385,12 @@ async function proveAndLink(pages: FederationPages, request: FastifyRequest, rep
     ['login_failure_user', usernameKey(link.username)],
     ['login_failure_address', addressKey(request.ip)],
   ];
-  const again = async (status: 401 | 429, title: string, text: string) => {
+  const again = async (status: 401 | 429, alert: Alert) => {
     await store.insertFederationState(row);
-    return sendLinkPage(pages, reply, status, session, link, provider, { title, text });
+    return sendLinkPage(pages, reply, status, session, link, provider, alert);
   };
   const wait = await rateLimits.peek(failureBuckets);
-  if (wait > 0) return again(429, PROBLEMS.too_many_login_attempts.title, `Try again in ${wait} seconds.`);
+  if (wait > 0) return again(429, { slug: PROBLEMS.too_many_login_attempts.slug, text: waitInWords(wait) });
   const proof = await proveAccount(store, issuer, {
     username: link.username,
     sessionId: session.id,
@@ -399,8 +407,8 @@ async function proveAndLink(pages: FederationPages, request: FastifyRequest, rep
       subject: link.username,
     });
     return proof.by === 'passkey'
-      ? again(401, PROBLEMS.passkey_sign_in_failed.title, 'Nothing was linked. Try the passkey again, or the password.')
-      : again(401, 'Wrong password', 'Nothing was linked. Check the password and try again.');
+      ? again(401, { slug: PROBLEMS.passkey_sign_in_failed.slug, text: { id: 'link.alert.passkey' } })
+      : again(401, { slug: PROBLEMS.login_failed.slug, text: { id: 'link.alert.check' } });
   }
   await linkIdentity(store, audit, provider, link, proof.user, now, proof.how);
   const methods = [...proof.methods.map((method) => ({ method, at: now })), ...federatedMethods(provider, link, now)];
@@ -444,7 +452,7 @@ async function backFromUpstreamLogout(pages: FederationPages, request: FastifyRe
       ? (JSON.parse(row.data) as { returnTo?: { uri: string; state: string | undefined } }).returnTo
       : undefined;
   if (returnTo) return redirectToClient(reply, returnTo.uri, { state: returnTo.state }, 302);
-  return sendPage(reply, 200, renderSignedOutPage(pages.base));
+  return sendPage(reply, 200, renderSignedOutPage(viewOf(pages, reply, { here: '/' })));
 }
 
 export function federationEndpoints(app: FastifyInstance, pages: FederationPages): void {

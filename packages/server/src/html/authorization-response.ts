@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { ResponseMode } from '../primitives/response-modes.js';
-import { escapeHtml, layout, type BasePath } from './layout.js';
+import { escapeHtml, layout, type PageView } from './layout.js';
 import { formActionSource, redirectToClient, sendPageUnder } from './responses.js';
 
 /** Where an authorization response goes, and how (the request's checked `redirect_uri` and `response_mode`). */
@@ -15,17 +15,17 @@ export type ResponseParameters = Readonly<Record<string, string | undefined>>;
 
 /**
  * Answers the client at its redirect URI: a redirect with the parameters in the query (`query`,
- * RFC 6749 §4.1.2), or a page whose form posts them there (`form_post`). `status` is the redirect's:
+ * RFC 6749 §4.1.2), or a page whose form posts them there (`form_post`), in the view `view()` makes. `status` is the redirect's:
  * 302 after a GET, 303 after a POST; the form_post page is a 200.
  */
 export function answerClient(
   reply: FastifyReply,
-  base: BasePath,
+  view: () => PageView,
   destination: ResponseDestination,
   params: ResponseParameters,
   status: 302 | 303,
 ): FastifyReply {
-  if (destination.responseMode === 'form_post') return sendFormPost(reply, base, destination.redirectUri, params);
+  if (destination.responseMode === 'form_post') return sendFormPost(reply, view(), destination.redirectUri, params);
   return redirectToClient(reply, destination.redirectUri, params, status);
 }
 
@@ -44,19 +44,20 @@ const FORM_POST_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(FORM_POST
  *
  * @see https://openid.net/specs/oauth-v2-form-post-response-mode-1_0.html#FormPostResponseMode
  */
-function sendFormPost(reply: FastifyReply, base: BasePath, redirectUri: string, params: ResponseParameters) {
+function sendFormPost(reply: FastifyReply, view: PageView, redirectUri: string, params: ResponseParameters) {
   const fields = Object.entries(params)
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');
+  const { t } = view.text;
   const html = layout(
-    base,
-    'Returning to the application',
-    `<h1>Returning to the application</h1>
+    view,
+    t('form-post.title'),
+    `<h1>${t('form-post.title')}</h1>
 <form id="response" method="post" action="${escapeHtml(redirectUri)}" class="stack">
 ${fields}
-<noscript><p class="summary">Your browser runs no script here, so continue by hand.</p>
-<button type="submit" class="button primary">Continue</button></noscript>
+<noscript><p class="summary">${t('form-post.no-script')}</p>
+<button type="submit" class="button primary">${t('form-post.continue')}</button></noscript>
 </form>
 <script>${FORM_POST_SCRIPT}</script>`,
   );

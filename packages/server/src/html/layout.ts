@@ -1,55 +1,86 @@
+import { englishProblemProse, LOCALE_NAMES, Markup, SUPPORTED_LOCALES, type MessageValues } from '../i18n/index.js';
+import { escapeHtml } from '../primitives/html-escape.js';
+import { GATEHOUSE_BRAND } from './brand.js';
 import { CSRF_FIELD } from './csrf.js';
+import { LANGUAGE_PATH } from './language-paths.js';
+import type { PageView } from './page-view.js';
 
 /**
- * What every HTML page of the server shares: the layout, the escaping, the client and user marks,
- * the hidden fields of a form, and the error page. Every value that comes from a request, a client
- * or a user goes through `escapeHtml`; the pages carry no inline style and no script (but the
- * form_post page's one, allowed by its digest: `authorization-response.ts`), so the
- * Content-Security-Policy can forbid both. The pages themselves live with their features.
+ * What every HTML page of the server shares: the layout (its language and direction, the brand, the
+ * language switcher), the escaping, the client and user marks, the hidden fields of a form, and the
+ * error page. Every word comes from the message catalog (i18n/, through `view.text`); every value
+ * that comes from a request, a client or a user goes through `escapeHtml`; the pages carry no inline
+ * style and no script (but the form_post page's one, allowed by its digest:
+ * `authorization-response.ts`), so the Content-Security-Policy can forbid both. The pages
+ * themselves live with their features.
  */
 
-/** Escapes text for HTML content and double-quoted attribute values. */
-export function escapeHtml(value: string | number): string {
-  return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { escapeHtml };
+export type { BasePath, PageView } from './page-view.js';
 
-/** The URL prefix of the server's pages (the issuer's path, '' at the root). */
-export type BasePath = string;
+/** HTML made by a page (escaped already), as a message's value. */
+export const markup = (html: string): Markup => new Markup(html);
 
-// The mark of the product: SVG presentation attributes, which a CSP without 'unsafe-inline' allows.
-const LOGO =
-  '<svg class="logo" viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M12 2 4 5.5v5.6c0 4.9 3.4 9.5 8 10.9 4.6-1.4 8-6 8-10.9V5.5L12 2Zm0 4.2a3 3 0 0 1 3 3V11h.6c.5 0 .9.4.9.9v4.2c0 .5-.4.9-.9.9H8.4a.9.9 0 0 1-.9-.9v-4.2c0-.5.4-.9.9-.9H9V9.2a3 3 0 0 1 3-3Zm0 1.6c-.8 0-1.4.6-1.4 1.4V11h2.8V9.2c0-.8-.6-1.4-1.4-1.4Z"/></svg>';
+/** A tag of a message that is a link: `<link>…</link>` with `values: { link: linkTo(href) }`. */
+export const linkTo =
+  (href: string) =>
+  (chunks: string[]): string =>
+    `<a href="${escapeHtml(href)}">${chunks.join('')}</a>`;
+
+/** A value shown as it is, never translated (a name, a code): for a message's tag or a page's text. */
+export const verbatim = (text: string, tag = 'span', attributes = ''): string =>
+  `<${tag}${attributes} translate="no">${escapeHtml(text)}</${tag}>`;
 
 /** How a page is laid out: `wide` for reference pages (the error catalog), a form's width otherwise. */
 export interface LayoutOptions {
   readonly wide?: boolean;
 }
 
-/** The product's name: the brand of every page, and the end of every page's title. */
-const PRODUCT = 'Gatehouse';
-
-/** A page's title: what it is, then the product; the product's own page (`/`) is the product alone. */
-function pageTitle(title: string): string {
-  return title === PRODUCT ? PRODUCT : `${title} · ${PRODUCT}`;
+/**
+ * The language switcher: a link per language, each named in its own language, that sets the
+ * `gatehouse_locale` cookie and comes back to `view.here` (language-switch.ts). No script.
+ */
+function languageSwitcher(view: PageView): string {
+  const links = SUPPORTED_LOCALES.map((locale) => {
+    const href = `${view.base}${LANGUAGE_PATH}?${new URLSearchParams({ lang: locale, return: view.here })}`;
+    const current = locale === view.text.locale ? ' aria-current="true"' : '';
+    return `<li><a href="${escapeHtml(href)}" lang="${locale}" hreflang="${locale}" translate="no"${current}>${escapeHtml(LOCALE_NAMES[locale])}</a></li>`;
+  });
+  return `<nav class="languages" aria-label="${view.text.t('layout.languages')}"><ul>${links.join('')}</ul></nav>`;
 }
 
-export function layout(base: BasePath, title: string, content: string, options: LayoutOptions = {}): string {
+/**
+ * A page: `title` is its own name (HTML, from the catalog), then the product's; undefined for the
+ * product's own page (`/`), titled by the product alone.
+ */
+export function layout(
+  view: PageView,
+  title: string | undefined,
+  content: string,
+  options: LayoutOptions = {},
+): string {
+  const { text, base } = view;
+  const brand = GATEHOUSE_BRAND;
+  const product = markup(verbatim(brand.name));
+  const fullTitle =
+    title === undefined ? escapeHtml(brand.name) : text.t('layout.title', { page: markup(title), product: brand.name });
   return `<!doctype html>
-<html lang="en">
+<html lang="${text.locale}" dir="${text.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(pageTitle(title))}</title>
+<title>${fullTitle}</title>
 <link rel="stylesheet" href="${base}/assets/gatehouse.css">
 <link rel="icon" href="${base}/assets/gatehouse.svg" type="image/svg+xml">
 </head>
 <body>
 <main class="card${options.wide ? ' card-wide' : ''}">
-<header class="brand">${LOGO}<span>${PRODUCT}</span></header>
+<header class="brand">${brand.logoHtml}${verbatim(brand.name)}</header>
 ${content}
 </main>
-<footer class="page-footer">Protected by ${PRODUCT} · OAuth 2.0 authorization server</footer>
+<footer class="page-footer"><p>${text.t('layout.footer', { product })}</p>
+${languageSwitcher(view)}</footer>
 </body>
 </html>
 `;
@@ -58,7 +89,7 @@ ${content}
 /** A round badge with the first letter of a name, standing in for the client's logo. */
 export function monogram(name: string, kind: 'client' | 'user'): string {
   const letter = [...name.trim()][0]?.toUpperCase() ?? '?';
-  return `<span class="mark mark-${kind}" aria-hidden="true">${escapeHtml(letter)}</span>`;
+  return `<span class="mark mark-${kind}" aria-hidden="true" translate="no">${escapeHtml(letter)}</span>`;
 }
 
 export function hiddenFields(csrfToken: string, query: string): string {
@@ -66,32 +97,63 @@ export function hiddenFields(csrfToken: string, query: string): string {
 <input type="hidden" name="request" value="${escapeHtml(query)}">`;
 }
 
+/** A refusal shown above a form: the catalog entry's title in the page's language, and what to do. */
+export interface Alert {
+  /** The error catalog's page slug of the refusal (its title is the alert's). */
+  readonly slug: string;
+  readonly text: AlertText;
+}
+
+/** What an alert says under its title: a message of the catalog and its values. */
+export interface AlertText {
+  readonly id: Parameters<PageView['text']['t']>[0];
+  readonly values?: MessageValues;
+}
+
+export function alertHtml(view: PageView, alert: Alert | undefined): string {
+  if (alert === undefined) return '';
+  const { t, problem } = view.text;
+  return `<div class="alert" role="alert"><strong>${problem(alert.slug).title}</strong> ${t(alert.text.id, alert.text.values)}</div>\n`;
+}
+
+/** An error page: a catalog entry in the page's language, and the wire's English detail as sent. */
 export interface ErrorPage {
   readonly status: number;
   /** The catalog code and its page slug. */
   readonly code: string;
   readonly slug: string;
-  readonly title: string;
-  readonly summary: string;
+  /** HTML; the catalog entry's title in the page's language unless given. */
+  readonly title?: string;
+  /** The request's detail, as the wire says it (in English): shown as it was sent. */
   readonly detail?: string;
-  readonly action: string;
+  /** HTML instead of the catalog's summary and action (the HTML 404). */
+  readonly summary?: string;
+  readonly action?: string;
   /** Where a "Try again" link leads, for a transient failure (an upstream outage); none when absent. */
   readonly retry?: string;
 }
 
-export function renderErrorPage(base: BasePath, page: ErrorPage): string {
+export function renderErrorPage(view: PageView, page: ErrorPage): string {
+  const { base, text } = view;
+  const prose = text.problem(page.slug);
+  const title = page.title ?? prose.title;
   const detail =
-    page.detail && page.detail !== page.summary
-      ? `<p class="detail"><strong>Details</strong> ${escapeHtml(page.detail)}</p>\n`
+    page.detail && page.detail !== englishProblemProse(page.slug).summary
+      ? `<p class="detail"><strong>${text.t('error.details')}</strong> ${verbatim(page.detail, 'span', ' lang="en"')}</p>\n`
       : '';
+  const retry =
+    page.retry === undefined
+      ? ''
+      : `<p><a class="button primary" href="${escapeHtml(page.retry)}">${text.t('error.try-again')}</a></p>\n`;
+  const about = { error: page.code, status: page.status, link: linkTo(`${base}/problems/${page.slug}`) };
   return layout(
-    base,
-    page.title,
+    view,
+    title,
     `<div class="parties"><span class="mark mark-error" aria-hidden="true">!</span></div>
-<h1>${escapeHtml(page.title)}</h1>
-<p class="summary">${escapeHtml(page.summary)}</p>
+<h1>${title}</h1>
+<p class="summary">${page.summary ?? prose.summary}</p>
 ${detail}
-<section class="what-to-do"><h2>What to do</h2><p>${escapeHtml(page.action)}</p></section>
-${page.retry === undefined ? '' : `<p><a class="button primary" href="${escapeHtml(page.retry)}">Try again</a></p>\n`}<p class="fine-print">Error <code>${escapeHtml(page.code)}</code> · HTTP ${page.status} · <a href="${base}/problems/${escapeHtml(page.slug)}">About this error</a></p>`,
+<section class="what-to-do"><h2>${text.t('error.what-to-do')}</h2><p>${page.action ?? prose.action}</p></section>
+${retry}<p class="fine-print">${text.t('error.fine-print', about)}</p>`,
   );
 }

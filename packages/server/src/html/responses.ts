@@ -1,7 +1,9 @@
 import { OAUTH_ERRORS, OAuthError, PROBLEMS, type ProblemError } from '@gatehouse/contract';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorHandler } from '../http/error-classifier.js';
+import type { Languages } from '../i18n/index.js';
 import { renderErrorPage, type BasePath, type ErrorPage } from './layout.js';
+import { localeShownFor, pageView, type LanguageHints, type PageView } from './page-view.js';
 
 // A CSP source expression: an origin, or a bare scheme for private-use redirect URIs (RFC 8252 §7.1).
 const SOURCE_EXPRESSION = /^([a-z][a-z0-9+.-]*:\/\/[A-Za-z0-9.[\]:-]+|[a-z][a-z0-9+.-]*:)$/;
@@ -78,41 +80,48 @@ export function redirectToClient(
     .send();
 }
 
-/** A catalog entry (http/error-classifier.ts), as a page. */
+/** A catalog entry (http/error-classifier.ts), as a page: its code and slug, and the wire's detail. */
 function errorPageOf(error: OAuthError | ProblemError): ErrorPage {
   if (error instanceof OAuthError) {
     const e = OAUTH_ERRORS[error.error];
-    return {
-      status: error.status,
-      code: e.error,
-      slug: e.page,
-      title: e.title,
-      summary: e.summary,
-      detail: error.description,
-      action: e.clientAction,
-    };
+    return { status: error.status, code: e.error, slug: e.page, detail: error.description };
   }
   const p = PROBLEMS[error.code];
-  return {
-    status: p.status,
-    code: p.code,
-    slug: p.slug,
-    title: p.title,
-    summary: p.summary,
-    detail: error.detail,
-    action: p.clientAction,
-  };
+  return { status: p.status, code: p.code, slug: p.slug, detail: error.detail };
 }
 
-/** The error handler of the authorization pages: people get a page, not JSON. */
-export function htmlErrorHandler(base: BasePath) {
+/**
+ * What an error page's language may come from beyond the request's headers, when no page of the
+ * request chose it before the error (the authorization request's ui_locales, read by its feature).
+ */
+export type ErrorPageHints = (request: FastifyRequest) => Promise<LanguageHints>;
+
+/** The error handler of the authorization pages: people get a page, not JSON, in the request's language. */
+export function htmlErrorHandler(base: BasePath, languages: Languages, hintsOf?: ErrorPageHints) {
   return errorHandler({
     catalog: 'page',
     unexpected: 'unexpected error on an authorization page',
-    render(entry, _request, reply) {
+    async render(entry, request, reply) {
       const page = errorPageOf(entry);
       if (page.code === 'service_unavailable') reply.header('retry-after', '1');
-      return sendPage(reply, page.status, renderErrorPage(base, page));
+      const view = await errorPageView(reply, languages, base, hintsOf);
+      return sendPage(reply, page.status, renderErrorPage(view, page));
     },
   });
+}
+
+/** The view of an error page: in the language its request's page was shown in, or chosen now. */
+export async function errorPageView(
+  reply: FastifyReply,
+  languages: Languages,
+  base: BasePath,
+  hintsOf?: ErrorPageHints,
+): Promise<PageView> {
+  const shown = localeShownFor(reply.request);
+  if (shown !== undefined) {
+    reply.header('content-language', shown);
+    return { base, text: languages.text(shown), here: reply.request.method === 'GET' ? reply.request.url : '/' };
+  }
+  const hints = hintsOf === undefined ? {} : await hintsOf(reply.request).catch(() => ({}));
+  return pageView(reply, languages, base, hints);
 }

@@ -99,7 +99,7 @@ export interface ErrorRenderer<C extends ErrorCatalog> {
   readonly catalog: C;
   /** The log message of an unexpected error, naming the route group. */
   readonly unexpected: string;
-  render(entry: CatalogEntry<C>, request: FastifyRequest, reply: FastifyReply): FastifyReply;
+  render(entry: CatalogEntry<C>, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply>;
 }
 
 /**
@@ -107,7 +107,7 @@ export interface ErrorRenderer<C extends ErrorCatalog> {
  * unexpected, and renders. Made once per group; nothing per request but the entry.
  */
 export function errorHandler<C extends ErrorCatalog>(renderer: ErrorRenderer<C>) {
-  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> => {
     const entry = classifyError(error, renderer.catalog);
     const metrics = request.server.metrics;
     if (entry instanceof OAuthError) {

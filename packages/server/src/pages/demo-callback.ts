@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { escapeHtml, layout, type BasePath } from '../html/layout.js';
+import { escapeHtml, layout, type PageView } from '../html/layout.js';
+import { siteView, wireValues, type SitePages } from './site.js';
 import { sendPage } from '../html/responses.js';
 import { DEMO_PUBLIC_CLIENT_ID, type DemoFlows } from './demo-flows.js';
 import { exchangeDemoCode, renderDemoSignIn } from './demo-sign-in.js';
@@ -40,37 +41,35 @@ interface CallbackQuery {
   readonly error_description?: string;
 }
 
-function renderCallbackPage(base: BasePath, issuer: string, query: CallbackQuery, flows: DemoFlows): string {
+function renderCallbackPage(view: PageView, issuer: string, query: CallbackQuery, flows: DemoFlows): string {
+  const { t } = view.text;
   const state = query.state ?? '';
   const flow = state === '' ? undefined : flows.find(state);
-  const fields = (rows: [string, string][]): string =>
-    `<dl class="values">${rows.map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd><code>${escapeHtml(value)}</code></dd>`).join('')}</dl>`;
+  const stateRow = state ? [['state', state] as const] : [];
   if (query.error !== undefined || query.code === undefined || !CODE.test(query.code)) {
-    const error = query.error ?? 'no code';
+    const description = query.error_description ? [['error_description', query.error_description] as const] : [];
     return layout(
-      base,
-      'No code',
+      view,
+      t('demo.no-code.title'),
       `<div class="parties"><span class="mark mark-error" aria-hidden="true">!</span></div>
-<h1>No authorization code</h1>
-<p class="summary">The authorization request came back without a code this page can use.</p>
-${fields([['error', error], ...(query.error_description ? [['error_description', query.error_description] as [string, string]] : []), ...(state ? [['state', state] as [string, string]] : [])])}
-<p class="fine-print">Start again with the authorization URL <code>npm start</code> printed. Served because the server runs with <code>--demo</code>.</p>`,
+<h1>${t('demo.no-code.heading')}</h1>
+<p class="summary">${t('demo.no-code.summary')}</p>
+${wireValues([['error', query.error ?? ''], ...description, ...stateRow])}
+<p class="fine-print">${t('demo.no-code.again')} ${t('demo.served')}</p>`,
     );
   }
-  const verifierNote =
-    flow === undefined
-      ? `<p class="summary">Put in the <code>code_verifier</code> of your authorization request (the one printed next to the URL you opened).</p>`
-      : '';
+  const verifierNote = flow === undefined ? `<p class="summary">${t('demo.code.verifier')}</p>` : '';
+  const command = exchangeCommand(issuer, flow?.clientId ?? DEMO_PUBLIC_CLIENT_ID, query.code, flow?.verifier);
   return layout(
-    base,
-    'Authorization code',
+    view,
+    t('demo.code.title'),
     `<div class="parties"><span class="mark mark-client" aria-hidden="true">✓</span></div>
-<h1>Authorization code received</h1>
-<p class="lead">The authorization server sent the browser back here, to the demo's redirect URI.</p>
-${fields([['code', query.code], ...(state ? [['state', state] as [string, string]] : [])])}
-<h2>Exchange it within 60 seconds</h2>
-${verifierNote}<pre class="command"><code>${escapeHtml(exchangeCommand(issuer, flow?.clientId ?? DEMO_PUBLIC_CLIENT_ID, query.code, flow?.verifier))}</code></pre>
-<p class="fine-print">The code works once. Served because the server runs with <code>--demo</code>.</p>`,
+<h1>${t('demo.code.heading')}</h1>
+<p class="lead">${t('demo.code.lead')}</p>
+${wireValues([['code', query.code], ...stateRow])}
+<h2>${t('demo.code.exchange', { seconds: 60 })}</h2>
+${verifierNote}<pre class="command" translate="no"><code>${escapeHtml(command)}</code></pre>
+<p class="fine-print">${t('demo.code.once')} ${t('demo.served')}</p>`,
   );
 }
 
@@ -79,7 +78,7 @@ ${verifierNote}<pre class="command"><code>${escapeHtml(exchangeCommand(issuer, f
  * OpenID Connect request the demo printed is exchanged by the page itself, which shows the ID
  * token's claims; any other code is shown with the curl command that exchanges it.
  */
-export function demoCallbackPage(app: FastifyInstance, base: BasePath, issuer: string, flows: DemoFlows): void {
+export function demoCallbackPage(app: FastifyInstance, site: SitePages, issuer: string, flows: DemoFlows): void {
   const redirectUri = `${issuer}${DEMO_CALLBACK_PATH}`;
   app.get<{ Querystring: CallbackQuery }>(DEMO_CALLBACK_PATH, async (request, reply) => {
     const query = pickQuery(request.query);
@@ -87,9 +86,9 @@ export function demoCallbackPage(app: FastifyInstance, base: BasePath, issuer: s
     const { code } = query;
     if (flow?.nonce !== undefined && query.error === undefined && code !== undefined && CODE.test(code)) {
       const exchange = await flows.exchangeOnce(code, () => exchangeDemoCode(app, redirectUri, flow, code));
-      return sendPage(reply, 200, renderDemoSignIn(base, issuer, flow, exchange));
+      return sendPage(reply, 200, renderDemoSignIn(siteView(site, reply), issuer, flow, exchange));
     }
-    return sendPage(reply, 200, renderCallbackPage(base, issuer, query, flows));
+    return sendPage(reply, 200, renderCallbackPage(siteView(site, reply), issuer, query, flows));
   });
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { escapeHtml, layout, type BasePath } from '../html/layout.js';
+import { escapeHtml, layout, linkTo, type PageView } from '../html/layout.js';
+import { wireValues } from './site.js';
 import type { DemoExchange, DemoFlow } from './demo-flows.js';
 
 /**
@@ -73,43 +74,37 @@ function claimText(name: string, value: unknown): string {
   return JSON.stringify(value);
 }
 
-function values(rows: readonly (readonly [string, string])[]): string {
-  const items = rows.map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd><code>${escapeHtml(value)}</code></dd>`);
-  return `<dl class="values">${items.join('')}</dl>`;
-}
-
 /** The page of an OpenID Connect sign-in: the ID token's claims, or why the exchange failed. */
-export function renderDemoSignIn(base: BasePath, issuer: string, flow: DemoFlow, exchange: DemoExchange): string {
-  const note = 'Served because the server runs with <code>--demo</code>.';
+export function renderDemoSignIn(view: PageView, issuer: string, flow: DemoFlow, exchange: DemoExchange): string {
+  const { base, text } = view;
+  const { t } = text;
   if (!exchange.ok)
     return layout(
-      base,
-      'Exchange refused',
+      view,
+      t('demo.refused.title'),
       `<div class="parties"><span class="mark mark-error" aria-hidden="true">!</span></div>
-<h1>The code exchange was refused</h1>
-<p class="summary">This page sent the code to /token for the demo's public client, which answered:</p>
-${values([
+<h1>${t('demo.refused.heading')}</h1>
+<p class="summary">${t('demo.refused.summary')}</p>
+${wireValues([
   ['error', exchange.error],
   ['error_description', exchange.description],
 ])}
-<p class="fine-print">Start again with the OpenID Connect URL <code>npm start</code> printed. ${note}</p>`,
+<p class="fine-print">${t('demo.refused.again')} ${t('demo.served')}</p>`,
     );
   const nonceOk = exchange.claims.nonce === flow.nonce;
   const claims = Object.entries(exchange.claims).map(([name, value]) => [name, claimText(name, value)] as const);
   const userinfo = `curl -H 'Authorization: Bearer ${exchange.accessToken}' ${issuer}/userinfo`;
   return layout(
-    base,
-    'Signed in',
+    view,
+    t('demo.signed-in.title'),
     `<div class="parties"><span class="mark mark-client" aria-hidden="true">✓</span></div>
-<h1>Signed in with OpenID Connect</h1>
-<p class="lead">This page exchanged the code at /token, as the demo's public client, and got an ID token for scope
-<code>${escapeHtml(exchange.scope)}</code>. Its claims:</p>
-${values(claims)}
-<p class="summary">${nonceOk ? 'The nonce is the one of the printed request.' : 'The nonce is NOT the one of the printed request.'}
-A client checks the token's signature with the keys at <a href="${base}/jwks">/jwks</a> and its claims
-(OIDC Core §3.1.3.7); this page only shows them.</p>
-<h2>Ask /userinfo with the access token</h2>
-<pre class="command"><code>${escapeHtml(userinfo)}</code></pre>
-<p class="fine-print">${note}</p>`,
+<h1>${t('demo.signed-in.heading')}</h1>
+<p class="lead">${t('demo.signed-in.lead', { scope: exchange.scope })}</p>
+${wireValues(claims)}
+<p class="summary">${t(nonceOk ? 'demo.signed-in.nonce-ok' : 'demo.signed-in.nonce-wrong')}
+${t('demo.signed-in.check', { link: linkTo(`${base}/jwks`) })}</p>
+<h2>${t('demo.signed-in.userinfo')}</h2>
+<pre class="command" translate="no"><code>${escapeHtml(userinfo)}</code></pre>
+<p class="fine-print">${t('demo.served')}</p>`,
   );
 }

@@ -1,51 +1,67 @@
 import type { FastifyInstance } from 'fastify';
-import { escapeHtml, layout, type BasePath } from '../html/layout.js';
+import { escapeHtml, layout, verbatim, type PageView } from '../html/layout.js';
+import { GATEHOUSE_BRAND } from '../html/brand.js';
 import { sendPage } from '../html/responses.js';
+import type { MessageId } from '../i18n/index.js';
+import { siteView, type SitePages } from './site.js';
 
 interface Link {
   readonly path: string;
-  readonly title: string;
-  readonly what: string;
+  readonly title: MessageId;
+  readonly what: MessageId;
+  readonly values?: { readonly prefix: string };
 }
 
-function renderLandingPage(base: BasePath, issuer: string, links: readonly Link[]): string {
+function renderLandingPage(view: PageView, issuer: string, links: readonly Link[]): string {
+  const { base, text } = view;
+  const { t } = text;
   const items = links
     .map(
       (l) =>
-        `<li><a href="${base}${escapeHtml(l.path)}">${escapeHtml(l.title)}</a><span class="link-what">${escapeHtml(l.what)}</span></li>`,
+        `<li><a href="${base}${escapeHtml(l.path)}">${t(l.title)}</a><span class="link-what">${t(l.what, l.values)}</span></li>`,
     )
     .join('\n');
   return layout(
-    base,
-    'Gatehouse',
-    `<h1>Gatehouse</h1>
-<p class="lead">The OAuth 2.0 authorization server and OpenID Provider at <strong class="client-name">${escapeHtml(issuer)}</strong>. Applications send you here to sign in and to ask for access to your account.</p>
+    view,
+    undefined,
+    `<h1>${verbatim(GATEHOUSE_BRAND.name)}</h1>
+<p class="lead">${t('landing.lead', { issuer })}</p>
 <ul class="links">
 ${items}
 </ul>
-<p class="fine-print">Developers: start from the metadata; every error links to a page that explains it.</p>`,
+<p class="fine-print">${t('landing.fine-print')}</p>`,
   );
 }
 
 /** GET /: what this server is, with links to its account page and metadata documents. */
-export function landingPage(app: FastifyInstance, base: BasePath, issuer: string, apiPrefix: string | undefined): void {
+export function landingPage(
+  app: FastifyInstance,
+  site: SitePages,
+  issuer: string,
+  apiPrefix: string | undefined,
+): void {
   const links: Link[] = [
-    { path: '/account', title: 'Your account', what: 'the applications you allowed, and signing out' },
-    {
-      path: '/.well-known/openid-configuration',
-      title: 'OpenID Provider configuration',
-      what: 'OpenID Connect Discovery 1.0',
-    },
-    {
-      path: '/.well-known/oauth-authorization-server',
-      title: 'Authorization server metadata',
-      what: 'RFC 8414: endpoints, grants, scopes',
-    },
-    { path: '/jwks', title: 'Signing keys', what: 'the public keys of its tokens (JWKS)' },
+    { path: '/account', title: 'landing.account', what: 'landing.account.what' },
+    { path: '/.well-known/openid-configuration', title: 'landing.openid', what: 'landing.openid.what' },
+    { path: '/.well-known/oauth-authorization-server', title: 'landing.metadata', what: 'landing.metadata.what' },
+    { path: '/jwks', title: 'landing.jwks', what: 'landing.jwks.what' },
     ...(apiPrefix === undefined
       ? []
-      : [{ path: `${apiPrefix}/openapi.json`, title: 'REST API', what: `the OpenAPI document of ${apiPrefix}` }]),
+      : [
+          {
+            path: `${apiPrefix}/openapi.json`,
+            title: 'landing.api',
+            what: 'landing.api.what',
+            values: { prefix: apiPrefix },
+          } as const,
+        ]),
   ];
-  const html = renderLandingPage(base, issuer, links);
-  app.get('/', async (_request, reply) => sendPage(reply, 200, html));
+  // The same page for every visitor in a language: made once per language.
+  const made = new Map<string, string>();
+  app.get('/', async (_request, reply) => {
+    const view = siteView(site, reply, { here: '/' });
+    const html = made.get(view.text.locale) ?? renderLandingPage(view, issuer, links);
+    made.set(view.text.locale, html);
+    return sendPage(reply, 200, html);
+  });
 }

@@ -1,6 +1,7 @@
 import { PROBLEMS } from '@gatehouse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { renderErrorPage, type BasePath } from '../html/layout.js';
+import { linkTo, renderErrorPage } from '../html/layout.js';
+import { siteView, type SitePages } from './site.js';
 import { sendPage } from '../html/responses.js';
 import { notFoundHandler } from '../http/problems.js';
 
@@ -17,7 +18,7 @@ function wantsHtml(request: FastifyRequest): boolean {
  * The 404 of a path no route has: the catalog's `not_found`, as a page for a browser, else as
  * problem+json. Under the REST API's prefix it is always problem+json: the API answers in one language.
  */
-export function notFoundPage(base: BasePath, apiPrefix: string | undefined) {
+export function notFoundPage(site: SitePages, apiPrefix: string | undefined) {
   const inApi = (url: string): boolean =>
     apiPrefix !== undefined &&
     (url === apiPrefix || url.startsWith(`${apiPrefix}/`) || url.startsWith(`${apiPrefix}?`));
@@ -26,17 +27,18 @@ export function notFoundPage(base: BasePath, apiPrefix: string | undefined) {
     request.server.metrics?.countProblem('not_found');
     const entry = PROBLEMS.not_found;
     const path = request.url.split('?')[0] ?? '';
+    const view = siteView(site, reply);
+    const { t } = view.text;
     return sendPage(
       reply.header('vary', 'accept'),
       404,
-      renderErrorPage(base, {
+      renderErrorPage(view, {
         status: entry.status,
         code: entry.code,
         slug: entry.slug,
-        title: 'Page not found',
-        summary: entry.summary,
-        detail: `There is no page at ${path}.`,
-        action: `Check the address, or go to the home page (${base}/) to see what this server offers.`,
+        title: t('error.not-found.title'),
+        summary: t('error.not-found.detail', { path }),
+        action: t('error.not-found.action', { link: linkTo(`${site.base}/`) }),
       }),
     );
   };

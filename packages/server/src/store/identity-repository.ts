@@ -11,6 +11,8 @@ export interface UserClaims {
   readonly preferred_username?: string;
   readonly email?: string;
   readonly email_verified?: boolean;
+  /** OIDC Core §5.1: a BCP 47 language tag, the language the pages speak to the user when they can. */
+  readonly locale?: string;
 }
 
 /** A person who signs in on the authorization pages. */

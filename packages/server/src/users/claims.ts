@@ -8,6 +8,7 @@ const STRING_CLAIMS = {
   'family-name': 'family_name',
   'preferred-username': 'preferred_username',
   email: 'email',
+  locale: 'locale',
 } as const;
 
 /** The options `gatehouse users add` and `update` take for the claims. */
@@ -46,23 +47,35 @@ export function checkedClaims(given: Readonly<Record<string, string | boolean | 
   }
   if (typeof claims.email === 'string' && !/^[^\s@]+@[^\s@]+$/.test(claims.email))
     throw new OperatorInputError(`'${claims.email}' is not an email address`);
+  if (typeof claims.locale === 'string') claims.locale = canonicalLocale(claims.locale);
   if (typeof given.email_verified === 'boolean') claims.email_verified = given.email_verified;
   return claims;
 }
 
 /** The claims each scope releases (OIDC Core §5.4), in the order the consent page lists them. */
 export const SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {
-  profile: ['name', 'given_name', 'family_name', 'preferred_username', 'updated_at'],
+  profile: ['name', 'given_name', 'family_name', 'preferred_username', 'locale', 'updated_at'],
   email: ['email', 'email_verified'],
 };
 
-/** The claims in plain words for the consent and account pages. */
-export const CLAIM_WORDS: Readonly<Record<string, string>> = {
-  openid: 'Sign you in with your account',
-  profile: 'See your name and username',
-  email: 'See your email address and whether it is verified',
-  offline_access: 'Keep access while you are away',
-};
+/**
+ * OIDC Core §5.1 `locale`: a BCP 47 language tag (RFC 5646), stored in its canonical form
+ * (`pt-br` -> `pt-BR`); the pages speak it when it is one of theirs (i18n/), whatever it is.
+ */
+function canonicalLocale(value: string): string {
+  try {
+    const [canonical] = Intl.getCanonicalLocales(value.replace(/_/g, '-'));
+    if (canonical !== undefined) return canonical;
+  } catch {
+    // refused below
+  }
+  throw new OperatorInputError(`'${value}' is not a BCP 47 language tag (such as de, pt-BR or zh-CN)`);
+}
+
+/** A user's `locale` claim, when it has one. */
+export function localeClaimOf(user: Pick<UserRecord, 'claims'>): string | undefined {
+  return user.claims.locale;
+}
 
 /**
  * The claims of `user` that `scope` releases (OIDC Core §5.4): `sub` always, the rest only when the

@@ -7,7 +7,8 @@
  * `navigator.credentials.create()` or `get()`, and posts the credential in the form's hidden
  * `credential` field. On the sign-in form it also starts a conditional request (autofill: the
  * username field is `autocomplete="username webauthn"`, §5.1.4.1), which the button replaces by a
- * modal one.
+ * modal one. What it says comes from the page, in its language (`data-checking`, `data-not-used`,
+ * `data-failed` of `#passkey-status`, authorize/passkey-page.ts).
  */
 export const PASSKEY_SCRIPT = `'use strict';
 (function () {
@@ -73,16 +74,15 @@ export const PASSKEY_SCRIPT = `'use strict';
     return json;
   }
   function say(text) { if (status) status.textContent = text; }
+  function words(name) { return (status && status.getAttribute('data-' + name)) || ''; }
   function send(credential) {
     form.elements.namedItem('credential').value = JSON.stringify(toJSON(credential));
-    say('Checking your passkey…');
+    say(words('checking'));
     form.submit();
   }
   function failed(error) {
     if (error && error.name === 'AbortError') return;
-    say(error && error.name === 'NotAllowedError'
-      ? 'No passkey was used. Try again, or use your password.'
-      : 'The passkey did not work here. Reload the page and try again.');
+    say(words(error && error.name === 'NotAllowedError' ? 'not-used' : 'failed'));
     button.disabled = false;
   }
 

@@ -13,6 +13,11 @@ export interface OidcParameters {
   readonly idTokenHint: string | undefined;
   /** `acr_values`, in order of preference (§3.1.2.1); `mfa` asks for a second factor (primitives/acr.ts). */
   readonly acrValues: readonly string[];
+  /**
+   * `ui_locales`: the languages the pages should speak, space-separated BCP 47 tags in order of
+   * preference, as sent; an unsupported one is no error (§3.1.2.1), the pages take the first they speak.
+   */
+  readonly uiLocales: string | undefined;
 }
 
 const PROMPT_VALUES = new Set(['none', 'login', 'consent', 'select_account']);
@@ -39,6 +44,7 @@ export function oidcParametersOf(one: Lookup, scope: readonly string[]): OidcPar
     loginHint: one('login_hint'),
     idTokenHint: one('id_token_hint'),
     acrValues: (one('acr_values') ?? '').split(' ').filter((v) => v !== ''),
+    uiLocales: one('ui_locales'),
   };
 }
 

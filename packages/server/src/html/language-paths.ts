@@ -1,0 +1,2 @@
+/** Where the language switcher's links lead (language-switch.ts). */
+export const LANGUAGE_PATH = '/language';

@@ -1,0 +1,264 @@
+/**
+ * The source catalog: every message of the pages, in English, keyed by a stable id grouped by the
+ * page area that shows it. ICU MessageFormat (plurals, selects, dates); tags name markup the page
+ * supplies (`<b>` bold, `<code>`, and per message e.g. `<client>`, `<link>`): a translation keeps the
+ * ids, arguments and tags and changes the words. Every other locale's file is checked against this
+ * one (test/page-text.test.ts).
+ */
+export const en = {
+  // The layout of every page (html/layout.ts)
+  'layout.title': '{page} · {product}',
+  'layout.footer': 'Protected by {product} · OAuth 2.0 authorization server',
+  'layout.languages': 'Language',
+
+  // The error page of the flows (html/layout.ts)
+  'error.details': 'Details, as sent to the application',
+  'error.what-to-do': 'What to do',
+  'error.try-again': 'Try again',
+  'error.fine-print': 'Error <code>{error}</code> · HTTP {status} · <link>About this error</link>',
+  'error.not-found.title': 'Page not found',
+  'error.not-found.detail': 'There is no page at {path}.',
+  'error.not-found.action': 'Check the address, or go to the <link>home page</link> to see what this server offers.',
+
+  // The form_post answer to an application (html/authorization-response.ts)
+  'form-post.title': 'Returning to the application',
+  'form-post.no-script': 'Your browser runs no script here, so continue by hand.',
+  'form-post.continue': 'Continue',
+
+  // Names of an application, shared by the sign-in, consent, device and account pages (authorize/client-label.ts)
+  'client.claim': 'Calls itself “{name}”, a name nobody checked',
+  'client.any': 'the application',
+  'common.signed-in-as': 'Signed in as <b>{username}</b>',
+  'common.account-page': 'account page',
+
+  // Sign-in (authorize/login-page.ts)
+  'sign-in.title': 'Sign in',
+  'sign-in.lead.account': 'to your account',
+  'sign-in.lead.client': 'to continue to <app>{client}</app>',
+  'sign-in.username': 'Username',
+  'sign-in.password': 'Password',
+  'sign-in.submit': 'Sign in',
+  'sign-in.next.consent': 'Next, you will choose what {client} may do with your account.',
+  'sign-in.next.account': 'You will see the applications that can use your account, and how you sign in.',
+  'sign-in.upstreams.title': 'Or sign in with your organization',
+  'sign-in.upstreams.email': 'Work e-mail',
+  'sign-in.upstreams.continue': 'Continue',
+  'sign-in.upstreams.provider': 'Sign in with {provider}',
+  'sign-in.alert.check': 'Check them and try again.',
+  'sign-in.alert.passkey': 'Try again, or use your password.',
+  'sign-in.alert.wait-seconds': 'Try again in {seconds, plural, one {# second} other {# seconds}}.',
+  'sign-in.alert.wait-minutes': 'Try again in {minutes, plural, one {# minute} other {# minutes}}.',
+
+  // Passkeys (authorize/passkey-page.ts)
+  'passkey.or': 'or',
+  'passkey.sign-in': 'Sign in with a passkey',
+  'passkey.confirm': 'Confirm with a passkey',
+  'passkey.use': 'Use a passkey',
+  'passkey.checking': 'Checking your passkey…',
+  'passkey.not-used': 'No passkey was used. Try again, or use your password.',
+  'passkey.failed': 'The passkey did not work here. Reload the page and try again.',
+  'passkeys.title': 'Passkeys',
+  'passkeys.none':
+    'No passkey yet. A passkey signs you in without a password, with your fingerprint, face, screen lock or security key.',
+  'passkeys.added': 'Added {added}',
+  'passkeys.not-used': 'Not used yet',
+  'passkeys.last-used': 'Last used {when}',
+  'passkeys.synced': 'Synced',
+  'passkeys.rename-label': 'New name for {name}',
+  'passkeys.rename': 'Rename',
+  'passkeys.remove': 'Remove passkey',
+  'passkeys.name-label': 'Name of the new passkey (optional)',
+  'passkeys.name-placeholder': 'Work laptop',
+  'passkeys.add': 'Add a passkey',
+
+  // Second factors (authorize/factor-pages.ts)
+  'factor.title': 'Two-step verification',
+  'factor.other-ways': 'Other ways to verify',
+  'factor.verify': 'Verify',
+  'factor.label.otp': 'Code from your authenticator app',
+  'factor.label.recovery-code': 'Recovery code',
+  'factor.label.passkey': 'A passkey',
+  'factor.alert.replayed': 'That code was used already. Wait for the next one.',
+  'factor.alert.wrong-recovery-code': 'That recovery code is wrong or was used already.',
+  'factor.alert.enrolment-refused': 'Start again from the application.',
+  'factor.alert.check': 'Check the code and try again.',
+  'enrol.title': 'Set up two-step verification',
+  'enrol.reason':
+    'To continue to <app>{client}</app>, your sign-in needs a second step: after your password, a code from an app on your phone.',
+  'enrol.scan':
+    'Scan this code with an authenticator app (such as Google Authenticator, 1Password or Aegis), then type the six-digit code it shows.',
+  'enrol.qr': 'QR code for your authenticator app',
+  'enrol.cannot-scan': 'Cannot scan it? Enter this key in the app:',
+  'enrol.code': 'Code from the app',
+  'enrol.submit': 'Turn on two-step verification',
+  'enrol.not-now': 'Not now: back to your account',
+  'recovery.title': 'Your recovery codes',
+  'recovery.heading': 'Save your recovery codes',
+  'recovery.lead':
+    'Each code signs you in once if you lose your authenticator app. Keep them somewhere safe: this is the only time they are shown.',
+  'recovery.continue': 'I saved them, continue',
+
+  // Consent (authorize/consent-page.ts)
+  'consent.title': 'Allow {client}?',
+  'consent.heading': '<app>{client}</app> wants to access your account',
+  'consent.document-note':
+    '<b>No administrator added this application.</b> It describes itself from <site>{host}</site>, the only thing {product} could check. Allow it only if you trust that site.',
+  'consent.self-registered':
+    '<b>This application registered itself.</b> No administrator added it, so its name has not been checked: allow it only if you started it yourself.',
+  'consent.no-access': '{client} asks only to know that you are signed in; it gets no access to your data.',
+  'consent.will-allow': 'This will allow {client} to:',
+  'consent.deny': 'Deny',
+  'consent.allow': 'Allow',
+  'consent.fine-print':
+    'Either way, you will be sent back to <b>{destination}</b>. You can withdraw access later on your <account>account page</account>.',
+  'scope.openid': 'Sign you in with your account',
+  'scope.profile': 'See your name, username and language',
+  'scope.email': 'See your email address and whether it is verified',
+  'scope.offline-access': 'Keep access while you are away',
+  'scope.read': 'See your {things}',
+  'scope.write': 'Create, change and delete your {things}',
+
+  // Devices, RFC 8628 (authorize/device-pages.ts)
+  'device.title': 'Connect a device',
+  'device.lead': 'Enter the code shown on your device.',
+  'device.code': 'Code',
+  'device.code-placeholder': 'XXXX-XXXX',
+  'device.continue': 'Continue',
+  'device.fine-print': 'Only enter a code from a device you are setting up yourself.',
+  'device.check-code': 'Check that your device shows <usercode>{userCode}</usercode>',
+  'device.consent-fine-print':
+    'If the codes differ, or you did not start this on a device, choose Deny. You can withdraw access later on your <account>account page</account>.',
+  'device.connected.title': 'Device connected',
+  'device.connected.text': '{client} now has access. Go back to your device: it continues by itself.',
+  'device.denied.title': 'Access denied',
+  'device.denied.text': '{client} was not given access. You can close this page.',
+  'device.alert.check': 'Check the code on your device and type it again.',
+
+  // Signing out (authorize/account-pages.ts)
+  'logout.title': 'Sign out',
+  'logout.heading': 'Sign out of {product}?',
+  'logout.not-signed-in': 'You are not signed in.',
+  'logout.asked-by': '<app>{client}</app> asked to sign you out.',
+  'logout.lead': 'The next time an application sends you here, you will sign in again.',
+  'logout.submit': 'Sign out',
+  'logout.account': 'Your account',
+  'signed-out.title': 'Signed out',
+  'signed-out.heading': 'You are signed out',
+  'signed-out.lead': 'You can close this window. Applications you use will ask you to sign in again.',
+
+  // The account page (authorize/account-pages.ts, account-security-page.ts)
+  'account.title': 'Your account',
+  'account.apps.none': 'No application has access to your account.',
+  'account.apps.title': 'Applications with access to your account',
+  'account.apps.dates': 'Allowed since {since} · Last used {used}',
+  'account.apps.remove': 'Remove access',
+  'account.fine-print': 'Removing access signs the application out at once: its tokens stop working.',
+  'account.sign-out': 'Sign out',
+  'account.linked.title': 'Identity providers you sign in with',
+  'account.linked.since': 'Linked since {since}',
+  'account.linked.unlink': 'Unlink',
+  'account.notice.access-removed': 'Access removed: the application can no longer use your account.',
+  'account.notice.access-removed-named':
+    'Access removed: {client} can no longer use your account. Its tokens stopped working.',
+  'account.notice.two-step-on': 'Two-step verification is on. Keep your recovery codes somewhere safe.',
+  'account.notice.two-step-off': 'The authenticator app is turned off, and its recovery codes no longer work.',
+  'account.notice.recovery-codes': 'You have new recovery codes. The old ones no longer work.',
+  'account.notice.passkey-added': 'Passkey added. It signs you in without a password.',
+  'account.notice.passkey-renamed': 'Passkey renamed.',
+  'account.notice.passkey-removed': 'Passkey removed. It no longer signs you in.',
+  'account.notice.language': 'Your language is saved.',
+  'account.language.title': 'Language',
+  'account.language.label': 'Language of these pages and of the applications that ask',
+  'account.language.automatic': 'As my browser asks',
+  'account.language.save': 'Save language',
+  'security.title': 'How you sign in',
+  'security.on-app':
+    'Two-step verification is <b>on</b>: codes from your authenticator app, since {since}. {codes, plural, one {# recovery code left.} other {# recovery codes left.}}',
+  'security.on-app-passkeys':
+    'Two-step verification is <b>on</b>: codes from your authenticator app, since {since}, and {passkeys, plural, one {# passkey} other {# passkeys}}. {codes, plural, one {# recovery code left.} other {# recovery codes left.}}',
+  'security.on-passkeys': 'Two-step verification is <b>on</b>: {passkeys, plural, one {# passkey} other {# passkeys}}.',
+  'security.off': 'Two-step verification is <b>off</b>.',
+  'security.confirm':
+    "<b>Confirm it's you to make changes.</b> Setting up or turning off two-step verification, and adding, renaming or removing a passkey, needs a sign-in of the last {minutes, plural, one {# minute} other {# minutes}}.",
+  'security.confirm-submit': "Confirm it's you",
+  'security.add-app': 'Add an authenticator app',
+  'security.set-up': 'Set up two-step verification',
+  'security.new-codes': 'New recovery codes',
+  'security.turn-off': 'Turn off',
+
+  // Federation (federation/federation-pages.ts)
+  'link.title': 'Link your account',
+  'link.lead':
+    'An account here already uses the e-mail address that <b>{provider}</b> gave. If it is yours, enter its password to sign in with <b>{provider}</b> from now on.',
+  'link.lead-passkey':
+    'An account here already uses the e-mail address that <b>{provider}</b> gave. If it is yours, enter its password or use one of its passkeys to sign in with <b>{provider}</b> from now on.',
+  'link.password': 'Password of that account',
+  'link.submit': 'Link and continue',
+  'link.passkey': 'Use a passkey of that account',
+  'link.fine-print':
+    "Not your account? Close this window: nothing is linked without the account's password or passkey.",
+  'link.alert.check': 'Nothing was linked. Check the password and try again.',
+  'link.alert.passkey': 'Nothing was linked. Try the passkey again, or the password.',
+  'continue.title': 'Signed in',
+  'continue.lead': 'Taking you back to the application…',
+  'continue.button': 'Continue',
+
+  // The home page (pages/landing.ts)
+  'landing.lead':
+    'The OAuth 2.0 authorization server and OpenID Provider at <b>{issuer}</b>. Applications send you here to sign in and to ask for access to your account.',
+  'landing.account': 'Your account',
+  'landing.account.what': 'the applications you allowed, and signing out',
+  'landing.openid': 'OpenID Provider configuration',
+  'landing.openid.what': 'OpenID Connect Discovery 1.0',
+  'landing.metadata': 'Authorization server metadata',
+  'landing.metadata.what': 'RFC 8414: endpoints, grants, scopes',
+  'landing.jwks': 'Signing keys',
+  'landing.jwks.what': 'the public keys of its tokens (JWKS)',
+  'landing.api': 'REST API',
+  'landing.api.what': 'the OpenAPI document of {prefix}',
+  'landing.fine-print': 'Developers: start from the metadata; every error links to a page that explains it.',
+
+  // The error catalog's pages (pages/problem-pages.ts)
+  'problems.transient': 'transient: the same request may succeed later',
+  'problems.permanent': 'permanent: retrying fails again',
+  'problems.wire-title': 'Its <code>title</code> in a response: <wire>{title}</wire>',
+  'problems.client-action': 'What the client must do',
+  'problems.reasons': 'The <code>error_description</code> for each reason',
+  'problems.every-error': 'Every error',
+  'problems.home': 'Home',
+  'problems.index.title': 'Errors',
+  'problems.index.lead':
+    'Every error this server answers, with what the client must do. An OAuth error names its page in <code>error_uri</code>; a problem (RFC 9457) in <code>type</code>.',
+  'problems.index.oauth': 'OAuth 2.0 errors, with their reasons',
+  'problems.index.problems': 'Problems (<code>application/problem+json</code>)',
+
+  // The demo's callback (pages/demo-callback.ts, demo-sign-in.ts)
+  'demo.served': 'Served because the server runs with <code>--demo</code>.',
+  'demo.no-code.title': 'No code',
+  'demo.no-code.heading': 'No authorization code',
+  'demo.no-code.summary': 'The authorization request came back without a code this page can use.',
+  'demo.no-code.again': 'Start again with the authorization URL <code>npm start</code> printed.',
+  'demo.code.title': 'Authorization code',
+  'demo.code.heading': 'Authorization code received',
+  'demo.code.lead': "The authorization server sent the browser back here, to the demo's redirect URI.",
+  'demo.code.exchange': 'Exchange it within {seconds, plural, one {# second} other {# seconds}}',
+  'demo.code.verifier':
+    'Put in the <code>code_verifier</code> of your authorization request (the one printed next to the URL you opened).',
+  'demo.code.once': 'The code works once.',
+  'demo.refused.title': 'Exchange refused',
+  'demo.refused.heading': 'The code exchange was refused',
+  'demo.refused.summary': "This page sent the code to /token for the demo's public client, which answered:",
+  'demo.refused.again': 'Start again with the OpenID Connect URL <code>npm start</code> printed.',
+  'demo.signed-in.title': 'Signed in',
+  'demo.signed-in.heading': 'Signed in with OpenID Connect',
+  'demo.signed-in.lead':
+    "This page exchanged the code at /token, as the demo's public client, and got an ID token for scope <code>{scope}</code>. Its claims:",
+  'demo.signed-in.nonce-ok': 'The nonce is the one of the printed request.',
+  'demo.signed-in.nonce-wrong': 'The nonce is NOT the one of the printed request.',
+  'demo.signed-in.check':
+    "A client checks the token's signature with the keys at <link>/jwks</link> and its claims (OIDC Core §3.1.3.7); this page only shows them.",
+  'demo.signed-in.userinfo': 'Ask /userinfo with the access token',
+} as const;
+
+/** The id of a message of the pages. */
+export type MessageId = keyof typeof en;
