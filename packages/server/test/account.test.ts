@@ -49,7 +49,7 @@ for (const dialect of DIALECTS) {
     }
 
     const applicationsOn = (html: string): string[] =>
-      [...html.matchAll(/<strong class="client-name">([^<]*)<\/strong>/g)].map((m) => m[1] as string);
+      [...html.matchAll(/<strong class="client-name" translate="no">([^<]*)<\/strong>/g)].map((m) => m[1] as string);
 
     let notesTokens: string[] = [];
     let photosToken: string;
@@ -76,7 +76,11 @@ for (const dialect of DIALECTS) {
         'Create, change and delete your contacts',
       ])
         assert.ok(notesEntry.includes(words), `Notes' entry says ${words}`);
-      assert.match(notesEntry, /Allowed since 15 January 2027 · Last used 17 January 2027/);
+      // Dates in the page's language through Intl: the day of the grant, and the last use relative to now.
+      assert.match(
+        notesEntry,
+        /Allowed since January 15, 2027 · Last used <span title="January 17, 2027[^"]*">now<\/span>/,
+      );
       assert.equal((page.html.match(/name="client_id" value="notes"/g) ?? []).length, 1);
       assert.doesNotMatch(page.html, /name="grant_id"/);
     });

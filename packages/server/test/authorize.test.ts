@@ -192,7 +192,7 @@ for (const dialect of DIALECTS)
         assert.equal(page.status, 200);
         assertPageHeaders(page);
         assert.match(page.html, /<title>Sign in · Gatehouse<\/title>/);
-        assert.match(page.html, /to continue to <strong class="client-name">Contacts Sync<\/strong>/);
+        assert.match(page.html, /to continue to <strong class="client-name" translate="no">Contacts Sync<\/strong>/);
         assert.match(page.html, /<meta name="viewport" content="width=device-width, initial-scale=1">/);
         assert.match(hiddenField(page.html, 'csrf_token'), /^[A-Za-z0-9_-]{43}$/);
         assert.match(hiddenField(page.html, 'request'), /client_id=app/);

@@ -73,7 +73,11 @@ function assertNamedByHost(html: string, where: string): void {
   assert.doesNotMatch(html, /<title>[^<]*Test Agent/, `${where}: the title`);
   assert.doesNotMatch(html, /<h1>(?:(?!<\/h1>)[^])*Test Agent/, `${where}: the heading`);
   assert.doesNotMatch(html, /class="mark mark-client" aria-hidden="true">T</, `${where}: the icon`);
-  assert.match(html, new RegExp(`<(strong|span) class="client-name">${TEST_HOST}</`), `${where}: the host`);
+  assert.match(
+    html,
+    new RegExp(`<(strong|span) class="client-name" translate="no">${TEST_HOST}</`),
+    `${where}: the host`,
+  );
   assert.match(html, /<span class="client-claim">Calls itself “Test Agent”, a name nobody checked<\/span>/, where);
 }
 
@@ -127,8 +131,11 @@ for (const dialect of DIALECTS) {
       const consent = await browser.get(signedIn.location as string);
       assertNamedByHost(consent.html, 'the consent page');
       assert.match(consent.html, new RegExp(`<title>Allow ${TEST_HOST}\\? · Gatehouse</title>`));
-      assert.match(consent.html, new RegExp(`<h1><span class="client-name">${TEST_HOST}</span> wants to access`));
-      assert.match(consent.html, new RegExp(`<strong class="client-host">${TEST_HOST}</strong>`));
+      assert.match(
+        consent.html,
+        new RegExp(`<h1><strong class="client-name" translate="no">${TEST_HOST}</strong> wants to access`),
+      );
+      assert.match(consent.html, new RegExp(`<strong class="client-host" translate="no">${TEST_HOST}</strong>`));
       const allowed = await browser.consent(consent, 'allow');
       const code = new URL(allowed.location as string).searchParams.get('code') as string;
       const tokens = await server.post('/token', {
@@ -160,7 +167,10 @@ for (const dialect of DIALECTS) {
       assert.equal(host.hits.get('/agent.json'), 1, 'fetched once');
       assertNamedByHost((await browser.get('/account')).html, 'the account page');
       const logout = await browser.get(`/logout?${new URLSearchParams({ client_id: clientId })}`);
-      assert.match(logout.html, new RegExp(`<strong class="client-name">${TEST_HOST}</strong> asked to sign you out`));
+      assert.match(
+        logout.html,
+        new RegExp(`<strong class="client-name" translate="no">${TEST_HOST}</strong> asked to sign you out`),
+      );
       assert.doesNotMatch(logout.html, /Test Agent/);
     });
 
@@ -302,7 +312,10 @@ for (const dialect of DIALECTS) {
           password: PASSWORD,
         });
         assert.equal(consent.status, 200, consent.html);
-        assert.match(consent.html, new RegExp(`<h1><span class="client-name">${TEST_HOST}</span> wants to access`));
+        assert.match(
+          consent.html,
+          new RegExp(`<h1><strong class="client-name" translate="no">${TEST_HOST}</strong> wants to access`),
+        );
         assert.match(consent.html, /<span class="client-claim">Calls itself “Device Agent”/);
         assert.doesNotMatch(consent.html, /<title>[^<]*Device Agent|class="mark mark-client" aria-hidden="true">D</);
         const done = await browser.post('/device/consent', {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { describeScope } from '../src/authorize/consent.js';
+import { Languages } from '../src/i18n/index.js';
 import {
   addTestUser,
   assertPageHeaders,
@@ -70,10 +71,16 @@ for (const dialect of DIALECTS)
       const { page } = await consentPage('app', { scope: 'contacts:read contacts:write' });
       assert.equal(page.status, 200);
       assertPageHeaders(page);
-      assert.match(page.html, /<h1><span class="client-name">Contacts Sync<\/span> wants to access your account<\/h1>/);
+      assert.match(
+        page.html,
+        /<h1><strong class="client-name" translate="no">Contacts Sync<\/strong> wants to access your account<\/h1>/,
+      );
       assert.match(page.html, /Signed in as <strong>alice<\/strong>/);
-      assert.match(page.html, /See your contacts<\/span><code class="scope-name">contacts:read/);
-      assert.match(page.html, /Create, change and delete your contacts<\/span><code class="scope-name">contacts:write/);
+      assert.match(page.html, /See your contacts<\/span><code class="scope-name" translate="no">contacts:read/);
+      assert.match(
+        page.html,
+        /Create, change and delete your contacts<\/span><code class="scope-name" translate="no">contacts:write/,
+      );
       assert.match(
         page.html,
         /<button type="submit" name="decision" value="deny" class="button secondary">Deny<\/button>/,
@@ -85,11 +92,12 @@ for (const dialect of DIALECTS)
     });
 
     it('scopes read as plain words: collections of the API by pattern, OpenID Connect scopes by their claims, anything else by its name', () => {
-      assert.equal(describeScope('contacts:read'), 'See your contacts');
-      assert.equal(describeScope('line_items:write'), 'Create, change and delete your line items');
-      assert.equal(describeScope('openid'), 'Sign you in with your account');
-      assert.equal(describeScope('email'), 'See your email address and whether it is verified');
-      assert.equal(describeScope('billing'), 'billing');
+      const english = new Languages().text('en');
+      assert.equal(describeScope(english, 'contacts:read'), 'See your contacts');
+      assert.equal(describeScope(english, 'line_items:write'), 'Create, change and delete your line items');
+      assert.equal(describeScope(english, 'openid'), 'Sign you in with your account');
+      assert.equal(describeScope(english, 'email'), 'See your email address and whether it is verified');
+      assert.equal(describeScope(english, 'billing'), 'billing');
     });
 
     it('Allow answers the client with 303: a code, the state and iss; the code gives tokens at /token, and refresh works', async () => {

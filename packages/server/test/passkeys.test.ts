@@ -109,7 +109,7 @@ for (const dialect of DIALECTS)
       assert.equal(enrolled.status, 303, enrolled.html);
       assert.equal(enrolled.location, '/account?done=passkey_added');
       const listed = await browser.get(enrolled.location);
-      assert.match(listed.html, /<strong class="passkey-name">Phone<\/strong>/);
+      assert.match(listed.html, /<strong class="passkey-name" translate="no">Phone<\/strong>/);
       assert.match(listed.html, /<p class="notice" role="status">Passkey added/);
 
       let signedIn: Awaited<ReturnType<typeof signInWithPasskey>> | undefined;
@@ -256,7 +256,7 @@ for (const dialect of DIALECTS)
       server.clock.advance(11 * 60);
       const page = await browser.get('/account');
       assert.doesNotMatch(page.html, /data-mode="create"/, 'no "Add a passkey" on a stale sign-in');
-      assert.match(page.html, /Confirm it's you to make changes/);
+      assert.match(page.html, /Confirm it&#39;s you to make changes/);
       const before = (await server.context.store.listAuditEvents({ limit: 1000 })).length;
       const refused = await enrol(browser, account, new SoftAuthenticator('gatehouse.test', origin));
       assert.equal(refused.status, 403);

@@ -338,7 +338,7 @@ for (const dialect of DIALECTS)
       assert.match(account.html, /Two-step verification is <strong>on<\/strong>/);
       server.clock.advance(11 * 60);
       const stale = await browser.get('/account');
-      assert.match(stale.html, /Confirm it's you/);
+      assert.match(stale.html, /Confirm it&#39;s you/);
       const refused = await browser.post('/account/recovery-codes', {
         csrf_token: hiddenField(stale.html, 'csrf_token'),
       });

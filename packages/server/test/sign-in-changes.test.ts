@@ -17,6 +17,7 @@ const FRESH_REFUSED = /<a href="\/problems\/fresh-sign-in-required">/;
 const NOT_SIGN_IN_CHANGES: Readonly<Record<string, string>> = {
   '/account/login': 'the sign-in itself, "Confirm it\'s you" included',
   '/account/revoke': "an application's access, not a way to sign in",
+  '/account/language': 'the language of the pages, not a way to sign in',
 };
 
 /** The WebAuthn options a page rendered in its passkey form's `data-options`. */
@@ -98,7 +99,7 @@ describe('every change to how one signs in needs a sign-in of the last 10 minute
     server.clock.advance(STALE);
     const stale = await browser.get('/account');
     assert.doesNotMatch(stale.html, /action="\/account\/passkeys\/remove"/, 'the page does not offer it');
-    assert.match(stale.html, /Confirm it's you to make changes/);
+    assert.match(stale.html, /Confirm it&#39;s you to make changes/);
     await assertRefused(
       await post(browser, stale, '/account/passkeys/remove', { id: key.credentialId }),
       'remover',

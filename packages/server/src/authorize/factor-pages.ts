@@ -164,7 +164,7 @@ export function renderRecoveryCodesPage(
 ): string {
   const { base, text } = view;
   const { t } = text;
-  const items = page.codes.map((c) => `<li translate="no">${escapeHtml(c)}</li>`).join('');
+  const items = page.codes.map((c) => `<li>${escapeHtml(c)}</li>`).join('');
   const go =
     page.form && page.csrfToken !== undefined
       ? `<form method="post" action="${base}${page.form.action}" class="stack">
@@ -177,7 +177,7 @@ ${hidden(page.csrfToken, page.form.hidden)}
     t('recovery.title'),
     `<h1>${t('recovery.heading')}</h1>
 <p class="lead">${t('recovery.lead')}</p>
-<ul class="recovery-codes" id="recovery-codes">${items}</ul>
+<ul class="recovery-codes" id="recovery-codes" translate="no">${items}</ul>
 ${go}`,
   );
 }

@@ -16,6 +16,6 @@ export function siteView({ base, languages }: SitePages, reply: FastifyReply, hi
 
 /** Names and values of the wire (parameters, codes, claims), as they are: never translated. */
 export function wireValues(rows: readonly (readonly [string, string])[]): string {
-  const items = rows.map(([name, value]) => `<dt>${verbatim(name, 'code')}</dt><dd>${verbatim(value, 'code')}</dd>`);
+  const items = rows.map(([name, value]) => `${verbatim(name, 'dt')}<dd>${verbatim(value, 'code')}</dd>`);
   return `<dl class="values">${items.join('')}</dl>`;
 }

@@ -35,8 +35,7 @@ export const de: Catalog = {
     'sign-in.upstreams.provider': 'Mit {provider} anmelden',
     'sign-in.alert.check': 'Bitte prüfen Sie Ihre Eingaben und versuchen Sie es erneut.',
     'sign-in.alert.passkey': 'Versuchen Sie es erneut oder verwenden Sie Ihr Passwort.',
-    'sign-in.alert.wait-seconds':
-      'Versuchen Sie es in {seconds, plural, one {# Sekunde} other {# Sekunden}} erneut.',
+    'sign-in.alert.wait-seconds': 'Versuchen Sie es in {seconds, plural, one {# Sekunde} other {# Sekunden}} erneut.',
     'sign-in.alert.wait-minutes': 'Versuchen Sie es in {minutes, plural, one {# Minute} other {# Minuten}} erneut.',
     'passkey.or': 'oder',
     'passkey.sign-in': 'Mit einem Passkey anmelden',
@@ -132,7 +131,8 @@ export const de: Catalog = {
     'account.apps.title': 'Anwendungen mit Zugriff auf Ihr Konto',
     'account.apps.dates': 'Zugelassen seit {since} · Zuletzt verwendet {used}',
     'account.apps.remove': 'Zugriff entfernen',
-    'account.fine-print': 'Wenn Sie den Zugriff entfernen, wird die Anwendung sofort abgemeldet: Ihre Tokens funktionieren nicht mehr.',
+    'account.fine-print':
+      'Wenn Sie den Zugriff entfernen, wird die Anwendung sofort abgemeldet: Ihre Tokens funktionieren nicht mehr.',
     'account.sign-out': 'Abmelden',
     'account.linked.title': 'Identitätsanbieter, mit denen Sie sich anmelden',
     'account.linked.since': 'Verknüpft seit {since}',
@@ -223,7 +223,8 @@ export const de: Catalog = {
     'demo.code.once': 'Der Code funktioniert nur einmal.',
     'demo.refused.title': 'Eintausch abgelehnt',
     'demo.refused.heading': 'Der Eintausch des Codes wurde abgelehnt',
-    'demo.refused.summary': 'Diese Seite hat den Code für den öffentlichen Client der Demo an /token gesendet. Die Antwort:',
+    'demo.refused.summary':
+      'Diese Seite hat den Code für den öffentlichen Client der Demo an /token gesendet. Die Antwort:',
     'demo.refused.again': 'Beginnen Sie erneut mit der OpenID-Connect-URL, die <code>npm start</code> ausgegeben hat.',
     'demo.signed-in.title': 'Angemeldet',
     'demo.signed-in.heading': 'Mit OpenID Connect angemeldet',

@@ -28,7 +28,8 @@ export const fr: Catalog = {
     'sign-in.password': 'Mot de passe',
     'sign-in.submit': 'Se connecter',
     'sign-in.next.consent': 'Vous choisirez ensuite ce que {client} peut faire avec votre compte.',
-    'sign-in.next.account': 'Vous verrez les applications qui peuvent utiliser votre compte, et comment vous vous connectez.',
+    'sign-in.next.account':
+      'Vous verrez les applications qui peuvent utiliser votre compte, et comment vous vous connectez.',
     'sign-in.upstreams.title': 'Ou connectez-vous avec votre organisation',
     'sign-in.upstreams.email': 'Adresse e-mail professionnelle',
     'sign-in.upstreams.continue': 'Continuer',
@@ -131,8 +132,7 @@ export const fr: Catalog = {
     'account.apps.title': 'Applications ayant accès à votre compte',
     'account.apps.dates': 'Autorisée depuis le {since} · Dernière utilisation {used}',
     'account.apps.remove': 'Retirer l’accès',
-    'account.fine-print':
-      'Retirer l’accès déconnecte immédiatement l’application : ses jetons cessent de fonctionner.',
+    'account.fine-print': 'Retirer l’accès déconnecte immédiatement l’application : ses jetons cessent de fonctionner.',
     'account.sign-out': 'Se déconnecter',
     'account.linked.title': 'Fournisseurs d’identité avec lesquels vous vous connectez',
     'account.linked.since': 'Associé depuis le {since}',
@@ -195,8 +195,7 @@ export const fr: Catalog = {
     'landing.jwks.what': 'les clés publiques de ses jetons (JWKS)',
     'landing.api': 'API REST',
     'landing.api.what': 'le document OpenAPI de {prefix}',
-    'landing.fine-print':
-      'Développeurs : partez des métadonnées ; chaque erreur renvoie à une page qui l’explique.',
+    'landing.fine-print': 'Développeurs : partez des métadonnées ; chaque erreur renvoie à une page qui l’explique.',
     'problems.transient': 'temporaire : la même requête peut réussir plus tard',
     'problems.permanent': 'définitive : une nouvelle tentative échoue à nouveau',
     'problems.wire-title': 'Son <code>title</code> dans une réponse : <wire>{title}</wire>',
