@@ -126,6 +126,14 @@ for (const dialect of DIALECTS)
       assert.ok((openid.scopes_supported as string[]).includes('openid'));
     });
 
+    it('the OpenID Provider metadata lists the languages of the pages in ui_locales_supported and claims_locales_supported, and locale among the claims (OIDC Discovery 1.0 §3)', async () => {
+      const { body: openid } = await getJson('/.well-known/openid-configuration');
+      const locales = ['en', 'de', 'fr', 'es', 'pt-BR', 'ja', 'zh-CN', 'ar'];
+      assert.deepEqual(openid.ui_locales_supported, locales);
+      assert.deepEqual(openid.claims_locales_supported, locales);
+      assert.ok((openid.claims_supported as string[]).includes('locale'));
+    });
+
     it('an access token from /token verifies against the JWKS as an at+jwt signed with ES256, carrying every RFC 9068 claim and the grant id', async () => {
       const { refresh_token } = await server.issueGrant(app);
       const issuedAt = server.clock.now();

@@ -36,7 +36,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   i18n: ['primitives'],
   html: ['primitives', 'store', 'http', 'i18n'],
   mail: ['primitives', 'store', 'audit', 'html'],
-  oauth: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'outbound', 'telemetry'],
+  oauth: ['primitives', 'store', 'audit', 'users', 'abuse', 'http', 'i18n', 'outbound', 'telemetry'],
   'json-api': ['primitives', 'http', 'oauth', 'context.ts'],
   health: ['primitives', 'store', 'http', 'oauth'],
   api: ['primitives', 'store', 'http', 'json-api', 'telemetry', 'context.ts'],

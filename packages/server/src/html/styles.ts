@@ -1,6 +1,7 @@
 /**
  * The pages' only stylesheet, served by the server itself at /assets/gatehouse.css (no CDN, no
- * web font: the system font of each device). A TypeScript string so that it ships inside dist.
+ * web font: the system font of each device). A TypeScript string so that it ships inside dist. Sides are
+ * logical (margin-inline-start, inset-inline-start…): a right-to-left page (dir="rtl") mirrors.
  */
 export const STYLESHEET = `:root {
   color-scheme: light dark;
@@ -73,7 +74,7 @@ a.button { text-decoration: none; }
 .list-title { margin: 0 0 10px; font-weight: 600; }
 /* federation (authorize/login-page.ts): the organization sign-in, set apart from the form above it */
 .upstreams { margin-top: 24px; padding-top: 20px; border-top: 1px solid var(--line); }
-.upstreams .button img { margin-right: 8px; }
+.upstreams .button img { margin-inline-end: 8px; }
 .scopes { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line); border-radius: 12px; }
 .scopes li { display: flex; gap: 12px; align-items: flex-start; padding: 12px 14px; }
 .scopes li + li { border-top: 1px solid var(--line); }
@@ -81,7 +82,7 @@ a.button { text-decoration: none; }
   flex: none; position: relative; width: 22px; height: 22px; margin-top: 1px; border-radius: 50%; background: var(--ok-soft);
 }
 .tick::after {
-  content: ""; position: absolute; left: 8px; top: 4px; width: 5px; height: 10px;
+  content: ""; position: absolute; inset-inline-start: 8px; top: 4px; width: 5px; height: 10px;
   border: solid var(--ok); border-width: 0 2px 2px 0; transform: rotate(45deg);
 }
 .scope-words { display: block; font-weight: 500; }
@@ -106,6 +107,17 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation M
 .fine-print strong { color: var(--text); font-weight: 600; }
 a { color: var(--accent); }
 .page-footer { margin-top: 20px; color: var(--muted); font-size: 12.5px; text-align: center; }
+.page-footer p { margin: 0 0 8px; }
+/* the language switcher (html/layout.ts): each language in its own name, the page's marked */
+.languages ul { display: flex; flex-wrap: wrap; justify-content: center; gap: 4px 14px; list-style: none; margin: 0; padding: 0; }
+.languages a { display: inline-block; padding: 4px 2px; color: var(--muted); }
+.languages a[aria-current] { color: var(--text); font-weight: 700; text-decoration: none; }
+a:focus-visible, summary:focus-visible, select:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+select { width: 100%; margin: 0 0 16px; padding: 10px 12px; font: inherit; color: var(--text); background: var(--card); border: 1px solid var(--line); border-radius: 10px; }
+.wire-title { margin: 0 0 8px; color: var(--muted); font-size: 13.5px; text-align: center; }
+/* values of the wire keep their own direction inside a right-to-left page */
+code, .user-code, .client-name, .client-host { unicode-bidi: isolate; }
+.command, .secret, .recovery-codes, input.user-code, input.one-time-code { direction: ltr; }
 .applications { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line); border-radius: 12px; }
 .application { padding: 14px; }
 .application + .application { border-top: 1px solid var(--line); }
@@ -113,7 +125,7 @@ a { color: var(--accent); }
 .application-head .mark { width: 44px; height: 44px; border-radius: 12px; font-size: 20px; }
 .application-name { min-width: 0; }
 .application-dates { display: block; color: var(--muted); font-size: 13px; }
-.application-scopes { margin: 10px 0 12px; padding-left: 20px; font-size: 14.5px; }
+.application-scopes { margin: 10px 0 12px; padding-inline-start: 20px; font-size: 14.5px; }
 .application .button { width: 100%; }
 .user-code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; letter-spacing: .12em; }
 input.user-code { font-size: 22px; text-align: center; text-transform: uppercase; }

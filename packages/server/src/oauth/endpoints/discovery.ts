@@ -2,6 +2,7 @@ import { DPOP_SIGNING_ALGORITHMS } from '@gatehouse/contract';
 import { ACR_VALUES } from '../../primitives/acr.js';
 import { RESPONSE_MODES } from '../../primitives/response-modes.js';
 import { SCOPE_CLAIMS } from '../../users/claims.js';
+import { SUPPORTED_LOCALES } from '../../i18n/index.js';
 import { GRANT_TYPES } from '../grants/index.js';
 import type { OAuthServices } from '../services.js';
 import type { ClientAuthentication, OAuthEndpoint } from './endpoint.js';
@@ -94,6 +95,10 @@ function openIdProviderMetadata(
     acr_values_supported: ACR_VALUES,
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     claims_parameter_supported: false,
+    // §3: the languages of the pages, which `ui_locales` (OIDC Core §3.1.2.1) chooses from; the claims
+    // are the user's own values and are released as stored, so `claims_locales` chooses nothing more.
+    ui_locales_supported: SUPPORTED_LOCALES,
+    claims_locales_supported: SUPPORTED_LOCALES,
     // RP-Initiated Logout 1.0 §3 needs the end_session_endpoint, which the table names.
   };
 }
