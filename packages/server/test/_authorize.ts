@@ -60,7 +60,10 @@ export interface PageAnswer {
  */
 export class PageBrowser {
   readonly #server: TestServer;
+  /** The session cookie (`gatehouse_session=…`). */
   cookie: string | undefined;
+  /** The language the browser chose on a page (`gatehouse_locale=…`), kept beside the session's. */
+  localeCookie: string | undefined;
   /** Sent with every request, e.g. the X-Forwarded-For a proxy would add. */
   extraHeaders: Record<string, string> = {};
 
@@ -94,10 +97,14 @@ export class PageBrowser {
   async #send(path: string, init: RequestInit): Promise<PageAnswer> {
     const headers = new Headers(init.headers);
     for (const [name, value] of Object.entries(this.extraHeaders)) headers.set(name, value);
-    if (this.cookie) headers.set('cookie', this.cookie);
+    const cookies = [this.cookie, this.localeCookie].filter((c) => c !== undefined);
+    if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
     const response = await fetch(`${this.#server.url}${path}`, { ...init, headers, redirect: 'manual' });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie) this.cookie = setCookie.split(';')[0];
+    for (const setCookie of response.headers.getSetCookie()) {
+      const pair = setCookie.split(';')[0];
+      if (pair?.startsWith('gatehouse_locale=')) this.localeCookie = pair;
+      else this.cookie = pair;
+    }
     return {
       status: response.status,
       headers: response.headers,

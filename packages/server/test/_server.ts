@@ -131,6 +131,10 @@ export interface TestServerOptions {
   readonly authorizationCodeTtl?: number;
   /** SMTP_URL, MAIL_FROM and the MAIL_* policy: a mail worker runs; none by default. */
   readonly mail?: StartOptions['mail'];
+  /** DEFAULT_LOCALE; English by default. */
+  readonly defaultLocale?: StartOptions['defaultLocale'];
+  /** The pages also speak the pseudo-locale en-XA (i18n/locales.ts); off by default. */
+  readonly pseudoLocale?: boolean;
 }
 
 /** Limits no test reaches, so that every request still goes through the limiter and its store. */
@@ -159,6 +163,8 @@ export async function startTestServer({
   keyEncryptionKey,
   authorizationCodeTtl,
   mail,
+  defaultLocale,
+  pseudoLocale,
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
@@ -190,6 +196,8 @@ export async function startTestServer({
     keyEncryptionKey,
     authorizationCodeTtl,
     mail,
+    defaultLocale,
+    pseudoLocale,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).
     idleConnectionGraceMs: 0,
     passwordHashCost: TEST_PASSWORD_HASH_COST,

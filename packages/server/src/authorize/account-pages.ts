@@ -1,4 +1,13 @@
-import { escapeHtml, hiddenFields, layout, markup, monogram, verbatim, type PageView } from '../html/layout.js';
+import {
+  escapeHtml,
+  hiddenFields,
+  layout,
+  markup,
+  monogram,
+  timeHtml,
+  verbatim,
+  type PageView,
+} from '../html/layout.js';
 import { LOCALE_NAMES, SUPPORTED_LOCALES, type MessageId } from '../i18n/index.js';
 import { GATEHOUSE_BRAND } from '../html/brand.js';
 import { clientClaimHtml, clientMark, clientNameHtml, type ClientLabel } from './client-label.js';
@@ -148,7 +157,7 @@ function application(view: PageView, csrfToken: string, a: ApplicationView, now:
   const { base, text } = view;
   const { t } = text;
   const scopes = a.scopes.map((words) => `<li>${words}</li>`).join('');
-  const used = `<span title="${text.dateTime(a.lastUsed)}">${text.relative(a.lastUsed, now)}</span>`;
+  const used = timeHtml(a.lastUsed, text.relative(a.lastUsed, now));
   return `<li class="application">
 <div class="application-head">${clientMark(a.client)}<div class="application-name">${clientNameHtml(a.client)}${clientClaimHtml(view, a.client)}
 <span class="application-dates">${t('account.apps.dates', { since: text.date(a.since), used: markup(used) })}</span></div></div>
@@ -169,7 +178,7 @@ function languageForm(view: PageView, csrfToken: string, locale: string | undefi
   const { base, text } = view;
   const { t } = text;
   const option = (value: string, label: string, lang?: string): string =>
-    `<option value="${value}"${lang ? ` lang="${lang}"` : ''}${value === (locale ?? '') ? ' selected' : ''}>${label}</option>`;
+    `<option value="${value}"${lang ? ` lang="${lang}" translate="no"` : ''}${value === (locale ?? '') ? ' selected' : ''}>${label}</option>`;
   const options = [
     option('', t('account.language.automatic')),
     ...SUPPORTED_LOCALES.map((l) => option(l, escapeHtml(LOCALE_NAMES[l]), l)),

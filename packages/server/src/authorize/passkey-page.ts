@@ -1,5 +1,5 @@
 import { CSRF_FIELD } from '../html/csrf.js';
-import { escapeHtml, verbatim, type BasePath, type PageView } from '../html/layout.js';
+import { escapeHtml, markup, timeHtml, verbatim, type BasePath, type PageView } from '../html/layout.js';
 import type { MessageId, PageText } from '../i18n/index.js';
 
 /**
@@ -86,7 +86,7 @@ function passkeyItem(view: PageView, csrfToken: string, p: PasskeyView, index: n
   const used =
     p.lastUsedAt === null
       ? t('passkeys.not-used')
-      : `<span title="${dateTime(p.lastUsedAt)}">${t('passkeys.last-used', { when: relative(p.lastUsedAt, now) })}</span>`;
+      : t('passkeys.last-used', { when: markup(timeHtml(p.lastUsedAt, relative(p.lastUsedAt, now))) });
   const synced = p.backedUp ? ` · ${t('passkeys.synced')}` : '';
   return `<li class="passkey-item">
 ${verbatim(p.name, 'strong', ' class="passkey-name"')}

@@ -31,6 +31,10 @@ export const linkTo =
 export const verbatim = (text: string, tag = 'span', attributes = ''): string =>
   `<${tag}${attributes} translate="no">${escapeHtml(text)}</${tag}>`;
 
+/** A moment as a page says it (`words`, e.g. "3 days ago"), with its exact time for machines. */
+export const timeHtml = (seconds: number, words: string): string =>
+  `<time datetime="${new Date(seconds * 1000).toISOString()}">${escapeHtml(words)}</time>`;
+
 /** How a page is laid out: `wide` for reference pages (the error catalog), a form's width otherwise. */
 export interface LayoutOptions {
   readonly wide?: boolean;
@@ -63,7 +67,9 @@ export function layout(
   const brand = GATEHOUSE_BRAND;
   const product = markup(verbatim(brand.name));
   const fullTitle =
-    title === undefined ? escapeHtml(brand.name) : text.t('layout.title', { page: markup(title), product: brand.name });
+    title === undefined
+      ? text.t('layout.product-title', { product: brand.name })
+      : text.t('layout.title', { page: markup(title), product: brand.name });
   return `<!doctype html>
 <html lang="${text.locale}" dir="${text.dir}">
 <head>

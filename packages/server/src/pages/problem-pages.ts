@@ -36,7 +36,7 @@ function renderProblemPage(view: PageView, page: ProblemPage): string {
   return layout(
     view,
     prose.title,
-    `<p class="eyebrow">${verbatim(page.code, 'code')} · HTTP ${page.status} · ${retry}</p>
+    `<p class="eyebrow">${verbatim(page.code, 'code')} · ${t('problems.status', { status: page.status })} · ${retry}</p>
 <h1>${prose.title}</h1>
 ${wireTitle}<p class="summary">${prose.summary}</p>
 <section class="what-to-do"><h2>${t('problems.client-action')}</h2><p>${prose.action}</p></section>
@@ -52,7 +52,7 @@ function indexEntry(view: PageView, page: ProblemPage): string {
     .map((d) => `<li><a href="${href}#${escapeHtml(d.reason)}">${verbatim(d.reason, 'code')}</a></li>`)
     .join('');
   return `<li><a href="${href}">${verbatim(page.code, 'code')}</a>
-<span class="link-what">${view.text.problem(page.slug).title} · HTTP ${page.status}</span>${
+<span class="link-what">${view.text.problem(page.slug).title} · ${view.text.t('problems.status', { status: page.status })}</span>${
     reasons ? `\n<ul class="reason-links">${reasons}</ul>` : ''
   }</li>`;
 }

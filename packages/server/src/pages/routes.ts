@@ -17,15 +17,29 @@ export interface BrowserPagesOptions {
   readonly demo?: DemoFlows;
 }
 
+/** One entry of the site's pages: its name, and what serves it. */
+export interface SitePage {
+  readonly name: string;
+  readonly serve: (app: FastifyInstance, site: SitePages, options: BrowserPagesOptions) => void;
+}
+
 /**
- * What a browser meets outside the authorization flow: the landing page, the 404 page, the error
- * catalog's pages (/problems/), the demo's callback.
+ * What a browser meets outside the authorization flow, one entry per page: the landing page, the
+ * 404 page, the error catalog's pages (/problems/), the demo's callback (with `serve --demo` only).
  */
+export const SITE_PAGES: readonly SitePage[] = [
+  { name: 'landing', serve: (app, site, { issuer, apiPrefix }) => landingPage(app, site, issuer, apiPrefix) },
+  { name: 'not-found', serve: (app, site, { apiPrefix }) => app.setNotFoundHandler(notFoundPage(site, apiPrefix)) },
+  { name: 'problems', serve: (app, site) => problemPages(app, site) },
+  {
+    name: 'demo-callback',
+    serve: (app, site, { issuer, demo }) => {
+      if (demo) demoCallbackPage(app, site, issuer, demo);
+    },
+  },
+];
+
 export function browserPages(app: FastifyInstance, options: BrowserPagesOptions): void {
-  const { issuer, apiPrefix, demo, languages } = options;
-  const site: SitePages = { base: new URL(issuer).pathname.replace(/\/+$/, ''), languages };
-  app.setNotFoundHandler(notFoundPage(site, apiPrefix));
-  landingPage(app, site, issuer, apiPrefix);
-  problemPages(app, site);
-  if (demo) demoCallbackPage(app, site, issuer, demo);
+  const site: SitePages = { base: new URL(options.issuer).pathname.replace(/\/+$/, ''), languages: options.languages };
+  for (const page of SITE_PAGES) page.serve(app, site, options);
 }

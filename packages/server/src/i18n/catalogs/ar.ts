@@ -7,6 +7,7 @@ import type { Catalog } from './catalog.js';
 export const ar: Catalog = {
   messages: {
     'layout.title': '{page} · {product}',
+    'layout.product-title': '{product}',
     'layout.footer': 'محمي بواسطة {product} · خادم تفويض OAuth 2.0',
     'layout.languages': 'اللغة',
     'error.details': 'التفاصيل كما أُرسلت إلى التطبيق',
@@ -194,6 +195,7 @@ export const ar: Catalog = {
     'landing.api': 'واجهة REST البرمجية',
     'landing.api.what': 'مستند OpenAPI الخاص بـ {prefix}',
     'landing.fine-print': 'للمطورين: ابدأوا من البيانات الوصفية؛ كل خطأ يرتبط بصفحة تشرحه.',
+    'problems.status': 'HTTP {status}',
     'problems.transient': 'مؤقت: قد ينجح الطلب نفسه لاحقًا',
     'problems.permanent': 'دائم: تفشل إعادة المحاولة مرة أخرى',
     'problems.wire-title': 'قيمة <code>title</code> في الاستجابة: <wire>{title}</wire>',

@@ -4,6 +4,7 @@ import type { Catalog } from './catalog.js';
 export const de: Catalog = {
   messages: {
     'layout.title': '{page} · {product}',
+    'layout.product-title': '{product}',
     'layout.footer': 'Geschützt durch {product} · OAuth-2.0-Autorisierungsserver',
     'layout.languages': 'Sprache',
     'error.details': 'Details, wie an die Anwendung gesendet',
@@ -197,6 +198,7 @@ export const de: Catalog = {
     'landing.api.what': 'das OpenAPI-Dokument von {prefix}',
     'landing.fine-print':
       'Für Entwickler: Beginnen Sie mit den Metadaten; jeder Fehler verweist auf eine Seite, die ihn erklärt.',
+    'problems.status': 'HTTP {status}',
     'problems.transient': 'vorübergehend: dieselbe Anfrage kann später gelingen',
     'problems.permanent': 'dauerhaft: eine Wiederholung schlägt erneut fehl',
     'problems.wire-title': 'Sein <code>title</code> in einer Antwort: <wire>{title}</wire>',

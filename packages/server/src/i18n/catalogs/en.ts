@@ -8,6 +8,7 @@
 export const en = {
   // The layout of every page (html/layout.ts)
   'layout.title': '{page} · {product}',
+  'layout.product-title': '{product}',
   'layout.footer': 'Protected by {product} · OAuth 2.0 authorization server',
   'layout.languages': 'Language',
 
@@ -219,6 +220,7 @@ export const en = {
   'landing.fine-print': 'Developers: start from the metadata; every error links to a page that explains it.',
 
   // The error catalog's pages (pages/problem-pages.ts)
+  'problems.status': 'HTTP {status}',
   'problems.transient': 'transient: the same request may succeed later',
   'problems.permanent': 'permanent: retrying fails again',
   'problems.wire-title': 'Its <code>title</code> in a response: <wire>{title}</wire>',

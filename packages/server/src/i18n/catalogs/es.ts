@@ -4,6 +4,7 @@ import type { Catalog } from './catalog.js';
 export const es: Catalog = {
   messages: {
     'layout.title': '{page} · {product}',
+    'layout.product-title': '{product}',
     'layout.footer': 'Protegido por {product} · servidor de autorización OAuth 2.0',
     'layout.languages': 'Idioma',
     'error.details': 'Detalles, tal como se enviaron a la aplicación',
@@ -195,6 +196,7 @@ export const es: Catalog = {
     'landing.api': 'API REST',
     'landing.api.what': 'el documento OpenAPI de {prefix}',
     'landing.fine-print': 'Desarrolladores: empiecen por los metadatos; cada error enlaza a una página que lo explica.',
+    'problems.status': 'HTTP {status}',
     'problems.transient': 'transitorio: la misma solicitud puede funcionar más adelante',
     'problems.permanent': 'permanente: reintentar vuelve a fallar',
     'problems.wire-title': 'Su <code>title</code> en una respuesta: <wire>{title}</wire>',

@@ -4,6 +4,7 @@ import type { Catalog } from './catalog.js';
 export const fr: Catalog = {
   messages: {
     'layout.title': '{page} · {product}',
+    'layout.product-title': '{product}',
     'layout.footer': 'Protégé par {product} · serveur d’autorisation OAuth 2.0',
     'layout.languages': 'Langue',
     'error.details': 'Détails, tels qu’envoyés à l’application',
@@ -196,6 +197,7 @@ export const fr: Catalog = {
     'landing.api': 'API REST',
     'landing.api.what': 'le document OpenAPI de {prefix}',
     'landing.fine-print': 'Développeurs : partez des métadonnées ; chaque erreur renvoie à une page qui l’explique.',
+    'problems.status': 'HTTP {status}',
     'problems.transient': 'temporaire : la même requête peut réussir plus tard',
     'problems.permanent': 'définitive : une nouvelle tentative échoue à nouveau',
     'problems.wire-title': 'Son <code>title</code> dans une réponse : <wire>{title}</wire>',

@@ -4,6 +4,7 @@ import type { Catalog } from './catalog.js';
 export const ja: Catalog = {
   messages: {
     'layout.title': '{page} · {product}',
+    'layout.product-title': '{product}',
     'layout.footer': '{product} により保護されています · OAuth 2.0 認可サーバー',
     'layout.languages': '言語',
     'error.details': '詳細(アプリケーションに送信された内容)',
@@ -194,6 +195,7 @@ export const ja: Catalog = {
     'landing.api': 'REST API',
     'landing.api.what': '{prefix} の OpenAPI ドキュメント',
     'landing.fine-print': '開発者の方へ: まずメタデータをご覧ください。各エラーには説明ページへのリンクがあります。',
+    'problems.status': 'HTTP {status}',
     'problems.transient': '一時的: 同じリクエストが後で成功する可能性があります',
     'problems.permanent': '恒久的: 再試行しても再び失敗します',
     'problems.wire-title': 'レスポンスでの <code>title</code>: <wire>{title}</wire>',

@@ -7,6 +7,7 @@ import type { Catalog } from './catalog.js';
 export const ptBR: Catalog = {
   messages: {
     'layout.title': '{page} · {product}',
+    'layout.product-title': '{product}',
     'layout.footer': 'Protegido por {product} · servidor de autorização OAuth 2.0',
     'layout.languages': 'Idioma',
     'error.details': 'Detalhes, como enviados ao aplicativo',
@@ -196,6 +197,7 @@ export const ptBR: Catalog = {
     'landing.api': 'API REST',
     'landing.api.what': 'o documento OpenAPI de {prefix}',
     'landing.fine-print': 'Desenvolvedores: comecem pelos metadados; cada erro leva a uma página que o explica.',
+    'problems.status': 'HTTP {status}',
     'problems.transient': 'temporário: a mesma requisição pode dar certo mais tarde',
     'problems.permanent': 'permanente: tentar de novo falha outra vez',
     'problems.wire-title': 'O <code>title</code> dele numa resposta: <wire>{title}</wire>',

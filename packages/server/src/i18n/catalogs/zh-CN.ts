@@ -4,6 +4,7 @@ import type { Catalog } from './catalog.js';
 export const zhCN: Catalog = {
   messages: {
     'layout.title': '{page} · {product}',
+    'layout.product-title': '{product}',
     'layout.footer': '由 {product} 保护 · OAuth 2.0 授权服务器',
     'layout.languages': '语言',
     'error.details': '详细信息(与发送给应用的一致)',
@@ -184,6 +185,7 @@ export const zhCN: Catalog = {
     'landing.api': 'REST API',
     'landing.api.what': '{prefix} 的 OpenAPI 文档',
     'landing.fine-print': '开发者:请从元数据开始;每个错误都链接到一个解释它的页面。',
+    'problems.status': 'HTTP {status}',
     'problems.transient': '暂时性:同一请求稍后可能成功',
     'problems.permanent': '永久性:重试仍会失败',
     'problems.wire-title': '响应中的 <code>title</code>:<wire>{title}</wire>',

@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict';
+import { totpCode } from '../src/factors/totp.js';
+import { BROWSER_PAGES } from '../src/authorize/browser-pages.js';
+import { federationPage } from '../src/federation/routes.js';
+import { SITE_PAGES } from '../src/pages/routes.js';
+import { DemoFlows } from '../src/pages/demo-flows.js';
+import { enrolmentSecret } from './_factors.js';
+import { startTestServer, type TestClient, type TestServer } from './_server.js';
+import { assertOkJson } from './_oauth-assertions.js';
+import {
+  addTestUser,
+  authorizationQuery,
+  CALLBACK,
+  hiddenField,
+  PageBrowser,
+  PASSWORD,
+  pkce,
+  type PageAnswer,
+} from './_authorize.js';
+
+/**
+ * Every kind of page a person sees, reached over HTTP as a browser reaches it, one scenario per
+ * entry of the pages' tables (the authorization pages, federation's, the site's), so that a page
+ * added to a table without a scenario here fails the tests that walk them (page-text.test.ts,
+ * page-languages.test.ts).
+ */
+
+/** A page as shown, and whether it belongs to an authorization request (its ui_locales then count). */
+export interface ShownPage {
+  readonly kind: string;
+  readonly page: PageAnswer;
+  readonly ofRequest: boolean;
+}
+
+/** What a scenario is given: the server, a browser that asks for a language as the caller set up, and the request's extra parameters. */
+export interface Visit {
+  readonly server: TestServer;
+  readonly browser: () => PageBrowser;
+  /** Added to every authorization request (e.g. `ui_locales`). */
+  readonly request: Readonly<Record<string, string>>;
+}
+
+export const PAGE_TABLE_NAMES: readonly string[] = [
+  ...BROWSER_PAGES.map((p) => p.name),
+  federationPage(undefined).name,
+  ...SITE_PAGES.map((p) => p.name),
+];
+
+export const DEMO_FLOWS = new DemoFlows();
+
+/** The device client, as /device_authorization takes it. */
+let tv: TestClient;
+
+/** The server every scenario runs on: a client of each kind, the demo flows, and the pseudo-locale. */
+export async function startPagesServer(options: { defaultLocale?: 'ja' } = {}): Promise<TestServer> {
+  const server = await startTestServer({ pseudoLocale: true, demo: DEMO_FLOWS, ...options });
+  await server.addClient({ id: 'app', name: 'Contacts Sync', redirectUris: [CALLBACK] });
+  await server.addClient({ id: 'strict', name: 'Payroll', secondFactor: 'required', redirectUris: [CALLBACK] });
+  tv = await server.addClient({
+    id: 'tv',
+    name: 'Living Room TV',
+    public: true,
+    grantTypes: ['urn:ietf:params:oauth:grant-type:device_code'],
+  });
+  await addTestUser(server, 'alice');
+  return server;
+}
+
+let users = 0;
+
+const shown = (kind: string, page: PageAnswer, ofRequest = false): ShownPage => {
+  assert.ok(page.status < 500, `${kind}: ${page.status}`);
+  return { kind, page, ofRequest };
+};
+
+/** A signed-in browser (alice at the client `app`): its consent page. */
+async function consentPage(v: Visit, extra: Record<string, string> = {}) {
+  const browser = v.browser();
+  const query = authorizationQuery('app', pkce().challenge, { ...v.request, ...extra });
+  const signIn = await browser.authorize(query);
+  const done = await browser.login(signIn, 'alice', PASSWORD);
+  return { browser, page: await browser.get(done.location as string), signIn };
+}
+
+const post = (browser: PageBrowser, page: PageAnswer, path: string, form: Record<string, string>) =>
+  browser.post(path, { csrf_token: hiddenField(page.html, 'csrf_token'), ...form });
+
+/** The scenarios, by the name of their table entry. */
+export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage[]>>> = {
+  async authorize(v) {
+    const browser = v.browser();
+    const unknown = authorizationQuery('nobody', pkce().challenge, v.request);
+    return [
+      shown('sign-in page', await browser.authorize(authorizationQuery('app', pkce().challenge, v.request)), true),
+      shown('error page of a request', await browser.authorize(unknown), true),
+    ];
+  },
+  async 'sign-in'(v) {
+    const browser = v.browser();
+    const query = authorizationQuery('strict', pkce().challenge, v.request);
+    const signIn = await browser.authorize(query);
+    const wrong = await browser.login(signIn, 'alice', 'wrong password');
+    const refused = await browser.post('/login', { request: query, username: 'alice', password: PASSWORD });
+    const username = `enrolling-${++users}`;
+    await addTestUser(v.server, username);
+    const enrol = await browser.login(signIn, username, PASSWORD, { method: 'password' });
+    const secret = enrolmentSecret(enrol.html);
+    const codes = await browser.post('/login', {
+      csrf_token: hiddenField(enrol.html, 'csrf_token'),
+      request: hiddenField(enrol.html, 'request'),
+      method: hiddenField(enrol.html, 'method'),
+      enrolment: hiddenField(enrol.html, 'enrolment'),
+      code: totpCode(secret, v.server.clock.now()),
+    });
+    const again = v.browser();
+    const factor = await again.login(await again.authorize(query), username, PASSWORD, { method: 'password' });
+    return [
+      shown('sign-in page with an alert', wrong, true),
+      shown('error page of a refused form', refused, true),
+      shown('enrolment page', enrol, true),
+      shown('recovery codes page', codes, true),
+      shown('factor page', factor, true),
+    ];
+  },
+  async consent(v) {
+    const { page } = await consentPage(v);
+    const posted = await consentPage(v, { response_mode: 'form_post' });
+    const formPost = await posted.browser.consent(posted.page, 'allow');
+    return [shown('consent page', page, true), shown('form_post page', formPost, true)];
+  },
+  async logout(v) {
+    const { browser } = await consentPage(v);
+    const ask = await browser.get('/logout');
+    const out = await post(browser, ask, '/logout', { request: hiddenField(ask.html, 'request') });
+    return [shown('sign-out page', ask), shown('signed-out page', out)];
+  },
+  async account(v) {
+    const { browser } = await consentPage(v);
+    const anonymous = await v.browser().get('/account');
+    const page = await browser.get('/account');
+    const twoStep = await browser.get('/account/two-step');
+    return [shown('account page', page), shown('account sign-in page', anonymous), shown('set-up page', twoStep)];
+  },
+  async device(v) {
+    const started = await assertOkJson(await v.server.post('/device_authorization', {}, { as: tv }));
+    const userCode = started.user_code as string;
+    const { browser } = await consentPage(v);
+    const form = await browser.get(`/device?${new URLSearchParams({ user_code: userCode })}`);
+    const consent = await post(browser, form, '/device', { user_code: userCode });
+    const done = await post(browser, consent, '/device/consent', { request: userCode, decision: 'allow' });
+    return [shown('code page', form), shown('device consent page', consent), shown('device done page', done)];
+  },
+  async passkey(v) {
+    const browser = v.browser();
+    const query = authorizationQuery('app', pkce().challenge, v.request);
+    const signIn = await browser.authorize(query);
+    const refused = await post(browser, signIn, '/login/passkey', { request: query, credential: '{}' });
+    return [shown('sign-in page after a refused passkey', refused, true)];
+  },
+  async federation(v) {
+    const browser = v.browser();
+    const signIn = await browser.authorize(authorizationQuery('app', pkce().challenge, v.request));
+    const none = await post(browser, signIn, '/federation/start', { request: hiddenField(signIn.html, 'request') });
+    const forged = await browser.get('/federation/callback?state=forged&code=x');
+    return [shown('no provider page', none), shown('refused callback page', forged)];
+  },
+  async landing(v) {
+    return [shown('home page', await v.browser().get('/'))];
+  },
+  async 'not-found'(v) {
+    const browser = v.browser();
+    browser.extraHeaders = { ...browser.extraHeaders, accept: 'text/html' };
+    return [shown('HTML 404', await browser.get('/no/such/page'))];
+  },
+  async problems(v) {
+    const browser = v.browser();
+    return [
+      shown('error index', await browser.get('/problems/')),
+      shown('OAuth error page', await browser.get('/problems/invalid-grant')),
+      shown('problem page', await browser.get('/problems/missing-required-field')),
+    ];
+  },
+  async 'demo-callback'(v) {
+    const browser = v.browser();
+    const { state } = DEMO_FLOWS.start('demo-public', { openid: true });
+    return [
+      shown('no code page', await browser.get('/demo/callback?error=access_denied')),
+      shown('code page', await browser.get('/demo/callback?code=abc&state=unknown')),
+      shown('refused exchange page', await browser.get(`/demo/callback?code=abc&state=${state}`)),
+    ];
+  },
+};
+
+/** Every page of every scenario, after checking that each table entry has one. */
+export async function everyPage(visit: Visit): Promise<ShownPage[]> {
+  assert.deepEqual(
+    PAGE_TABLE_NAMES.filter((name) => !(name in PAGE_KINDS)),
+    [],
+    'every entry of the pages tables has a scenario',
+  );
+  const pages: ShownPage[] = [];
+  for (const name of PAGE_TABLE_NAMES)
+    pages.push(...(await (PAGE_KINDS[name] as (v: Visit) => Promise<ShownPage[]>)(visit)));
+  return pages;
+}
+
+/** The `lang` of a page's <html>. */
+export const langOf = (html: string): string | undefined => /<html lang="([^"]*)"/.exec(html)?.[1];
