@@ -23,7 +23,6 @@ export const ar: Catalog = {
     'client.claim': 'يسمّي نفسه «{name}»، وهو اسم لم يتحقق منه أحد',
     'client.any': 'التطبيق',
     'common.signed-in-as': 'تم تسجيل الدخول باسم <b>{username}</b>',
-    'common.account-page': 'صفحة الحساب',
     'sign-in.title': 'تسجيل الدخول',
     'sign-in.lead.account': 'إلى حسابك',
     'sign-in.lead.client': 'للمتابعة إلى <app>{client}</app>',

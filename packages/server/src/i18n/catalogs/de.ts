@@ -21,7 +21,6 @@ export const de: Catalog = {
     'client.claim': 'Nennt sich „{name}“, ein von niemandem geprüfter Name',
     'client.any': 'die Anwendung',
     'common.signed-in-as': 'Angemeldet als <b>{username}</b>',
-    'common.account-page': 'Kontoseite',
     'sign-in.title': 'Anmelden',
     'sign-in.lead.account': 'bei Ihrem Konto',
     'sign-in.lead.client': 'um mit <app>{client}</app> fortzufahren',

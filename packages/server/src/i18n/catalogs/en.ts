@@ -30,7 +30,6 @@ export const en = {
   'client.claim': 'Calls itself “{name}”, a name nobody checked',
   'client.any': 'the application',
   'common.signed-in-as': 'Signed in as <b>{username}</b>',
-  'common.account-page': 'account page',
 
   // Sign-in (authorize/login-page.ts)
   'sign-in.title': 'Sign in',

@@ -21,7 +21,6 @@ export const es: Catalog = {
     'client.claim': 'Se hace llamar «{name}», un nombre que nadie ha comprobado',
     'client.any': 'la aplicación',
     'common.signed-in-as': 'Sesión iniciada como <b>{username}</b>',
-    'common.account-page': 'página de la cuenta',
     'sign-in.title': 'Iniciar sesión',
     'sign-in.lead.account': 'en su cuenta',
     'sign-in.lead.client': 'para continuar a <app>{client}</app>',

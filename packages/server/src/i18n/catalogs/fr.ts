@@ -21,7 +21,6 @@ export const fr: Catalog = {
     'client.claim': 'Se présente comme « {name} », un nom que personne n’a vérifié',
     'client.any': 'l’application',
     'common.signed-in-as': 'Connecté en tant que <b>{username}</b>',
-    'common.account-page': 'page de compte',
     'sign-in.title': 'Connexion',
     'sign-in.lead.account': 'à votre compte',
     'sign-in.lead.client': 'pour continuer vers <app>{client}</app>',

@@ -21,7 +21,6 @@ export const ja: Catalog = {
     'client.claim': '「{name}」と名乗っています(誰も確認していない名前です)',
     'client.any': 'アプリケーション',
     'common.signed-in-as': '<b>{username}</b> としてサインイン中',
-    'common.account-page': 'アカウントページ',
     'sign-in.title': 'サインイン',
     'sign-in.lead.account': 'アカウントにサインイン',
     'sign-in.lead.client': '<app>{client}</app> に進むためにサインイン',

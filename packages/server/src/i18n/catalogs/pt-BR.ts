@@ -24,7 +24,6 @@ export const ptBR: Catalog = {
     'client.claim': 'Apresenta-se como “{name}”, um nome que ninguém verificou',
     'client.any': 'o aplicativo',
     'common.signed-in-as': 'Conectado como <b>{username}</b>',
-    'common.account-page': 'página da conta',
     'sign-in.title': 'Entrar',
     'sign-in.lead.account': 'na sua conta',
     'sign-in.lead.client': 'para continuar em <app>{client}</app>',

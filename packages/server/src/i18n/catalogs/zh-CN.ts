@@ -20,7 +20,6 @@ export const zhCN: Catalog = {
     'client.claim': '自称“{name}”,这个名称未经任何人核实',
     'client.any': '该应用',
     'common.signed-in-as': '已登录为 <b>{username}</b>',
-    'common.account-page': '账户页面',
     'sign-in.title': '登录',
     'sign-in.lead.account': '登录您的账户',
     'sign-in.lead.client': '以继续使用 <app>{client}</app>',
