@@ -12,7 +12,7 @@ import {
   authorizationQuery,
   CALLBACK,
   hiddenField,
-  PageBrowser,
+  type PageBrowser,
   PASSWORD,
   pkce,
   type PageAnswer,
@@ -50,11 +50,18 @@ export const DEMO_FLOWS = new DemoFlows();
 
 /** The device client, as /device_authorization takes it. */
 let tv: TestClient;
+/** The web client of the scenarios (its secret for /par and grants). */
+export const pageClients: { app?: TestClient } = {};
 
 /** The server every scenario runs on: a client of each kind, the demo flows, and the pseudo-locale. */
 export async function startPagesServer(options: { defaultLocale?: 'ja' } = {}): Promise<TestServer> {
   const server = await startTestServer({ pseudoLocale: true, demo: DEMO_FLOWS, ...options });
-  await server.addClient({ id: 'app', name: 'Contacts Sync', redirectUris: [CALLBACK] });
+  pageClients.app = await server.addClient({
+    id: 'app',
+    name: 'Contacts Sync',
+    redirectUris: [CALLBACK],
+    scope: ['openid', 'profile', 'contacts:read', 'contacts:write'],
+  });
   await server.addClient({ id: 'strict', name: 'Payroll', secondFactor: 'required', redirectUris: [CALLBACK] });
   tv = await server.addClient({
     id: 'tv',

@@ -34,7 +34,7 @@ describe('the message catalogs', () => {
     const different: string[] = [];
     for (const locale of SUPPORTED_LOCALES)
       for (const [id, message] of Object.entries(CATALOGS[locale].messages)) {
-        const same = isStructurallySame(parse(en[id as keyof typeof en]), parse(message as string));
+        const same = isStructurallySame(parse(en[id as keyof typeof en]), parse(message));
         if (!same.success) different.push(`${locale} ${id}: ${same.error?.message ?? ''}`);
       }
     assert.deepEqual(different, []);
