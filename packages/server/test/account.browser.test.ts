@@ -118,7 +118,7 @@ describe('the account page and sign-out in a real browser (chromium)', { skip, t
     for (const words of [
       'Notes',
       'Sign you in with your account',
-      'See your name and username',
+      'See your name, username and language',
       'Allowed since',
       'Last used',
     ])

@@ -79,7 +79,8 @@ for (const dialect of DIALECTS) {
       // Dates in the page's language through Intl: the day of the grant, and the last use relative to now.
       assert.match(
         notesEntry,
-        /Allowed since January 15, 2027 · Last used <time datetime="2027-01-17T08:00:00.000Z">now<\/time>/);
+        /Allowed since January 15, 2027 · Last used <time datetime="2027-01-17T08:00:00.000Z">now<\/time>/,
+      );
     });
 
     it("Remove access revokes every grant of the application, each with its grant_revoked event, and nothing of another's", async () => {
