@@ -237,5 +237,74 @@ export const de: Catalog = {
       'Ein Client prüft die Signatur des Tokens mit den Schlüsseln unter <link>/jwks</link> sowie seine Claims (OIDC Core §3.1.3.7); diese Seite zeigt sie nur an.',
     'demo.signed-in.userinfo': '/userinfo mit dem Access Token abfragen',
   },
-  problems: {},
+  problems: {
+    'login-failed': {
+      title: 'Falscher Benutzername oder falsches Passwort',
+      summary:
+        'Benutzername und Passwort passen zu keinem Konto. Ein unbekannter Benutzername und ein falsches Passwort erhalten dieselbe Antwort.',
+      action:
+        'Prüfen Sie Benutzername und Passwort und versuchen Sie es erneut. Nach 10 Fehlversuchen innerhalb einer Stunde für einen Benutzernamen (oder 100 von einer Adresse) werden weitere Versuche eine Zeit lang abgelehnt.',
+    },
+    'too-many-login-attempts': {
+      title: 'Zu viele Anmeldeversuche',
+      summary:
+        'Die Anmeldung wurde abgelehnt, bevor das Passwort geprüft wurde: zu viele Fehlversuche für diesen Benutzernamen oder von dieser Adresse (standardmäßig 10 pro Stunde je Benutzername und 100 pro Stunde je Adresse, danach einer alle 6 Minuten) oder zu viele Versuche jeder Art von dieser Adresse oder für diese Anwendung (60 bzw. 600 pro Minute). Betreiber legen die Grenzen mit RATE_LIMIT_LOGIN_* fest.',
+      action:
+        'Warten Sie die im Header Retry-After genannte Zeit ab (sie steht auf der Seite) und versuchen Sie es dann erneut.',
+    },
+    'passkey-sign-in-failed': {
+      title: 'Dieser Passkey hat nicht funktioniert',
+      summary:
+        'Der vom Browser angebotene Passkey wurde nicht angenommen: Er ist hier nicht registriert (oder wurde entfernt), die Anmeldeseite war abgelaufen oder schon verwendet (jede Seite fragt einmal, 5 Minuten lang), der Browser meldete eine andere Website oder keine Benutzerbestätigung (PIN, Fingerabdruck oder Gesicht), oder der Signaturzähler des Authenticators ging zurück, ein Zeichen für einen kopierten Schlüssel. Jede Ablehnung wird im Audit-Protokoll festgehalten.',
+      action:
+        'Versuchen Sie es auf einer neu geladenen Anmeldeseite erneut oder melden Sie sich mit Ihrem Passwort an. Wurde der Passkey aus Ihrem Konto entfernt, fügen Sie ihn auf der Kontoseite erneut hinzu. Nach 10 Fehlversuchen innerhalb einer Stunde für ein Konto (oder 100 von einer Adresse) werden weitere Versuche eine Zeit lang abgelehnt.',
+    },
+    'second-factor-failed': {
+      title: 'Dieser Code hat nicht funktioniert',
+      summary:
+        'Der zweite Schritt einer Anmeldung wurde abgelehnt: Der Code aus der Authenticator-App ist falsch, liegt mehr als 30 Sekunden neben der aktuellen Zeit oder wurde schon verwendet (jeder Code meldet einmal an, RFC 6238 §5.2); der Wiederherstellungscode ist falsch oder schon verwendet; oder beim Einrichten passt der Code nicht zum gerade gezeigten Schlüssel. Es wurde nichts gespeichert. Falsche Codes zählen wie falsche Passwörter: Nach 10 Fehlern innerhalb einer Stunde für einen Benutzer (oder 100 von einer Adresse) werden weitere Versuche eine Zeit lang abgelehnt.',
+      action:
+        'Geben Sie den Code ein, den die App jetzt zeigt (oder warten Sie auf den nächsten, wenn Sie ihn gerade verwendet haben), oder verwenden Sie einen Ihrer Wiederherstellungscodes. Haben Sie beides verloren, bitten Sie den Betreiber, Ihren zweiten Faktor zurückzusetzen (gatehouse users reset-factors).',
+    },
+    'user-code-invalid': {
+      title: 'Dieser Code hat nicht funktioniert',
+      summary:
+        'Der auf der Geräteseite eingegebene Code gehört zu keinem wartenden Gerät: vertippt, abgelaufen (Codes gelten 10 Minuten) oder schon zugelassen oder abgelehnt. Groß- und Kleinschreibung und Bindestriche spielen keine Rolle. Jeder falsche Code wird gezählt und festgehalten (RFC 8628 §5.1).',
+      action:
+        'Prüfen Sie den auf dem Gerät angezeigten Code und geben Sie ihn erneut ein. Zeigt das Gerät keinen Code mehr an, starten Sie die Anmeldung auf dem Gerät neu, um einen neuen zu erhalten.',
+    },
+    'too-many-user-code-attempts': {
+      title: 'Zu viele falsche Codes',
+      summary:
+        'Die Geräteseite hat den Code abgelehnt, bevor sie ihn geprüft hat: zu viele falsche Codes von dieser Adresse (standardmäßig 20 pro Stunde) oder zu viele Versuche jeder Art (60 pro Minute). So kann niemand die Codes fremder Geräte erraten (RFC 8628 §5.1). Betreiber legen die Grenzen mit RATE_LIMIT_USER_CODE_* fest.',
+      action:
+        'Warten Sie die im Header Retry-After genannte Zeit ab (sie steht auf der Seite) und versuchen Sie es dann erneut.',
+    },
+    'csrf-token-invalid': {
+      title: 'Dieses Formular ist abgelaufen',
+      summary:
+        'Das Formular wurde ohne sein Sicherheitstoken, mit einem falschen oder nach dem Ende der Anmeldesitzung gesendet und stammt daher möglicherweise nicht von dieser Website. Es wurde nichts geändert und nichts gewährt.',
+      action:
+        'Kehren Sie zur Anwendung zurück und melden Sie sich erneut an. Wenn das wieder passiert, erlauben Sie Cookies für diese Website.',
+    },
+    'invalid-authorization-request': {
+      title: 'Dieser Anmeldelink ist ungültig',
+      summary:
+        'Die Autorisierungsanfrage nennt keinen oder einen unbekannten Client oder eine redirect_uri, die fehlt oder für den Client nicht registriert ist. Der Server kann nicht wissen, wohin er Sie sicher zurückschicken könnte, und hält deshalb hier an, statt weiterzuleiten (RFC 6749 §4.1.2.1).',
+      action:
+        'Kehren Sie zur Anwendung zurück und informieren Sie ihre Entwickler. Diese müssen eine registrierte client_id und genau eine ihrer registrierten Redirect-URIs senden, Zeichen für Zeichen (gatehouse clients add --redirect-uri).',
+    },
+    'fresh-sign-in-required': {
+      title: 'Melden Sie sich erneut an, um dies zu ändern',
+      summary:
+        'Jede Änderung an Ihrer Anmeldung (Bestätigung in zwei Schritten einrichten oder deaktivieren, neue Wiederherstellungscodes, einen Passkey hinzufügen, umbenennen oder entfernen, einen Identitätsanbieter trennen) braucht eine Anmeldung aus den letzten 10 Minuten, damit niemand, der einen angemeldeten Browser findet, einen Zugang hinzufügen oder entfernen kann. Es wurde nichts geändert.',
+      action:
+        'Wählen Sie auf der Kontoseite „Identität bestätigen“ (Ihr Passwort oder ein Passkey) und nehmen Sie dann die Änderung vor.',
+    },
+    'not-found': {
+      title: 'Nicht gefunden',
+      summary: 'Unter dieser URL gibt es keine Ressource.',
+      action: 'Prüfen Sie die URL; die Server-Metadaten und das OpenAPI-Dokument führen auf, was es gibt.',
+    },
+  },
 };
