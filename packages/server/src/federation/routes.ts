@@ -408,7 +408,11 @@ async function proveAndLink(pages: FederationPages, request: FastifyRequest, rep
     });
     return proof.by === 'passkey'
       ? again(401, { slug: PROBLEMS.passkey_sign_in_failed.slug, text: { id: 'link.alert.passkey' } })
-      : again(401, { slug: PROBLEMS.login_failed.slug, text: { id: 'link.alert.check' } });
+      : again(401, {
+          slug: PROBLEMS.login_failed.slug,
+          heading: { id: 'link.alert.wrong-password' },
+          text: { id: 'link.alert.check' },
+        });
   }
   await linkIdentity(store, audit, provider, link, proof.user, now, proof.how);
   const methods = [...proof.methods.map((method) => ({ method, at: now })), ...federatedMethods(provider, link, now)];

@@ -108,6 +108,8 @@ export interface Alert {
   /** The error catalog's page slug of the refusal (its title is the alert's). */
   readonly slug: string;
   readonly text: AlertText;
+  /** A heading narrower than the catalog title, where the page asked for less (a password only). */
+  readonly heading?: AlertText;
 }
 
 /** What an alert says under its title: a message of the catalog and its values. */
@@ -119,7 +121,8 @@ export interface AlertText {
 export function alertHtml(view: PageView, alert: Alert | undefined): string {
   if (alert === undefined) return '';
   const { t, problem } = view.text;
-  return `<div class="alert" role="alert"><strong>${problem(alert.slug).title}</strong> ${t(alert.text.id, alert.text.values)}</div>\n`;
+  const heading = alert.heading ? t(alert.heading.id, alert.heading.values) : problem(alert.slug).title;
+  return `<div class="alert" role="alert"><strong>${heading}</strong> ${t(alert.text.id, alert.text.values)}</div>\n`;
 }
 
 /** An error page: a catalog entry in the page's language, and the wire's English detail as sent. */

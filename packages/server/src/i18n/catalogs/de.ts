@@ -178,6 +178,7 @@ export const de: Catalog = {
     'link.passkey': 'Einen Passkey dieses Kontos verwenden',
     'link.fine-print':
       'Nicht Ihr Konto? Schließen Sie dieses Fenster: Ohne das Passwort oder einen Passkey des Kontos wird nichts verknüpft.',
+    'link.alert.wrong-password': 'Falsches Passwort',
     'link.alert.check': 'Es wurde nichts verknüpft. Prüfen Sie das Passwort und versuchen Sie es erneut.',
     'link.alert.passkey': 'Es wurde nichts verknüpft. Versuchen Sie den Passkey erneut oder das Passwort.',
     'continue.title': 'Angemeldet',

@@ -197,6 +197,7 @@ export const en = {
   'link.passkey': 'Use a passkey of that account',
   'link.fine-print':
     "Not your account? Close this window: nothing is linked without the account's password or passkey.",
+  'link.alert.wrong-password': 'Wrong password',
   'link.alert.check': 'Nothing was linked. Check the password and try again.',
   'link.alert.passkey': 'Nothing was linked. Try the passkey again, or the password.',
   'continue.title': 'Signed in',

@@ -177,6 +177,7 @@ export const es: Catalog = {
     'link.passkey': 'Usar una llave de acceso de esa cuenta',
     'link.fine-print':
       '¿No es su cuenta? Cierre esta ventana: no se vincula nada sin la contraseña o una llave de acceso de la cuenta.',
+    'link.alert.wrong-password': 'Contraseña incorrecta',
     'link.alert.check': 'No se ha vinculado nada. Compruebe la contraseña y vuelva a intentarlo.',
     'link.alert.passkey': 'No se ha vinculado nada. Vuelva a probar la llave de acceso o la contraseña.',
     'continue.title': 'Sesión iniciada',

@@ -178,6 +178,7 @@ export const fr: Catalog = {
     'link.passkey': 'Utiliser une clé d’accès de ce compte',
     'link.fine-print':
       'Ce n’est pas votre compte ? Fermez cette fenêtre : rien n’est associé sans le mot de passe ou une clé d’accès du compte.',
+    'link.alert.wrong-password': 'Mot de passe incorrect',
     'link.alert.check': 'Rien n’a été associé. Vérifiez le mot de passe et réessayez.',
     'link.alert.passkey': 'Rien n’a été associé. Réessayez la clé d’accès, ou le mot de passe.',
     'continue.title': 'Connecté',

@@ -176,6 +176,7 @@ export const ja: Catalog = {
     'link.passkey': 'そのアカウントのパスキーを使用',
     'link.fine-print':
       'ご自身のアカウントではありませんか? このウィンドウを閉じてください。アカウントのパスワードかパスキーがなければ、何もリンクされません。',
+    'link.alert.wrong-password': 'パスワードが正しくありません',
     'link.alert.check': 'リンクされませんでした。パスワードを確認して、もう一度お試しください。',
     'link.alert.passkey': 'リンクされませんでした。もう一度パスキーを試すか、パスワードを使用してください。',
     'continue.title': 'サインインしました',

@@ -178,6 +178,7 @@ export const ptBR: Catalog = {
     'link.passkey': 'Usar uma chave de acesso dessa conta',
     'link.fine-print':
       'Não é a sua conta? Feche esta janela: nada é vinculado sem a senha ou uma chave de acesso da conta.',
+    'link.alert.wrong-password': 'Senha incorreta',
     'link.alert.check': 'Nada foi vinculado. Verifique a senha e tente novamente.',
     'link.alert.passkey': 'Nada foi vinculado. Tente a chave de acesso novamente, ou a senha.',
     'continue.title': 'Conectado',

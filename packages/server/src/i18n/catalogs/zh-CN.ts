@@ -166,6 +166,7 @@ export const zhCN: Catalog = {
     'link.submit': '关联并继续',
     'link.passkey': '使用该账户的通行密钥',
     'link.fine-print': '不是您的账户?请关闭此窗口:没有该账户的密码或通行密钥,不会关联任何内容。',
+    'link.alert.wrong-password': '密码错误',
     'link.alert.check': '未关联任何内容。请检查密码后重试。',
     'link.alert.passkey': '未关联任何内容。请重试通行密钥或使用密码。',
     'continue.title': '已登录',
