@@ -394,7 +394,7 @@ const ODD_STRINGS = [
   'x'.repeat(5000),
 ] as const;
 
-/** C0 controls and DEL, U+0000 first: PostgreSQL text cannot hold U+0000 (issue 13). */
+/** C0 controls and DEL, U+0000 first: PostgreSQL text cannot hold U+0000. */
 export const CONTROL_CHARS = ['\u0000', '\u0001', '\u0007', '\u0008', '\u000b', '\u000c', '\u001b', '\u001f', '\u007f'];
 
 /** A plausible value (a known client id, a username…) with a control character put at its start, inside or at its end. */

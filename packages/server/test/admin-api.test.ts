@@ -265,7 +265,7 @@ describe('the admin API /admin/v1', () => {
         assertProblem(await admin.get(`${ADMIN}/users/x`), 404, 'not-found');
       });
 
-      it("lists a user's second factors (never a secret) and resets them with an audit record of the actor (issue 26)", async () => {
+      it("lists a user's second factors (never a secret) and resets them with an audit record of the actor", async () => {
         const created = await admin.post(`${ADMIN}/users`, { username: 'frank', second_factor_required: true });
         assert.equal(created.status, 201);
         assert.equal(created.body.second_factor_required, true);

@@ -9,7 +9,7 @@ import { startTestServer, type TestClient, type TestServer } from './_server.js'
 const ADMIN = '/admin/v1';
 const SECRET = 'upstream-client-secret-never-answered';
 
-/** The admin API's upstream providers (issue 27 item 1): the same checks as `gatehouse upstreams apply`. */
+/** The admin API's upstream providers: the same checks as `gatehouse upstreams apply`. */
 describe('the admin API /admin/v1/upstreams', () => {
   for (const dialect of DIALECTS)
     describe(dialect, () => {

@@ -8,7 +8,7 @@ import { ISSUER } from './_oauth-assertions.js';
 import { basicAuthorization, startTestServer, type TestServer } from './_server.js';
 
 /**
- * What a connection carries at its edges, from issue 13: pipelined requests before one the parser
+ * What a connection carries at its edges, found from the outside: pipelined requests before one the parser
  * refuses, a client that half-closes after its request, CONNECT, and request lines that are not
  * HTTP/1.x. Raw sockets, since fetch can express none of it; on both dialects, since the answers
  * that were lost were the ones that wait on the store.

@@ -7,7 +7,7 @@ import { assertOAuthError } from './_oauth-assertions.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
 
 /**
- * Issue 13: a body labelled `Content-Encoding: gzip` was read as plain JSON. RFC 9110 §15.5.16:
+ * A body labelled `Content-Encoding: gzip` was read as plain JSON. RFC 9110 §15.5.16:
  * a body in a content coding the server does not support is a 415, with `Accept-Encoding` saying
  * which codings would do (§12.5.3): `identity`, none. The OAuth endpoints answer RFC 6749
  * invalid_request, as they do for a body that is not a form.

@@ -167,7 +167,7 @@ for (const dialect of DIALECTS)
       assert.equal(claims.auth_time, server.clock.now());
     });
 
-    it('§3.3 with a second factor (issue 26): password, then a one-time code (RFC 6238; a wrong one refused), then approval; the ID token says both (RFC 8176 amr)', async () => {
+    it('§3.3 with a second factor: password, then a one-time code (RFC 6238; a wrong one refused), then approval; the ID token says both (RFC 8176 amr)', async () => {
       const mfaTv = await server.addClient({
         id: 'mfa-tv',
         name: 'MFA TV',

@@ -5,7 +5,7 @@ import { addTestUser, authorizationQuery, CALLBACK, PageBrowser, pkce } from './
 import { startTestServer, type TestServer } from './_server.js';
 
 /**
- * "No input reaches the database that it cannot store" (issue 13): PostgreSQL text cannot hold
+ * "No input reaches the database that it cannot store": PostgreSQL text cannot hold
  * U+0000, and each of these inputs answered 500 there. Each must get, on every dialect, the catalog
  * answer the same value gets on SQLite: an unknown client is invalid_client, an unknown user a
  * failed sign-in, an unknown record 404; a REST string holding U+0000 is stored and read back as

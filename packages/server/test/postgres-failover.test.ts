@@ -10,7 +10,7 @@ import { SHIPPED_OPENAPI } from './_server.js';
 import { issueGrants, StoreLoad } from './_store-load.js';
 
 /**
- * Failover (issue 13, docs/deployment.md): a primary and a synchronous streaming standby of the
+ * Failover (docs/deployment.md): a primary and a synchronous streaming standby of the
  * test's own, two `gatehouse serve` processes on a multi-host DATABASE_URL with
  * `target_session_attrs=read-write`. Under refresh and REST load the primary is crashed
  * (`pg_ctl stop -m immediate`) and the standby promoted; the processes carry on against it without a

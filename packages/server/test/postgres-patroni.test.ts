@@ -8,7 +8,7 @@ import { SHIPPED_OPENAPI } from './_server.js';
 import { issueGrants, StoreLoad } from './_store-load.js';
 
 /**
- * A real switchover of a Patroni-managed pair (issue 30, docs/deployment.md "Switchover"): etcd and
+ * A real switchover of a Patroni-managed pair (docs/deployment.md "Switchover"): etcd and
  * two Patroni nodes of the test's own (synchronous_mode), two `gatehouse serve` processes on the
  * host list with `target_session_attrs=read-write`, under refresh and REST load. `patronictl
  * switchover` demotes the leader (checkpoint, fast stop), promotes the synchronous standby and

@@ -8,7 +8,7 @@ import { spawnServer, type ServerProcess } from './_processes.js';
 import { postForm, SHIPPED_OPENAPI, type TestClient } from './_server.js';
 
 /**
- * PostgreSQL as production often runs it (issue 30, docs/deployment.md "PgBouncer"): two
+ * PostgreSQL as production often runs it (docs/deployment.md "PgBouncer"): two
  * `gatehouse serve` processes behind a PgBouncer of the test's own in transaction pooling, in front
  * of the machine's PostgreSQL. A pooler of that kind hands each transaction whichever server
  * connection is free, so the store keeps no session state (no startup parameters, no session SET,

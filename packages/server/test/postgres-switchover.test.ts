@@ -10,7 +10,7 @@ import { SHIPPED_OPENAPI } from './_server.js';
 import { issueGrants, StoreLoad } from './_store-load.js';
 
 /**
- * A controlled switchover (issue 30, docs/deployment.md "Switchover") of a primary and a synchronous
+ * A controlled switchover (docs/deployment.md "Switchover") of a primary and a synchronous
  * standby of the test's own, under refresh and REST load on two `gatehouse serve` processes with a
  * multi-host DATABASE_URL and `target_session_attrs=read-write`. The steps are the ones a failover
  * manager (Patroni's `switchover`, pg_auto_failover's `perform switchover`) takes, done here with

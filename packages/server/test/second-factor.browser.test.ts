@@ -27,7 +27,7 @@ try {
   unavailable = error as Error;
 }
 
-/** Every new page of issue 26, at both widths; docs/screenshots/ holds one set of them. */
+/** Every second-factor page, at both widths; docs/screenshots/ holds one set of them. */
 const SHOTS = join(tmpdir(), 'gatehouse-second-factor-screenshots');
 
 /**

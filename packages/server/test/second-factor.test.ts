@@ -41,7 +41,7 @@ function testPasskey(subject: string, name: string, now: number): PasskeyRecord 
 }
 
 for (const dialect of DIALECTS)
-  describe(`second factors on the sign-in pages (issue 26) [${dialect}]`, () => {
+  describe(`second factors on the sign-in pages [${dialect}]`, () => {
     let server: TestServer;
     let strict: TestClient;
     let plain: TestClient;

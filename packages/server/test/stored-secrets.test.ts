@@ -123,7 +123,7 @@ describe('credentials at rest: only digests are stored', () => {
   });
 });
 
-describe('second factors at rest, in the log and in /metrics: never in plaintext (issue 26)', () => {
+describe('second factors at rest, in the log and in /metrics: never in plaintext', () => {
   let server: TestServer;
   const lines: string[] = [];
   let secret = '';

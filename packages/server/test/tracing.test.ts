@@ -16,7 +16,7 @@ import { spawnServer, type ServerProcess } from './_processes.js';
 import { basicAuthorization, postForm, refresh, SHIPPED_OPENAPI, startTestServer } from './_server.js';
 
 /**
- * Tracing (issue 30, docs/deployment.md "Tracing"). This file runs in a process of its own (tier
+ * Tracing (docs/deployment.md "Tracing"). This file runs in a process of its own (tier
  * `processes`): it registers a global tracer provider. Spawned servers export over OTLP/HTTP (JSON)
  * to a receiver in this process, which checks the spans' names, parents (W3C traceparent) and
  * attributes, and that no token, secret or record content is in anything exported.
