@@ -74,8 +74,7 @@ class CommitCutter {
         const message = pending.subarray(0, end);
         pending = pending.subarray(end);
         started = true;
-        const query =
-          header === 1 && message[0] === 0x51 ? message.subarray(5, -1).toString().trim().toLowerCase() : '';
+        const query = header === 1 ? statementOf(message) : '';
         if (query === 'commit' && this.#armed !== undefined) {
           const mode = this.#armed;
           this.#armed = undefined;
@@ -87,6 +86,14 @@ class CommitCutter {
       }
     });
   }
+}
+
+/** The SQL of a Query message (simple protocol) or of a Parse message (extended: a name, then the SQL). */
+function statementOf(message: Buffer): string {
+  if (message[0] === 0x51) return message.subarray(5, -1).toString().trim().toLowerCase();
+  if (message[0] !== 0x50) return '';
+  const sqlStart = message.indexOf(0, 5) + 1;
+  return message.subarray(sqlStart, message.indexOf(0, sqlStart)).toString().trim().toLowerCase();
 }
 
 describe('a COMMIT whose answer is lost, on PostgreSQL (store/postgres/in-doubt.ts)', () => {

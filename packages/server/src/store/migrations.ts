@@ -20,6 +20,11 @@ export interface DialectSteps {
    * (`row-cache.ts`). Inserts need none: a row not found is not kept.
    */
   createRowEpochTriggers(db: Kysely<unknown>): Promise<void>;
+  /**
+   * 0032: on a dialect that keeps rate-limit buckets in the database, what charges many requests'
+   * buckets in one statement (`postgres/rate-limit-store.ts`).
+   */
+  createRateLimitCharge(db: Kysely<unknown>): Promise<void>;
 }
 
 /**
@@ -281,6 +286,7 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
     },
   },
   '0027_mail_outbox': { up: mailOutboxMigration },
+  '0032_rate_limit_charge': { up: (db) => steps.createRateLimitCharge(db) },
 });
 
 /**

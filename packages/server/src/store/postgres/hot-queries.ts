@@ -17,9 +17,7 @@ import { rotationQueries } from './rotation.js';
  * Returns the queries on an executor: the pool, or a transaction (`lockRows`: the token's read
  * locks its rows, as `Repository.findRefreshToken` does in a transaction).
  */
-export function postgresHotQueries(
-  db: Kysely<Database>,
-): (executor: Kysely<Database>, lockRows: boolean) => TokenPathMethods {
+export function postgresHotQueries(db: Kysely<Database>): PostgresHotQueries {
   const q = tokenPathQueries;
   const t = {
     findClient: queryTemplate(db, q.findClient),
@@ -37,7 +35,7 @@ export function postgresHotQueries(
     noteDpopProof: queryTemplate(db, q.noteDpopProof),
   };
 
-  return (executor, lockRows) => {
+  const on = (executor: Kysely<Database>, lockRows: boolean): TokenPathMethods => {
     const run = <P, O>(template: QueryTemplate<P, O>, p: P) => runTemplate(executor, template, p);
     const first = async <P, O>(template: QueryTemplate<P, O>, p: P): Promise<O | undefined> =>
       (await run(template, p)).rows[0];
@@ -104,7 +102,14 @@ export function postgresHotQueries(
       },
     };
   };
+  // The rotation answers nothing a caller reads: a transaction sends it with its COMMIT (./pool.ts).
+  return Object.assign(on, { writeBehind: [t.rotate.sql, t.rotateWithSuccessor.sql] });
 }
+
+/** The queries on an executor, and the SQL of those a pipelined transaction holds back (./pool.ts). */
+export type PostgresHotQueries = ((executor: Kysely<Database>, lockRows: boolean) => TokenPathMethods) & {
+  readonly writeBehind: readonly string[];
+};
 
 /** Runs a query compiled once on `executor` (the pool or a transaction), with `p`'s values. */
 export function runTemplate<P, O>(

@@ -34,7 +34,8 @@ export async function openPostgresStore({
   poolSize = 10,
   migrations = 'apply',
 }: PostgresStoreOptions): Promise<Store> {
-  const db = openPostgresDatabase(connectionString, poolSize);
+  const writeBehind = new Set<string>();
+  const db = openPostgresDatabase(connectionString, poolSize, writeBehind);
   let appliedMigrations: string[];
   try {
     // Migrations, and waiting for another process's, may take longer than a request's statement timeout.
@@ -46,6 +47,7 @@ export async function openPostgresStore({
     throw error;
   }
   const hot = postgresHotQueries(db);
+  for (const text of hot.writeBehind) writeBehind.add(text);
   const repository = withUnavailableMapped({ ...createRepository(db, { lockRows: false }), ...hot(db, false) });
   // Clients and grant liveness, read on every token and API request, kept while the row epoch
   // stands (../row-cache.ts): one read of it for each turn's requests instead of one read each.

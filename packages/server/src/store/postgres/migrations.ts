@@ -2,6 +2,9 @@ import { sql, type Kysely } from 'kysely';
 import { pendingMigrations, prepareSchema, type DialectSteps, type MigrationMode } from '../migrations.js';
 import { ROW_EPOCH, ROW_EPOCH_TABLE } from '../row-cache.js';
 
+/** 0032's function: the rate-limit charges of many requests in one statement. */
+export const RATE_LIMIT_CHARGE_FUNCTION = 'rate_limits_charge';
+
 /** 0026's function and triggers (name, event). */
 export const ROW_EPOCH_FUNCTION = 'row_epoch_advance';
 export const POSTGRES_ROW_EPOCH_TRIGGERS = [
@@ -35,6 +38,44 @@ const steps: DialectSteps = {
       await sql
         .raw(`create trigger ${trigger} after ${event} for each statement execute function ${ROW_EPOCH_FUNCTION}()`)
         .execute(db);
+  },
+  // GCRA (../rate-limits.ts, gcraStep) for each bucket, its requests one after another, buckets
+  // locked in the order given (sorted by the caller, so that two charges cannot deadlock).
+  async createRateLimitCharge(db) {
+    await sql
+      .raw(
+        `create function ${RATE_LIMIT_CHARGE_FUNCTION}(p_buckets text[], p_counts integer[], p_intervals float8[], p_periods float8[], p_now float8)
+  returns table (o_bucket text, o_allowed integer, o_tat float8)
+  language plpgsql set search_path from current as $$
+declare
+  i integer;
+  j integer;
+  current_tat float8;
+  next_tat float8;
+  granted integer;
+begin
+  for i in 1 .. coalesce(array_length(p_buckets, 1), 0) loop
+    insert into rate_limits as r (bucket, tat, period_ms) values (p_buckets[i], p_now, p_periods[i])
+      on conflict (bucket) do nothing;
+    select r.tat into current_tat from rate_limits r where r.bucket = p_buckets[i] for update;
+    granted := 0;
+    for j in 1 .. p_counts[i] loop
+      next_tat := greatest(current_tat, p_now) + p_intervals[i];
+      exit when next_tat - p_periods[i] > p_now;
+      current_tat := next_tat;
+      granted := granted + 1;
+    end loop;
+    if granted > 0 then
+      update rate_limits r set tat = current_tat, period_ms = p_periods[i] where r.bucket = p_buckets[i];
+    end if;
+    o_bucket := p_buckets[i];
+    o_allowed := granted;
+    o_tat := current_tat;
+    return next;
+  end loop;
+end $$`,
+      )
+      .execute(db);
   },
   async hasTable(db, name) {
     // Resolved by the connection's search_path: the store's schema.

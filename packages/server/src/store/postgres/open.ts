@@ -12,8 +12,16 @@ const types = {
       : (pg.types.getTypeParser(oid, format as 'text') as (value: string) => unknown)) as typeof pg.types.getTypeParser,
 };
 
-/** The pool of connections to the database (pool.ts: errors handled, timeouts bounded, failover), as Kysely. */
-export function openPostgresDatabase(connectionString: string, poolSize: number): Kysely<Database> {
-  const pool = createPool(connectionString, { ...DEFAULT_POOL_SETTINGS, max: poolSize, types });
+/**
+ * The pool of connections to the database (pool.ts: errors handled, timeouts bounded, failover), as
+ * Kysely. `writeBehind`: the statements a pipelined transaction holds back (pool.ts), filled once the
+ * store has compiled them.
+ */
+export function openPostgresDatabase(
+  connectionString: string,
+  poolSize: number,
+  writeBehind: ReadonlySet<string> = new Set(),
+): Kysely<Database> {
+  const pool = createPool(connectionString, { ...DEFAULT_POOL_SETTINGS, max: poolSize, types, writeBehind });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { isConnectionFailure, NoWritableHostError } from './connection-errors.js';
 import { parametersWithoutNul } from './nul-bytes.js';
 import { parseHostList } from './host-list.js';
+import { runBatch, type BatchResult, type BatchStatement } from './pipelined-batch.js';
 
 export interface PoolSettings {
   /** Connections per process (per host of a multi-host URL; only the current primary's are used). */
@@ -14,6 +15,11 @@ export interface PoolSettings {
   /** Client-side bound on one query's answer, for a socket that died without a reset, ms. */
   readonly queryTimeoutMs: number;
   readonly types?: pg.CustomTypesConfig;
+  /**
+   * Statements a pipelined transaction (PIPELINED_BEGIN) holds back and sends with its next
+   * statement or its COMMIT: writes whose answer nobody reads (the rotation, ./rotation.ts).
+   */
+  readonly writeBehind?: ReadonlySet<string>;
 }
 
 export const DEFAULT_POOL_SETTINGS: Omit<PoolSettings, 'max'> = {
@@ -95,11 +101,16 @@ export function createPool(connectionString: string, settings: PoolSettings): Po
   };
   const pools = urls.map(newPool);
   const begin = beginWithTimeouts(settings);
+  const pipelining: Pipelining = {
+    begin: begin.statements,
+    types: settings.types,
+    writeBehind: settings.writeBehind ?? new Set(),
+  };
   let current = 0;
 
   async function connectTo(index: number): Promise<PostgresPoolClient> {
     const pool = pools[index] as pg.Pool;
-    return wrapClient(await pool.connect(), begin, () => {
+    return wrapClient(await pool.connect(), begin.text, pipelining, () => {
       // Once per pool: of many clients answered read-only at once, the first replaces it.
       if (pools[index] !== pool) return;
       pools[index] = newPool(urls[index] as string, index);
@@ -171,11 +182,39 @@ function newClientCheck(host: string, readWrite: boolean): (client: pg.ClientBas
  * COMMIT be lost, whether it was applied (./in-doubt.ts). Sent as one simple-protocol query: no extra
  * round trip. On a standby the id's assignment is refused with SQLSTATE 25006, as a write would be.
  */
-function beginWithTimeouts(settings: PoolSettings): string {
+function beginWithTimeouts(settings: PoolSettings): { text: string; statements: BatchStatement[] } {
   // A session left in a transaction by a client that vanished must not hold row locks for long.
   const idle = Math.max(settings.statementTimeoutMs, 30_000);
-  return `begin; select set_config('statement_timeout', '${Math.trunc(settings.statementTimeoutMs)}', true), set_config('idle_in_transaction_session_timeout', '${Math.trunc(idle)}', true), pg_current_xact_id()::text as xid`;
+  const limits = `select set_config('statement_timeout', '${Math.trunc(settings.statementTimeoutMs)}', true), set_config('idle_in_transaction_session_timeout', '${Math.trunc(idle)}', true), pg_current_xact_id()::text as xid`;
+  return {
+    text: `begin; ${limits}`,
+    statements: [
+      { text: 'begin', values: [] },
+      { text: limits, values: [] },
+    ],
+  };
 }
+
+/**
+ * The BEGIN of `Store.transaction` (./transactions.ts), answered at once and sent later, with the
+ * transaction's first statement, in one round trip (./pipelined-batch.ts). Kysely's own
+ * `transaction()` sends a plain `begin`, sent and answered at once.
+ */
+export const PIPELINED_BEGIN = 'begin /* with the first statement */';
+/**
+ * Asked of a pipelined transaction before its COMMIT: what its BEGIN answered (a BegunTransaction),
+ * without a round trip; an empty id if no statement was sent yet.
+ */
+export const PIPELINED_BEGUN = 'select /* the begun transaction */';
+
+interface Pipelining {
+  readonly begin: readonly BatchStatement[];
+  readonly types: pg.CustomTypesConfig | undefined;
+  readonly writeBehind: ReadonlySet<string>;
+}
+
+const NO_ROWS = { command: '', rowCount: null, rows: [] } as unknown as PostgresQueryResult<unknown>;
+const COMMIT: BatchStatement = { text: 'commit', values: [] };
 
 /** What `begin` answers: the transaction's id and its connection's server life (see ./in-doubt.ts). */
 export interface BegunTransaction {
@@ -188,23 +227,108 @@ export interface BegunTransaction {
  * BegunTransaction), destroyed on release once its connection failed or it answered read-only
  * (SQLSTATE 25006, which also replaces its host's pool: see createPool).
  */
-function wrapClient(client: pg.PoolClient, begin: string, onReadOnly: () => void): PostgresPoolClient {
+function wrapClient(
+  client: pg.PoolClient,
+  begin: string,
+  pipelining: Pipelining,
+  onReadOnly: () => void,
+): PostgresPoolClient {
   let broken: Error | undefined;
-  return {
-    async query(text: string, parameters: readonly unknown[]) {
+  const failed = (error: unknown): void => {
+    if (isConnectionFailure(error)) broken = error as Error;
+    if ((error as { code?: unknown }).code === READ_ONLY_SQL_TRANSACTION) onReadOnly();
+  };
+
+  // A pipelined transaction: its BEGIN until the first statement goes, and the writes held back.
+  let pipelined = false;
+  let pendingBegin = false;
+  let held: BatchStatement[] = [];
+  let begun: BegunTransaction = { xid: '', life: '' };
+  /** Sends the pending BEGIN and held writes, then `statements`, in one round trip; answers `statements`'. */
+  async function flush(statements: readonly BatchStatement[]): Promise<BatchResult[]> {
+    const beginning = pendingBegin;
+    const prefix = [...(beginning ? pipelining.begin : []), ...held];
+    pendingBegin = false;
+    held = [];
+    let results: BatchResult[];
+    try {
+      results = await runBatch(client, [...prefix, ...statements], pipelining.types);
+    } catch (error) {
+      failed(error);
+      throw error;
+    }
+    if (beginning) {
+      // The second statement of the BEGIN answers the transaction's id.
+      const xid = (results[1]?.rows[0] as { xid?: string } | undefined)?.xid ?? '';
+      begun = { xid, life: lives.get(client) ?? '' };
+    }
+    return results.slice(prefix.length);
+  }
+  async function pipelinedQuery(text: string, parameters: readonly unknown[]): Promise<unknown> {
+    if (text === 'rollback') {
+      pipelined = false;
+      held = [];
+      // Nothing was sent: there is nothing to roll back.
+      if (pendingBegin) {
+        pendingBegin = false;
+        return NO_ROWS;
+      }
+      return plainQuery(text, parameters);
+    }
+    if (text === 'commit') {
+      pipelined = false;
+      if (pendingBegin && held.length === 0) {
+        pendingBegin = false;
+        return NO_ROWS;
+      }
       try {
-        if (text === 'begin') {
-          // Two results, one per statement; the second has the id.
-          const results = (await client.query(begin)) as unknown as pg.QueryResult<{ xid: string }>[];
-          const begun: BegunTransaction = { xid: results[1]?.rows[0]?.xid ?? '', life: lives.get(client) ?? '' };
-          return { rows: [begun] } as unknown as PostgresQueryResult<unknown>;
-        }
-        return (await client.query(text, parametersWithoutNul(text, parameters))) as PostgresQueryResult<unknown>;
+        // The transaction's id must be known before its COMMIT is sent (./in-doubt.ts).
+        if (pendingBegin) await flush([]);
+        const [result] = await flush([COMMIT]);
+        return result;
       } catch (error) {
-        if (isConnectionFailure(error)) broken = error as Error;
-        if ((error as { code?: unknown }).code === READ_ONLY_SQL_TRANSACTION) onReadOnly();
+        // A held write failed: the server skipped the COMMIT and the transaction is aborted, still open.
+        if (!isConnectionFailure(error)) await client.query('rollback').catch(ignore);
         throw error;
       }
+    }
+    if (text === PIPELINED_BEGUN) {
+      // Writes alone so far: they go with the BEGIN now, so that the id is known before the COMMIT.
+      if (pendingBegin && held.length > 0) await flush([]);
+      return { rows: [begun] };
+    }
+    const statement = { text, values: parametersWithoutNul(text, parameters) };
+    if (pipelining.writeBehind.has(text)) {
+      held.push(statement);
+      return NO_ROWS;
+    }
+    const [result] = await flush([statement]);
+    return result;
+  }
+  async function plainQuery(text: string, parameters: readonly unknown[]): Promise<unknown> {
+    try {
+      if (text === 'begin') {
+        // Two results, one per statement; the second has the id.
+        const results = (await client.query(begin)) as unknown as pg.QueryResult<{ xid: string }>[];
+        const begun: BegunTransaction = { xid: results[1]?.rows[0]?.xid ?? '', life: lives.get(client) ?? '' };
+        return { rows: [begun] };
+      }
+      return await client.query(text, parametersWithoutNul(text, parameters));
+    } catch (error) {
+      failed(error);
+      throw error;
+    }
+  }
+  return {
+    query(text: string, parameters: readonly unknown[]) {
+      if (text === PIPELINED_BEGIN) {
+        pipelined = true;
+        pendingBegin = true;
+        held = [];
+        begun = { xid: '', life: '' };
+        return Promise.resolve(NO_ROWS);
+      }
+      return pipelined ? pipelinedQuery(text, parameters) : plainQuery(text, parameters);
     },
     release() {
       client.release(broken);

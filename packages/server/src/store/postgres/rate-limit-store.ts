@@ -1,12 +1,22 @@
 import { sql, type Kysely } from 'kysely';
 import { gcraStep, type RateCharge, type RateLimitStore } from '../rate-limits.js';
 import type { Database } from '../schema.js';
+import { RATE_LIMIT_CHARGE_FUNCTION } from './migrations.js';
+
+/** The charges of one `consume`, waiting for its event-loop turn's statement. */
+interface Waiting {
+  readonly charges: readonly RateCharge[];
+  readonly resolve: (waits: number[]) => void;
+  readonly reject: (error: unknown) => void;
+}
 
 /**
- * Rate-limit buckets in the `rate_limits` table, shared by every process on the database. A charge
- * is one statement for all its buckets: an upsert that moves a bucket's `tat` only where the GCRA
- * allows it (`store/rate-limits.ts`), under the row lock PostgreSQL takes for the upsert, so two
- * processes charging one bucket at once are counted one after the other.
+ * Rate-limit buckets in the `rate_limits` table, shared by every process on the database. The
+ * charges of every request of one event-loop turn go to the database together (setImmediate), as
+ * one statement: a function (migration 0032) that takes each bucket's row lock, in bucket order so
+ * that two charges cannot deadlock, and applies the GCRA (`store/rate-limits.ts`, gcraStep) to its
+ * requests one after another, in the order they asked. Two processes charging one bucket at once
+ * are counted one after the other; a turn's requests cost one round trip, not one each.
  */
 export function postgresRateLimitStore(db: Kysely<Database>): RateLimitStore {
   // A bucket named after a presented client id or username may hold U+0000, which PostgreSQL text
@@ -22,32 +32,61 @@ export function postgresRateLimitStore(db: Kysely<Database>): RateLimitStore {
     return new Map(rows.map((row) => [row.bucket, row.tat]));
   }
 
+  let turn: Waiting[] = [];
+  let turnNow = 0;
+
+  /** Charges every request of the turn in one statement, and answers each its waits. */
+  async function chargeTurn(): Promise<void> {
+    const waiting = turn;
+    const nowMs = turnNow;
+    turn = [];
+    // Per bucket (in bucket order): its policy and how many of the turn's requests charge it.
+    const buckets = new Map<string, { policy: RateCharge['policy']; count: number }>();
+    for (const { charges } of waiting)
+      for (const { bucket, policy } of charges) {
+        const entry = buckets.get(bucket);
+        if (entry) entry.count += 1;
+        else buckets.set(bucket, { policy, count: 1 });
+      }
+    const names = [...buckets.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const of = (name: string) => buckets.get(name) as { policy: RateCharge['policy']; count: number };
+    try {
+      const { rows } = await sql<{ o_bucket: string; o_allowed: number; o_tat: number }>`
+        select o_bucket, o_allowed, o_tat from ${sql.raw(RATE_LIMIT_CHARGE_FUNCTION)}(
+          ${names}::text[], ${names.map((n) => of(n).count)}::integer[],
+          ${names.map((n) => of(n).policy.periodMs / of(n).policy.limit)}::float8[],
+          ${names.map((n) => of(n).policy.periodMs)}::float8[], ${nowMs}::float8)`.execute(db);
+      // A bucket's first `o_allowed` requests, in the order they asked, are allowed; the rest wait.
+      const left = new Map(rows.map((row) => [row.o_bucket, { allowed: row.o_allowed, tat: row.o_tat }]));
+      for (const { charges, resolve } of waiting)
+        resolve(
+          charges.map(({ bucket, policy }) => {
+            const outcome = left.get(bucket);
+            if (outcome === undefined) throw new Error(`no charge answered for ${bucket}`);
+            if (outcome.allowed > 0) {
+              outcome.allowed -= 1;
+              return 0;
+            }
+            // Refused a moment ago: at least a millisecond, even if the bucket has refilled since.
+            return Math.max(1, gcraStep(outcome.tat, nowMs, policy).retryAfterMs);
+          }),
+        );
+    } catch (error) {
+      for (const { reject } of waiting) reject(error);
+    }
+  }
+
   return {
-    async consume(presented: readonly RateCharge[], nowMs: number): Promise<number[]> {
-      if (presented.length === 0) return [];
-      const charges = stored(presented);
-      // Rows locked in one order, so two charges of the same buckets cannot deadlock.
-      const ordered = [...charges].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
-      const values = sql.join(
-        ordered.map(
-          ({ bucket, policy }) =>
-            sql`(${bucket}, ${nowMs + policy.periodMs / policy.limit}::float8, ${policy.periodMs}::float8)`,
-        ),
-      );
-      // excluded.tat is now + the bucket's emission interval: the next tat of a bucket at rest.
-      const next = sql`greatest(r.tat, ${nowMs}::float8) + excluded.tat - ${nowMs}::float8`;
-      const { rows } = await sql<{ bucket: string }>`
-        insert into rate_limits as r (bucket, tat, period_ms) values ${values}
-        on conflict (bucket) do update set tat = ${next}, period_ms = excluded.period_ms
-        where ${next} - excluded.period_ms <= ${nowMs}::float8
-        returning r.bucket`.execute(db);
-      const allowed = new Set(rows.map((row) => row.bucket));
-      const refused = charges.filter((charge) => !allowed.has(charge.bucket));
-      const tats = await read(refused.map((charge) => charge.bucket));
-      return charges.map((charge) => {
-        if (allowed.has(charge.bucket)) return 0;
-        // Refused a moment ago: at least a millisecond, even if the bucket has refilled since.
-        return Math.max(1, gcraStep(tats.get(charge.bucket), nowMs, charge.policy).retryAfterMs);
+    consume(presented: readonly RateCharge[], nowMs: number): Promise<number[]> {
+      if (presented.length === 0) return Promise.resolve([]);
+      return new Promise((resolve, reject) => {
+        if (turn.length === 0) {
+          setImmediate(() => void chargeTurn());
+          turnNow = nowMs;
+        }
+        turn.push({ charges: stored(presented), resolve, reject });
+        // The turn's requests arrived within it: charged at the latest of their times.
+        turnNow = Math.max(turnNow, nowMs);
       });
     },
 

@@ -4,11 +4,13 @@ import type { Database } from '../schema.js';
 import { COMMIT_IN_DOUBT_OUTCOMES, type CommitInDoubtOutcome, type Store } from '../store.js';
 import { runTransaction } from './errors.js';
 import { commitOutcome } from './in-doubt.js';
-import type { BegunTransaction } from './pool.js';
+import { PIPELINED_BEGIN, PIPELINED_BEGUN, type BegunTransaction } from './pool.js';
 import type { TokenPathMethods } from '../token-path-queries.js';
 
-// `begin` is the pool client's: with its time limits, answering a BegunTransaction (./pool.ts).
-const BEGIN = CompiledQuery.raw('begin');
+// The pool client's pipelined BEGIN, with its time limits, sent with the first statement; BEGUN
+// answers what it answered, a BegunTransaction (./pool.ts).
+const BEGIN = CompiledQuery.raw(PIPELINED_BEGIN);
+const BEGUN = CompiledQuery.raw(PIPELINED_BEGUN);
 const COMMIT = CompiledQuery.raw('commit');
 const ROLLBACK = CompiledQuery.raw('rollback');
 
@@ -33,15 +35,20 @@ export function postgresTransactions(
     runTransaction<BegunTransaction, T>(
       (committing) =>
         db.connection().execute(async (connection) => {
-          const [begun] = (await connection.executeQuery<BegunTransaction>(BEGIN)).rows;
+          // Sent with the transaction's first statement (one round trip for both); its failure is that
+          // statement's too, so the work sees it.
+          await connection.executeQuery(BEGIN);
           let result: T;
           try {
-            // The token path's queries compiled once (./hot-queries.ts), its rotation one statement.
+            // The token path's queries compiled once (./hot-queries.ts), its rotation one statement,
+            // held back and sent with the COMMIT: a refresh's transaction is two round trips.
             result = await work(Object.assign(createRepository(connection, { lockRows: true }), hot(connection, true)));
           } catch (error) {
             await connection.executeQuery(ROLLBACK);
             throw error;
           }
+          // A transaction that sent no statement has no id yet: a lost COMMIT of it is 'unknown'.
+          const [begun] = (await connection.executeQuery<BegunTransaction>(BEGUN)).rows;
           committing({ begun: begun ?? { xid: '', life: '' }, result });
           await connection.executeQuery(COMMIT);
           return result;

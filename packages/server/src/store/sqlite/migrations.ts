@@ -7,6 +7,7 @@ import type { SqliteDatabase } from './open.js';
 const steps: DialectSteps = {
   // One process serves a SQLite file in the common case: its rate-limit buckets stay in memory.
   async createRateLimitsTable() {},
+  async createRateLimitCharge() {},
   async hasTable(db, name) {
     const { rows } = await sql`select 1 from sqlite_master where type = 'table' and name = ${name}`.execute(db);
     return rows.length > 0;
