@@ -19,6 +19,8 @@
 // write, SQLite's fsync and locks) is not counted: for those, see the syscalls per request
 // (`strace -c`), which did not change. Needs valgrind (Debian's package); about 3 minutes.
 // `--keep <dir>` keeps the two callgrind files there, for callgrind_annotate (instructions by function).
+// `--postgres` runs the server on PostgreSQL (TEST_POSTGRES_URL, default the machine's `test` cluster):
+// each start on a fresh copy (CREATE DATABASE … TEMPLATE) of one prepared database.
 import { execFileSync, spawn } from 'node:child_process';
 import { createPrivateKey, sign } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -35,8 +37,22 @@ const { values: options } = parseArgs({
     requests: { type: 'string', default: '2000' },
     warmup: { type: 'string', default: '1000' },
     keep: { type: 'string' },
+    postgres: { type: 'boolean', default: false },
   },
 });
+const POSTGRES = options.postgres ? new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test') : undefined;
+const databaseName = (suffix) => `gatehouse_instructions_${process.pid}_${suffix}`;
+const databaseUrl = (name) => Object.assign(new URL(POSTGRES), { pathname: `/${name}` }).toString();
+async function postgresAdmin(...statements) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: POSTGRES.toString() });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
 const { DEFAULT_RATE_LIMITS } = await import(join(BENCH, '../packages/server/dist/index.js'));
 /** Rate limits on, raised past this load, as `npm run bench` runs them. */
 const RAISED_RATE_LIMITS = Object.fromEntries(
@@ -56,7 +72,8 @@ function run(command, args, env = {}) {
 }
 
 /** The bench's own setup: a client, 64 refresh-token chains. */
-const template = join(work, 'template.db');
+if (POSTGRES) await postgresAdmin(`CREATE DATABASE ${databaseName('template')}`);
+const template = POSTGRES ? databaseUrl(databaseName('template')) : join(work, 'template.db');
 const made = JSON.parse(
   await run(process.execPath, [join(BENCH, 'setup/gatehouse.mjs'), 'client', template, '0', '0']),
 );
@@ -118,8 +135,8 @@ function request(head, i) {
 
 /** Total instructions of one server start that answers `count` requests, then stops. */
 async function instructions(count) {
-  const database = join(work, `${count}.db`);
-  copyFileSync(template, database);
+  const database = POSTGRES ? databaseUrl(databaseName(count)) : join(work, `${count}.db`);
+  if (!POSTGRES) copyFileSync(template, database);
   const out = join(work, `${count}.callgrind`);
   const server = spawn(
     'valgrind',
@@ -128,7 +145,7 @@ async function instructions(count) {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
-        DATABASE_URL: `sqlite://${database}`,
+        DATABASE_URL: POSTGRES ? database : `sqlite://${database}`,
         PORT: '0',
         HOST: '127.0.0.1',
         ISSUER: 'http://localhost',
@@ -190,6 +207,9 @@ function compilerInstructions(file) {
 }
 
 try {
+  // One copy at a time: a template database may not be copied while another copy is made of it.
+  for (const count of POSTGRES ? [W, W + N] : [])
+    await postgresAdmin(`CREATE DATABASE ${databaseName(count)} TEMPLATE ${databaseName('template')}`);
   const [base, more] = await Promise.all([instructions(W), instructions(W + N)]);
   const perRequest = (more.total - base.total) / N;
   const compiling = (more.compiler - base.compiler) / N;
@@ -201,4 +221,6 @@ try {
   );
 } finally {
   rmSync(work, { recursive: true, force: true });
+  if (POSTGRES)
+    await postgresAdmin(...[W, W + N, 'template'].map((suffix) => `DROP DATABASE IF EXISTS ${databaseName(suffix)}`));
 }
