@@ -530,7 +530,7 @@ function renderReport(results) {
     const r = ratio(scenario, 'gatehouse', base, peer);
     targets.push([label, fmtRatio(r), min === undefined || r >= min]);
   };
-  // Issue 50's targets: each read against a floor that does the same cryptographic work.
+  // The targets (DESIGN.md, "Non-functional"), each read against a floor that does the same cryptographic work.
   target('refresh (plain) ≥ 0.9× the floor', 'refresh', 'floor', 0.9);
   target('refresh (plain) ≥ 1.5× oidc-provider', 'refresh', 'oidc-provider', 1.5);
   target('refresh-oidc (RS256 ID token, replay window, rate limits, audit) ≥ 0.9× the floor that also signs an RS256 ID token on the pool', 'refresh-oidc', 'floor-oidc', 0.9);
@@ -599,6 +599,7 @@ function renderReport(results) {
       + ` process's CPU time (user + system) over the requests it answered in the window.`
       + ` Other processes on the machine used ${fmtCores(median(others))} cores in the median measurement, ${fmtCores(Math.max(...others))} at most.`, '',
     table, '', '## Targets', '', targetTable, '',
+    'A row marked NO: what limits it, with numbers, and what meeting it would take: docs/performance.md, "Targets".', '',
     'Scenarios and peers: bench/README.md. Gatehouse runs from its build on SQLite (WAL, synchronous=FULL), one process,'
       + ' LOG_LEVEL=warn, rate limits on but raised to 1,000,000/s (all load comes from one address and one client);'
       + ' what limits each figure: docs/performance.md.', '',
