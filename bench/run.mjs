@@ -56,7 +56,7 @@ const SCENARIOS = [
   { id: 'refresh-traced', title: 'refresh grant, TRACING=otlp to a local OTLP receiver', kind: 'refresh', peers: ['gatehouse'], stored: CHAINS, tracing: true },
   // A public client's refresh tokens bound to a DPoP key (RFC 9449 §5): a proof checked, and noted, per refresh.
   // Its floor (floor-dpop) verifies one ES256 proof per refresh and records its jti in the rotation's transaction.
-  { id: 'refresh-dpop', title: 'refresh grant, public client, DPoP-bound (64 chains)', kind: 'refreshDpop', peers: ['gatehouse', 'floor-dpop'], stored: CHAINS, floor: 'floor-dpop' },
+  { id: 'refresh-dpop', title: 'refresh grant, public client, DPoP-bound (64 chains)', kind: 'refreshDpop', peers: ['gatehouse', 'floor-dpop', 'oidc-provider'], stored: CHAINS, floor: 'floor-dpop', dpop: true },
   { id: 'introspect', title: 'introspection of a live refresh token', kind: 'introspect', peers: ['gatehouse', 'floor', 'floor+fastify', 'oidc-provider', 'node:http'], stored: CHAINS },
   { id: 'rest-201', title: 'POST /v2/contacts → 201', kind: 'restCreate', peers: ['gatehouse', 'node:http', 'fastify'], stored: CHAINS },
   { id: 'rest-400', title: 'POST /v2/contacts, no email → 400', kind: 'restMissing', peers: ['gatehouse', 'node:http', 'fastify'], stored: CHAINS },
@@ -87,7 +87,7 @@ const PATHS = {
   'floor-pg': { refresh: '/token' },
   'fastify+dpop': { restCreateDpop: '/v2/contacts' },
   'floor+fastify': { refresh: '/token', introspect: '/introspect' },
-  'oidc-provider': { refresh: '/token', introspect: '/token/introspection' },
+  'oidc-provider': { refresh: '/token', introspect: '/token/introspection', refreshDpop: '/token' },
   'node:http': { refresh: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts' },
   fastify: { restCreate: '/v2/contacts', restMissing: '/v2/contacts', restCreateDpop: '/v2/contacts' },
   'fastify+kit': { restCreate: '/v2/contacts', restMissing: '/v2/contacts', restCreateDpop: '/v2/contacts' },
@@ -133,7 +133,7 @@ async function measure(scenario, peer, run) {
         : scenario.kind === 'clientCredentials' ? basic(server.serviceClientId, server.serviceClientSecret) : basic(server.clientId, server.clientSecret),
       scope: 'contacts:read', publicClientId: server.publicClientId, redirectUri: server.redirectUri, username: server.username, password: server.password,
       ...(server.dpopJwk === undefined ? {} : { dpopJwk: server.dpopJwk, dpopAccessToken: server.dpopAccessToken }),
-      ...(scenario.kind === 'refreshDpop' ? { clientId: server.clientId, htu: 'http://localhost/token' } : {}),
+      ...(scenario.kind === 'refreshDpop' ? { clientId: server.clientId, htu: server.htu ?? 'http://localhost/token' } : {}),
       ...(scenario.openid ? { expectIdToken: true } : {}),
     };
     const pids = [server.child.pid, ...(server.others ?? []).map((c) => c.pid)];
@@ -390,7 +390,7 @@ async function startPeer(peer, scenario, run) {
   if (peer === 'floor-pg') return startPostgresFloor(scenario, run);
   const name = `${scenario.id}-${peer.replace(/[^\w]+/g, '-')}-${run}.cpuprofile`;
   const flags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}`] : [];
-  const args = [String(CHAINS), ...(scenario.openid ? ['openid'] : [])];
+  const args = [String(CHAINS), ...(scenario.openid ? ['openid'] : scenario.dpop ? ['dpop'] : [])];
   const child = spawn(process.execPath, [...flags, join(BENCH, PEER_SERVERS[peer]), ...args], { cwd: BENCH, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = JSON.parse(await firstLine(child, /^\{"ready":true/));
   return {
@@ -401,6 +401,7 @@ async function startPeer(peer, scenario, run) {
     bearer: ready.bearer ?? `Bearer ${'x'.repeat(520)}`,
     dpopJwk: ready.dpopJwk,
     dpopAccessToken: ready.dpopAccessToken,
+    htu: ready.htu,
   };
 }
 
@@ -536,6 +537,7 @@ function renderReport(results) {
   target('refresh-oidc (RS256 ID token, replay window, rate limits, audit) ≥ 0.9× the floor that also signs an RS256 ID token on the pool', 'refresh-oidc', 'floor-oidc', 0.9);
   target('refresh-oidc ≥ 1.5× oidc-provider with OpenID grants', 'refresh-oidc', 'oidc-provider', 1.5);
   target('refresh-dpop ≥ 0.85× the floor that also verifies one ES256 proof and records its jti', 'refresh-dpop', 'floor-dpop', 0.85);
+  target('refresh-dpop ≥ 1.5× oidc-provider with DPoP', 'refresh-dpop', 'oidc-provider', 1.5);
   target('introspection ≥ 0.8× its floor', 'introspect', 'floor', 0.8);
   target('introspection ≥ 2× oidc-provider', 'introspect', 'oidc-provider', 2);
   target('refresh-pg ≥ 0.9× the PostgreSQL floor (node:http + pg, the same rows in one transaction)', 'refresh-pg', 'floor-pg', 0.9);

@@ -6,11 +6,15 @@
 //
 // Arguments: the number of chains, then `openid` for OpenID Connect grants (scope openid, so that
 // every refresh answers a new ID token, signed RS256 as the client's default, like Gatehouse's
-// refresh-oidc scenario). Prints one JSON line: port, client credentials, the tokens.
+// refresh-oidc scenario), or `dpop` for a public client whose refresh tokens are bound to a DPoP key
+// (RFC 9449 §5; the provider's `dpop` feature: a proof verified and its jti noted per refresh, like
+// Gatehouse's refresh-dpop scenario). Prints one JSON line: port, client credentials, the tokens
+// (and for `dpop`, the key's private JWK for the load generator and the proofs' htu).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import Provider from 'oidc-provider';
+import { thumbprint } from '../lib/dpop-proof.mjs';
 import { setStorage } from 'oidc-provider/lib/adapters/memory_adapter.js';
 
 // The memory adapter keeps its entries in a QuickLRU of 1,000 — two entries per refresh, so a chain
@@ -22,6 +26,8 @@ setStorage(new QuickLRU({ maxSize: 50_000 }));
 
 const chains = Number(process.argv[2] ?? 64);
 const openid = process.argv[3] === 'openid';
+const dpop = process.argv[3] === 'dpop';
+const dpopJwk = dpop ? generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) : undefined;
 const CLIENT_ID = 'bench';
 const CLIENT_SECRET = randomBytes(32).toString('base64url');
 // offline_access is what enables the refresh_token grant in oidc-provider; openid adds an ID token to each.
@@ -34,7 +40,7 @@ const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.expor
 
 const provider = new Provider('http://127.0.0.1', {
   clients: [{
-    client_id: CLIENT_ID, client_secret: CLIENT_SECRET, token_endpoint_auth_method: 'client_secret_basic',
+    client_id: CLIENT_ID, ...(dpop ? { token_endpoint_auth_method: 'none' } : { client_secret: CLIENT_SECRET, token_endpoint_auth_method: 'client_secret_basic' }),
     grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], redirect_uris: ['https://client.example/callback'],
   }],
   jwks: { keys: [{ ...rsa, kid: 'rsa', use: 'sig' }, { ...signing, kid: 'ec', use: 'sig' }] },
@@ -43,6 +49,7 @@ const provider = new Provider('http://127.0.0.1', {
   rotateRefreshToken: true,
   features: {
     devInteractions: { enabled: false },
+    dPoP: { enabled: dpop },
     // A client sees its own tokens, as in Gatehouse.
     introspection: { enabled: true, allowedPolicy: async (ctx, client, token) => token.clientId === client.clientId },
   },
@@ -58,11 +65,14 @@ for (let i = 0; i < chains; i++) {
   const grantId = await grant.save();
   // An OpenID grant's refresh token carries its sign-in's time and methods, as a code exchange stores them.
   const signIn = openid ? { authTime: Math.floor(Date.now() / 1000), amr: ['pwd'] } : {};
-  const refreshToken = new provider.RefreshToken({ accountId, client, grantId, scope: SCOPE, gty: 'authorization_code', ...signIn });
+  const binding = dpop ? { jkt: thumbprint(dpopJwk) } : {};
+  const refreshToken = new provider.RefreshToken({ accountId, client, grantId, scope: SCOPE, gty: 'authorization_code', ...signIn, ...binding });
   tokens.push(await refreshToken.save());
 }
 
 const server = provider.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ ready: true, port: server.address().port, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, tokens })}\n`);
+  const { port } = server.address();
+  const proofs = dpop ? { dpopJwk, htu: `http://127.0.0.1:${port}/token` } : {};
+  process.stdout.write(`${JSON.stringify({ ready: true, port, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, tokens, ...proofs })}\n`);
 });
 process.on('SIGTERM', () => process.exit(0));
