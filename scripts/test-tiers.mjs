@@ -63,6 +63,7 @@ export const TABLE = {
     'package-metadata.test.ts': 'unit',
     'postgres-connection.test.ts': 'unit',
     'postgres-commit-in-doubt.test.ts': 'unit',
+    'postgres-round-trips.test.ts': 'unit',
     'redirect-uri.test.ts': 'unit',
     'safe-fetch.test.ts': 'unit',
     'refresh-token-state-table.test.ts': 'unit',
