@@ -61,6 +61,7 @@ export class PipelinedBatch {
   readonly #results: PgResult[];
   #current = 0;
   #settled = false;
+  #parseError: Error | undefined;
   /** Called by node-postgres (it wraps it with the pool's query timeout); settles the batch. */
   callback: (error: Error | null, results?: BatchResult[]) => void;
 
@@ -96,7 +97,13 @@ export class PipelinedBatch {
 
   handleDataRow(message: { fields: unknown[] }): void {
     const result = this.#result();
-    result?.addRow(result.parseRow(message.fields));
+    if (result === undefined || this.#parseError !== undefined) return;
+    try {
+      result.addRow(result.parseRow(message.fields));
+    } catch (error) {
+      // A value the type parsers refuse: the batch fails once the server is ready again, as a query does.
+      this.#parseError = error as Error;
+    }
   }
 
   handleCommandComplete(message: unknown): void {
@@ -114,6 +121,7 @@ export class PipelinedBatch {
   }
 
   handleReadyForQuery(): void {
+    if (this.#parseError !== undefined) return this.#settle(this.#parseError);
     this.#settle(
       null,
       this.#results.map((r) => ({ command: r.command ?? '', rowCount: r.rowCount, rows: r.rows })),
