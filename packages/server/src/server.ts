@@ -27,6 +27,7 @@ import { recordServedIssuer } from './oauth/discovery/index.js';
 import { openStore } from './store/open.js';
 import type { DemoFlows } from './pages/demo-flows.js';
 import { API_PREFIX, documentScopes } from './api/resource-metadata.js';
+import { ADMIN_API_PATH } from './access/index.js';
 import type { RegistrationPolicy } from './oauth/clients/index.js';
 import {
   ClientIdMetadataDocuments,
@@ -93,8 +94,12 @@ export async function createContext(store: Store, issuer: string, options: Conte
   );
   const refreshSuccessors = await RefreshSuccessors.load(store);
   const dpop = new DpopProofs(store, clock, options.dpopNonces ? await DpopNonces.load(store) : undefined);
-  // RFC 8707 resource indicators: the REST API's identifier (RFC 9728), when one is served.
-  const accessTokens = new AccessTokens(issuer, keys, options.api === undefined ? [] : [`${issuer}${API_PREFIX}`]);
+  // RFC 8707 resource indicators: the REST API's identifier (RFC 9728), when one is served, and the
+  // admin API's, whose tokens a signed-in operator's client asks for (resource={issuer}/admin/v1).
+  const accessTokens = new AccessTokens(issuer, keys, [
+    ...(options.api === undefined ? [] : [`${issuer}${API_PREFIX}`]),
+    `${issuer}${ADMIN_API_PATH}`,
+  ]);
   const idTokens = new IdTokens(issuer, keys);
   const clientRegistration = options.clientRegistration ?? 'off';
   const apiScopes = options.api === undefined ? [] : documentScopes(options.api, issuer);

@@ -25,6 +25,16 @@ export interface AccessTokenClaims {
   readonly act?: ActorClaim;
   /** RFC 9449 §6.1: the token is bound to the DPoP key of this RFC 7638 thumbprint. */
   readonly cnf?: { readonly jkt?: string };
+  /** RFC 9068 §2.2.3.1: the user's roles for the token's audience, and its server-wide ones. */
+  readonly roles?: readonly string[];
+  /** RFC 9068 §2.2.3.1: the user's groups, with the groups they belong to. */
+  readonly groups?: readonly string[];
+  /**
+   * OpenID Connect Core §5.6.2 distributed claims: a list too long to carry (`roles`, `groups`) named
+   * here, with the source in `_claim_sources` (userinfo) that answers it.
+   */
+  readonly _claim_names?: Readonly<Record<string, string>>;
+  readonly _claim_sources?: Readonly<Record<string, { readonly endpoint: string }>>;
 }
 
 /**

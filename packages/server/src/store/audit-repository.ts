@@ -47,6 +47,14 @@ export const AUDIT_EVENT_NAMES = [
   'mail_sent',
   'mail_failed',
   'sign_in_change_refused',
+  'group_created',
+  'group_removed',
+  'group_member_added',
+  'group_member_removed',
+  'role_created',
+  'role_removed',
+  'role_assigned',
+  'role_unassigned',
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];

@@ -162,6 +162,12 @@ export function createIdentityRepository(db: Kysely<Database>): IdentityReposito
       return Number(result.numUpdatedRows) > 0;
     },
     async removeUser(username) {
+      // Its roles (0028) go with it; its group memberships by their foreign key.
+      await db
+        .deleteFrom('role_assignments')
+        .where('principal_kind', '=', 'user')
+        .where('principal_id', 'in', db.selectFrom('users').select('subject').where('username', '=', username))
+        .execute();
       const result = await db.deleteFrom('users').where('username', '=', username).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },

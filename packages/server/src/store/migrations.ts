@@ -286,8 +286,79 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
     },
   },
   '0027_mail_outbox': { up: mailOutboxMigration },
+  '0028_access': { up: accessMigration },
   '0032_rate_limit_charge': { up: (db) => steps.createRateLimitCharge(db) },
 });
+
+/**
+ * 0028: groups, roles and their assignments (access/). A group has an optional parent: a member of a
+ * group is a member of its ancestors. A role has a scope: the whole server (`server`, scope id ''),
+ * one API (`api`, the audience: a resource server's client id, or `/v2` for the built-in REST API),
+ * or, for organizations, one organization. A role is assigned to a user (by subject), a group or a
+ * client. The three roles of the admin API (`admin`, `user-manager`, `auditor`) are made here,
+ * server-wide, marked built-in so they cannot be removed.
+ */
+async function accessMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('access_groups')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull().unique())
+    .addColumn('parent_id', 'text', (c) => c.references('access_groups.id'))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('access_groups_parent').on('access_groups').column('parent_id').execute();
+  await db.schema
+    .createTable('group_members')
+    .addColumn('group_id', 'text', (c) => c.notNull().references('access_groups.id').onDelete('cascade'))
+    .addColumn('subject', 'text', (c) => c.notNull().references('users.subject').onDelete('cascade'))
+    .addColumn('added_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('group_members_pk', ['group_id', 'subject'])
+    .execute();
+  await db.schema.createIndex('group_members_subject').on('group_members').column('subject').execute();
+  await db.schema
+    .createTable('access_roles')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('scope_kind', 'text', (c) => c.notNull())
+    .addColumn('scope_id', 'text', (c) => c.notNull())
+    .addColumn('description', 'text')
+    .addColumn('built_in', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addUniqueConstraint('access_roles_scoped_name', ['scope_kind', 'scope_id', 'name'])
+    .execute();
+  await db.schema
+    .createTable('role_assignments')
+    .addColumn('role_id', 'text', (c) => c.notNull().references('access_roles.id').onDelete('cascade'))
+    .addColumn('principal_kind', 'text', (c) => c.notNull())
+    .addColumn('principal_id', 'text', (c) => c.notNull())
+    .addColumn('assigned_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('role_assignments_pk', ['role_id', 'principal_kind', 'principal_id'])
+    .execute();
+  await db.schema
+    .createIndex('role_assignments_principal')
+    .on('role_assignments')
+    .columns(['principal_kind', 'principal_id'])
+    .execute();
+  const now = Math.floor(Date.now() / 1000);
+  await (db as Kysely<Pick<Database, 'access_roles'>>)
+    .insertInto('access_roles')
+    .values(
+      [
+        ['admin', 'Every operation of the admin API'],
+        ['user-manager', 'Users, their grants, sessions and factors, invitations'],
+        ['auditor', 'Every read of the admin API, no change'],
+      ].map(([name, description]) => ({
+        id: newId(),
+        name: name as string,
+        scope_kind: 'server',
+        scope_id: '',
+        description: description as string,
+        built_in: 1,
+        created_at: now,
+      })),
+    )
+    .execute();
+}
 
 /**
  * 0027: the mail outbox (mail/). A message is inserted in the transaction of the change that causes

@@ -38,6 +38,9 @@ import { createMailRepository, type MailRepository } from './mail-repository.js'
 import type { Database } from './schema.js';
 import { createClientMetadataRepository, type ClientMetadataRepository } from './client-metadata-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
+import { createGroupRepository, type GroupRepository } from './group-repository.js';
+import { createRoleRepository, type RoleRepository } from './role-repository.js';
+import { createAccessResolutionRepository, type AccessResolutionRepository } from './access-resolution.js';
 
 /** Every query the domain needs, dialect-neutral. Inside a transaction, reads that lock rows do. */
 export interface Repository
@@ -56,7 +59,10 @@ export interface Repository
     PushedRequestRepository,
     DpopRepository,
     FactorRepository,
-    MailRepository {
+    MailRepository,
+    GroupRepository,
+    RoleRepository,
+    AccessResolutionRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -149,6 +155,9 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     createDpopRepository(db),
     createFactorRepository(db),
     createMailRepository(db, { lockRows }),
+    createGroupRepository(db),
+    createRoleRepository(db),
+    createAccessResolutionRepository(db),
     ownQueries(db, lockRows),
   );
 }
@@ -180,6 +189,9 @@ function ownQueries(
   | keyof DpopRepository
   | keyof FactorRepository
   | keyof MailRepository
+  | keyof GroupRepository
+  | keyof RoleRepository
+  | keyof AccessResolutionRepository
 > {
   return {
     async insertClient(client) {
@@ -203,6 +215,12 @@ function ownQueries(
           'in',
           sql<string>`(with recursive family(id) as (select g.id from grants g join grants p on g.parent_grant_id = p.id where p.client_id = ${id} union select g.id from grants g join family f on g.parent_grant_id = f.id) select id from family)`,
         )
+        .execute();
+      // Its roles (0028) go too: a client registered later under the same id holds none.
+      await db
+        .deleteFrom('role_assignments')
+        .where('principal_kind', '=', 'client')
+        .where('principal_id', '=', id)
         .execute();
       const result = await db.deleteFrom('clients').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;

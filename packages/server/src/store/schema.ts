@@ -32,6 +32,46 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   row_epochs: RowEpochsTable;
   mail_outbox: MailOutboxTable;
+  access_groups: AccessGroupsTable;
+  group_members: GroupMembersTable;
+  access_roles: AccessRolesTable;
+  role_assignments: RoleAssignmentsTable;
+}
+
+/** 0028: a group of users; a member of a group is a member of its ancestors. */
+export interface AccessGroupsTable {
+  id: string;
+  name: string;
+  parent_id: string | null;
+  created_at: number;
+}
+
+/** 0028: a user (by `users.subject`) in a group. */
+export interface GroupMembersTable {
+  group_id: string;
+  subject: string;
+  added_at: number;
+}
+
+/** 0028: a role, unique by name within its scope (`server`, `api` or `organization`). */
+export interface AccessRolesTable {
+  id: string;
+  name: string;
+  scope_kind: string;
+  /** The API's audience for `api`, the organization's id for `organization`, '' for `server`. */
+  scope_id: string;
+  description: string | null;
+  /** 1 for the admin API's roles, made by the migration and never removed. */
+  built_in: number;
+  created_at: number;
+}
+
+/** 0028: a role given to a user (its subject), a group (its id) or a client (its id). */
+export interface RoleAssignmentsTable {
+  role_id: string;
+  principal_kind: string;
+  principal_id: string;
+  assigned_at: number;
 }
 
 /**

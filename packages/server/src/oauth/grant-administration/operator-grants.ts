@@ -2,7 +2,7 @@ import type { TokenServices } from '../services.js';
 import { issueGrant } from '../tokens/index.js';
 import { isScopeSubset } from '../tokens/index.js';
 import type { GatehouseTokenResponse } from '@gatehouse/contract';
-import { tokenResponse } from '../tokens/index.js';
+import { tokenResponse, userAccessClaims } from '../tokens/index.js';
 import { OperatorInputError } from '../../primitives/operator-input-error.js';
 import { normalizeUsername } from '../../users/users.js';
 
@@ -34,8 +34,9 @@ export async function issueOperatorGrant(
   const { subject } = user;
   const now = clock.now();
   const { grant, refreshToken } = await store.transaction((tx) => issueGrant(tx, client, subject, scope, now));
+  const access = await userAccessClaims(store, accessTokens, subject);
   return {
-    ...tokenResponse(accessTokens, { client, subject, scope, grantId: grant.id, refreshToken, now }),
+    ...tokenResponse(accessTokens, { client, subject, scope, grantId: grant.id, refreshToken, now, access }),
     grant_id: grant.id,
   };
 }

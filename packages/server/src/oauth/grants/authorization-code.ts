@@ -1,7 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
 import { redeemAuthorizationCode } from '../tokens/index.js';
-import { tokenResponse } from '../tokens/index.js';
+import { tokenResponse, userAccessClaims } from '../tokens/index.js';
 import { withIdToken } from '../tokens/index.js';
 
 // RFC 7636 §4.1: code_verifier = 43*128unreserved.
@@ -34,6 +34,7 @@ export const authorizationCodeGrant = grantHandler({
     });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant, refreshToken, nonce, authTime, amr } = outcome;
+    const access = await userAccessClaims(services.store, accessTokens, grant.subject);
     const response = tokenResponse(accessTokens, {
       client,
       subject: grant.subject,
@@ -42,6 +43,7 @@ export const authorizationCodeGrant = grantHandler({
       refreshToken,
       now,
       dpopJkt: proof?.jkt,
+      access,
     });
     return withIdToken(services, response, { client, grant, scope: grant.scope, nonce, authTime, amr, now });
   },

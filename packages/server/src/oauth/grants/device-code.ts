@@ -1,7 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
 import { pollDeviceCode } from '../device/index.js';
-import { tokenResponse } from '../tokens/index.js';
+import { tokenResponse, userAccessClaims } from '../tokens/index.js';
 import { withIdToken } from '../tokens/index.js';
 
 /**
@@ -22,6 +22,7 @@ export const deviceCodeGrant = grantHandler({
     const outcome = await pollDeviceCode(store, { deviceCode, client, now, dpop: proof });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant, refreshToken, authTime, amr } = outcome;
+    const access = await userAccessClaims(store, accessTokens, grant.subject);
     const response = tokenResponse(accessTokens, {
       client,
       subject: grant.subject,
@@ -30,6 +31,7 @@ export const deviceCodeGrant = grantHandler({
       refreshToken,
       now,
       dpopJkt: proof?.jkt,
+      access,
     });
     return withIdToken(services, response, { client, grant, scope: grant.scope, nonce: null, authTime, amr, now });
   },

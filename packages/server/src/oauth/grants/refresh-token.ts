@@ -2,7 +2,7 @@ import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
 import { exchangeRefreshToken } from '../tokens/index.js';
 import { parseScope } from '../tokens/index.js';
-import { tokenResponse } from '../tokens/index.js';
+import { tokenResponse, userAccessClaims } from '../tokens/index.js';
 import { withRefreshIdToken } from '../tokens/index.js';
 
 /**
@@ -28,6 +28,10 @@ export const refreshTokenGrant = grantHandler({
     });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant } = outcome;
+    // Read after the exchange began, so a role removed before it started is not carried. A token
+    // exchange's grant carries none: its roles were capped by its subject token's (RFC 8693 §2.1),
+    // which is not kept, so none is the only set never larger.
+    const access = grant.exchange == null ? await userAccessClaims(store, accessTokens, grant.subject) : undefined;
     const response = tokenResponse(accessTokens, {
       client,
       subject: grant.subject,
@@ -38,6 +42,7 @@ export const refreshTokenGrant = grantHandler({
       dpopJkt: proof?.jkt,
       // RFC 8693 §4.1: a token exchange's grant keeps its actor (and audience) at every refresh.
       exchange: grant.exchange,
+      access,
     });
     const { authTime, amr } = outcome.signIn ?? { authTime: null, amr: null };
     const c = { client, grant, scope: outcome.scope, authTime, amr, now };

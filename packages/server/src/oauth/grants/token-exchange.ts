@@ -1,7 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
 import { parseScope } from '../tokens/index.js';
-import { issueGrant } from '../tokens/index.js';
+import { issueGrant, userAccessClaims } from '../tokens/index.js';
 import { decideExchange, ExchangeRefused, type ExchangeDecision } from '../token-exchange/index.js';
 import { noteTokenProof } from '../sender-constraints/index.js';
 import type { ClientRecord } from '../../primitives/records.js';
@@ -64,6 +64,14 @@ export const tokenExchangeGrant = grantHandler({
       });
       return { refreshToken: issued?.refreshToken ?? null, grantId };
     });
+    // RFC 8693 §2.1: the user's roles for the new audience, never beyond the subject token's.
+    const access = await userAccessClaims(
+      store,
+      accessTokens,
+      decision.subject,
+      decision.audience,
+      decision.subjectAccess,
+    );
     const access_token = accessTokens.mint({
       subject: decision.subject,
       clientId: client.id,
@@ -76,6 +84,7 @@ export const tokenExchangeGrant = grantHandler({
       notAfter: decision.notAfter,
       // RFC 9449 §5: a request with a DPoP proof gets a token bound to its key.
       ...(proof === undefined ? {} : { dpopJkt: proof.jkt }),
+      access,
     });
     return {
       access_token,

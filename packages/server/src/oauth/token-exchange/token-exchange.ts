@@ -61,6 +61,8 @@ export interface ExchangeDecision {
    * policy): of a new grant of the client whose parent is `grantId`.
    */
   readonly refreshToken: boolean;
+  /** The subject token's `roles` and `groups`: the new token carries no role or group beyond them. */
+  readonly subjectAccess: { readonly roles?: unknown; readonly groups?: unknown };
 }
 
 /** A subject or actor token, verified, as the exchange sees it. */
@@ -75,6 +77,8 @@ interface PresentedToken {
   readonly grantId: string | null;
   readonly act: ActorClaim | undefined;
   readonly mayAct: ActorClaim | undefined;
+  /** Its `roles` and `groups` claims as it carried them (RFC 9068 §2.2.3.1), unchecked. */
+  readonly access: { readonly roles?: unknown; readonly groups?: unknown };
 }
 
 /** The refusal of an exchange, with its catalog reason (RFC 8693 §2.2.2). */
@@ -167,6 +171,7 @@ export async function decideExchange(services: ExchangeServices, r: ExchangeRequ
     // is still an access token, and the refresh token travels in `refresh_token` (§2.2.1, OPTIONAL).
     issuedTokenType: withRefreshToken ? TOKEN_TYPE.accessToken : requested,
     refreshToken: withRefreshToken,
+    subjectAccess: subject.access,
   };
 }
 
@@ -191,6 +196,7 @@ async function presented(
       grantId: local.grant_id ?? null,
       act: local.act,
       mayAct: undefined,
+      access: { roles: local.roles, groups: local.groups },
     };
   }
   const foreign = await services.trustedIssuers.verify(token, now);
@@ -211,6 +217,7 @@ async function presented(
     grantId: null,
     act: actorOf(payload.act),
     mayAct: actorOf(payload.may_act),
+    access: { roles: payload['roles'], groups: payload['groups'] },
   };
 }
 

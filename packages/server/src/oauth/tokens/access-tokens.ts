@@ -1,6 +1,7 @@
 import type { AccessTokenClaims, ActorClaim } from '@gatehouse/contract';
 import { jwtVerify } from 'jose';
 import type { KeyRing } from '../keys/index.js';
+import type { AccessClaims } from '../../access/index.js';
 import { signEs256Jwt } from './jwt.js';
 import { digestOf } from '../../primitives/secrets.js';
 import { newId } from '../../primitives/ids.js';
@@ -29,6 +30,8 @@ interface MintRequest {
   readonly notAfter?: number;
   /** RFC 9449 §6.1: the thumbprint of the DPoP key the token is bound to (`cnf.jkt`). */
   readonly dpopJkt?: string;
+  /** RFC 9068 §2.2.3.1: the user's `roles` and `groups` for this audience (or their overflow marker). */
+  readonly access?: AccessClaims;
 }
 
 /**
@@ -66,7 +69,12 @@ export class AccessTokens {
     return this.#audience;
   }
 
-  mint({ subject, clientId, scope, grantId, ttl, now, act, audience, notAfter, dpopJkt }: MintRequest): string {
+  /** The issuer identifier (RFC 8414 §2) these tokens name as `iss`. */
+  get issuer(): string {
+    return this.#issuer;
+  }
+
+  mint({ subject, clientId, scope, grantId, ttl, now, act, audience, notAfter, dpopJkt, access }: MintRequest): string {
     const claims: AccessTokenClaims = {
       iss: this.#issuer,
       sub: subject,
@@ -79,6 +87,7 @@ export class AccessTokens {
       ...(grantId === null ? {} : { grant_id: grantId }),
       ...(act === undefined ? {} : { act }),
       ...(dpopJkt === undefined ? {} : { cnf: { jkt: dpopJkt } }),
+      ...access,
     };
     // RFC 9068 §2.1: typ "at+jwt" keeps access tokens from being confused with other JWTs.
     return signEs256Jwt(

@@ -1,6 +1,7 @@
 import type { GatehouseTokenResponse } from '@gatehouse/contract';
 import type { ClientRecord, GrantExchange } from '../../primitives/records.js';
 import type { AccessTokens } from './access-tokens.js';
+import type { AccessClaims } from '../../access/index.js';
 
 /** Under its former name, for the grant handlers and operator grants that import it from here. */
 
@@ -17,6 +18,8 @@ interface TokenResponseRequest {
   readonly exchange?: GrantExchange | null | undefined;
   /** A token exchange's grant: the access token never outlives the exchanged subject token. */
   readonly notAfter?: number | undefined;
+  /** The user's `roles` and `groups` for the token's audience (RFC 9068 §2.2.3.1). */
+  readonly access?: AccessClaims | undefined;
 }
 
 /**
@@ -36,6 +39,7 @@ export function tokenResponse(accessTokens: AccessTokens, r: TokenResponseReques
     ...(r.dpopJkt === undefined ? {} : { dpopJkt: r.dpopJkt }),
     ...(r.exchange == null ? {} : { act: r.exchange.act, audience: r.exchange.audience }),
     ...(r.notAfter === undefined ? {} : { notAfter: r.notAfter }),
+    ...(r.access === undefined ? {} : { access: r.access }),
   });
   return {
     access_token,

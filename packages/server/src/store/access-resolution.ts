@@ -1,0 +1,47 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+/** What a user holds: the names of its groups (with their ancestors) and of its roles. */
+export interface HeldAccess {
+  readonly groups: readonly string[];
+  readonly roles: readonly string[];
+}
+
+/** How a user's groups and roles are resolved for a token. */
+export interface AccessResolutionRepository {
+  /**
+   * The user's groups (those it is a member of, and their ancestors) and its roles: assigned to it
+   * or to one of those groups, server-wide or of the API `audience` (none of any API when null).
+   * One statement, so one snapshot: a change committed before it started is seen whole.
+   */
+  heldAccess(subject: string, audience: string | null): Promise<HeldAccess>;
+}
+
+export function createAccessResolutionRepository(db: Kysely<Database>): AccessResolutionRepository {
+  return {
+    async heldAccess(subject, audience) {
+      // UNION (not UNION ALL) in the recursion: a group reached twice is walked once. An API role's
+      // audience is never '', so a null audience matches none.
+      const { rows } = await sql<{ kind: 'group' | 'role'; name: string }>`
+        with recursive member_groups(id) as (
+          select group_id from group_members where subject = ${subject}
+          union
+          select g.parent_id from access_groups g join member_groups m on g.id = m.id
+          where g.parent_id is not null
+        )
+        select 'group' as kind, g.name as name from access_groups g
+          where g.id in (select id from member_groups)
+        union
+        select 'role' as kind, r.name as name from access_roles r
+          join role_assignments a on a.role_id = r.id
+          where ((a.principal_kind = 'user' and a.principal_id = ${subject})
+              or (a.principal_kind = 'group' and a.principal_id in (select id from member_groups)))
+            and (r.scope_kind = 'server' or (r.scope_kind = 'api' and r.scope_id = ${audience ?? ''}))
+        order by kind, name`.execute(db);
+      const groups: string[] = [];
+      const roles: string[] = [];
+      for (const row of rows) (row.kind === 'group' ? groups : roles).push(row.name);
+      return { groups, roles };
+    },
+  };
+}
