@@ -6,6 +6,8 @@ import { AUDIT, auditCommand } from './audit.js';
 import { CLIENT_COMMANDS, clientsCommand } from './clients.js';
 import { asksForHelp, helpOf, summaryOf, unknownCommand, UsageError, type CommandDeclaration } from './declaration.js';
 import { GRANT_COMMANDS, grantsCommand } from './grants.js';
+import { GROUP_COMMANDS, groupsCommand } from './groups.js';
+import { ROLE_COMMANDS, rolesCommand } from './roles.js';
 import { KEY_COMMANDS, keysCommand } from './keys.js';
 import { MAIL_COMMANDS, mailCommand } from './mail.js';
 import { MIGRATE, migrateCommand } from './migrate.js';
@@ -39,6 +41,8 @@ const COMMANDS: Readonly<Record<string, { readonly run: Command; readonly declar
     clients: { run: clientsCommand, declared: CLIENT_COMMANDS },
     grants: { run: grantsCommand, declared: GRANT_COMMANDS },
     users: { run: usersCommand, declared: USER_COMMANDS },
+    groups: { run: groupsCommand, declared: GROUP_COMMANDS },
+    roles: { run: rolesCommand, declared: ROLE_COMMANDS },
     keys: { run: keysCommand, declared: KEY_COMMANDS },
     audit: { run: auditCommand, declared: [AUDIT] },
     'registration-tokens': { run: registrationTokensCommand, declared: REGISTRATION_TOKEN_COMMANDS },
@@ -94,7 +98,12 @@ function declarationWithin(
   args: readonly string[],
 ): CommandDeclaration | undefined {
   const one = declared.length === 1 && declared[0]?.name === name ? declared[0] : undefined;
-  return one ?? declared.find((d) => d.name === `${name} ${args[0]}`);
+  // A subcommand of two words (`groups members add`) first, then of one.
+  return (
+    one ??
+    declared.find((d) => d.name === `${name} ${args[0]} ${args[1]}`) ??
+    declared.find((d) => d.name === `${name} ${args[0]}`)
+  );
 }
 
 /**
