@@ -76,6 +76,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'store',
     'audit',
     'users',
+    'access',
     'factors',
     'http',
     'oauth',

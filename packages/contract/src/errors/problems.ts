@@ -15,6 +15,7 @@ export type ProblemCode =
   | 'payload_too_large'
   | 'invalid_token'
   | 'insufficient_scope'
+  | 'insufficient_role'
   | 'invalid_dpop_proof'
   | 'use_dpop_nonce'
   | 'owner_required'
@@ -154,6 +155,17 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     summary:
       "The access token is valid but lacks the scope this operation needs; the detail reads: This operation needs the scope '<scope>'. (or '<scope>' or '<scope>'. when several alternatives suffice).",
     clientAction: 'Obtain a token with the scope named in the WWW-Authenticate header.',
+  }),
+  insufficient_role: problem({
+    code: 'insufficient_role',
+    status: 403,
+    slug: 'insufficient-role',
+    title: 'Insufficient role',
+    transient: false,
+    summary:
+      "The access token is valid but its holder lacks a role this operation needs (RFC 9068 §2.2.3.1 `roles`, as the operation declares in `x-required-roles`); the detail reads: This operation needs the role '<role>'. (or '<role>' or '<role>'. when several suffice). On the admin API: a user's token is for the audience '{issuer}/admin/v1' and its user holds admin, user-manager or auditor, as the operation allows.",
+    clientAction:
+      'Ask an operator for the role (gatehouse roles assign), then refresh the access token: roles change at the next token.',
   }),
   invalid_dpop_proof: problem({
     code: 'invalid_dpop_proof',

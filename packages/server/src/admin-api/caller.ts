@@ -1,38 +1,93 @@
-import { bearerChallenge, BearerChallenge } from '@gatehouse/contract';
+import { bearerChallenge, BearerChallenge, ProblemError } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
+import { ADMIN_API_PATH, isAdminRole, type AdminRole } from '../access/index.js';
 import type { Actor } from '../audit/audit.js';
 import type { ServerContext } from '../context.js';
 import type { AccessTokenClaims } from '../oauth/tokens/index.js';
 import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients/index.js';
+import { adminDefinition } from './definition.js';
+import { REQUIRED_ROLES } from './admin-roles.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The admin client calling the admin API: the actor its changes are audited with. */
+    /** Who calls the admin API: the actor its changes are audited with. */
     adminActor: Actor;
   }
 }
 
 /**
- * The admin API's caller must be an admin client, presenting a token of its own from the
- * client_credentials grant (RFC 6749 §4.4: no grant, no user). The scope alone does not suffice:
- * a client registered before admin clients existed may hold the scope name in its registration.
+ * The admin roles the caller of the admin API holds, from its access token:
+ * - a token of an admin client (`clients add --admin`) from the client_credentials grant (RFC 6749
+ *   §4.4: no grant, no user) holds `admin`, or only the server-wide admin roles assigned to that client
+ *   when it has some (`roles assign user-manager --server-wide --client ID`): a narrower admin client;
+ * - a user's token (from a grant) holds the server-wide admin roles its user holds now, directly or
+ *   through a group, when the token is for the admin API (RFC 8707 `aud` `{issuer}/admin/v1`); a
+ *   user's token for any other audience holds none.
+ * Anything else holds none. The scope alone never suffices: a client registered before admin clients
+ * existed may hold the scope name in its registration.
  */
-export function adminCaller({ store }: Pick<ServerContext, 'store'>) {
+export async function adminRolesOf(
+  claims: AccessTokenClaims,
+  { store, issuer }: Pick<ServerContext, 'store' | 'issuer'>,
+): Promise<readonly AdminRole[]> {
+  if (claims.grant_id === undefined) {
+    const client = await store.findClient(claims.client_id);
+    if (client?.admin !== true) return [];
+    const narrowed = (await store.serverRolesOfClient(client.id)).filter(isAdminRole);
+    return narrowed.length > 0 ? narrowed : ['admin'];
+  }
+  const audiences: readonly string[] = typeof claims.aud === 'string' ? [claims.aud] : claims.aud;
+  if (!audiences.includes(`${issuer}${ADMIN_API_PATH}`)) return [];
+  return (await store.heldAccess(claims.sub, null)).roles.filter(isAdminRole);
+}
+
+/** The actor of a caller's changes: the admin client's id, or for a user's token `user:SUB client:ID`. */
+function actorOf(claims: AccessTokenClaims): Actor {
+  return { id: claims.grant_id === undefined ? claims.client_id : `user:${claims.sub} client:${claims.client_id}` };
+}
+
+/**
+ * The check of every admin operation, after the bearer token and its scope: the caller holds one of
+ * the roles the document declares on the operation (`x-required-roles`, admin-roles.ts), else 403.
+ */
+export function adminCaller(context: Pick<ServerContext, 'store' | 'issuer'>) {
+  const required = requiredRolesByRoute(context.issuer);
   return async (claims: AccessTokenClaims, request: FastifyRequest): Promise<void> => {
-    const client = claims.grant_id === undefined ? await store.findClient(claims.client_id) : undefined;
-    if (client?.admin !== true)
+    const held = await adminRolesOf(claims, context);
+    if (held.length === 0)
       throw new BearerChallenge(
         'insufficient_scope',
         'Only an access token of an admin client (gatehouse clients add --admin), from the ' +
-          'client_credentials grant, may call the admin API.',
+          'client_credentials grant, or a token for the admin API of a user holding an admin role, may call the admin API.',
         bearerChallenge({ realm: 'gatehouse' }, { error: 'insufficient_scope', scope: ADMIN_READ_SCOPE }),
       );
-    request.adminActor = { id: client.id };
+    const allowed = required.get(`${request.method} ${request.routeOptions.url ?? ''}`) ?? ['admin'];
+    if (!held.some((role) => allowed.includes(role)))
+      throw new ProblemError(
+        'insufficient_role',
+        `This operation needs the role ${allowed.map((role) => `'${role}'`).join(' or ')}.`,
+      );
+    request.adminActor = actorOf(claims);
   };
 }
 
+/** `METHOD /admin/v1/path/:param` → the roles the document declares on that operation. */
+function requiredRolesByRoute(issuer: string): ReadonlyMap<string, readonly string[]> {
+  const routes = new Map<string, readonly string[]>();
+  for (const [path, item] of Object.entries(adminDefinition(issuer).document.paths))
+    for (const [method, operation] of Object.entries(item as Record<string, Record<string, unknown>>)) {
+      const roles = method === 'parameters' ? undefined : operation[REQUIRED_ROLES];
+      if (Array.isArray(roles))
+        routes.set(
+          `${method.toUpperCase()} ${ADMIN_API_PATH}${path.replace(/\{([^}]+)\}/g, ':$1')}`,
+          roles as string[],
+        );
+    }
+  return routes;
+}
+
 /** The route configs of the admin API's reads and writes (json-api/serve-json-api.ts reads them). */
-export function adminAccess(context: Pick<ServerContext, 'store'>) {
+export function adminAccess(context: Pick<ServerContext, 'store' | 'issuer'>) {
   const authorize = adminCaller(context);
   return {
     read: { scope: [ADMIN_READ_SCOPE, ADMIN_SCOPE], authorize },

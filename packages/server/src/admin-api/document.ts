@@ -7,6 +7,7 @@ import { PROBLEMS } from '@gatehouse/contract';
 import { problemResponse, SECURITY_SCHEME, SUCCESS_HEADERS } from '../json-api/document-parts.js';
 import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients/index.js';
 import { ADMIN_SCHEMAS } from './document-schemas.js';
+import { REQUIRED_ROLES, rolesAllowed } from './admin-roles.js';
 
 type Json = Record<string, unknown>;
 
@@ -81,6 +82,10 @@ function operation(op: Operation): Json {
 /** The catalog's problem response, naming the admin API's own 422 and 409 causes too. */
 function adminProblem(status: number): Json {
   const response = problemResponse(status);
+  if (status === 403)
+    response['description'] = [PROBLEMS.insufficient_scope, PROBLEMS.insufficient_role]
+      .map((p) => `${p.title} (/problems/${p.slug})`)
+      .join('; ');
   if (status === 422)
     response['description'] = [PROBLEMS.invalid_field_value, PROBLEMS.invalid_operator_input]
       .map((p) => `${p.title} (/problems/${p.slug})`)
@@ -359,6 +364,23 @@ const PATHS: Readonly<Record<string, Json>> = {
   },
 };
 
+/** Every operation with the admin roles that may call it (`x-required-roles`, admin-roles.ts). */
+function withRequiredRoles(paths: Readonly<Record<string, Json>>): Json {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item).map(([key, value]) =>
+          // Path-level `parameters` is no operation.
+          key === 'parameters'
+            ? [key, value]
+            : [key, { ...(value as Json), [REQUIRED_ROLES]: rolesAllowed(path, key) }],
+        ),
+      ),
+    ]),
+  );
+}
+
 /** The admin API's document for a server whose issuer is `issuer`. */
 export function adminDocument(issuer: string): Json {
   const scopes = {
@@ -373,17 +395,26 @@ export function adminDocument(issuer: string): Json {
       description:
         'Clients, users, upstream providers, grants, signing keys, the audit trail and the REST records of this Gatehouse server. ' +
         'Callers present an access token of an admin client (made with `gatehouse clients add --admin`) ' +
-        'from the client_credentials grant.',
+        "from the client_credentials grant, or a user's access token for the audience " +
+        `${issuer}/admin/v1 (RFC 8707 resource) obtained through an admin client, whose user holds a server-wide ` +
+        'admin role. Each operation names the roles that may call it in x-required-roles: admin (everything), ' +
+        'user-manager (users and their grants), auditor (every read). An admin client acts as admin unless ' +
+        'it was assigned narrower admin roles (gatehouse roles assign … --server-wide --client ID).',
     },
     servers: [{ url: `${issuer}/admin/v1`, description: 'This Gatehouse server' }],
-    paths: PATHS,
+    paths: withRequiredRoles(PATHS),
     components: {
       schemas: ADMIN_SCHEMAS,
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: 'oauth2',
-          description: 'RFC 6750 bearer access tokens of an admin client, from RFC 6749 §4.4 client credentials.',
-          flows: { clientCredentials: { tokenUrl: `${issuer}/token`, scopes } },
+          description:
+            'RFC 6750 bearer access tokens of an admin client, from RFC 6749 §4.4 client credentials, or of an ' +
+            "operator signed in through an admin client's authorization code flow.",
+          flows: {
+            clientCredentials: { tokenUrl: `${issuer}/token`, scopes },
+            authorizationCode: { authorizationUrl: `${issuer}/authorize`, tokenUrl: `${issuer}/token`, scopes },
+          },
         },
       },
     },

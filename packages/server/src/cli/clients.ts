@@ -24,7 +24,9 @@ const ADD = {
     ...CLIENT_SETTING_OPTIONS,
     admin: {
       type: 'boolean',
-      help: 'an admin client: client_credentials only, scope gatehouse:admin (and :read), for /admin/v1',
+      help:
+        'an admin client, scope gatehouse:admin (and :read), for /admin/v1: client_credentials only (acts as the ' +
+        'admin role), or with --public / --grant-types authorization_code for operators signing in (their admin roles)',
     },
   },
 } as const satisfies CommandDeclaration;

@@ -73,8 +73,9 @@ export interface ClientRegistration {
   /** RFC 9449 §5.2 `dpop_bound_access_tokens`: every token request must carry a DPoP proof. */
   readonly dpopBoundAccessTokens?: boolean;
   /**
-   * An admin client (`gatehouse clients add --admin`): confidential, client_credentials only, and the
-   * only kind of client that may hold the ADMIN_SCOPES. No other path sets it.
+   * An admin client (`gatehouse clients add --admin`): confidential with client_credentials alone, or
+   * an operators' sign-in client (authorization_code); the only kind of client that may hold the
+   * ADMIN_SCOPES. No other path sets it.
    */
   readonly admin?: boolean;
   /** Token exchange (RFC 8693) policy: audiences it may ask for besides this server's own. */
@@ -150,7 +151,9 @@ export function clientFromRegistration(
   const grantTypes = (
     r.grantTypes ??
     (r.admin
-      ? ['client_credentials']
+      ? r.public
+        ? ['authorization_code', 'refresh_token']
+        : ['client_credentials']
       : r.public
         ? ['authorization_code', 'refresh_token']
         : ['authorization_code', 'refresh_token', 'client_credentials'])
@@ -251,8 +254,11 @@ function exchangeAudiences(what: string, values: readonly string[] | undefined):
 
 /**
  * The admin scopes belong to admin clients only, whoever registers the client (CLI, admin API,
- * dynamic registration); an admin client is confidential and uses only client_credentials
- * (RFC 6749 §4.4), so that its tokens always name the client itself and no user.
+ * dynamic registration). An admin client is either a confidential client of client_credentials alone
+ * (RFC 6749 §4.4), whose tokens name the client itself, or a sign-in client for operators (the
+ * console): authorization_code with PKCE (and refresh_token), public or confidential, whose tokens
+ * name a user and reach the admin API only for its audience and with the user's admin roles
+ * (admin-api/caller.ts).
  */
 function checkAdminRules(r: ClientRegistration, grantTypes: readonly string[], scope: readonly string[]): void {
   if (!r.admin) {
@@ -263,9 +269,15 @@ function checkAdminRules(r: ClientRegistration, grantTypes: readonly string[], s
       );
     return;
   }
-  if (r.public) throw new OperatorInputError('an admin client is confidential: it cannot be --public');
-  if (grantTypes.length !== 1 || grantTypes[0] !== 'client_credentials')
-    throw new OperatorInputError('an admin client uses only the client_credentials grant');
+  const clientCredentials = grantTypes.length === 1 && grantTypes[0] === 'client_credentials';
+  const signIn =
+    grantTypes.includes('authorization_code') &&
+    grantTypes.every((g) => g === 'authorization_code' || g === 'refresh_token');
+  if (!clientCredentials && !signIn)
+    throw new OperatorInputError(
+      'an admin client uses the client_credentials grant alone, or authorization_code (and refresh_token) for operators signing in',
+    );
+  if (r.public && !signIn) throw new OperatorInputError('an admin client is confidential: it cannot be --public');
 }
 
 /** A `grant_type` of the registry's vocabulary (primitives/grant-types.ts, implemented by oauth/grants/). */
