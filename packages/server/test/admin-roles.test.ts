@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { decodeJwt } from 'jose';
 import { addGroupMember, assignRole, createGroup } from '../src/access/index.js';
 import { CLI_ACTOR } from '../src/audit/audit.js';
 import { api } from './_api.js';
@@ -135,6 +136,41 @@ for (const dialect of DIALECTS)
         (change.body as { detail: string }).detail,
         "This operation needs the role 'admin' or 'user-manager'.",
       );
+    });
+
+    it('an admin manages groups and roles through /groups and /roles, as the document says; an auditor only reads them', async () => {
+      const ops = await server.addClient({ id: 'ops2', admin: true, scope: ADMIN_SCOPES });
+      const admin = api(server, await clientToken(ops));
+      const made = await admin.post('/admin/v1/groups', { name: 'support' });
+      assert.equal(made.status, 201);
+      assert.equal(made.headers.get('location'), '/admin/v1/groups/support');
+      assert.equal((await admin.post('/admin/v1/groups', { name: 'tier-2', parent: 'support' })).status, 201);
+      assert.equal((await admin.post('/admin/v1/groups', { name: 'support' })).status, 409);
+      assert.equal((await admin.post('/admin/v1/groups', {})).status, 400);
+      assert.equal((await admin.put('/admin/v1/groups/tier-2/members/bob')).status, 204);
+      assert.deepEqual((await admin.get('/admin/v1/groups/tier-2/members')).body, {
+        group: 'tier-2',
+        members: ['bob'],
+      });
+      assert.equal((await admin.post('/admin/v1/roles', { name: 'agent', api: '/v2' })).status, 201);
+      assert.equal((await admin.post('/admin/v1/roles/agent/assign?api=%2Fv2', { group: 'support' })).status, 204);
+      assert.deepEqual((await admin.get('/admin/v1/roles/agent/holders?api=%2Fv2')).body, {
+        role: 'agent',
+        api: '/v2',
+        holders: ['group:support'],
+      });
+      const bobToken = decodeJwt((await server.issueGrant(await server.addClient({ id: 'app6' }), 'bob')).access_token);
+      assert.deepEqual(bobToken['roles'], ['agent']);
+      assert.deepEqual(bobToken['groups'], ['support', 'tier-2']);
+      assert.equal((await admin.post('/admin/v1/roles/agent/assign', { group: 'support' })).status, 404);
+      assert.equal((await admin.post('/admin/v1/roles/agent/unassign?api=%2Fv2', { group: 'support' })).status, 204);
+      assert.equal((await admin.delete('/admin/v1/groups/support')).status, 409);
+      assert.equal((await admin.delete('/admin/v1/groups/tier-2/members/bob')).status, 204);
+      assert.equal((await admin.delete('/admin/v1/roles/admin')).status, 422);
+      const nina = api(server, await userToken('nina', ADMIN_AUDIENCE));
+      assert.equal((await nina.get('/admin/v1/roles')).status, 200);
+      assert.equal((await nina.post('/admin/v1/groups', { name: 'nope' })).status, 403);
+      assert.equal((await admin.delete('/admin/v1/roles/agent?api=%2Fv2')).status, 204);
     });
 
     it("a user's token for another audience, or of a user with no admin role, is refused (403 insufficient_scope)", async () => {

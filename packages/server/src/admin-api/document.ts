@@ -7,6 +7,8 @@ import { PROBLEMS } from '@gatehouse/contract';
 import { problemResponse, SECURITY_SCHEME, SUCCESS_HEADERS } from '../json-api/document-parts.js';
 import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients/index.js';
 import { ADMIN_SCHEMAS } from './document-schemas.js';
+import { accessPaths } from './access-document.js';
+import { ACCESS_SCHEMAS } from './access-schemas.js';
 import { REQUIRED_ROLES, rolesAllowed } from './admin-roles.js';
 
 type Json = Record<string, unknown>;
@@ -19,11 +21,14 @@ export const ADMIN_BODIES = {
   replaceUserClaims: 'UserClaims',
   setUserPassword: 'UserPassword',
   putUpstream: 'UpstreamPut',
+  createGroup: 'GroupCreate',
+  createRole: 'RoleCreate',
+  roleHolder: 'RoleHolder',
 } as const;
 
 export type AdminBodyOperation = keyof typeof ADMIN_BODIES;
 
-interface Operation {
+export interface Operation {
   readonly id: string;
   readonly summary: string;
   /** Writes need gatehouse:admin; reads take gatehouse:admin:read as well. */
@@ -402,9 +407,9 @@ export function adminDocument(issuer: string): Json {
         'it was assigned narrower admin roles (gatehouse roles assign … --server-wide --client ID).',
     },
     servers: [{ url: `${issuer}/admin/v1`, description: 'This Gatehouse server' }],
-    paths: withRequiredRoles(PATHS),
+    paths: withRequiredRoles({ ...PATHS, ...accessPaths({ operation, query, pathParameter }) }),
     components: {
-      schemas: ADMIN_SCHEMAS,
+      schemas: { ...ADMIN_SCHEMAS, ...ACCESS_SCHEMAS },
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: 'oauth2',

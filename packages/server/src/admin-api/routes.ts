@@ -4,6 +4,7 @@ import { serveJsonApi } from '../json-api/serve-json-api.js';
 import type { Actor } from '../audit/audit.js';
 import type { ServerContext } from '../context.js';
 import { allowOnly } from '../http/method-not-allowed.js';
+import { accessRoutes } from './access-routes.js';
 import { auditRoutes } from './audit-routes.js';
 import { adminAccess } from './caller.js';
 import { clientRoutes } from './client-routes.js';
@@ -50,6 +51,7 @@ export async function adminRoutes(
   grantRoutes(app, context, access);
   keyRoutes(app, context, access);
   auditRoutes(app, context, access);
+  accessRoutes(app, context, admin, access);
   recordRoutes(app, context, new Set(collections), access);
   // Any other method on a declared path is 405 with Allow (RFC 9110 §15.5.6), as the document says.
   for (const [path, item] of Object.entries(admin.document.paths)) {
