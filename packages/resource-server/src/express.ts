@@ -3,6 +3,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ProblemError } from '@gatehouse/contract';
 import { createResourceServer, type ResourceServer, type ResourceServerOptions } from './resource-server.js';
 import type { ProblemResponse } from './problems.js';
+import type { Requirement } from './requirements.js';
+import type { AccessTokenClaims } from './access-tokens.js';
 
 export interface ExpressOptions extends ResourceServerOptions {
   /** The largest request body read, in bytes (default 1 MiB); larger is 413 payload-too-large. */
@@ -39,11 +41,40 @@ export function gatehouseExpress(options: ExpressOptions): RequestHandler {
       if (verdict.headers !== undefined) res.set(verdict.headers);
       req.body = verdict.body;
       res.locals['gatehouse'] = { token: verdict.token, operation: verdict.operation };
+      kits.set(req, { kit, path });
       next();
     })().catch((error: unknown) => {
       if (error instanceof ProblemError) send(res, kit.problem(error, path));
       else next(error);
     });
+  };
+}
+
+/** The kit that checked a request, for the requirements of its route. */
+const kits = new WeakMap<Request, { readonly kit: ResourceServer; readonly path: string }>();
+
+/**
+ * Route middleware, after `gatehouseExpress`: the token's user must hold one of `roles` (RFC 9068
+ * §2.2.3.1 `roles`, for this API's audience), else 403 insufficient_role (401 without a token).
+ */
+export function requireRole(...roles: readonly string[]): RequestHandler {
+  return requirement({ roles });
+}
+
+/** Route middleware, after `gatehouseExpress`: the token has one of `scopes`, else 403 insufficient_scope. */
+export function requireScope(...scopes: readonly string[]): RequestHandler {
+  return requirement({ scopes });
+}
+
+function requirement(required: Requirement): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const checked = kits.get(req);
+    if (checked === undefined)
+      return next(new Error('requireRole and requireScope run after the gatehouseExpress middleware'));
+    const token = (res.locals['gatehouse'] as { token?: AccessTokenClaims } | undefined)?.token;
+    const refused = checked.kit.refusal(token, required, checked.path);
+    if (refused === undefined) return next();
+    send(res, refused);
   };
 }
 

@@ -13,6 +13,7 @@ import { AuthorizationServerUnavailable, discoverMetadata, memoize } from './dis
 import { grantCheck, type GrantCheck, type IntrospectionOptions } from './introspection.js';
 import { loadDocument, operationFinder, type Operation, type OperationFinder } from './operations.js';
 import { problemResponse, type ProblemResponse } from './problems.js';
+import { requirementRefusal, type Requirement } from './requirements.js';
 
 export interface ResourceServerOptions {
   /** The Gatehouse issuer, e.g. `https://auth.example.com`; its metadata names the keys. */
@@ -106,6 +107,15 @@ export interface ResourceServer {
   checkNow(request: ApiRequest): Verdict | Promise<Verdict>;
   /** The response for a catalog problem met outside `check` (an adapter's body limit, say). */
   problem(error: ProblemError, instance: string): ProblemResponse;
+  /**
+   * The problem answered when `token` lacks the route's `requirement` (`requireRole`,
+   * `requireScope`), or undefined when it holds one of its roles or scopes.
+   */
+  refusal(
+    token: AccessTokenClaims | undefined,
+    requirement: Requirement,
+    instance: string,
+  ): ProblemResponse | undefined;
   /** Whether an admitting verdict may carry `headers` (DPoP nonces required): adapters skip the look otherwise. */
   readonly admitsWithHeaders: boolean;
 }
@@ -226,6 +236,10 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
   return {
     document,
     problem: (error, instance) => problemResponse(error, instance, problemBase),
+    refusal(token, requirement, instance) {
+      const refused = requirementRefusal(token, requirement, options.realm ?? 'api');
+      return refused && problemResponse(refused, instance, problemBase);
+    },
     check: async (request) => checkNow(request),
     checkNow,
     admitsWithHeaders: nonces !== undefined,
