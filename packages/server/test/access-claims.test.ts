@@ -163,5 +163,47 @@ for (const dialect of DIALECTS)
       for (const role of claims['roles']) assert.ok(subjectRoles.includes(role));
     });
 
+    it('the roles and groups scopes release the claims in the ID token and at userinfo; without them, neither has them', async () => {
+      const oidc = await server.addClient({ id: 'oidc', scope: ['openid', 'roles', 'groups', 'profile'] });
+      const verifier = 'v'.repeat(43);
+      for (const [scope, expected] of [
+        [['openid', 'roles', 'groups'], true],
+        [['openid', 'profile'], false],
+      ] as const) {
+        const redirectUri = 'https://app.example/callback';
+        const code = await server.createCode(oidc, { verifier, redirectUri, username: 'alice', scope });
+        const tokens = await assertOkJson(
+          await server.post(
+            '/token',
+            { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri },
+            { as: oidc },
+          ),
+        );
+        const idToken = decodeJwt(String(tokens['id_token']));
+        const answer = await fetch(`${server.url}/userinfo`, {
+          headers: { authorization: `Bearer ${String(tokens['access_token'])}` },
+        });
+        assert.equal(answer.status, 200);
+        const userinfo = (await answer.json()) as Record<string, unknown>;
+        if (expected) {
+          // The ID token's roles: server-wide, and those of the client's own API (none here).
+          assert.deepEqual(idToken['roles'], ['staff']);
+          assert.deepEqual(idToken['groups'], ['company', 'engineering']);
+          // Userinfo: the roles of its token's audience (this server: the REST API's) and server-wide.
+          assert.deepEqual(userinfo['roles'], ['contacts-reader', 'contacts-writer', 'staff']);
+          assert.deepEqual(userinfo['groups'], ['company', 'engineering']);
+        } else {
+          assert.equal(idToken['roles'], undefined);
+          assert.equal(userinfo['groups'], undefined);
+        }
+      }
+      const discovery = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as Record<
+        string,
+        unknown
+      >;
+      assert.ok((discovery['scopes_supported'] as string[]).includes('roles'));
+      assert.ok((discovery['claims_supported'] as string[]).includes('groups'));
+    });
+
     const audit = () => server.context.audit;
   });

@@ -58,8 +58,11 @@ function authorizationServerMetadata(
   };
 }
 
-/** The scopes whose meaning OpenID Connect defines (OIDC Core §5.4, §11); the REST API adds its own per client. */
-export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'];
+/**
+ * The scopes whose meaning OpenID Connect defines (OIDC Core §5.4, §11), and `roles` and `groups`,
+ * which release those claims (RFC 9068 §2.2.3.1); the REST API adds its own per client.
+ */
+export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access', 'roles', 'groups'];
 
 /**
  * The OpenID Provider Metadata (OIDC Discovery 1.0 §3): the RFC 8414 document, the same endpoint
@@ -89,6 +92,9 @@ function openIdProviderMetadata(
       'amr',
       'acr',
       ...new Set(Object.values(SCOPE_CLAIMS).flat()),
+      // RFC 9068 §2.2.3.1, released by the `roles` and `groups` scopes (oauth/tokens/access-claims.ts).
+      'roles',
+      'groups',
     ],
     claim_types_supported: ['normal'],
     // OIDC Core §3.1.2.1 acr_values: `mfa` asks for a second factor (step-up); primitives/acr.ts.

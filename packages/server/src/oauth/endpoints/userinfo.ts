@@ -14,7 +14,7 @@ import { publicRequestReader } from '../../http/bearer-request.js';
 import { releasedClaims } from '../../users/claims.js';
 import { ForeignAccessToken, localTokenSteps } from '../tokens/index.js';
 import type { AccessTokenClaims } from '../tokens/index.js';
-import { OPENID_SCOPE } from '../tokens/index.js';
+import { OPENID_SCOPE, releasedAccessClaims } from '../tokens/index.js';
 import type { OAuthServices } from '../services.js';
 import { oauthEndpoint } from './endpoint.js';
 
@@ -55,7 +55,15 @@ export const userinfoEndpoint = oauthEndpoint({
     // migration 0015 named the username).
     const user = await services.store.findUserBySubject(claims.sub);
     if (!user) return challenge(reply, services.issuer, 'userinfo_token_invalid');
-    return reply.header('cache-control', 'no-store').send(releasedClaims(user, claims.scope.split(' ')));
+    const scope = claims.scope.split(' ');
+    // The whole lists (the overflow marker of a long access token points here), for the token's audience.
+    const access = await releasedAccessClaims(services.store, services.accessTokens, {
+      subject: user.subject,
+      audience: services.issuer,
+      scope,
+      bound: false,
+    });
+    return reply.header('cache-control', 'no-store').send({ ...releasedClaims(user, scope), ...access });
   },
 });
 

@@ -46,6 +46,6 @@ export const refreshTokenGrant = grantHandler({
     });
     const { authTime, amr } = outcome.signIn ?? { authTime: null, amr: null };
     const c = { client, grant, scope: outcome.scope, authTime, amr, now };
-    return withRefreshIdToken({ store, idTokens }, response, c);
+    return withRefreshIdToken({ store, idTokens, accessTokens }, response, c);
   },
 });

@@ -20,3 +20,27 @@ export async function userAccessClaims(
   const held = await store.heldAccess(subject, apiOfAudience(audience, issuer));
   return accessClaims(cap === undefined ? held : cappedBy(held, cap), `${issuer}/userinfo`);
 }
+
+/** The scopes that ask for the user's roles and groups in the ID token and at userinfo. */
+export const ROLES_SCOPE = 'roles';
+export const GROUPS_SCOPE = 'groups';
+
+/**
+ * The `roles` and `groups` an ID token or userinfo releases for `scope` (OIDC Core §5.4: a scope
+ * asks for claims): `roles` with the `roles` scope, `groups` with the `groups` scope, none without.
+ * The roles are the server-wide ones and those of the API `audience` (userinfo: its token's; an ID
+ * token: the client's own, when it is a resource server). `bound`: the ID token keeps the size rule
+ * of access tokens; userinfo, where the overflow marker points, answers the whole lists.
+ */
+export async function releasedAccessClaims(
+  store: Repository,
+  accessTokens: AccessTokens,
+  r: { subject: string; audience: string; scope: readonly string[]; bound: boolean },
+): Promise<AccessClaims> {
+  const [roles, groups] = [r.scope.includes(ROLES_SCOPE), r.scope.includes(GROUPS_SCOPE)];
+  if (!roles && !groups) return {};
+  const held = await store.heldAccess(r.subject, apiOfAudience(r.audience, accessTokens.issuer));
+  const asked = { roles: roles ? held.roles : [], groups: groups ? held.groups : [] };
+  if (r.bound) return accessClaims(asked, `${accessTokens.issuer}/userinfo`);
+  return { ...(roles ? { roles: asked.roles } : {}), ...(groups ? { groups: asked.groups } : {}) };
+}

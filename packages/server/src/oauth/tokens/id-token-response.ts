@@ -2,6 +2,7 @@ import type { GatehouseTokenResponse } from '@gatehouse/contract';
 import type { ClientRecord, GrantRecord } from '../../primitives/records.js';
 import { OPENID_SCOPE } from './id-tokens.js';
 import type { TokenServices } from '../services.js';
+import { releasedAccessClaims } from './access-claims.js';
 
 interface IdTokenContext {
   readonly client: ClientRecord;
@@ -23,13 +24,19 @@ interface IdTokenContext {
  * no user, from before migration 0015) has no ID token.
  */
 export async function withIdToken(
-  { store, idTokens }: Pick<TokenServices, 'store' | 'idTokens'>,
+  { store, idTokens, accessTokens }: Pick<TokenServices, 'store' | 'idTokens' | 'accessTokens'>,
   response: GatehouseTokenResponse,
   c: IdTokenContext,
 ): Promise<GatehouseTokenResponse> {
   if (!c.scope.includes(OPENID_SCOPE)) return response;
   const user = await store.findUserBySubject(c.grant.subject);
   if (!user) return response;
+  const access = await releasedAccessClaims(store, accessTokens, {
+    subject: user.subject,
+    audience: c.client.id,
+    scope: c.scope,
+    bound: true,
+  });
   const id_token = await idTokens.mint({
     client: c.client,
     user,
@@ -39,6 +46,7 @@ export async function withIdToken(
     amr: c.amr,
     nonce: c.nonce,
     now: c.now,
+    access,
   });
   return { ...response, id_token };
 }
@@ -49,7 +57,7 @@ export async function withIdToken(
  * has no nonce.
  */
 export function withRefreshIdToken(
-  services: Pick<TokenServices, 'store' | 'idTokens'>,
+  services: Pick<TokenServices, 'store' | 'idTokens' | 'accessTokens'>,
   response: GatehouseTokenResponse,
   c: Omit<IdTokenContext, 'nonce'>,
 ): GatehouseTokenResponse | Promise<GatehouseTokenResponse> {

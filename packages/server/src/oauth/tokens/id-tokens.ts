@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { ClientRecord } from '../../primitives/records.js';
 import type { UserRecord } from '../../store/identity-repository.js';
 import { releasedClaims } from '../../users/claims.js';
+import type { AccessClaims } from '../../access/index.js';
 import { signEs256Jwt, signRs256Jwt } from './jwt.js';
 import type { KeyRing } from '../keys/index.js';
 
@@ -26,6 +27,8 @@ export interface IdTokenRequest {
   /** Echoed exactly (§3.1.2.1); null on refresh (§12.2) or when the request sent none. */
   readonly nonce: string | null;
   readonly now: number;
+  /** `roles` and `groups` (RFC 9068 §2.2.3.1), for a scope that asks for them. */
+  readonly access?: AccessClaims;
 }
 
 /**
@@ -49,6 +52,7 @@ export class IdTokens {
       // The scope's claims go in the ID token too: there is no access token to the userinfo
       // endpoint for a client that only signs users in (§5.4 allows either).
       ...releasedClaims(r.user, r.scope),
+      ...r.access,
       iss: this.#issuer,
       sub: r.user.subject,
       aud: r.client.id,
