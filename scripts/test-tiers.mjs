@@ -79,6 +79,9 @@ export const TABLE = {
     'webauthn.test.ts': 'unit',
     'worker-start.test.ts': 'unit',
     'admin-api.test.ts': 'server',
+    'admin-roles.test.ts': 'server',
+    'access-claims.test.ts': 'server',
+    'cli-access.test.ts': 'server',
     'account.test.ts': 'server',
     'audit-pipe.test.ts': 'server',
     'audit.test.ts': 'server',
@@ -209,6 +212,7 @@ export const TABLE = {
     'dpop.test.ts': 'server',
     'dpop-nonce.test.ts': 'server',
     'tokens.test.ts': 'server',
+    'requirements.test.ts': 'server',
     'install.test.ts': 'processes',
   },
 };
