@@ -287,9 +287,11 @@ for (const dialect of DIALECTS) {
         'contacts:read',
         'contacts:write',
         'email',
+        'groups',
         'offline_access',
         'openid',
         'profile',
+        'roles',
       ]);
     });
 
