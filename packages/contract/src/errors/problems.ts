@@ -59,7 +59,9 @@ export type ProblemCode =
   | 'federation_state_invalid'
   | 'federation_no_provider'
   | 'federation_no_account'
-  | 'federation_unlink_refused';
+  | 'federation_unlink_refused'
+  | 'organization_domain_public'
+  | 'organization_not_member';
 
 export interface ProblemEntry {
   readonly code: ProblemCode;
@@ -395,6 +397,28 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     summary:
       'Unlinking this identity provider would leave the account with no way to sign in: it has no password and no other linked provider. Nothing was changed.',
     clientAction: 'Ask the operator to set a password for your account first, then unlink the provider.',
+  }),
+  organization_domain_public: problem({
+    code: 'organization_domain_public',
+    status: 422,
+    slug: 'organization-domain-public',
+    title: 'Public mail domain',
+    transient: false,
+    summary:
+      'An administrative request gives an organization an e-mail domain of a public mail provider (gmail.com, outlook.com, yahoo.com and the like) or of disposable addresses. Anyone can have an address there, so such a domain says nothing about who works for the organization: it would make strangers members at sign-in. Nothing was written.',
+    clientAction:
+      'Give the organization a domain it owns (its company domain). Members with addresses at a public provider are added one by one (gatehouse orgs members add).',
+  }),
+  organization_not_member: problem({
+    code: 'organization_not_member',
+    status: 403,
+    slug: 'organization-not-member',
+    title: 'You are not a member of this organization',
+    transient: false,
+    summary:
+      'The application asked to sign you in for an organization (its organization parameter) that does not exist on this server or that your account is not a member of. Nothing was granted.',
+    clientAction:
+      'Go back to the application and choose one of your organizations, or ask an administrator of the organization to add you.',
   }),
   internal_error: problem({
     code: 'internal_error',

@@ -15,6 +15,7 @@ import { SERVE, serveCommand } from './serve.js';
 import { REGISTRATION_TOKEN_COMMANDS, registrationTokensCommand } from './registration-tokens.js';
 import { USER_COMMANDS, usersCommand } from './users.js';
 import { UPSTREAM_COMMANDS, upstreamsCommand } from './upstreams.js';
+import { ORGANIZATION_COMMANDS, organizationsCommand } from './organizations.js';
 import { usePasswordHashCost } from '../users/passwords.js';
 
 export { listOf, unknownCommand, UsageError } from './declaration.js';
@@ -47,6 +48,7 @@ const COMMANDS: Readonly<Record<string, { readonly run: Command; readonly declar
     audit: { run: auditCommand, declared: [AUDIT] },
     'registration-tokens': { run: registrationTokensCommand, declared: REGISTRATION_TOKEN_COMMANDS },
     upstreams: { run: upstreamsCommand, declared: UPSTREAM_COMMANDS },
+    orgs: { run: organizationsCommand, declared: ORGANIZATION_COMMANDS },
     mail: { run: mailCommand, declared: MAIL_COMMANDS },
   };
 

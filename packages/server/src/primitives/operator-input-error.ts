@@ -1,7 +1,7 @@
 import { ProblemError } from '@gatehouse/contract';
 
 /** The catalog codes of operator input: a broken rule, an unknown name, or a name already taken. */
-export type OperatorInputCode = 'invalid_operator_input' | 'not_found' | 'conflict';
+export type OperatorInputCode = 'invalid_operator_input' | 'not_found' | 'conflict' | 'organization_domain_public';
 
 /**
  * Input an operator got wrong (CLI, demo setup, admin API); the message says what to fix. Its

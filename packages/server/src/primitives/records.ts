@@ -164,6 +164,8 @@ export interface GrantRecord {
   readonly exchange?: GrantExchange | null;
   /** A token exchange's grant: the subject token's grant, whose revocation revokes this one too. */
   readonly parentGrantId?: string | null;
+  /** The organization chosen at /authorize: every token of the grant carries it; absent for none. */
+  readonly organizationId?: string | null;
 }
 
 /** What a token exchange's grant keeps of the exchange, for the access tokens of its refreshes. */
@@ -208,6 +210,8 @@ export interface AuthorizationCodeRecord {
   readonly amr?: readonly string[] | null;
   /** RFC 9449 §10: the DPoP key thumbprint the code is bound to; null or absent: none. */
   readonly dpopJkt?: string | null;
+  /** The organization chosen at /authorize, for the grant the code becomes; null or absent: none. */
+  readonly organizationId?: string | null;
 }
 
 export interface SigningKeyRecord {

@@ -55,6 +55,11 @@ export const AUDIT_EVENT_NAMES = [
   'role_removed',
   'role_assigned',
   'role_unassigned',
+  'organization_changed',
+  'organization_removed',
+  'organization_member_added',
+  'organization_member_removed',
+  'organization_domain_changed',
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];

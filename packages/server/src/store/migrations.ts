@@ -287,6 +287,7 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   },
   '0027_mail_outbox': { up: mailOutboxMigration },
   '0028_access': { up: accessMigration },
+  '0031_organizations': { up: organizationsMigration },
   '0032_rate_limit_charge': { up: (db) => steps.createRateLimitCharge(db) },
 });
 
@@ -358,6 +359,48 @@ async function accessMigration(db: Kysely<unknown>): Promise<void> {
       })),
     )
     .execute();
+}
+
+/**
+ * 0031: organizations (organizations/). An organization's role names and policy are JSON; a member
+ * holds some of those roles; an e-mail domain belongs to one organization at most, and counts for
+ * sign-in (JIT membership, home-realm discovery) only once verified. A code and its grant keep the
+ * organization chosen at /authorize, so every refresh carries it and removing the member revokes it.
+ */
+async function organizationsMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('organizations')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('slug', 'text', (c) => c.notNull().unique())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('roles', 'text', (c) => c.notNull())
+    .addColumn('policy', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('organization_members')
+    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('roles', 'text', (c) => c.notNull())
+    .addColumn('source', 'text', (c) => c.notNull())
+    .addColumn('joined_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('organization_members_pk', ['organization_id', 'subject'])
+    .execute();
+  await db.schema
+    .createIndex('organization_members_subject')
+    .on('organization_members')
+    .column('subject')
+    .execute();
+  await db.schema
+    .createTable('organization_domains')
+    .addColumn('domain', 'text', (c) => c.primaryKey())
+    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('verified_at', 'bigint')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.alterTable('authorization_codes').addColumn('organization_id', 'text').execute();
+  await db.schema.alterTable('grants').addColumn('organization_id', 'text').execute();
 }
 
 /**

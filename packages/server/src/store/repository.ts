@@ -35,6 +35,7 @@ import { createPushedRequestRepository, type PushedRequestRepository } from './p
 import { createDpopRepository, type DpopRepository } from './dpop-repository.js';
 import { createFactorRepository, type FactorRepository } from './factor-repository.js';
 import { createMailRepository, type MailRepository } from './mail-repository.js';
+import { createOrganizationRepository, type OrganizationRepository } from './organization-repository.js';
 import type { Database } from './schema.js';
 import { createClientMetadataRepository, type ClientMetadataRepository } from './client-metadata-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
@@ -63,6 +64,7 @@ export interface Repository
     GroupRepository,
     RoleRepository,
     AccessResolutionRepository {
+    OrganizationRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -158,6 +160,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     createGroupRepository(db),
     createRoleRepository(db),
     createAccessResolutionRepository(db),
+    createOrganizationRepository(db),
     ownQueries(db, lockRows),
   );
 }
@@ -192,6 +195,7 @@ function ownQueries(
   | keyof GroupRepository
   | keyof RoleRepository
   | keyof AccessResolutionRepository
+  | keyof OrganizationRepository
 > {
   return {
     async insertClient(client) {

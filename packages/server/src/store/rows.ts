@@ -113,6 +113,7 @@ export function grantFromRow(r: Selectable<GrantsTable>): GrantRecord {
     ...(r.dpop_jkt == null ? {} : { dpopJkt: r.dpop_jkt }),
     ...(r.exchange == null ? {} : { exchange: JSON.parse(r.exchange) as GrantExchange }),
     ...(r.parent_grant_id == null ? {} : { parentGrantId: r.parent_grant_id }),
+    ...(r.organization_id == null ? {} : { organizationId: r.organization_id }),
   };
 }
 
@@ -144,6 +145,7 @@ export function grantToRow(g: GrantRecord): Selectable<GrantsTable> {
     dpop_jkt: g.dpopJkt ?? null,
     exchange: g.exchange == null ? null : JSON.stringify(g.exchange),
     parent_grant_id: g.parentGrantId ?? null,
+    organization_id: g.organizationId ?? null,
   };
 }
 
@@ -174,6 +176,7 @@ export function codeFromRow(r: Selectable<AuthorizationCodesTable>): Authorizati
     authTime: r.auth_time === null ? null : Number(r.auth_time),
     amr: amrFromColumn(r.amr),
     ...(r.dpop_jkt == null ? {} : { dpopJkt: r.dpop_jkt }),
+    ...(r.organization_id == null ? {} : { organizationId: r.organization_id }),
   };
 }
 
@@ -194,6 +197,7 @@ export function codeToRow(c: AuthorizationCodeRecord): Selectable<AuthorizationC
     auth_time: c.authTime ?? null,
     amr: amrToColumn(c.amr),
     dpop_jkt: c.dpopJkt ?? null,
+    organization_id: c.organizationId ?? null,
   };
 }
 

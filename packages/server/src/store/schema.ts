@@ -72,6 +72,44 @@ export interface RoleAssignmentsTable {
   principal_kind: string;
   principal_id: string;
   assigned_at: number;
+  organizations: OrganizationsTable;
+  organization_members: OrganizationMembersTable;
+  organization_domains: OrganizationDomainsTable;
+}
+
+/** An organization (0031, ./organization-repository.ts): a tenant with its members, domains and policy. */
+export interface OrganizationsTable {
+  id: string;
+  /** Lower case letters, digits and hyphens; unique; the `organization` parameter may name it. */
+  slug: string;
+  name: string;
+  /** JSON array of the role names defined for the organization. */
+  roles: string;
+  /** JSON object of the organization's sign-in policy (organizations/policy.ts). */
+  policy: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A user's membership of an organization (0031), with the organization roles it holds. */
+export interface OrganizationMembersTable {
+  organization_id: string;
+  /** The user's `users.subject`. */
+  subject: string;
+  /** JSON array of role names, each one of the organization's. */
+  roles: string;
+  /** How the membership was made: `operator` (CLI, admin API) or `domain` (JIT at sign-in). */
+  source: string;
+  joined_at: number;
+}
+
+/** An e-mail domain of an organization (0031): one organization at most; it counts once verified. */
+export interface OrganizationDomainsTable {
+  /** Lower case, without a trailing dot. */
+  domain: string;
+  organization_id: string;
+  verified_at: number | null;
+  created_at: number;
 }
 
 /**
@@ -328,6 +366,8 @@ export interface GrantsTable {
   exchange: string | null;
   /** A token exchange's grant (0024): the subject token's grant, whose revocation revokes this one. */
   parent_grant_id: string | null;
+  /** The organization chosen at /authorize (0031), carried by every token of the grant; null for none. */
+  organization_id: string | null;
 }
 
 export interface RefreshTokensTable {
@@ -361,6 +401,8 @@ export interface AuthorizationCodesTable {
   grant_id: string | null;
   /** RFC 9449 §10 `dpop_jkt` of the authorization request (0021); null when none. */
   dpop_jkt: string | null;
+  /** The organization chosen at /authorize (0031), for the grant the code becomes; null for none. */
+  organization_id: string | null;
 }
 
 export interface SigningKeysTable {

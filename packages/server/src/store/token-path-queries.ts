@@ -43,6 +43,8 @@ export const tokenPathQueries = {
         // A token exchange's grant: the `act` and audience of its access tokens (0024), on the same read.
         'g.exchange',
         'g.parent_grant_id',
+        // The organization chosen at /authorize (0031): every refresh's tokens carry it.
+        'g.organization_id',
       ])
       .where('t.id', '=', p.id)
       .$if(lockRows, (q) => q.forUpdate()),
