@@ -7,6 +7,7 @@ import { GRANT_TYPES } from '../oauth/grants/index.js';
 import { MAX_REPLAY_WINDOW } from '../oauth/clients/index.js';
 import { AUDIT_EVENT_NAMES } from '../store/audit-repository.js';
 import { PROBLEM_SCHEMAS } from '../json-api/document-parts.js';
+import { SIGN_IN_METHODS } from '../organizations/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -36,6 +37,107 @@ const page = (item: string): Json => ({
 });
 
 const strings = (description: string): Json => ({ type: 'array', description, items: { type: 'string' } });
+
+/** An organization's sign-in policy (organizations/policy.ts); in a change, only the fields given change. */
+const ORGANIZATION_POLICY: Json = {
+  second_factor: string('`required`: a sign-in for the organization passes a second factor.', {
+    enum: ['required', 'optional'],
+  }),
+  sign_in_methods: {
+    type: 'array',
+    items: { type: 'string', enum: [...SIGN_IN_METHODS] },
+    minItems: 1,
+    description: 'The sign-in methods allowed for the organization.',
+  },
+  upstream: string('The upstream provider id of home-realm discovery for its domains.', { nullable: true }),
+  default_role: string('The role of a member made at sign-in by a verified e-mail domain.', { nullable: true }),
+};
+
+const ORGANIZATION_SCHEMAS: Readonly<Record<string, Json>> = {
+  OrganizationCreate: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['slug'],
+    properties: {
+      slug: string('Lower case letters, digits and hyphens; the `organization` parameter may name it.'),
+      name: string('Its name, in tokens as `org_name` (default: the slug).', { minLength: 1, maxLength: 200 }),
+      roles: strings('The organization roles to define.'),
+    },
+  },
+  OrganizationUpdate: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      name: string('A new name.', { minLength: 1, maxLength: 200 }),
+      add_roles: strings('Roles to define.'),
+      remove_roles: strings('Roles to remove; every member holding one loses it.'),
+      policy: { type: 'object', additionalProperties: false, properties: ORGANIZATION_POLICY },
+    },
+  },
+  Organization: {
+    type: 'object',
+    required: ['id', 'slug', 'name', 'roles', 'policy', 'created_at'],
+    properties: {
+      id: string('Its id, in tokens as `org_id`.'),
+      slug: string('Its slug.'),
+      name: string('Its name.'),
+      roles: strings('Its organization roles.'),
+      policy: {
+        type: 'object',
+        required: ['second_factor', 'sign_in_methods', 'upstream', 'default_role'],
+        properties: ORGANIZATION_POLICY,
+      },
+      created_at: time('When it was added.'),
+      domains: {
+        type: 'array',
+        items: ref('OrganizationDomain'),
+        description: 'Its e-mail domains (one organization).',
+      },
+    },
+  },
+  OrganizationList: {
+    type: 'object',
+    required: ['items'],
+    properties: { items: { type: 'array', items: ref('Organization') } },
+  },
+  OrganizationMemberPut: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { roles: strings("The member's organization roles, each one of the organization's (default none).") },
+  },
+  OrganizationMember: {
+    type: 'object',
+    required: ['subject', 'username', 'roles', 'source', 'joined_at'],
+    properties: {
+      subject: string('The user, by its subject.'),
+      username: string('Its username; null for a user removed since.', { nullable: true }),
+      roles: strings('Its organization roles.'),
+      source: string('How it joined.', { enum: ['operator', 'domain'] }),
+      joined_at: time('When it joined.'),
+    },
+  },
+  OrganizationMemberList: {
+    type: 'object',
+    required: ['items'],
+    properties: { items: { type: 'array', items: ref('OrganizationMember') } },
+  },
+  OrganizationDomainPut: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      verified: boolean('The operator has checked that the organization owns it: it counts for sign-in.'),
+    },
+  },
+  OrganizationDomain: {
+    type: 'object',
+    required: ['domain', 'verified', 'verified_at'],
+    properties: {
+      domain: string('The domain, lower case.'),
+      verified: boolean('Whether it counts for JIT membership and home-realm discovery.'),
+      verified_at: time('When it was verified.', true),
+    },
+  },
+};
 
 /** What an upstream provider's entry sets besides its id and credential (federation/providers.ts). */
 const UPSTREAM_SETTINGS: Json = {
@@ -352,4 +454,5 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
     },
   },
   AuditEventPage: page('AuditEvent'),
+  ...ORGANIZATION_SCHEMAS,
 };

@@ -24,6 +24,10 @@ export const ADMIN_BODIES = {
   createGroup: 'GroupCreate',
   createRole: 'RoleCreate',
   roleHolder: 'RoleHolder',
+  createOrganization: 'OrganizationCreate',
+  updateOrganization: 'OrganizationUpdate',
+  putOrganizationMember: 'OrganizationMemberPut',
+  putOrganizationDomain: 'OrganizationDomainPut',
 } as const;
 
 export type AdminBodyOperation = keyof typeof ADMIN_BODIES;
@@ -92,7 +96,11 @@ function adminProblem(status: number): Json {
       .map((p) => `${p.title} (/problems/${p.slug})`)
       .join('; ');
   if (status === 422)
-    response['description'] = [PROBLEMS.invalid_field_value, PROBLEMS.invalid_operator_input]
+    response['description'] = [
+      PROBLEMS.invalid_field_value,
+      PROBLEMS.invalid_operator_input,
+      PROBLEMS.organization_domain_public,
+    ]
       .map((p) => `${p.title} (/problems/${p.slug})`)
       .join('; ');
   return response;
@@ -108,6 +116,7 @@ const pathParameter = (name: string, description: string): Json => ({
 
 const CLIENT_ID = pathParameter('client_id', 'The client id.');
 const USERNAME = pathParameter('username', 'The username.');
+const ORGANIZATION = pathParameter('organization', 'The organization id or slug.');
 
 const PATHS: Readonly<Record<string, Json>> = {
   '/clients': {
@@ -289,6 +298,98 @@ const PATHS: Readonly<Record<string, Json>> = {
       problems: [404, 413, 415],
     }),
   },
+  '/organizations': {
+    get: operation({
+      id: 'listOrganizations',
+      summary: 'The organizations, by slug.',
+      writes: false,
+      success: ['200', 'OrganizationList'],
+    }),
+    post: operation({
+      id: 'createOrganization',
+      summary: 'Adds an organization (docs/organizations.md); audits organization_changed.',
+      writes: true,
+      success: ['201', 'Organization'],
+      body: 'OrganizationCreate',
+      problems: [409],
+      location: true,
+    }),
+  },
+  '/organizations/{organization}': {
+    parameters: [ORGANIZATION],
+    get: operation({
+      id: 'getOrganization',
+      summary: 'The organization with its e-mail domains.',
+      writes: false,
+      success: ['200', 'Organization'],
+      problems: [404],
+    }),
+    patch: operation({
+      id: 'updateOrganization',
+      summary:
+        'Renames it, defines or removes roles (a removed role is taken from every member), changes its policy (only the fields given); audits organization_changed.',
+      writes: true,
+      success: ['200', 'Organization'],
+      body: 'OrganizationUpdate',
+      problems: [404],
+    }),
+    delete: operation({
+      id: 'deleteOrganization',
+      summary:
+        "Removes the organization, its members and domains; its members' grants made for it are revoked. Audits organization_removed.",
+      writes: true,
+      success: ['204', null],
+      problems: [404, 413, 415],
+    }),
+  },
+  '/organizations/{organization}/members': {
+    parameters: [ORGANIZATION],
+    get: operation({
+      id: 'listOrganizationMembers',
+      summary: 'The members of the organization with their roles.',
+      writes: false,
+      success: ['200', 'OrganizationMemberList'],
+      problems: [404],
+    }),
+  },
+  '/organizations/{organization}/members/{username}': {
+    parameters: [ORGANIZATION, USERNAME],
+    put: operation({
+      id: 'putOrganizationMember',
+      summary: "Makes the user a member with these roles, or sets a member's roles; audits organization_member_added.",
+      writes: true,
+      success: ['200', 'OrganizationMember'],
+      body: 'OrganizationMemberPut',
+      problems: [404],
+    }),
+    delete: operation({
+      id: 'deleteOrganizationMember',
+      summary:
+        "Removes the member and revokes the member's grants made for the organization; audits organization_member_removed.",
+      writes: true,
+      success: ['204', null],
+      problems: [404, 413, 415],
+    }),
+  },
+  '/organizations/{organization}/domains/{domain}': {
+    parameters: [ORGANIZATION, pathParameter('domain', 'An e-mail domain.')],
+    put: operation({
+      id: 'putOrganizationDomain',
+      summary:
+        "Adds the e-mail domain to the organization, verified when the body says so; a public mail domain (gmail.com, outlook.com, …) is refused with 422 /problems/organization-domain-public, another organization's with 409. Audits organization_domain_changed.",
+      writes: true,
+      success: ['200', 'OrganizationDomain'],
+      body: 'OrganizationDomainPut',
+      problems: [404, 409],
+    }),
+    delete: operation({
+      id: 'deleteOrganizationDomain',
+      summary: 'Removes the e-mail domain (its members stay members); audits organization_domain_changed.',
+      writes: true,
+      success: ['204', null],
+      problems: [404, 413, 415],
+    }),
+  },
   '/grants': {
     get: operation({
       id: 'listGrants',
@@ -398,7 +499,7 @@ export function adminDocument(issuer: string): Json {
       title: 'Gatehouse admin API',
       version: '1.0.0',
       description:
-        'Clients, users, upstream providers, grants, signing keys, the audit trail and the REST records of this Gatehouse server. ' +
+        'Clients, users, upstream providers, organizations, grants, signing keys, the audit trail and the REST records of this Gatehouse server. ' +
         'Callers present an access token of an admin client (made with `gatehouse clients add --admin`) ' +
         "from the client_credentials grant, or a user's access token for the audience " +
         `${issuer}/admin/v1 (RFC 8707 resource) obtained through an admin client, whose user holds a server-wide ` +

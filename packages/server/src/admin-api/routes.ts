@@ -13,6 +13,7 @@ import { grantRoutes } from './grant-routes.js';
 import { keyRoutes } from './key-routes.js';
 import { recordRoutes } from './record-routes.js';
 import { upstreamRoutes } from './upstream-routes.js';
+import { organizationRoutes } from './organization-routes.js';
 import { userRoutes } from './user-routes.js';
 
 /**
@@ -48,6 +49,7 @@ export async function adminRoutes(
   clientRoutes(app, context, admin, access);
   userRoutes(app, context, admin, access);
   upstreamRoutes(app, context, admin, access);
+  organizationRoutes(app, context, admin, access);
   grantRoutes(app, context, access);
   keyRoutes(app, context, access);
   auditRoutes(app, context, access);
