@@ -35,6 +35,10 @@ export interface AccessTokenClaims {
    */
   readonly _claim_names?: Readonly<Record<string, string>>;
   readonly _claim_sources?: Readonly<Record<string, { readonly endpoint: string }>>;
+  /** The organization the token was issued for (chosen at /authorize), its name, and the user's roles in it. */
+  readonly org_id?: string;
+  readonly org_name?: string;
+  readonly org_roles?: readonly string[];
 }
 
 /**

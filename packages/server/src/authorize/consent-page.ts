@@ -18,6 +18,8 @@ export interface ConsentPage {
   readonly csrfToken: string;
   /** The client registered itself (RFC 7591), so its name is only its own claim (§5). */
   readonly selfRegistered?: boolean;
+  /** The organization the application's tokens are for (docs/organizations.md), by its name. */
+  readonly organization?: string | undefined;
 }
 
 /** What the client may do once allowed, in plain words: the list of scopes, or that it gets none. */
@@ -63,11 +65,15 @@ export function renderConsentPage(view: PageView, page: ConsentPage): string {
   const selfRegistered = page.selfRegistered
     ? `<p class="alert" role="note">${t('consent.self-registered')}</p>\n`
     : '';
+  const organization =
+    page.organization === undefined
+      ? ''
+      : `<p class="organization">${t('consent.organization', { organization: page.organization })}</p>\n`;
   const finePrint = t('consent.fine-print', { destination: page.destination, account: linkTo(`${base}/account`) });
   return layout(
     view,
     t('consent.title', { client: page.client.name }),
-    `${consentHeading(view, page)}${selfRegistered}${access}
+    `${consentHeading(view, page)}${organization}${selfRegistered}${access}
 <form method="post" action="${base}/consent" class="actions">
 ${hiddenFields(page.csrfToken, page.query)}
 <button type="submit" name="decision" value="deny" class="button secondary">${t('consent.deny')}</button>

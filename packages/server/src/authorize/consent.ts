@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { OAuthError } from '@gatehouse/contract';
+import { OAuthError, ProblemError } from '@gatehouse/contract';
 import { formParamsOf } from '../http/form.js';
 import { createAuthorizationCode } from '../oauth/tokens/index.js';
 import { isScopeSubset } from '../oauth/tokens/index.js';
@@ -25,6 +25,10 @@ import { localeClaimOf } from '../users/claims.js';
 import { authorizationTarget, sendSignInForm } from './sign-in-forms.js';
 import { secondFactorDueFor } from './step-up.js';
 import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
+import { chooseOrganization, joinByVerifiedDomain, type OrganizationChoice } from '../organizations/index.js';
+import type { UserRecord } from '../store/identity-repository.js';
+import type { SecondFactorPolicy } from '../primitives/records.js';
+import { renderOrganizationChooserPage } from './organization-chooser-page.js';
 
 /** The scopes of OpenID Connect (OIDC Core §5.4, §11) in plain words. */
 const SCOPE_WORDS: Readonly<Record<string, MessageId>> = {
@@ -56,9 +60,13 @@ async function hasRememberedConsent(
   { context: { store, clock } }: AuthorizePages,
   request: AuthorizationRequest,
   subject: string,
+  organizationId: string | undefined,
 ): Promise<boolean> {
   const grants = await store.listLiveGrants(request.client.id, subject, clock.now());
-  return grants.some((grant) => isScopeSubset(request.scope, grant.scope));
+  // Consent given for one organization is not consent for another (or for none).
+  return grants.some(
+    (grant) => isScopeSubset(request.scope, grant.scope) && (grant.organizationId ?? undefined) === organizationId,
+  );
 }
 
 /**
@@ -72,6 +80,7 @@ async function issueCode(
   request: AuthorizationRequest,
   { session, subject }: SignedInUser,
   status: 302 | 303,
+  organizationId: string | undefined,
 ): Promise<FastifyReply> {
   const { store, clock, issuer, authorizationCodeTtl } = pages.context;
   const code = await createAuthorizationCode(store, {
@@ -86,6 +95,7 @@ async function issueCode(
     authTime: session.authenticatedAt,
     amr: amrOf(session),
     dpopJkt: request.dpopJkt,
+    organizationId,
   });
   const view = () => viewOf(pages, reply, requestHints(request));
   return answerClient(reply, view, request, { code, state: request.state, iss: issuer }, status);
@@ -96,6 +106,7 @@ interface SignedInUser {
   readonly session: SignedInSession;
   readonly subject: string;
   readonly locale: string | undefined;
+  readonly record: UserRecord;
 }
 
 /** The session's user, or, when it was removed meanwhile, the flow again from its start (the sign-in page). */
@@ -106,8 +117,50 @@ async function signedInUser(
   session: SignedInSession,
 ): Promise<SignedInUser | { readonly sent: FastifyReply }> {
   const user = await pages.context.store.findUser(session.username);
-  if (user !== undefined) return { session, subject: user.subject, locale: localeClaimOf(user) };
+  if (user !== undefined) return { session, subject: user.subject, locale: localeClaimOf(user), record: user };
   return { sent: reply.code(303).header('location', `${pages.base}/authorize?${request.query}`).send() };
+}
+
+/**
+ * The organization of a request for a signed-in user (docs/organizations.md): first the user joins
+ * the organization of its verified e-mail domain, if any (JIT membership); then the one the request
+ * names, the user's only one, or a choice. A request naming an organization the user is not a member
+ * of (or none that exists) is refused on a page, never sent to the client with the reason.
+ */
+async function organizationOf(pages: AuthorizePages, request: AuthorizationRequest, user: SignedInUser) {
+  const { store, audit, clock } = pages.context;
+  await joinByVerifiedDomain(store, audit, user.record, clock.now());
+  const choice = await chooseOrganization(store, user.subject, {
+    requested: request.organization,
+    scope: request.scope,
+  });
+  if (choice.kind === 'not_member') throw new ProblemError('organization_not_member');
+  return choice;
+}
+
+/** The second-factor policy of the request, raised to `required` by its organization's policy. */
+function withOrganizationPolicy(policy: SecondFactorPolicy, choice: OrganizationChoice): SecondFactorPolicy {
+  return choice.kind === 'chosen' && choice.policy.second_factor === 'required' ? 'required' : policy;
+}
+
+/** The chooser: each organization of the user, as the request again with its `organization`. */
+function sendOrganizationChooser(
+  pages: AuthorizePages,
+  reply: FastifyReply,
+  request: AuthorizationRequest,
+  user: SignedInUser,
+  choice: Extract<OrganizationChoice, { kind: 'choose' }>,
+): FastifyReply {
+  const view = viewOf(pages, reply, requestHints(request, user.locale));
+  const page = renderOrganizationChooserPage(view, {
+    client: clientLabel(request.client),
+    username: user.session.username,
+    organizations: choice.organizations.map((o) => ({
+      name: o.name,
+      href: `${pages.base}/authorize?${request.query}&${new URLSearchParams({ organization: o.slug })}`,
+    })),
+  });
+  return sendPage(reply, 200, page);
 }
 
 /** /authorize for a signed-in browser: a code at once if consent is remembered, else the consent page. */
@@ -121,18 +174,26 @@ export async function answerSignedIn(
   const { prompt } = request.oidc;
   const user = await signedInUser(pages, reply, request, session);
   if ('sent' in user) return user.sent;
-  // Step-up (OIDC Core §3.1.2.1 acr_values, a client requiring a second factor): the factor page,
-  // not the password again. prompt=none cannot show it (§3.1.2.6 interaction_required).
+  const choice = await organizationOf(pages, request, user);
+  if (choice.kind === 'choose') {
+    // OIDC Core §3.1.2.6: choosing is an interaction, which prompt=none cannot have.
+    if (prompt.has('none'))
+      return answerWithError(pages, reply, request, new OAuthError('interaction_required'), status);
+    return sendOrganizationChooser(pages, reply, request, user, choice);
+  }
+  const organization = choice.kind === 'chosen' ? choice.organization : undefined;
+  // Step-up (OIDC Core §3.1.2.1 acr_values, a client or an organization requiring a second factor):
+  // the factor page, not the password again. prompt=none cannot show it (§3.1.2.6 interaction_required).
   const target = authorizationTarget(pages, request);
-  const due = await secondFactorDueFor(pages.context, session, target.policy);
+  const due = await secondFactorDueFor(pages.context, session, withOrganizationPolicy(target.policy, choice));
   if (due.kind !== 'none') {
     if (prompt.has('none'))
       return answerWithError(pages, reply, request, new OAuthError('interaction_required'), status);
     return sendSignInForm(pages, reply, target, session, 200, { kind: 'factor', due });
   }
   // OIDC Core §3.1.2.1: prompt=consent asks again even when consent is remembered.
-  if (!prompt.has('consent') && (await hasRememberedConsent(pages, request, user.subject)))
-    return issueCode(pages, reply, request, user, status);
+  if (!prompt.has('consent') && (await hasRememberedConsent(pages, request, user.subject, organization?.id)))
+    return issueCode(pages, reply, request, user, status, organization?.id);
   // prompt=none never shows a page: the consent it would need goes back as an error (§3.1.2.6).
   if (prompt.has('none')) return answerWithError(pages, reply, request, new OAuthError('consent_required'), status);
   const view = viewOf(pages, reply, requestHints(request, user.locale));
@@ -140,6 +201,7 @@ export async function answerSignedIn(
     client: clientLabel(request.client),
     destination: destinationOf(request.redirectUri),
     username: session.username,
+    organization: organization?.name,
     scopes: request.scope.map((name) => ({ name, words: describeScope(view.text, name) })),
     query: request.query,
     csrfToken: session.csrfToken,
@@ -176,11 +238,20 @@ export function consentEndpoint(app: FastifyInstance, pages: AuthorizePages): vo
       return answerWithError(pages, reply, authorization, new OAuthError('consent_denied'), 303);
     const user = await signedInUser(pages, reply, authorization, signedIn);
     if ('sent' in user) return user.sent;
-    // A consent form posted by a session that still owes a second factor: back to /authorize, which asks it.
-    const policy = authorizationTarget(pages, authorization).policy;
-    if ((await secondFactorDueFor(pages.context, signedIn, policy)).kind !== 'none')
+    const choice = await organizationOf(pages, authorization, user);
+    // A consent form posted by a session that still owes a second factor (or a choice of organization,
+    // one joined since the page was shown): back to /authorize, which asks it.
+    const policy = withOrganizationPolicy(authorizationTarget(pages, authorization).policy, choice);
+    if (choice.kind === 'choose' || (await secondFactorDueFor(pages.context, signedIn, policy)).kind !== 'none')
       return reply.code(303).header('location', `${base}/authorize?${authorization.query}`).send();
-    return issueCode(pages, reply, authorization, user, 303);
+    return issueCode(
+      pages,
+      reply,
+      authorization,
+      user,
+      303,
+      choice.kind === 'chosen' ? choice.organization.id : undefined,
+    );
   });
 }
 

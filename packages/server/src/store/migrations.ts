@@ -387,11 +387,7 @@ async function organizationsMigration(db: Kysely<unknown>): Promise<void> {
     .addColumn('joined_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('organization_members_pk', ['organization_id', 'subject'])
     .execute();
-  await db.schema
-    .createIndex('organization_members_subject')
-    .on('organization_members')
-    .column('subject')
-    .execute();
+  await db.schema.createIndex('organization_members_subject').on('organization_members').column('subject').execute();
   await db.schema
     .createTable('organization_domains')
     .addColumn('domain', 'text', (c) => c.primaryKey())

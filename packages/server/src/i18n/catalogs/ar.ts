@@ -96,6 +96,9 @@ export const ar: Catalog = {
     'consent.will-allow': 'سيتيح هذا لـ {client} أن:',
     'consent.deny': 'رفض',
     'consent.allow': 'سماح',
+    'consent.organization': 'لصالح المؤسسة {organization}',
+    'organizations.choose.title': 'اختر مؤسسة',
+    'organizations.choose.lead': 'لأي مؤسسة تسجّل الدخول إلى {client}؟',
     'consent.fine-print':
       'في الحالتين ستعود إلى <b>{destination}</b>. يمكنك سحب الوصول لاحقًا من <account>صفحة حسابك</account>.',
     'scope.openid': 'يسجّل دخولك بحسابك',

@@ -93,6 +93,9 @@ export const de: Catalog = {
     'consent.will-allow': 'Damit erlauben Sie {client}:',
     'consent.deny': 'Ablehnen',
     'consent.allow': 'Zulassen',
+    'consent.organization': 'Für die Organisation {organization}',
+    'organizations.choose.title': 'Organisation auswählen',
+    'organizations.choose.lead': 'Für welche Organisation melden Sie sich bei {client} an?',
     'consent.fine-print':
       'In beiden Fällen werden Sie zu <b>{destination}</b> zurückgeleitet. Den Zugriff können Sie später auf Ihrer <account>Kontoseite</account> widerrufen.',
     'scope.openid': 'Sie mit Ihrem Konto anmelden',

@@ -109,6 +109,9 @@ export const en = {
   'consent.will-allow': 'This will allow {client} to:',
   'consent.deny': 'Deny',
   'consent.allow': 'Allow',
+  'consent.organization': 'For the organization {organization}',
+  'organizations.choose.title': 'Choose an organization',
+  'organizations.choose.lead': 'Which organization are you signing in to {client} for?',
   'consent.fine-print':
     'Either way, you will be sent back to <b>{destination}</b>. You can withdraw access later on your <account>account page</account>.',
   'scope.openid': 'Sign you in with your account',

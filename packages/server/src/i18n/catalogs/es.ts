@@ -93,6 +93,9 @@ export const es: Catalog = {
     'consent.will-allow': 'Esto permitirá a {client}:',
     'consent.deny': 'Denegar',
     'consent.allow': 'Permitir',
+    'consent.organization': 'Para la organización {organization}',
+    'organizations.choose.title': 'Elija una organización',
+    'organizations.choose.lead': '¿Para qué organización inicia sesión en {client}?',
     'consent.fine-print':
       'En ambos casos, volverá a <b>{destination}</b>. Puede retirar el acceso más adelante en la <account>página de su cuenta</account>.',
     'scope.openid': 'Iniciar su sesión con su cuenta',

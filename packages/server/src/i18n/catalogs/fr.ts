@@ -94,6 +94,9 @@ export const fr: Catalog = {
     'consent.will-allow': 'Vous autoriserez {client} à :',
     'consent.deny': 'Refuser',
     'consent.allow': 'Autoriser',
+    'consent.organization': 'Pour l’organisation {organization}',
+    'organizations.choose.title': 'Choisir une organisation',
+    'organizations.choose.lead': 'Pour quelle organisation vous connectez-vous à {client} ?',
     'consent.fine-print':
       'Dans les deux cas, vous serez renvoyé vers <b>{destination}</b>. Vous pourrez retirer cet accès plus tard sur votre <account>page de compte</account>.',
     'scope.openid': 'Vous connecter avec votre compte',

@@ -92,6 +92,9 @@ export const ja: Catalog = {
     'consent.will-allow': '{client} に次のことを許可します:',
     'consent.deny': '拒否',
     'consent.allow': '許可',
+    'consent.organization': '組織: {organization}',
+    'organizations.choose.title': '組織の選択',
+    'organizations.choose.lead': 'どの組織として {client} にサインインしますか?',
     'consent.fine-print':
       'どちらを選んでも <b>{destination}</b> に戻ります。アクセスは後から<account>アカウントページ</account>で取り消せます。',
     'scope.openid': 'アカウントでサインインする',

@@ -95,6 +95,9 @@ export const ptBR: Catalog = {
     'consent.will-allow': 'Isto permitirá que {client}:',
     'consent.deny': 'Negar',
     'consent.allow': 'Permitir',
+    'consent.organization': 'Para a organização {organization}',
+    'organizations.choose.title': 'Escolha uma organização',
+    'organizations.choose.lead': 'Para qual organização você está entrando em {client}?',
     'consent.fine-print':
       'Em ambos os casos, você voltará para <b>{destination}</b>. Você pode retirar o acesso depois na <account>página da sua conta</account>.',
     'scope.openid': 'Conecte você com a sua conta',

@@ -88,6 +88,9 @@ export const zhCN: Catalog = {
     'consent.will-allow': '这将允许 {client}:',
     'consent.deny': '拒绝',
     'consent.allow': '允许',
+    'consent.organization': '组织：{organization}',
+    'organizations.choose.title': '选择组织',
+    'organizations.choose.lead': '您要以哪个组织的身份登录 {client}？',
     'consent.fine-print':
       '无论选择哪项,您都将返回 <b>{destination}</b>。您以后可以在<account>账户页面</account>撤销访问权限。',
     'scope.openid': '使用您的账户为您登录',

@@ -26,6 +26,8 @@ export interface AuthorizationRequest {
   readonly oidc: OidcParameters;
   /** RFC 9449 §10: the thumbprint of the DPoP key the code is bound to. */
   readonly dpopJkt?: string | undefined;
+  /** The organization the tokens are for, by id or slug (docs/organizations.md); absent: none or a choice. */
+  readonly organization?: string | undefined;
 }
 
 export type AuthorizationRequestCheck =
@@ -144,6 +146,7 @@ export function checkAuthorizationRequest(
       query: normalized,
       oidc,
       dpopJkt: params.one('dpop_jkt') as string | undefined,
+      organization: params.one('organization') as string | undefined,
     },
   };
 }

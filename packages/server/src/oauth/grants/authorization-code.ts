@@ -3,6 +3,7 @@ import { grantHandler } from './grant.js';
 import { redeemAuthorizationCode } from '../tokens/index.js';
 import { tokenResponse, userAccessClaims } from '../tokens/index.js';
 import { withIdToken } from '../tokens/index.js';
+import { grantOrganization } from '../tokens/index.js';
 
 // RFC 7636 §4.1: code_verifier = 43*128unreserved.
 const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -35,6 +36,7 @@ export const authorizationCodeGrant = grantHandler({
     if (!outcome.ok) throw new OAuthError(outcome.reason);
     const { grant, refreshToken, nonce, authTime, amr } = outcome;
     const access = await userAccessClaims(services.store, accessTokens, grant.subject);
+    const organization = await grantOrganization(services.store, grant);
     const response = tokenResponse(accessTokens, {
       client,
       subject: grant.subject,
@@ -44,7 +46,9 @@ export const authorizationCodeGrant = grantHandler({
       now,
       dpopJkt: proof?.jkt,
       access,
+      organization,
     });
-    return withIdToken(services, response, { client, grant, scope: grant.scope, nonce, authTime, amr, now });
+    const c = { client, grant, scope: grant.scope, nonce, authTime, amr, now, organization };
+    return withIdToken(services, response, c);
   },
 });

@@ -4,6 +4,7 @@ import { exchangeRefreshToken } from '../tokens/index.js';
 import { parseScope } from '../tokens/index.js';
 import { tokenResponse, userAccessClaims } from '../tokens/index.js';
 import { withRefreshIdToken } from '../tokens/index.js';
+import { grantOrganization } from '../tokens/index.js';
 
 /**
  * grant_type=refresh_token. The rules live in refresh-token-lifecycle.ts; this reads the request
@@ -32,6 +33,8 @@ export const refreshTokenGrant = grantHandler({
     // exchange's grant carries none: its roles were capped by its subject token's (RFC 8693 §2.1),
     // which is not kept, so none is the only set never larger.
     const access = grant.exchange == null ? await userAccessClaims(store, accessTokens, grant.subject) : undefined;
+    // The organization chosen at /authorize, with the member's roles as they are now.
+    const organization = grant.organizationId == null ? undefined : await grantOrganization(store, grant);
     const response = tokenResponse(accessTokens, {
       client,
       subject: grant.subject,
@@ -43,9 +46,10 @@ export const refreshTokenGrant = grantHandler({
       // RFC 8693 §4.1: a token exchange's grant keeps its actor (and audience) at every refresh.
       exchange: grant.exchange,
       access,
+      organization,
     });
     const { authTime, amr } = outcome.signIn ?? { authTime: null, amr: null };
-    const c = { client, grant, scope: outcome.scope, authTime, amr, now };
+    const c = { client, grant, scope: outcome.scope, authTime, amr, now, organization };
     return withRefreshIdToken({ store, idTokens, accessTokens }, response, c);
   },
 });

@@ -1,7 +1,7 @@
 import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
 import { parseScope } from '../tokens/index.js';
-import { issueGrant, userAccessClaims } from '../tokens/index.js';
+import { grantOrganization, issueGrant, userAccessClaims } from '../tokens/index.js';
 import { decideExchange, ExchangeRefused, type ExchangeDecision } from '../token-exchange/index.js';
 import { noteTokenProof } from '../sender-constraints/index.js';
 import type { ClientRecord } from '../../primitives/records.js';
@@ -47,11 +47,15 @@ export const tokenExchangeGrant = grantHandler({
         await audit.record({ event: 'token_exchange_refused', at: now, clientId: client.id, reason: error.refusal });
       throw error;
     }
+    // An exchanged token is for its subject token's organization (its grant's), with the roles the
+    // member holds now; never for one when the subject token is for none.
+    const subjectGrant = decision.grantId === null ? undefined : await store.findGrant(decision.grantId);
+    const organization = subjectGrant === undefined ? undefined : await grantOrganization(store, subjectGrant);
     // One transaction: the proof's jti (RFC 9449 §11.1), the child grant if any and the audit event,
     // so that a DPoP exchange costs no commit more than a plain one and a replayed proof issues nothing.
     const { refreshToken, grantId } = await audit.transaction(async (tx, record) => {
       if (proof !== undefined) await noteTokenProof(tx, proof);
-      const issued = await issueChildGrant(tx, client, decision, now);
+      const issued = await issueChildGrant(tx, client, decision, now, subjectGrant?.organizationId);
       const grantId = issued?.grant.id ?? decision.grantId;
       await record({
         event: 'token_exchanged',
@@ -85,6 +89,7 @@ export const tokenExchangeGrant = grantHandler({
       // RFC 9449 §5: a request with a DPoP proof gets a token bound to its key.
       ...(proof === undefined ? {} : { dpopJkt: proof.jkt }),
       access,
+      organization,
     });
     return {
       access_token,
@@ -103,12 +108,19 @@ export const tokenExchangeGrant = grantHandler({
  * parent the subject token's grant, whose revocation revokes it (store revokeGrant). Undefined when
  * the exchange issues no refresh token.
  */
-async function issueChildGrant(tx: Repository, client: ClientRecord, decision: ExchangeDecision, now: number) {
+async function issueChildGrant(
+  tx: Repository,
+  client: ClientRecord,
+  decision: ExchangeDecision,
+  now: number,
+  organizationId: string | null | undefined,
+) {
   if (!decision.refreshToken || decision.grantId === null) return undefined;
   const parentGrantId = decision.grantId;
   const exchange = { ...(decision.act === undefined ? {} : { act: decision.act }), audience: decision.audience };
   // Refused if the parent was revoked since it was checked: no live child of a revoked grant.
   const parent = await tx.findGrantLivenessForChild(parentGrantId);
   if (parent === undefined || parent.revokedAt !== null) throw new ExchangeRefused('token_exchange_subject_invalid');
-  return issueGrant(tx, client, decision.subject, decision.scope, now, undefined, { exchange, parentGrantId });
+  const exchanged = { exchange, parentGrantId };
+  return issueGrant(tx, client, decision.subject, decision.scope, now, undefined, exchanged, organizationId);
 }

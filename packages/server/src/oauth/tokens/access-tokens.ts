@@ -5,6 +5,7 @@ import type { AccessClaims } from '../../access/index.js';
 import { signEs256Jwt } from './jwt.js';
 import { digestOf } from '../../primitives/secrets.js';
 import { newId } from '../../primitives/ids.js';
+import type { OrganizationClaims } from '../../organizations/index.js';
 
 /** The claims of a Gatehouse access token: the contract's RFC 9068 §2.2 type, with the grant id. */
 export type { AccessTokenClaims };
@@ -32,6 +33,8 @@ interface MintRequest {
   readonly dpopJkt?: string;
   /** RFC 9068 §2.2.3.1: the user's `roles` and `groups` for this audience (or their overflow marker). */
   readonly access?: AccessClaims;
+  /** The organization the token is for (`org_id`, `org_name`, `org_roles`), read at issuance. */
+  readonly organization?: OrganizationClaims | undefined;
 }
 
 /**
@@ -74,7 +77,20 @@ export class AccessTokens {
     return this.#issuer;
   }
 
-  mint({ subject, clientId, scope, grantId, ttl, now, act, audience, notAfter, dpopJkt, access }: MintRequest): string {
+  mint({
+    subject,
+    clientId,
+    scope,
+    grantId,
+    ttl,
+    now,
+    act,
+    audience,
+    notAfter,
+    dpopJkt,
+    access,
+    organization,
+  }: MintRequest): string {
     const claims: AccessTokenClaims = {
       iss: this.#issuer,
       sub: subject,
@@ -88,6 +104,7 @@ export class AccessTokens {
       ...(act === undefined ? {} : { act }),
       ...(dpopJkt === undefined ? {} : { cnf: { jkt: dpopJkt } }),
       ...access,
+      ...organization,
     };
     // RFC 9068 §2.1: typ "at+jwt" keeps access tokens from being confused with other JWTs.
     return signEs256Jwt(

@@ -32,6 +32,8 @@ interface NewCode {
   readonly amr?: readonly string[] | null;
   /** RFC 9449 §10 `dpop_jkt` of the authorization request. */
   readonly dpopJkt?: string | undefined;
+  /** The organization chosen at /authorize: the grant's, and so every token's. */
+  readonly organizationId?: string | undefined;
 }
 
 /** Creates a single-use code bound to client, redirect URI and PKCE challenge; returns its plaintext. */
@@ -53,6 +55,7 @@ export async function createAuthorizationCode(store: Store, c: NewCode): Promise
     authTime: c.authTime ?? null,
     amr: c.amr ?? null,
     dpopJkt: c.dpopJkt ?? null,
+    organizationId: c.organizationId ?? null,
   };
   await store.insertAuthorizationCode(record);
   return code;
@@ -113,7 +116,16 @@ export async function redeemAuthorizationCode(trail: AuditTrail, r: Redemption):
     // RFC 9449 §10.1: a code bound by dpop_jkt is redeemed only with a proof of that key.
     if (code.dpopJkt != null && code.dpopJkt !== r.dpop?.jkt)
       return { ok: false, reason: 'authorization_code_dpop_key_mismatch' };
-    const issued = await issueGrant(tx, r.client, code.subject, code.scope, r.now, r.dpop?.jkt);
+    const issued = await issueGrant(
+      tx,
+      r.client,
+      code.subject,
+      code.scope,
+      r.now,
+      r.dpop?.jkt,
+      undefined,
+      code.organizationId,
+    );
     await tx.markAuthorizationCodeUsed(code.id, r.now, issued.grant.id);
     const authTime = code.authTime ?? null;
     // Kept for the ID tokens of the grant's refreshes, whose auth_time is the original sign-in's (OIDC Core §12.2).

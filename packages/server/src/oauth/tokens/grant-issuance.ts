@@ -33,6 +33,8 @@ export async function issueGrant(
   dpopJkt?: string,
   /** A token exchange's grant (RFC 8693): what its access tokens carry, and the subject token's grant. */
   exchanged?: { readonly exchange: GrantExchange; readonly parentGrantId: string },
+  /** The organization chosen at /authorize, or a token exchange's subject token's: carried at every refresh. */
+  organizationId?: string | null,
 ): Promise<NewGrant> {
   const refreshToken = issuesRefreshToken(client) ? newOpaqueSecret() : null;
   const grant: GrantRecord = {
@@ -52,6 +54,7 @@ export async function issueGrant(
     // a confidential client's stay bound by its authentication.
     dpopJkt: client.secretDigest === null && refreshToken !== null ? (dpopJkt ?? null) : null,
     ...(exchanged === undefined ? {} : { exchange: exchanged.exchange, parentGrantId: exchanged.parentGrantId }),
+    ...(organizationId == null ? {} : { organizationId }),
   };
   await tx.insertGrant(grant);
   if (grant.headTokenId !== null) {

@@ -3,6 +3,7 @@ import type { ClientRecord, GrantRecord } from '../../primitives/records.js';
 import { OPENID_SCOPE } from './id-tokens.js';
 import type { TokenServices } from '../services.js';
 import { releasedAccessClaims } from './access-claims.js';
+import type { OrganizationClaims } from '../../organizations/index.js';
 
 interface IdTokenContext {
   readonly client: ClientRecord;
@@ -16,6 +17,8 @@ interface IdTokenContext {
   /** How the user signed in (RFC 8176 `amr` values), or null with authTime. */
   readonly amr: readonly string[] | null;
   readonly now: number;
+  /** The grant's organization claims, read at this issuance. */
+  readonly organization?: OrganizationClaims | undefined;
 }
 
 /**
@@ -47,6 +50,7 @@ export async function withIdToken(
     nonce: c.nonce,
     now: c.now,
     access,
+    organization: c.organization,
   });
   return { ...response, id_token };
 }

@@ -6,6 +6,7 @@ import { releasedClaims } from '../../users/claims.js';
 import type { AccessClaims } from '../../access/index.js';
 import { signEs256Jwt, signRs256Jwt } from './jwt.js';
 import type { KeyRing } from '../keys/index.js';
+import type { OrganizationClaims } from '../../organizations/index.js';
 
 /** How long an ID token is valid: it proves a sign-in, it is no credential to keep (OIDC Core §2 exp). */
 export const ID_TOKEN_TTL = 10 * 60;
@@ -29,6 +30,8 @@ export interface IdTokenRequest {
   readonly now: number;
   /** `roles` and `groups` (RFC 9068 §2.2.3.1), for a scope that asks for them. */
   readonly access?: AccessClaims;
+  /** The organization the sign-in was for (`org_id`, `org_name`, `org_roles`). */
+  readonly organization?: OrganizationClaims | undefined;
 }
 
 /**
@@ -67,6 +70,7 @@ export class IdTokens {
       ...(r.amr === null || r.amr.length === 0 ? {} : { amr: r.amr }),
       // OIDC Core §2: acr, the class of the sign-in, `mfa` when its amr says so (primitives/acr.ts).
       ...(r.amr === null || r.amr.length === 0 ? {} : { acr: acrOf(r.amr) }),
+      ...r.organization,
     };
     const header = { alg, typ: 'JWT', kid };
     return alg === 'RS256' ? signRs256Jwt(header, claims, key) : signEs256Jwt(header, claims, key);

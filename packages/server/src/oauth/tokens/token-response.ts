@@ -2,6 +2,7 @@ import type { GatehouseTokenResponse } from '@gatehouse/contract';
 import type { ClientRecord, GrantExchange } from '../../primitives/records.js';
 import type { AccessTokens } from './access-tokens.js';
 import type { AccessClaims } from '../../access/index.js';
+import type { OrganizationClaims } from '../../organizations/index.js';
 
 /** Under its former name, for the grant handlers and operator grants that import it from here. */
 
@@ -20,6 +21,8 @@ interface TokenResponseRequest {
   readonly notAfter?: number | undefined;
   /** The user's `roles` and `groups` for the token's audience (RFC 9068 §2.2.3.1). */
   readonly access?: AccessClaims | undefined;
+  /** The grant's organization, as the token carries it (`org_id`, `org_name`, `org_roles`). */
+  readonly organization?: OrganizationClaims | undefined;
 }
 
 /**
@@ -40,6 +43,7 @@ export function tokenResponse(accessTokens: AccessTokens, r: TokenResponseReques
     ...(r.exchange == null ? {} : { act: r.exchange.act, audience: r.exchange.audience }),
     ...(r.notAfter === undefined ? {} : { notAfter: r.notAfter }),
     ...(r.access === undefined ? {} : { access: r.access }),
+    ...(r.organization === undefined ? {} : { organization: r.organization }),
   });
   return {
     access_token,

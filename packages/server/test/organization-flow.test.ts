@@ -1,0 +1,235 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { decodeJwt } from 'jose';
+import { CLI_ACTOR } from '../src/audit/audit.js';
+import {
+  addDomain,
+  changeOrganization,
+  createOrganization,
+  putMember,
+  removeMember,
+} from '../src/organizations/index.js';
+import {
+  addTestUser,
+  authorizationQuery,
+  callbackParams,
+  CALLBACK,
+  hiddenField,
+  obtainCode,
+  PageBrowser,
+  PASSWORD,
+  pkce,
+} from './_authorize.js';
+import { DIALECTS } from './_dialects.js';
+import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
+
+const SCOPE = 'openid organization contacts:read';
+
+/**
+ * Organizations at /authorize and in tokens (docs/organizations.md): the `organization` parameter,
+ * the chooser, JIT membership by a verified e-mail domain, the organization's second-factor policy,
+ * `org_id`/`org_name`/`org_roles` in the access and ID tokens and at every refresh, and the removal
+ * of a member revoking its grants for the organization.
+ */
+describe('organizations at /authorize and in tokens', () => {
+  for (const dialect of DIALECTS)
+    describe(dialect, () => {
+      let server: TestServer;
+      let app: TestClient;
+      let acme: string;
+
+      async function tokensFor(query: string, verifier: string, username: string, browser = new PageBrowser(server)) {
+        const params = await obtainCode(browser, query, username);
+        assert.ok(params.code, JSON.stringify(params));
+        const response = await server.post(
+          '/token',
+          {
+            grant_type: 'authorization_code',
+            code: params.code as string,
+            redirect_uri: CALLBACK,
+            code_verifier: verifier,
+          },
+          { as: app },
+        );
+        const body = (await response.json()) as Record<string, string>;
+        assert.equal(response.status, 200, JSON.stringify(body));
+        return body;
+      }
+
+      before(async () => {
+        server = await startTestServer({ dialect });
+        app = await server.addClient({
+          id: 'app',
+          redirectUris: [CALLBACK],
+          scope: ['openid', 'organization', 'contacts:read'],
+        });
+        const { store, audit } = server.context;
+        const now = server.clock.now();
+        for (const name of ['alice', 'carol', 'mallory', 'oscar']) await addTestUser(server, name);
+        await store.updateUserClaims('carol', { email: 'carol@acme.example', email_verified: true }, now);
+        await store.updateUserClaims('mallory', { email: 'mallory@acme.example', email_verified: false }, now);
+        acme = (
+          await createOrganization(audit, { slug: 'acme', name: 'Acme', roles: ['admin', 'member'] }, now, CLI_ACTOR)
+        ).id;
+        await createOrganization(audit, { slug: 'globex', name: 'Globex', roles: ['viewer'] }, now, CLI_ACTOR);
+        await changeOrganization(audit, 'acme', { policy: { default_role: 'member' } }, now, CLI_ACTOR);
+        await addDomain(audit, 'acme', 'acme.example', true, now, CLI_ACTOR);
+        await putMember(audit, 'acme', 'alice', ['admin'], now, CLI_ACTOR);
+        await putMember(audit, 'globex', 'alice', ['viewer'], now, CLI_ACTOR);
+      });
+      after(() => server.close());
+
+      it('organization=acme: the access token, the ID token and every refresh carry org_id, org_name and org_roles; a role change shows at the next refresh', async () => {
+        const { verifier, challenge } = pkce();
+        const query = authorizationQuery('app', challenge, { scope: 'openid contacts:read', organization: 'acme' });
+        const browser = new PageBrowser(server);
+        const signIn = await browser.authorize(query);
+        const signedIn = await browser.login(signIn, 'alice', PASSWORD);
+        const consent = await browser.get(signedIn.location as string);
+        assert.equal(consent.status, 200);
+        assert.match(consent.html, /For the organization Acme/, 'the consent page names the organization');
+        const params = callbackParams((await browser.consent(consent, 'allow')).location);
+        const response = await server.post(
+          '/token',
+          {
+            grant_type: 'authorization_code',
+            code: params.code as string,
+            redirect_uri: CALLBACK,
+            code_verifier: verifier,
+          },
+          { as: app },
+        );
+        const tokens = (await response.json()) as Record<string, string>;
+        assert.equal(response.status, 200, JSON.stringify(tokens));
+        for (const jwt of [tokens.access_token, tokens.id_token]) {
+          const claims = decodeJwt(jwt as string);
+          assert.equal(claims.org_id, acme);
+          assert.equal(claims.org_name, 'Acme');
+          assert.deepEqual(claims.org_roles, ['admin']);
+        }
+        await putMember(server.context.audit, 'acme', 'alice', ['member'], server.clock.now(), CLI_ACTOR);
+        const refreshed = await refresh(server, app, tokens.refresh_token as string);
+        assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+        const claims = decodeJwt(refreshed.body.access_token as string);
+        assert.equal(claims.org_id, acme, 'the grant keeps its organization');
+        assert.deepEqual(claims.org_roles, ['member'], 'the roles as they are now');
+        assert.deepEqual(decodeJwt(refreshed.body.id_token as string).org_roles, ['member']);
+      });
+
+      it('without organization, a token for no organization; a request for an organization the user is not in is a catalog error page', async () => {
+        const { verifier, challenge } = pkce();
+        const none = await tokensFor(authorizationQuery('app', challenge, { scope: 'openid' }), verifier, 'oscar');
+        assert.equal(decodeJwt(none.access_token as string).org_id, undefined);
+        const browser = new PageBrowser(server);
+        for (const organization of ['acme', 'no-such-organization']) {
+          await obtainCode(browser, authorizationQuery('app', pkce().challenge, { scope: 'openid' }), 'oscar');
+          const refused = await browser.authorize(authorizationQuery('app', pkce().challenge, { organization }));
+          assert.equal(refused.status, 403);
+          assert.match(refused.html, /organization-not-member/);
+          assert.equal(refused.location, undefined, 'never sent to the client');
+        }
+      });
+
+      it('scope organization: a user of two organizations chooses on a page, and the tokens are for the one chosen', async () => {
+        const { verifier, challenge } = pkce();
+        const query = authorizationQuery('app', challenge, { scope: SCOPE });
+        const browser = new PageBrowser(server);
+        const signIn = await browser.authorize(query);
+        const signedIn = await browser.login(signIn, 'alice', PASSWORD);
+        const chooser = await browser.get(signedIn.location as string);
+        assert.equal(chooser.status, 200);
+        assert.match(chooser.html, /Choose an organization/);
+        const links = [...chooser.html.matchAll(/<li><a class="button secondary" href="([^"]*)"/g)].map((m) =>
+          (m[1] as string).replaceAll('&#38;', '&'),
+        );
+        assert.equal(links.length, 2);
+        const globex = links.find((l) => l.endsWith('organization=globex')) as string;
+        const consent = await browser.get(globex);
+        assert.match(consent.html, /For the organization Globex/);
+        const params = callbackParams((await browser.consent(consent, 'allow')).location);
+        const response = await server.post(
+          '/token',
+          {
+            grant_type: 'authorization_code',
+            code: params.code as string,
+            redirect_uri: CALLBACK,
+            code_verifier: verifier,
+          },
+          { as: app },
+        );
+        const tokens = (await response.json()) as Record<string, string>;
+        assert.equal(decodeJwt(tokens.id_token as string).org_name, 'Globex');
+        assert.deepEqual(decodeJwt(tokens.access_token as string).org_roles, ['viewer']);
+        // prompt=none cannot show the chooser (OIDC Core §3.1.2.6).
+        const silent = await browser.authorize(
+          authorizationQuery('app', pkce().challenge, { scope: SCOPE, prompt: 'none' }),
+        );
+        assert.equal(callbackParams(silent.location).error, 'interaction_required');
+      });
+
+      it('JIT membership: a verified address of a verified domain joins at sign-in with the default role; an unverified one never does', async () => {
+        const { verifier, challenge } = pkce();
+        const carol = await tokensFor(authorizationQuery('app', challenge, { scope: SCOPE }), verifier, 'carol');
+        const claims = decodeJwt(carol.access_token as string);
+        assert.equal(claims.org_id, acme, 'the only organization, joined at sign-in');
+        assert.deepEqual(claims.org_roles, ['member']);
+        const second = pkce();
+        const mallory = await tokensFor(
+          authorizationQuery('app', second.challenge, { scope: SCOPE }),
+          second.verifier,
+          'mallory',
+        );
+        assert.equal(decodeJwt(mallory.access_token as string).org_id, undefined);
+        const subject = (await server.context.store.findUser('mallory'))?.subject as string;
+        assert.equal(await server.context.store.findOrganizationMember(acme, subject), undefined);
+      });
+
+      it("removing a member revokes the member's grants for the organization, and only those", async () => {
+        const first = pkce();
+        const forAcme = await tokensFor(
+          authorizationQuery('app', first.challenge, { scope: 'openid', organization: 'acme' }),
+          first.verifier,
+          'carol',
+        );
+        const second = pkce();
+        const forNone = await tokensFor(
+          authorizationQuery('app', second.challenge, { scope: 'openid', prompt: 'consent' }),
+          second.verifier,
+          'carol',
+        );
+        await removeMember(server.context.audit, 'acme', 'carol', server.clock.now(), CLI_ACTOR);
+        const refused = await refresh(server, app, forAcme.refresh_token as string);
+        assert.equal(refused.status, 400);
+        assert.equal(refused.body.error, 'invalid_grant');
+        assert.equal(refused.body.error_description, 'refresh token has been revoked');
+        const kept = await refresh(server, app, forNone.refresh_token as string);
+        assert.equal(kept.status, 200, 'a grant for no organization stays');
+      });
+
+      it('an organization requiring a second factor asks one at sign-in for it, even where the client does not', async () => {
+        await changeOrganization(
+          server.context.audit,
+          'globex',
+          { policy: { second_factor: 'required' } },
+          server.clock.now(),
+          CLI_ACTOR,
+        );
+        const browser = new PageBrowser(server);
+        const query = authorizationQuery('app', pkce().challenge, { scope: 'openid', organization: 'globex' });
+        const signIn = await browser.authorize(query);
+        const signedIn = await browser.login(signIn, 'alice', PASSWORD);
+        const next = await browser.get(signedIn.location as string);
+        assert.equal(next.status, 200);
+        assert.equal(
+          hiddenField(next.html, 'method'),
+          'otp_enrolment',
+          'the enrolment of a second factor, not the consent',
+        );
+        // For acme (no such policy), the same session goes on to the consent page.
+        const acmePage = await browser.authorize(
+          authorizationQuery('app', pkce().challenge, { scope: 'openid', organization: 'acme' }),
+        );
+        assert.ok(callbackParams(acmePage.location).code, 'its consent remembered, a code at once');
+      });
+    });
+});
