@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { CLI_ACTOR } from '../src/audit/audit.js';
+import { addDomain, changeOrganization, createOrganization } from '../src/organizations/index.js';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { putProvider } from '../src/federation/providers.js';
@@ -326,6 +328,22 @@ for (const dialect of DIALECTS)
       const unknown = await start(new PageBrowser(server), pkce().challenge, { email: 'ann@elsewhere.example' });
       assert.equal(unknown.status, 404);
       assert.match(unknown.html, /federation_no_provider/);
+    });
+
+    it("home-realm discovery by organization: an e-mail of an organization's verified domain goes to the organization's upstream", async () => {
+      const { audit } = server.context;
+      const now = server.clock.now();
+      await createOrganization(audit, { slug: 'initech' }, now, CLI_ACTOR);
+      await addDomain(audit, 'initech', 'initech.example', false, now, CLI_ACTOR);
+      await changeOrganization(audit, 'initech', { policy: { upstream: 'trusting' } }, now, CLI_ACTOR);
+      const unverified = await start(new PageBrowser(server), pkce().challenge, { email: 'ann@initech.example' });
+      assert.equal(unverified.status, 404, 'an unverified domain sends nobody anywhere');
+      await addDomain(audit, 'initech', 'initech.example', true, now, CLI_ACTOR);
+      const started = await start(new PageBrowser(server), pkce().challenge, { email: 'ann@initech.example' });
+      assert.equal(started.status, 303, started.html);
+      const url = new URL(started.location as string);
+      assert.equal(url.origin, upstream.issuer);
+      assert.equal(url.searchParams.get('login_hint'), 'ann@initech.example');
     });
 
     it('an upstream identity whose e-mail is an existing account’s is linked only after that account’s password: a wrong one links nothing', async () => {

@@ -31,6 +31,8 @@ import { ICONS_PATH, serveUpstreamIcons } from './icon-route.js';
 import { passkeyProofOptions, proveAccount } from './link-proof.js';
 import { linkIdentity, mayUnlink, resolveLocalUser } from './linking.js';
 import { listProviders, providerForEmail, type UpstreamProvider } from './providers.js';
+import { upstreamOfEmail } from '../organizations/index.js';
+import type { Repository } from '../store/repository.js';
 import { completeUpstreamSignIn, upstreamAuthorizationUrl, type UpstreamIdentity } from './relying-party.js';
 import { UpstreamFailure } from './upstream-failures.js';
 
@@ -134,6 +136,16 @@ function federatedMethods(
   ];
 }
 
+/** The upstream of the organization whose verified domain the e-mail is at (docs/organizations.md), if any. */
+async function organizationProvider(
+  store: Repository,
+  providers: readonly UpstreamProvider[],
+  email: string,
+): Promise<UpstreamProvider | undefined> {
+  const id = await upstreamOfEmail(store, email);
+  return id === undefined ? undefined : providers.find((p) => p.id === id);
+}
+
 /**
  * POST /federation/start: the sign-in page's federation form (CSRF token, the authorization request)
  * names a provider, or an e-mail whose domain picks one (home-realm discovery). The upstream
@@ -154,7 +166,7 @@ async function startUpstreamSignIn(pages: FederationPages, request: FastifyReque
       ? providers.find((p) => p.id === chosen)
       : email === undefined
         ? undefined
-        : providerForEmail(providers, email);
+        : (providerForEmail(providers, email) ?? (await organizationProvider(store, providers, email)));
   if (!provider) throw new ProblemError('federation_no_provider');
   let started: Awaited<ReturnType<typeof upstreamAuthorizationUrl>>;
   try {

@@ -26,6 +26,7 @@ export {
   ORGANIZATION_SCOPE,
   organizationClaims,
   organizationOfDomain,
+  upstreamOfEmail,
   verifiedEmailDomain,
   type OrganizationChoice,
   type OrganizationClaims,

@@ -36,6 +36,17 @@ export async function organizationOfDomain(repo: Repository, domain: string): Pr
 }
 
 /**
+ * Home-realm discovery by organization: the upstream provider (federation) an organization sends the
+ * addresses of its verified domains to (`policy.upstream`), for an e-mail typed on the sign-in page.
+ */
+export async function upstreamOfEmail(repo: Repository, email: string): Promise<string | undefined> {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return undefined;
+  const organization = await organizationOfDomain(repo, email.slice(at + 1));
+  return organization === undefined ? undefined : (parsePolicy(organization.policy).upstream ?? undefined);
+}
+
+/**
  * JIT membership, at the end of every sign-in: a user whose e-mail address is verified
  * (`email_verified` true, never an unverified one: anyone can type any address) and whose domain is
  * an organization's verified domain becomes a member, with the organization's `default_role`.
