@@ -116,6 +116,15 @@ describe('organizations at /authorize and in tokens', () => {
         assert.deepEqual(decodeJwt(refreshed.body.id_token as string).org_roles, ['member']);
       });
 
+      it('the OpenID Provider metadata names the organization scope and claims', async () => {
+        const metadata = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as Record<
+          string,
+          string[]
+        >;
+        assert.ok(metadata.scopes_supported?.includes('organization'));
+        for (const claim of ['org_id', 'org_name', 'org_roles']) assert.ok(metadata.claims_supported?.includes(claim));
+      });
+
       it('without organization, a token for no organization; a request for an organization the user is not in is a catalog error page', async () => {
         const { verifier, challenge } = pkce();
         const none = await tokensFor(authorizationQuery('app', challenge, { scope: 'openid' }), verifier, 'oscar');

@@ -1,3 +1,4 @@
+import { ORGANIZATION_SCOPE } from '../../organizations/index.js';
 import { DPOP_SIGNING_ALGORITHMS } from '@gatehouse/contract';
 import { ACR_VALUES } from '../../primitives/acr.js';
 import { RESPONSE_MODES } from '../../primitives/response-modes.js';
@@ -75,7 +76,8 @@ function openIdProviderMetadata(
 ): Readonly<Record<string, unknown>> {
   return {
     ...authorizationServerMetadata(services, endpoints),
-    scopes_supported: OIDC_SCOPES,
+    // docs/organizations.md: `organization` asks for the user's organization (a chooser for several).
+    scopes_supported: [...OIDC_SCOPES, ORGANIZATION_SCOPE],
     subject_types_supported: ['public'],
     // §15.1: RS256 first, the default for a client that registered none.
     id_token_signing_alg_values_supported: ['RS256', 'ES256'],
@@ -95,6 +97,10 @@ function openIdProviderMetadata(
       // RFC 9068 §2.2.3.1, released by the `roles` and `groups` scopes (oauth/tokens/access-claims.ts).
       'roles',
       'groups',
+      // The organization a sign-in was for (docs/organizations.md).
+      'org_id',
+      'org_name',
+      'org_roles',
     ],
     claim_types_supported: ['normal'],
     // OIDC Core §3.1.2.1 acr_values: `mfa` asks for a second factor (step-up); primitives/acr.ts.
