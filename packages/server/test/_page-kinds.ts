@@ -5,6 +5,8 @@ import { federationPage } from '../src/federation/routes.js';
 import { SITE_PAGES } from '../src/pages/routes.js';
 import { DemoFlows } from '../src/pages/demo-flows.js';
 import { enrolmentSecret } from './_factors.js';
+import { CLI_ACTOR } from '../src/audit/audit.js';
+import { createOrganization, putMember } from '../src/organizations/index.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 import { assertOkJson } from './_oauth-assertions.js';
 import {
@@ -60,7 +62,7 @@ export async function startPagesServer(options: { defaultLocale?: 'ja' } = {}): 
     id: 'app',
     name: 'Contacts Sync',
     redirectUris: [CALLBACK],
-    scope: ['openid', 'profile', 'contacts:read', 'contacts:write'],
+    scope: ['openid', 'profile', 'organization', 'contacts:read', 'contacts:write'],
   });
   await server.addClient({ id: 'strict', name: 'Payroll', secondFactor: 'required', redirectUris: [CALLBACK] });
   tv = await server.addClient({
@@ -70,6 +72,12 @@ export async function startPagesServer(options: { defaultLocale?: 'ja' } = {}): 
     grantTypes: ['urn:ietf:params:oauth:grant-type:device_code'],
   });
   await addTestUser(server, 'alice');
+  // alice is a member of two organizations: the chooser, and a consent page for one of them.
+  const { audit } = server.context;
+  for (const slug of ['acme', 'globex']) {
+    await createOrganization(audit, { slug, name: `${slug} Inc.` }, server.clock.now(), CLI_ACTOR);
+    await putMember(audit, slug, 'alice', [], server.clock.now(), CLI_ACTOR);
+  }
   return server;
 }
 
@@ -97,9 +105,14 @@ export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage
   async authorize(v) {
     const browser = v.browser();
     const unknown = authorizationQuery('nobody', pkce().challenge, v.request);
+    const signedIn = (await consentPage(v)).browser;
+    const choose = authorizationQuery('app', pkce().challenge, { ...v.request, scope: 'openid organization' });
+    const notMember = authorizationQuery('app', pkce().challenge, { ...v.request, organization: 'initech' });
     return [
       shown('sign-in page', await browser.authorize(authorizationQuery('app', pkce().challenge, v.request)), true),
       shown('error page of a request', await browser.authorize(unknown), true),
+      shown('organization chooser', await signedIn.authorize(choose), true),
+      shown('error page of an organization', await signedIn.authorize(notMember), true),
     ];
   },
   async 'sign-in'(v) {
@@ -131,9 +144,14 @@ export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage
   },
   async consent(v) {
     const { page } = await consentPage(v);
+    const forOrganization = await consentPage(v, { organization: 'acme' });
     const posted = await consentPage(v, { response_mode: 'form_post' });
     const formPost = await posted.browser.consent(posted.page, 'allow');
-    return [shown('consent page', page, true), shown('form_post page', formPost, true)];
+    return [
+      shown('consent page', page, true),
+      shown('consent page for an organization', forOrganization.page, true),
+      shown('form_post page', formPost, true),
+    ];
   },
   async logout(v) {
     const { browser } = await consentPage(v);

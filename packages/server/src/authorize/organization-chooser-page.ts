@@ -1,4 +1,4 @@
-import { escapeHtml, layout, type PageView } from '../html/layout.js';
+import { escapeHtml, layout, verbatim, type PageView } from '../html/layout.js';
 import { consentHeading } from './consent-page.js';
 import type { ClientLabel } from './client-label.js';
 
@@ -13,7 +13,7 @@ export interface OrganizationChooserPage {
 export function renderOrganizationChooserPage(view: PageView, page: OrganizationChooserPage): string {
   const { t } = view.text;
   const items = page.organizations
-    .map((o) => `<li><a class="button secondary" href="${escapeHtml(o.href)}">${escapeHtml(o.name)}</a></li>`)
+    .map((o) => `<li><a class="button secondary" href="${escapeHtml(o.href)}">${verbatim(o.name)}</a></li>`)
     .join('\n');
   return layout(
     view,

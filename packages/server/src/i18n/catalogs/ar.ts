@@ -238,6 +238,12 @@ export const ar: Catalog = {
     'demo.signed-in.userinfo': 'اسأل /userinfo باستخدام رمز الوصول',
   },
   problems: {
+    'organization-not-member': {
+      title: 'لست عضوًا في هذه المؤسسة',
+      summary:
+        'طلب التطبيق تسجيل دخولك لصالح مؤسسة (عبر المعامل organization) غير موجودة على هذا الخادم أو لست عضوًا فيها بحسابك. لم يُمنح أي شيء.',
+      action: 'ارجع إلى التطبيق واختر إحدى مؤسساتك، أو اطلب من أحد مسؤولي المؤسسة إضافتك.',
+    },
     'login-failed': {
       title: 'اسم المستخدم أو كلمة المرور غير صحيحة',
       summary:

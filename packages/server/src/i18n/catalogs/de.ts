@@ -242,6 +242,13 @@ export const de: Catalog = {
     'demo.signed-in.userinfo': '/userinfo mit dem Access Token abfragen',
   },
   problems: {
+    'organization-not-member': {
+      title: 'Sie sind kein Mitglied dieser Organisation',
+      summary:
+        'Die Anwendung wollte Sie für eine Organisation anmelden (ihr Parameter organization), die es auf diesem Server nicht gibt oder in der Ihr Konto kein Mitglied ist. Es wurde nichts gewährt.',
+      action:
+        'Kehren Sie zur Anwendung zurück und wählen Sie eine Ihrer Organisationen, oder bitten Sie eine Administratorin oder einen Administrator der Organisation, Sie hinzuzufügen.',
+    },
     'login-failed': {
       title: 'Falscher Benutzername oder falsches Passwort',
       summary:

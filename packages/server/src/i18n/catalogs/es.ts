@@ -241,6 +241,13 @@ export const es: Catalog = {
     'demo.signed-in.userinfo': 'Consultar /userinfo con el token de acceso',
   },
   problems: {
+    'organization-not-member': {
+      title: 'No es miembro de esta organización',
+      summary:
+        'La aplicación pidió iniciar su sesión para una organización (su parámetro organization) que no existe en este servidor o de la que su cuenta no es miembro. No se concedió nada.',
+      action:
+        'Vuelva a la aplicación y elija una de sus organizaciones, o pida a un administrador de la organización que le añada.',
+    },
     'login-failed': {
       title: 'Nombre de usuario o contraseña incorrectos',
       summary:

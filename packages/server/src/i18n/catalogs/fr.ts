@@ -240,6 +240,13 @@ export const fr: Catalog = {
     'demo.signed-in.userinfo': 'Interroger /userinfo avec le jeton d’accès',
   },
   problems: {
+    'organization-not-member': {
+      title: 'Vous n’êtes pas membre de cette organisation',
+      summary:
+        'L’application a demandé à vous connecter pour une organisation (son paramètre organization) qui n’existe pas sur ce serveur ou dont votre compte n’est pas membre. Rien n’a été accordé.',
+      action:
+        'Revenez à l’application et choisissez l’une de vos organisations, ou demandez à un administrateur de l’organisation de vous ajouter.',
+    },
     'login-failed': {
       title: 'Nom d’utilisateur ou mot de passe incorrect',
       summary:

@@ -238,6 +238,12 @@ export const ja: Catalog = {
     'demo.signed-in.userinfo': 'アクセストークンで /userinfo に問い合わせる',
   },
   problems: {
+    'organization-not-member': {
+      title: 'この組織のメンバーではありません',
+      summary:
+        'アプリケーションが、このサーバーに存在しない組織、またはあなたのアカウントがメンバーではない組織 (organization パラメーター) としてのサインインを求めました。何も許可されていません。',
+      action: 'アプリケーションに戻ってご自身の組織を選ぶか、組織の管理者にメンバーへの追加を依頼してください。',
+    },
     'login-failed': {
       title: 'ユーザー名またはパスワードが正しくありません',
       summary:

@@ -242,6 +242,13 @@ export const ptBR: Catalog = {
     'demo.signed-in.userinfo': 'Consultar /userinfo com o token de acesso',
   },
   problems: {
+    'organization-not-member': {
+      title: 'Você não é membro desta organização',
+      summary:
+        'O aplicativo pediu para conectar você a uma organização (seu parâmetro organization) que não existe neste servidor ou da qual sua conta não é membro. Nada foi concedido.',
+      action:
+        'Volte ao aplicativo e escolha uma das suas organizações, ou peça a um administrador da organização que adicione você.',
+    },
     'login-failed': {
       title: 'Nome de usuário ou senha incorretos',
       summary:

@@ -227,6 +227,12 @@ export const zhCN: Catalog = {
     'demo.signed-in.userinfo': '使用访问令牌查询 /userinfo',
   },
   problems: {
+    'organization-not-member': {
+      title: '您不是该组织的成员',
+      summary:
+        '应用请求以某个组织（其 organization 参数）的身份为您登录，但该组织在此服务器上不存在，或者您的账户不是其成员。未授予任何权限。',
+      action: '请返回应用并选择您所属的组织之一，或请该组织的管理员将您添加为成员。',
+    },
     'login-failed': {
       title: '用户名或密码错误',
       summary: '用户名和密码与任何账户都不匹配。用户名不存在和密码错误得到的是同样的回答。',
