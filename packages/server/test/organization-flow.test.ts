@@ -21,9 +21,12 @@ import {
   pkce,
 } from './_authorize.js';
 import { DIALECTS } from './_dialects.js';
+import { ISSUER } from './_oauth-assertions.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
 
 const SCOPE = 'openid organization contacts:read';
+const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const BILLING = 'https://billing.example';
 
 /**
  * Organizations at /authorize and in tokens (docs/organizations.md): the `organization` parameter,
@@ -36,6 +39,7 @@ describe('organizations at /authorize and in tokens', () => {
     describe(dialect, () => {
       let server: TestServer;
       let app: TestClient;
+      let agent: TestClient;
       let acme: string;
 
       async function tokensFor(query: string, verifier: string, username: string, browser = new PageBrowser(server)) {
@@ -45,7 +49,7 @@ describe('organizations at /authorize and in tokens', () => {
           '/token',
           {
             grant_type: 'authorization_code',
-            code: params.code as string,
+            code: params.code,
             redirect_uri: CALLBACK,
             code_verifier: verifier,
           },
@@ -62,6 +66,13 @@ describe('organizations at /authorize and in tokens', () => {
           id: 'app',
           redirectUris: [CALLBACK],
           scope: ['openid', 'organization', 'contacts:read'],
+        });
+        agent = await server.addClient({
+          id: 'agent',
+          grantTypes: [EXCHANGE, 'refresh_token'],
+          exchangeAudiences: [BILLING],
+          exchangeSubjectAudiences: [ISSUER],
+          exchangeRefreshTokens: true,
         });
         const { store, audit } = server.context;
         const now = server.clock.now();
@@ -123,6 +134,49 @@ describe('organizations at /authorize and in tokens', () => {
         >;
         assert.ok(metadata.scopes_supported?.includes('organization'));
         for (const claim of ['org_id', 'org_name', 'org_roles']) assert.ok(metadata.claims_supported?.includes(claim));
+      });
+
+      it('RFC 8693: an exchanged token keeps its subject token’s organization, at its refreshes too, and never gains one', async () => {
+        const exchange = async (subjectToken: string, extra: Record<string, string> = {}) => {
+          const response = await server.post(
+            '/token',
+            {
+              grant_type: EXCHANGE,
+              subject_token: subjectToken,
+              subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+              audience: BILLING,
+              ...extra,
+            },
+            { as: agent },
+          );
+          const body = (await response.json()) as Record<string, string>;
+          assert.equal(response.status, 200, JSON.stringify(body));
+          return body;
+        };
+        const first = pkce();
+        const forAcme = await tokensFor(
+          authorizationQuery('app', first.challenge, { scope: 'openid contacts:read', organization: 'acme' }),
+          first.verifier,
+          'alice',
+        );
+        const exchanged = await exchange(forAcme.access_token as string, {
+          requested_token_type: 'urn:ietf:params:oauth:token-type:refresh_token',
+        });
+        const claims = decodeJwt(exchanged.access_token as string);
+        assert.equal(claims.org_id, acme);
+        assert.equal(claims.aud, BILLING);
+        assert.ok(exchanged.refresh_token);
+        const refreshed = await refresh(server, agent, exchanged.refresh_token);
+        assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+        assert.equal(decodeJwt(refreshed.body.access_token as string).org_id, acme, 'the child grant keeps it');
+        const second = pkce();
+        const forNone = await tokensFor(
+          authorizationQuery('app', second.challenge, { scope: 'contacts:read' }),
+          second.verifier,
+          'alice',
+        );
+        const plain = await exchange(forNone.access_token as string, { organization: 'acme' });
+        assert.equal(decodeJwt(plain.access_token as string).org_id, undefined, 'no organization is gained');
       });
 
       it('without organization, a token for no organization; a request for an organization the user is not in is a catalog error page', async () => {
