@@ -63,7 +63,7 @@ export interface Repository
     MailRepository,
     GroupRepository,
     RoleRepository,
-    AccessResolutionRepository {
+    AccessResolutionRepository,
     OrganizationRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;

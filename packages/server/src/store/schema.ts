@@ -36,6 +36,9 @@ export interface Database {
   group_members: GroupMembersTable;
   access_roles: AccessRolesTable;
   role_assignments: RoleAssignmentsTable;
+  organizations: OrganizationsTable;
+  organization_members: OrganizationMembersTable;
+  organization_domains: OrganizationDomainsTable;
 }
 
 /** 0028: a group of users; a member of a group is a member of its ancestors. */
@@ -72,9 +75,6 @@ export interface RoleAssignmentsTable {
   principal_kind: string;
   principal_id: string;
   assigned_at: number;
-  organizations: OrganizationsTable;
-  organization_members: OrganizationMembersTable;
-  organization_domains: OrganizationDomainsTable;
 }
 
 /** An organization (0031, ./organization-repository.ts): a tenant with its members, domains and policy. */
