@@ -116,6 +116,7 @@ export const TABLE = {
     'sign-in-changes.test.ts': 'server',
     'metrics.test.ts': 'server',
     'mail-delivery.test.ts': 'server',
+    'password-reset.test.ts': 'server',
     'shared-hooks.test.ts': 'server',
     'nul-bytes.test.ts': 'server',
     'openid-connect.test.ts': 'server',
@@ -153,6 +154,7 @@ export const TABLE = {
     'migration-faults.test.ts': 'processes',
     'multi-process.test.ts': 'processes',
     'mail-processes.test.ts': 'processes',
+    'password-reset-timing.test.ts': 'processes',
     'tracing.test.ts': 'processes',
     'private-key-jwt-processes.test.ts': 'processes',
     'dpop-processes.test.ts': 'processes',
@@ -242,7 +244,12 @@ export function tableProblems() {
  * Files that must run with no other job beside them: they assert how many calls fit in a time window,
  * which another suite competing for the cores would make them miss.
  */
-export const ALONE = new Set(['client/shared-store.test.ts', 'client/tabs.browser.test.ts']);
+export const ALONE = new Set([
+  'client/shared-store.test.ts',
+  'client/tabs.browser.test.ts',
+  // It compares answer times: another job beside it would only add noise.
+  'server/password-reset-timing.test.ts',
+]);
 
 /** At most this many files of a shared tier load into one process; more are split into several jobs. */
 const SHARED_CHUNK = 25;

@@ -68,6 +68,8 @@ export interface ServerConfig {
   readonly dpopNonces: boolean;
   /** SECOND_FACTOR: off, optional (default) or required, for every client that sets none. */
   readonly secondFactor: SecondFactorPolicy;
+  /** PASSWORD_RESET_REVOKES_GRANTS: a password reset revokes the user's grants too; on by default. */
+  readonly passwordResetRevokesGrants: boolean;
   /** PASSWORD_HASH_COST: log2 of scrypt's N for new password hashes (users/passwords.ts); unset, 15. */
   readonly passwordHashCost?: number;
   /** AUTHORIZATION_CODE_TTL: seconds an authorization code waits for its exchange, 1 to 600 (60). */
@@ -119,6 +121,7 @@ export function configFromEnv(
     dpopNonces: dpopNoncesFrom(env.DPOP_NONCES),
     secondFactor: secondFactorFrom(env.SECOND_FACTOR),
     passwordHashCost: passwordHashCostFrom(env.PASSWORD_HASH_COST),
+    passwordResetRevokesGrants: booleanFrom('PASSWORD_RESET_REVOKES_GRANTS', env.PASSWORD_RESET_REVOKES_GRANTS, true),
     authorizationCodeTtl: authorizationCodeTtlFrom(env.AUTHORIZATION_CODE_TTL),
     mail: mailSettingsFromEnv(env, issuer, projectRoot()),
     defaultLocale: defaultLocaleFrom(env.DEFAULT_LOCALE),

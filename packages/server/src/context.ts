@@ -11,6 +11,12 @@ export interface SignInSettings {
   readonly factors: FactorServices;
 }
 
+/** How self-service accounts behave (accounts/; docs/accounts.md). */
+export interface AccountSettings {
+  /** PASSWORD_RESET_REVOKES_GRANTS: a password reset also revokes every grant of the user (on by default). */
+  readonly passwordResetRevokesGrants: boolean;
+}
+
 /**
  * What the endpoints need, passed to them explicitly: the authorization server's services, and
  * the sign-in settings the authorization pages read.
@@ -21,4 +27,5 @@ export interface ServerContext extends OAuthServices {
   readonly mail: Outbox;
   /** The languages of the pages (i18n/): the compiled catalogs and DEFAULT_LOCALE. */
   readonly languages: Languages;
+  readonly accounts: AccountSettings;
 }

@@ -73,6 +73,8 @@ export interface ContextOptions {
   readonly jwksUriAllowAddresses?: readonly string[];
   /** SECOND_FACTOR; `optional` when undefined. */
   readonly secondFactor?: SecondFactorPolicy;
+  /** PASSWORD_RESET_REVOKES_GRANTS; true when undefined. */
+  readonly passwordResetRevokesGrants?: boolean;
   /** AUTHORIZATION_CODE_TTL, seconds; 60 when undefined. */
   readonly authorizationCodeTtl?: number;
   /** DEFAULT_LOCALE: the pages' language when nothing else chooses one; English when undefined. */
@@ -116,6 +118,7 @@ export async function createContext(store: Store, issuer: string, options: Conte
     signIn,
     mail,
     languages: new Languages({ defaultLocale: options.defaultLocale, pseudoLocale: options.pseudoLocale }),
+    accounts: { passwordResetRevokesGrants: options.passwordResetRevokesGrants ?? true },
     store,
     audit,
     clock,
@@ -184,6 +187,8 @@ export interface StartOptions {
   readonly dpopNonces?: boolean;
   /** SECOND_FACTOR (see ContextOptions). */
   readonly secondFactor?: SecondFactorPolicy;
+  /** PASSWORD_RESET_REVOKES_GRANTS (see ContextOptions). */
+  readonly passwordResetRevokesGrants?: boolean;
   /** AUTHORIZATION_CODE_TTL (see ContextOptions). */
   readonly authorizationCodeTtl?: number;
   /** DEFAULT_LOCALE (see ContextOptions). */

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { totpCode } from '../src/factors/totp.js';
 import { BROWSER_PAGES } from '../src/authorize/browser-pages.js';
+import { ACCOUNT_PAGES } from '../src/accounts/index.js';
+import { digestOf } from '../src/primitives/secrets.js';
+import { newOpaqueSecret } from '../src/primitives/random.js';
+import { addUser } from '../src/users/users.js';
 import { federationPage } from '../src/federation/routes.js';
 import { SITE_PAGES } from '../src/pages/routes.js';
 import { DemoFlows } from '../src/pages/demo-flows.js';
@@ -45,6 +49,7 @@ export interface Visit {
 export const PAGE_TABLE_NAMES: readonly string[] = [
   ...BROWSER_PAGES.map((p) => p.name),
   federationPage(undefined).name,
+  ...ACCOUNT_PAGES.map((p) => p.name),
   ...SITE_PAGES.map((p) => p.name),
 ];
 
@@ -188,6 +193,42 @@ export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage
     const none = await post(browser, signIn, '/federation/start', { request: hiddenField(signIn.html, 'request') });
     const forged = await browser.get('/federation/callback?state=forged&code=x');
     return [shown('no provider page', none), shown('refused callback page', forged)];
+  },
+  async 'password-reset'(v) {
+    const browser = v.browser();
+    const signIn = await browser.authorize(authorizationQuery('app', pkce().challenge, v.request));
+    const href = /href="([^"]*\/password-reset\?[^"]*)"/.exec(signIn.html)?.[1]?.replaceAll('&amp;', '&');
+    const form = await browser.get(href ?? '/password-reset');
+    const sent = await post(browser, form, '/password-reset', { request: '', identifier: 'nobody' });
+    // A link as the mail carries it, made in the store (the mail itself is mail-delivery's business).
+    const now = v.server.clock.now();
+    const user = await addUser(v.server.context.store, `resetting-${++users}`, PASSWORD, now, {
+      email: `resetting-${users}@example.com`,
+    });
+    const token = newOpaqueSecret();
+    await v.server.context.store.insertAccountLink({
+      id: digestOf(token),
+      purpose: 'password_reset',
+      subject: user.subject,
+      email: user.claims.email as string,
+      createdAt: now,
+      expiresAt: now + 600,
+      usedAt: null,
+      data: {},
+    });
+    const newPassword = await browser.get(`/password-reset/confirm?token=${token}`);
+    const confirm = (password: string) => post(browser, newPassword, '/password-reset/confirm', { token, password });
+    const refused = await confirm('password');
+    const done = await confirm('plum tractor velvet harbour');
+    const used = await browser.get(`/password-reset/confirm?token=${token}`);
+    return [
+      shown('password reset form', form),
+      shown('password reset sent page', sent),
+      shown('new password page', newPassword),
+      shown('new password page with an alert', refused),
+      shown('password changed page', done),
+      shown('used reset link page', used),
+    ];
   },
   async landing(v) {
     return [shown('home page', await v.browser().get('/'))];

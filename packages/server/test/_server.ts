@@ -123,6 +123,8 @@ export interface TestServerOptions {
   readonly trustedIssuers?: StartOptions['trustedIssuers'];
   /** DPOP_NONCES=on: server-provided nonces required in DPoP proofs. */
   readonly dpopNonces?: boolean;
+  /** PASSWORD_RESET_REVOKES_GRANTS; on by default. */
+  readonly passwordResetRevokesGrants?: boolean;
   /** SECOND_FACTOR; `optional` by default. */
   readonly secondFactor?: StartOptions['secondFactor'];
   /** KEY_ENCRYPTION_KEY; unset by default. */
@@ -160,6 +162,7 @@ export async function startTestServer({
   trustedIssuers,
   dpopNonces,
   secondFactor,
+  passwordResetRevokesGrants,
   keyEncryptionKey,
   authorizationCodeTtl,
   mail,
@@ -193,6 +196,7 @@ export async function startTestServer({
     trustedIssuers,
     dpopNonces,
     secondFactor,
+    passwordResetRevokesGrants,
     keyEncryptionKey,
     authorizationCodeTtl,
     mail,

@@ -87,6 +87,21 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'authorize',
     'context.ts',
   ],
+  // Self-service accounts: pages served on the authorization pages' context, mails through the outbox.
+  accounts: [
+    'primitives',
+    'store',
+    'audit',
+    'users',
+    'factors',
+    'abuse',
+    'http',
+    'i18n',
+    'html',
+    'mail',
+    'authorize',
+    'context.ts',
+  ],
   'admin-api': [
     'primitives',
     'store',

@@ -42,6 +42,7 @@ const ALL_MIGRATIONS = [
   '0025_user_emails',
   '0026_row_epoch',
   '0027_mail_outbox',
+  '0029_accounts',
 ];
 
 /**
@@ -134,6 +135,8 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0029_accounts (its index goes with the table)
+    'drop table account_links',
     // 0027_mail_outbox (its index goes with the table)
     'drop table mail_outbox',
     // 0026_row_epoch: the triggers, PostgreSQL's function, the table

@@ -48,6 +48,9 @@ export type ProblemCode =
   | 'conflict'
   | 'invalid_email_address'
   | 'invalid_email_message'
+  | 'password_reset_link_invalid'
+  | 'too_many_password_resets'
+  | 'password_not_accepted'
   | 'upstream_unavailable'
   | 'upstream_misconfigured'
   | 'upstream_access_denied'
@@ -269,6 +272,39 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'A message given to the outbox breaks a rule of mail: its subject line holds a line break or another control character (which could add a header to the message) or is over 998 characters (RFC 5322 §2.1.1), a body is empty, or its kind or locale is malformed. Nothing was queued and no mail was sent; the detail says which part.',
     clientAction:
       'This is a fault of the server or of the text it was given (for example a name with a line break shown in the subject); correct that text and try again, or tell the operator.',
+  }),
+  password_reset_link_invalid: problem({
+    code: 'password_reset_link_invalid',
+    status: 400,
+    slug: 'password-reset-link-invalid',
+    title: 'This password reset link no longer works',
+    transient: false,
+    summary:
+      'The link to set a new password was used already, is more than 30 minutes old, was ended by a later reset of the same account, or is not a link this server sent. Each link works once. Nothing was changed.',
+    clientAction:
+      'Ask for a new link: choose "Forgot your password?" on the sign-in page and open the newest mail it sends.',
+  }),
+  too_many_password_resets: problem({
+    code: 'too_many_password_resets',
+    status: 429,
+    slug: 'too-many-password-resets',
+    title: 'Too many password reset requests',
+    transient: true,
+    summary:
+      'Password reset mails were asked for too often: for this username or e-mail address (by default 5 an hour), or from this network address (20 an hour). No mail was sent for this request. Operators set the limits with RATE_LIMIT_PASSWORD_RESET_ACCOUNT and RATE_LIMIT_PASSWORD_RESET_ADDRESS.',
+    clientAction:
+      'Wait for the time given in the Retry-After header (shown on the page), then ask again; meanwhile, open the newest mail already sent.',
+  }),
+  password_not_accepted: problem({
+    code: 'password_not_accepted',
+    status: 422,
+    slug: 'password-not-accepted',
+    title: 'Choose another password',
+    transient: false,
+    summary:
+      'The new password was refused (NIST SP 800-63B §3.1.1.2): it is shorter than 8 characters, longer than 1024, or one of the passwords that are common, were leaked in breaches, or are easily guessed from them or from the account itself (its username, e-mail address or name). No rule asks for digits, capitals or symbols. Nothing was changed.',
+    clientAction:
+      'Choose a longer password that is not a common word or phrase, for example several unrelated words; a password manager can make one.',
   }),
   upstream_unavailable: problem({
     code: 'upstream_unavailable',

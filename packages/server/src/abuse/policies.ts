@@ -13,6 +13,10 @@ import { parseRatePolicy, per } from './rate-policies.js';
  *   address.
  * - `login_failure_*`: failed sign-ins, per username and per address: past the limit, the sign-in
  *   form is refused before any password is checked (NIST SP 800-63B §5.2.2, OWASP ASVS V2.2.1).
+ * - `password_reset_*`: requests for a password reset mail (/password-reset), per address and per
+ *   account asked for (the username or e-mail address as typed, normalized, whether an account has it
+ *   or not: the limit says nothing of which accounts exist), so that nobody floods a person's
+ *   mailbox or the outbox.
  * - `user_code_*`: user codes typed on the device page (/device), every attempt and every wrong code
  *   per address: past the failure limit the page checks no code, so nobody can guess the codes of
  *   other people's devices (RFC 8628 §5.1).
@@ -24,13 +28,22 @@ const SIGN_IN_RATE_LIMITS = {
   login_failure_address: per(100, 'h'),
 } as const;
 
+const PASSWORD_RESET_RATE_LIMITS = {
+  password_reset_address: per(20, 'h'),
+  password_reset_account: per(5, 'h'),
+} as const;
+
 const USER_CODE_RATE_LIMITS = {
   user_code_address: per(60, 'min'),
   user_code_failure_address: per(20, 'h'),
 } as const;
 
 /** The limits this folder declares; the endpoints' are declared with them (`oauth/endpoints/`). */
-export const ABUSE_RATE_LIMITS = { ...SIGN_IN_RATE_LIMITS, ...USER_CODE_RATE_LIMITS } as const;
+export const ABUSE_RATE_LIMITS = {
+  ...SIGN_IN_RATE_LIMITS,
+  ...PASSWORD_RESET_RATE_LIMITS,
+  ...USER_CODE_RATE_LIMITS,
+} as const;
 
 export type AbuseRateLimitName = keyof typeof ABUSE_RATE_LIMITS;
 

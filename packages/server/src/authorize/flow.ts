@@ -23,6 +23,14 @@ export interface AuthorizePages {
   readonly cookies: CookiePolicy;
   /** Federation: the upstream providers the sign-in page offers (passed in by app.ts; none when absent). */
   readonly upstreams?: UpstreamDirectory;
+  /** Self-service accounts: the paths the sign-in page links to (passed in by app.ts; none when absent). */
+  readonly accountLinks?: AccountLinks;
+}
+
+/** The pages of accounts/ (above this folder) that the sign-in page links to. */
+export interface AccountLinks {
+  /** "Forgot your password?": it takes the authorization request's handle as `request`. */
+  readonly passwordReset: string;
 }
 
 /** What the sign-in page needs of federation/, which sits above this folder. */

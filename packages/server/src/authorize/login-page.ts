@@ -23,6 +23,8 @@ export interface LoginPage {
    * options (JSON); none when not offered.
    */
   readonly passkey?: PasskeySignInTarget & { readonly options: string };
+  /** "Forgot your password?" (accounts/): where it leads, the request's handle appended; none when absent. */
+  readonly passwordReset?: string;
   /** The last line (what comes after signing in); the consent step's by default. */
   readonly finePrint?: MessageId;
 }
@@ -75,6 +77,17 @@ export function signInHeading(view: PageView, client: ClientLabel | undefined, t
 <p class="lead">${t('sign-in.lead.client', { client: client.name })}${clientClaimHtml(view, client)}</p>`;
 }
 
+/** "Forgot your password?", leading to the reset with the authorization request to come back to. */
+function forgotPassword(view: PageView, page: LoginPage): string {
+  if (page.passwordReset === undefined) return '';
+  // Only the authorization code flow's form carries a request to come back to.
+  const query =
+    page.query === '' || (page.action ?? '/login') !== '/login'
+      ? ''
+      : `?${new URLSearchParams({ request: page.query })}`;
+  return `<p class="forgot-password"><a href="${view.base}${escapeHtml(page.passwordReset + query)}">${view.text.t('sign-in.forgot-password')}</a></p>\n`;
+}
+
 export function renderLoginPage(view: PageView, page: LoginPage): string {
   const { base, text } = view;
   const { t } = text;
@@ -95,6 +108,6 @@ ${hiddenFields(page.csrfToken, page.query)}
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${page.username ? ' autofocus' : ''}>
 <button type="submit" class="button primary">${t('sign-in.submit')}</button>
 </form>
-${page.passkey ? passkeySignInForm(view, page.passkey, page.csrfToken, page.passkey.options) : ''}${upstreamSection(view, page)}<p class="fine-print">${next}</p>`,
+${forgotPassword(view, page)}${page.passkey ? passkeySignInForm(view, page.passkey, page.csrfToken, page.passkey.options) : ''}${upstreamSection(view, page)}<p class="fine-print">${next}</p>`,
   );
 }

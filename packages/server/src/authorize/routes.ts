@@ -3,7 +3,7 @@ import type { ServerContext } from '../context.js';
 import { FormParams } from '../http/form.js';
 import { serveAssets } from '../html/assets.js';
 import { BROWSER_PAGES } from './browser-pages.js';
-import { errorPageHints, type AuthorizePages, type UpstreamDirectory } from './flow.js';
+import { errorPageHints, type AccountLinks, type AuthorizePages, type UpstreamDirectory } from './flow.js';
 import { serveLanguageSwitch } from '../html/language-switch.js';
 import { servePages, type BrowserPage } from './page.js';
 import { htmlErrorHandler } from '../html/responses.js';
@@ -21,10 +21,13 @@ export async function authorizationPages(
   {
     context,
     upstreams,
+    accountLinks,
     morePages = [],
   }: {
     context: ServerContext;
     upstreams?: UpstreamDirectory;
+    /** Self-service accounts (accounts/, above this folder): the paths the sign-in page links to. */
+    accountLinks?: AccountLinks;
     /** Pages of a feature above this folder served on this context (federation's, from app.ts). */
     morePages?: readonly BrowserPage[];
   },
@@ -38,7 +41,7 @@ export async function authorizationPages(
     },
   );
   const base = new URL(context.issuer).pathname.replace(/\/+$/, '');
-  const pages: AuthorizePages = { context, base, cookies: cookiePolicyFor(context.issuer), upstreams };
+  const pages: AuthorizePages = { context, base, cookies: cookiePolicyFor(context.issuer), upstreams, accountLinks };
   app.setErrorHandler(htmlErrorHandler(base, context.languages, errorPageHints(context)));
   serveAssets(app);
   serveLanguageSwitch(app, { languages: context.languages, base, cookies: pages.cookies });

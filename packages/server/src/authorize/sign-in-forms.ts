@@ -104,6 +104,7 @@ export async function sendSignInForm(
       username: form.username,
       alert: form.alert,
       finePrint: target.finePrint,
+      passwordReset: pages.accountLinks?.passwordReset,
       // Federation: the upstream providers offered beside the password (and their redirects' origins).
       upstreams: target.alternatives && upstreams ? await upstreams.list() : [],
       passkey:

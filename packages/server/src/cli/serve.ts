@@ -190,6 +190,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     jwksUriAllowAddresses: config.jwksUriAllowAddresses,
     dpopNonces: config.dpopNonces,
     secondFactor: config.secondFactor,
+    passwordResetRevokesGrants: config.passwordResetRevokesGrants,
     authorizationCodeTtl: config.authorizationCodeTtl,
     defaultLocale: config.defaultLocale,
     mail: config.mail,

@@ -103,6 +103,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation M
 .detail strong { display: block; font-size: 12.5px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
 .what-to-do { margin: 16px 0 0; padding: 12px 14px; background: var(--accent-soft); border-radius: 10px; }
 .what-to-do p { margin: 0; }
+.forgot-password { margin: 12px 0 0; font-size: 14px; text-align: center; }
 .fine-print { margin: 20px 0 0; color: var(--muted); font-size: 13.5px; text-align: center; overflow-wrap: anywhere; }
 .fine-print strong { color: var(--text); font-weight: 600; }
 a { color: var(--accent); }

@@ -133,6 +133,8 @@ export const GRANT_REVOCATION_REASONS = [
   'code_replayed',
   // A token exchange's grant revoked with the grant of its subject token (RFC 8693; 0024).
   'parent_revoked',
+  // The user reset a forgotten password (accounts/password-reset.ts, PASSWORD_RESET_REVOKES_GRANTS).
+  'password_reset',
 ] as const;
 
 export type GrantRevocationReason = (typeof GRANT_REVOCATION_REASONS)[number];

@@ -60,6 +60,9 @@ export const AUDIT_EVENT_NAMES = [
   'organization_member_added',
   'organization_member_removed',
   'organization_domain_changed',
+  'password_reset_requested',
+  'password_reset',
+  'password_reset_refused',
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];

@@ -287,6 +287,7 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   },
   '0027_mail_outbox': { up: mailOutboxMigration },
   '0028_access': { up: accessMigration },
+  '0029_accounts': { up: accountsMigration },
   '0031_organizations': { up: organizationsMigration },
   '0032_rate_limit_charge': { up: (db) => steps.createRateLimitCharge(db) },
 });
@@ -397,6 +398,26 @@ async function organizationsMigration(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.alterTable('authorization_codes').addColumn('organization_id', 'text').execute();
   await db.schema.alterTable('grants').addColumn('organization_id', 'text').execute();
+}
+
+/**
+ * 0029: links mailed to act on an account (accounts/): each row is the SHA-256 digest of a link's
+ * secret, what it does, for whom, until when and whether it was used (once). The index serves
+ * "every open link of this user" (a password reset ends the others).
+ */
+async function accountsMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('account_links')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('purpose', 'text', (c) => c.notNull())
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('email', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addColumn('used_at', 'bigint')
+    .addColumn('data', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('account_links_subject').on('account_links').columns(['subject', 'purpose']).execute();
 }
 
 /**

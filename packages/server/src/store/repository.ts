@@ -36,6 +36,7 @@ import { createDpopRepository, type DpopRepository } from './dpop-repository.js'
 import { createFactorRepository, type FactorRepository } from './factor-repository.js';
 import { createMailRepository, type MailRepository } from './mail-repository.js';
 import { createOrganizationRepository, type OrganizationRepository } from './organization-repository.js';
+import { createAccountLinkRepository, type AccountLinkRepository } from './account-link-repository.js';
 import type { Database } from './schema.js';
 import { createClientMetadataRepository, type ClientMetadataRepository } from './client-metadata-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
@@ -64,7 +65,8 @@ export interface Repository
     GroupRepository,
     RoleRepository,
     AccessResolutionRepository,
-    OrganizationRepository {
+    OrganizationRepository,
+    AccountLinkRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -161,6 +163,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     createRoleRepository(db),
     createAccessResolutionRepository(db),
     createOrganizationRepository(db),
+    createAccountLinkRepository(db),
     ownQueries(db, lockRows),
   );
 }
@@ -196,6 +199,7 @@ function ownQueries(
   | keyof RoleRepository
   | keyof AccessResolutionRepository
   | keyof OrganizationRepository
+  | keyof AccountLinkRepository
 > {
   return {
     async insertClient(client) {

@@ -39,6 +39,7 @@ export interface Database {
   organizations: OrganizationsTable;
   organization_members: OrganizationMembersTable;
   organization_domains: OrganizationDomainsTable;
+  account_links: AccountLinksTable;
 }
 
 /** 0028: a group of users; a member of a group is a member of its ancestors. */
@@ -143,6 +144,27 @@ export interface MailOutboxTable {
   last_error: string | null;
   /** When it was sent or failed for good. */
   finished_ms: number | null;
+}
+
+/**
+ * A link sent by mail to act on an account (0029, ./account-link-repository.ts): a password reset
+ * for now. Stored as the SHA-256 digest of the secret the link carries, never the secret.
+ */
+export interface AccountLinksTable {
+  /** SHA-256 of the link's secret, base64url. */
+  id: string;
+  /** What the link does: `password_reset`. */
+  purpose: string;
+  /** The user it acts on, by its subject (a later user of the same name is another). */
+  subject: string;
+  /** The address it was sent to. */
+  email: string;
+  created_at: number;
+  expires_at: number;
+  /** When it was used; null while it may still be. A link works once. */
+  used_at: number | null;
+  /** JSON: what the link carries besides (the authorization request a sign-in goes back to). */
+  data: string;
 }
 
 /** The row epoch (0026, ./row-cache.ts): one row that triggers advance on every change a cached row could miss. */

@@ -240,6 +240,43 @@ export const de: Catalog = {
     'demo.signed-in.check':
       'Ein Client prüft die Signatur des Tokens mit den Schlüsseln unter <link>/jwks</link> sowie seine Claims (OIDC Core §3.1.3.7); diese Seite zeigt sie nur an.',
     'demo.signed-in.userinfo': '/userinfo mit dem Access Token abfragen',
+    'sign-in.forgot-password': 'Passwort vergessen?',
+    'reset.title': 'Passwort zurücksetzen',
+    'reset.lead':
+      'Geben Sie den Benutzernamen oder die E-Mail-Adresse Ihres Kontos ein. Wir senden einen Link zum Festlegen eines neuen Passworts an die E-Mail-Adresse des Kontos.',
+    'reset.identifier': 'Benutzername oder E-Mail-Adresse',
+    'reset.submit': 'Link senden',
+    'reset.back': 'Zurück zur Anmeldung',
+    'reset.sent.title': 'Prüfen Sie Ihre E-Mails',
+    'reset.sent.lead':
+      'Wenn ein Konto zu Ihrer Eingabe passt und eine E-Mail-Adresse hat, ist ein Link zum Festlegen eines neuen Passworts dorthin unterwegs. Er funktioniert einmal, innerhalb von {minutes, plural, one {# Minute} other {# Minuten}}.',
+    'reset.sent.spam':
+      'Nach ein paar Minuten nichts angekommen? Sehen Sie im Spam-Ordner nach, prüfen Sie Ihre Eingabe oder fragen Sie Ihre Administration.',
+    'reset.new.title': 'Neues Passwort festlegen',
+    'reset.new.lead': 'Für das Konto {username}.',
+    'reset.new.password': 'Neues Passwort',
+    'reset.new.hint':
+      'Mindestens {min} Zeichen. Einige zusammenhanglose Wörter ergeben ein starkes Passwort, das man sich leicht merkt.',
+    'reset.new.code-why': 'Ihr Konto nutzt die Bestätigung in zwei Schritten: Bestätigen Sie, dass Sie es sind.',
+    'reset.new.code': 'Code aus Ihrer Authenticator-App oder ein Wiederherstellungscode',
+    'reset.new.submit': 'Neues Passwort festlegen',
+    'reset.done.title': 'Passwort geändert',
+    'reset.done.lead':
+      'Ihr neues Passwort ist festgelegt, und Sie sind überall abgemeldet. Melden Sie sich damit erneut an.',
+    'reset.done.grants':
+      'Anwendungen mit Zugriff auf Ihr Konto haben ihn verloren: Erlauben Sie ihn erneut, wenn sie danach fragen.',
+    'reset.done.sign-in': 'Anmelden',
+    'reset.alert.too-short': 'Verwenden Sie mindestens 8 Zeichen.',
+    'reset.alert.too-long': 'Verwenden Sie höchstens 1024 Zeichen.',
+    'reset.alert.too-common':
+      'Dieses Passwort ist verbreitet, wurde geleakt oder lässt sich aus Ihrem Konto leicht erraten. Versuchen Sie einige zusammenhanglose Wörter.',
+    'mail.footer': 'Gesendet von {product} unter {issuer}.',
+    'mail.reset.subject': 'Passwort zurücksetzen',
+    'mail.reset.lead':
+      'Jemand, vermutlich Sie, hat das Zurücksetzen des Passworts Ihres Kontos {username} angefordert. Öffnen Sie diesen Link innerhalb von {minutes, plural, one {# Minute} other {# Minuten}}, um ein neues Passwort festzulegen. Er funktioniert einmal.',
+    'mail.reset.action': 'Neues Passwort festlegen',
+    'mail.reset.ignore':
+      'Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.',
   },
   problems: {
     'organization-not-member': {

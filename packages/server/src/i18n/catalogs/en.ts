@@ -44,6 +44,7 @@ export const en = {
   'sign-in.upstreams.email': 'Work e-mail',
   'sign-in.upstreams.continue': 'Continue',
   'sign-in.upstreams.provider': 'Sign in with {provider}',
+  'sign-in.forgot-password': 'Forgot your password?',
   'sign-in.alert.check': 'Check them and try again.',
   'sign-in.alert.passkey': 'Try again, or use your password.',
   'sign-in.alert.wait-seconds': 'Try again in {seconds, plural, one {# second} other {# seconds}}.',
@@ -263,6 +264,40 @@ export const en = {
   'demo.signed-in.check':
     "A client checks the token's signature with the keys at <link>/jwks</link> and its claims (OIDC Core §3.1.3.7); this page only shows them.",
   'demo.signed-in.userinfo': 'Ask /userinfo with the access token',
+
+  // Password reset (accounts/password-reset-pages.ts) and its mail (accounts/account-mail.ts)
+  'reset.title': 'Reset your password',
+  'reset.lead':
+    'Enter the username or the e-mail address of your account. We will send a link to choose a new password to its e-mail address.',
+  'reset.identifier': 'Username or e-mail address',
+  'reset.submit': 'Send the link',
+  'reset.back': 'Back to sign-in',
+  'reset.sent.title': 'Check your e-mail',
+  'reset.sent.lead':
+    'If an account matches what you typed and has an e-mail address, a link to choose a new password is on its way there. It works once, within {minutes, plural, one {# minute} other {# minutes}}.',
+  'reset.sent.spam':
+    'Nothing after a few minutes? Look in your spam folder, check what you typed, or ask your administrator.',
+  'reset.new.title': 'Choose a new password',
+  'reset.new.lead': 'For the account {username}.',
+  'reset.new.password': 'New password',
+  'reset.new.hint': 'At least {min} characters. A few unrelated words make a strong password that is easy to remember.',
+  'reset.new.code-why': 'Your account has two-step verification: confirm it is you.',
+  'reset.new.code': 'Code from your authenticator app, or a recovery code',
+  'reset.new.submit': 'Set the new password',
+  'reset.done.title': 'Password changed',
+  'reset.done.lead': 'Your new password is set, and you are signed out everywhere. Sign in again with it.',
+  'reset.done.grants': 'Applications that had access to your account lost it: allow them again when they ask.',
+  'reset.done.sign-in': 'Sign in',
+  'reset.alert.too-short': 'Use at least 8 characters.',
+  'reset.alert.too-long': 'Use at most 1024 characters.',
+  'reset.alert.too-common':
+    'This password is common, was leaked, or is easy to guess from your account. Try a few unrelated words.',
+  'mail.footer': 'Sent by {product} at {issuer}.',
+  'mail.reset.subject': 'Reset your password',
+  'mail.reset.lead':
+    'Someone, probably you, asked to reset the password of your account {username}. To choose a new password, open this link within {minutes, plural, one {# minute} other {# minutes}}. It works once.',
+  'mail.reset.action': 'Choose a new password',
+  'mail.reset.ignore': 'If you did not ask for this, ignore this mail: your password stays as it is.',
 } as const;
 
 /** The id of a message of the pages. */

@@ -239,6 +239,42 @@ export const es: Catalog = {
     'demo.signed-in.check':
       'Un cliente comprueba la firma del token con las claves de <link>/jwks</link> y sus claims (OIDC Core §3.1.3.7); esta página solo los muestra.',
     'demo.signed-in.userinfo': 'Consultar /userinfo con el token de acceso',
+    'sign-in.forgot-password': '¿Ha olvidado su contraseña?',
+    'reset.title': 'Restablecer la contraseña',
+    'reset.lead':
+      'Introduzca el nombre de usuario o la dirección de correo de su cuenta. Enviaremos a su dirección de correo un enlace para elegir una contraseña nueva.',
+    'reset.identifier': 'Nombre de usuario o dirección de correo',
+    'reset.submit': 'Enviar el enlace',
+    'reset.back': 'Volver a iniciar sesión',
+    'reset.sent.title': 'Revise su correo',
+    'reset.sent.lead':
+      'Si alguna cuenta coincide con lo que ha escrito y tiene dirección de correo, le hemos enviado un enlace para elegir una contraseña nueva. Funciona una sola vez, durante {minutes, plural, one {# minuto} other {# minutos}}.',
+    'reset.sent.spam':
+      '¿No ha llegado nada en unos minutos? Mire en la carpeta de correo no deseado, revise lo que escribió o consulte a su administrador.',
+    'reset.new.title': 'Elija una contraseña nueva',
+    'reset.new.lead': 'Para la cuenta {username}.',
+    'reset.new.password': 'Contraseña nueva',
+    'reset.new.hint':
+      'Al menos {min} caracteres. Unas cuantas palabras sin relación forman una contraseña segura y fácil de recordar.',
+    'reset.new.code-why': 'Su cuenta tiene la verificación en dos pasos: confirme que es usted.',
+    'reset.new.code': 'Código de su aplicación de autenticación o un código de recuperación',
+    'reset.new.submit': 'Guardar la contraseña nueva',
+    'reset.done.title': 'Contraseña cambiada',
+    'reset.done.lead':
+      'Su contraseña nueva está guardada y se ha cerrado su sesión en todas partes. Vuelva a iniciar sesión con ella.',
+    'reset.done.grants':
+      'Las aplicaciones que tenían acceso a su cuenta lo han perdido: vuelva a permitírselo cuando lo pidan.',
+    'reset.done.sign-in': 'Iniciar sesión',
+    'reset.alert.too-short': 'Use al menos 8 caracteres.',
+    'reset.alert.too-long': 'Use como máximo 1024 caracteres.',
+    'reset.alert.too-common':
+      'Esta contraseña es común, se ha filtrado o es fácil de adivinar a partir de su cuenta. Pruebe con unas cuantas palabras sin relación.',
+    'mail.footer': 'Enviado por {product} desde {issuer}.',
+    'mail.reset.subject': 'Restablezca su contraseña',
+    'mail.reset.lead':
+      'Alguien, probablemente usted, ha pedido restablecer la contraseña de su cuenta {username}. Para elegir una contraseña nueva, abra este enlace antes de {minutes, plural, one {# minuto} other {# minutos}}. Funciona una sola vez.',
+    'mail.reset.action': 'Elegir una contraseña nueva',
+    'mail.reset.ignore': 'Si no lo ha pedido usted, ignore este correo: su contraseña no cambia.',
   },
   problems: {
     'organization-not-member': {

@@ -238,6 +238,43 @@ export const fr: Catalog = {
     'demo.signed-in.check':
       'Un client vérifie la signature du jeton avec les clés de <link>/jwks</link> ainsi que ses claims (OIDC Core §3.1.3.7) ; cette page se contente de les afficher.',
     'demo.signed-in.userinfo': 'Interroger /userinfo avec le jeton d’accès',
+    'sign-in.forgot-password': 'Mot de passe oublié ?',
+    'reset.title': 'Réinitialiser votre mot de passe',
+    'reset.lead':
+      'Saisissez le nom d’utilisateur ou l’adresse e-mail de votre compte. Nous enverrons à son adresse e-mail un lien pour choisir un nouveau mot de passe.',
+    'reset.identifier': 'Nom d’utilisateur ou adresse e-mail',
+    'reset.submit': 'Envoyer le lien',
+    'reset.back': 'Retour à la connexion',
+    'reset.sent.title': 'Consultez vos e-mails',
+    'reset.sent.lead':
+      'Si un compte correspond à votre saisie et possède une adresse e-mail, un lien pour choisir un nouveau mot de passe y est envoyé. Il fonctionne une fois, pendant {minutes, plural, one {# minute} other {# minutes}}.',
+    'reset.sent.spam':
+      'Rien au bout de quelques minutes ? Regardez dans vos courriers indésirables, vérifiez votre saisie ou contactez votre administrateur.',
+    'reset.new.title': 'Choisir un nouveau mot de passe',
+    'reset.new.lead': 'Pour le compte {username}.',
+    'reset.new.password': 'Nouveau mot de passe',
+    'reset.new.hint':
+      'Au moins {min} caractères. Quelques mots sans rapport entre eux font un mot de passe solide et facile à retenir.',
+    'reset.new.code-why': 'Votre compte utilise la validation en deux étapes : confirmez que c’est bien vous.',
+    'reset.new.code': 'Code de votre application d’authentification, ou code de récupération',
+    'reset.new.submit': 'Enregistrer le nouveau mot de passe',
+    'reset.done.title': 'Mot de passe modifié',
+    'reset.done.lead':
+      'Votre nouveau mot de passe est enregistré et vous êtes déconnecté partout. Reconnectez-vous avec celui-ci.',
+    'reset.done.grants':
+      'Les applications qui avaient accès à votre compte l’ont perdu : autorisez-les de nouveau lorsqu’elles le demandent.',
+    'reset.done.sign-in': 'Se connecter',
+    'reset.alert.too-short': 'Utilisez au moins 8 caractères.',
+    'reset.alert.too-long': 'Utilisez au plus 1024 caractères.',
+    'reset.alert.too-common':
+      'Ce mot de passe est courant, a fuité ou se devine facilement à partir de votre compte. Essayez quelques mots sans rapport entre eux.',
+    'mail.footer': 'Envoyé par {product} depuis {issuer}.',
+    'mail.reset.subject': 'Réinitialisez votre mot de passe',
+    'mail.reset.lead':
+      'Quelqu’un, probablement vous, a demandé la réinitialisation du mot de passe de votre compte {username}. Pour choisir un nouveau mot de passe, ouvrez ce lien dans les {minutes, plural, one {# minute} other {# minutes}}. Il fonctionne une fois.',
+    'mail.reset.action': 'Choisir un nouveau mot de passe',
+    'mail.reset.ignore':
+      'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail : votre mot de passe reste inchangé.',
   },
   problems: {
     'organization-not-member': {

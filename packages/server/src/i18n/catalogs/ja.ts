@@ -236,6 +236,41 @@ export const ja: Catalog = {
     'demo.signed-in.check':
       'クライアントはトークンの署名を <link>/jwks</link> の鍵で、クレームを OIDC Core §3.1.3.7 に従って検証します。このページは表示するだけです。',
     'demo.signed-in.userinfo': 'アクセストークンで /userinfo に問い合わせる',
+    'sign-in.forgot-password': 'パスワードをお忘れですか?',
+    'reset.title': 'パスワードの再設定',
+    'reset.lead':
+      'アカウントのユーザー名またはメールアドレスを入力してください。新しいパスワードを設定するためのリンクを、アカウントのメールアドレスに送信します。',
+    'reset.identifier': 'ユーザー名またはメールアドレス',
+    'reset.submit': 'リンクを送信',
+    'reset.back': 'サインインに戻る',
+    'reset.sent.title': 'メールを確認してください',
+    'reset.sent.lead':
+      '入力内容に一致し、メールアドレスが登録されているアカウントがあれば、新しいパスワードを設定するためのリンクをそのアドレスに送信しました。リンクは{minutes, plural, other {#分}}以内に一度だけ使えます。',
+    'reset.sent.spam':
+      '数分たっても届かない場合は、迷惑メールフォルダーを確認するか、入力内容を見直すか、管理者にお問い合わせください。',
+    'reset.new.title': '新しいパスワードを設定',
+    'reset.new.lead': 'アカウント {username} のパスワードです。',
+    'reset.new.password': '新しいパスワード',
+    'reset.new.hint': '{min}文字以上。関連のない単語をいくつか組み合わせると、覚えやすく強力なパスワードになります。',
+    'reset.new.code-why': 'このアカウントでは2段階認証が有効です。ご本人であることを確認してください。',
+    'reset.new.code': '認証アプリのコード、またはリカバリーコード',
+    'reset.new.submit': '新しいパスワードを設定',
+    'reset.done.title': 'パスワードを変更しました',
+    'reset.done.lead':
+      '新しいパスワードを設定し、すべての場所からサインアウトしました。新しいパスワードでもう一度サインインしてください。',
+    'reset.done.grants':
+      'アカウントへのアクセス権を持っていたアプリケーションは、そのアクセス権を失いました。求められたら改めて許可してください。',
+    'reset.done.sign-in': 'サインイン',
+    'reset.alert.too-short': '8文字以上にしてください。',
+    'reset.alert.too-long': '1024文字以内にしてください。',
+    'reset.alert.too-common':
+      'このパスワードはよく使われている、漏えいしている、またはアカウント情報から推測しやすいものです。関連のない単語をいくつか組み合わせてみてください。',
+    'mail.footer': '{issuer} の {product} から送信されました。',
+    'mail.reset.subject': 'パスワードの再設定',
+    'mail.reset.lead':
+      'アカウント {username} のパスワード再設定が依頼されました(おそらくご本人によるものです)。新しいパスワードを設定するには、{minutes, plural, other {#分}}以内にこのリンクを開いてください。リンクは一度だけ使えます。',
+    'mail.reset.action': '新しいパスワードを設定',
+    'mail.reset.ignore': '心当たりがない場合は、このメールを無視してください。パスワードは変更されません。',
   },
   problems: {
     'organization-not-member': {

@@ -240,6 +240,40 @@ export const ptBR: Catalog = {
     'demo.signed-in.check':
       'Um cliente verifica a assinatura do token com as chaves em <link>/jwks</link> e as claims dele (OIDC Core §3.1.3.7); esta página apenas as mostra.',
     'demo.signed-in.userinfo': 'Consultar /userinfo com o token de acesso',
+    'sign-in.forgot-password': 'Esqueceu sua senha?',
+    'reset.title': 'Redefinir sua senha',
+    'reset.lead':
+      'Digite o nome de usuário ou o endereço de e-mail da sua conta. Enviaremos para o e-mail dela um link para escolher uma nova senha.',
+    'reset.identifier': 'Nome de usuário ou endereço de e-mail',
+    'reset.submit': 'Enviar o link',
+    'reset.back': 'Voltar para o login',
+    'reset.sent.title': 'Confira seu e-mail',
+    'reset.sent.lead':
+      'Se alguma conta corresponder ao que você digitou e tiver um endereço de e-mail, um link para escolher uma nova senha está a caminho. Ele funciona uma vez, em até {minutes, plural, one {# minuto} other {# minutos}}.',
+    'reset.sent.spam':
+      'Nada chegou depois de alguns minutos? Olhe a pasta de spam, confira o que digitou ou fale com o administrador.',
+    'reset.new.title': 'Escolha uma nova senha',
+    'reset.new.lead': 'Para a conta {username}.',
+    'reset.new.password': 'Nova senha',
+    'reset.new.hint':
+      'No mínimo {min} caracteres. Algumas palavras sem relação entre si formam uma senha forte e fácil de lembrar.',
+    'reset.new.code-why': 'Sua conta tem verificação em duas etapas: confirme que é você.',
+    'reset.new.code': 'Código do seu app autenticador ou um código de recuperação',
+    'reset.new.submit': 'Salvar a nova senha',
+    'reset.done.title': 'Senha alterada',
+    'reset.done.lead': 'Sua nova senha foi salva e você saiu de todas as sessões. Entre de novo com ela.',
+    'reset.done.grants': 'Os aplicativos que tinham acesso à sua conta o perderam: autorize-os de novo quando pedirem.',
+    'reset.done.sign-in': 'Entrar',
+    'reset.alert.too-short': 'Use pelo menos 8 caracteres.',
+    'reset.alert.too-long': 'Use no máximo 1024 caracteres.',
+    'reset.alert.too-common':
+      'Esta senha é comum, vazou ou é fácil de adivinhar a partir da sua conta. Tente algumas palavras sem relação entre si.',
+    'mail.footer': 'Enviado por {product} em {issuer}.',
+    'mail.reset.subject': 'Redefina sua senha',
+    'mail.reset.lead':
+      'Alguém, provavelmente você, pediu para redefinir a senha da sua conta {username}. Para escolher uma nova senha, abra este link em até {minutes, plural, one {# minuto} other {# minutos}}. Ele funciona uma vez.',
+    'mail.reset.action': 'Escolher uma nova senha',
+    'mail.reset.ignore': 'Se não foi você, ignore este e-mail: sua senha continua a mesma.',
   },
   problems: {
     'organization-not-member': {

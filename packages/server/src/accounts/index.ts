@@ -1,0 +1,18 @@
+import type { BrowserPage } from '../authorize/page.js';
+import { passwordResetPage } from './password-reset-routes.js';
+
+/**
+ * Self-service accounts (docs/accounts.md): what people do with their own account without an
+ * operator, one file per flow, each page an entry of the pages table served on the authorization
+ * pages' context (app.ts passes them in).
+ *
+ * | flow           | files                                                  | paths                           |
+ * |----------------|--------------------------------------------------------|---------------------------------|
+ * | password reset | password-reset.ts, -routes.ts, -pages.ts                | /password-reset, .../confirm    |
+ *
+ * The mails are rendered from the catalog (account-mail.ts) and queued in the outbox (mail/) in
+ * the transaction of the change that causes them.
+ */
+export const ACCOUNT_PAGES: readonly BrowserPage[] = [passwordResetPage];
+
+export { PASSWORD_RESET_PATH } from './password-reset.js';
