@@ -169,6 +169,7 @@ export const TABLE = {
     'fuzz-redirect-uri.test.ts': 'fuzz',
     'fuzz-rest.test.ts': 'fuzz',
     'account.browser.test.ts': 'browser',
+    'password-reset.browser.test.ts': 'browser',
     'federation-gatehouse.browser.test.ts': 'browser',
     'federation-sign-in-page.browser.test.ts': 'browser',
     'federation-oidc-provider.browser.test.ts': 'browser',

@@ -269,6 +269,31 @@ for (const dialect of DIALECTS)
       assert.equal(login.status, 303, 'the winning password is the one set');
     });
 
+    it('the SMTP server down while 100 resets are asked: every page answers, every mail arrives once it is back, none twice', async () => {
+      const { store } = server.context;
+      const now = server.clock.now();
+      const names = Array.from({ length: 100 }, (_, i) => `outage-${i}`);
+      for (const name of names)
+        await addUser(store, name, 'correct horse battery staple', now, { email: `${name}@example.com` });
+      const seen = smtp.arrived.length;
+      await smtp.stop();
+      const browser = new PageBrowser(server);
+      const form = await browser.get('/password-reset');
+      const csrf = hiddenField(form.html, 'csrf_token');
+      const answers = await Promise.all(
+        names.map((identifier) => browser.post('/password-reset', { csrf_token: csrf, request: '', identifier })),
+      );
+      assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([200]));
+      await until(async () => (await store.mailQueue()).waiting >= 100, 'the 100 mails are queued');
+      assert.equal(smtp.arrived.length, seen, 'nothing arrives while the SMTP server is down');
+      await smtp.start();
+      const mails = await newMails(seen, 100);
+      await until(async () => (await store.mailQueue()).waiting === 0, 'the outbox is empty', 60_000);
+      assert.equal(smtp.arrived.length, seen + 100, 'none twice');
+      assert.deepEqual(mails.map((m) => m.to).sort(), names.map((n) => `${n}@example.com`).sort());
+      assert.equal(new Set(mails.map((m) => m.messageId)).size, 100);
+    });
+
     it('hostile input on both forms gets a clear page, never a 5xx, and no mail header is injected', async () => {
       const seen = smtp.arrived.length;
       const hostile = [

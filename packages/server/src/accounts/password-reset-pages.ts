@@ -110,7 +110,7 @@ export function renderResetDonePage(
     view,
     t('reset.done.title'),
     `<h1>${t('reset.done.title')}</h1>
-<p class="notice" role="status">${t('reset.done.lead')}</p>
+<p class="lead" role="status">${t('reset.done.lead')}</p>
 ${grants}<p><a class="button primary wide" href="${escapeHtml(signInHref(base, done.continuation))}">${t('reset.done.sign-in')}</a></p>`,
   );
 }

@@ -286,6 +286,27 @@ export const de: Catalog = {
       action:
         'Kehren Sie zur Anwendung zurück und wählen Sie eine Ihrer Organisationen, oder bitten Sie eine Administratorin oder einen Administrator der Organisation, Sie hinzuzufügen.',
     },
+    'password-reset-link-invalid': {
+      title: 'Dieser Link zum Zurücksetzen des Passworts funktioniert nicht mehr',
+      summary:
+        'Der Link zum Festlegen eines neuen Passworts wurde bereits verwendet, ist älter als 30 Minuten, wurde durch ein späteres Zurücksetzen desselben Kontos beendet oder stammt nicht von diesem Server. Jeder Link funktioniert einmal. Es wurde nichts geändert.',
+      action:
+        'Fordern Sie einen neuen Link an: Wählen Sie auf der Anmeldeseite „Passwort vergessen?“ und öffnen Sie die neueste E-Mail, die dann gesendet wird.',
+    },
+    'too-many-password-resets': {
+      title: 'Zu viele Anfragen zum Zurücksetzen des Passworts',
+      summary:
+        'E-Mails zum Zurücksetzen des Passworts wurden zu oft angefordert: für diesen Benutzernamen oder diese E-Mail-Adresse (standardmäßig 5 pro Stunde) oder von dieser Netzwerkadresse (20 pro Stunde). Für diese Anfrage wurde keine E-Mail gesendet. Betreiber legen die Grenzen mit RATE_LIMIT_PASSWORD_RESET_ACCOUNT und RATE_LIMIT_PASSWORD_RESET_ADDRESS fest.',
+      action:
+        'Warten Sie die im Header Retry-After genannte Zeit ab (auf der Seite angezeigt) und fragen Sie dann erneut; öffnen Sie inzwischen die neueste bereits gesendete E-Mail.',
+    },
+    'password-not-accepted': {
+      title: 'Wählen Sie ein anderes Passwort',
+      summary:
+        'Das neue Passwort wurde abgelehnt (NIST SP 800-63B §3.1.1.2): Es ist kürzer als 8 Zeichen, länger als 1024 oder eines der Passwörter, die verbreitet sind, bei Datenlecks veröffentlicht wurden oder sich daraus oder aus dem Konto selbst (Benutzername, E-Mail-Adresse, Name) leicht erraten lassen. Keine Regel verlangt Ziffern, Großbuchstaben oder Sonderzeichen. Es wurde nichts geändert.',
+      action:
+        'Wählen Sie ein längeres Passwort, das kein verbreitetes Wort und keine verbreitete Wendung ist, zum Beispiel mehrere zusammenhanglose Wörter; ein Passwort-Manager kann eines erzeugen.',
+    },
     'login-failed': {
       title: 'Falscher Benutzername oder falsches Passwort',
       summary:

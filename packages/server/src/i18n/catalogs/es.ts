@@ -284,6 +284,27 @@ export const es: Catalog = {
       action:
         'Vuelva a la aplicación y elija una de sus organizaciones, o pida a un administrador de la organización que le añada.',
     },
+    'password-reset-link-invalid': {
+      title: 'Este enlace para restablecer la contraseña ya no funciona',
+      summary:
+        'El enlace para elegir una contraseña nueva ya se usó, tiene más de 30 minutos, quedó anulado por un restablecimiento posterior de la misma cuenta o no lo envió este servidor. Cada enlace funciona una vez. No se ha cambiado nada.',
+      action:
+        'Pida un enlace nuevo: elija «¿Ha olvidado su contraseña?» en la página de inicio de sesión y abra el correo más reciente.',
+    },
+    'too-many-password-resets': {
+      title: 'Demasiadas solicitudes para restablecer la contraseña',
+      summary:
+        'Se han pedido correos para restablecer la contraseña demasiadas veces: para este nombre de usuario o dirección de correo (5 por hora de forma predeterminada) o desde esta dirección de red (20 por hora). No se ha enviado ningún correo para esta solicitud. Los operadores fijan los límites con RATE_LIMIT_PASSWORD_RESET_ACCOUNT y RATE_LIMIT_PASSWORD_RESET_ADDRESS.',
+      action:
+        'Espere el tiempo indicado en la cabecera Retry-After (se muestra en la página) y vuelva a pedirlo; mientras tanto, abra el correo más reciente ya enviado.',
+    },
+    'password-not-accepted': {
+      title: 'Elija otra contraseña',
+      summary:
+        'La contraseña nueva se ha rechazado (NIST SP 800-63B §3.1.1.2): tiene menos de 8 caracteres o más de 1024, o es una de las contraseñas comunes, filtradas en brechas de datos o fáciles de adivinar a partir de ellas o de la propia cuenta (su nombre de usuario, dirección de correo o nombre). Ninguna regla exige dígitos, mayúsculas ni símbolos. No se ha cambiado nada.',
+      action:
+        'Elija una contraseña más larga que no sea una palabra ni una frase común, por ejemplo varias palabras sin relación; un gestor de contraseñas puede crearla.',
+    },
     'login-failed': {
       title: 'Nombre de usuario o contraseña incorrectos',
       summary:

@@ -284,6 +284,27 @@ export const fr: Catalog = {
       action:
         'Revenez à l’application et choisissez l’une de vos organisations, ou demandez à un administrateur de l’organisation de vous ajouter.',
     },
+    'password-reset-link-invalid': {
+      title: 'Ce lien de réinitialisation ne fonctionne plus',
+      summary:
+        'Le lien pour choisir un nouveau mot de passe a déjà été utilisé, date de plus de 30 minutes, a été annulé par une réinitialisation plus récente du même compte, ou n’a pas été envoyé par ce serveur. Chaque lien fonctionne une fois. Rien n’a été modifié.',
+      action:
+        'Demandez un nouveau lien : choisissez « Mot de passe oublié ? » sur la page de connexion et ouvrez l’e-mail le plus récent.',
+    },
+    'too-many-password-resets': {
+      title: 'Trop de demandes de réinitialisation du mot de passe',
+      summary:
+        'Des e-mails de réinitialisation ont été demandés trop souvent : pour ce nom d’utilisateur ou cette adresse e-mail (5 par heure par défaut), ou depuis cette adresse réseau (20 par heure). Aucun e-mail n’a été envoyé pour cette demande. Les opérateurs règlent ces limites avec RATE_LIMIT_PASSWORD_RESET_ACCOUNT et RATE_LIMIT_PASSWORD_RESET_ADDRESS.',
+      action:
+        'Attendez le délai indiqué par l’en-tête Retry-After (affiché sur la page), puis redemandez ; en attendant, ouvrez l’e-mail le plus récent déjà envoyé.',
+    },
+    'password-not-accepted': {
+      title: 'Choisissez un autre mot de passe',
+      summary:
+        'Le nouveau mot de passe a été refusé (NIST SP 800-63B §3.1.1.2) : il fait moins de 8 caractères, plus de 1024, ou c’est un mot de passe courant, divulgué lors de fuites de données, ou facile à deviner à partir de ceux-ci ou du compte lui-même (nom d’utilisateur, adresse e-mail, nom). Aucune règle n’exige de chiffres, de majuscules ou de symboles. Rien n’a été modifié.',
+      action:
+        'Choisissez un mot de passe plus long qui ne soit pas un mot ou une expression courante, par exemple plusieurs mots sans rapport ; un gestionnaire de mots de passe peut en créer un.',
+    },
     'login-failed': {
       title: 'Nom d’utilisateur ou mot de passe incorrect',
       summary:

@@ -283,6 +283,26 @@ export const ptBR: Catalog = {
       action:
         'Volte ao aplicativo e escolha uma das suas organizações, ou peça a um administrador da organização que adicione você.',
     },
+    'password-reset-link-invalid': {
+      title: 'Este link de redefinição de senha não funciona mais',
+      summary:
+        'O link para escolher uma nova senha já foi usado, tem mais de 30 minutos, foi encerrado por uma redefinição mais recente da mesma conta ou não foi enviado por este servidor. Cada link funciona uma vez. Nada foi alterado.',
+      action: 'Peça um novo link: escolha "Esqueceu sua senha?" na página de login e abra o e-mail mais recente.',
+    },
+    'too-many-password-resets': {
+      title: 'Pedidos de redefinição de senha demais',
+      summary:
+        'E-mails de redefinição de senha foram pedidos vezes demais: para este nome de usuário ou endereço de e-mail (por padrão, 5 por hora) ou a partir deste endereço de rede (20 por hora). Nenhum e-mail foi enviado para este pedido. Os operadores definem os limites com RATE_LIMIT_PASSWORD_RESET_ACCOUNT e RATE_LIMIT_PASSWORD_RESET_ADDRESS.',
+      action:
+        'Aguarde o tempo indicado no cabeçalho Retry-After (mostrado na página) e peça de novo; enquanto isso, abra o e-mail mais recente já enviado.',
+    },
+    'password-not-accepted': {
+      title: 'Escolha outra senha',
+      summary:
+        'A nova senha foi recusada (NIST SP 800-63B §3.1.1.2): tem menos de 8 caracteres, mais de 1024, ou é uma das senhas comuns, vazadas em incidentes ou fáceis de adivinhar a partir delas ou da própria conta (nome de usuário, endereço de e-mail ou nome). Nenhuma regra exige dígitos, maiúsculas ou símbolos. Nada foi alterado.',
+      action:
+        'Escolha uma senha mais longa que não seja uma palavra ou frase comum, por exemplo várias palavras sem relação entre si; um gerenciador de senhas pode criar uma.',
+    },
     'login-failed': {
       title: 'Nome de usuário ou senha incorretos',
       summary:

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { DEFAULT_DELIVERY_POLICY, smtpSettingsFrom } from '../src/mail/index.js';
+import { addUser } from '../src/users/users.js';
+import { pkce, PASSWORD } from './_authorize.js';
+import {
+  ARTIFACTS,
+  browserSuiteSkip,
+  launchChromium,
+  screenshotsAt,
+  startCallbackServer,
+  watchedPage,
+  type CallbackServer,
+} from './_browser.js';
+import { startTestServer, type TestClient, type TestServer } from './_server.js';
+import { TestSmtpServer } from './_smtp.js';
+import { TEST_CA } from './_tls.js';
+
+let skip: string | false = false;
+let unavailable: Error | undefined;
+try {
+  skip = browserSuiteSkip();
+} catch (error) {
+  unavailable = error as Error;
+}
+
+const NEW_PASSWORD = 'plum tractor velvet harbour';
+
+describe(
+  'a forgotten password in a real browser (chromium), through a real SMTP server',
+  { skip, timeout: 180_000 },
+  () => {
+    const smtp = new TestSmtpServer();
+    let server: TestServer;
+    let callback: CallbackServer;
+    let browser: Browser;
+    let client: TestClient;
+    const violations: string[] = [];
+
+    before(async () => {
+      if (unavailable) return;
+      await smtp.start();
+      const policy = { ...DEFAULT_DELIVERY_POLICY, pollMs: 100, retryMs: 50, maxRetryMs: 400 };
+      server = await startTestServer({
+        reachableIssuer: true,
+        mail: { transport: smtpSettingsFrom(smtp.url, TEST_CA), from: 'Gatehouse <no-reply@gatehouse.test>', policy },
+      });
+      callback = await startCallbackServer();
+      client = await server.addClient({
+        id: 'notes',
+        name: 'Notes',
+        redirectUris: [callback.uri],
+        scope: ['openid', 'profile', 'email'],
+      });
+      await addUser(server.context.store, 'alice', PASSWORD, server.clock.now(), { email: 'alice@example.com' });
+      browser = await launchChromium();
+    });
+    after(async () => {
+      await browser?.close();
+      await callback?.close();
+      await server?.close();
+      await smtp.stop();
+    });
+
+    async function newPage(): Promise<Page> {
+      return (await watchedPage(browser, violations)).page;
+    }
+
+    /** Opens the client's authorization request: the sign-in page. */
+    async function openSignIn(page: Page): Promise<void> {
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: client.id,
+        redirect_uri: callback.uri,
+        scope: 'openid profile email',
+        state: 's',
+        nonce: 'n',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+      });
+      await page.goto(`${server.url}/authorize?${query}`);
+    }
+
+    async function signIn(page: Page, password: string): Promise<void> {
+      await page.getByLabel('Username').fill('alice');
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    }
+
+    it('chromium is installed', () => {
+      if (unavailable) throw unavailable;
+    });
+
+    it('Forgot your password? → the mail → a new password → every other browser signed out → signed in with it', async () => {
+      if (unavailable) throw unavailable;
+      // A browser where alice is signed in already.
+      const elsewhere = await newPage();
+      await openSignIn(elsewhere);
+      await signIn(elsewhere, PASSWORD);
+      await elsewhere.getByRole('button', { name: 'Allow' }).click();
+      await elsewhere.waitForURL((url) => url.href.startsWith(callback.uri));
+
+      const page = await newPage();
+      await openSignIn(page);
+      await page.getByRole('link', { name: 'Forgot your password?' }).click();
+      assert.equal(await page.title(), 'Reset your password · Gatehouse');
+      await screenshotsAt(page, ARTIFACTS, 'password-reset');
+      await page.getByLabel('Username or e-mail address').fill('Alice@Example.com');
+      await page.getByRole('button', { name: 'Send the link' }).click();
+      await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+
+      const [mail] = await smtp.waitFor(1);
+      assert.equal(mail?.to, 'alice@example.com');
+      assert.equal(mail?.subject, 'Reset your password');
+      const link = /https?:\/\/\S+\/password-reset\/confirm\?token=[A-Za-z0-9_-]+/.exec(mail?.text ?? '')?.[0];
+      assert.ok(link?.startsWith(server.url), `the mail links to this server: ${mail?.text}`);
+      assert.ok(mail?.html.includes(link.replaceAll('&', '&amp;')), 'the HTML body carries the same link');
+
+      await page.goto(link);
+      assert.equal(await page.title(), 'Choose a new password · Gatehouse');
+      await page.getByLabel('New password').fill('password1');
+      await page.getByRole('button', { name: 'Set the new password' }).click();
+      await page.getByRole('alert').getByText('Choose another password').waitFor();
+      await page.getByLabel('New password').fill(NEW_PASSWORD);
+      await page.getByRole('button', { name: 'Set the new password' }).click();
+      await page.getByRole('heading', { name: 'Password changed' }).waitFor();
+      await screenshotsAt(page, ARTIFACTS, 'password-reset-done');
+
+      // The other browser's session ended with the reset: its account page asks to sign in.
+      await elsewhere.goto(`${server.url}/account`);
+      await elsewhere.getByRole('button', { name: 'Sign in' }).waitFor();
+
+      // "Sign in" leads back to the application's request; the new password signs in.
+      await page.getByRole('link', { name: 'Sign in' }).click();
+      await signIn(page, NEW_PASSWORD);
+      await page.getByRole('button', { name: 'Allow' }).click();
+      await page.waitForURL((url) => url.href.startsWith(callback.uri));
+      assert.ok(callback.received.at(-1)?.get('code'), 'a code for the application');
+
+      // The link worked once.
+      await page.goto(link);
+      await page.getByRole('heading', { name: 'This password reset link no longer works' }).waitFor();
+      assert.deepEqual(violations, []);
+    });
+  },
+);
