@@ -117,6 +117,7 @@ export const TABLE = {
     'metrics.test.ts': 'server',
     'mail-delivery.test.ts': 'server',
     'password-reset.test.ts': 'server',
+    'email-verification.test.ts': 'server',
     'shared-hooks.test.ts': 'server',
     'nul-bytes.test.ts': 'server',
     'openid-connect.test.ts': 'server',

@@ -5,7 +5,7 @@ import { adminRoutes } from './admin-api/routes.js';
 import { API_PREFIX, resourceMetadataRoutes, resourceMetadataUrl } from './api/resource-metadata.js';
 import { apiRoutes } from './api/routes.js';
 import type { ApiDefinition } from './api/definition.js';
-import { ACCOUNT_PAGES, PASSWORD_RESET_PATH } from './accounts/index.js';
+import { ACCOUNT_PAGES, EMAIL_VERIFICATION_PATH, PASSWORD_RESET_PATH } from './accounts/index.js';
 import { authorizationPages } from './authorize/routes.js';
 import { federationPage } from './federation/routes.js';
 import { upstreamDirectory } from './federation/directory.js';
@@ -108,7 +108,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   await app.register(authorizationPages, {
     context,
     upstreams: upstreamDirectory(context),
-    accountLinks: { passwordReset: PASSWORD_RESET_PATH },
+    accountLinks: { passwordReset: PASSWORD_RESET_PATH, emailVerification: EMAIL_VERIFICATION_PATH },
     morePages: [federationPage(context.keys.encryption), ...ACCOUNT_PAGES],
   });
   if (options.api) {

@@ -1,3 +1,4 @@
+import { EMAIL_VERIFICATION_MODES, type EmailVerificationMode } from './context.js';
 import { bearerTokenOf } from '@gatehouse/contract';
 import { trustedIssuersFrom, type TrustedIssuerConfig } from './oauth/token-exchange/index.js';
 import ipaddr from 'ipaddr.js';
@@ -70,6 +71,8 @@ export interface ServerConfig {
   readonly secondFactor: SecondFactorPolicy;
   /** PASSWORD_RESET_REVOKES_GRANTS: a password reset revokes the user's grants too; on by default. */
   readonly passwordResetRevokesGrants: boolean;
+  /** EMAIL_VERIFICATION: off, optional (default) or required (docs/accounts.md). */
+  readonly emailVerification: EmailVerificationMode;
   /** PASSWORD_HASH_COST: log2 of scrypt's N for new password hashes (users/passwords.ts); unset, 15. */
   readonly passwordHashCost?: number;
   /** AUTHORIZATION_CODE_TTL: seconds an authorization code waits for its exchange, 1 to 600 (60). */
@@ -122,6 +125,7 @@ export function configFromEnv(
     secondFactor: secondFactorFrom(env.SECOND_FACTOR),
     passwordHashCost: passwordHashCostFrom(env.PASSWORD_HASH_COST),
     passwordResetRevokesGrants: booleanFrom('PASSWORD_RESET_REVOKES_GRANTS', env.PASSWORD_RESET_REVOKES_GRANTS, true),
+    emailVerification: emailVerificationFrom(env.EMAIL_VERIFICATION),
     authorizationCodeTtl: authorizationCodeTtlFrom(env.AUTHORIZATION_CODE_TTL),
     mail: mailSettingsFromEnv(env, issuer, projectRoot()),
     defaultLocale: defaultLocaleFrom(env.DEFAULT_LOCALE),
@@ -172,6 +176,13 @@ function clientRegistrationFrom(value: string | undefined): RegistrationPolicy {
   const policy = REGISTRATION_POLICIES.find((p) => p === (value || 'off'));
   if (policy === undefined) throw new Error(`CLIENT_REGISTRATION is off, token or open, got ${JSON.stringify(value)}`);
   return policy;
+}
+
+function emailVerificationFrom(value: string | undefined): EmailVerificationMode {
+  const mode = EMAIL_VERIFICATION_MODES.find((m) => m === (value || 'optional'));
+  if (mode === undefined)
+    throw new Error(`EMAIL_VERIFICATION is off, optional or required, got ${JSON.stringify(value)}`);
+  return mode;
 }
 
 function secondFactorFrom(value: string | undefined): SecondFactorPolicy {

@@ -15,7 +15,13 @@ export interface SignInSettings {
 export interface AccountSettings {
   /** PASSWORD_RESET_REVOKES_GRANTS: a password reset also revokes every grant of the user (on by default). */
   readonly passwordResetRevokesGrants: boolean;
+  /** EMAIL_VERIFICATION: `off`, `optional` (default: offered on the account page) or `required`. */
+  readonly emailVerification: EmailVerificationMode;
 }
+
+/** EMAIL_VERIFICATION's values. */
+export const EMAIL_VERIFICATION_MODES = ['off', 'optional', 'required'] as const;
+export type EmailVerificationMode = (typeof EMAIL_VERIFICATION_MODES)[number];
 
 /**
  * What the endpoints need, passed to them explicitly: the authorization server's services, and

@@ -10,7 +10,7 @@ import { auditLog } from './http/audit-log.js';
 import { serverLog } from './http/server-log.js';
 import { AuditTrail, type AuditSink } from './audit/audit.js';
 import { IDLE_CONNECTION_GRACE_MS } from './http/drain.js';
-import type { ServerContext } from './context.js';
+import type { EmailVerificationMode, ServerContext } from './context.js';
 import { AccessTokens } from './oauth/tokens/index.js';
 import { IdTokens } from './oauth/tokens/index.js';
 import { ClientKeys, type JwksFetcher } from './oauth/keys/index.js';
@@ -75,6 +75,8 @@ export interface ContextOptions {
   readonly secondFactor?: SecondFactorPolicy;
   /** PASSWORD_RESET_REVOKES_GRANTS; true when undefined. */
   readonly passwordResetRevokesGrants?: boolean;
+  /** EMAIL_VERIFICATION; `optional` when undefined. */
+  readonly emailVerification?: EmailVerificationMode;
   /** AUTHORIZATION_CODE_TTL, seconds; 60 when undefined. */
   readonly authorizationCodeTtl?: number;
   /** DEFAULT_LOCALE: the pages' language when nothing else chooses one; English when undefined. */
@@ -118,7 +120,10 @@ export async function createContext(store: Store, issuer: string, options: Conte
     signIn,
     mail,
     languages: new Languages({ defaultLocale: options.defaultLocale, pseudoLocale: options.pseudoLocale }),
-    accounts: { passwordResetRevokesGrants: options.passwordResetRevokesGrants ?? true },
+    accounts: {
+      passwordResetRevokesGrants: options.passwordResetRevokesGrants ?? true,
+      emailVerification: options.emailVerification ?? 'optional',
+    },
     store,
     audit,
     clock,
@@ -189,6 +194,8 @@ export interface StartOptions {
   readonly secondFactor?: SecondFactorPolicy;
   /** PASSWORD_RESET_REVOKES_GRANTS (see ContextOptions). */
   readonly passwordResetRevokesGrants?: boolean;
+  /** EMAIL_VERIFICATION (see ContextOptions). */
+  readonly emailVerification?: EmailVerificationMode;
   /** AUTHORIZATION_CODE_TTL (see ContextOptions). */
   readonly authorizationCodeTtl?: number;
   /** DEFAULT_LOCALE (see ContextOptions). */

@@ -230,6 +230,40 @@ export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage
       shown('used reset link page', used),
     ];
   },
+  async 'email-verification'(v) {
+    const browser = v.browser();
+    const now = v.server.clock.now();
+    const username = `verifying-${++users}`;
+    const user = await addUser(v.server.context.store, username, PASSWORD, now, { email: `${username}@example.com` });
+    const form = await browser.get('/account');
+    await post(browser, form, '/account/login', { username, password: PASSWORD });
+    const account = await browser.get('/account');
+    const code = await browser.get('/email-verification/code');
+    const wrong = await post(browser, code, '/email-verification/code', { code: '12345' });
+    // A link as the mail carries it, made in the store.
+    const token = newOpaqueSecret();
+    await v.server.context.store.insertAccountLink({
+      id: digestOf(token),
+      purpose: 'email_verification',
+      subject: user.subject,
+      email: user.claims.email as string,
+      createdAt: now,
+      expiresAt: now + 600,
+      usedAt: null,
+      data: { code: 'none' },
+    });
+    const link = await browser.get(`/email-verification?token=${token}`);
+    const done = await post(browser, link, '/email-verification', { token });
+    const used = await browser.get(`/email-verification?token=${token}`);
+    return [
+      shown('account page with an unverified address', account),
+      shown('verification code page', code),
+      shown('verification code page with an alert', wrong),
+      shown('verification link page', link),
+      shown('address verified page', done),
+      shown('used verification link page', used),
+    ];
+  },
   async landing(v) {
     return [shown('home page', await v.browser().get('/'))];
   },

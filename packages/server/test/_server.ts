@@ -125,6 +125,8 @@ export interface TestServerOptions {
   readonly dpopNonces?: boolean;
   /** PASSWORD_RESET_REVOKES_GRANTS; on by default. */
   readonly passwordResetRevokesGrants?: boolean;
+  /** EMAIL_VERIFICATION; `optional` by default. */
+  readonly emailVerification?: StartOptions['emailVerification'];
   /** SECOND_FACTOR; `optional` by default. */
   readonly secondFactor?: StartOptions['secondFactor'];
   /** KEY_ENCRYPTION_KEY; unset by default. */
@@ -163,6 +165,7 @@ export async function startTestServer({
   dpopNonces,
   secondFactor,
   passwordResetRevokesGrants,
+  emailVerification,
   keyEncryptionKey,
   authorizationCodeTtl,
   mail,
@@ -197,6 +200,7 @@ export async function startTestServer({
     dpopNonces,
     secondFactor,
     passwordResetRevokesGrants,
+    emailVerification,
     keyEncryptionKey,
     authorizationCodeTtl,
     mail,

@@ -51,6 +51,8 @@ export type ProblemCode =
   | 'password_reset_link_invalid'
   | 'too_many_password_resets'
   | 'password_not_accepted'
+  | 'email_verification_link_invalid'
+  | 'verification_code_invalid'
   | 'upstream_unavailable'
   | 'upstream_misconfigured'
   | 'upstream_access_denied'
@@ -305,6 +307,28 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'The new password was refused (NIST SP 800-63B §3.1.1.2): it is shorter than 8 characters, longer than 1024, or one of the passwords that are common, were leaked in breaches, or are easily guessed from them or from the account itself (its username, e-mail address or name). No rule asks for digits, capitals or symbols. Nothing was changed.',
     clientAction:
       'Choose a longer password that is not a common word or phrase, for example several unrelated words; a password manager can make one.',
+  }),
+  email_verification_link_invalid: problem({
+    code: 'email_verification_link_invalid',
+    status: 400,
+    slug: 'email-verification-link-invalid',
+    title: 'This verification link no longer works',
+    transient: false,
+    summary:
+      'The link to verify an e-mail address was used already, is more than 24 hours old, was ended by a newer verification mail, the account has another address since, or it is not a link this server sent. Each link works once. Nothing was changed.',
+    clientAction:
+      'Sign in and open your account page: it says whether the address is verified, and sends a new mail if it is not.',
+  }),
+  verification_code_invalid: problem({
+    code: 'verification_code_invalid',
+    status: 401,
+    slug: 'verification-code-invalid',
+    title: 'That verification code did not work',
+    transient: false,
+    summary:
+      'The six-digit code is not the one of the newest verification mail, was used already, or is more than 24 hours old. After 10 wrong codes in an hour for one account, no code is checked for a while (429, with Retry-After). Nothing was changed.',
+    clientAction:
+      'Type the code of the newest mail, or open its link instead; or ask for a new mail from the account page.',
   }),
   upstream_unavailable: problem({
     code: 'upstream_unavailable',

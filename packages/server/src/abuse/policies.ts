@@ -17,6 +17,8 @@ import { parseRatePolicy, per } from './rate-policies.js';
  *   account asked for (the username or e-mail address as typed, normalized, whether an account has it
  *   or not: the limit says nothing of which accounts exist), so that nobody floods a person's
  *   mailbox or the outbox.
+ * - `email_verification_user`, `email_verification_failure_user`: verification mails asked for one
+ *   account, and wrong verification codes typed for it (a six-digit code gets no more guesses).
  * - `user_code_*`: user codes typed on the device page (/device), every attempt and every wrong code
  *   per address: past the failure limit the page checks no code, so nobody can guess the codes of
  *   other people's devices (RFC 8628 §5.1).
@@ -33,6 +35,12 @@ const PASSWORD_RESET_RATE_LIMITS = {
   password_reset_account: per(5, 'h'),
 } as const;
 
+/** Verification mails asked for one account (each ends the one before), and wrong codes typed for it. */
+const EMAIL_VERIFICATION_RATE_LIMITS = {
+  email_verification_user: per(5, 'h'),
+  email_verification_failure_user: per(10, 'h'),
+} as const;
+
 const USER_CODE_RATE_LIMITS = {
   user_code_address: per(60, 'min'),
   user_code_failure_address: per(20, 'h'),
@@ -42,6 +50,7 @@ const USER_CODE_RATE_LIMITS = {
 export const ABUSE_RATE_LIMITS = {
   ...SIGN_IN_RATE_LIMITS,
   ...PASSWORD_RESET_RATE_LIMITS,
+  ...EMAIL_VERIFICATION_RATE_LIMITS,
   ...USER_CODE_RATE_LIMITS,
 } as const;
 

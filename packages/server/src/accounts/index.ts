@@ -1,4 +1,5 @@
 import type { BrowserPage } from '../authorize/page.js';
+import { emailVerificationPage } from './email-verification-routes.js';
 import { passwordResetPage } from './password-reset-routes.js';
 
 /**
@@ -9,10 +10,12 @@ import { passwordResetPage } from './password-reset-routes.js';
  * | flow           | files                                                  | paths                           |
  * |----------------|--------------------------------------------------------|---------------------------------|
  * | password reset | password-reset.ts, -routes.ts, -pages.ts                | /password-reset, .../confirm    |
+ * | e-mail verification | email-verification.ts, -routes.ts, -pages.ts      | /email-verification, .../send, .../code |
  *
  * The mails are rendered from the catalog (account-mail.ts) and queued in the outbox (mail/) in
  * the transaction of the change that causes them.
  */
-export const ACCOUNT_PAGES: readonly BrowserPage[] = [passwordResetPage];
+export const ACCOUNT_PAGES: readonly BrowserPage[] = [passwordResetPage, emailVerificationPage];
 
 export { PASSWORD_RESET_PATH } from './password-reset.js';
+export { EMAIL_VERIFICATION_PATH } from './email-verification.js';

@@ -80,6 +80,9 @@ const NOTICES = {
   passkey_renamed: 'account.notice.passkey-renamed',
   passkey_removed: 'account.notice.passkey-removed',
   language: 'account.notice.language',
+  verification_sent: 'account.notice.verification-sent',
+  verification_wait: 'account.notice.verification-wait',
+  email_verified: 'account.notice.email-verified',
 } as const satisfies Record<string, MessageId>;
 
 export type AccountNotice = keyof typeof NOTICES;
@@ -110,10 +113,44 @@ interface AccountPage {
   readonly security?: string;
   /** What the last form did (noticeOf), shown at the top. */
   readonly notice?: Notice;
+  /** The user's address and whether it is verified, with where to verify it; absent: not shown. */
+  readonly email?: EmailView;
   /** The user's `locale` claim: the language the account page's form shows as chosen. */
   readonly locale: string | undefined;
   /** The moment the page is shown, for relative times. */
   readonly now: number;
+}
+
+/** The user's e-mail address on the account page (EMAIL_VERIFICATION, accounts/email-verification.ts). */
+export interface EmailView {
+  readonly address: string;
+  readonly verified: boolean;
+  /** Where verifying happens (accounts/): `/send` asks a mail, `/code` types its code. */
+  readonly verification: string;
+}
+
+/** The e-mail section: the address, verified or not, and the forms that verify it. */
+function emailSection(view: PageView, csrfToken: string, email: EmailView | undefined): string {
+  if (email === undefined) return '';
+  const { base, text } = view;
+  const { t } = text;
+  const address = markup(verbatim(email.address, 'strong'));
+  if (email.verified)
+    return `<section class="email" aria-labelledby="email-title">
+<p class="list-title section-title" id="email-title">${t('account.email.title')}</p>
+<p class="section-text">${t('account.email.verified', { email: address })}</p>
+</section>
+`;
+  return `<section class="email" aria-labelledby="email-title">
+<p class="list-title section-title" id="email-title">${t('account.email.title')}</p>
+<p class="section-text">${t('account.email.unverified', { email: address })}</p>
+<form method="post" action="${base}${escapeHtml(email.verification)}/send" class="stack">
+<input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">
+<button type="submit" class="button secondary">${t('account.email.send')}</button>
+</form>
+<p class="fine-print"><a href="${base}${escapeHtml(email.verification)}/code">${t('account.email.enter-code')}</a></p>
+</section>
+`;
 }
 
 /** Federation: one linked upstream provider on the account page; unlinked by federation/'s POST /account/unlink. */
@@ -215,7 +252,7 @@ ${page.applications.map((a) => application(view, page.csrfToken, a, page.now)).j
 ${notice}${list}
 ${page.security ?? ''}
 ${page.passkeys ?? ''}
-${renderLinkedProviders(view, page.csrfToken, page.linked ?? [])}${languageForm(view, page.csrfToken, page.locale)}
+${emailSection(view, page.csrfToken, page.email)}${renderLinkedProviders(view, page.csrfToken, page.linked ?? [])}${languageForm(view, page.csrfToken, page.locale)}
 <p class="fine-print">${t('account.fine-print')} · <a href="${base}/logout">${t('account.sign-out')}</a></p>`,
   );
 }

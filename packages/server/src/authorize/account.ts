@@ -5,7 +5,8 @@ import { describeScope } from './consent.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import { viewOf, type AuthorizePages } from './flow.js';
 import type { BrowserPage } from './page.js';
-import { renderAccountPage, noticeOf, type Notice } from './account-pages.js';
+import { renderAccountPage, noticeOf, type EmailView, type Notice } from './account-pages.js';
+import type { UserRecord } from '../store/identity-repository.js';
 import { localeClaimOf } from '../users/claims.js';
 import { accountLanguageEndpoint } from './account-language.js';
 import { accountSignInEndpoint, accountTarget, backToAccount, SECOND_FACTOR_CHANGES } from './account-security.js';
@@ -22,6 +23,15 @@ import { currentSession, signedInSubject, startSession } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
 import { applicationsOf, removeApplication } from './account-applications.js';
 import { clientLabel } from './client-label.js';
+
+/** The account page's e-mail section: shown when the user has an address and EMAIL_VERIFICATION is not off. */
+function emailViewOf(pages: AuthorizePages, user: UserRecord | undefined): EmailView | undefined {
+  const verification = pages.accountLinks?.emailVerification;
+  const address = user?.claims.email;
+  if (verification === undefined || pages.context.accounts.emailVerification === 'off' || address === undefined)
+    return undefined;
+  return { address, verified: user?.claims.email_verified === true, verification };
+}
 
 /**
  * GET /account: the applications holding a live grant of the signed-in user, one per client however
@@ -74,6 +84,7 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
         scopes: a.scopes.map((scope) => describeScope(view.text, scope)),
       })),
       linked: await linkedProviders(pages, session.username),
+      email: emailViewOf(pages, user),
       passkeys: renderPasskeySection(view, session.csrfToken, passkeys, now),
       security,
       notice,

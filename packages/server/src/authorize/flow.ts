@@ -31,6 +31,11 @@ export interface AuthorizePages {
 export interface AccountLinks {
   /** "Forgot your password?": it takes the authorization request's handle as `request`. */
   readonly passwordReset: string;
+  /**
+   * E-mail verification: the account page's form asks a mail at `${emailVerification}/send`, and
+   * links the code's form, `${emailVerification}/code`.
+   */
+  readonly emailVerification: string;
 }
 
 /** What the sign-in page needs of federation/, which sits above this folder. */

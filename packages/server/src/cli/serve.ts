@@ -191,6 +191,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     dpopNonces: config.dpopNonces,
     secondFactor: config.secondFactor,
     passwordResetRevokesGrants: config.passwordResetRevokesGrants,
+    emailVerification: config.emailVerification,
     authorizationCodeTtl: config.authorizationCodeTtl,
     defaultLocale: config.defaultLocale,
     mail: config.mail,

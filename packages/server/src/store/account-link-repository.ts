@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { AccountLinksTable, Database } from './schema.js';
 
 /** What a link mailed to act on an account does (accounts/). */
-export const ACCOUNT_LINK_PURPOSES = ['password_reset'] as const;
+export const ACCOUNT_LINK_PURPOSES = ['password_reset', 'email_verification'] as const;
 export type AccountLinkPurpose = (typeof ACCOUNT_LINK_PURPOSES)[number];
 
 /** A link as stored: the digest of its secret, never the secret. Times are epoch seconds. */
@@ -29,6 +29,12 @@ export interface AccountLinkRepository {
    * many uses at once (on one process or many) exactly one is told true.
    */
   useAccountLink(id: string, purpose: AccountLinkPurpose, now: number): Promise<boolean>;
+  /** The newest unused, unexpired link of `subject` for `purpose` (a code typed instead of the link finds it). */
+  findOpenAccountLink(
+    subject: string,
+    purpose: AccountLinkPurpose,
+    now: number,
+  ): Promise<AccountLinkRecord | undefined>;
   /** Marks every unused link of `subject` for `purpose` used at `now` (one reset ends the others); how many. */
   endAccountLinks(subject: string, purpose: AccountLinkPurpose, now: number): Promise<number>;
   /** Forgets the links that expired before `now`; how many. */
@@ -67,6 +73,19 @@ export function createAccountLinkRepository(db: Kysely<Database>): AccountLinkRe
     },
     async findAccountLink(id) {
       const row = await db.selectFrom('account_links').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && linkFromRow(row);
+    },
+    async findOpenAccountLink(subject, purpose, now) {
+      const row = await db
+        .selectFrom('account_links')
+        .selectAll()
+        .where('subject', '=', subject)
+        .where('purpose', '=', purpose)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .executeTakeFirst();
       return row && linkFromRow(row);
     },
     async useAccountLink(id, purpose, now) {

@@ -63,6 +63,9 @@ export const AUDIT_EVENT_NAMES = [
   'password_reset_requested',
   'password_reset',
   'password_reset_refused',
+  'email_verification_sent',
+  'email_verified',
+  'email_verification_refused',
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];

@@ -153,7 +153,7 @@ export interface MailOutboxTable {
 export interface AccountLinksTable {
   /** SHA-256 of the link's secret, base64url. */
   id: string;
-  /** What the link does: `password_reset`. */
+  /** What the link does: `password_reset`, `email_verification`. */
   purpose: string;
   /** The user it acts on, by its subject (a later user of the same name is another). */
   subject: string;

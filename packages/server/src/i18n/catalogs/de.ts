@@ -277,6 +277,35 @@ export const de: Catalog = {
     'mail.reset.action': 'Neues Passwort festlegen',
     'mail.reset.ignore':
       'Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.',
+    'account.email.title': 'E-Mail-Adresse',
+    'account.email.verified': '{email} · bestätigt',
+    'account.email.unverified':
+      '{email} · noch nicht bestätigt. Bestätigen Sie sie, damit Anwendungen sich darauf verlassen können.',
+    'account.email.send': 'Bestätigungs-E-Mail senden',
+    'account.email.enter-code': 'Code aus der E-Mail eingeben',
+    'account.notice.verification-sent':
+      'Eine Bestätigungs-E-Mail ist unterwegs. Ihr Link und ihr Code funktionieren 24 Stunden lang.',
+    'account.notice.verification-wait':
+      'Es wurden zu viele Bestätigungs-E-Mails angefordert. Öffnen Sie die neueste oder versuchen Sie es später erneut.',
+    'account.notice.email-verified': 'Ihre E-Mail-Adresse ist bestätigt.',
+    'verify.title': 'E-Mail-Adresse bestätigen',
+    'verify.lead': 'Bestätigen Sie, dass {email} die Adresse des Kontos {username} ist.',
+    'verify.submit': 'Meine Adresse bestätigen',
+    'verify.code.title': 'Bestätigungscode eingeben',
+    'verify.code.lead': 'Geben Sie den sechsstelligen Code aus der neuesten E-Mail an {email} ein.',
+    'verify.code.label': 'Bestätigungscode',
+    'verify.code.submit': 'Bestätigen',
+    'verify.code.check': 'Prüfen Sie den Code in der neuesten E-Mail und versuchen Sie es erneut.',
+    'verify.back': 'Zurück zu Ihrem Konto',
+    'verify.done.title': 'Adresse bestätigt',
+    'verify.done.lead':
+      '{email} ist bestätigt. Anwendungen, denen Sie Zugriff erlauben, können sich jetzt darauf verlassen.',
+    'mail.verify.subject': 'Bestätigen Sie Ihre E-Mail-Adresse',
+    'mail.verify.lead': 'Bestätigen Sie, dass dies die E-Mail-Adresse Ihres Kontos {username} ist.',
+    'mail.verify.action': 'Meine Adresse bestätigen',
+    'mail.verify.code':
+      'Oder geben Sie diesen Code dort ein, wo die Seite danach fragt: {code}. Link und Code funktionieren einmal, {hours} Stunden lang.',
+    'mail.verify.ignore': 'Wenn Sie dieses Konto nicht kennen, ignorieren Sie diese E-Mail.',
   },
   problems: {
     'organization-not-member': {

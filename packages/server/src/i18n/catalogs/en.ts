@@ -298,6 +298,34 @@ export const en = {
     'Someone, probably you, asked to reset the password of your account {username}. To choose a new password, open this link within {minutes, plural, one {# minute} other {# minutes}}. It works once.',
   'mail.reset.action': 'Choose a new password',
   'mail.reset.ignore': 'If you did not ask for this, ignore this mail: your password stays as it is.',
+
+  // E-mail verification (accounts/email-verification-pages.ts, the account page's section) and its mail
+  'account.email.title': 'E-mail address',
+  'account.email.verified': '{email} · verified',
+  'account.email.unverified': '{email} · not verified yet. Verify it so that applications can rely on it.',
+  'account.email.send': 'Send a verification mail',
+  'account.email.enter-code': 'Enter the code from the mail',
+  'account.notice.verification-sent': 'A verification mail is on its way. Its link and its code work for 24 hours.',
+  'account.notice.verification-wait':
+    'Too many verification mails were asked for. Open the newest one, or try again later.',
+  'account.notice.email-verified': 'Your e-mail address is verified.',
+  'verify.title': 'Verify your e-mail address',
+  'verify.lead': 'Confirm that {email} is the address of the account {username}.',
+  'verify.submit': 'Verify my address',
+  'verify.code.title': 'Enter the verification code',
+  'verify.code.lead': 'Type the six-digit code of the newest mail sent to {email}.',
+  'verify.code.label': 'Verification code',
+  'verify.code.submit': 'Verify',
+  'verify.code.check': 'Check the code in the newest mail and try again.',
+  'verify.back': 'Back to your account',
+  'verify.done.title': 'Address verified',
+  'verify.done.lead': '{email} is verified. Applications you allow can now rely on it.',
+  'mail.verify.subject': 'Verify your e-mail address',
+  'mail.verify.lead': 'Confirm that this is the e-mail address of your account {username}.',
+  'mail.verify.action': 'Verify my address',
+  'mail.verify.code':
+    'Or type this code where the page asks for it: {code}. The link and the code work once, for {hours} hours.',
+  'mail.verify.ignore': 'If you do not know this account, ignore this mail.',
 } as const;
 
 /** The id of a message of the pages. */

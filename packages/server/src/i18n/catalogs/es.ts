@@ -275,6 +275,34 @@ export const es: Catalog = {
       'Alguien, probablemente usted, ha pedido restablecer la contraseña de su cuenta {username}. Para elegir una contraseña nueva, abra este enlace antes de {minutes, plural, one {# minuto} other {# minutos}}. Funciona una sola vez.',
     'mail.reset.action': 'Elegir una contraseña nueva',
     'mail.reset.ignore': 'Si no lo ha pedido usted, ignore este correo: su contraseña no cambia.',
+    'account.email.title': 'Dirección de correo',
+    'account.email.verified': '{email} · verificada',
+    'account.email.unverified':
+      '{email} · aún sin verificar. Verifíquela para que las aplicaciones puedan confiar en ella.',
+    'account.email.send': 'Enviar un correo de verificación',
+    'account.email.enter-code': 'Introducir el código del correo',
+    'account.notice.verification-sent':
+      'Le hemos enviado un correo de verificación. Su enlace y su código funcionan durante 24 horas.',
+    'account.notice.verification-wait':
+      'Se han pedido demasiados correos de verificación. Abra el más reciente o vuelva a intentarlo más tarde.',
+    'account.notice.email-verified': 'Su dirección de correo está verificada.',
+    'verify.title': 'Verifique su dirección de correo',
+    'verify.lead': 'Confirme que {email} es la dirección de la cuenta {username}.',
+    'verify.submit': 'Verificar mi dirección',
+    'verify.code.title': 'Introduzca el código de verificación',
+    'verify.code.lead': 'Escriba el código de seis cifras del último correo enviado a {email}.',
+    'verify.code.label': 'Código de verificación',
+    'verify.code.submit': 'Verificar',
+    'verify.code.check': 'Revise el código del último correo y vuelva a intentarlo.',
+    'verify.back': 'Volver a su cuenta',
+    'verify.done.title': 'Dirección verificada',
+    'verify.done.lead': '{email} está verificada. Las aplicaciones que autorice ya pueden confiar en ella.',
+    'mail.verify.subject': 'Verifique su dirección de correo',
+    'mail.verify.lead': 'Confirme que esta es la dirección de correo de su cuenta {username}.',
+    'mail.verify.action': 'Verificar mi dirección',
+    'mail.verify.code':
+      'O escriba este código donde la página lo pida: {code}. El enlace y el código funcionan una vez, durante {hours} horas.',
+    'mail.verify.ignore': 'Si no reconoce esta cuenta, ignore este correo.',
   },
   problems: {
     'organization-not-member': {

@@ -275,6 +275,34 @@ export const fr: Catalog = {
     'mail.reset.action': 'Choisir un nouveau mot de passe',
     'mail.reset.ignore':
       'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail : votre mot de passe reste inchangé.',
+    'account.email.title': 'Adresse e-mail',
+    'account.email.verified': '{email} · vérifiée',
+    'account.email.unverified':
+      '{email} · pas encore vérifiée. Vérifiez-la pour que les applications puissent s’y fier.',
+    'account.email.send': 'Envoyer un e-mail de vérification',
+    'account.email.enter-code': 'Saisir le code reçu par e-mail',
+    'account.notice.verification-sent':
+      'Un e-mail de vérification est en route. Son lien et son code fonctionnent pendant 24 heures.',
+    'account.notice.verification-wait':
+      'Trop d’e-mails de vérification ont été demandés. Ouvrez le plus récent ou réessayez plus tard.',
+    'account.notice.email-verified': 'Votre adresse e-mail est vérifiée.',
+    'verify.title': 'Vérifier votre adresse e-mail',
+    'verify.lead': 'Confirmez que {email} est l’adresse du compte {username}.',
+    'verify.submit': 'Vérifier mon adresse',
+    'verify.code.title': 'Saisir le code de vérification',
+    'verify.code.lead': 'Saisissez le code à six chiffres du dernier e-mail envoyé à {email}.',
+    'verify.code.label': 'Code de vérification',
+    'verify.code.submit': 'Vérifier',
+    'verify.code.check': 'Vérifiez le code du dernier e-mail et réessayez.',
+    'verify.back': 'Retour à votre compte',
+    'verify.done.title': 'Adresse vérifiée',
+    'verify.done.lead': '{email} est vérifiée. Les applications que vous autorisez peuvent désormais s’y fier.',
+    'mail.verify.subject': 'Vérifiez votre adresse e-mail',
+    'mail.verify.lead': 'Confirmez qu’il s’agit bien de l’adresse e-mail de votre compte {username}.',
+    'mail.verify.action': 'Vérifier mon adresse',
+    'mail.verify.code':
+      'Ou saisissez ce code là où la page le demande : {code}. Le lien et le code fonctionnent une fois, pendant {hours} heures.',
+    'mail.verify.ignore': 'Si vous ne connaissez pas ce compte, ignorez cet e-mail.',
   },
   problems: {
     'organization-not-member': {

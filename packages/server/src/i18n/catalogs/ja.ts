@@ -271,6 +271,33 @@ export const ja: Catalog = {
       'アカウント {username} のパスワード再設定が依頼されました(おそらくご本人によるものです)。新しいパスワードを設定するには、{minutes, plural, other {#分}}以内にこのリンクを開いてください。リンクは一度だけ使えます。',
     'mail.reset.action': '新しいパスワードを設定',
     'mail.reset.ignore': '心当たりがない場合は、このメールを無視してください。パスワードは変更されません。',
+    'account.email.title': 'メールアドレス',
+    'account.email.verified': '{email} · 確認済み',
+    'account.email.unverified': '{email} · 未確認です。アプリケーションが信頼できるように確認してください。',
+    'account.email.send': '確認メールを送信',
+    'account.email.enter-code': 'メールのコードを入力',
+    'account.notice.verification-sent': '確認メールを送信しました。リンクとコードは24時間有効です。',
+    'account.notice.verification-wait':
+      '確認メールの依頼が多すぎます。最新のメールを開くか、しばらくしてからもう一度お試しください。',
+    'account.notice.email-verified': 'メールアドレスが確認されました。',
+    'verify.title': 'メールアドレスの確認',
+    'verify.lead': '{email} がアカウント {username} のアドレスであることを確認してください。',
+    'verify.submit': 'アドレスを確認',
+    'verify.code.title': '確認コードの入力',
+    'verify.code.lead': '{email} に送信した最新のメールにある6桁のコードを入力してください。',
+    'verify.code.label': '確認コード',
+    'verify.code.submit': '確認',
+    'verify.code.check': '最新のメールのコードを確認して、もう一度お試しください。',
+    'verify.back': 'アカウントに戻る',
+    'verify.done.title': 'アドレスを確認しました',
+    'verify.done.lead':
+      '{email} は確認済みです。許可したアプリケーションは、このアドレスを信頼できるようになりました。',
+    'mail.verify.subject': 'メールアドレスの確認',
+    'mail.verify.lead': 'これがアカウント {username} のメールアドレスであることを確認してください。',
+    'mail.verify.action': 'アドレスを確認',
+    'mail.verify.code':
+      'または、ページで求められたら次のコードを入力してください: {code}。リンクとコードは{hours}時間、一度だけ使えます。',
+    'mail.verify.ignore': 'このアカウントに心当たりがない場合は、このメールを無視してください。',
   },
   problems: {
     'organization-not-member': {

@@ -274,6 +274,34 @@ export const ptBR: Catalog = {
       'Alguém, provavelmente você, pediu para redefinir a senha da sua conta {username}. Para escolher uma nova senha, abra este link em até {minutes, plural, one {# minuto} other {# minutos}}. Ele funciona uma vez.',
     'mail.reset.action': 'Escolher uma nova senha',
     'mail.reset.ignore': 'Se não foi você, ignore este e-mail: sua senha continua a mesma.',
+    'account.email.title': 'Endereço de e-mail',
+    'account.email.verified': '{email} · verificado',
+    'account.email.unverified':
+      '{email} · ainda não verificado. Verifique-o para que os aplicativos possam confiar nele.',
+    'account.email.send': 'Enviar um e-mail de verificação',
+    'account.email.enter-code': 'Digitar o código do e-mail',
+    'account.notice.verification-sent':
+      'Um e-mail de verificação está a caminho. O link e o código dele funcionam por 24 horas.',
+    'account.notice.verification-wait':
+      'Foram pedidos e-mails de verificação demais. Abra o mais recente ou tente de novo mais tarde.',
+    'account.notice.email-verified': 'Seu endereço de e-mail está verificado.',
+    'verify.title': 'Verifique seu endereço de e-mail',
+    'verify.lead': 'Confirme que {email} é o endereço da conta {username}.',
+    'verify.submit': 'Verificar meu endereço',
+    'verify.code.title': 'Digite o código de verificação',
+    'verify.code.lead': 'Digite o código de seis dígitos do e-mail mais recente enviado para {email}.',
+    'verify.code.label': 'Código de verificação',
+    'verify.code.submit': 'Verificar',
+    'verify.code.check': 'Confira o código no e-mail mais recente e tente de novo.',
+    'verify.back': 'Voltar para sua conta',
+    'verify.done.title': 'Endereço verificado',
+    'verify.done.lead': '{email} está verificado. Os aplicativos que você autorizar já podem confiar nele.',
+    'mail.verify.subject': 'Verifique seu endereço de e-mail',
+    'mail.verify.lead': 'Confirme que este é o endereço de e-mail da sua conta {username}.',
+    'mail.verify.action': 'Verificar meu endereço',
+    'mail.verify.code':
+      'Ou digite este código onde a página pedir: {code}. O link e o código funcionam uma vez, por {hours} horas.',
+    'mail.verify.ignore': 'Se você não conhece esta conta, ignore este e-mail.',
   },
   problems: {
     'organization-not-member': {

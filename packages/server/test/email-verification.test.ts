@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DEFAULT_DELIVERY_POLICY, smtpSettingsFrom, type MailSettings } from '../src/mail/index.js';
+import { EMAIL_VERIFICATION_TTL } from '../src/accounts/email-verification.js';
+import { addUser } from '../src/users/users.js';
+import { assertPageHeaders, hiddenField, PageBrowser, PASSWORD, type PageAnswer } from './_authorize.js';
+import { DIALECTS } from './_dialects.js';
+import { startTestServer, type TestClient, type TestServer } from './_server.js';
+import { TestSmtpServer, type ArrivedMail } from './_smtp.js';
+import { TEST_CA } from './_tls.js';
+
+const FAST = { ...DEFAULT_DELIVERY_POLICY, pollMs: 100, retryMs: 50, maxRetryMs: 400, maxAttempts: 1000 };
+
+function smtpSettings(smtp: TestSmtpServer): MailSettings {
+  return { transport: smtpSettingsFrom(smtp.url, TEST_CA), from: 'Gatehouse <no-reply@gatehouse.test>', policy: FAST };
+}
+
+/** The link's secret and the code of a verification mail, from its text body. */
+function mailed(mail: ArrivedMail | undefined): { token: string; code: string } {
+  const token = /\/email-verification\?token=([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '')?.[1];
+  const code = /: (\d{6})\./.exec(mail?.text ?? '')?.[1];
+  assert.ok(token && code, `a link and a code in ${mail?.text}`);
+  return { token, code };
+}
+
+/** A browser signed in to the account page as `username`. */
+async function signedIn(server: TestServer, username: string): Promise<{ browser: PageBrowser; account: PageAnswer }> {
+  const browser = new PageBrowser(server);
+  const form = await browser.get('/account');
+  const done = await browser.post('/account/login', {
+    csrf_token: hiddenField(form.html, 'csrf_token'),
+    username,
+    password: PASSWORD,
+  });
+  assert.equal(done.status, 303, done.html);
+  return { browser, account: await browser.get('/account') };
+}
+
+/** The account page's button: a verification mail. */
+async function askForMail(browser: PageBrowser, account: PageAnswer): Promise<PageAnswer> {
+  return browser.post('/email-verification/send', { csrf_token: hiddenField(account.html, 'csrf_token') });
+}
+
+for (const dialect of DIALECTS)
+  describe(`e-mail verification [${dialect}]`, () => {
+    const smtp = new TestSmtpServer();
+    let server: TestServer;
+    let client: TestClient;
+    let users = 0;
+
+    before(async () => {
+      await smtp.start();
+      server = await startTestServer({ dialect, mail: smtpSettings(smtp) });
+      client = await server.addClient({
+        id: 'app',
+        redirectUris: ['http://127.0.0.1:8765/callback'],
+        scope: ['openid', 'email'],
+      });
+    });
+    after(async () => {
+      await server?.close();
+      await smtp.stop();
+    });
+
+    async function newUser(): Promise<string> {
+      const username = `verifying-${++users}`;
+      await addUser(server.context.store, username, PASSWORD, server.clock.now(), {
+        email: `${username}@example.com`,
+        email_verified: false,
+      });
+      return username;
+    }
+
+    async function emailVerified(username: string): Promise<unknown> {
+      const tokens = await server.issueGrant(client, username, ['openid', 'email']);
+      const info = await fetch(`${server.url}/userinfo`, {
+        headers: { authorization: `Bearer ${tokens.access_token}` },
+      });
+      assert.equal(info.status, 200);
+      return ((await info.json()) as { email_verified?: unknown }).email_verified;
+    }
+
+    it('the account page sends a mail with a link and a code; the link verifies the address once, and userinfo says so', async () => {
+      const username = await newUser();
+      assert.equal(await emailVerified(username), false);
+      const { browser, account } = await signedIn(server, username);
+      assert.match(account.html, /not verified yet/);
+      const seen = smtp.arrived.length;
+      const sent = await askForMail(browser, account);
+      assert.equal(sent.status, 303);
+      assert.equal(sent.location, '/account?done=verification_sent');
+      const [mail] = (await smtp.waitFor(seen + 1)).slice(seen);
+      assert.equal(mail?.to, `${username}@example.com`);
+      assert.equal(mail?.subject, 'Verify your e-mail address');
+      const { token } = mailed(mail);
+
+      // A mail scanner that follows the link verifies nothing: GET shows a button.
+      const anywhere = new PageBrowser(server);
+      const page = await anywhere.get(`/email-verification?token=${token}`);
+      assert.equal(page.status, 200);
+      assertPageHeaders(page);
+      assert.equal(await emailVerified(username), false);
+      const done = await anywhere.post('/email-verification', {
+        csrf_token: hiddenField(page.html, 'csrf_token'),
+        token,
+      });
+      assert.equal(done.status, 200, done.html);
+      assert.match(done.html, /Address verified/);
+      assert.equal(await emailVerified(username), true);
+      assert.match((await browser.get('/account')).html, /· verified/);
+
+      const again = await anywhere.get(`/email-verification?token=${token}`);
+      assert.equal(again.status, 400);
+      assert.match(again.html, /This verification link no longer works/);
+      const events = await server.context.store.listAuditEvents({ event: 'email_verified', limit: 100 });
+      assert.equal(events.at(-1)?.reason, 'link');
+    });
+
+    it("the code of the newest mail verifies instead; a wrong code, an older mail's code or a used one is refused", async () => {
+      const username = await newUser();
+      const { browser, account } = await signedIn(server, username);
+      const seen = smtp.arrived.length;
+      await askForMail(browser, account);
+      const first = mailed((await smtp.waitFor(seen + 1))[seen]);
+      await askForMail(browser, account);
+      const second = mailed((await smtp.waitFor(seen + 2))[seen + 1]);
+      const form = await browser.get('/email-verification/code');
+      assert.equal(form.status, 200);
+      const post = (code: string) =>
+        browser.post('/email-verification/code', { csrf_token: hiddenField(form.html, 'csrf_token'), code });
+      const wrong = await post(second.code === '000000' ? '000001' : '000000');
+      assert.equal(wrong.status, 401);
+      assert.match(wrong.html, /That verification code did not work/);
+      if (first.code !== second.code) assert.equal((await post(first.code)).status, 401, 'the older mail was ended');
+      assert.equal((await browser.get(`/email-verification?token=${first.token}`)).status, 400);
+      const right = await post(second.code);
+      assert.equal(right.status, 303);
+      assert.equal(right.location, '/account?done=email_verified');
+      assert.equal(await emailVerified(username), true);
+      assert.equal(
+        (await browser.get(`/email-verification?token=${second.token}`)).status,
+        400,
+        'the code used the link',
+      );
+    });
+
+    it('a link is refused after 24 hours, and when the address changed since it was sent', async () => {
+      const username = await newUser();
+      const { browser, account } = await signedIn(server, username);
+      const seen = smtp.arrived.length;
+      await askForMail(browser, account);
+      const { token } = mailed((await smtp.waitFor(seen + 1))[seen]);
+      const { store } = server.context;
+      const user = await store.findUser(username);
+      await store.updateUserClaims(username, { ...user?.claims, email: 'other@example.com' }, server.clock.now());
+      assert.equal((await browser.get(`/email-verification?token=${token}`)).status, 400);
+      await store.updateUserClaims(username, { ...user?.claims }, server.clock.now());
+      server.clock.advance(EMAIL_VERIFICATION_TTL);
+      assert.equal((await browser.get(`/email-verification?token=${token}`)).status, 400);
+    });
+
+    it('50 concurrent uses of one link: exactly one verifies, the others are refused', async () => {
+      const username = await newUser();
+      const { browser, account } = await signedIn(server, username);
+      const seen = smtp.arrived.length;
+      await askForMail(browser, account);
+      const { token } = mailed((await smtp.waitFor(seen + 1))[seen]);
+      const browsers = await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          const other = new PageBrowser(server);
+          const page = await other.get(`/email-verification?token=${token}`);
+          return { other, csrf: hiddenField(page.html, 'csrf_token') };
+        }),
+      );
+      const answers = await Promise.all(
+        browsers.map(({ other, csrf }) => other.post('/email-verification', { csrf_token: csrf, token })),
+      );
+      assert.deepEqual(answers.map((a) => a.status).sort(), [200, ...Array<number>(49).fill(400)]);
+      const events = await server.context.store.listAuditEvents({ event: 'email_verified', limit: 1000 });
+      const subject = (await server.context.store.findUser(username))?.subject;
+      assert.equal(events.filter((e) => e.subject === subject).length, 1);
+    });
+
+    it('hostile tokens and codes get a clear page, never a 5xx', async () => {
+      const username = await newUser();
+      const { browser } = await signedIn(server, username);
+      for (const token of ['', '\u0000', '<script>', 'a'.repeat(43), 'b'.repeat(9000)]) {
+        const page = await browser.get(`/email-verification?${new URLSearchParams({ token })}`);
+        assert.equal(page.status, 400);
+      }
+      const form = await browser.get('/email-verification/code');
+      for (const code of ['\u0000\r\n', '<b>1</b>', '1'.repeat(5000), '12345 ']) {
+        const page = await browser.post('/email-verification/code', {
+          csrf_token: hiddenField(form.html, 'csrf_token'),
+          code,
+        });
+        assert.ok(page.status === 401 || page.status === 429, `${page.status}`);
+        assert.doesNotMatch(page.html, /<b>1<\/b>/);
+      }
+    });
+  });
+
+describe('EMAIL_VERIFICATION=off', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ emailVerification: 'off' });
+    await addUser(server.context.store, 'alice', PASSWORD, server.clock.now(), { email: 'alice@example.com' });
+  });
+  after(() => server?.close());
+
+  it('the account page offers no verification, and its routes are not found', async () => {
+    const { browser, account } = await signedIn(server, 'alice');
+    assert.doesNotMatch(account.html, /email-verification/);
+    assert.equal((await browser.get('/email-verification/code')).status, 404);
+    assert.equal((await askForMail(browser, account)).status, 404);
+  });
+});
