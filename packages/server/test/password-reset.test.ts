@@ -165,7 +165,9 @@ for (const dialect of DIALECTS)
       assert.equal(again.status, 400);
       assert.match(again.html, /password-reset-link-invalid/);
       const events = await server.context.store.listAuditEvents({ event: 'password_reset', limit: 10 });
-      assert.equal(events.at(-1)?.subject, (await server.context.store.findUser('alice'))?.subject);
+      const alice = await server.context.store.findUser('alice');
+      assert.equal(events.at(-1)?.subject, alice?.subject);
+      assert.equal(alice?.claims.email_verified, true, 'the link reached the address: it is verified');
     });
 
     it('a new password is refused when short or common (NIST SP 800-63B §3.1.1.2), and the link still works', async () => {

@@ -216,7 +216,8 @@ export type PasswordResetOutcome =
  * the policy (users/password-policy.ts), and a user with a one-time code or recovery codes gives one
  * (a wrong one counts with the sign-in's failures of that user and address, and past their limit
  * none is checked, NIST SP 800-63B §5.2.2). Then, in one transaction: the link used (one conditional
- * update: of many uses at once exactly one wins), the password replaced, the user's other reset
+ * update: of many uses at once exactly one wins), the password replaced, the address marked
+ * verified (`email_verified`: the link reached it), the user's other reset
  * links ended, every browser session of the user ended, and, with PASSWORD_RESET_REVOKES_GRANTS,
  * every grant of the user revoked (their refresh and access tokens stop working); audited
  * `password_reset`.
@@ -255,6 +256,10 @@ export async function completePasswordReset(
   const done = await audit.transaction(async (tx, record) => {
     if (!(await tx.useAccountLink(reset.link.id, 'password_reset', now))) return undefined;
     await tx.updateUserPassword(user.username, passwordHash, now);
+    // The link reached the account's address: that proves the address as a verification mail would.
+    const current = await tx.findUserBySubject(user.subject);
+    if (current && current.claims.email === reset.link.email && current.claims.email_verified !== true)
+      await tx.updateUserClaims(current.username, { ...current.claims, email_verified: true }, now);
     await tx.endAccountLinks(user.subject, 'password_reset', now);
     const sessions = await tx.deleteBrowserSessionsOf(user.username);
     const grantsRevoked = services.revokesGrants ? await tx.revokeGrantsOf(user.subject, 'password_reset', now) : 0;
