@@ -79,7 +79,7 @@ for (const dialect of DIALECTS)
       return response.status;
     }
 
-    async function measure(): Promise<Record<Kind, number>> {
+    async function measure(): Promise<{ milliseconds: Record<Kind, number>; relative: Record<Kind, number> }> {
       const form = await fetch(`${server.url}/password-reset`);
       const html = await form.text();
       const session = {
