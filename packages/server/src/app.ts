@@ -82,6 +82,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   browserPages(app, {
     issuer: context.issuer,
     languages: context.languages,
+    brand: context.brand,
     apiPrefix: options.api ? API_PREFIX : undefined,
     demo: options.demo,
   });

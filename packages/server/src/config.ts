@@ -18,6 +18,7 @@ import { PASSWORD_HASH_COSTS } from './users/passwords.js';
 import type { ClientIdMetadataPolicy } from './oauth/client-id-metadata/index.js';
 import { mailSettingsFromEnv, type MailSettings } from './mail/index.js';
 import { defaultLocaleFrom, type Locale } from './i18n/index.js';
+import { brandSettingsFromEnv, DEFAULT_BRAND_NAME, type BrandSettings } from './branding/index.js';
 
 /** Configuration from the environment; every variable is optional. */
 export interface ServerConfig {
@@ -81,6 +82,8 @@ export interface ServerConfig {
   readonly mail: MailSettings;
   /** DEFAULT_LOCALE: the pages' language when nothing else chooses one, one of SUPPORTED_LOCALES (en). */
   readonly defaultLocale: Locale;
+  /** BRAND_NAME, BRAND_LOGO_URL, BRAND_FAVICON_URL, BRAND_*_COLOR, BRAND_CSS_FILE (branding/settings.ts). */
+  readonly branding: BrandSettings;
 }
 
 export function configFromEnv(
@@ -127,8 +130,9 @@ export function configFromEnv(
     passwordResetRevokesGrants: booleanFrom('PASSWORD_RESET_REVOKES_GRANTS', env.PASSWORD_RESET_REVOKES_GRANTS, true),
     emailVerification: emailVerificationFrom(env.EMAIL_VERIFICATION),
     authorizationCodeTtl: authorizationCodeTtlFrom(env.AUTHORIZATION_CODE_TTL),
-    mail: mailSettingsFromEnv(env, issuer, projectRoot()),
+    mail: mailSettingsFromEnv(env, issuer, projectRoot(), brandNameOf(env)),
     defaultLocale: defaultLocaleFrom(env.DEFAULT_LOCALE),
+    branding: brandSettingsFromEnv(env),
   };
 }
 
@@ -265,4 +269,9 @@ function booleanFrom(name: string, value: string | undefined, fallback: boolean)
 function trustProxyFrom(value: string | undefined): boolean | string {
   if (value === undefined || value === '' || value === 'false') return false;
   return value === 'true' ? true : value;
+}
+
+/** The product's name in the default MAIL_FROM, as BRAND_NAME sets it (checked with the brand's settings). */
+function brandNameOf(env: NodeJS.ProcessEnv): string {
+  return env.BRAND_NAME?.trim() || DEFAULT_BRAND_NAME;
 }

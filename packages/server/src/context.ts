@@ -1,4 +1,5 @@
 import type { FactorServices } from './factors/factors.js';
+import type { Brand } from './html/brand.js';
 import type { Languages } from './i18n/index.js';
 import type { Outbox } from './mail/outbox.js';
 import type { OAuthServices } from './oauth/services.js';
@@ -34,4 +35,6 @@ export interface ServerContext extends OAuthServices {
   /** The languages of the pages (i18n/): the compiled catalogs and DEFAULT_LOCALE. */
   readonly languages: Languages;
   readonly accounts: AccountSettings;
+  /** The product's name, logo, favicon and colours on every page and in mails (BRAND_*, branding/). */
+  readonly brand: Brand;
 }

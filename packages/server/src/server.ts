@@ -39,6 +39,8 @@ import type { MigrationMode } from './store/migrations.js';
 import type { Store } from './store/store.js';
 import { Languages, type Locale } from './i18n/index.js';
 import { FactorSealing } from './factors/sealing.js';
+import { loadBrand, type BrandSettings } from './branding/index.js';
+import { GATEHOUSE_BRAND, type Brand } from './html/brand.js';
 import type { SecondFactorPolicy } from './primitives/records.js';
 import { usePasswordHashCost } from './users/passwords.js';
 import { mailHostOf, MailWorker, Outbox, transportFor, type MailLog, type MailSettings } from './mail/index.js';
@@ -83,6 +85,8 @@ export interface ContextOptions {
   readonly defaultLocale?: Locale;
   /** Tests only: the pages also speak the pseudo-locale `en-XA` (i18n/locales.ts). */
   readonly pseudoLocale?: boolean;
+  /** The brand the pages and mails wear (BRAND_*, made by branding/); Gatehouse's own when undefined. */
+  readonly brand?: Brand;
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
@@ -124,6 +128,7 @@ export async function createContext(store: Store, issuer: string, options: Conte
       passwordResetRevokesGrants: options.passwordResetRevokesGrants ?? true,
       emailVerification: options.emailVerification ?? 'optional',
     },
+    brand: options.brand ?? GATEHOUSE_BRAND,
     store,
     audit,
     clock,
@@ -202,6 +207,8 @@ export interface StartOptions {
   readonly defaultLocale?: Locale;
   /** Tests only: the pseudo-locale (see ContextOptions). */
   readonly pseudoLocale?: boolean;
+  /** BRAND_*: the brand's settings, its images and stylesheet read at start; Gatehouse's own when undefined. */
+  readonly branding?: BrandSettings;
   /** How long `close` still reads idle connections (http/drain.ts); in-process test servers pass 0. */
   readonly idleConnectionGraceMs?: number;
   /**
@@ -233,11 +240,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   if (options.passwordHashCost !== undefined) usePasswordHashCost(options.passwordHashCost);
   // A broken document stops the server before anything listens.
   const api = typeof options.api === 'string' ? loadApiDefinition(options.api) : options.api;
+  // So does a brand image that cannot be fetched or read, or a stylesheet file that cannot.
+  const brand = options.branding === undefined ? GATEHOUSE_BRAND : await loadBrand(options.branding);
   const store = await openStore(options.databaseUrl, { migrations: options.migrations ?? 'apply' });
   const log = serverLog(options.logger);
   let context: ServerContext | undefined;
   try {
-    context = await createContext(store, options.issuer, { ...options, api, auditSink: auditLog(log) });
+    context = await createContext(store, options.issuer, { ...options, api, brand, auditSink: auditLog(log) });
     return running(await listening(context, options, api, log), context, store, options);
   } catch (error) {
     context?.keys.stop();

@@ -139,6 +139,8 @@ export interface TestServerOptions {
   readonly defaultLocale?: StartOptions['defaultLocale'];
   /** The pages also speak the pseudo-locale en-XA (i18n/locales.ts); off by default. */
   readonly pseudoLocale?: boolean;
+  /** BRAND_*: the brand's settings (branding/); Gatehouse's own by default. */
+  readonly branding?: StartOptions['branding'];
 }
 
 /** Limits no test reaches, so that every request still goes through the limiter and its store. */
@@ -171,6 +173,7 @@ export async function startTestServer({
   mail,
   defaultLocale,
   pseudoLocale,
+  branding,
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
@@ -206,6 +209,7 @@ export async function startTestServer({
     mail,
     defaultLocale,
     pseudoLocale,
+    branding,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).
     idleConnectionGraceMs: 0,
     passwordHashCost: TEST_PASSWORD_HASH_COST,

@@ -38,6 +38,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // The message catalog of the pages (and, later, of the mails): below the page machinery.
   i18n: ['primitives'],
   html: ['primitives', 'store', 'http', 'i18n'],
+  // The operator's brand: its settings checked, its images fetched (outbound) and made into the pages' Brand.
+  branding: ['primitives', 'outbound', 'html'],
   mail: ['primitives', 'store', 'audit', 'html'],
   oauth: [
     'primitives',

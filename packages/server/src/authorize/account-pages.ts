@@ -9,7 +9,6 @@ import {
   type PageView,
 } from '../html/layout.js';
 import { LOCALE_NAMES, SUPPORTED_LOCALES, type MessageId } from '../i18n/index.js';
-import { GATEHOUSE_BRAND } from '../html/brand.js';
 import { clientClaimHtml, clientMark, clientNameHtml, type ClientLabel } from './client-label.js';
 
 /**
@@ -36,7 +35,7 @@ export function renderLogoutPage(view: PageView, page: LogoutPage): string {
   return layout(
     view,
     t('logout.title'),
-    `<h1>${t('logout.heading', { product: GATEHOUSE_BRAND.name })}</h1>
+    `<h1>${t('logout.heading', { product: view.brand.name })}</h1>
 ${who}
 <p class="lead">${from}${t('logout.lead')}</p>
 <form method="post" action="${base}/logout" class="stack">

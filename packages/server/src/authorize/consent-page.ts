@@ -1,8 +1,5 @@
 import { escapeHtml, hiddenFields, layout, linkTo, monogram, type PageView } from '../html/layout.js';
 import { clientClaimHtml, clientMark, type ClientLabel } from './client-label.js';
-import { GATEHOUSE_BRAND } from '../html/brand.js';
-
-const PRODUCT = GATEHOUSE_BRAND.name;
 
 /** The HTML of the consent page of the authorization code flow, and the scope list it shares with the device page. */
 
@@ -50,7 +47,7 @@ export function consentHeading(
   const { client } = page;
   const parties = `${clientMark(client)}<span class="link" aria-hidden="true"></span>${monogram(page.username, 'user')}`;
   const note = client.documentHost
-    ? `<p class="alert" role="note">${t('consent.document-note', { host: client.name, product: PRODUCT })}</p>\n`
+    ? `<p class="alert" role="note">${t('consent.document-note', { host: client.name, product: view.brand.name })}</p>\n`
     : '';
   return `<div class="parties">${parties}</div>
 <h1>${t('consent.heading', { client: client.name })}</h1>

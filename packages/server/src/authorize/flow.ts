@@ -56,7 +56,7 @@ export interface UpstreamDirectory {
 
 /** The view of a page of the flows, in the language `hints` and the request choose (html/page-view.ts). */
 export function viewOf(pages: AuthorizePages, reply: FastifyReply, hints: LanguageHints = {}): PageView {
-  return pageView(reply, pages.context.languages, pages.base, hints);
+  return pageView(reply, pages.context, pages.base, hints);
 }
 
 /**

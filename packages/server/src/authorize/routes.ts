@@ -42,8 +42,8 @@ export async function authorizationPages(
   );
   const base = new URL(context.issuer).pathname.replace(/\/+$/, '');
   const pages: AuthorizePages = { context, base, cookies: cookiePolicyFor(context.issuer), upstreams, accountLinks };
-  app.setErrorHandler(htmlErrorHandler(base, context.languages, errorPageHints(context)));
-  serveAssets(app);
+  app.setErrorHandler(htmlErrorHandler(base, context, errorPageHints(context)));
+  serveAssets(app, context.brand);
   serveLanguageSwitch(app, { languages: context.languages, base, cookies: pages.cookies });
   servePages(app, pages, [...BROWSER_PAGES, ...morePages]);
 }

@@ -73,7 +73,9 @@ export async function mailCommand([sub, ...args]: string[], config: ServerConfig
 async function sendTestMessage(config: ServerConfig, to: string): Promise<Record<string, unknown>> {
   return withContext(config, async (context) => {
     const queued = await context.audit
-      .transaction((tx, audit) => context.mail.queueMail({ tx, audit }, testMessage(to, context.issuer)))
+      .transaction((tx, audit) =>
+        context.mail.queueMail({ tx, audit }, testMessage(to, context.issuer, config.branding.name)),
+      )
       .catch((error: unknown) => {
         // A bad address is the operator's to correct: refused (exit 1), as any operator input.
         throw error instanceof ProblemError ? new OperatorInputError(error.detail) : error;

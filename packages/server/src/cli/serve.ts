@@ -195,6 +195,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     authorizationCodeTtl: config.authorizationCodeTtl,
     defaultLocale: config.defaultLocale,
     mail: config.mail,
+    branding: config.branding,
   };
 }
 

@@ -1,11 +1,39 @@
 /**
- * The brand every page shows: the product's name (in the header, the title and the footer) and its
- * mark. One value, so that an operator's brand (name, logo) replaces it in one place.
+ * The brand every page shows: the product's name (in the header, the title and the footer), its
+ * mark, and what an operator's brand adds (BRAND_*, branding/): a logo and a favicon served from
+ * this origin, and a stylesheet of colours and extra rules. One value, passed to every page.
  */
 export interface Brand {
   readonly name: string;
-  /** The mark beside the name: inline SVG of presentation attributes, which the strict CSP allows. */
+  /** The mark beside the name when there is no logo: inline SVG of presentation attributes, which the strict CSP allows. */
   readonly logoHtml: string;
+  /** BRAND_LOGO_URL's image, served at BRAND_ASSET_PATHS.logo. */
+  readonly logo?: BrandAsset;
+  /** BRAND_FAVICON_URL's image, served at BRAND_ASSET_PATHS.favicon and /favicon.ico. */
+  readonly favicon?: BrandAsset;
+  /** The colours (BRAND_*_COLOR) and BRAND_CSS_FILE as one stylesheet, at BRAND_ASSET_PATHS.stylesheet. */
+  readonly stylesheet?: BrandAsset;
+}
+
+/** A file of the brand, made at start and served as it is. */
+export interface BrandAsset {
+  /** Its media type. */
+  readonly type: string;
+  readonly body: Buffer;
+  /** A digest of the body: the `v` of its URL, so that it may be cached for long. */
+  readonly version: string;
+}
+
+/** Where the brand's files are served, under the pages' base path. */
+export const BRAND_ASSET_PATHS = {
+  stylesheet: '/assets/brand.css',
+  logo: '/assets/brand-logo',
+  favicon: '/assets/brand-icon',
+} as const;
+
+/** The URL of a brand file as the pages name it: its version in the query. */
+export function brandAssetUrl(base: string, which: keyof typeof BRAND_ASSET_PATHS, asset: BrandAsset): string {
+  return `${base}${BRAND_ASSET_PATHS[which]}?v=${asset.version}`;
 }
 
 export const GATEHOUSE_BRAND: Brand = {

@@ -1,6 +1,6 @@
 import { englishProblemProse, LOCALE_NAMES, Markup, SUPPORTED_LOCALES, type MessageValues } from '../i18n/index.js';
 import { escapeHtml } from '../primitives/html-escape.js';
-import { GATEHOUSE_BRAND } from './brand.js';
+import { brandAssetUrl, type Brand } from './brand.js';
 import { CSRF_FIELD } from './csrf.js';
 import { LANGUAGE_PATH } from './language-paths.js';
 import type { PageView } from './page-view.js';
@@ -63,8 +63,7 @@ export function layout(
   content: string,
   options: LayoutOptions = {},
 ): string {
-  const { text, base } = view;
-  const brand = GATEHOUSE_BRAND;
+  const { text, base, brand } = view;
   const product = markup(verbatim(brand.name));
   const fullTitle =
     title === undefined
@@ -78,11 +77,10 @@ export function layout(
 <meta name="referrer" content="no-referrer">
 <title>${fullTitle}</title>
 <link rel="stylesheet" href="${base}/assets/gatehouse.css">
-<link rel="icon" href="${base}/assets/gatehouse.svg" type="image/svg+xml">
-</head>
+${brandHead(base, brand)}</head>
 <body>
 <main class="card${options.wide ? ' card-wide' : ''}">
-<header class="brand">${brand.logoHtml}${verbatim(brand.name)}</header>
+<header class="brand">${brandMark(base, brand)}${verbatim(brand.name)}</header>
 ${content}
 </main>
 <footer class="page-footer"><p>${text.t('layout.footer', { product })}</p>
@@ -90,6 +88,25 @@ ${languageSwitcher(view)}</footer>
 </body>
 </html>
 `;
+}
+
+/** The brand's stylesheet after the pages' own, and its icon (html/assets.ts serves both). */
+function brandHead(base: string, brand: Brand): string {
+  const stylesheet =
+    brand.stylesheet === undefined
+      ? ''
+      : `<link rel="stylesheet" href="${escapeHtml(brandAssetUrl(base, 'stylesheet', brand.stylesheet))}">\n`;
+  const icon =
+    brand.favicon === undefined
+      ? `<link rel="icon" href="${base}/assets/gatehouse.svg" type="image/svg+xml">`
+      : `<link rel="icon" href="${escapeHtml(brandAssetUrl(base, 'favicon', brand.favicon))}" type="${brand.favicon.type}">`;
+  return `${stylesheet}${icon}\n`;
+}
+
+/** The logo beside the product's name: the brand's image (its name follows, so it says nothing itself). */
+function brandMark(base: string, brand: Brand): string {
+  if (brand.logo === undefined) return brand.logoHtml;
+  return `<img class="brand-logo" src="${escapeHtml(brandAssetUrl(base, 'logo', brand.logo))}" alt="" height="28">`;
 }
 
 /** A round badge with the first letter of a name, standing in for the client's logo. */

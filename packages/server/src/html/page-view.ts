@@ -2,9 +2,16 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cookieValue } from '../http/cookies.js';
 import type { Languages, PageLocale, PageText } from '../i18n/index.js';
+import type { Brand } from './brand.js';
 
 /** The URL prefix of the server's pages (the issuer's path, '' at the root). */
 export type BasePath = string;
+
+/** What every page is made with: the languages of its words, and the brand it wears. */
+export interface PageSite {
+  readonly languages: Languages;
+  readonly brand: Brand;
+}
 
 /** The cookie that remembers the language a person chose on a page (language-switch.ts). */
 export const LOCALE_COOKIE = 'gatehouse_locale';
@@ -16,6 +23,8 @@ export const LOCALE_COOKIE = 'gatehouse_locale';
 export interface PageView {
   readonly base: BasePath;
   readonly text: PageText;
+  /** The product's name, logo and stylesheet (BRAND_*). */
+  readonly brand: Brand;
   /** Under `base`: the GET that shows this page again (the flow's /authorize, the account page…). */
   readonly here: string;
 }
@@ -70,7 +79,7 @@ export function chooseLanguage(request: FastifyRequest, languages: Languages, hi
 /** The view of a page answering `reply`'s request; the answer says its language (RFC 9110 §8.5). */
 export function pageView(
   reply: FastifyReply,
-  languages: Languages,
+  { languages, brand }: PageSite,
   base: BasePath,
   hints: LanguageHints = {},
 ): PageView {
@@ -78,5 +87,5 @@ export function pageView(
   const locale = chooseLanguage(request, languages, hints);
   reply.header('content-language', locale);
   const here = hints.here ?? (request.method === 'GET' ? request.url : '/');
-  return { base, text: languages.text(locale), here };
+  return { base, text: languages.text(locale), here, brand };
 }

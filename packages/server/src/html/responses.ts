@@ -1,9 +1,8 @@
 import { OAUTH_ERRORS, OAuthError, PROBLEMS, type ProblemError } from '@gatehouse/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorHandler } from '../http/error-classifier.js';
-import type { Languages } from '../i18n/index.js';
 import { renderErrorPage, type BasePath, type ErrorPage } from './layout.js';
-import { localeShownFor, pageView, type LanguageHints, type PageView } from './page-view.js';
+import { localeShownFor, pageView, type LanguageHints, type PageSite, type PageView } from './page-view.js';
 
 // A CSP source expression: an origin, or a bare scheme for private-use redirect URIs (RFC 8252 §7.1).
 const SOURCE_EXPRESSION = /^([a-z][a-z0-9+.-]*:\/\/[A-Za-z0-9.[\]:-]+|[a-z][a-z0-9+.-]*:)$/;
@@ -97,14 +96,14 @@ function errorPageOf(error: OAuthError | ProblemError): ErrorPage {
 export type ErrorPageHints = (request: FastifyRequest) => Promise<LanguageHints>;
 
 /** The error handler of the authorization pages: people get a page, not JSON, in the request's language. */
-export function htmlErrorHandler(base: BasePath, languages: Languages, hintsOf?: ErrorPageHints) {
+export function htmlErrorHandler(base: BasePath, site: PageSite, hintsOf?: ErrorPageHints) {
   return errorHandler({
     catalog: 'page',
     unexpected: 'unexpected error on an authorization page',
     async render(entry, request, reply) {
       const page = errorPageOf(entry);
       if (page.code === 'service_unavailable') reply.header('retry-after', '1');
-      const view = await errorPageView(reply, languages, base, hintsOf);
+      const view = await errorPageView(reply, site, base, hintsOf);
       return sendPage(reply, page.status, renderErrorPage(view, page));
     },
   });
@@ -113,15 +112,16 @@ export function htmlErrorHandler(base: BasePath, languages: Languages, hintsOf?:
 /** The view of an error page: in the language its request's page was shown in, or chosen now. */
 export async function errorPageView(
   reply: FastifyReply,
-  languages: Languages,
+  site: PageSite,
   base: BasePath,
   hintsOf?: ErrorPageHints,
 ): Promise<PageView> {
   const shown = localeShownFor(reply.request);
   if (shown !== undefined) {
     reply.header('content-language', shown);
-    return { base, text: languages.text(shown), here: reply.request.method === 'GET' ? reply.request.url : '/' };
+    const here = reply.request.method === 'GET' ? reply.request.url : '/';
+    return { base, text: site.languages.text(shown), here, brand: site.brand };
   }
   const hints = hintsOf === undefined ? {} : await hintsOf(reply.request).catch(() => ({}));
-  return pageView(reply, languages, base, hints);
+  return pageView(reply, site, base, hints);
 }

@@ -1,18 +1,30 @@
 /**
+ * The pages' colours that a brand does not replace, in each scheme: the card, its text, and the
+ * muted text of the fine print and the footer. The brand's colours are checked against them
+ * (branding/palette.ts); the page background (`bg`) is the one a brand may replace.
+ */
+export const PAGE_COLORS = {
+  light: { bg: '#eef1f7', card: '#ffffff', text: '#18202f', muted: '#5d6677' },
+  dark: { bg: '#10141c', card: '#1a202b', text: '#e8ecf3', muted: '#a0a9b8' },
+} as const;
+
+/**
  * The pages' only stylesheet, served by the server itself at /assets/gatehouse.css (no CDN, no
  * web font: the system font of each device). A TypeScript string so that it ships inside dist. Sides are
  * logical (margin-inline-start, inset-inline-start…): a right-to-left page (dir="rtl") mirrors.
  */
 export const STYLESHEET = `:root {
   color-scheme: light dark;
-  --bg: #eef1f7; --card: #ffffff; --text: #18202f; --muted: #5d6677; --line: #dde2eb;
+  --bg: ${PAGE_COLORS.light.bg}; --card: ${PAGE_COLORS.light.card};
+  --text: ${PAGE_COLORS.light.text}; --muted: ${PAGE_COLORS.light.muted}; --line: #dde2eb;
   --accent: #2f5bd8; --accent-hover: #2449b8; --accent-text: #ffffff; --accent-soft: #e8eefc;
   --ok: #17804a; --ok-soft: #e3f4ea; --danger: #a3231c; --danger-soft: #fcebea; --focus: #7aa0ff;
   --shadow: 0 1px 2px rgba(16, 24, 40, .06), 0 12px 32px rgba(16, 24, 40, .08);
 }
 @media (prefers-color-scheme: dark) {
   :root {
-    --bg: #10141c; --card: #1a202b; --text: #e8ecf3; --muted: #a0a9b8; --line: #2d3544;
+    --bg: ${PAGE_COLORS.dark.bg}; --card: ${PAGE_COLORS.dark.card};
+    --text: ${PAGE_COLORS.dark.text}; --muted: ${PAGE_COLORS.dark.muted}; --line: #2d3544;
     --accent: #5b82f0; --accent-hover: #7394f3; --accent-soft: #233155;
     --ok: #5ccf8f; --ok-soft: #1d3a2b; --danger: #ff8a80; --danger-soft: #3d2222; --shadow: none;
   }
@@ -31,6 +43,7 @@ body {
 .card-wide { max-width: 720px; }
 .brand { display: flex; align-items: center; gap: 8px; margin-bottom: 24px; color: var(--muted); font-size: 14px; font-weight: 600; letter-spacing: .01em; }
 .brand .logo { color: var(--accent); }
+.brand .brand-logo { display: block; width: auto; max-width: 160px; height: 28px; object-fit: contain; }
 .parties { display: flex; align-items: center; justify-content: center; gap: 10px; margin: 4px 0 20px; }
 .mark {
   display: inline-flex; flex: none; align-items: center; justify-content: center; width: 56px; height: 56px;

@@ -37,13 +37,18 @@ const STARTTLS_MODES = ['required', 'optional', 'never'] as const;
  * SMTP_URL, SMTP_CA_FILE, MAIL_FROM, MAIL_OUTBOX_DIR and the delivery policy's MAIL_* variables. A
  * wrong value stops the server at start, naming the variable; SMTP_URL's password is never repeated.
  */
-export function mailSettingsFromEnv(env: NodeJS.ProcessEnv, issuer: string, root: string): MailSettings {
+export function mailSettingsFromEnv(
+  env: NodeJS.ProcessEnv,
+  issuer: string,
+  root: string,
+  product = 'Gatehouse',
+): MailSettings {
   const ca = env.SMTP_CA_FILE ? readFileSync(env.SMTP_CA_FILE, 'utf8') : undefined;
   return {
     transport: env.SMTP_URL
       ? smtpSettingsFrom(env.SMTP_URL, ca)
       : { kind: 'files', dir: env.MAIL_OUTBOX_DIR || join(root, 'data', 'outbox') },
-    from: mailFromOf(env.MAIL_FROM, issuer),
+    from: mailFromOf(env.MAIL_FROM, issuer, product),
     policy: deliveryPolicyFrom(env),
   };
 }
@@ -76,9 +81,17 @@ export function smtpSettingsFrom(value: string, ca?: string): TransportSettings 
   };
 }
 
-/** MAIL_FROM, one mailbox with or without a display name; `Gatehouse <no-reply@the issuer's host>` by default. */
-function mailFromOf(value: string | undefined, issuer: string): string {
-  if (value === undefined || value === '') return `Gatehouse <no-reply@${mailHostOf(issuer)}>`;
+/**
+ * MAIL_FROM, one mailbox with or without a display name; by default the product's name (BRAND_NAME)
+ * and no-reply at the issuer's host, the name quoted when it holds more than RFC 5322 §3.2.3 atoms.
+ */
+function mailFromOf(value: string | undefined, issuer: string, product: string): string {
+  if (value === undefined || value === '') {
+    const name = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~ ]+$/.test(product)
+      ? product
+      : `"${product.replace(/["\\]/g, '\\$&')}"`;
+    return `${name} <no-reply@${mailHostOf(issuer)}>`;
+  }
   const parsed = addressparser(value);
   const [only] = parsed;
   try {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { escapeHtml, layout, verbatim, type PageView } from '../html/layout.js';
-import { GATEHOUSE_BRAND } from '../html/brand.js';
 import { sendPage } from '../html/responses.js';
 import type { MessageId } from '../i18n/index.js';
 import { siteView, type SitePages } from './site.js';
@@ -24,7 +23,7 @@ function renderLandingPage(view: PageView, issuer: string, links: readonly Link[
   return layout(
     view,
     undefined,
-    `<h1>${verbatim(GATEHOUSE_BRAND.name)}</h1>
+    `<h1>${verbatim(view.brand.name)}</h1>
 <p class="lead">${t('landing.lead', { issuer })}</p>
 <ul class="links">
 ${items}

@@ -4,6 +4,7 @@ import type { DemoFlows } from './demo-flows.js';
 import { landingPage } from './landing.js';
 import { notFoundPage } from './not-found.js';
 import { problemPages } from './problem-pages.js';
+import type { Brand } from '../html/brand.js';
 import type { Languages } from '../i18n/index.js';
 import type { SitePages } from './site.js';
 
@@ -11,6 +12,8 @@ export interface BrowserPagesOptions {
   readonly issuer: string;
   /** The languages of the pages (i18n/). */
   readonly languages: Languages;
+  /** The product's name, logo and stylesheet (BRAND_*). */
+  readonly brand: Brand;
   /** Where the REST API is served (its document is then linked, and its 404s stay problem+json); none when undefined. */
   readonly apiPrefix?: string;
   /** `serve --demo`: the requests it printed, for /demo/callback; that page is served only then. */
@@ -40,6 +43,7 @@ export const SITE_PAGES: readonly SitePage[] = [
 ];
 
 export function browserPages(app: FastifyInstance, options: BrowserPagesOptions): void {
-  const site: SitePages = { base: new URL(options.issuer).pathname.replace(/\/+$/, ''), languages: options.languages };
+  const base = new URL(options.issuer).pathname.replace(/\/+$/, '');
+  const site: SitePages = { base, languages: options.languages, brand: options.brand };
   for (const page of SITE_PAGES) page.serve(app, site, options);
 }
