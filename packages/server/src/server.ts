@@ -28,7 +28,7 @@ import { openStore } from './store/open.js';
 import type { DemoFlows } from './pages/demo-flows.js';
 import { API_PREFIX, documentScopes } from './api/resource-metadata.js';
 import { ADMIN_API_PATH } from './access/index.js';
-import type { RegistrationPolicy } from './oauth/clients/index.js';
+import { fetchClientLogo, type LogoFetcher, type RegistrationPolicy } from './oauth/clients/index.js';
 import {
   ClientIdMetadataDocuments,
   DEFAULT_CLIENT_ID_METADATA_POLICY,
@@ -87,6 +87,8 @@ export interface ContextOptions {
   readonly pseudoLocale?: boolean;
   /** The brand the pages and mails wear (BRAND_*, made by branding/); Gatehouse's own when undefined. */
   readonly brand?: Brand;
+  /** How registered clients' logo_uri are fetched; the safe fetch to public addresses when undefined. */
+  readonly clientLogoFetcher?: LogoFetcher;
 }
 
 /** Builds the context the endpoints share: keys loaded (or created) from the store. */
@@ -151,6 +153,7 @@ export async function createContext(store: Store, issuer: string, options: Conte
       options.jwksFetcher ?? safeJwksFetcher({ allowAddresses: options.jwksUriAllowAddresses ?? [] }),
       () => clock.now(),
     ),
+    clientLogos: options.clientLogoFetcher ?? fetchClientLogo,
     requirePushedAuthorizationRequests: options.requirePushedAuthorizationRequests ?? false,
     authorizationCodeTtl: options.authorizationCodeTtl ?? DEFAULT_AUTHORIZATION_CODE_TTL,
   };
@@ -191,6 +194,8 @@ export interface StartOptions {
   readonly requirePushedAuthorizationRequests?: boolean;
   /** How clients' jwks_uri are fetched (see ContextOptions). */
   readonly jwksFetcher?: JwksFetcher;
+  /** How clients' logo_uri are fetched (see ContextOptions). */
+  readonly clientLogoFetcher?: LogoFetcher;
   /** JWKS_URI_ALLOW_ADDRESSES (see ContextOptions). */
   readonly jwksUriAllowAddresses?: readonly string[];
   /** DPOP_NONCES (see ContextOptions). */

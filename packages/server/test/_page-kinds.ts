@@ -69,6 +69,13 @@ export async function startPagesServer(options: { defaultLocale?: 'ja' } = {}): 
     redirectUris: [CALLBACK],
     scope: ['openid', 'profile', 'organization', 'contacts:read', 'contacts:write'],
   });
+  // RFC 7591 §2: the sign-in and consent pages show the client's links, each with its host.
+  await server.context.store.saveClientPresentation('app', {
+    names: { de: 'Kontakte-Abgleich' },
+    clientUri: 'https://contacts.example/',
+    policyUri: 'https://contacts.example/privacy',
+    tosUri: 'https://contacts.example/terms',
+  });
   await server.addClient({ id: 'strict', name: 'Payroll', secondFactor: 'required', redirectUris: [CALLBACK] });
   tv = await server.addClient({
     id: 'tv',
@@ -263,6 +270,11 @@ export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage
       shown('address verified page', done),
       shown('used verification link page', used),
     ];
+  },
+  async 'client-logos'(v) {
+    const browser = v.browser();
+    browser.extraHeaders = { ...browser.extraHeaders, accept: 'text/html' };
+    return [shown('no client logo page', await browser.get('/client-logos/nobody'))];
   },
   async landing(v) {
     return [shown('home page', await v.browser().get('/'))];

@@ -139,6 +139,8 @@ export interface TestServerOptions {
   readonly defaultLocale?: StartOptions['defaultLocale'];
   /** The pages also speak the pseudo-locale en-XA (i18n/locales.ts); off by default. */
   readonly pseudoLocale?: boolean;
+  /** How registered clients' logo_uri are fetched; the safe fetch to public addresses by default. */
+  readonly clientLogoFetcher?: StartOptions['clientLogoFetcher'];
   /** BRAND_*: the brand's settings (branding/); Gatehouse's own by default. */
   readonly branding?: StartOptions['branding'];
 }
@@ -174,6 +176,7 @@ export async function startTestServer({
   defaultLocale,
   pseudoLocale,
   branding,
+  clientLogoFetcher,
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
@@ -210,6 +213,7 @@ export async function startTestServer({
     defaultLocale,
     pseudoLocale,
     branding,
+    clientLogoFetcher,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).
     idleConnectionGraceMs: 0,
     passwordHashCost: TEST_PASSWORD_HASH_COST,

@@ -195,7 +195,7 @@ function application(view: PageView, csrfToken: string, a: ApplicationView, now:
   const scopes = a.scopes.map((words) => `<li>${words}</li>`).join('');
   const used = timeHtml(a.lastUsed, text.relative(a.lastUsed, now));
   return `<li class="application">
-<div class="application-head">${clientMark(a.client)}<div class="application-name">${clientNameHtml(a.client)}${clientClaimHtml(view, a.client)}
+<div class="application-head">${clientMark(a.client, view.base)}<div class="application-name">${clientNameHtml(a.client)}${clientClaimHtml(view, a.client)}
 <span class="application-dates">${t('account.apps.dates', { since: text.date(a.since), used: markup(used) })}</span></div></div>
 <ul class="application-scopes">${scopes}</ul>
 <form method="post" action="${base}/account/revoke">

@@ -1,4 +1,5 @@
 import { accountPage } from './account.js';
+import { clientLogoPage } from './client-presentation.js';
 import { consentPage } from './consent.js';
 import { devicePage } from './device.js';
 import { authorizePage } from './endpoint.js';
@@ -22,6 +23,7 @@ import type { BrowserPage } from './page.js';
  * | device    | device.ts   | GET, POST /device; POST /device/login; POST /device/consent (RFC 8628) |
  * | passkey   | passkey.ts  | GET /assets/passkey.js; POST /login/passkey (passwordless sign-in);   |
  * |           |             | POST /account/passkeys, /account/passkeys/rename, .../remove          |
+ * | client-logos | client-presentation.ts | GET /client-logos/{id} (a client's logo_uri, from this origin) |
  *
  * POST /authorize, like POST /end-session, takes no CSRF token: it is a client's cross-site form by
  * design (OIDC Core §3.1.2.1), which starts a flow and acts for nobody; the consent it leads to is
@@ -38,4 +40,5 @@ export const BROWSER_PAGES: readonly BrowserPage[] = [
   accountPage,
   devicePage,
   passkeyPage,
+  clientLogoPage,
 ];

@@ -16,6 +16,24 @@ export interface ClientLabel {
   readonly documentHost: boolean;
   /** A document client's own `client_name`, when it says more than the host: its claim. */
   readonly claimedName?: string;
+  /** Its logo's path on this server (client-presentation.ts); the monogram without one. */
+  readonly logo?: string;
+  /** Its home page, privacy policy and terms (RFC 7591 §2), each with the host it leads to. */
+  readonly links?: readonly ClientLink[];
+}
+
+/** What each link of a client is called on the pages. */
+const LINK_WORDS = {
+  home: 'client.link.home',
+  policy: 'client.link.policy',
+  terms: 'client.link.terms',
+} as const satisfies Record<ClientLink['kind'], string>;
+
+/** A link of a client's registration: what it is, where, and that place's host, shown beside it. */
+export interface ClientLink {
+  readonly kind: 'home' | 'policy' | 'terms';
+  readonly href: string;
+  readonly host: string;
 }
 
 /** The label of a client record (or of any client by its id and stored name). */
@@ -29,8 +47,13 @@ export function clientLabel(client: { readonly id: string; readonly name: string
     : { name: url.hostname, documentHost: true, claimedName: claimed };
 }
 
-/** The client's mark: the first letter of the name a page calls it by, never of a claimed name. */
-export function clientMark(label: ClientLabel): string {
+/**
+ * The client's mark: its logo (the name beside it says who it is: the image says nothing more), or
+ * the first letter of the name a page calls it by, never of a claimed name.
+ */
+export function clientMark(label: ClientLabel, base = ''): string {
+  if (label.logo !== undefined)
+    return `<img class="mark mark-logo" src="${escapeHtml(`${base}${label.logo}`)}" alt="" width="56" height="56">`;
   return monogram(label.name, 'client');
 }
 
@@ -46,4 +69,16 @@ export function clientNameHtml(label: ClientLabel): string {
 export function clientClaimHtml(view: PageView, label: ClientLabel): string {
   if (label.claimedName === undefined) return '';
   return `<span class="client-claim">${view.text.t('client.claim', { name: label.claimedName })}</span>`;
+}
+
+/** The client's links under its name: each in the page's words, with the host it leads to. */
+export function clientLinksHtml(view: PageView, label: ClientLabel): string {
+  if (label.links === undefined || label.links.length === 0) return '';
+  const { t } = view.text;
+  const items = label.links.map(
+    (link) =>
+      `<li><a href="${escapeHtml(link.href)}" rel="noopener noreferrer">${t(LINK_WORDS[link.kind])}</a> ` +
+      `<span class="client-host" translate="no">${escapeHtml(link.host)}</span></li>`,
+  );
+  return `<ul class="client-links" aria-label="${t('client.links')}">${items.join('')}</ul>\n`;
 }

@@ -1,5 +1,5 @@
 import { escapeHtml, hiddenFields, layout, linkTo, monogram, type PageView } from '../html/layout.js';
-import { clientClaimHtml, clientMark, type ClientLabel } from './client-label.js';
+import { clientClaimHtml, clientLinksHtml, clientMark, type ClientLabel } from './client-label.js';
 
 /** The HTML of the consent page of the authorization code flow, and the scope list it shares with the device page. */
 
@@ -45,14 +45,14 @@ export function consentHeading(
 ): string {
   const { t } = view.text;
   const { client } = page;
-  const parties = `${clientMark(client)}<span class="link" aria-hidden="true"></span>${monogram(page.username, 'user')}`;
+  const parties = `${clientMark(client, view.base)}<span class="link" aria-hidden="true"></span>${monogram(page.username, 'user')}`;
   const note = client.documentHost
     ? `<p class="alert" role="note">${t('consent.document-note', { host: client.name, product: view.brand.name })}</p>\n`
     : '';
   return `<div class="parties">${parties}</div>
 <h1>${t('consent.heading', { client: client.name })}</h1>
 <p class="signed-in">${clientClaimHtml(view, client)}${t('common.signed-in-as', { username: page.username })}</p>
-${note}`;
+${clientLinksHtml(view, client)}${note}`;
 }
 
 export function renderConsentPage(view: PageView, page: ConsentPage): string {

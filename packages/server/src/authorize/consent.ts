@@ -14,7 +14,7 @@ import {
   type AuthorizePages,
 } from './flow.js';
 import { renderConsentPage } from './consent-page.js';
-import { clientLabel } from './client-label.js';
+import { presentedClient } from './client-presentation.js';
 import type { BrowserPage } from './page.js';
 import type { MessageId, PageText } from '../i18n/index.js';
 import { escapeHtml } from '../html/layout.js';
@@ -198,7 +198,7 @@ export async function answerSignedIn(
   if (prompt.has('none')) return answerWithError(pages, reply, request, new OAuthError('consent_required'), status);
   const view = viewOf(pages, reply, requestHints(request, user.locale));
   const page = renderConsentPage(view, {
-    client: clientLabel(request.client),
+    client: await presentedClient(pages.context.store, request.client, view.text.locale),
     destination: destinationOf(request.redirectUri),
     username: session.username,
     organization: organization?.name,

@@ -129,7 +129,7 @@ export function renderFactorPage(view: PageView, page: FactorPage): string {
     return layout(
       view,
       t('enrol.title'),
-      `${page.client === undefined ? '' : `<div class="parties">${clientMark(page.client)}</div>\n`}<h1>${t('enrol.title')}</h1>
+      `${page.client === undefined ? '' : `<div class="parties">${clientMark(page.client, view.base)}</div>\n`}<h1>${t('enrol.title')}</h1>
 ${enrolmentReason(view, page)}
 ${alertHtml(view, page.alert)}${enrolmentForm(view, page)}${notNow}`,
     );

@@ -1,6 +1,6 @@
 import { alertHtml, escapeHtml, hiddenFields, layout, type Alert, type PageView } from '../html/layout.js';
 import type { MessageId } from '../i18n/index.js';
-import { clientClaimHtml, clientMark, type ClientLabel } from './client-label.js';
+import { clientClaimHtml, clientLinksHtml, clientMark, type ClientLabel } from './client-label.js';
 import { passkeySignInForm, type PasskeySignInTarget } from './passkey-page.js';
 
 /** The HTML of the sign-in form (the authorization code flow's and the device page's). */
@@ -72,9 +72,10 @@ export function signInHeading(view: PageView, client: ClientLabel | undefined, t
   if (client === undefined)
     return `<h1>${title}</h1>
 <p class="lead">${t('sign-in.lead.account')}</p>`;
-  return `<div class="parties">${clientMark(client)}</div>
+  return `<div class="parties">${clientMark(client, view.base)}</div>
 <h1>${title}</h1>
-<p class="lead">${t('sign-in.lead.client', { client: client.name })}${clientClaimHtml(view, client)}</p>`;
+<p class="lead">${t('sign-in.lead.client', { client: client.name })}${clientClaimHtml(view, client)}</p>
+${clientLinksHtml(view, client)}`;
 }
 
 /** "Forgot your password?", leading to the reset with the authorization request to come back to. */

@@ -6,6 +6,7 @@ import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { SecondFactorPolicy } from '../primitives/records.js';
 import type { AuthorizationRequest } from '../oauth/authorization-requests/index.js';
 import { requestHints, viewOf, type AuthorizePages } from './flow.js';
+import { withPresentation } from './client-presentation.js';
 import type { Alert, AlertText } from '../html/layout.js';
 import type { LanguageHints } from '../html/page-view.js';
 import type { MessageId } from '../i18n/index.js';
@@ -92,12 +93,14 @@ export async function sendSignInForm(
 ): Promise<FastifyReply> {
   const { context, upstreams } = pages;
   const view = viewOf(pages, reply, target.language);
+  const client =
+    target.client && (await withPresentation(context.store, target.clientId, target.client, view.text.locale));
   if (form.kind === 'password') {
     // passkey: the page offers a passwordless sign-in with a challenge of its own (passkey-options.ts).
     const { passkeySignIn } = target;
     const passkeyOptions = passkeySignIn ? await passkeySignInOptions(pages, session) : undefined;
     const page = renderLoginPage(view, {
-      client: target.client,
+      client,
       query: target.form.hidden.request ?? '',
       csrfToken: session.csrfToken,
       action: target.form.action,
@@ -129,7 +132,7 @@ export async function sendSignInForm(
       ? await passkeySecondFactorOptions(pages, session)
       : undefined;
   const page = renderFactorPage(view, {
-    client: target.client,
+    client,
     username,
     csrfToken: session.csrfToken,
     form: target.form,

@@ -50,6 +50,10 @@ body {
   aspect-ratio: 1; border-radius: 16px; font-size: 26px; font-weight: 700; line-height: 1;
 }
 .mark-client { background: var(--accent); color: var(--accent-text); }
+.mark-logo { padding: 6px; object-fit: contain; background: var(--card); border: 1px solid var(--line); }
+/* a client's links (RFC 7591 §2: client_uri, policy_uri, tos_uri), each with its host */
+.client-links { display: flex; flex-wrap: wrap; justify-content: center; gap: 4px 16px; list-style: none; margin: -12px 0 20px; padding: 0; font-size: 13.5px; }
+.client-links .client-host { color: var(--muted); }
 .mark-user { background: var(--accent-soft); color: var(--accent); border-radius: 50%; }
 .mark-error { background: var(--danger-soft); color: var(--danger); border-radius: 50%; }
 .link { width: 40px; border-top: 3px dotted var(--muted); opacity: .45; }

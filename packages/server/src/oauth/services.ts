@@ -1,3 +1,4 @@
+import type { LogoFetcher } from './clients/index.js';
 import type { RateLimiter } from '../abuse/rate-limiter.js';
 import type { AuditTrail } from '../audit/audit.js';
 import type { Clock } from '../primitives/clock.js';
@@ -45,6 +46,8 @@ export interface OAuthServices extends TokenServices {
   readonly clientIdMetadataDocuments: ClientIdMetadataDocuments;
   /** Clients' public keys (inline, or fetched from their jwks_uri and cached). */
   readonly clientKeys: ClientKeys;
+  /** How a registered client's logo_uri is fetched, to be served from this origin (RFC 7591 §2). */
+  readonly clientLogos: LogoFetcher;
   /** REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every authorization request must be pushed (RFC 9126 §5). */
   readonly requirePushedAuthorizationRequests: boolean;
   /** AUTHORIZATION_CODE_TTL: seconds an authorization code waits for its exchange (60 by default). */

@@ -27,6 +27,11 @@ export interface ImageLimits {
   readonly label: string;
   readonly maxBytes: number;
   readonly maxSide: number;
+  /**
+   * Whether a URL naming a loopback host is fetched (an operator's own file server); true unless
+   * false. A URL given by anyone (a client's registration) leads to public addresses only.
+   */
+  readonly allowLoopback?: boolean;
 }
 
 const IMAGE_TIMEOUT_MS = 5000;
@@ -52,13 +57,13 @@ function refuser(limits: ImageLimits) {
 /** The bytes behind an http(s) URL, through the SSRF-safe fetch; loopback only when the URL names it. */
 async function fetchedBytes(url: string, limits: ImageLimits): Promise<Buffer> {
   const refuse = refuser(limits);
-  const loopback = isLoopbackHost(new URL(url).hostname);
+  const loopback = limits.allowLoopback !== false && isLoopbackHost(new URL(url).hostname);
   try {
     const response = await safeFetch(url, {
       maxBytes: limits.maxBytes,
       timeoutMs: IMAGE_TIMEOUT_MS,
       accept: 'image/png, image/webp, image/gif, image/jpeg, image/x-icon;q=0.9',
-      allowLoopbackHttp: true,
+      allowLoopbackHttp: loopback,
       allowAddresses: loopback ? ['127.0.0.0/8', '::1/128'] : [],
     });
     if (response.status !== 200) refuse(`${url} answered HTTP ${response.status}, not the image`);

@@ -288,6 +288,7 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0027_mail_outbox': { up: mailOutboxMigration },
   '0028_access': { up: accessMigration },
   '0029_accounts': { up: accountsMigration },
+  '0030_client_presentations': { up: clientPresentationsMigration },
   '0031_organizations': { up: organizationsMigration },
   '0032_rate_limit_charge': { up: (db) => steps.createRateLimitCharge(db) },
 });
@@ -418,6 +419,19 @@ async function accountsMigration(db: Kysely<unknown>): Promise<void> {
     .addColumn('data', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('account_links_subject').on('account_links').columns(['subject', 'purpose']).execute();
+}
+
+ * 0030: how the consent and sign-in pages present a client (RFC 7591 §2 client_uri, policy_uri,
+ * tos_uri, logo_uri; §2.2 language-tagged client_name), one row per client that gave any, gone
+ * with its client. The logo is kept as fetched at registration (served from this origin).
+ */
+async function clientPresentationsMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('client_presentations')
+    .addColumn('client_id', 'text', (c) => c.primaryKey().references('clients.id').onDelete('cascade'))
+    .addColumn('metadata', 'text', (c) => c.notNull())
+    .addColumn('logo', 'text')
+    .execute();
 }
 
 /**

@@ -39,6 +39,10 @@ import { createOrganizationRepository, type OrganizationRepository } from './org
 import { createAccountLinkRepository, type AccountLinkRepository } from './account-link-repository.js';
 import type { Database } from './schema.js';
 import { createClientMetadataRepository, type ClientMetadataRepository } from './client-metadata-repository.js';
+import {
+  createClientPresentationRepository,
+  type ClientPresentationRepository,
+} from './client-presentation-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
 import { createGroupRepository, type GroupRepository } from './group-repository.js';
 import { createRoleRepository, type RoleRepository } from './role-repository.js';
@@ -56,6 +60,7 @@ export interface Repository
     AdminRepository,
     RegistrationRepository,
     ClientMetadataRepository,
+    ClientPresentationRepository,
     FederationRepository,
     PasskeyRepository,
     PushedRequestRepository,
@@ -153,6 +158,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     createAdminRepository(db),
     createRegistrationRepository(db),
     createClientMetadataRepository(db),
+    createClientPresentationRepository(db),
     createFederationRepository(db),
     createPasskeyRepository(db),
     createPushedRequestRepository(db),
@@ -189,6 +195,7 @@ function ownQueries(
   | keyof AdminRepository
   | keyof RegistrationRepository
   | keyof ClientMetadataRepository
+  | keyof ClientPresentationRepository
   | keyof FederationRepository
   | keyof PasskeyRepository
   | keyof PushedRequestRepository

@@ -40,6 +40,7 @@ export interface Database {
   organization_members: OrganizationMembersTable;
   organization_domains: OrganizationDomainsTable;
   account_links: AccountLinksTable;
+  client_presentations: ClientPresentationsTable;
 }
 
 /** 0028: a group of users; a member of a group is a member of its ancestors. */
@@ -303,6 +304,16 @@ export interface RegistrationTokensTable {
   /** How many clients it may register. */
   max_uses: number;
   uses: number;
+}
+
+/**
+ * How the pages present a client (0030, ./client-presentation-repository.ts): its links and names by
+ * language (JSON), and its logo as fetched (JSON: type, base64 data, version), null without one.
+ */
+export interface ClientPresentationsTable {
+  client_id: string;
+  metadata: string;
+  logo: string | null;
 }
 
 /** A client registered through /register (0010): its RFC 7592 registration access token and its metadata. */

@@ -28,6 +28,10 @@ export const en = {
 
   // Names of an application, shared by the sign-in, consent, device and account pages (authorize/client-label.ts)
   'client.claim': 'Calls itself “{name}”, a name nobody checked',
+  'client.links': 'About the application',
+  'client.link.home': 'Website',
+  'client.link.policy': 'Privacy policy',
+  'client.link.terms': 'Terms of service',
   'client.any': 'the application',
   'common.signed-in-as': 'Signed in as <b>{username}</b>',
 

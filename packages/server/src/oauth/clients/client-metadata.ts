@@ -43,6 +43,8 @@ export interface ClientMetadata {
    * client is held to, `fapi2` (the FAPI 2.0 Security Profile, oauth/sender-constraints/fapi-profile.ts) or `none`.
    */
   readonly profile?: ClientProfileName;
+  /** §2.2: the client's name in other languages, `client_name#de`, by canonical BCP 47 tag. */
+  readonly [localizedName: `client_name#${string}`]: string;
 }
 
 const TEXT_FIELDS = ['client_name', 'software_id', 'software_version'] as const;
@@ -100,6 +102,7 @@ export function checkClientMetadata(body: unknown, offeredScopes: readonly strin
     const value = optionalText(fields, name);
     if (value !== undefined) metadata[name] = value;
   }
+  Object.assign(metadata, localizedNames(fields));
   for (const name of URL_FIELDS) {
     const value = optionalText(fields, name, MAX_URI);
     if (value !== undefined && !isWebUrl(value)) throw new OAuthError('client_metadata_field_invalid', name);
@@ -221,6 +224,31 @@ function checkedScope(value: unknown, offered: readonly string[]): string {
   if (scopes === undefined || scopes.length === 0) throw new OAuthError('client_metadata_field_invalid', 'scope');
   if (!scopes.every((s) => offered.includes(s))) throw new OAuthError('registered_scope_unsupported');
   return scopes.join(' ');
+}
+
+/** How many languages a client may name itself in (RFC 7591 §2.2). */
+const MAX_LOCALIZED_NAMES = 20;
+
+/**
+ * RFC 7591 §2.2: `client_name#<BCP 47 tag>`, the client's name in that language, each held to
+ * client_name's rules, its tag canonical (`client_name#DE-at` is kept as `client_name#de-AT`).
+ */
+function localizedNames(fields: Readonly<Record<string, unknown>>): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const field of Object.keys(fields).filter((f) => f.startsWith('client_name#'))) {
+    const value = optionalText(fields, field);
+    let tag: string | undefined;
+    try {
+      [tag] = Intl.getCanonicalLocales(field.slice('client_name#'.length));
+    } catch {
+      tag = undefined;
+    }
+    if (tag === undefined || value === undefined) throw new OAuthError('client_metadata_field_invalid', field);
+    names[`client_name#${tag}`] = value;
+  }
+  if (Object.keys(names).length > MAX_LOCALIZED_NAMES)
+    throw new OAuthError('client_metadata_field_invalid', 'client_name#');
+  return names;
 }
 
 function optionalText(fields: Readonly<Record<string, unknown>>, name: string, max = MAX_TEXT): string | undefined {

@@ -9,6 +9,7 @@ import type { ClientRegistrationRecord } from '../../store/registration-reposito
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../../primitives/clock.js';
 import { checkClientMetadata, type ClientMetadata } from './client-metadata.js';
+import { clientPresentationOf, type LogoFetcher } from './client-presentation.js';
 import { clientFromRegistration } from './clients.js';
 
 /**
@@ -27,6 +28,8 @@ export interface RegistrationServices {
   readonly clientRegistration: RegistrationPolicy;
   /** The scopes a registered client may ask for. */
   readonly registrableScopes: readonly string[];
+  /** How a registered logo_uri is fetched, to be served from this origin (client-presentation.ts). */
+  readonly clientLogos: LogoFetcher;
 }
 
 /** Who is asking: the bearer token the request carried, and its address for the audit trail. */
@@ -76,11 +79,13 @@ export async function registerDynamicClient(
   const method = metadata.token_endpoint_auth_method;
   const secret = method === 'none' || method === 'private_key_jwt' ? null : newOpaqueSecret();
   const registrationAccessToken = newOpaqueSecret();
+  const presentation = await clientPresentationOf(metadata, undefined, services.clientLogos);
   await services.audit.transaction(async (tx, audit) => {
     if (initialToken !== undefined && !(await tx.useRegistrationToken(initialToken, now))) {
       throw new OAuthError('initial_access_token_invalid');
     }
     await tx.insertClient({ ...client, secretDigest: secret === null ? null : digestOf(secret) });
+    await tx.saveClientPresentation(client.id, presentation);
     await tx.insertClientRegistration({
       clientId: client.id,
       accessTokenDigest: digestOf(registrationAccessToken),
@@ -137,8 +142,11 @@ export async function updateRegisteredClient(
     ...clientFromRegistration(registrationOf(clientId, metadata), client.createdAt),
     secretDigest: client.secretDigest,
   };
+  const before = await services.store.findClientPresentation(clientId);
+  const presentation = await clientPresentationOf(metadata, before, services.clientLogos);
   await services.audit.transaction(async (tx, audit) => {
     await tx.updateRegisteredClient(updated, metadata);
+    await tx.saveClientPresentation(clientId, presentation);
     const at = services.clock.now();
     await audit({ event: 'client_registration_changed', at, clientId, reason: 'updated', address: caller.address });
   });

@@ -16,6 +16,13 @@ export {
   registerClient,
 } from './clients.js';
 export { checkClientMetadata } from './client-metadata.js';
+export {
+  CLIENT_LOGO_LIMITS,
+  clientPresentationOf,
+  fetchClientLogo,
+  type ClientPresentation,
+  type LogoFetcher,
+} from './client-presentation.js';
 export { authenticateClient, type ClientAuthMethod, presentedClient } from './client-authentication.js';
 export {
   type ClientChanges,
