@@ -11,7 +11,7 @@ import { DemoFlows } from '../src/pages/demo-flows.js';
 import { enrolmentSecret } from './_factors.js';
 import { CLI_ACTOR } from '../src/audit/audit.js';
 import { createOrganization, putMember } from '../src/organizations/index.js';
-import { startTestServer, type TestClient, type TestServer } from './_server.js';
+import { startTestServer, type TestClient, type TestServer, type TestServerOptions } from './_server.js';
 import { assertOkJson } from './_oauth-assertions.js';
 import {
   addTestUser,
@@ -61,7 +61,9 @@ let tv: TestClient;
 export const pageClients: { app?: TestClient } = {};
 
 /** The server every scenario runs on: a client of each kind, the demo flows, and the pseudo-locale. */
-export async function startPagesServer(options: { defaultLocale?: 'ja' } = {}): Promise<TestServer> {
+export async function startPagesServer(
+  options: { defaultLocale?: 'ja'; branding?: TestServerOptions['branding'] } = {},
+): Promise<TestServer> {
   const server = await startTestServer({ pseudoLocale: true, demo: DEMO_FLOWS, ...options });
   pageClients.app = await server.addClient({
     id: 'app',

@@ -1,38 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { seriousViolations } from './_axe.js';
 import { browserSuiteSkip, launchChromium } from './_browser.js';
 import { authorizationQuery, CALLBACK, PageBrowser, PASSWORD, pkce } from './_authorize.js';
 import { everyPage, startPagesServer } from './_page-kinds.js';
 import type { TestServer } from './_server.js';
-
-/** axe-core, as its package ships it: injected into each page by the test, not served by Gatehouse. */
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** The rules of WCAG 2.0, 2.1 and 2.2, levels A and AA (axe-core's tags). */
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-interface Violation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
-
-/** axe's serious and critical violations of WCAG 2.2 AA on the page shown. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async (tags) => {
-    const axe = (
-      globalThis as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: Violation[] }> } }
-    ).axe;
-    return (await axe.run(document, { runOnly: { type: 'tag', values: tags } })).violations;
-  }, WCAG_AA);
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('accessibility: WCAG 2.2 AA by axe-core, and the keyboard alone', { skip: browserSuiteSkip() }, () => {
   let server: TestServer;
