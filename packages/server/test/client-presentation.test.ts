@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { fetchImage } from '../src/outbound/images.js';
 import { CLIENT_LOGO_LIMITS, fetchClientLogo } from '../src/oauth/clients/index.js';
 import { addTestUser, authorizationQuery, CALLBACK, PageBrowser, PASSWORD, pkce } from './_authorize.js';
+import { runCliCaptured } from './_cli.js';
 import { DIALECTS } from './_dialects.js';
 import { solidPng } from './_images.js';
 import { startTestServer, type TestServer } from './_server.js';
@@ -129,6 +130,78 @@ for (const dialect of DIALECTS)
       );
       assert.match(page.html, /<span class="mark mark-client" aria-hidden="true" translate="no">N<\/span>/);
       assert.equal((await fetch(`${server.url}/client-logos/${id}`)).status, 404);
+    });
+
+    test('`clients add` and `clients update` set the logo, links and names by language; a logo that cannot be fetched is refused', async () => {
+      const env = { DATABASE_URL: server.databaseUrl };
+      const added = await runCliCaptured(
+        [
+          'clients',
+          'add',
+          '--id',
+          'cli-app',
+          '--name',
+          'CLI App',
+          '--public',
+          '--redirect-uri',
+          CALLBACK,
+          '--scope',
+          'openid',
+          '--logo-uri',
+          `${imagesUrl}/logo.png`,
+          '--policy-uri',
+          'https://cli.example/privacy',
+          '--localized-name',
+          'de=CLI-Anwendung',
+        ],
+        env,
+      );
+      assert.equal(added.code, 0, added.err);
+      const shown = JSON.parse(added.out) as Record<string, unknown>;
+      assert.equal(shown['client_name#de'], 'CLI-Anwendung');
+      assert.equal(shown['policy_uri'], 'https://cli.example/privacy');
+      assert.match(String(shown['logo']), /^image\/png, /);
+      const page = await new PageBrowser(server).authorize(
+        authorizationQuery('cli-app', pkce().challenge, { scope: 'openid', ui_locales: 'de' }),
+      );
+      assert.match(page.html, /CLI-Anwendung/);
+      assert.match(page.html, /class="mark mark-logo" src="\/client-logos\/cli-app\?v=/);
+      assert.match(page.html, /Datenschutzerklärung<\/a> <span class="client-host" translate="no">cli.example/);
+
+      const updated = await runCliCaptured(
+        ['clients', 'update', 'cli-app', '--policy-uri', '', '--localized-name', 'ja=CLIアプリ'],
+        env,
+      );
+      assert.equal(updated.code, 0, updated.err);
+      const after = JSON.parse(updated.out) as Record<string, unknown>;
+      assert.equal(after['policy_uri'], undefined);
+      assert.equal(after['client_name#ja'], 'CLIアプリ');
+      assert.equal(after['client_name#de'], 'CLI-Anwendung');
+
+      const refused = await runCliCaptured(
+        [
+          'clients',
+          'add',
+          '--id',
+          'cli-bad',
+          '--name',
+          'Bad',
+          '--public',
+          '--redirect-uri',
+          CALLBACK,
+          '--scope',
+          'openid',
+          '--logo-uri',
+          `${imagesUrl}/missing.png`,
+        ],
+        env,
+      );
+      assert.equal(refused.code, 1);
+      assert.match(refused.err, /--logo-uri: http:\/\/127\.0\.0\.1:\d+\/missing\.png answered HTTP 404, not the image/);
+      assert.equal(await server.context.store.findClient('cli-bad'), undefined);
+      const badTag = await runCliCaptured(['clients', 'update', 'cli-app', '--localized-name', 'not a tag=X'], env);
+      assert.equal(badTag.code, 1);
+      assert.match(badTag.err, /client_name#not a tag/);
     });
 
     test('a registered logo_uri never leads the server to a loopback address (SSRF)', async () => {

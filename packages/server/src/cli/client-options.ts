@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ClientChanges } from '../oauth/clients/index.js';
+import type { ClientChanges, PresentationChanges } from '../oauth/clients/index.js';
 import { parseDuration } from './durations.js';
 import { listOf, UsageError, type OptionDeclaration } from './declaration.js';
 
@@ -138,4 +138,41 @@ function durationOption(value: string | undefined): number | undefined {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/**
+ * The options of how the sign-in and consent pages present a client (RFC 7591 §2, §2.2), taken by
+ * `clients add` and `clients update`; an empty value removes the field.
+ */
+export const PRESENTATION_OPTIONS = {
+  'client-uri': { type: 'string', value: 'URL', help: 'its home page, linked on the sign-in and consent pages' },
+  'logo-uri': { type: 'string', value: 'URL', help: 'its logo, fetched now and served from this server' },
+  'policy-uri': { type: 'string', value: 'URL', help: 'its privacy policy, linked on the pages' },
+  'tos-uri': { type: 'string', value: 'URL', help: 'its terms of service, linked on the pages' },
+  'localized-name': {
+    type: 'string',
+    multiple: true,
+    value: 'TAG=NAME',
+    help: 'its name in a language (client_name#TAG), e.g. de=Fotobuch; shown on pages in that language',
+  },
+} as const satisfies Record<string, OptionDeclaration>;
+
+type PresentationValues = { readonly [K in keyof typeof PRESENTATION_OPTIONS]?: string | string[] };
+
+/** The presentation changes the options given name; undefined when none is given. */
+export function presentationFrom(values: PresentationValues): PresentationChanges | undefined {
+  const names: Record<string, string> = {};
+  for (const pair of values['localized-name'] ?? []) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError('--localized-name must be TAG=NAME, e.g. de=Fotobuch');
+    names[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  const changes: PresentationChanges = {
+    client_uri: values['client-uri'] as string | undefined,
+    logo_uri: values['logo-uri'] as string | undefined,
+    policy_uri: values['policy-uri'] as string | undefined,
+    tos_uri: values['tos-uri'] as string | undefined,
+    ...(Object.keys(names).length > 0 && { names }),
+  };
+  return Object.values(changes).some((v) => v !== undefined) ? changes : undefined;
 }

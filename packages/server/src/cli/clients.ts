@@ -7,9 +7,17 @@ import {
   rotateClientSecret,
   updateClient,
 } from '../oauth/clients/index.js';
-import { describeClient } from '../oauth/clients/index.js';
+import {
+  changedPresentation,
+  CLIENT_LOGO_LIMITS,
+  describeClient,
+  describePresentation,
+  type ClientPresentation,
+} from '../oauth/clients/index.js';
+import { fetchImage } from '../outbound/images.js';
+import type { Store } from '../store/store.js';
 import type { ClientRecord } from '../primitives/records.js';
-import { CLIENT_SETTING_OPTIONS, settingsFrom } from './client-options.js';
+import { CLIENT_SETTING_OPTIONS, PRESENTATION_OPTIONS, presentationFrom, settingsFrom } from './client-options.js';
 import { parseCommand, unknownCommand, type CommandDeclaration } from './declaration.js';
 import { withStore } from './open-context.js';
 import type { CliIo } from './run.js';
@@ -22,6 +30,7 @@ const ADD = {
     name: { type: 'string', value: 'NAME', required: true, help: 'its name, shown on the consent page' },
     public: { type: 'boolean', help: 'a public client: no secret, PKCE only' },
     ...CLIENT_SETTING_OPTIONS,
+    ...PRESENTATION_OPTIONS,
     admin: {
       type: 'boolean',
       help:
@@ -38,6 +47,7 @@ const UPDATE = {
   options: {
     name: { type: 'string', value: 'NAME', help: 'its name' },
     ...CLIENT_SETTING_OPTIONS,
+    ...PRESENTATION_OPTIONS,
     rotation: { type: 'boolean', help: 'refreshing issues a new refresh token again' },
   },
   notes: ['--redirect-uri and --post-logout-redirect-uri replace the lists; its id, type and secret stay.'],
@@ -77,10 +87,13 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
         // Only here is a client made an admin client (oauth/clients/clients.ts): it may hold the admin scopes.
         admin: values.admin ?? false,
       };
-      const { client, secret } = await withStore(config, (_store, clock, audit) =>
-        createClient(audit, registration, clock.now(), CLI_ACTOR),
-      );
-      print(withSecret(client, secret));
+      const changes = presentationFrom(values);
+      const { client, secret, shown } = await withStore(config, async (store, clock, audit) => {
+        const presentation = changes && (await changedPresentation(undefined, changes, operatorLogo));
+        const made = await createClient(audit, registration, clock.now(), CLI_ACTOR);
+        return { ...made, shown: await presented(store, made.client.id, presentation) };
+      });
+      print({ ...withSecret(client, secret), ...shown });
       return 0;
     }
     case 'update': {
@@ -90,10 +103,15 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
         ...(values.name === undefined ? {} : { name: values.name }),
         ...(values.rotation ? { rotation: true } : {}),
       };
-      const client = await withStore(config, (_store, clock, audit) =>
-        updateClient(audit, positionals[0] as string, (current) => ({ ...current, ...given }), clock.now(), CLI_ACTOR),
-      );
-      print(describeClient(client));
+      const changes = presentationFrom(values);
+      const { client, shown } = await withStore(config, async (store, clock, audit) => {
+        const id = positionals[0] as string;
+        const before = await store.findClientPresentation(id);
+        const presentation = changes && (await changedPresentation(before, changes, operatorLogo));
+        const updated = await updateClient(audit, id, (current) => ({ ...current, ...given }), clock.now(), CLI_ACTOR);
+        return { client: updated, shown: await presented(store, id, presentation) };
+      });
+      print({ ...describeClient(client), ...shown });
       return 0;
     }
     case 'list': {
@@ -125,6 +143,20 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
     default:
       throw unknownCommand('clients command', sub, CLIENT_COMMANDS);
   }
+}
+
+/** An operator's --logo-uri, fetched now: it may be on loopback, and one that cannot be fetched is refused, saying why. */
+const operatorLogo = (url: string) =>
+  fetchImage(url, { ...CLIENT_LOGO_LIMITS, label: '--logo-uri', allowLoopback: true });
+
+/** Stores the presentation made of the options given, if any, and answers the client's presentation to print. */
+async function presented(
+  store: Store,
+  clientId: string,
+  presentation: ClientPresentation | undefined,
+): Promise<Record<string, unknown>> {
+  if (presentation !== undefined) await store.saveClientPresentation(clientId, presentation);
+  return describePresentation(await store.findClientPresentation(clientId));
 }
 
 function withSecret(client: ClientRecord, secret: string | null): Record<string, unknown> {

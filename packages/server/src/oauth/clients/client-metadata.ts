@@ -102,12 +102,7 @@ export function checkClientMetadata(body: unknown, offeredScopes: readonly strin
     const value = optionalText(fields, name);
     if (value !== undefined) metadata[name] = value;
   }
-  Object.assign(metadata, localizedNames(fields));
-  for (const name of URL_FIELDS) {
-    const value = optionalText(fields, name, MAX_URI);
-    if (value !== undefined && !isWebUrl(value)) throw new OAuthError('client_metadata_field_invalid', name);
-    if (value !== undefined) metadata[name] = value;
-  }
+  Object.assign(metadata, checkPresentationFields(fields));
   const contacts = stringList(fields, 'contacts');
   if (contacts !== undefined) metadata['contacts'] = contacts;
   const keys = checkedKeys(fields, authMethod);
@@ -224,6 +219,24 @@ function checkedScope(value: unknown, offered: readonly string[]): string {
   if (scopes === undefined || scopes.length === 0) throw new OAuthError('client_metadata_field_invalid', 'scope');
   if (!scopes.every((s) => offered.includes(s))) throw new OAuthError('registered_scope_unsupported');
   return scopes.join(' ');
+}
+
+/** The fields of how a client is presented (its links, logo and names by language), as given. */
+export type PresentationFields = Partial<Record<(typeof URL_FIELDS)[number], string>> &
+  Readonly<Record<`client_name#${string}`, string>>;
+
+/**
+ * The client's URLs (`client_uri`, `logo_uri`, `tos_uri`, `policy_uri`: http or https) and its
+ * names by language (§2.2), checked; `client_metadata_field_invalid` naming the first that is not.
+ */
+export function checkPresentationFields(fields: Readonly<Record<string, unknown>>): PresentationFields {
+  const checked: Record<string, string> = localizedNames(fields);
+  for (const name of URL_FIELDS) {
+    const value = optionalText(fields, name, MAX_URI);
+    if (value !== undefined && !isWebUrl(value)) throw new OAuthError('client_metadata_field_invalid', name);
+    if (value !== undefined) checked[name] = value;
+  }
+  return checked;
 }
 
 /** How many languages a client may name itself in (RFC 7591 §2.2). */

@@ -1,6 +1,8 @@
 import { fetchImage, type ImageLimits } from '../../outbound/images.js';
 import type { ClientPresentationRecord } from '../../store/client-presentation-repository.js';
-import type { ClientMetadata } from './client-metadata.js';
+import { OAuthError } from '@gatehouse/contract';
+import { OperatorInputError } from '../../primitives/operator-input-error.js';
+import { checkPresentationFields, type PresentationFields } from './client-metadata.js';
 
 /**
  * How the consent and sign-in pages present a client, from its registered metadata (RFC 7591 §2):
@@ -35,7 +37,7 @@ export const fetchClientLogo: LogoFetcher = async (url) => {
 
 /** The presentation of `metadata`; the logo of `previous` kept when its URL did not change. */
 export async function clientPresentationOf(
-  metadata: ClientMetadata,
+  metadata: PresentationFields,
   previous: ClientPresentation | undefined,
   fetchLogo: LogoFetcher,
 ): Promise<ClientPresentation> {
@@ -54,4 +56,63 @@ export async function clientPresentationOf(
     ...(logoUri !== undefined && { logoUri }),
     ...(logo && { logo }),
   };
+}
+
+/** An operator's changes to a client's presentation (CLI): each field given replaces its own; an empty one removes it. */
+export interface PresentationChanges {
+  readonly client_uri?: string;
+  readonly logo_uri?: string;
+  readonly policy_uri?: string;
+  readonly tos_uri?: string;
+  /** Names by language tag: each replaces that language's; an empty name removes it. */
+  readonly names?: Readonly<Record<string, string>>;
+}
+
+/** The stored presentation as the fields registration takes. */
+function fieldsOf(presentation: ClientPresentation | undefined): Record<string, string> {
+  if (presentation === undefined) return {};
+  const fields: Record<string, string> = {};
+  for (const [tag, name] of Object.entries(presentation.names)) fields[`client_name#${tag}`] = name;
+  if (presentation.clientUri !== undefined) fields['client_uri'] = presentation.clientUri;
+  if (presentation.logoUri !== undefined) fields['logo_uri'] = presentation.logoUri;
+  if (presentation.policyUri !== undefined) fields['policy_uri'] = presentation.policyUri;
+  if (presentation.tosUri !== undefined) fields['tos_uri'] = presentation.tosUri;
+  return fields;
+}
+
+/**
+ * A client's presentation `before` with an operator's changes, checked as a registration's are (RFC
+ * 7591 §2, §2.2), the logo fetched with `fetchLogo` (an operator's may be on loopback, and its
+ * failure is a refusal that says why). Nothing is stored: a refusal leaves the client as it was.
+ */
+export async function changedPresentation(
+  before: ClientPresentation | undefined,
+  changes: PresentationChanges,
+  fetchLogo: (url: string) => Promise<ClientPresentation['logo']>,
+): Promise<ClientPresentation> {
+  const fields = fieldsOf(before);
+  for (const name of ['client_uri', 'logo_uri', 'policy_uri', 'tos_uri'] as const) {
+    const value = changes[name];
+    if (value === '') delete fields[name];
+    else if (value !== undefined) fields[name] = value;
+  }
+  for (const [tag, name] of Object.entries(changes.names ?? {}))
+    if (name === '') delete fields[`client_name#${tag}`];
+    else fields[`client_name#${tag}`] = name;
+  let checked: PresentationFields;
+  try {
+    checked = checkPresentationFields(fields);
+  } catch (error) {
+    if (error instanceof OAuthError) throw new OperatorInputError(error.description ?? error.message);
+    throw error;
+  }
+  return clientPresentationOf(checked, before, fetchLogo);
+}
+
+/** A presentation as the wire names its fields (RFC 7591 §2): what the CLI prints. */
+export function describePresentation(presentation: ClientPresentation | undefined): Record<string, unknown> {
+  const fields = fieldsOf(presentation);
+  return presentation?.logo === undefined
+    ? fields
+    : { ...fields, logo: `${presentation.logo.type}, ${presentation.logo.version}` };
 }

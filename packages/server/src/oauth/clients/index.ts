@@ -17,8 +17,11 @@ export {
 } from './clients.js';
 export { checkClientMetadata } from './client-metadata.js';
 export {
+  changedPresentation,
   CLIENT_LOGO_LIMITS,
   clientPresentationOf,
+  describePresentation,
+  type PresentationChanges,
   fetchClientLogo,
   type ClientPresentation,
   type LogoFetcher,
