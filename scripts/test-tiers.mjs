@@ -96,6 +96,8 @@ export const TABLE = {
     'fapi2-profile.test.ts': 'server',
     'private-key-jwt.test.ts': 'server',
     'client-registration.test.ts': 'server',
+    'client-presentation.test.ts': 'server',
+    'branding.test.ts': 'server',
     'connection-edges.test.ts': 'server',
     'consent.test.ts': 'server',
     'demo-openid.test.ts': 'server',
@@ -184,6 +186,7 @@ export const TABLE = {
     'mcp-cimd.browser.test.ts': 'browser',
     'pages.browser.test.ts': 'browser',
     'accessibility.browser.test.ts': 'browser',
+    'branding.browser.test.ts': 'browser',
   },
   client: {
     'boundary.test.ts': 'unit',

@@ -9,12 +9,11 @@ import {
 } from '../oauth/clients/index.js';
 import {
   changedPresentation,
-  CLIENT_LOGO_LIMITS,
   describeClient,
   describePresentation,
+  operatorLogoFetcher,
   type ClientPresentation,
 } from '../oauth/clients/index.js';
-import { fetchImage } from '../outbound/images.js';
 import type { Store } from '../store/store.js';
 import type { ClientRecord } from '../primitives/records.js';
 import { CLIENT_SETTING_OPTIONS, PRESENTATION_OPTIONS, presentationFrom, settingsFrom } from './client-options.js';
@@ -145,9 +144,8 @@ export async function clientsCommand([sub, ...args]: string[], config: ServerCon
   }
 }
 
-/** An operator's --logo-uri, fetched now: it may be on loopback, and one that cannot be fetched is refused, saying why. */
-const operatorLogo = (url: string) =>
-  fetchImage(url, { ...CLIENT_LOGO_LIMITS, label: '--logo-uri', allowLoopback: true });
+/** An operator's --logo-uri, fetched when given (oauth/clients/client-presentation.ts). */
+const operatorLogo = operatorLogoFetcher('--logo-uri');
 
 /** Stores the presentation made of the options given, if any, and answers the client's presentation to print. */
 async function presented(

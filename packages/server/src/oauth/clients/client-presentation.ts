@@ -23,6 +23,14 @@ export const CLIENT_LOGO_LIMITS: ImageLimits = {
   allowLoopback: false,
 };
 
+/**
+ * An operator's logo URL (the CLI's `label`), fetched when given: it may be on loopback, and one
+ * that cannot be fetched is refused, saying why.
+ */
+export function operatorLogoFetcher(label: string): LogoFetcher {
+  return (url) => fetchImage(url, { ...CLIENT_LOGO_LIMITS, label, allowLoopback: true });
+}
+
 /** How a logo is fetched: undefined when it cannot be (the page then shows the monogram). */
 export type LogoFetcher = (url: string) => Promise<ClientPresentation['logo']>;
 

@@ -25,6 +25,7 @@ export {
   fetchClientLogo,
   type ClientPresentation,
   type LogoFetcher,
+  operatorLogoFetcher,
 } from './client-presentation.js';
 export { authenticateClient, type ClientAuthMethod, presentedClient } from './client-authentication.js';
 export {
