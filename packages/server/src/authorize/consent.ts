@@ -15,6 +15,7 @@ import {
 } from './flow.js';
 import { renderConsentPage } from './consent-page.js';
 import { presentedClient } from './client-presentation.js';
+import { clientLabel } from './client-label.js';
 import type { BrowserPage } from './page.js';
 import type { MessageId, PageText } from '../i18n/index.js';
 import { escapeHtml } from '../html/layout.js';

@@ -421,6 +421,7 @@ async function accountsMigration(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('account_links_subject').on('account_links').columns(['subject', 'purpose']).execute();
 }
 
+/**
  * 0030: how the consent and sign-in pages present a client (RFC 7591 §2 client_uri, policy_uri,
  * tos_uri, logo_uri; §2.2 language-tagged client_name), one row per client that gave any, gone
  * with its client. The logo is kept as fetched at registration (served from this origin).
