@@ -24,6 +24,7 @@ import { addSharedHooks } from './http/shared-hooks.js';
 import { oauthRoutes } from './oauth/routes.js';
 import type { DemoFlows } from './pages/demo-flows.js';
 import { browserPages } from './pages/routes.js';
+import { consoleDistDir, consolePage, readConsoleFiles, type ConsoleFiles } from './console/index.js';
 
 export interface AppOptions {
   /** The server's logger (http/server-log.ts), the audit trail's too; none when undefined. */
@@ -37,6 +38,11 @@ export interface AppOptions {
   readonly connectionLimits?: Partial<ConnectionLimits>;
   /** `serve --demo`: the authorization requests it printed; GET /demo/callback is served only with them. */
   readonly demo?: DemoFlows;
+  /**
+   * The admin console's build (console/): by default the one `npm run build` made
+   * (packages/console/dist); `false` serves no console.
+   */
+  readonly console?: ConsoleFiles | false;
 }
 
 /** Where the REST API is served. */
@@ -86,6 +92,9 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     apiPrefix: options.api ? API_PREFIX : undefined,
     demo: options.demo,
   });
+  // The admin console (console/): its page and assets, when built.
+  const consoleFiles = consoleFilesFor(context.issuer, options.console);
+  if (consoleFiles !== undefined) consolePage(app, consoleFiles);
   app.setErrorHandler(problemErrorHandler);
   const httpVersions = refuseUnsupportedRequests(app);
   const { metricsToken: token } = options;
@@ -127,4 +136,12 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     collections: options.api?.declarations.map(({ name }) => name) ?? [],
   });
   return app;
+}
+
+/** The console to serve: the given build, else the built package's when there is one. */
+function consoleFilesFor(issuer: string, given: ConsoleFiles | false | undefined): ConsoleFiles | undefined {
+  if (given === false) return undefined;
+  if (given !== undefined) return given;
+  const dir = consoleDistDir();
+  return dir === undefined ? undefined : readConsoleFiles(dir, issuer);
 }

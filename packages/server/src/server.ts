@@ -18,6 +18,7 @@ import { safeJwksFetcher } from './oauth/keys/index.js';
 import { systemClock, type Clock } from './primitives/clock.js';
 import { KeyEncryption } from './oauth/keys/index.js';
 import { applyUpstreams } from './federation/administration.js';
+import { ensureConsoleClient, type ConsoleFiles } from './console/index.js';
 import type { UpstreamProviderInput } from './federation/providers.js';
 import { KeyRing } from './oauth/keys/index.js';
 import { DEFAULT_AUTHORIZATION_CODE_TTL } from './oauth/tokens/index.js';
@@ -182,6 +183,8 @@ export interface StartOptions {
   readonly keyEncryptionKey?: string;
   /** `serve --demo` (see AppOptions). */
   readonly demo?: DemoFlows;
+  /** The admin console's build (see AppOptions); the built package's by default. */
+  readonly console?: ConsoleFiles | false;
   /** CLIENT_REGISTRATION (see ContextOptions). */
   readonly clientRegistration?: RegistrationPolicy;
   /** CLIENT_ID_METADATA_* (see ContextOptions). */
@@ -270,6 +273,7 @@ async function listening(
 ): Promise<Listening> {
   const { store } = context;
   await recordServedIssuer(store, options.issuer, context.clock.now());
+  await ensureConsoleClient(context);
   if (options.upstreams !== undefined)
     await applyUpstreams(store, context.audit, options.upstreams, context.clock.now(), context.keys.encryption, {
       id: 'config',
@@ -281,6 +285,7 @@ async function listening(
     metricsToken: options.metricsToken,
     connectionLimits: options.connectionLimits,
     demo: options.demo,
+    console: options.console,
   });
   context.keys.startReloading();
   context.rateLimits.start();

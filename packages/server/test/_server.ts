@@ -143,6 +143,8 @@ export interface TestServerOptions {
   readonly clientLogoFetcher?: StartOptions['clientLogoFetcher'];
   /** BRAND_*: the brand's settings (branding/); Gatehouse's own by default. */
   readonly branding?: StartOptions['branding'];
+  /** The admin console's build; the built package's (when built) by default. */
+  readonly console?: StartOptions['console'];
 }
 
 /** Limits no test reaches, so that every request still goes through the limiter and its store. */
@@ -177,6 +179,7 @@ export async function startTestServer({
   pseudoLocale,
   branding,
   clientLogoFetcher,
+  console: consoleBuild,
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const clock = new ManualClock();
@@ -214,6 +217,7 @@ export async function startTestServer({
     pseudoLocale,
     branding,
     clientLogoFetcher,
+    console: consoleBuild,
     // Closed at once: the grace of a stopping server is the processes tier's (clean-stop.test.ts).
     idleConnectionGraceMs: 0,
     passwordHashCost: TEST_PASSWORD_HASH_COST,

@@ -118,6 +118,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'federation',
     'context.ts',
   ],
+  // The admin console's files and its client: a feature, like the admin API it calls.
+  console: ['primitives', 'store', 'http', 'html', 'oauth', 'context.ts'],
   cli: [
     'primitives',
     'telemetry',

@@ -24,13 +24,16 @@ export interface PagePolicy {
   readonly formAction: readonly string[];
   /** The `script-src` sources; none by default, and then no script runs. */
   readonly scripts?: readonly string[];
+  /** The `connect-src` sources (what its script may fetch); none by default. */
+  readonly connect?: readonly string[];
 }
 
 /** Headers of every page: no inline style, no framing (RFC 9700 §4.4.1.9), no caching; no script unless allowed. */
 function pageHeaders(reply: FastifyReply, policy: PagePolicy): FastifyReply {
   const scripts = policy.scripts?.length ? `script-src ${policy.scripts.join(' ')}; ` : '';
+  const connect = policy.connect?.length ? `connect-src ${policy.connect.join(' ')}; ` : '';
   const csp =
-    `default-src 'none'; ${scripts}style-src 'self'; img-src 'self'; form-action ${policy.formAction.join(' ')}; ` +
+    `default-src 'none'; ${scripts}${connect}style-src 'self'; img-src 'self'; form-action ${policy.formAction.join(' ')}; ` +
     "frame-ancestors 'none'; base-uri 'none'";
   return reply
     .header('content-security-policy', csp)

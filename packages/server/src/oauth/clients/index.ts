@@ -7,6 +7,7 @@
 export {
   ADMIN_READ_SCOPE,
   ADMIN_SCOPE,
+  clientFromRegistration,
   AGENT_REFRESH_POLICY,
   type ClientRegistration,
   DEFAULT_ACCESS_TOKEN_TTL,
