@@ -187,6 +187,11 @@ export const TABLE = {
     'pages.browser.test.ts': 'browser',
     'accessibility.browser.test.ts': 'browser',
     'branding.browser.test.ts': 'browser',
+    'console.test.ts': 'server',
+    'console.browser.test.ts': 'browser',
+  },
+  console: {
+    'console-app.test.ts': 'unit',
   },
   client: {
     'boundary.test.ts': 'unit',

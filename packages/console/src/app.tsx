@@ -70,7 +70,12 @@ export function App({ session, text }: { readonly session: Session; readonly tex
           ) : (
             <Refused
               reason={view.reason}
-              name={session.current?.claims.preferred_username ?? session.current?.claims.sub ?? ''}
+              name={
+                session.current?.claims.preferred_username ??
+                session.current?.claims.name ??
+                session.current?.claims.sub ??
+                ''
+              }
               accountUrl={`${session.config.issuer}/account`}
               onSignIn={() => (session.current ? void session.signOut() : signIn())}
             />

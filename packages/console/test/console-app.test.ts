@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parse } from '@formatjs/icu-messageformat-parser';
+import { checkIdToken, isMultiFactor } from '../src/id-token.js';
+import { CATALOGS, chooseLocale, consoleText } from '../src/i18n/index.js';
+import { en } from '../src/i18n/en.js';
+import { formatMessage } from '../src/i18n/format.js';
+
+const b64 = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+const jwt = (claims: object): string => `${b64({ alg: 'RS256' })}.${b64(claims)}.sig`;
+
+const NOW = 1_800_000_000;
+const EXPECTED = { issuer: 'https://id.example', clientId: 'gatehouse-console', nonce: 'n-1', now: NOW };
+const GOOD = {
+  iss: 'https://id.example',
+  aud: 'gatehouse-console',
+  sub: 'u-1',
+  exp: NOW + 300,
+  nonce: 'n-1',
+  acr: 'mfa',
+  amr: ['pwd', 'otp', 'mfa'],
+  auth_time: NOW - 10,
+};
+
+describe("the console's check of its ID token (OIDC Core §3.1.3.7)", () => {
+  it('accepts a token for the console with two factors (acr mfa, RFC 8176 amr mfa)', () => {
+    assert.equal(checkIdToken(jwt(GOOD), EXPECTED).ok, true);
+    assert.equal(isMultiFactor({ amr: ['hwk', 'user', 'mfa'] }), true);
+  });
+
+  it('refuses a one-factor sign-in as "second-factor": the console asked acr_values=mfa', () => {
+    assert.deepEqual(checkIdToken(jwt({ ...GOOD, acr: 'sfa', amr: ['pwd'] }), EXPECTED), {
+      ok: false,
+      reason: 'second-factor',
+    });
+  });
+
+  it('refuses another issuer, audience or nonce, an expired token, or no token at all (§3.1.3.7 points 2, 3, 9, 11)', () => {
+    for (const claims of [
+      { ...GOOD, iss: 'https://evil.example' },
+      { ...GOOD, aud: 'another-client' },
+      { ...GOOD, nonce: 'n-2' },
+      { ...GOOD, exp: NOW },
+    ])
+      assert.deepEqual(checkIdToken(jwt(claims), EXPECTED), { ok: false, reason: 'invalid' });
+    assert.deepEqual(checkIdToken(undefined, EXPECTED), { ok: false, reason: 'invalid' });
+    assert.deepEqual(checkIdToken('not a jwt', EXPECTED), { ok: false, reason: 'invalid' });
+  });
+
+  it('with max_age, refuses a sign-in older than asked (OIDC Core §3.1.2.1 auth_time)', () => {
+    assert.equal(checkIdToken(jwt(GOOD), { ...EXPECTED, maxAge: 60 }).ok, true);
+    assert.deepEqual(checkIdToken(jwt({ ...GOOD, auth_time: NOW - 600 }), { ...EXPECTED, maxAge: 60 }), {
+      ok: false,
+      reason: 'not-fresh',
+    });
+  });
+});
+
+describe("the console's catalogs", () => {
+  it('every locale has exactly the source catalog ids, each a valid ICU message with the same arguments', () => {
+    const argumentsOf = (message: string): string[] =>
+      [...new Set([...message.matchAll(/\{(\w+)/g)].map((m) => m[1] as string))].sort();
+    assert.deepEqual(Object.keys(CATALOGS).sort(), ['ar', 'de', 'en', 'es', 'fr', 'ja', 'pt-BR', 'zh-CN']);
+    for (const [locale, catalog] of Object.entries(CATALOGS)) {
+      assert.deepEqual(Object.keys(catalog).sort(), Object.keys(en).sort(), locale);
+      for (const [id, message] of Object.entries(catalog)) {
+        assert.doesNotThrow(() => parse(message, { ignoreTag: true }), `${locale} ${id}`);
+        assert.deepEqual(argumentsOf(message), argumentsOf(en[id as keyof typeof en]), `${locale} ${id}`);
+      }
+    }
+  });
+
+  it('no locale copies the English text (names of roles and products aside)', () => {
+    for (const [locale, catalog] of Object.entries(CATALOGS)) {
+      if (locale === 'en') continue;
+      const copied = Object.entries(catalog).filter(
+        ([id, message]) => message === en[id as keyof typeof en] && !['table.client'].includes(id),
+      );
+      assert.deepEqual(copied, [], locale);
+    }
+  });
+
+  it('formats arguments and plurals in the locale (Arabic has six plural forms)', () => {
+    assert.equal(consoleText('en').t('dashboard.keys.count', { count: 1 }), '1 key published');
+    assert.equal(consoleText('en').t('dashboard.keys.count', { count: 3 }), '3 keys published');
+    assert.equal(consoleText('ar').t('dashboard.keys.count', { count: 2 }), 'مفتاحان منشوران');
+    assert.equal(consoleText('de').t('console.signed-in-as', { name: 'alice' }), 'Angemeldet als alice');
+    assert.equal(consoleText('ar').dir, 'rtl');
+    assert.equal(formatMessage('{n, plural, =0 {none} other {# left}}', 'en', { n: 0 }), 'none');
+  });
+
+  it("chooses the browser's first language it speaks, by language when the region differs", () => {
+    assert.equal(chooseLocale(['fr-CA', 'en']), 'fr');
+    assert.equal(chooseLocale(['pt-PT']), 'pt-BR');
+    assert.equal(chooseLocale(['zh-Hans-CN']), 'zh-CN');
+    assert.equal(chooseLocale(['nl', 'ja']), 'ja');
+    assert.equal(chooseLocale(['nl']), 'en');
+  });
+});

@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { consoleDistDir } from '../src/console/index.js';
+import { totpCode } from '../src/factors/totp.js';
+import { addTestUser, PASSWORD } from './_authorize.js';
+import { browserSuiteSkip, launchChromium, PHONE, screenshotsAt, watchedPage } from './_browser.js';
+import { startTestServer, type TestServer } from './_server.js';
+
+/** axe-core, as its package ships it: injected into each page by the test, not served by Gatehouse. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+/** Where the console's screenshots go: docs/screenshots/, linked from docs/operating.md. */
+const SHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
+/** The narrowest screen the console is laid out for. */
+const NARROW = { width: 320, height: 640 };
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async (tags) => {
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run: (
+            c: unknown,
+            o: unknown,
+          ) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    return (await axe.run(document, { runOnly: { type: 'tag', values: tags } })).violations;
+  }, WCAG_AA);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** A console page checked as every one is: axe-clean, no sideways scroll at 320 px, screenshots. */
+async function checkPage(page: Page, name: string): Promise<void> {
+  assert.deepEqual(await seriousViolations(page), [], `${name}: axe-core`);
+  await screenshotsAt(page, SHOTS, `console-${name}`, PHONE);
+  await page.setViewportSize(NARROW);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    `${name} fits 320 px`,
+  );
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** Another site: a page of its own origin that frames the console and calls the admin API. */
+async function startOtherSite(): Promise<{ origin: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const target = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('target') ?? '';
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<!doctype html><title>Other site</title><iframe id="framed" src="${target}"></iframe>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/**
+ * The admin console in Chromium: signed in through /authorize with a second factor, its pages
+ * axe-clean and 320 px wide, its CSP unbroken, and refused where it must be. The browser's clock is
+ * the test server's (DPoP proofs carry the time: RFC 9449 §4.3 step 11).
+ */
+describe('the admin console in a real browser (chromium)', { skip: browserSuiteSkip(), timeout: 240_000 }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let issuer: string;
+  const violations: string[] = [];
+
+  before(async () => {
+    // The console as npm run build makes it; built here when a run of the tests alone has none yet.
+    if (consoleDistDir() === undefined)
+      execFileSync('npm', ['run', 'build', '-w', 'packages/console'], {
+        cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+        stdio: 'ignore',
+      });
+    server = await startTestServer({ reachableIssuer: 'localhost' });
+    issuer = server.context.issuer;
+    await addTestUser(server, 'alice');
+    await server.context.store.updateUserClaims('alice', { name: 'Alice Operator' }, server.clock.now());
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
+    const opened = await watchedPage(browser, violations);
+    await opened.context.clock.setFixedTime(new Date(server.clock.now() * 1000));
+    return opened;
+  }
+
+  let secret = '';
+
+  it('a signed-out visitor sees what the console is and one way in', async () => {
+    const { page, context } = await newPage();
+    await page.goto(`${issuer}/console`);
+    await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+    await checkPage(page, 'sign-in');
+    await context.close();
+  });
+
+  it('without a second factor the operator does not get in: the server asks to set one up first (acr_values=mfa)', async () => {
+    const { page, context } = await newPage();
+    await page.goto(`${issuer}/console`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/authorize');
+    const asked = new URL(page.url()).searchParams;
+    assert.equal(asked.get('client_id'), 'gatehouse-console');
+    assert.equal(asked.get('acr_values'), 'mfa');
+    assert.equal(asked.get('code_challenge_method'), 'S256');
+    assert.ok(asked.get('nonce'));
+    await page.getByLabel('Username').fill('alice');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Set up two-step verification' }).waitFor();
+    assert.ok(!page.url().includes('/console'), 'not in the console');
+    secret = ((await page.locator('#totp-secret').textContent()) ?? '').replaceAll(' ', '');
+    await context.close();
+  });
+
+  it('with a second factor but no admin role: signed in with a DPoP-bound token, then told "no admin role" by a page of its own', async () => {
+    const { page, context } = await newPage();
+    const tokenTypes: string[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/token')
+        void response.json().then(
+          (body: { token_type?: string }) => tokenTypes.push(body.token_type ?? ''),
+          () => undefined,
+        );
+    });
+    await page.goto(`${issuer}/console`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Username').fill('alice');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // The setup shows a key of its own each time it starts.
+    secret = ((await page.locator('#totp-secret').textContent()) ?? '').replaceAll(' ', '');
+    await page.getByLabel('Code from the app').fill(totpCode(secret, server.clock.now()));
+    await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
+    await page.getByRole('link', { name: 'I saved them, continue' }).click();
+    const allow = page.getByRole('button', { name: 'Allow' });
+    const refused = page.getByRole('heading', { name: 'You are signed in but have no admin role' });
+    await Promise.race([allow.waitFor().then(() => allow.click()), refused.waitFor()]);
+    await refused.waitFor();
+    assert.equal(new URL(page.url()).pathname, '/console', 'the code and state are gone from the address');
+    assert.deepEqual(tokenTypes, ['DPoP'], 'the console holds a DPoP-bound token (RFC 9449 §5)');
+    assert.match((await page.getByRole('alert').textContent()) ?? '', /Alice Operator/);
+    await checkPage(page, 'no-role');
+    // Signing in again signs out first: the console's grant revoked (RFC 7009), the server's sign-in
+    // ended (RP-Initiated Logout, by its id_token_hint at once), and back to the console.
+    await page.getByRole('button', { name: 'Sign in again' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+    const alice = await server.context.store.findUser('alice');
+    const grants = await server.context.store.listGrantsPage(
+      { subject: alice?.subject, clientId: 'gatehouse-console' },
+      undefined,
+      10,
+    );
+    assert.equal(grants.length, 1);
+    assert.notEqual(grants[0]?.revokedAt, null, 'the grant is revoked');
+    await context.close();
+  });
+
+  it('a callback the console did not start is refused with a page saying so', async () => {
+    const { page, context } = await newPage();
+    await page.goto(`${issuer}/console/callback?code=forged&state=forged&iss=${encodeURIComponent(issuer)}`);
+    await page.getByRole('heading', { name: 'The sign-in could not be completed' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/console');
+    await checkPage(page, 'refused');
+    await context.close();
+  });
+
+  it('another site cannot frame the console (CSP frame-ancestors, RFC 9700 §4.4.1.9) nor call the admin API from its origin (no CORS)', async () => {
+    const other = await startOtherSite();
+    try {
+      // Not a watched page: the refusal to frame is the console message this test waits for.
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const refusal = page.waitForEvent('console', {
+        predicate: (message) => /frame-ancestors 'none'/.test(message.text()),
+      });
+      await page.goto(`${other.origin}/?target=${encodeURIComponent(`${issuer}/console`)}`);
+      await refusal;
+      const framed = page.frames().find((f) => f !== page.mainFrame());
+      assert.doesNotMatch(framed?.url() ?? '', /\/console/, 'the frame shows no console');
+      const answer = await page.evaluate(async (url) => {
+        try {
+          const response = await fetch(url, { headers: { authorization: 'DPoP x', dpop: 'y' } });
+          return `status ${response.status}`;
+        } catch (error) {
+          return `refused: ${(error as Error).name}`;
+        }
+      }, `${issuer}/admin/v1/keys`);
+      assert.equal(answer, 'refused: TypeError', 'the browser refuses: the API allows no other origin');
+      await context.close();
+    } finally {
+      other.server.closeAllConnections();
+      other.server.close();
+    }
+  });
+
+  it('no page broke the CSP', () => {
+    assert.deepEqual(violations, []);
+  });
+});
