@@ -409,6 +409,33 @@ describe('the admin API /admin/v1', () => {
         );
       });
 
+      it('searches the users in the store by part of the username, filters them by state, and pages the result by cursor', async () => {
+        for (const name of ['ops.anna', 'ops.bert', 'ops_carl', 'opsxdora', 'sales.eva'])
+          assert.equal((await admin.post(`${ADMIN}/users`, { username: name })).status, 201);
+        await admin.post(`${ADMIN}/users/ops.bert/disable`);
+        const names = (body: { items: { username: string }[] }): string[] => body.items.map((u) => u.username);
+        // Any case; `_` and `%` are the text itself, not a LIKE wildcard.
+        assert.deepEqual(names((await admin.get(`${ADMIN}/users?q=OPS.`)).body), ['ops.anna', 'ops.bert']);
+        assert.deepEqual(names((await admin.get(`${ADMIN}/users?q=s_c`)).body), ['ops_carl']);
+        assert.deepEqual(names((await admin.get(`${ADMIN}/users?q=%25`)).body), []);
+        assert.deepEqual(names((await admin.get(`${ADMIN}/users?q=ops&state=disabled`)).body), ['ops.bert']);
+        assert.deepEqual(names((await admin.get(`${ADMIN}/users?q=ops&state=enabled`)).body), [
+          'ops.anna',
+          'ops_carl',
+          'opsxdora',
+        ]);
+        // Each page is full: the filter is the store's, and the cursor a username.
+        const first = await admin.get(`${ADMIN}/users?q=ops&state=enabled&limit=2`);
+        assert.deepEqual(names(first.body), ['ops.anna', 'ops_carl']);
+        const second = await reader.get(`${ADMIN}/users?q=ops&state=enabled&limit=2&cursor=${first.body.next_cursor}`);
+        assert.deepEqual(names(second.body), ['opsxdora']);
+        assert.equal(second.body.next_cursor, null);
+        for (const query of ['q=', 'q=%20', `q=${'a'.repeat(65)}`, 'state=gone', 'q=a&q=b'])
+          assertProblem(await admin.get(`${ADMIN}/users?${query}`), 400, 'invalid-parameter');
+        for (const name of ['ops.anna', 'ops.bert', 'ops_carl', 'opsxdora', 'sales.eva'])
+          assert.equal((await admin.delete(`${ADMIN}/users/${name}`)).status, 204);
+      });
+
       it('lists grants by user or client in pages, and revokes one (again: already revoked)', async () => {
         const client = await server.addClient({ id: 'paged', scope: ['a'] });
         const grants = [await server.issueGrant(client, 'dave', ['a']), await server.issueGrant(client, 'dave', ['a'])];

@@ -175,10 +175,18 @@ const PATHS: Readonly<Record<string, Json>> = {
   '/users': {
     get: operation({
       id: 'listUsers',
-      summary: 'A page of the users, by username.',
+      summary: 'A page of the users, by username; searched and filtered in the store.',
       writes: false,
       success: ['200', 'UserPage'],
-      query: PAGING,
+      query: [
+        ...PAGING,
+        query('q', 'Only users whose username contains this text (any case), 1 to 64 characters.', {
+          type: 'string',
+          minLength: 1,
+          maxLength: 64,
+        }),
+        query('state', 'Only the enabled or the disabled users.', { type: 'string', enum: ['enabled', 'disabled'] }),
+      ],
     }),
     post: operation({
       id: 'createUser',

@@ -20,8 +20,29 @@ import { describeFactor, listFactors, resetFactors } from '../factors/factors.js
 import type { AdminAccess } from './caller.js';
 import type { AdminDefinition } from './definition.js';
 import { queryValue, type Query } from './query.js';
+import type { UserFilter } from '../store/admin-repository.js';
 
 type UserRequest = FastifyRequest<{ Params: { username: string } }>;
+
+/** The longest `q`: a username's length. */
+const MAX_SEARCH = 64;
+
+/**
+ * `q` (part of a username, any case: usernames are lowercase) and `state` (`enabled`, `disabled`)
+ * of GET /users; the store filters, so every page is full and the cursor stays a username.
+ */
+function userFilterOf(query: Query): UserFilter {
+  const q = queryValue(query, 'q');
+  const state = queryValue(query, 'state');
+  if (q !== undefined && (q.trim() === '' || q.length > MAX_SEARCH))
+    throw new ProblemError('invalid_parameter', `q must be 1 to ${MAX_SEARCH} characters of a username.`);
+  if (state !== undefined && state !== 'enabled' && state !== 'disabled')
+    throw new ProblemError('invalid_parameter', 'state must be enabled or disabled.');
+  return {
+    ...(q === undefined ? {} : { search: q.trim().toLowerCase() }),
+    ...(state === undefined ? {} : { state }),
+  };
+}
 
 /**
  * /users: add, list, read, replace claims, set the password, disable, enable, delete
@@ -36,7 +57,8 @@ export function userRoutes(
   app.get<{ Querystring: Query }>('/users', { config: access.read }, async (request) => {
     const limit = pageSize(request.query.limit);
     const after = cursorPosition(request.query.cursor, (name) => name !== '');
-    return pageOf(await store.listUsersPage(after, limit + 1), limit, (u) => u.username, describeUser);
+    const filter = userFilterOf(request.query);
+    return pageOf(await store.listUsersPage(after, limit + 1, filter), limit, (u) => u.username, describeUser);
   });
   app.post('/users', { config: access.writeJson }, async (request, reply) => {
     requireBody(request);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ClientRecord, GrantRecord } from '../primitives/records.js';
 import { userFromRow, userToRow, type UserRecord } from './identity-repository.js';
 import { clientFromRow, clientToRow, grantFromRow } from './rows.js';
@@ -10,6 +10,18 @@ export type GrantOwner = { readonly subject: string } | { readonly clientId: str
 export interface GrantFilter {
   readonly subject?: string;
   readonly clientId?: string;
+}
+
+/** Which users to list: those whose username contains `search`, those enabled or disabled. */
+export interface UserFilter {
+  /** Lowercase, as usernames are stored; matched anywhere in the username. */
+  readonly search?: string;
+  readonly state?: 'enabled' | 'disabled';
+}
+
+/** `text` as a LIKE pattern matching itself anywhere (`\` escapes `%`, `_` and itself). */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**
@@ -25,7 +37,8 @@ export interface AdminRepository {
   listClientsPage(after: string | undefined, limit: number): Promise<ClientRecord[]>;
   /** Inserts the user unless its username is taken; false when it is. */
   insertUserIfAbsent(user: UserRecord): Promise<boolean>;
-  listUsersPage(after: string | undefined, limit: number): Promise<UserRecord[]>;
+  /** A page of the users in username order, filtered in the store (the console's lists, the admin API's). */
+  listUsersPage(after: string | undefined, limit: number, filter?: UserFilter): Promise<UserRecord[]>;
   /** Marks the user disabled unless it already is; false when there is no such user or it already was. */
   disableUser(username: string, now: number): Promise<boolean>;
   /** Lets a disabled user sign in again; false when there is no such user or it was not disabled. */
@@ -66,11 +79,16 @@ export function createAdminRepository(db: Kysely<Database>): AdminRepository {
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
-    async listUsersPage(after, limit) {
+    async listUsersPage(after, limit, { search, state } = {}) {
       const rows = await db
         .selectFrom('users')
         .selectAll()
         .$if(after !== undefined, (q) => q.where('username', '>', after as string))
+        .$if(search !== undefined, (q) =>
+          q.where(sql<boolean>`username LIKE ${containsPattern(search as string)} ESCAPE '\\'`),
+        )
+        .$if(state === 'enabled', (q) => q.where('disabled_at', 'is', null))
+        .$if(state === 'disabled', (q) => q.where('disabled_at', 'is not', null))
         .orderBy('username')
         .limit(limit)
         .execute();
