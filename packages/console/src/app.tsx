@@ -4,15 +4,19 @@ import { AdminApi, AdminError } from './admin.js';
 import type { ConsoleText } from './i18n/index.js';
 import { Dashboard } from './pages/dashboard.js';
 import { Refused, type RefusalReason } from './pages/refused.js';
+import { UserPage } from './pages/user.js';
+import { Users } from './pages/users.js';
 import { Welcome } from './pages/welcome.js';
+import { RouterContext, onLinkClick, type Router } from './router.js';
 import { SignInRefused, type Session } from './session.js';
 import { TextContext, useText } from './text.js';
+import { useRouter } from './router.js';
 
 type View =
   | { readonly kind: 'loading' }
   | { readonly kind: 'welcome'; readonly signedOut: boolean }
   | { readonly kind: 'refused'; readonly reason: RefusalReason }
-  | { readonly kind: 'signed-in'; readonly path: string };
+  | { readonly kind: 'signed-in' };
 
 /** The console's path below `<issuer>/console`: '' for the dashboard, '/callback', ... */
 function consolePath(session: Session): string {
@@ -22,7 +26,22 @@ function consolePath(session: Session): string {
 
 export function App({ session, text }: { readonly session: Session; readonly text: ConsoleText }) {
   const [view, setView] = useState<View>({ kind: 'loading' });
+  const [path, setPath] = useState(() => consolePath(session));
   const api = new AdminApi(session);
+  const router: Router = {
+    path,
+    href: (to) => `${session.config.home}${to}`,
+    go: (to) => {
+      history.pushState(null, '', `${session.config.home}${to}`);
+      setPath(to);
+      document.getElementById('main')?.focus();
+    },
+  };
+  useEffect(() => {
+    const back = () => setPath(consolePath(session));
+    addEventListener('popstate', back);
+    return () => removeEventListener('popstate', back);
+  }, []);
 
   useEffect(() => {
     const path = consolePath(session);
@@ -34,7 +53,8 @@ export function App({ session, text }: { readonly session: Session; readonly tex
       .complete(location.href)
       .then(({ returnTo }) => {
         history.replaceState(null, '', `${session.config.home}${returnTo}`);
-        setView({ kind: 'signed-in', path: returnTo });
+        setPath(returnTo);
+        setView({ kind: 'signed-in' });
       })
       .catch((error: unknown) => {
         history.replaceState(null, '', session.config.home);
@@ -58,9 +78,11 @@ export function App({ session, text }: { readonly session: Session; readonly tex
         {text.t('console.skip')}
       </a>
       {view.kind === 'signed-in' ? (
-        <Shell session={session}>
-          <Dashboard api={api} onForbidden={refusedByApi} />
-        </Shell>
+        <RouterContext.Provider value={router}>
+          <Shell session={session}>
+            <Route path={path} api={api} onForbidden={refusedByApi} />
+          </Shell>
+        </RouterContext.Provider>
       ) : (
         <main id="main" class="console-single" tabIndex={-1}>
           {view.kind === 'loading' ? (
@@ -86,8 +108,32 @@ export function App({ session, text }: { readonly session: Session; readonly tex
   );
 }
 
+/** The page of a console path. */
+function Route({
+  path,
+  api,
+  onForbidden,
+}: {
+  readonly path: string;
+  readonly api: AdminApi;
+  readonly onForbidden: (error: unknown) => boolean;
+}) {
+  const user = /^\/users\/([^/]+)$/.exec(path)?.[1];
+  if (user !== undefined)
+    return <UserPage key={user} api={api} username={decodeURIComponent(user)} onForbidden={onForbidden} />;
+  if (path === '/users') return <Users api={api} onForbidden={onForbidden} />;
+  return <Dashboard api={api} onForbidden={onForbidden} />;
+}
+
+/** The sections of the console, in the navigation's order. */
+const SECTIONS = [
+  { path: '', label: 'nav.dashboard' },
+  { path: '/users', label: 'nav.users' },
+] as const;
+
 function Shell({ session, children }: { readonly session: Session; readonly children: ComponentChildren }) {
   const { t } = useText();
+  const router = useRouter();
   const claims = session.current?.claims;
   const name = claims?.preferred_username ?? claims?.name ?? claims?.sub ?? '';
   return (
@@ -96,11 +142,21 @@ function Shell({ session, children }: { readonly session: Session; readonly chil
         <span class="console-brand">{t('console.title')}</span>
         <nav aria-label={t('console.nav')}>
           <ul>
-            <li>
-              <a href={session.config.home} aria-current="page">
-                {t('nav.dashboard')}
-              </a>
-            </li>
+            {SECTIONS.map((section) => (
+              <li key={section.path}>
+                <a
+                  href={router.href(section.path)}
+                  onClick={onLinkClick(router, section.path)}
+                  aria-current={
+                    router.path === section.path || (section.path !== '' && router.path.startsWith(`${section.path}/`))
+                      ? 'page'
+                      : undefined
+                  }
+                >
+                  {t(section.label)}
+                </a>
+              </li>
+            ))}
           </ul>
         </nav>
         <span class="console-who">{t('console.signed-in-as', { name })}</span>
