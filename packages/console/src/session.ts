@@ -94,6 +94,8 @@ export class Session {
     );
     url.searchParams.set('nonce', pending.nonce);
     url.searchParams.set('acr_values', 'mfa');
+    // RFC 8707 §2: the token is for the admin API, when the server names it as the console's resource.
+    if (this.config.resource !== undefined) url.searchParams.set('resource', this.config.resource);
     if (maxAge !== undefined) {
       url.searchParams.set('max_age', String(maxAge));
       url.searchParams.set('prompt', 'login');
