@@ -55,6 +55,7 @@ export class SignInRefused extends Error {
 
 export class Session {
   #metadata: Promise<AuthorizationServerMetadata> | undefined;
+  #refreshing: Promise<string> | undefined;
   current: ConsoleSession | undefined;
   readonly config: ConsoleConfig;
 
@@ -169,7 +170,18 @@ export class Session {
     return this.refresh();
   }
 
-  async refresh(): Promise<string> {
+  /**
+   * Refreshes once for every caller at that moment: the refresh token is single use, and a second
+   * use of it would be taken for reuse and end the session (RFC 9700 §4.14.2).
+   */
+  refresh(): Promise<string> {
+    this.#refreshing ??= this.#refreshOnce().finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  async #refreshOnce(): Promise<string> {
     const session = this.current;
     if (session?.refreshToken === undefined) throw new Error('not signed in');
     const metadata = await this.metadata();

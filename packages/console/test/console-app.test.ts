@@ -98,3 +98,54 @@ describe("the console's catalogs", () => {
     assert.equal(chooseLocale(['nl']), 'en');
   });
 });
+
+describe("the console's session", () => {
+  it('refreshes once for concurrent callers: a single-use refresh token is never sent twice (RFC 9700 §4.14.2)', async () => {
+    const { Session } = await import('../src/session.js');
+    const { DpopKey } = await import('@gatehouse/client');
+    const issuer = 'https://id.example';
+    const sent: string[] = [];
+    const original = globalThis.fetch;
+    globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const url = String(input);
+      if (url.includes('/.well-known/'))
+        return Response.json({
+          issuer,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+        });
+      sent.push(new URLSearchParams(String(init?.body)).get('refresh_token') ?? '');
+      await new Promise((resolve) => setImmediate(resolve));
+      return Response.json({
+        access_token: `at-${sent.length}`,
+        token_type: 'DPoP',
+        expires_in: 300,
+        refresh_token: `rt-${sent.length}`,
+      });
+    }) as typeof fetch;
+    try {
+      const session = new Session({
+        issuer,
+        clientId: 'gatehouse-console',
+        scope: 'openid',
+        home: `${issuer}/console`,
+        redirectUri: `${issuer}/console/callback`,
+        postLogoutRedirectUri: `${issuer}/console`,
+      });
+      session.current = {
+        claims: { sub: 's', iss: issuer, aud: 'gatehouse-console', exp: 0 },
+        idToken: 'x',
+        accessToken: 'at-0',
+        refreshToken: 'rt-0',
+        accessTokenExpiresAt: 0,
+        key: await DpopKey.generate(),
+      };
+      const tokens = await Promise.all([1, 2, 3, 4].map(() => session.accessToken()));
+      assert.deepEqual(sent, ['rt-0']);
+      assert.deepEqual(tokens, ['at-1', 'at-1', 'at-1', 'at-1']);
+      assert.equal(session.current.refreshToken, 'rt-1');
+    } finally {
+      globalThis.fetch = original;
+    }
+  });
+});
