@@ -1,6 +1,5 @@
 import { OperatorInputError } from '../../primitives/operator-input-error.js';
 import { GRANT_TYPE_NAMES, isGrantTypeName, type GrantTypeName } from '../../primitives/grant-types.js';
-import { isHttpsOrLoopbackHttp, LOOPBACK_HTTP_RULE } from '../../primitives/loopback.js';
 import {
   isPublicClient,
   SECOND_FACTOR_POLICIES,
@@ -13,7 +12,7 @@ import { checkFapi2Client, profileOf } from '../sender-constraints/index.js';
 import type { Repository } from '../../store/repository.js';
 import { digestOf } from '../../primitives/secrets.js';
 import { newOpaqueSecret } from '../../primitives/random.js';
-import { hasOnlyUriCharacters, URI_CHARACTERS_RULE } from './redirect-uris.js';
+import { redirectUriRefusal, redirectUriRefusalMessage } from './redirect-uris.js';
 
 const DAY = 24 * 60 * 60;
 
@@ -323,18 +322,8 @@ function positive(what: string, n: number): number {
  * drop a tab or a trailing NUL and encode a space or `é`, so such a URI would register and never match.
  */
 function checkRedirectUri(uri: string): void {
-  if (!hasOnlyUriCharacters(uri))
-    throw new OperatorInputError(`redirect URI ${JSON.stringify(uri)} must hold ${URI_CHARACTERS_RULE}`);
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    throw new OperatorInputError(`redirect URI '${uri}' is not an absolute URI`);
-  }
-  if (url.hash !== '' || uri.includes('#'))
-    throw new OperatorInputError(`redirect URI '${uri}' must not have a fragment`);
-  if (url.protocol === 'http:' && !isHttpsOrLoopbackHttp(url))
-    throw new OperatorInputError(`redirect URI '${uri}' must use ${LOOPBACK_HTTP_RULE}`);
+  const refusal = redirectUriRefusal(uri);
+  if (refusal !== undefined) throw new OperatorInputError(redirectUriRefusalMessage(uri, refusal));
 }
 
 /** The client as operators see it: never the secret or its digest. */
