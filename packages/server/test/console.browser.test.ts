@@ -253,6 +253,44 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     const [event] = await server.context.store.listAuditEvents({ event: 'user_disabled', limit: 1 });
     assert.equal(event?.subject, (await server.context.store.findUser('new.operator'))?.subject);
     await checkPage(page, 'user');
+
+    // Clients: the redirect URI checked while typed, by the server's own rule (@gatehouse/contract).
+    await page.getByRole('link', { name: 'Clients', exact: true }).click();
+    await page.getByRole('heading', { name: 'Clients', exact: true }).waitFor();
+    await page.getByLabel('Client ID', { exact: true }).fill('shop');
+    await page.getByLabel('Name', { exact: true }).fill('Shop');
+    const uris = page.getByLabel('Redirect URIs', { exact: true });
+    await uris.fill('http://shop.example/callback');
+    await page.getByText('plain http is allowed only on this machine').waitFor();
+    assert.equal(await uris.getAttribute('aria-invalid'), 'true');
+    assert.ok(await page.getByRole('button', { name: 'Register client' }).isDisabled());
+    await uris.fill('https://shop.example/callback');
+    assert.equal(await page.getByText('plain http is allowed only on this machine').count(), 0);
+    await page.getByRole('button', { name: 'Register client' }).click();
+    await page.getByText('shop is registered.').waitFor();
+    const clientSecret = (await page.locator('.secret-value').textContent()) ?? '';
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), clientSecret);
+    const shop = await server.context.store.findClient('shop');
+    assert.deepEqual(shop?.redirectUris, ['https://shop.example/callback']);
+    const secretWorks = await server.post(
+      '/token',
+      { grant_type: 'client_credentials' },
+      { as: { id: 'shop', secret: clientSecret } },
+    );
+    // It authenticates (RFC 6749 §2.3.1); the grant is not one of its grant types (§5.2 unauthorized_client).
+    assert.equal(
+      ((await secretWorks.json()) as { error?: string }).error,
+      'unauthorized_client',
+      'the secret shown is the client secret',
+    );
+    await checkPage(page, 'clients');
+    const row = page.locator('tr', { hasText: 'https://shop.example/callback' });
+    await row.getByLabel('Type shop to confirm').fill('shop');
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('shop is deleted').waitFor();
+    assert.equal(await server.context.store.findClient('shop'), undefined);
     await context.close();
   });
 
