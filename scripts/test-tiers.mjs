@@ -45,6 +45,7 @@ export const TABLE = {
     'catalog.test.ts': 'unit',
     'merge-patch.test.ts': 'unit',
     'openapi-document.test.ts': 'unit',
+    'redirect-uris.test.ts': 'unit',
     'validator-31.test.ts': 'unit',
     'validator.test.ts': 'unit',
   },
