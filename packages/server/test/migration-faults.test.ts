@@ -42,7 +42,11 @@ const ALL_MIGRATIONS = [
   '0025_user_emails',
   '0026_row_epoch',
   '0027_mail_outbox',
+  '0028_access',
   '0029_accounts',
+  '0030_client_presentations',
+  '0031_organizations',
+  '0032_rate_limit_charge',
 ];
 
 /**
@@ -135,8 +139,23 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0032_rate_limit_charge: PostgreSQL's function (SQLite has none)
+    ...(dialect === 'postgres' ? ['drop function rate_limits_charge'] : []),
+    // 0031_organizations: the organization kept by codes and grants, then the tables
+    'alter table authorization_codes drop column organization_id',
+    'alter table grants drop column organization_id',
+    'drop table organization_domains',
+    'drop table organization_members',
+    'drop table organizations',
+    // 0030_client_presentations
+    'drop table client_presentations',
     // 0029_accounts (its index goes with the table)
     'drop table account_links',
+    // 0028_access (their indexes go with the tables)
+    'drop table role_assignments',
+    'drop table access_roles',
+    'drop table group_members',
+    'drop table access_groups',
     // 0027_mail_outbox (its index goes with the table)
     'drop table mail_outbox',
     // 0026_row_epoch: the triggers, PostgreSQL's function, the table
