@@ -26,7 +26,7 @@ async function run(
 }
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures/install/', import.meta.url));
-const PACKAGES = ['contract', 'client', 'resource-server', 'server'] as const;
+const PACKAGES = ['contract', 'client', 'resource-server', 'server', 'console'] as const;
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 describe('the packages, packed with npm pack and installed into an empty project outside the repository', () => {
@@ -36,7 +36,7 @@ describe('the packages, packed with npm pack and installed into an empty project
 
   before(async () => {
     for (const name of PACKAGES) {
-      const dist = join(ROOT, 'packages', name, 'dist', 'index.js');
+      const dist = join(ROOT, 'packages', name, 'dist', name === 'console' ? 'index.html' : 'index.js');
       assert.ok(existsSync(dist), `${dist} is missing: run npm run build first (npm test does)`);
     }
     gatehouse = await startGatehouse({ api: SHIPPED_OPENAPI });
@@ -95,6 +95,9 @@ describe('the packages, packed with npm pack and installed into an empty project
       assert.equal(response.status, 200);
       const document = (await response.json()) as { paths: Record<string, unknown> };
       assert.ok('/contacts' in document.paths);
+      const consolePage = await fetch(`${url}/console`);
+      assert.equal(consolePage.status, 200, 'the console comes with the server');
+      assert.match(await consolePage.text(), /<meta name="gatehouse-console"/);
     } finally {
       await served.stop();
       await schema.drop();
