@@ -121,6 +121,7 @@ export const TABLE = {
     'mail-delivery.test.ts': 'server',
     'password-reset.test.ts': 'server',
     'email-verification.test.ts': 'server',
+    'invitations.test.ts': 'server',
     'shared-hooks.test.ts': 'server',
     'nul-bytes.test.ts': 'server',
     'openid-connect.test.ts': 'server',

@@ -273,6 +273,42 @@ export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage
       shown('used verification link page', used),
     ];
   },
+  async invitation(v) {
+    const browser = v.browser();
+    const now = v.server.clock.now();
+    // Links as the mails carry them, made in the store: one for a new address, one for an account.
+    const link = async (kind: 'new' | 'existing', subject: string, email: string): Promise<string> => {
+      const token = newOpaqueSecret();
+      await v.server.context.store.insertAccountLink({
+        id: digestOf(token),
+        purpose: 'invitation',
+        subject,
+        email,
+        createdAt: now,
+        expiresAt: now + 600,
+        usedAt: null,
+        data: { kind, groups: '[]' },
+      });
+      return token;
+    };
+    const username = `invited-${++users}`;
+    const token = await link('new', `subject-${username}`, `${username}@example.com`);
+    const form = await browser.get(`/invitation?token=${token}`);
+    const refused = await post(browser, form, '/invitation', { token, username, password: 'password' });
+    const done = await post(browser, form, '/invitation', { token, username, password: 'plum tractor velvet harbour' });
+    const used = await browser.get(`/invitation?token=${token}`);
+    const member = `member-${++users}`;
+    const user = await addUser(v.server.context.store, member, PASSWORD, now, { email: `${member}@example.com` });
+    const memberToken = await link('existing', user.subject, `${member}@example.com`);
+    const signInFirst = await v.browser().get(`/invitation?token=${memberToken}`);
+    return [
+      shown('invitation form', form),
+      shown('invitation form with an alert', refused),
+      shown('invitation accepted page', done),
+      shown('used invitation page', used),
+      shown('invitation of an existing account page', signInFirst),
+    ];
+  },
   async 'client-logos'(v) {
     const browser = v.browser();
     browser.extraHeaders = { ...browser.extraHeaders, accept: 'text/html' };

@@ -116,6 +116,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'oauth',
     'json-api',
     'federation',
+    'accounts',
     'context.ts',
   ],
   // The admin console's files and its client: a feature, like the admin API it calls.
@@ -134,6 +135,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'pages',
     'federation',
     'mail',
+    'accounts',
     'config.ts',
     'context.ts',
     'server.ts',

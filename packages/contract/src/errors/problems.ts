@@ -53,6 +53,7 @@ export type ProblemCode =
   | 'password_not_accepted'
   | 'email_verification_link_invalid'
   | 'verification_code_invalid'
+  | 'invitation_link_invalid'
   | 'upstream_unavailable'
   | 'upstream_misconfigured'
   | 'upstream_access_denied'
@@ -307,6 +308,16 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'The new password was refused (NIST SP 800-63B §3.1.1.2): it is shorter than 8 characters, longer than 1024, or one of the passwords that are common, were leaked in breaches, or are easily guessed from them or from the account itself (its username, e-mail address or name). No rule asks for digits, capitals or symbols. Nothing was changed.',
     clientAction:
       'Choose a longer password that is not a common word or phrase, for example several unrelated words; a password manager can make one.',
+  }),
+  invitation_link_invalid: problem({
+    code: 'invitation_link_invalid',
+    status: 400,
+    slug: 'invitation-link-invalid',
+    title: 'This invitation no longer works',
+    transient: false,
+    summary:
+      "The invitation link was used already, is older than the operator allowed (7 days unless said otherwise), was revoked, is for an address an account has taken since or an account that changed its address or was disabled, is another account's, or is not a link this server sent. Each invitation works once. Nothing was changed.",
+    clientAction: 'Ask whoever invited you for a new invitation. If you already accepted it, sign in as usual.',
   }),
   email_verification_link_invalid: problem({
     code: 'email_verification_link_invalid',

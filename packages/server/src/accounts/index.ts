@@ -1,5 +1,6 @@
 import type { BrowserPage } from '../authorize/page.js';
 import { emailVerificationPage } from './email-verification-routes.js';
+import { invitationPage } from './invitation-routes.js';
 import { passwordResetPage } from './password-reset-routes.js';
 
 /**
@@ -11,11 +12,24 @@ import { passwordResetPage } from './password-reset-routes.js';
  * |----------------|--------------------------------------------------------|---------------------------------|
  * | password reset | password-reset.ts, -routes.ts, -pages.ts                | /password-reset, .../confirm    |
  * | e-mail verification | email-verification.ts, -routes.ts, -pages.ts      | /email-verification, .../send, .../code |
+ * | invitation     | invitation.ts, -acceptance.ts, -routes.ts, -pages.ts     | /invitation, .../accept         |
  *
  * The mails are rendered from the catalog (account-mail.ts) and queued in the outbox (mail/) in
  * the transaction of the change that causes them.
  */
-export const ACCOUNT_PAGES: readonly BrowserPage[] = [passwordResetPage, emailVerificationPage];
+export const ACCOUNT_PAGES: readonly BrowserPage[] = [passwordResetPage, emailVerificationPage, invitationPage];
 
 export { PASSWORD_RESET_PATH } from './password-reset.js';
 export { EMAIL_VERIFICATION_PATH } from './email-verification.js';
+export {
+  describeInvitation,
+  INVITATION_PATH,
+  INVITATION_TTL,
+  inviteUser,
+  listInvitations,
+  MAX_INVITATION_TTL,
+  revokeInvitation,
+  type InvitationOrder,
+  type InvitationServices,
+  type InvitationView,
+} from './invitation.js';

@@ -112,7 +112,12 @@ const ORGANIZATION_SCHEMAS: Readonly<Record<string, Json>> = {
       subject: string('The user, by its subject.'),
       username: string('Its username; null for a user removed since.', { nullable: true }),
       roles: strings('Its organization roles.'),
-      source: string('How it joined.', { enum: ['operator', 'domain'] }),
+      source: string(
+        'How it joined: added by an operator, by its verified e-mail domain, or by accepting an invitation.',
+        {
+          enum: ['operator', 'domain', 'invitation'],
+        },
+      ),
       joined_at: time('When it joined.'),
     },
   },

@@ -9,6 +9,7 @@ import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients/index.js';
 import { ADMIN_SCHEMAS } from './document-schemas.js';
 import { accessPaths } from './access-document.js';
 import { ACCESS_SCHEMAS } from './access-schemas.js';
+import { INVITATION_SCHEMAS, invitationPaths } from './invitation-document.js';
 import { REQUIRED_ROLES, rolesAllowed } from './admin-roles.js';
 
 type Json = Record<string, unknown>;
@@ -28,6 +29,7 @@ export const ADMIN_BODIES = {
   updateOrganization: 'OrganizationUpdate',
   putOrganizationMember: 'OrganizationMemberPut',
   putOrganizationDomain: 'OrganizationDomainPut',
+  createInvitation: 'InvitationCreate',
 } as const;
 
 export type AdminBodyOperation = keyof typeof ADMIN_BODIES;
@@ -516,9 +518,13 @@ export function adminDocument(issuer: string): Json {
         'it was assigned narrower admin roles (gatehouse roles assign … --server-wide --client ID).',
     },
     servers: [{ url: `${issuer}/admin/v1`, description: 'This Gatehouse server' }],
-    paths: withRequiredRoles({ ...PATHS, ...accessPaths({ operation, query, pathParameter }) }),
+    paths: withRequiredRoles({
+      ...PATHS,
+      ...accessPaths({ operation, query, pathParameter }),
+      ...invitationPaths({ operation, pathParameter }),
+    }),
     components: {
-      schemas: { ...ADMIN_SCHEMAS, ...ACCESS_SCHEMAS },
+      schemas: { ...ADMIN_SCHEMAS, ...ACCESS_SCHEMAS, ...INVITATION_SCHEMAS },
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: 'oauth2',

@@ -15,6 +15,7 @@ import { recordRoutes } from './record-routes.js';
 import { upstreamRoutes } from './upstream-routes.js';
 import { organizationRoutes } from './organization-routes.js';
 import { userRoutes } from './user-routes.js';
+import { invitationRoutes } from './invitation-routes.js';
 
 /**
  * The admin API under /admin/v1 (docs/operating.md, "Admin API"): its OpenAPI document, then the operations it
@@ -48,6 +49,7 @@ export async function adminRoutes(
   const access = adminAccess(context);
   clientRoutes(app, context, admin, access);
   userRoutes(app, context, admin, access);
+  invitationRoutes(app, context, admin, access);
   upstreamRoutes(app, context, admin, access);
   organizationRoutes(app, context, admin, access);
   grantRoutes(app, context, access);

@@ -15,7 +15,9 @@ import {
 import { describeUser, normalizeUsername } from '../users/users.js';
 import { describeFactor, listFactors, resetFactors } from '../factors/factors.js';
 import { parseCommand, unknownCommand, type CommandDeclaration } from './declaration.js';
-import { withStore } from './open-context.js';
+import { withContext, withStore } from './open-context.js';
+import { inviteUser, listInvitations, revokeInvitation } from '../accounts/index.js';
+import { parseDuration } from './durations.js';
 import type { CliIo } from './run.js';
 
 /** The OIDC claims' options (users/claims.ts), with their help. */
@@ -94,6 +96,31 @@ const RESET_FACTORS = {
   },
 } as const satisfies CommandDeclaration;
 
+const INVITE = {
+  name: 'users invite',
+  summary:
+    'mail an invitation: the person chooses a username and a password, and the address is verified; an address with an account gets "sign in and accept"',
+  options: {
+    email: { type: 'string', value: 'ADDRESS', required: true, help: 'where the invitation goes' },
+    group: { type: 'string', value: 'NAME', multiple: true, help: 'a group joined on acceptance' },
+    organization: { type: 'string', value: 'ID|SLUG', help: 'an organization joined on acceptance' },
+    'org-role': { type: 'string', value: 'ROLE', multiple: true, help: 'a role in --organization' },
+    ttl: { type: 'string', value: 'DURATION', help: 'how long the link works (default 7d, at most 30d)' },
+    locale: {
+      type: 'string',
+      value: 'TAG',
+      help: "the mail's language when the address has no account that chose one",
+    },
+  },
+} as const satisfies CommandDeclaration;
+const INVITATIONS = { name: 'users invitations', summary: 'the open invitations', options: {} } as const;
+const REVOKE_INVITATION = {
+  name: 'users revoke-invitation',
+  summary: 'revoke an open invitation: its link stops working',
+  positionals: ['ID'],
+  options: {},
+} as const satisfies CommandDeclaration;
+
 export const USER_COMMANDS: readonly CommandDeclaration[] = [
   ADD,
   UPDATE,
@@ -104,6 +131,9 @@ export const USER_COMMANDS: readonly CommandDeclaration[] = [
   ENABLE,
   FACTORS,
   RESET_FACTORS,
+  INVITE,
+  INVITATIONS,
+  REVOKE_INVITATION,
 ];
 
 /**
@@ -208,6 +238,37 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
         return resetFactors(audit, user, { now: clock.now(), actor: CLI_ACTOR, requireEnrolment });
       });
       io.out(JSON.stringify({ username: normalizeUsername(typed), removed, second_factor_required: requireEnrolment }));
+      return 0;
+    }
+    case 'invite': {
+      const { values } = parseCommand(INVITE, args);
+      const ttl = values.ttl === undefined ? undefined : parseDuration(values.ttl);
+      // The answer is the same whether the address has an account: the mail says what to do.
+      const invitation = await withContext(config, (context) =>
+        inviteUser(context, {
+          email: values.email as string,
+          groups: values.group ?? [],
+          organization: values.organization,
+          orgRoles: values['org-role'] ?? [],
+          ttl,
+          locale: values.locale,
+          actor: CLI_ACTOR,
+          now: context.clock.now(),
+        }),
+      );
+      io.out(JSON.stringify(invitation, null, 2));
+      return 0;
+    }
+    case 'invitations': {
+      parseCommand(INVITATIONS, args);
+      const open = await withStore(config, (store, clock) => listInvitations(store, clock.now()));
+      io.out(JSON.stringify(open, null, 2));
+      return 0;
+    }
+    case 'revoke-invitation': {
+      const id = parseCommand(REVOKE_INVITATION, args).positionals[0] as string;
+      await withStore(config, (_store, clock, audit) => revokeInvitation(audit, id, clock.now(), CLI_ACTOR));
+      io.out(JSON.stringify({ id, revoked: true }));
       return 0;
     }
     default:

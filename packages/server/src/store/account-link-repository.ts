@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { AccountLinksTable, Database } from './schema.js';
 
 /** What a link mailed to act on an account does (accounts/). */
-export const ACCOUNT_LINK_PURPOSES = ['password_reset', 'email_verification'] as const;
+export const ACCOUNT_LINK_PURPOSES = ['password_reset', 'email_verification', 'invitation'] as const;
 export type AccountLinkPurpose = (typeof ACCOUNT_LINK_PURPOSES)[number];
 
 /** A link as stored: the digest of its secret, never the secret. Times are epoch seconds. */
@@ -39,6 +39,10 @@ export interface AccountLinkRepository {
   endAccountLinks(subject: string, purpose: AccountLinkPurpose, now: number): Promise<number>;
   /** Forgets the links that expired before `now`; how many. */
   deleteExpiredAccountLinks(now: number): Promise<number>;
+  /** Every unused, unexpired link for `purpose`, oldest first (the open invitations). */
+  listOpenAccountLinks(purpose: AccountLinkPurpose, now: number): Promise<AccountLinkRecord[]>;
+  /** Forgets one unused link of `purpose` (an invitation revoked); whether there was one. */
+  deleteOpenAccountLink(id: string, purpose: AccountLinkPurpose): Promise<boolean>;
 }
 
 function linkFromRow(r: Selectable<AccountLinksTable>): AccountLinkRecord {
@@ -112,6 +116,27 @@ export function createAccountLinkRepository(db: Kysely<Database>): AccountLinkRe
     async deleteExpiredAccountLinks(now) {
       const result = await db.deleteFrom('account_links').where('expires_at', '<', now).executeTakeFirst();
       return Number(result.numDeletedRows);
+    },
+    async listOpenAccountLinks(purpose, now) {
+      const rows = await db
+        .selectFrom('account_links')
+        .selectAll()
+        .where('purpose', '=', purpose)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map(linkFromRow);
+    },
+    async deleteOpenAccountLink(id, purpose) {
+      const result = await db
+        .deleteFrom('account_links')
+        .where('id', '=', id)
+        .where('purpose', '=', purpose)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
     },
   };
 }

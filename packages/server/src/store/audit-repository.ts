@@ -66,6 +66,9 @@ export const AUDIT_EVENT_NAMES = [
   'email_verification_sent',
   'email_verified',
   'email_verification_refused',
+  'invitation_sent',
+  'invitation_accepted',
+  'invitation_revoked',
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];

@@ -297,6 +297,28 @@ export const ar: Catalog = {
     'mail.verify.action': 'التحقق من عنواني',
     'mail.verify.code': 'أو اكتب هذا الرمز حيث تطلبه الصفحة: {code}. يعمل الرابط والرمز مرة واحدة، لمدة {hours} ساعة.',
     'mail.verify.ignore': 'إذا كنت لا تعرف هذا الحساب، فتجاهل هذه الرسالة.',
+    'invite.title': 'قبول الدعوة',
+    'invite.lead': 'أنت مدعو إلى {where} بالعنوان {email}. اختر اسم مستخدم وكلمة مرور لحسابك.',
+    'invite.username': 'اسم المستخدم',
+    'invite.username-hint': 'حتى 64 حرفًا: الحروف a–z والأرقام و . _ @ -، تبدأ بحرف أو رقم.',
+    'invite.password': 'كلمة المرور',
+    'invite.submit': 'إنشاء حسابي',
+    'invite.alert.username-taken': 'اسم المستخدم هذا مستخدم: اختر اسمًا آخر.',
+    'invite.done.title': 'حسابك جاهز',
+    'invite.done.lead': 'تم إنشاء الحساب {username} وتم التحقق من عنوانك. سجّل الدخول بكلمة مرورك الجديدة.',
+    'invite.member.lead': 'أنت مدعو إلى {where} بحسابك {username}.',
+    'invite.member.sign-in-first': 'سجّل الدخول أولًا باسم {username}، ثم افتح الرابط في الرسالة مرة أخرى.',
+    'invite.member.accept': 'قبول الدعوة',
+    'invite.joined.title': 'تم قبول الدعوة',
+    'invite.joined.lead': 'انضممت إلى {where}.',
+    'mail.invitation.subject': 'لديك دعوة',
+    'mail.invitation.lead':
+      'أنت مدعو إلى {where}. اختر اسم مستخدم وكلمة مرور لإنشاء حسابك؛ يعمل هذا الرابط لمدة {days, plural, zero {# يوم} one {يوم واحد} two {يومين} few {# أيام} many {# يومًا} other {# يوم}}.',
+    'mail.invitation.action': 'قبول الدعوة',
+    'mail.invitation.existing-lead':
+      'أنت مدعو إلى {where} بحسابك {username}. سجّل الدخول واقبل خلال {days, plural, zero {# يوم} one {يوم واحد} two {يومين} few {# أيام} many {# يومًا} other {# يوم}}.',
+    'mail.invitation.existing-action': 'تسجيل الدخول والقبول',
+    'mail.invitation.ignore': 'إذا لم تكن تتوقع هذا، فتجاهل هذه الرسالة: لا يحدث شيء دونك.',
   },
   problems: {
     'organization-not-member': {

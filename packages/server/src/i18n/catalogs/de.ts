@@ -310,6 +310,33 @@ export const de: Catalog = {
     'mail.verify.code':
       'Oder geben Sie diesen Code dort ein, wo die Seite danach fragt: {code}. Link und Code funktionieren einmal, {hours} Stunden lang.',
     'mail.verify.ignore': 'Wenn Sie dieses Konto nicht kennen, ignorieren Sie diese E-Mail.',
+    'invite.title': 'Einladung annehmen',
+    'invite.lead':
+      'Sie sind zu {where} eingeladen, mit der Adresse {email}. Wählen Sie einen Benutzernamen und ein Passwort für Ihr Konto.',
+    'invite.username': 'Benutzername',
+    'invite.username-hint':
+      'Bis zu 64 Zeichen: Buchstaben a–z, Ziffern und . _ @ -, beginnend mit einem Buchstaben oder einer Ziffer.',
+    'invite.password': 'Passwort',
+    'invite.submit': 'Mein Konto anlegen',
+    'invite.alert.username-taken': 'Dieser Benutzername ist vergeben: Wählen Sie einen anderen.',
+    'invite.done.title': 'Ihr Konto ist bereit',
+    'invite.done.lead':
+      'Das Konto {username} ist angelegt und Ihre Adresse bestätigt. Melden Sie sich mit Ihrem neuen Passwort an.',
+    'invite.member.lead': 'Sie sind zu {where} eingeladen, mit Ihrem Konto {username}.',
+    'invite.member.sign-in-first':
+      'Melden Sie sich zuerst als {username} an und öffnen Sie dann den Link in der E-Mail erneut.',
+    'invite.member.accept': 'Einladung annehmen',
+    'invite.joined.title': 'Einladung angenommen',
+    'invite.joined.lead': 'Sie sind jetzt Mitglied von {where}.',
+    'mail.invitation.subject': 'Sie sind eingeladen',
+    'mail.invitation.lead':
+      'Sie sind zu {where} eingeladen. Wählen Sie einen Benutzernamen und ein Passwort für Ihr Konto; dieser Link funktioniert {days, plural, one {# Tag} other {# Tage}} lang.',
+    'mail.invitation.action': 'Einladung annehmen',
+    'mail.invitation.existing-lead':
+      'Sie sind mit Ihrem Konto {username} zu {where} eingeladen. Melden Sie sich an und nehmen Sie innerhalb von {days, plural, one {# Tag} other {# Tagen}} an.',
+    'mail.invitation.existing-action': 'Anmelden und annehmen',
+    'mail.invitation.ignore':
+      'Wenn Sie das nicht erwartet haben, ignorieren Sie diese E-Mail: Ohne Sie geschieht nichts.',
   },
   problems: {
     'organization-not-member': {

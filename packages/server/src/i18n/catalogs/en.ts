@@ -330,6 +330,29 @@ export const en = {
   'mail.verify.code':
     'Or type this code where the page asks for it: {code}. The link and the code work once, for {hours} hours.',
   'mail.verify.ignore': 'If you do not know this account, ignore this mail.',
+  'invite.title': 'Accept the invitation',
+  'invite.lead':
+    'You are invited to {where}, with the address {email}. Choose a username and a password for your account.',
+  'invite.username': 'Username',
+  'invite.username-hint': 'Up to 64 characters: letters a–z, digits and . _ @ -, starting with a letter or a digit.',
+  'invite.password': 'Password',
+  'invite.submit': 'Create my account',
+  'invite.alert.username-taken': 'That username is taken: choose another.',
+  'invite.done.title': 'Your account is ready',
+  'invite.done.lead': 'The account {username} is made and your address is verified. Sign in with your new password.',
+  'invite.member.lead': 'You are invited to {where}, as your account {username}.',
+  'invite.member.sign-in-first': 'Sign in as {username} first, then open the link in the mail again.',
+  'invite.member.accept': 'Accept the invitation',
+  'invite.joined.title': 'Invitation accepted',
+  'invite.joined.lead': 'You have joined {where}.',
+  'mail.invitation.subject': 'You are invited',
+  'mail.invitation.lead':
+    'You are invited to {where}. Choose a username and a password to make your account; this link works for {days, plural, one {# day} other {# days}}.',
+  'mail.invitation.action': 'Accept the invitation',
+  'mail.invitation.existing-lead':
+    'You are invited to {where} with your account {username}. Sign in and accept within {days, plural, one {# day} other {# days}}.',
+  'mail.invitation.existing-action': 'Sign in and accept',
+  'mail.invitation.ignore': 'If you did not expect this, ignore this mail: nothing happens without you.',
 } as const;
 
 /** The id of a message of the pages. */

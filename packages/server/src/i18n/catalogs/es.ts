@@ -307,6 +307,30 @@ export const es: Catalog = {
     'mail.verify.code':
       'O escriba este código donde la página lo pida: {code}. El enlace y el código funcionan una vez, durante {hours} horas.',
     'mail.verify.ignore': 'Si no reconoce esta cuenta, ignore este correo.',
+    'invite.title': 'Aceptar la invitación',
+    'invite.lead':
+      'Le han invitado a {where}, con la dirección {email}. Elija un nombre de usuario y una contraseña para su cuenta.',
+    'invite.username': 'Nombre de usuario',
+    'invite.username-hint': 'Hasta 64 caracteres: letras a–z, dígitos y . _ @ -, empezando por una letra o un dígito.',
+    'invite.password': 'Contraseña',
+    'invite.submit': 'Crear mi cuenta',
+    'invite.alert.username-taken': 'Ese nombre de usuario está ocupado: elija otro.',
+    'invite.done.title': 'Su cuenta está lista',
+    'invite.done.lead':
+      'La cuenta {username} está creada y su dirección verificada. Inicie sesión con su contraseña nueva.',
+    'invite.member.lead': 'Le han invitado a {where}, con su cuenta {username}.',
+    'invite.member.sign-in-first': 'Inicie sesión primero como {username} y vuelva a abrir el enlace del correo.',
+    'invite.member.accept': 'Aceptar la invitación',
+    'invite.joined.title': 'Invitación aceptada',
+    'invite.joined.lead': 'Se ha unido a {where}.',
+    'mail.invitation.subject': 'Le han invitado',
+    'mail.invitation.lead':
+      'Le han invitado a {where}. Elija un nombre de usuario y una contraseña para crear su cuenta; este enlace funciona durante {days, plural, one {# día} other {# días}}.',
+    'mail.invitation.action': 'Aceptar la invitación',
+    'mail.invitation.existing-lead':
+      'Le han invitado a {where} con su cuenta {username}. Inicie sesión y acepte en {days, plural, one {# día} other {# días}}.',
+    'mail.invitation.existing-action': 'Iniciar sesión y aceptar',
+    'mail.invitation.ignore': 'Si no lo esperaba, ignore este correo: nada ocurre sin usted.',
   },
   problems: {
     'organization-not-member': {

@@ -307,6 +307,31 @@ export const fr: Catalog = {
     'mail.verify.code':
       'Ou saisissez ce code là où la page le demande : {code}. Le lien et le code fonctionnent une fois, pendant {hours} heures.',
     'mail.verify.ignore': 'Si vous ne connaissez pas ce compte, ignorez cet e-mail.',
+    'invite.title': 'Accepter l’invitation',
+    'invite.lead':
+      'Vous êtes invité à {where}, avec l’adresse {email}. Choisissez un nom d’utilisateur et un mot de passe pour votre compte.',
+    'invite.username': 'Nom d’utilisateur',
+    'invite.username-hint':
+      'Jusqu’à 64 caractères : lettres a–z, chiffres et . _ @ -, en commençant par une lettre ou un chiffre.',
+    'invite.password': 'Mot de passe',
+    'invite.submit': 'Créer mon compte',
+    'invite.alert.username-taken': 'Ce nom d’utilisateur est pris : choisissez-en un autre.',
+    'invite.done.title': 'Votre compte est prêt',
+    'invite.done.lead':
+      'Le compte {username} est créé et votre adresse est vérifiée. Connectez-vous avec votre nouveau mot de passe.',
+    'invite.member.lead': 'Vous êtes invité à {where}, avec votre compte {username}.',
+    'invite.member.sign-in-first': 'Connectez-vous d’abord en tant que {username}, puis rouvrez le lien de l’e-mail.',
+    'invite.member.accept': 'Accepter l’invitation',
+    'invite.joined.title': 'Invitation acceptée',
+    'invite.joined.lead': 'Vous avez rejoint {where}.',
+    'mail.invitation.subject': 'Vous êtes invité',
+    'mail.invitation.lead':
+      'Vous êtes invité à {where}. Choisissez un nom d’utilisateur et un mot de passe pour créer votre compte ; ce lien fonctionne {days, plural, one {# jour} other {# jours}}.',
+    'mail.invitation.action': 'Accepter l’invitation',
+    'mail.invitation.existing-lead':
+      'Vous êtes invité à {where} avec votre compte {username}. Connectez-vous et acceptez d’ici {days, plural, one {# jour} other {# jours}}.',
+    'mail.invitation.existing-action': 'Se connecter et accepter',
+    'mail.invitation.ignore': 'Si vous ne vous y attendiez pas, ignorez cet e-mail : rien ne se passe sans vous.',
   },
   problems: {
     'organization-not-member': {

@@ -302,6 +302,31 @@ export const ja: Catalog = {
     'mail.verify.code':
       'または、ページで求められたら次のコードを入力してください: {code}。リンクとコードは{hours}時間、一度だけ使えます。',
     'mail.verify.ignore': 'このアカウントに心当たりがない場合は、このメールを無視してください。',
+    'invite.title': '招待を受ける',
+    'invite.lead':
+      '{email} のアドレスで {where} に招待されています。アカウントのユーザー名とパスワードを選んでください。',
+    'invite.username': 'ユーザー名',
+    'invite.username-hint': '64 文字以内: 英小文字 a–z、数字と . _ @ -。先頭は英字か数字。',
+    'invite.password': 'パスワード',
+    'invite.submit': 'アカウントを作成',
+    'invite.alert.username-taken': 'そのユーザー名は使われています。別の名前を選んでください。',
+    'invite.done.title': 'アカウントの準備ができました',
+    'invite.done.lead':
+      'アカウント {username} を作成し、アドレスを確認しました。新しいパスワードでサインインしてください。',
+    'invite.member.lead': 'あなたのアカウント {username} で {where} に招待されています。',
+    'invite.member.sign-in-first': 'まず {username} としてサインインし、メールのリンクをもう一度開いてください。',
+    'invite.member.accept': '招待を受ける',
+    'invite.joined.title': '招待を受けました',
+    'invite.joined.lead': '{where} に参加しました。',
+    'mail.invitation.subject': '招待が届いています',
+    'mail.invitation.lead':
+      '{where} に招待されています。ユーザー名とパスワードを選んでアカウントを作成してください。このリンクは {days, plural, other {# 日間}} 有効です。',
+    'mail.invitation.action': '招待を受ける',
+    'mail.invitation.existing-lead':
+      'アカウント {username} で {where} に招待されています。{days, plural, other {# 日}}以内にサインインして受けてください。',
+    'mail.invitation.existing-action': 'サインインして受ける',
+    'mail.invitation.ignore':
+      '心当たりがない場合は、このメールを無視してください。あなたが操作しない限り何も起きません。',
   },
   problems: {
     'organization-not-member': {

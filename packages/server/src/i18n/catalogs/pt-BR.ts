@@ -306,6 +306,29 @@ export const ptBR: Catalog = {
     'mail.verify.code':
       'Ou digite este código onde a página pedir: {code}. O link e o código funcionam uma vez, por {hours} horas.',
     'mail.verify.ignore': 'Se você não conhece esta conta, ignore este e-mail.',
+    'invite.title': 'Aceitar o convite',
+    'invite.lead':
+      'Você foi convidado para {where}, com o endereço {email}. Escolha um nome de usuário e uma senha para sua conta.',
+    'invite.username': 'Nome de usuário',
+    'invite.username-hint': 'Até 64 caracteres: letras a–z, dígitos e . _ @ -, começando por uma letra ou um dígito.',
+    'invite.password': 'Senha',
+    'invite.submit': 'Criar minha conta',
+    'invite.alert.username-taken': 'Esse nome de usuário já existe: escolha outro.',
+    'invite.done.title': 'Sua conta está pronta',
+    'invite.done.lead': 'A conta {username} foi criada e seu endereço foi verificado. Entre com sua nova senha.',
+    'invite.member.lead': 'Você foi convidado para {where}, com sua conta {username}.',
+    'invite.member.sign-in-first': 'Entre primeiro como {username} e depois abra de novo o link do e-mail.',
+    'invite.member.accept': 'Aceitar o convite',
+    'invite.joined.title': 'Convite aceito',
+    'invite.joined.lead': 'Você entrou em {where}.',
+    'mail.invitation.subject': 'Você foi convidado',
+    'mail.invitation.lead':
+      'Você foi convidado para {where}. Escolha um nome de usuário e uma senha para criar sua conta; este link funciona por {days, plural, one {# dia} other {# dias}}.',
+    'mail.invitation.action': 'Aceitar o convite',
+    'mail.invitation.existing-lead':
+      'Você foi convidado para {where} com sua conta {username}. Entre e aceite em até {days, plural, one {# dia} other {# dias}}.',
+    'mail.invitation.existing-action': 'Entrar e aceitar',
+    'mail.invitation.ignore': 'Se você não esperava isto, ignore este e-mail: nada acontece sem você.',
   },
   problems: {
     'organization-not-member': {

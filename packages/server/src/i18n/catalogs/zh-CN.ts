@@ -283,6 +283,28 @@ export const zhCN: Catalog = {
     'mail.verify.action': '验证我的地址',
     'mail.verify.code': '或者在页面要求时输入此验证码:{code}。链接和验证码只能使用一次,{hours} 小时内有效。',
     'mail.verify.ignore': '如果您不知道此账户,请忽略此邮件。',
+    'invite.title': '接受邀请',
+    'invite.lead': '您已受邀加入 {where},使用地址 {email}。请为您的账户选择用户名和密码。',
+    'invite.username': '用户名',
+    'invite.username-hint': '最多 64 个字符:字母 a–z、数字和 . _ @ -,以字母或数字开头。',
+    'invite.password': '密码',
+    'invite.submit': '创建我的账户',
+    'invite.alert.username-taken': '该用户名已被占用:请另选一个。',
+    'invite.done.title': '您的账户已就绪',
+    'invite.done.lead': '账户 {username} 已创建,您的地址已验证。请使用新密码登录。',
+    'invite.member.lead': '您已受邀以账户 {username} 加入 {where}。',
+    'invite.member.sign-in-first': '请先以 {username} 登录,然后再次打开邮件中的链接。',
+    'invite.member.accept': '接受邀请',
+    'invite.joined.title': '已接受邀请',
+    'invite.joined.lead': '您已加入 {where}。',
+    'mail.invitation.subject': '您收到一份邀请',
+    'mail.invitation.lead':
+      '您已受邀加入 {where}。请选择用户名和密码创建账户;此链接在 {days, plural, other {# 天}}内有效。',
+    'mail.invitation.action': '接受邀请',
+    'mail.invitation.existing-lead':
+      '您已受邀以账户 {username} 加入 {where}。请在 {days, plural, other {# 天}}内登录并接受。',
+    'mail.invitation.existing-action': '登录并接受',
+    'mail.invitation.ignore': '如果您没有预料到此邮件,请忽略它:未经您操作,什么都不会发生。',
   },
   problems: {
     'organization-not-member': {
