@@ -122,6 +122,8 @@ export const TABLE = {
     'password-reset.test.ts': 'server',
     'email-verification.test.ts': 'server',
     'invitations.test.ts': 'server',
+    'sign-up.test.ts': 'server',
+    'own-data.test.ts': 'server',
     'shared-hooks.test.ts': 'server',
     'nul-bytes.test.ts': 'server',
     'openid-connect.test.ts': 'server',

@@ -5,7 +5,14 @@ import { adminRoutes } from './admin-api/routes.js';
 import { API_PREFIX, resourceMetadataRoutes, resourceMetadataUrl } from './api/resource-metadata.js';
 import { apiRoutes } from './api/routes.js';
 import type { ApiDefinition } from './api/definition.js';
-import { ACCOUNT_PAGES, EMAIL_VERIFICATION_PATH, PASSWORD_RESET_PATH } from './accounts/index.js';
+import {
+  ACCOUNT_PAGES,
+  DELETE_ACCOUNT_PATH,
+  EMAIL_VERIFICATION_PATH,
+  OWN_DATA_PATH,
+  PASSWORD_RESET_PATH,
+  SIGN_UP_PATH,
+} from './accounts/index.js';
 import { authorizationPages } from './authorize/routes.js';
 import { federationPage } from './federation/routes.js';
 import { upstreamDirectory } from './federation/directory.js';
@@ -118,7 +125,13 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
   await app.register(authorizationPages, {
     context,
     upstreams: upstreamDirectory(context),
-    accountLinks: { passwordReset: PASSWORD_RESET_PATH, emailVerification: EMAIL_VERIFICATION_PATH },
+    accountLinks: {
+      passwordReset: PASSWORD_RESET_PATH,
+      emailVerification: EMAIL_VERIFICATION_PATH,
+      // "Create an account" only where anyone may: SIGN_UP=invite takes people through their invitation.
+      signUp: context.accounts.signUp.mode === 'open' ? SIGN_UP_PATH : undefined,
+      ownData: { download: OWN_DATA_PATH, remove: DELETE_ACCOUNT_PATH },
+    },
     morePages: [federationPage(context.keys.encryption), ...ACCOUNT_PAGES],
   });
   if (options.api) {

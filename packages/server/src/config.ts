@@ -1,4 +1,4 @@
-import { EMAIL_VERIFICATION_MODES, type EmailVerificationMode } from './context.js';
+import { EMAIL_VERIFICATION_MODES, SIGN_UP_MODES, type EmailVerificationMode, type SignUpMode } from './context.js';
 import { bearerTokenOf } from '@gatehouse/contract';
 import { trustedIssuersFrom, type TrustedIssuerConfig } from './oauth/token-exchange/index.js';
 import ipaddr from 'ipaddr.js';
@@ -74,6 +74,10 @@ export interface ServerConfig {
   readonly passwordResetRevokesGrants: boolean;
   /** EMAIL_VERIFICATION: off, optional (default) or required (docs/accounts.md). */
   readonly emailVerification: EmailVerificationMode;
+  /** SIGN_UP: off, open or invite (docs/accounts.md); undefined when unset (`serve --demo` then opens it). */
+  readonly signUpMode?: SignUpMode;
+  /** SIGN_UP_DOMAINS: comma-separated e-mail domains a sign-up's address may have; empty, any. */
+  readonly signUpDomains: readonly string[];
   /** PASSWORD_HASH_COST: log2 of scrypt's N for new password hashes (users/passwords.ts); unset, 15. */
   readonly passwordHashCost?: number;
   /** AUTHORIZATION_CODE_TTL: seconds an authorization code waits for its exchange, 1 to 600 (60). */
@@ -129,6 +133,8 @@ export function configFromEnv(
     passwordHashCost: passwordHashCostFrom(env.PASSWORD_HASH_COST),
     passwordResetRevokesGrants: booleanFrom('PASSWORD_RESET_REVOKES_GRANTS', env.PASSWORD_RESET_REVOKES_GRANTS, true),
     emailVerification: emailVerificationFrom(env.EMAIL_VERIFICATION),
+    signUpMode: signUpModeFrom(env.SIGN_UP),
+    signUpDomains: signUpDomainsFrom(env.SIGN_UP_DOMAINS),
     authorizationCodeTtl: authorizationCodeTtlFrom(env.AUTHORIZATION_CODE_TTL),
     mail: mailSettingsFromEnv(env, issuer, projectRoot(), brandNameOf(env)),
     defaultLocale: defaultLocaleFrom(env.DEFAULT_LOCALE),
@@ -187,6 +193,27 @@ function emailVerificationFrom(value: string | undefined): EmailVerificationMode
   if (mode === undefined)
     throw new Error(`EMAIL_VERIFICATION is off, optional or required, got ${JSON.stringify(value)}`);
   return mode;
+}
+
+function signUpModeFrom(value: string | undefined): SignUpMode | undefined {
+  if (value === undefined || value === '') return undefined;
+  const mode = SIGN_UP_MODES.find((m) => m === value);
+  if (mode === undefined) throw new Error(`SIGN_UP is off, open or invite, got ${JSON.stringify(value)}`);
+  return mode;
+}
+
+/** Domain names as DNS writes them (RFC 1035 §2.3.1, letters, digits, hyphens, dots), lowercased. */
+function signUpDomainsFrom(value: string | undefined): readonly string[] {
+  const domains = (value ?? '')
+    .split(',')
+    .map((d) => d.trim().toLowerCase())
+    .filter((d) => d !== '');
+  const wrong = domains.find(
+    (d) => !/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/.test(d),
+  );
+  if (wrong !== undefined)
+    throw new Error(`SIGN_UP_DOMAINS is a comma-separated list of domain names, got ${JSON.stringify(wrong)}`);
+  return domains;
 }
 
 function secondFactorFrom(value: string | undefined): SecondFactorPolicy {

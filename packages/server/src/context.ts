@@ -18,6 +18,18 @@ export interface AccountSettings {
   readonly passwordResetRevokesGrants: boolean;
   /** EMAIL_VERIFICATION: `off`, `optional` (default: offered on the account page) or `required`. */
   readonly emailVerification: EmailVerificationMode;
+  /** SIGN_UP and SIGN_UP_DOMAINS: who may create an account on the sign-in page (accounts/sign-up.ts). */
+  readonly signUp: SignUpSettings;
+}
+
+/** SIGN_UP's values: `off` (default), `open` to anyone, `invite` only through an invitation. */
+export const SIGN_UP_MODES = ['off', 'open', 'invite'] as const;
+export type SignUpMode = (typeof SIGN_UP_MODES)[number];
+
+export interface SignUpSettings {
+  readonly mode: SignUpMode;
+  /** SIGN_UP_DOMAINS: the e-mail domains an address may have, lowercase; empty: any. */
+  readonly domains: readonly string[];
 }
 
 /** EMAIL_VERIFICATION's values. */

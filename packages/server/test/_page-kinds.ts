@@ -64,7 +64,12 @@ export const pageClients: { app?: TestClient } = {};
 export async function startPagesServer(
   options: { defaultLocale?: 'ja'; branding?: TestServerOptions['branding'] } = {},
 ): Promise<TestServer> {
-  const server = await startTestServer({ pseudoLocale: true, demo: DEMO_FLOWS, ...options });
+  const server = await startTestServer({
+    pseudoLocale: true,
+    demo: DEMO_FLOWS,
+    signUp: { mode: 'open', domains: ['example.com'] },
+    ...options,
+  });
   pageClients.app = await server.addClient({
     id: 'app',
     name: 'Contacts Sync',
@@ -307,6 +312,34 @@ export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage
       shown('invitation accepted page', done),
       shown('used invitation page', used),
       shown('invitation of an existing account page', signInFirst),
+    ];
+  },
+  async 'sign-up'(v) {
+    const browser = v.browser();
+    const form = await browser.get('/sign-up');
+    const refused = await post(browser, form, '/sign-up', { email: 'not an address', name: 'N', password: 'x' });
+    const sent = await post(browser, form, '/sign-up', {
+      email: `signing-up-${++users}@example.com`,
+      name: 'Sam',
+      password: 'plum tractor velvet harbour',
+    });
+    return [shown('sign-up form', form), shown('sign-up form with an alert', refused), shown('sign-up answer', sent)];
+  },
+  async 'own-data'(v) {
+    const browser = v.browser();
+    const username = `leaving-${++users}`;
+    await addUser(v.server.context.store, username, PASSWORD, v.server.clock.now(), {
+      email: `${username}@example.com`,
+    });
+    const form = await browser.get('/account');
+    await post(browser, form, '/account/login', { username, password: PASSWORD });
+    const account = await browser.get('/account');
+    const unconfirmed = await post(browser, account, '/account/delete', { username: 'someone-else' });
+    const deleted = await post(browser, account, '/account/delete', { username });
+    return [
+      shown('account page with its data section', account),
+      shown('account deletion not confirmed', unconfirmed),
+      shown('account deleted', deleted),
     ];
   },
   async 'client-logos'(v) {

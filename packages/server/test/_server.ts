@@ -127,6 +127,8 @@ export interface TestServerOptions {
   readonly passwordResetRevokesGrants?: boolean;
   /** EMAIL_VERIFICATION; `optional` by default. */
   readonly emailVerification?: StartOptions['emailVerification'];
+  /** SIGN_UP, SIGN_UP_DOMAINS; off by default. */
+  readonly signUp?: StartOptions['signUp'];
   /** SECOND_FACTOR; `optional` by default. */
   readonly secondFactor?: StartOptions['secondFactor'];
   /** KEY_ENCRYPTION_KEY; unset by default. */
@@ -172,6 +174,7 @@ export async function startTestServer({
   secondFactor,
   passwordResetRevokesGrants,
   emailVerification,
+  signUp,
   keyEncryptionKey,
   authorizationCodeTtl,
   mail,
@@ -210,6 +213,7 @@ export async function startTestServer({
     secondFactor,
     passwordResetRevokesGrants,
     emailVerification,
+    signUp,
     keyEncryptionKey,
     authorizationCodeTtl,
     mail,

@@ -54,6 +54,11 @@ export type ProblemCode =
   | 'email_verification_link_invalid'
   | 'verification_code_invalid'
   | 'invitation_link_invalid'
+  | 'sign_up_needs_invitation'
+  | 'sign_up_address_not_accepted'
+  | 'sign_up_name_not_accepted'
+  | 'too_many_sign_ups'
+  | 'account_deletion_not_confirmed'
   | 'upstream_unavailable'
   | 'upstream_misconfigured'
   | 'upstream_access_denied'
@@ -340,6 +345,59 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'The six-digit code is not the one of the newest verification mail, was used already, or is more than 24 hours old. After 10 wrong codes in an hour for one account, no code is checked for a while (429, with Retry-After). Nothing was changed.',
     clientAction:
       'Type the code of the newest mail, or open its link instead; or ask for a new mail from the account page.',
+  }),
+  sign_up_needs_invitation: problem({
+    code: 'sign_up_needs_invitation',
+    status: 403,
+    slug: 'sign-up-needs-invitation',
+    title: 'Accounts are created by invitation only',
+    transient: false,
+    summary:
+      'This server creates accounts only for people invited by its operator (SIGN_UP=invite): the sign-up form was opened without an invitation. No account was created.',
+    clientAction:
+      'Open the invitation mail you were sent and follow its link, or ask the operator for an invitation. If you have an account already, sign in.',
+  }),
+  sign_up_address_not_accepted: problem({
+    code: 'sign_up_address_not_accepted',
+    status: 422,
+    slug: 'sign-up-address-not-accepted',
+    title: 'This e-mail address cannot be used to sign up',
+    transient: false,
+    summary:
+      'The e-mail address of a sign-up is not an address (one @, a domain with a dot, no spaces, quotes, angle brackets, commas or control characters, at most 254 characters, RFC 5321 §4.5.3.1.3), or its domain is not one of those the operator allows (SIGN_UP_DOMAINS). No account was created and no mail was sent.',
+    clientAction:
+      'Type your address as you receive mail at it; when the page names the allowed domains, use an address of one of them.',
+  }),
+  sign_up_name_not_accepted: problem({
+    code: 'sign_up_name_not_accepted',
+    status: 422,
+    slug: 'sign-up-name-not-accepted',
+    title: 'This name cannot be used',
+    transient: false,
+    summary:
+      'The name of a sign-up is empty, longer than 128 characters, or holds a line break or another control character. No account was created and no mail was sent.',
+    clientAction: 'Type the name you want applications to show, on one line.',
+  }),
+  too_many_sign_ups: problem({
+    code: 'too_many_sign_ups',
+    status: 429,
+    slug: 'too-many-sign-ups',
+    title: 'Too many sign-ups',
+    transient: true,
+    summary:
+      'Accounts were asked for too often: from this network address (by default 10 an hour), or with addresses of this e-mail domain (50 an hour). No account was created and no mail was sent for this request. Operators set the limits with RATE_LIMIT_SIGN_UP_ADDRESS and RATE_LIMIT_SIGN_UP_DOMAIN.',
+    clientAction: 'Wait for the time given in the Retry-After header (shown on the page), then sign up again.',
+  }),
+  account_deletion_not_confirmed: problem({
+    code: 'account_deletion_not_confirmed',
+    status: 422,
+    slug: 'account-deletion-not-confirmed',
+    title: 'Type your username to delete the account',
+    transient: false,
+    summary:
+      'Deleting an account asks for its username, typed as confirmation, and a sign-in made in the last 10 minutes: what was typed is not the username of the signed-in account. Nothing was deleted.',
+    clientAction:
+      'Type your username exactly as the page shows it, then delete again; or leave the page to keep the account.',
   }),
   upstream_unavailable: problem({
     code: 'upstream_unavailable',

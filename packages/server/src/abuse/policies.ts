@@ -19,6 +19,8 @@ import { parseRatePolicy, per } from './rate-policies.js';
  *   mailbox or the outbox.
  * - `email_verification_user`, `email_verification_failure_user`: verification mails asked for one
  *   account, and wrong verification codes typed for it (a six-digit code gets no more guesses).
+ * - `sign_up_address`, `sign_up_domain`: sign-ups (/sign-up), per client address and per domain of
+ *   the e-mail address typed, whether an account has the address or not.
  * - `user_code_*`: user codes typed on the device page (/device), every attempt and every wrong code
  *   per address: past the failure limit the page checks no code, so nobody can guess the codes of
  *   other people's devices (RFC 8628 §5.1).
@@ -41,6 +43,12 @@ const EMAIL_VERIFICATION_RATE_LIMITS = {
   email_verification_failure_user: per(10, 'h'),
 } as const;
 
+/** Sign-ups (/sign-up), per client address and per e-mail domain of the address typed, an account or not. */
+const SIGN_UP_RATE_LIMITS = {
+  sign_up_address: per(10, 'h'),
+  sign_up_domain: per(50, 'h'),
+} as const;
+
 const USER_CODE_RATE_LIMITS = {
   user_code_address: per(60, 'min'),
   user_code_failure_address: per(20, 'h'),
@@ -51,6 +59,7 @@ export const ABUSE_RATE_LIMITS = {
   ...SIGN_IN_RATE_LIMITS,
   ...PASSWORD_RESET_RATE_LIMITS,
   ...EMAIL_VERIFICATION_RATE_LIMITS,
+  ...SIGN_UP_RATE_LIMITS,
   ...USER_CODE_RATE_LIMITS,
 } as const;
 

@@ -1,5 +1,6 @@
 import { CSRF_FIELD } from '../html/csrf.js';
 import { alertHtml, escapeHtml, layout, markup, verbatim, type Alert, type PageView } from '../html/layout.js';
+import { signInHref } from './password-reset-pages.js';
 
 /**
  * The pages of an e-mail verification: the mail's link opens a page with one button (a mail
@@ -53,15 +54,21 @@ ${csrfField(page.csrfToken)}
   );
 }
 
-/** After the link: the address is verified. */
-export function renderVerifiedPage(view: PageView, email: string): string {
+/**
+ * After the link: the address is verified. A sign-up's mail carries the authorization request it
+ * came from: the page then leads to that request's sign-in instead of the account page.
+ */
+export function renderVerifiedPage(view: PageView, email: string, continuation?: string): string {
   const { base, text } = view;
   const { t } = text;
+  const next = continuation
+    ? `<a class="button primary wide" href="${escapeHtml(signInHref(base, continuation))}">${t('reset.done.sign-in')}</a>`
+    : `<a class="button primary wide" href="${base}/account">${t('verify.back')}</a>`;
   return layout(
     view,
     t('verify.done.title'),
     `<h1>${t('verify.done.title')}</h1>
 <p class="lead" role="status">${t('verify.done.lead', { email: markup(verbatim(email, 'strong')) })}</p>
-<p><a class="button primary wide" href="${base}/account">${t('verify.back')}</a></p>`,
+<p>${next}</p>`,
   );
 }

@@ -126,7 +126,7 @@ function emailVerificationEndpoints(app: FastifyInstance, pages: AuthorizePages)
     if (!opened || !(await verifyByLink(services, token, request.ip, clock.now())))
       throw new ProblemError('email_verification_link_invalid');
     const view = viewOf(pages, reply, { here: '/account', user: opened.user.claims.locale });
-    return sendPage(reply, 200, renderVerifiedPage(view, opened.link.email));
+    return sendPage(reply, 200, renderVerifiedPage(view, opened.link.email, opened.link.data.request));
   });
 }
 

@@ -54,7 +54,13 @@ export type VerificationMailOutcome =
 export async function sendVerificationMail(
   services: EmailVerificationServices,
   user: UserRecord,
-  request: { readonly locale: PageLocale; readonly address: string; readonly now: number },
+  request: {
+    readonly locale: PageLocale;
+    readonly address: string;
+    readonly now: number;
+    /** The authorization request to go on with once verified (a sign-up's, its handle); none from the account page. */
+    readonly continuation?: string;
+  },
 ): Promise<VerificationMailOutcome> {
   if (!needsVerification(user)) return { kind: 'nothing_to_verify' };
   const wait = await services.rateLimits.consume([['email_verification_user', usernameKey(user.subject)]]);
@@ -71,7 +77,10 @@ export async function sendVerificationMail(
     createdAt: request.now,
     expiresAt: request.now + EMAIL_VERIFICATION_TTL,
     usedAt: null,
-    data: { code: codeDigest(user.subject, code) },
+    data: {
+      code: codeDigest(user.subject, code),
+      ...(request.continuation ? { request: request.continuation } : {}),
+    },
   };
   const locale = (user.claims.locale && matchLocale(user.claims.locale, SUPPORTED_LOCALES)) || request.locale;
   const href = `${issuer}${EMAIL_VERIFICATION_PATH}?${new URLSearchParams({ token: secret })}`;

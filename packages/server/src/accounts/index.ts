@@ -2,6 +2,8 @@ import type { BrowserPage } from '../authorize/page.js';
 import { emailVerificationPage } from './email-verification-routes.js';
 import { invitationPage } from './invitation-routes.js';
 import { passwordResetPage } from './password-reset-routes.js';
+import { signUpPage } from './sign-up-routes.js';
+import { ownDataPage } from './own-data-routes.js';
 
 /**
  * Self-service accounts (docs/accounts.md): what people do with their own account without an
@@ -13,14 +15,24 @@ import { passwordResetPage } from './password-reset-routes.js';
  * | password reset | password-reset.ts, -routes.ts, -pages.ts                | /password-reset, .../confirm    |
  * | e-mail verification | email-verification.ts, -routes.ts, -pages.ts      | /email-verification, .../send, .../code |
  * | invitation     | invitation.ts, -acceptance.ts, -routes.ts, -pages.ts     | /invitation, .../accept         |
+ * | sign-up        | sign-up.ts, -routes.ts, -pages.ts                       | /sign-up                        |
+ * | own data       | own-data.ts, -routes.ts                                 | /account/data, /account/delete  |
  *
  * The mails are rendered from the catalog (account-mail.ts) and queued in the outbox (mail/) in
  * the transaction of the change that causes them.
  */
-export const ACCOUNT_PAGES: readonly BrowserPage[] = [passwordResetPage, emailVerificationPage, invitationPage];
+export const ACCOUNT_PAGES: readonly BrowserPage[] = [
+  passwordResetPage,
+  emailVerificationPage,
+  invitationPage,
+  signUpPage,
+  ownDataPage,
+];
 
 export { PASSWORD_RESET_PATH } from './password-reset.js';
 export { EMAIL_VERIFICATION_PATH } from './email-verification.js';
+export { SIGN_UP_PATH } from './sign-up.js';
+export { DELETE_ACCOUNT_PATH, OWN_DATA_PATH } from './own-data.js';
 export {
   describeInvitation,
   INVITATION_PATH,

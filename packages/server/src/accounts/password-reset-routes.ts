@@ -1,5 +1,5 @@
 import { PROBLEMS, ProblemError } from '@gatehouse/contract';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { viewOf, type AuthorizePages } from '../authorize/flow.js';
 import type { BrowserPage } from '../authorize/page.js';
 import { currentSession, startSession } from '../authorize/sessions.js';
@@ -10,6 +10,7 @@ import { sendPage } from '../html/responses.js';
 import { formParamsOf } from '../http/form.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { PasswordRefusal } from '../users/password-policy.js';
+import { AfterAnswer } from './after-answer.js';
 import {
   chargePasswordResetRequest,
   completePasswordReset,
@@ -35,29 +36,6 @@ const REFUSAL_TEXT: { readonly [R in PasswordRefusal]: AlertText } = {
   too_long: { id: 'reset.alert.too-long' },
   too_common: { id: 'reset.alert.too-common' },
 };
-
-/**
- * Work a page started and answered before it ended (the reset mails, sent after the page so that its
- * timing tells nothing): awaited when the server closes, so a stop loses none of it.
- */
-class AfterAnswer {
-  readonly #running = new Set<Promise<unknown>>();
-  readonly #log: FastifyBaseLogger;
-  constructor(log: FastifyBaseLogger) {
-    this.#log = log;
-  }
-
-  run(what: string, work: () => Promise<unknown>): void {
-    const running = work()
-      .catch((error: unknown) => this.#log.error({ err: error }, `${what} failed after the page was answered`))
-      .finally(() => this.#running.delete(running));
-    this.#running.add(running);
-  }
-
-  async settled(): Promise<void> {
-    await Promise.all([...this.#running]);
-  }
-}
 
 function servicesOf(pages: AuthorizePages): PasswordResetServices {
   const { context } = pages;

@@ -114,6 +114,8 @@ interface AccountPage {
   readonly notice?: Notice;
   /** The user's address and whether it is verified, with where to verify it; absent: not shown. */
   readonly email?: EmailView;
+  /** The "Your data" section's HTML (account-data-page.ts); absent: not shown. */
+  readonly ownData?: string;
   /** The user's `locale` claim: the language the account page's form shows as chosen. */
   readonly locale: string | undefined;
   /** The moment the page is shown, for relative times. */
@@ -252,6 +254,6 @@ ${notice}${list}
 ${page.security ?? ''}
 ${page.passkeys ?? ''}
 ${emailSection(view, page.csrfToken, page.email)}${renderLinkedProviders(view, page.csrfToken, page.linked ?? [])}${languageForm(view, page.csrfToken, page.locale)}
-<p class="fine-print">${t('account.fine-print')} · <a href="${base}/logout">${t('account.sign-out')}</a></p>`,
+${page.ownData ?? ''}<p class="fine-print">${t('account.fine-print')} · <a href="${base}/logout">${t('account.sign-out')}</a></p>`,
   );
 }

@@ -23,6 +23,7 @@ import { currentSession, signedInSubject, startSession } from './sessions.js';
 import { signedInSession } from './sign-in/state.js';
 import { applicationsOf, removeApplication } from './account-applications.js';
 import { clientLabel } from './client-label.js';
+import { renderOwnDataSection } from './account-data-page.js';
 
 /** The account page's e-mail section: shown when the user has an address and EMAIL_VERIFICATION is not off. */
 function emailViewOf(pages: AuthorizePages, user: UserRecord | undefined): EmailView | undefined {
@@ -85,6 +86,14 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
       })),
       linked: await linkedProviders(pages, session.username),
       email: emailViewOf(pages, user),
+      ownData:
+        pages.accountLinks?.ownData &&
+        renderOwnDataSection(view, {
+          paths: pages.accountLinks.ownData,
+          csrfToken: session.csrfToken,
+          username: session.username,
+          fresh,
+        }),
       passkeys: renderPasskeySection(view, session.csrfToken, passkeys, now),
       security,
       notice,

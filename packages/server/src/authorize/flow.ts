@@ -15,6 +15,7 @@ import { formParamsOf } from '../http/form.js';
 import type { AuthorizationRequest } from '../oauth/authorization-requests/index.js';
 import type { CookiePolicy } from '../http/cookies.js';
 import type { UpstreamChoice } from './login-page.js';
+import type { OwnDataPaths } from './account-data-page.js';
 
 /** What the routes of the authorization pages share, passed to each explicitly. */
 export interface AuthorizePages {
@@ -36,6 +37,10 @@ export interface AccountLinks {
    * links the code's form, `${emailVerification}/code`.
    */
   readonly emailVerification: string;
+  /** "Create an account" (SIGN_UP=open): it takes the authorization request's handle as `request`; none when off. */
+  readonly signUp?: string;
+  /** The account page's "Your data": where its download and deletion forms post; none: not shown. */
+  readonly ownData?: OwnDataPaths;
 }
 
 /** What the sign-in page needs of federation/, which sits above this folder. */

@@ -25,6 +25,8 @@ export interface LoginPage {
   readonly passkey?: PasskeySignInTarget & { readonly options: string };
   /** "Forgot your password?" (accounts/): where it leads, the request's handle appended; none when absent. */
   readonly passwordReset?: string;
+  /** "Create an account" (SIGN_UP=open), carrying the authorization request like the reset's link. */
+  readonly signUp?: string;
   /** The last line (what comes after signing in); the consent step's by default. */
   readonly finePrint?: MessageId;
 }
@@ -78,15 +80,25 @@ export function signInHeading(view: PageView, client: ClientLabel | undefined, t
 ${clientLinksHtml(view, client)}`;
 }
 
+/** The query that carries the authorization request to an account page and back; only the code flow's form has one. */
+function continuationQuery(page: LoginPage): string {
+  return page.query === '' || (page.action ?? '/login') !== '/login'
+    ? ''
+    : `?${new URLSearchParams({ request: page.query })}`;
+}
+
 /** "Forgot your password?", leading to the reset with the authorization request to come back to. */
 function forgotPassword(view: PageView, page: LoginPage): string {
   if (page.passwordReset === undefined) return '';
-  // Only the authorization code flow's form carries a request to come back to.
-  const query =
-    page.query === '' || (page.action ?? '/login') !== '/login'
-      ? ''
-      : `?${new URLSearchParams({ request: page.query })}`;
-  return `<p class="forgot-password"><a href="${view.base}${escapeHtml(page.passwordReset + query)}">${view.text.t('sign-in.forgot-password')}</a></p>\n`;
+  const href = escapeHtml(page.passwordReset + continuationQuery(page));
+  return `<p class="forgot-password"><a href="${view.base}${href}">${view.text.t('sign-in.forgot-password')}</a></p>\n`;
+}
+
+/** "Create an account" (SIGN_UP=open), leading to the sign-up with the authorization request to go on with. */
+function signUpLink(view: PageView, page: LoginPage): string {
+  if (page.signUp === undefined) return '';
+  const href = escapeHtml(page.signUp + continuationQuery(page));
+  return `<p class="sign-up"><a href="${view.base}${href}">${view.text.t('sign-in.sign-up')}</a></p>\n`;
 }
 
 export function renderLoginPage(view: PageView, page: LoginPage): string {
@@ -109,6 +121,6 @@ ${hiddenFields(page.csrfToken, page.query)}
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${page.username ? ' autofocus' : ''}>
 <button type="submit" class="button primary">${t('sign-in.submit')}</button>
 </form>
-${forgotPassword(view, page)}${page.passkey ? passkeySignInForm(view, page.passkey, page.csrfToken, page.passkey.options) : ''}${upstreamSection(view, page)}<p class="fine-print">${next}</p>`,
+${forgotPassword(view, page)}${signUpLink(view, page)}${page.passkey ? passkeySignInForm(view, page.passkey, page.csrfToken, page.passkey.options) : ''}${upstreamSection(view, page)}<p class="fine-print">${next}</p>`,
   );
 }

@@ -108,6 +108,7 @@ export async function sendSignInForm(
       alert: form.alert,
       finePrint: target.finePrint,
       passwordReset: pages.accountLinks?.passwordReset,
+      signUp: pages.accountLinks?.signUp,
       // Federation: the upstream providers offered beside the password (and their redirects' origins).
       upstreams: target.alternatives && upstreams ? await upstreams.list() : [],
       passkey:

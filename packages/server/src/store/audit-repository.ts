@@ -69,6 +69,10 @@ export const AUDIT_EVENT_NAMES = [
   'invitation_sent',
   'invitation_accepted',
   'invitation_revoked',
+  'signed_up',
+  'sign_up_refused',
+  'account_data_exported',
+  'account_deleted',
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];
@@ -115,7 +119,8 @@ export interface AuditRepository {
   listAuditEventsPage(query: AuditPageQuery): Promise<AuditEvent[]>;
 }
 
-function fromRow(r: Selectable<AuditEventsTable>): AuditEvent {
+/** A stored row as an event (also read by ./own-data-repository.ts). */
+export function auditEventFromRow(r: Selectable<AuditEventsTable>): AuditEvent {
   return {
     id: r.id,
     at: Number(r.at),
@@ -156,7 +161,7 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
         .orderBy('id', 'desc')
         .limit(limit)
         .execute();
-      return rows.map(fromRow).reverse();
+      return rows.map(auditEventFromRow).reverse();
     },
     async listAuditEventsPage({ event, actor, since, until, after, limit }) {
       const rows = await db
@@ -170,7 +175,7 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
         .orderBy('id')
         .limit(limit)
         .execute();
-      return rows.map(fromRow);
+      return rows.map(auditEventFromRow);
     },
   };
 }

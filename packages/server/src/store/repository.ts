@@ -37,6 +37,7 @@ import { createFactorRepository, type FactorRepository } from './factor-reposito
 import { createMailRepository, type MailRepository } from './mail-repository.js';
 import { createOrganizationRepository, type OrganizationRepository } from './organization-repository.js';
 import { createAccountLinkRepository, type AccountLinkRepository } from './account-link-repository.js';
+import { createOwnDataRepository, type OwnDataRepository } from './own-data-repository.js';
 import type { Database } from './schema.js';
 import { createClientMetadataRepository, type ClientMetadataRepository } from './client-metadata-repository.js';
 import {
@@ -71,7 +72,8 @@ export interface Repository
     RoleRepository,
     AccessResolutionRepository,
     OrganizationRepository,
-    AccountLinkRepository {
+    AccountLinkRepository,
+    OwnDataRepository {
   insertClient(client: ClientRecord): Promise<void>;
   findClient(id: string): Promise<ClientRecord | undefined>;
   listClients(): Promise<ClientRecord[]>;
@@ -170,6 +172,7 @@ export function createRepository(db: Kysely<Database>, { lockRows }: RepositoryO
     createAccessResolutionRepository(db),
     createOrganizationRepository(db),
     createAccountLinkRepository(db),
+    createOwnDataRepository(db),
     ownQueries(db, lockRows),
   );
 }
@@ -207,6 +210,7 @@ function ownQueries(
   | keyof AccessResolutionRepository
   | keyof OrganizationRepository
   | keyof AccountLinkRepository
+  | keyof OwnDataRepository
 > {
   return {
     async insertClient(client) {

@@ -337,6 +337,38 @@ export const de: Catalog = {
     'mail.invitation.existing-action': 'Anmelden und annehmen',
     'mail.invitation.ignore':
       'Wenn Sie das nicht erwartet haben, ignorieren Sie diese E-Mail: Ohne Sie geschieht nichts.',
+    'account.data.title': 'Ihre Daten',
+    'account.data.lead':
+      'Alles, was dieser Server über Sie speichert, als JSON-Datei: Ihre Angaben, wie Sie sich anmelden (ohne Geheimnisse), die erlaubten Anwendungen, Ihre Sitzungen, Mitgliedschaften und die Audit-Ereignisse zu Ihnen.',
+    'account.data.download': 'Meine Daten herunterladen',
+    'account.delete.title': 'Mein Konto löschen',
+    'account.delete.lead':
+      'Damit wird Ihr Konto endgültig gelöscht: Alle Anwendungen verlieren den Zugriff, Passwort, Passkeys, zweite Faktoren und Sitzungen werden entfernt. Das Audit-Protokoll behält seine Einträge ohne Ihre personenbezogenen Daten.',
+    'account.delete.confirm': 'Geben Sie zur Bestätigung Ihren Benutzernamen {username} ein',
+    'account.delete.submit': 'Mein Konto endgültig löschen',
+    'account.delete.fresh':
+      'Zum Löschen des Kontos ist eine Anmeldung innerhalb der letzten 10 Minuten nötig: Bestätigen Sie zuerst oben, dass Sie es sind.',
+    'account.deleted.title': 'Konto gelöscht',
+    'account.deleted.lead': 'Ihr Konto und alles, was dazugehörte, sind gelöscht, und Sie sind überall abgemeldet.',
+    'sign-in.sign-up': 'Konto erstellen',
+    'sign-up.title': 'Konto erstellen',
+    'sign-up.lead':
+      'Wir senden eine E-Mail an Ihre Adresse, um sie zu bestätigen; danach melden Sie sich mit ihr und Ihrem Passwort an.',
+    'sign-up.domains': 'Nur Adressen bei {domains}.',
+    'sign-up.email': 'E-Mail-Adresse',
+    'sign-up.name': 'Name',
+    'sign-up.submit': 'Konto erstellen',
+    'sign-up.alert.address': 'Geben Sie die Adresse ein, unter der Sie E-Mails erhalten, etwa name@example.com.',
+    'sign-up.alert.domain': 'Verwenden Sie eine Adresse bei {domains}.',
+    'sign-up.alert.name': 'Geben Sie einen Namen mit höchstens 128 Zeichen in einer Zeile ein.',
+    'sign-up.sent.lead':
+      'Wenn noch kein Konto diese Adresse hat, ist eine E-Mail mit einem Bestätigungslink dorthin unterwegs: Öffnen Sie ihn innerhalb von {hours} Stunden, um abzuschließen. Hat die Adresse bereits ein Konto, wird stattdessen dessen Inhaber benachrichtigt.',
+    'mail.sign-up-taken.subject': 'Jemand wollte sich mit Ihrer Adresse registrieren',
+    'mail.sign-up-taken.lead':
+      'Jemand wollte mit dieser E-Mail-Adresse ein Konto erstellen; sie gehört bereits zu Ihrem Konto {username}. Es wurde kein Konto erstellt.',
+    'mail.sign-up-taken.action': 'Passwort zurücksetzen',
+    'mail.sign-up-taken.ignore':
+      'Wenn Sie es waren, melden Sie sich mit diesem Konto an oder wählen Sie über den Link oben ein neues Passwort. Wenn nicht, ignorieren Sie diese E-Mail: Es hat sich nichts geändert.',
   },
   problems: {
     'organization-not-member': {

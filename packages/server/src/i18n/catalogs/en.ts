@@ -353,6 +353,37 @@ export const en = {
     'You are invited to {where} with your account {username}. Sign in and accept within {days, plural, one {# day} other {# days}}.',
   'mail.invitation.existing-action': 'Sign in and accept',
   'mail.invitation.ignore': 'If you did not expect this, ignore this mail: nothing happens without you.',
+  'account.data.title': 'Your data',
+  'account.data.lead':
+    'Everything this server stores about you, as a JSON file: your claims, how you sign in (without secrets), the applications you allowed, your sessions, memberships and the audit events about you.',
+  'account.data.download': 'Download my data',
+  'account.delete.title': 'Delete my account',
+  'account.delete.lead':
+    'This deletes your account for good: every application loses access, your passwords, passkeys, second factors and sessions are removed. The audit trail keeps its records without your personal data.',
+  'account.delete.confirm': 'Type your username, {username}, to confirm',
+  'account.delete.submit': 'Delete my account for good',
+  'account.delete.fresh':
+    'Deleting the account needs a sign-in made in the last 10 minutes: confirm it is you above first.',
+  'account.deleted.title': 'Account deleted',
+  'account.deleted.lead': 'Your account and what it held are deleted, and you are signed out everywhere.',
+  'sign-in.sign-up': 'Create an account',
+  'sign-up.title': 'Create an account',
+  'sign-up.lead': 'We send a mail to your address to verify it; then you sign in with it and your password.',
+  'sign-up.domains': 'Addresses at {domains} only.',
+  'sign-up.email': 'E-mail address',
+  'sign-up.name': 'Name',
+  'sign-up.submit': 'Create the account',
+  'sign-up.alert.address': 'Type the address you receive mail at, such as name@example.com.',
+  'sign-up.alert.domain': 'Use an address at {domains}.',
+  'sign-up.alert.name': 'Type a name of at most 128 characters, on one line.',
+  'sign-up.sent.lead':
+    'If no account has this address yet, a mail with a link to verify it is on its way there: open it within {hours} hours to finish. If the address has an account already, its owner is told instead.',
+  'mail.sign-up-taken.subject': 'Someone tried to sign up with your address',
+  'mail.sign-up-taken.lead':
+    'Someone asked to create an account with this e-mail address, which belongs to your account {username} already. No account was created.',
+  'mail.sign-up-taken.action': 'Reset your password',
+  'mail.sign-up-taken.ignore':
+    'If it was you, sign in with that account, or choose a new password with the link above. If it was not you, ignore this mail: nothing changed.',
 } as const;
 
 /** The id of a message of the pages. */

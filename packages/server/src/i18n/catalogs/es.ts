@@ -331,6 +331,38 @@ export const es: Catalog = {
       'Le han invitado a {where} con su cuenta {username}. Inicie sesión y acepte en {days, plural, one {# día} other {# días}}.',
     'mail.invitation.existing-action': 'Iniciar sesión y aceptar',
     'mail.invitation.ignore': 'Si no lo esperaba, ignore este correo: nada ocurre sin usted.',
+    'account.data.title': 'Sus datos',
+    'account.data.lead':
+      'Todo lo que este servidor guarda sobre usted, en un archivo JSON: sus datos, cómo inicia sesión (sin secretos), las aplicaciones que permitió, sus sesiones, pertenencias y los eventos de auditoría sobre usted.',
+    'account.data.download': 'Descargar mis datos',
+    'account.delete.title': 'Eliminar mi cuenta',
+    'account.delete.lead':
+      'Esto elimina su cuenta para siempre: todas las aplicaciones pierden el acceso y se quitan su contraseña, llaves de acceso, segundos factores y sesiones. El registro de auditoría conserva sus entradas sin sus datos personales.',
+    'account.delete.confirm': 'Escriba su nombre de usuario, {username}, para confirmar',
+    'account.delete.submit': 'Eliminar mi cuenta para siempre',
+    'account.delete.fresh':
+      'Eliminar la cuenta requiere un inicio de sesión de los últimos 10 minutos: confirme primero arriba que es usted.',
+    'account.deleted.title': 'Cuenta eliminada',
+    'account.deleted.lead': 'Su cuenta y lo que contenía se eliminaron, y se cerró su sesión en todas partes.',
+    'sign-in.sign-up': 'Crear una cuenta',
+    'sign-up.title': 'Crear una cuenta',
+    'sign-up.lead':
+      'Enviamos un correo a su dirección para verificarla; después inicia sesión con ella y su contraseña.',
+    'sign-up.domains': 'Solo direcciones de {domains}.',
+    'sign-up.email': 'Dirección de correo electrónico',
+    'sign-up.name': 'Nombre',
+    'sign-up.submit': 'Crear la cuenta',
+    'sign-up.alert.address': 'Escriba la dirección en la que recibe correo, como nombre@example.com.',
+    'sign-up.alert.domain': 'Use una dirección de {domains}.',
+    'sign-up.alert.name': 'Escriba un nombre de 128 caracteres como máximo, en una línea.',
+    'sign-up.sent.lead':
+      'Si ninguna cuenta tiene aún esta dirección, va de camino un correo con un enlace para verificarla: ábralo en {hours} horas para terminar. Si la dirección ya tiene una cuenta, se avisa a su titular.',
+    'mail.sign-up-taken.subject': 'Alguien intentó registrarse con su dirección',
+    'mail.sign-up-taken.lead':
+      'Alguien pidió crear una cuenta con esta dirección de correo, que ya pertenece a su cuenta {username}. No se creó ninguna cuenta.',
+    'mail.sign-up-taken.action': 'Restablecer su contraseña',
+    'mail.sign-up-taken.ignore':
+      'Si fue usted, inicie sesión con esa cuenta o elija una contraseña nueva con el enlace de arriba. Si no, ignore este correo: nada cambió.',
   },
   problems: {
     'organization-not-member': {

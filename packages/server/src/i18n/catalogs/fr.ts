@@ -332,6 +332,38 @@ export const fr: Catalog = {
       'Vous êtes invité à {where} avec votre compte {username}. Connectez-vous et acceptez d’ici {days, plural, one {# jour} other {# jours}}.',
     'mail.invitation.existing-action': 'Se connecter et accepter',
     'mail.invitation.ignore': 'Si vous ne vous y attendiez pas, ignorez cet e-mail : rien ne se passe sans vous.',
+    'account.data.title': 'Vos données',
+    'account.data.lead':
+      'Tout ce que ce serveur conserve sur vous, dans un fichier JSON : vos informations, vos moyens de connexion (sans secrets), les applications autorisées, vos sessions, vos appartenances et les événements d’audit vous concernant.',
+    'account.data.download': 'Télécharger mes données',
+    'account.delete.title': 'Supprimer mon compte',
+    'account.delete.lead':
+      'Cela supprime définitivement votre compte : toutes les applications perdent l’accès, votre mot de passe, vos clés d’accès, seconds facteurs et sessions sont supprimés. Le journal d’audit garde ses entrées sans vos données personnelles.',
+    'account.delete.confirm': 'Saisissez votre nom d’utilisateur, {username}, pour confirmer',
+    'account.delete.submit': 'Supprimer définitivement mon compte',
+    'account.delete.fresh':
+      'Supprimer le compte demande une connexion de moins de 10 minutes : confirmez d’abord que c’est vous, ci-dessus.',
+    'account.deleted.title': 'Compte supprimé',
+    'account.deleted.lead': 'Votre compte et ce qu’il contenait sont supprimés, et vous êtes déconnecté partout.',
+    'sign-in.sign-up': 'Créer un compte',
+    'sign-up.title': 'Créer un compte',
+    'sign-up.lead':
+      'Nous envoyons un e-mail à votre adresse pour la vérifier ; vous vous connectez ensuite avec elle et votre mot de passe.',
+    'sign-up.domains': 'Uniquement les adresses de {domains}.',
+    'sign-up.email': 'Adresse e-mail',
+    'sign-up.name': 'Nom',
+    'sign-up.submit': 'Créer le compte',
+    'sign-up.alert.address': 'Saisissez l’adresse à laquelle vous recevez vos e-mails, par exemple nom@example.com.',
+    'sign-up.alert.domain': 'Utilisez une adresse de {domains}.',
+    'sign-up.alert.name': 'Saisissez un nom d’au plus 128 caractères, sur une ligne.',
+    'sign-up.sent.lead':
+      'Si aucun compte n’a encore cette adresse, un e-mail avec un lien pour la vérifier est en route : ouvrez-le dans les {hours} heures pour terminer. Si l’adresse a déjà un compte, son titulaire est prévenu à la place.',
+    'mail.sign-up-taken.subject': 'Quelqu’un a tenté de s’inscrire avec votre adresse',
+    'mail.sign-up-taken.lead':
+      'Quelqu’un a demandé à créer un compte avec cette adresse e-mail, qui appartient déjà à votre compte {username}. Aucun compte n’a été créé.',
+    'mail.sign-up-taken.action': 'Réinitialiser votre mot de passe',
+    'mail.sign-up-taken.ignore':
+      'Si c’était vous, connectez-vous avec ce compte ou choisissez un nouveau mot de passe avec le lien ci-dessus. Sinon, ignorez cet e-mail : rien n’a changé.',
   },
   problems: {
     'organization-not-member': {

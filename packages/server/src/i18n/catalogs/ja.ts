@@ -327,6 +327,37 @@ export const ja: Catalog = {
     'mail.invitation.existing-action': 'サインインして受ける',
     'mail.invitation.ignore':
       '心当たりがない場合は、このメールを無視してください。あなたが操作しない限り何も起きません。',
+    'account.data.title': 'あなたのデータ',
+    'account.data.lead':
+      'このサーバーがあなたについて保存しているすべてを JSON ファイルで: あなたの情報、サインイン方法(秘密情報を除く)、許可したアプリケーション、セッション、所属、あなたに関する監査イベント。',
+    'account.data.download': 'データをダウンロード',
+    'account.delete.title': 'アカウントを削除',
+    'account.delete.lead':
+      'アカウントを完全に削除します。すべてのアプリケーションがアクセスを失い、パスワード、パスキー、2 要素目、セッションが削除されます。監査記録は個人データを除いて残ります。',
+    'account.delete.confirm': '確認のためユーザー名 {username} を入力してください',
+    'account.delete.submit': 'アカウントを完全に削除する',
+    'account.delete.fresh': 'アカウントの削除には 10 分以内のサインインが必要です。先に上で本人確認をしてください。',
+    'account.deleted.title': 'アカウントを削除しました',
+    'account.deleted.lead': 'アカウントとその内容は削除され、すべての場所からサインアウトしました。',
+    'sign-in.sign-up': 'アカウントを作成',
+    'sign-up.title': 'アカウントを作成',
+    'sign-up.lead':
+      '確認のためにあなたのアドレスへメールを送ります。その後、そのアドレスとパスワードでサインインします。',
+    'sign-up.domains': '{domains} のアドレスのみ。',
+    'sign-up.email': 'メールアドレス',
+    'sign-up.name': '名前',
+    'sign-up.submit': 'アカウントを作成する',
+    'sign-up.alert.address': 'メールを受け取るアドレスを入力してください(例: name@example.com)。',
+    'sign-up.alert.domain': '{domains} のアドレスを使ってください。',
+    'sign-up.alert.name': '128 文字以内の名前を 1 行で入力してください。',
+    'sign-up.sent.lead':
+      'このアドレスのアカウントがまだなければ、確認リンク付きのメールをそこへ送っています。{hours} 時間以内に開いて完了してください。すでにアカウントがある場合は、その持ち主に通知されます。',
+    'mail.sign-up-taken.subject': 'あなたのアドレスで登録しようとした人がいます',
+    'mail.sign-up-taken.lead':
+      'このメールアドレスでアカウントを作成しようとした人がいますが、このアドレスはすでにあなたのアカウント {username} のものです。アカウントは作成されていません。',
+    'mail.sign-up-taken.action': 'パスワードを再設定',
+    'mail.sign-up-taken.ignore':
+      'ご自身の場合は、そのアカウントでサインインするか、上のリンクから新しいパスワードを設定してください。心当たりがなければ、このメールは無視してください。何も変更されていません。',
   },
   problems: {
     'organization-not-member': {

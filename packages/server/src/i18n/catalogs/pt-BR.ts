@@ -329,6 +329,37 @@ export const ptBR: Catalog = {
       'Você foi convidado para {where} com sua conta {username}. Entre e aceite em até {days, plural, one {# dia} other {# dias}}.',
     'mail.invitation.existing-action': 'Entrar e aceitar',
     'mail.invitation.ignore': 'Se você não esperava isto, ignore este e-mail: nada acontece sem você.',
+    'account.data.title': 'Seus dados',
+    'account.data.lead':
+      'Tudo o que este servidor guarda sobre você, em um arquivo JSON: seus dados, como você entra (sem segredos), os aplicativos que você permitiu, suas sessões, participações e os eventos de auditoria sobre você.',
+    'account.data.download': 'Baixar meus dados',
+    'account.delete.title': 'Excluir minha conta',
+    'account.delete.lead':
+      'Isto exclui sua conta para sempre: todos os aplicativos perdem o acesso e sua senha, chaves de acesso, segundos fatores e sessões são removidos. O registro de auditoria mantém suas entradas sem seus dados pessoais.',
+    'account.delete.confirm': 'Digite seu nome de usuário, {username}, para confirmar',
+    'account.delete.submit': 'Excluir minha conta para sempre',
+    'account.delete.fresh':
+      'Excluir a conta exige um acesso feito nos últimos 10 minutos: confirme primeiro, acima, que é você.',
+    'account.deleted.title': 'Conta excluída',
+    'account.deleted.lead': 'Sua conta e o que ela continha foram excluídos, e você saiu de todos os lugares.',
+    'sign-in.sign-up': 'Criar uma conta',
+    'sign-up.title': 'Criar uma conta',
+    'sign-up.lead': 'Enviamos um e-mail para o seu endereço para verificá-lo; depois você entra com ele e sua senha.',
+    'sign-up.domains': 'Somente endereços de {domains}.',
+    'sign-up.email': 'Endereço de e-mail',
+    'sign-up.name': 'Nome',
+    'sign-up.submit': 'Criar a conta',
+    'sign-up.alert.address': 'Digite o endereço em que você recebe e-mails, como nome@example.com.',
+    'sign-up.alert.domain': 'Use um endereço de {domains}.',
+    'sign-up.alert.name': 'Digite um nome de no máximo 128 caracteres, em uma linha.',
+    'sign-up.sent.lead':
+      'Se nenhuma conta tem este endereço ainda, um e-mail com um link para verificá-lo está a caminho: abra-o em até {hours} horas para concluir. Se o endereço já tem uma conta, o titular dela é avisado.',
+    'mail.sign-up-taken.subject': 'Alguém tentou se cadastrar com seu endereço',
+    'mail.sign-up-taken.lead':
+      'Alguém pediu para criar uma conta com este endereço de e-mail, que já pertence à sua conta {username}. Nenhuma conta foi criada.',
+    'mail.sign-up-taken.action': 'Redefinir sua senha',
+    'mail.sign-up-taken.ignore':
+      'Se foi você, entre com essa conta ou escolha uma nova senha pelo link acima. Se não foi, ignore este e-mail: nada mudou.',
   },
   problems: {
     'organization-not-member': {

@@ -305,6 +305,35 @@ export const zhCN: Catalog = {
       '您已受邀以账户 {username} 加入 {where}。请在 {days, plural, other {# 天}}内登录并接受。',
     'mail.invitation.existing-action': '登录并接受',
     'mail.invitation.ignore': '如果您没有预料到此邮件,请忽略它:未经您操作,什么都不会发生。',
+    'account.data.title': '您的数据',
+    'account.data.lead':
+      '本服务器存储的关于您的一切,以 JSON 文件提供:您的资料、登录方式(不含密钥)、您允许的应用、会话、成员身份以及与您相关的审计事件。',
+    'account.data.download': '下载我的数据',
+    'account.delete.title': '删除我的账户',
+    'account.delete.lead':
+      '这将永久删除您的账户:所有应用失去访问权限,您的密码、通行密钥、第二因素和会话都会被移除。审计记录会保留,但不含您的个人数据。',
+    'account.delete.confirm': '输入您的用户名 {username} 以确认',
+    'account.delete.submit': '永久删除我的账户',
+    'account.delete.fresh': '删除账户需要最近 10 分钟内的登录:请先在上方确认是您本人。',
+    'account.deleted.title': '账户已删除',
+    'account.deleted.lead': '您的账户及其内容已删除,您已在所有地方退出登录。',
+    'sign-in.sign-up': '创建账户',
+    'sign-up.title': '创建账户',
+    'sign-up.lead': '我们会向您的地址发送一封邮件以验证它;之后您用该地址和密码登录。',
+    'sign-up.domains': '仅限 {domains} 的地址。',
+    'sign-up.email': '电子邮件地址',
+    'sign-up.name': '姓名',
+    'sign-up.submit': '创建账户',
+    'sign-up.alert.address': '请输入您接收邮件的地址,例如 name@example.com。',
+    'sign-up.alert.domain': '请使用 {domains} 的地址。',
+    'sign-up.alert.name': '请在一行内输入不超过 128 个字符的姓名。',
+    'sign-up.sent.lead':
+      '如果尚无账户使用此地址,一封带验证链接的邮件正发往该地址:请在 {hours} 小时内打开以完成注册。如果该地址已有账户,则会通知其所有者。',
+    'mail.sign-up-taken.subject': '有人尝试用您的地址注册',
+    'mail.sign-up-taken.lead': '有人请求用此电子邮件地址创建账户,而它已属于您的账户 {username}。未创建任何账户。',
+    'mail.sign-up-taken.action': '重置密码',
+    'mail.sign-up-taken.ignore':
+      '如果是您本人,请用该账户登录,或通过上面的链接设置新密码。如果不是您,请忽略此邮件:没有任何更改。',
   },
   problems: {
     'organization-not-member': {

@@ -1,0 +1,144 @@
+import { PROBLEMS, ProblemError } from '@gatehouse/contract';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { viewOf, type AuthorizePages } from '../authorize/flow.js';
+import type { BrowserPage } from '../authorize/page.js';
+import { currentSession, startSession } from '../authorize/sessions.js';
+import { waitInWords } from '../authorize/sign-in-forms.js';
+import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
+import type { Alert, AlertText } from '../html/layout.js';
+import { sendPage } from '../html/responses.js';
+import { formParamsOf } from '../http/form.js';
+import type { PasswordRefusal } from '../users/password-policy.js';
+import { AfterAnswer } from './after-answer.js';
+import type { EmailVerificationServices } from './email-verification.js';
+import {
+  chargeSignUp,
+  checkSignUp,
+  completeSignUp,
+  SIGN_UP_PATH,
+  signUpAllowed,
+  type SignUpArrival,
+  type SignUpRefusal,
+} from './sign-up.js';
+import { domainList, renderSignUpPage, renderSignUpSentPage, type SignUpFormPage } from './sign-up-pages.js';
+
+const PASSWORD_TEXT: { readonly [R in PasswordRefusal]: AlertText } = {
+  too_short: { id: 'reset.alert.too-short' },
+  too_long: { id: 'reset.alert.too-long' },
+  too_common: { id: 'reset.alert.too-common' },
+};
+
+/** The alert of each refusal of the form: its catalog page and what to change. */
+function refusalAlert(refusal: SignUpRefusal, domains: readonly string[]): { status: number; alert: Alert } {
+  switch (refusal.kind) {
+    case 'address':
+      return {
+        status: 422,
+        alert: { slug: PROBLEMS.sign_up_address_not_accepted.slug, text: { id: 'sign-up.alert.address' } },
+      };
+    case 'domain': {
+      const text: AlertText = { id: 'sign-up.alert.domain', values: { domains: domainList(domains) } };
+      return { status: 422, alert: { slug: PROBLEMS.sign_up_address_not_accepted.slug, text } };
+    }
+    case 'name':
+      return {
+        status: 422,
+        alert: { slug: PROBLEMS.sign_up_name_not_accepted.slug, text: { id: 'sign-up.alert.name' } },
+      };
+    case 'password':
+      return {
+        status: 422,
+        alert: { slug: PROBLEMS.password_not_accepted.slug, text: PASSWORD_TEXT[refusal.refusal] },
+      };
+  }
+}
+
+/**
+ * How the person arrived. Invitations are not built yet: nobody arrives invited, so SIGN_UP=invite
+ * refuses every form with its page; an invitation's check takes its place here.
+ */
+function arrivalOf(): SignUpArrival {
+  return { invited: false };
+}
+
+/**
+ * The sign-up (docs/accounts.md, "Signing up"), when SIGN_UP is not `off`. GET /sign-up shows the
+ * form (linked from the sign-in page with its authorization request); POST checks it (the address,
+ * its domain, the name, the password policy) and the rate limits, then answers "Check your e-mail"
+ * at once, the same page whether the address has an account or not; the account and its
+ * verification mail, or the owner's warning mail, are made after the answer (sign-up.ts).
+ */
+function signUpEndpoints(app: FastifyInstance, pages: AuthorizePages): void {
+  const { context } = pages;
+  const { store, clock } = context;
+  const settings = context.accounts.signUp;
+  const services: EmailVerificationServices = {
+    store,
+    audit: context.audit,
+    mail: context.mail,
+    languages: context.languages,
+    rateLimits: context.rateLimits,
+    issuer: context.issuer,
+  };
+  const afterAnswer = new AfterAnswer(app.log);
+  app.addHook('onClose', () => afterAnswer.settled());
+
+  /** SIGN_UP=off: no such page. `invite` without an invitation: the page that says so. */
+  const refuseUnlessAllowed = (): void => {
+    if (settings.mode === 'off') throw new ProblemError('not_found');
+    if (!signUpAllowed(settings, arrivalOf())) throw new ProblemError('sign_up_needs_invitation');
+  };
+
+  const sendForm = (reply: FastifyReply, status: number, page: Omit<SignUpFormPage, 'domains'>): FastifyReply => {
+    const here = `${SIGN_UP_PATH}?${new URLSearchParams({ request: page.continuation })}`;
+    const view = viewOf(pages, reply, { here });
+    return sendPage(reply, status, renderSignUpPage(view, { ...page, domains: settings.domains }));
+  };
+
+  app.get(SIGN_UP_PATH, async (request, reply) => {
+    refuseUnlessAllowed();
+    const continuation = new URL(request.url, 'http://x').searchParams.get('request') ?? '';
+    const now = clock.now();
+    const session =
+      (await currentSession(store, request, now)) ?? (await startSession(store, reply, pages.cookies, now));
+    return sendForm(reply, 200, { csrfToken: session.csrfToken, continuation });
+  });
+
+  app.post(SIGN_UP_PATH, async (request, reply) => {
+    refuseUnlessAllowed();
+    const form = formParamsOf(request.body);
+    const session = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
+    const continuation = form.get('request') ?? '';
+    const typed = {
+      email: form.get('email') ?? '',
+      name: form.get('name') ?? '',
+      password: form.get('password') ?? '',
+    };
+    const shown = { csrfToken: session.csrfToken, continuation, email: typed.email, name: typed.name };
+    const checked = await checkSignUp(settings, typed);
+    if (!('email' in checked)) {
+      const { status, alert } = refusalAlert(checked, settings.domains);
+      return sendForm(reply, status, { ...shown, alert });
+    }
+    const wait = await chargeSignUp(context.rateLimits, checked.domain, request.ip);
+    if (wait > 0) {
+      reply.header('retry-after', String(wait));
+      return sendForm(reply, 429, {
+        ...shown,
+        alert: { slug: PROBLEMS.too_many_sign_ups.slug, text: waitInWords(wait) },
+      });
+    }
+    const view = viewOf(pages, reply, { here: `${SIGN_UP_PATH}?${new URLSearchParams({ request: continuation })}` });
+    const signUp = { form: checked, continuation, locale: view.text.locale, address: request.ip, now: clock.now() };
+    // Once the answer has left: whether the address has an account shows neither in the page nor in its timing.
+    reply.raw.once('close', () => afterAnswer.run('a sign-up', () => completeSignUp(services, signUp)));
+    return sendPage(reply, 200, renderSignUpSentPage(view, continuation));
+  });
+}
+
+/** The sign-up's entry in the pages table. */
+export const signUpPage: BrowserPage = {
+  name: 'sign-up',
+  routes: [{ path: SIGN_UP_PATH, methods: ['GET', 'POST'] }],
+  serve: signUpEndpoints,
+};
