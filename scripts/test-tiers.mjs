@@ -141,6 +141,7 @@ export const TABLE = {
     'rest-document.test.ts': 'server',
     'rest-missing-field.test.ts': 'server',
     'rest-ownership.test.ts': 'server',
+    'rest-roles.test.ts': 'server',
     'rest-property.test.ts': 'server',
     'rest-second-collection.test.ts': 'server',
     'revocation.test.ts': 'server',

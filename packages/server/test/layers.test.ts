@@ -56,7 +56,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   ],
   'json-api': ['primitives', 'http', 'oauth', 'context.ts'],
   health: ['primitives', 'store', 'http', 'oauth'],
-  api: ['primitives', 'store', 'http', 'json-api', 'telemetry', 'context.ts'],
+  // The REST API asks the access model which roles a caller holds (x-required-roles).
+  api: ['primitives', 'store', 'access', 'http', 'json-api', 'telemetry', 'context.ts'],
   authorize: [
     'primitives',
     'store',

@@ -176,7 +176,7 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
     title: 'Insufficient role',
     transient: false,
     summary:
-      "The access token is valid but its holder lacks a role this operation needs (RFC 9068 §2.2.3.1 `roles`, as the operation declares in `x-required-roles`); the detail reads: This operation needs the role '<role>'. (or '<role>' or '<role>'. when several suffice). On the admin API: a user's token is for the audience '{issuer}/admin/v1' and its user holds admin, user-manager or auditor, as the operation allows.",
+      "The access token is valid but its holder lacks a role this operation needs (RFC 9068 §2.2.3.1 `roles`, as the operation declares in `x-required-roles`); the detail reads: This operation needs the role '<role>'. (or '<role>' or '<role>'. when several suffice). On the REST API (/v2): the token's user holds one of the declared roles of /v2 or server-wide ones now (a token with no user holds none). On the admin API: a user's token is for the audience '{issuer}/admin/v1' and its user holds admin, user-manager or auditor, as the operation allows.",
     clientAction:
       'Ask an operator for the role (gatehouse roles assign), then refresh the access token: roles change at the next token.',
   }),

@@ -15,5 +15,4 @@ export function rolesAllowed(path: string, method: string): readonly AdminRole[]
   );
 }
 
-/** The OpenAPI extension naming, on each operation, the roles (any one suffices) that may call it. */
-export const REQUIRED_ROLES = 'x-required-roles';
+export { REQUIRED_ROLES } from '../json-api/required-roles.js';

@@ -1,4 +1,4 @@
-import { bearerChallenge, BearerChallenge, ProblemError } from '@gatehouse/contract';
+import { bearerChallenge, BearerChallenge } from '@gatehouse/contract';
 import type { FastifyRequest } from 'fastify';
 import { ADMIN_API_PATH, isAdminRole, type AdminRole } from '../access/index.js';
 import type { Actor } from '../audit/audit.js';
@@ -6,7 +6,7 @@ import type { ServerContext } from '../context.js';
 import type { AccessTokenClaims } from '../oauth/tokens/index.js';
 import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients/index.js';
 import { adminDefinition } from './definition.js';
-import { REQUIRED_ROLES } from './admin-roles.js';
+import { requiredRolesByRoute, requireOneRole } from '../json-api/required-roles.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -51,7 +51,7 @@ function actorOf(claims: AccessTokenClaims): Actor {
  * the roles the document declares on the operation (`x-required-roles`, admin-roles.ts), else 403.
  */
 export function adminCaller(context: Pick<ServerContext, 'store' | 'issuer'>) {
-  const required = requiredRolesByRoute(context.issuer);
+  const required = requiredRolesByRoute(adminDefinition(context.issuer).document.paths, ADMIN_API_PATH);
   return async (claims: AccessTokenClaims, request: FastifyRequest): Promise<void> => {
     const held = await adminRolesOf(claims, context);
     if (held.length === 0)
@@ -62,28 +62,9 @@ export function adminCaller(context: Pick<ServerContext, 'store' | 'issuer'>) {
         bearerChallenge({ realm: 'gatehouse' }, { error: 'insufficient_scope', scope: ADMIN_READ_SCOPE }),
       );
     const allowed = required.get(`${request.method} ${request.routeOptions.url ?? ''}`) ?? ['admin'];
-    if (!held.some((role) => allowed.includes(role)))
-      throw new ProblemError(
-        'insufficient_role',
-        `This operation needs the role ${allowed.map((role) => `'${role}'`).join(' or ')}.`,
-      );
+    requireOneRole(held, allowed);
     request.adminActor = actorOf(claims);
   };
-}
-
-/** `METHOD /admin/v1/path/:param` → the roles the document declares on that operation. */
-function requiredRolesByRoute(issuer: string): ReadonlyMap<string, readonly string[]> {
-  const routes = new Map<string, readonly string[]>();
-  for (const [path, item] of Object.entries(adminDefinition(issuer).document.paths))
-    for (const [method, operation] of Object.entries(item as Record<string, Record<string, unknown>>)) {
-      const roles = method === 'parameters' ? undefined : operation[REQUIRED_ROLES];
-      if (Array.isArray(roles))
-        routes.set(
-          `${method.toUpperCase()} ${ADMIN_API_PATH}${path.replace(/\{([^}]+)\}/g, ':$1')}`,
-          roles as string[],
-        );
-    }
-  return routes;
 }
 
 /** The route configs of the admin API's reads and writes (json-api/serve-json-api.ts reads them). */

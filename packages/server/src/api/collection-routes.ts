@@ -5,6 +5,7 @@ import { allowOnly } from '../http/method-not-allowed.js';
 import { sendProblem } from '../http/problems.js';
 import { requireBody } from '../json-api/serve-json-api.js';
 import { cursorPosition, pageOf, pageSize } from '../json-api/paging.js';
+import { requireRestRole, type OperationRoles } from './operation-roles.js';
 import { callerOf, recordAccess, type CollectionPolicy, type RecordAccess, type RecordOperation } from './ownership.js';
 import {
   deleteRecord,
@@ -28,7 +29,10 @@ declare module 'fastify' {
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 
 type DeclaredCollection = Collection &
-  Pick<CollectionDeclaration, 'collectionMethods' | 'itemMethods'> & { readonly policy: CollectionPolicy };
+  Pick<CollectionDeclaration, 'collectionMethods' | 'itemMethods'> & {
+    readonly policy: CollectionPolicy;
+    readonly roles: OperationRoles;
+  };
 
 /**
  * The routes of one collection, as the OpenAPI document declares them: only the declared
@@ -47,22 +51,26 @@ function registerRoutes(app: FastifyInstance, { store, clock }: ServerContext, c
   const base = `/${collection.name}`;
   const item = `${base}/:id`;
   // Whose records the caller reaches is decided with the token, before the body is read: a token
-  // the collection's rule refuses (owner_required) is refused whatever it sends.
+  // the collection's rule refuses (owner_required) is refused whatever it sends. Then, only where the
+  // operation declares roles (x-required-roles), the caller's user must hold one (operation-roles.ts).
   const decide =
-    (operation: RecordOperation) =>
-    (claims: AccessTokenClaims, request: FastifyRequest): void => {
+    (operation: RecordOperation, roles: readonly string[] | undefined) =>
+    (claims: AccessTokenClaims, request: FastifyRequest): void | Promise<void> => {
       request.recordAccess = recordAccess(collection.policy, callerOf(claims), operation);
+      if (roles !== undefined) return requireRestRole(store, claims, roles);
     };
-  const read = { scope: `${collection.name}:read`, authorize: decide('read') };
-  const change = { scope: `${collection.name}:write`, authorize: decide('write') };
-  const write = { ...change, mediaType: 'application/json' };
-  const mergePatch = { ...change, mediaType: 'application/merge-patch+json' };
+  const on = (where: keyof OperationRoles, method: HttpMethod, operation: RecordOperation) => ({
+    scope: `${collection.name}:${operation}`,
+    authorize: decide(operation, collection.roles[where][method]),
+  });
+  const json = { mediaType: 'application/json' };
+  const mergePatch = { mediaType: 'application/merge-patch+json' };
 
   // Not an async function, and a refused body is sent rather than thrown (a throw costs V8 a walk
   // of the stack, and Fastify its error path): most of what a busy API answers is refused at once;
   // only the insert is waited for.
   if (onCollection.has('post'))
-    app.post(base, { config: write }, (request, reply) => {
+    app.post(base, { config: { ...on('collection', 'post', 'write'), ...json } }, (request, reply) => {
       requireBody(request);
       const now = clock.now();
       const checked = collection.validate(request.body);
@@ -78,15 +86,19 @@ function registerRoutes(app: FastifyInstance, { store, clock }: ServerContext, c
       });
     });
   if (onCollection.has('get'))
-    app.get<{ Querystring: Record<string, string | string[] | undefined> }>(base, { config: read }, async (request) => {
-      const limit = pageSize(request.query.limit);
-      const after = cursorPosition(request.query.cursor, (id) => /^[0-9a-z]{12,}$/.test(id));
-      const rows = await listRecords(store, collection, request.recordAccess, after, limit + 1);
-      return pageOf(rows, limit, (record) => record.id, representation);
-    });
+    app.get<{ Querystring: Record<string, string | string[] | undefined> }>(
+      base,
+      { config: on('collection', 'get', 'read') },
+      async (request) => {
+        const limit = pageSize(request.query.limit);
+        const after = cursorPosition(request.query.cursor, (id) => /^[0-9a-z]{12,}$/.test(id));
+        const rows = await listRecords(store, collection, request.recordAccess, after, limit + 1);
+        return pageOf(rows, limit, (record) => record.id, representation);
+      },
+    );
 
   if (onItem.has('get'))
-    app.get(item, { config: read }, async (request: IdRequest, reply) => {
+    app.get(item, { config: on('item', 'get', 'read') }, async (request: IdRequest, reply) => {
       const record = await readRecord(store, collection, request.recordAccess, request.params.id);
       return reply.header('etag', etagOf(record)).send(representation(record));
     });
@@ -100,10 +112,11 @@ function registerRoutes(app: FastifyInstance, { store, clock }: ServerContext, c
       const record = await operation(store, collection, access, id, request.body, ifMatchOf(request), clock.now());
       return reply.header('etag', etagOf(record)).send(representation(record));
     };
-  if (onItem.has('put')) app.put(item, { config: write }, update(replaceRecord));
-  if (onItem.has('patch')) app.patch(item, { config: mergePatch }, update(patchRecord));
+  if (onItem.has('put')) app.put(item, { config: { ...on('item', 'put', 'write'), ...json } }, update(replaceRecord));
+  if (onItem.has('patch'))
+    app.patch(item, { config: { ...on('item', 'patch', 'write'), ...mergePatch } }, update(patchRecord));
   if (onItem.has('delete'))
-    app.delete(item, { config: change }, async (request: IdRequest, reply) => {
+    app.delete(item, { config: on('item', 'delete', 'write') }, async (request: IdRequest, reply) => {
       await deleteRecord(store, collection, request.recordAccess, request.params.id, ifMatchOf(request));
       return reply.code(204).send();
     });

@@ -9,6 +9,7 @@ import {
 } from '@gatehouse/contract';
 import { parse as parseYaml } from 'yaml';
 import { enrichDocument } from './document-enrichment.js';
+import { operationRoles, type OperationRoles } from './operation-roles.js';
 import { collectionPolicy, type CollectionPolicy } from './ownership.js';
 
 /**
@@ -22,6 +23,8 @@ export interface ApiDefinition {
   readonly collections: ReadonlyMap<string, BodyValidator>;
   /** Each collection's rule of whose records a caller reaches (ownership.ts). */
   readonly policies: ReadonlyMap<string, CollectionPolicy>;
+  /** The roles each collection's operations declare (`x-required-roles`, operation-roles.ts). */
+  readonly roles: ReadonlyMap<string, OperationRoles>;
 }
 
 /** A document that cannot be served; the message names the file and the problem. */
@@ -64,6 +67,7 @@ export function apiDefinitionFrom(raw: unknown, source: string): ApiDefinition {
       declarations,
       collections: compileCollectionValidators(document),
       policies: new Map(declarations.map(({ name }) => [name, collectionPolicy(document, name)])),
+      roles: new Map(declarations.map((declaration) => [declaration.name, operationRoles(document, declaration)])),
     };
   } catch (error) {
     throw new ApiDefinitionError(`the OpenAPI document ${source} is broken: ${(error as Error).message}`, {

@@ -9,7 +9,9 @@
  * - the headers: `ETag`, `Location`, `WWW-Authenticate`, `Retry-After`, and the `If-Match` parameter;
  * - an example for the path parameter, and the parameter itself when the document omits it;
  * - whose records a caller reaches (ownership.ts): both extensions on the collection's path item,
- *   defaults written out, and a line of each path item's description saying the rule.
+ *   defaults written out, and a line of each path item's description saying the rule;
+ * - the roles an operation declares (`x-required-roles`, operation-roles.ts): a line of its
+ *   description, and `insufficient_role` among its 403 problems.
  * Runs once at startup on a copy; the request path never sees it.
  */
 import {
@@ -22,6 +24,8 @@ import {
   type OpenApiDocument,
 } from '@gatehouse/contract';
 import { EXAMPLE_ID, problemResponse, PROBLEM_SCHEMAS, SUCCESS_HEADERS } from '../json-api/document-parts.js';
+import { declaredRoles } from '../json-api/required-roles.js';
+import { rolesDescription } from './operation-roles.js';
 import {
   CLIENT_ACCESS_EXTENSION,
   clientMay,
@@ -70,10 +74,12 @@ export function enrichDocument(document: OpenApiDocument): Json {
     const itemPath = paths[collection.itemPath] as Json;
     const policy = collectionPolicy(document, collection.name);
     statePolicy(collectionPath, itemPath, policy);
+    const collectionAt = ['paths', `/${collection.name}`];
     for (const method of collection.collectionMethods)
-      enrichOperation(copy, collectionPath[method] as Json, 'collection', method, recordSchema, policy);
+      enrichOperation(copy, collectionPath[method] as Json, 'collection', method, recordSchema, policy, collectionAt);
+    const itemAt = ['paths', collection.itemPath];
     for (const method of collection.itemMethods)
-      enrichOperation(copy, itemPath[method] as Json, 'item', method, recordSchema, policy);
+      enrichOperation(copy, itemPath[method] as Json, 'item', method, recordSchema, policy, itemAt);
     addPathParameter(copy, itemPath, idName);
   }
   return copy;
@@ -119,12 +125,22 @@ function enrichOperation(
   method: HttpMethod,
   recordSchema: unknown,
   policy: CollectionPolicy,
+  at: readonly string[],
 ): void {
   const responses = objectAt(operation, 'responses');
+  const roles = declaredRoles(operation, [...at, method]);
+  if (roles !== undefined) {
+    const own = operation['description'];
+    operation['description'] =
+      typeof own === 'string' ? `${own}\n\n${rolesDescription(roles)}` : rolesDescription(roles);
+  }
   const success = SUCCESS[kind][method];
   if (success !== undefined) enrichSuccess(copy, responses, success, kind, method, recordSchema);
   // A token with no user may be refused here by the collection's rule (ownership.ts).
-  const forbidden = clientMay(policy, method === 'get' ? 'read' : 'write') ? [] : (['owner_required'] as const);
+  const forbidden = [
+    ...(clientMay(policy, method === 'get' ? 'read' : 'write') ? [] : (['owner_required'] as const)),
+    ...(roles === undefined ? [] : (['insufficient_role'] as const)),
+  ];
   for (const status of PROBLEM_STATUSES[kind][method] ?? []) {
     const declared = responses[String(status)];
     if (declared === undefined) {

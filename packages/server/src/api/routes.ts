@@ -32,7 +32,8 @@ export async function apiRoutes(
   for (const declaration of api.declarations) {
     const validate = api.collections.get(declaration.name);
     const policy = api.policies.get(declaration.name);
-    if (validate !== undefined && policy !== undefined)
-      collectionRoutes(app, context, { ...declaration, validate, policy });
+    const roles = api.roles.get(declaration.name);
+    if (validate !== undefined && policy !== undefined && roles !== undefined)
+      collectionRoutes(app, context, { ...declaration, validate, policy, roles });
   }
 }
