@@ -109,6 +109,7 @@ export const TABLE = {
     'admin-upstreams.test.ts': 'server',
     'admin-organizations.test.ts': 'server',
     'organization-flow.test.ts': 'server',
+    'organization-sign-in-methods.test.ts': 'server',
     'introspection.test.ts': 'server',
     'token-kinds.test.ts': 'server',
     'one-subject.test.ts': 'server',

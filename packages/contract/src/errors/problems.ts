@@ -72,7 +72,8 @@ export type ProblemCode =
   | 'federation_no_account'
   | 'federation_unlink_refused'
   | 'organization_domain_public'
-  | 'organization_not_member';
+  | 'organization_not_member'
+  | 'organization_sign_in_method';
 
 export interface ProblemEntry {
   readonly code: ProblemCode;
@@ -548,6 +549,17 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'The application asked to sign you in for an organization (its organization parameter) that does not exist on this server or that your account is not a member of. Nothing was granted.',
     clientAction:
       'Go back to the application and choose one of your organizations, or ask an administrator of the organization to add you.',
+  }),
+  organization_sign_in_method: problem({
+    code: 'organization_sign_in_method',
+    status: 403,
+    slug: 'organization-sign-in-method',
+    title: 'Your organization asks you to sign in another way',
+    transient: false,
+    summary:
+      "You signed in in a way that the organization the application asked for does not allow (its sign-in methods: a password, a passkey, or the organization's identity provider). Nothing was granted.",
+    clientAction:
+      "Sign out, then sign in again with one of the ways the details name (for example with your passkey, or through your company's identity provider), or ask an administrator of the organization.",
   }),
   internal_error: problem({
     code: 'internal_error',

@@ -26,7 +26,13 @@ import { localeClaimOf } from '../users/claims.js';
 import { authorizationTarget, sendSignInForm } from './sign-in-forms.js';
 import { secondFactorDueFor } from './step-up.js';
 import { amrOf, signedInSession, type SignedInSession } from './sign-in/state.js';
-import { chooseOrganization, joinByVerifiedDomain, type OrganizationChoice } from '../organizations/index.js';
+import {
+  allowedSignInWords,
+  allowsSignIn,
+  chooseOrganization,
+  joinByVerifiedDomain,
+  type OrganizationChoice,
+} from '../organizations/index.js';
 import type { UserRecord } from '../store/identity-repository.js';
 import type { SecondFactorPolicy } from '../primitives/records.js';
 import { renderOrganizationChooserPage } from './organization-chooser-page.js';
@@ -126,7 +132,8 @@ async function signedInUser(
  * The organization of a request for a signed-in user (docs/organizations.md): first the user joins
  * the organization of its verified e-mail domain, if any (JIT membership); then the one the request
  * names, the user's only one, or a choice. A request naming an organization the user is not a member
- * of (or none that exists) is refused on a page, never sent to the client with the reason.
+ * of (or none that exists) is refused on a page, never sent to the client with the reason; so is
+ * a sign-in made in a way the chosen organization's policy does not allow (`sign_in_methods`).
  */
 async function organizationOf(pages: AuthorizePages, request: AuthorizationRequest, user: SignedInUser) {
   const { store, audit, clock } = pages.context;
@@ -136,6 +143,12 @@ async function organizationOf(pages: AuthorizePages, request: AuthorizationReque
     scope: request.scope,
   });
   if (choice.kind === 'not_member') throw new ProblemError('organization_not_member');
+  if (choice.kind === 'chosen' && !allowsSignIn(choice.policy, user.session.methods ?? []))
+    throw new ProblemError(
+      'organization_sign_in_method',
+      `${choice.organization.name} allows signing in with ${allowedSignInWords(choice.policy)} only; ` +
+        'sign out and sign in again with one of them.',
+    );
   return choice;
 }
 

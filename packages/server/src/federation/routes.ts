@@ -131,7 +131,7 @@ function federatedMethods(
   const amr = upstreamAmr(upstream.amr);
   if (isMultiFactorUpstreamAcr(acr, provider.mfaAcrValues ?? []) && !amr.includes('mfa')) amr.push('mfa');
   return [
-    { method: 'fed', at: now, ...(acr === undefined ? {} : { acr }) },
+    { method: 'fed', at: now, upstream: provider.id, ...(acr === undefined ? {} : { acr }) },
     ...amr.map((method) => ({ method, at: now })),
   ];
 }

@@ -32,9 +32,12 @@ export {
   type OrganizationClaims,
 } from './membership.js';
 export {
+  allowedSignInWords,
+  allowsSignIn,
   changedPolicy,
   DEFAULT_POLICY,
   parsePolicy,
+  signInMethodOf,
   SIGN_IN_METHODS,
   type OrganizationPolicy,
   type PolicyChange,

@@ -63,3 +63,48 @@ export function changedPolicy(
     default_role: defaultRole,
   };
 }
+
+/** A method a session recorded (RFC 8176 `amr`), with the upstream provider of a federated `fed`. */
+export interface RecordedMethod {
+  readonly method: string;
+  readonly upstream?: string;
+}
+
+/** The RFC 8176 §2 values each way of signing in records as its first factor. */
+const FIRST_FACTORS: Readonly<Record<string, SignInMethod>> = {
+  pwd: 'password',
+  hwk: 'passkey',
+  swk: 'passkey',
+  fed: 'federation',
+};
+
+/**
+ * How a sign-in was made: the way of its first factor, the first method the session recorded (a
+ * password, a passwordless passkey, an upstream provider); a second factor done after it does not
+ * change it. Undefined for a session that recorded no known first factor.
+ */
+export function signInMethodOf(methods: readonly RecordedMethod[]): SignInMethod | undefined {
+  const first = methods[0];
+  return first === undefined ? undefined : FIRST_FACTORS[first.method];
+}
+
+/**
+ * Whether a sign-in that recorded `methods` may be used for an organization with `policy`: its way
+ * is one of `sign_in_methods`, and a federated one came through the organization's own `upstream`
+ * when the policy names one (anyone may hold an account at another provider).
+ */
+export function allowsSignIn(policy: OrganizationPolicy, methods: readonly RecordedMethod[]): boolean {
+  const method = signInMethodOf(methods);
+  if (method === undefined || !policy.sign_in_methods.includes(method)) return false;
+  return method !== 'federation' || policy.upstream === null || methods[0]?.upstream === policy.upstream;
+}
+
+/** The ways `policy` allows, in words for a refusal's detail (English, as the wire is). */
+export function allowedSignInWords(policy: OrganizationPolicy): string {
+  const words: Readonly<Record<SignInMethod, string>> = {
+    password: 'a password',
+    passkey: 'a passkey',
+    federation: policy.upstream === null ? 'an identity provider' : `the identity provider '${policy.upstream}'`,
+  };
+  return policy.sign_in_methods.map((method) => words[method]).join(', ');
+}

@@ -52,6 +52,8 @@ export interface AuthenticationMethodRecord {
   readonly at: number;
   /** On a federated sign-in's `fed`: the upstream's `acr` (OIDC Core §2), when it sent one. */
   readonly acr?: string;
+  /** On a federated sign-in's `fed`: the id of the upstream provider it came through. */
+  readonly upstream?: string;
 }
 
 /** The queries of users, browser sessions and the grants a user holds. */
@@ -104,6 +106,7 @@ function sessionFromRow(r: Selectable<BrowserSessionsTable>): BrowserSessionReco
       method: m.method,
       at: Number(m.at),
       ...(typeof m.acr === 'string' ? { acr: m.acr } : {}),
+      ...(typeof m.upstream === 'string' ? { upstream: m.upstream } : {}),
     })),
     createdAt: Number(r.created_at),
     expiresAt: Number(r.expires_at),

@@ -378,6 +378,13 @@ export const de: Catalog = {
       action:
         'Kehren Sie zur Anwendung zurück und wählen Sie eine Ihrer Organisationen, oder bitten Sie eine Administratorin oder einen Administrator der Organisation, Sie hinzuzufügen.',
     },
+    'organization-sign-in-method': {
+      title: 'Ihre Organisation verlangt eine andere Anmeldung',
+      summary:
+        'Sie haben sich auf eine Weise angemeldet, die die Organisation, für die die Anwendung Sie anmelden wollte, nicht erlaubt (ihre Anmeldemethoden: ein Passwort, ein Passkey oder der Identitätsanbieter der Organisation). Es wurde nichts gewährt.',
+      action:
+        'Melden Sie sich ab und melden Sie sich erneut auf eine der Weisen an, die die Details nennen (zum Beispiel mit Ihrem Passkey oder über den Identitätsanbieter Ihres Unternehmens), oder wenden Sie sich an eine Administratorin oder einen Administrator der Organisation.',
+    },
     'password-reset-link-invalid': {
       title: 'Dieser Link zum Zurücksetzen des Passworts funktioniert nicht mehr',
       summary:

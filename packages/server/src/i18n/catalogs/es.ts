@@ -372,6 +372,13 @@ export const es: Catalog = {
       action:
         'Vuelva a la aplicación y elija una de sus organizaciones, o pida a un administrador de la organización que le añada.',
     },
+    'organization-sign-in-method': {
+      title: 'Su organización pide otra forma de iniciar sesión',
+      summary:
+        'Inició sesión de una forma que la organización que pidió la aplicación no permite (sus métodos de inicio de sesión: una contraseña, una llave de acceso o el proveedor de identidad de la organización). No se concedió nada.',
+      action:
+        'Cierre la sesión y vuelva a iniciarla de una de las formas que indican los detalles (por ejemplo con su llave de acceso o mediante el proveedor de identidad de su empresa), o consulte a un administrador de la organización.',
+    },
     'password-reset-link-invalid': {
       title: 'Este enlace para restablecer la contraseña ya no funciona',
       summary:

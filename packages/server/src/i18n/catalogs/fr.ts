@@ -373,6 +373,13 @@ export const fr: Catalog = {
       action:
         'Revenez à l’application et choisissez l’une de vos organisations, ou demandez à un administrateur de l’organisation de vous ajouter.',
     },
+    'organization-sign-in-method': {
+      title: 'Votre organisation demande une autre façon de vous connecter',
+      summary:
+        'Vous vous êtes connecté d’une façon que l’organisation demandée par l’application n’autorise pas (ses méthodes de connexion : un mot de passe, une clé d’accès ou le fournisseur d’identité de l’organisation). Rien n’a été accordé.',
+      action:
+        'Déconnectez-vous, puis reconnectez-vous de l’une des façons nommées dans les détails (par exemple avec votre clé d’accès ou par le fournisseur d’identité de votre entreprise), ou demandez à un administrateur de l’organisation.',
+    },
     'password-reset-link-invalid': {
       title: 'Ce lien de réinitialisation ne fonctionne plus',
       summary:

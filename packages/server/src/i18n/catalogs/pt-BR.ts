@@ -369,6 +369,13 @@ export const ptBR: Catalog = {
       action:
         'Volte ao aplicativo e escolha uma das suas organizações, ou peça a um administrador da organização que adicione você.',
     },
+    'organization-sign-in-method': {
+      title: 'Sua organização pede outra forma de entrar',
+      summary:
+        'Você entrou de uma forma que a organização pedida pelo aplicativo não permite (seus métodos de entrada: uma senha, uma chave de acesso ou o provedor de identidade da organização). Nada foi concedido.',
+      action:
+        'Saia e entre novamente de uma das formas indicadas nos detalhes (por exemplo com sua chave de acesso ou pelo provedor de identidade da sua empresa), ou fale com um administrador da organização.',
+    },
     'password-reset-link-invalid': {
       title: 'Este link de redefinição de senha não funciona mais',
       summary:
