@@ -60,6 +60,14 @@ describe('organizations at /authorize and in tokens', () => {
         return body;
       }
 
+      /** The organization claims userinfo answers to `accessToken`. */
+      async function userinfo(accessToken: string): Promise<Record<string, unknown>> {
+        const response = await fetch(`${server.url}/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+        const body = (await response.json()) as Record<string, unknown>;
+        assert.equal(response.status, 200, JSON.stringify(body));
+        return Object.fromEntries(Object.entries(body).filter(([name]) => name.startsWith('org_')));
+      }
+
       before(async () => {
         server = await startTestServer({ dialect });
         app = await server.addClient({
@@ -90,9 +98,9 @@ describe('organizations at /authorize and in tokens', () => {
       });
       after(() => server.close());
 
-      it('organization=acme: the access token, the ID token and every refresh carry org_id, org_name and org_roles; a role change shows at the next refresh', async () => {
+      it('organization=acme with the organization scope: the access token, the ID token, userinfo and every refresh carry org_id, org_name and org_roles; a role change shows at the next refresh', async () => {
         const { verifier, challenge } = pkce();
-        const query = authorizationQuery('app', challenge, { scope: 'openid contacts:read', organization: 'acme' });
+        const query = authorizationQuery('app', challenge, { scope: SCOPE, organization: 'acme' });
         const browser = new PageBrowser(server);
         const signIn = await browser.authorize(query);
         const signedIn = await browser.login(signIn, 'alice', PASSWORD);
@@ -118,13 +126,31 @@ describe('organizations at /authorize and in tokens', () => {
           assert.equal(claims.org_name, 'Acme');
           assert.deepEqual(claims.org_roles, ['admin']);
         }
+        assert.deepEqual(await userinfo(tokens.access_token as string), {
+          org_id: acme,
+          org_name: 'Acme',
+          org_roles: ['admin'],
+        });
         await putMember(server.context.audit, 'acme', 'alice', ['member'], server.clock.now(), CLI_ACTOR);
+        assert.deepEqual((await userinfo(tokens.access_token as string)).org_roles, ['member'], 'read now');
         const refreshed = await refresh(server, app, tokens.refresh_token as string);
         assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
         const claims = decodeJwt(refreshed.body.access_token as string);
         assert.equal(claims.org_id, acme, 'the grant keeps its organization');
         assert.deepEqual(claims.org_roles, ['member'], 'the roles as they are now');
         assert.deepEqual(decodeJwt(refreshed.body.id_token as string).org_roles, ['member']);
+      });
+
+      it('organization=acme without the organization scope (OIDC Core §5.4): only the access token, which the APIs read, carries the organization; the ID token and userinfo do not', async () => {
+        const { verifier, challenge } = pkce();
+        const query = authorizationQuery('app', challenge, { scope: 'openid contacts:read', organization: 'acme' });
+        const tokens = await tokensFor(query, verifier, 'alice');
+        assert.equal(decodeJwt(tokens.access_token as string).org_id, acme);
+        const idToken = decodeJwt(tokens.id_token as string);
+        for (const claim of ['org_id', 'org_name', 'org_roles']) assert.equal(idToken[claim], undefined, claim);
+        assert.deepEqual(await userinfo(tokens.access_token as string), {});
+        const refreshed = await refresh(server, app, tokens.refresh_token as string);
+        assert.equal(decodeJwt(refreshed.body.id_token as string).org_id, undefined, 'nor at a refresh');
       });
 
       it('the OpenID Provider metadata names the organization scope and claims', async () => {

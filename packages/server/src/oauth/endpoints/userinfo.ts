@@ -14,7 +14,7 @@ import { publicRequestReader } from '../../http/bearer-request.js';
 import { releasedClaims } from '../../users/claims.js';
 import { ForeignAccessToken, localTokenSteps } from '../tokens/index.js';
 import type { AccessTokenClaims } from '../tokens/index.js';
-import { OPENID_SCOPE, releasedAccessClaims } from '../tokens/index.js';
+import { OPENID_SCOPE, releasedAccessClaims, userinfoOrganization } from '../tokens/index.js';
 import type { OAuthServices } from '../services.js';
 import { oauthEndpoint } from './endpoint.js';
 
@@ -23,7 +23,8 @@ const NEEDS_OPENID = [[OPENID_SCOPE]] as const;
 
 /**
  * GET and POST /userinfo (OIDC Core §5.3): the claims of the access token's user that its scope
- * releases (§5.4), with `sub` always. The token comes as an RFC 6750 bearer (header, or the form's
+ * releases (§5.4), with `sub` always; `org_id`, `org_name` and `org_roles` of the token's organization
+ * with the `organization` scope. The token comes as an RFC 6750 bearer (header, or the form's
  * `access_token` on POST, §2.2) and is checked by the contract's access-token verifier; a token of a
  * revoked grant is refused like an expired one.
  */
@@ -63,7 +64,15 @@ export const userinfoEndpoint = oauthEndpoint({
       scope,
       bound: false,
     });
-    return reply.header('cache-control', 'no-store').send({ ...releasedClaims(user, scope), ...access });
+    // The organization the token is for, with the `organization` scope (docs/organizations.md).
+    const organization = await userinfoOrganization(services.store, {
+      scope,
+      org_id: claims.org_id,
+      sub: user.subject,
+    });
+    return reply
+      .header('cache-control', 'no-store')
+      .send({ ...releasedClaims(user, scope), ...access, ...organization });
   },
 });
 

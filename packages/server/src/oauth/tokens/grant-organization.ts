@@ -1,5 +1,5 @@
 import { OAuthError } from '@gatehouse/contract';
-import { organizationClaims, type OrganizationClaims } from '../../organizations/index.js';
+import { ORGANIZATION_SCOPE, organizationClaims, type OrganizationClaims } from '../../organizations/index.js';
 import type { GrantRecord } from '../../primitives/records.js';
 import type { Repository } from '../../store/repository.js';
 
@@ -19,4 +19,29 @@ export async function grantOrganization(
   const claims = await organizationClaims(store, grant.organizationId, grant.subject);
   if (claims === undefined) throw new OAuthError('refresh_token_revoked');
   return claims;
+}
+
+/**
+ * The organization claims an ID token or userinfo releases (OIDC Core §5.4: a scope asks for
+ * claims): the grant's organization, only when its scope has `organization`. The access token,
+ * which the APIs read, carries them whatever the scope.
+ */
+export function releasedOrganization(
+  scope: readonly string[],
+  organization: OrganizationClaims | undefined,
+): OrganizationClaims | undefined {
+  return scope.includes(ORGANIZATION_SCOPE) ? organization : undefined;
+}
+
+/**
+ * The organization claims userinfo answers to an access token: those of the organization it names
+ * (`org_id`), with the member's roles read now, when its scope has `organization`. A membership
+ * gone since has revoked the token's grant, which the bearer check refused before.
+ */
+export async function userinfoOrganization(
+  store: Repository,
+  token: { readonly scope: readonly string[]; readonly org_id?: string | undefined; readonly sub: string },
+): Promise<OrganizationClaims | undefined> {
+  if (token.org_id === undefined || !token.scope.includes(ORGANIZATION_SCOPE)) return undefined;
+  return organizationClaims(store, token.org_id, token.sub);
 }

@@ -4,6 +4,7 @@ import { OPENID_SCOPE } from './id-tokens.js';
 import type { TokenServices } from '../services.js';
 import { releasedAccessClaims } from './access-claims.js';
 import type { OrganizationClaims } from '../../organizations/index.js';
+import { releasedOrganization } from './grant-organization.js';
 
 interface IdTokenContext {
   readonly client: ClientRecord;
@@ -17,7 +18,7 @@ interface IdTokenContext {
   /** How the user signed in (RFC 8176 `amr` values), or null with authTime. */
   readonly amr: readonly string[] | null;
   readonly now: number;
-  /** The grant's organization claims, read at this issuance. */
+  /** The grant's organization claims, read at this issuance; released with the `organization` scope. */
   readonly organization?: OrganizationClaims | undefined;
 }
 
@@ -50,7 +51,7 @@ export async function withIdToken(
     nonce: c.nonce,
     now: c.now,
     access,
-    organization: c.organization,
+    organization: releasedOrganization(c.scope, c.organization),
   });
   return { ...response, id_token };
 }

@@ -15,7 +15,7 @@ export { GROUPS_SCOPE, releasedAccessClaims, ROLES_SCOPE, userAccessClaims } fro
 export { exchangeRefreshToken, refreshTokenState } from './refresh-token-lifecycle.js';
 export { RefreshSuccessors } from './refresh-successors.js';
 export { issueGrant, issuesRefreshToken } from './grant-issuance.js';
-export { grantOrganization } from './grant-organization.js';
+export { grantOrganization, releasedOrganization, userinfoOrganization } from './grant-organization.js';
 export { revokeFamily } from './revoke-family.js';
 export {
   createAuthorizationCode,
