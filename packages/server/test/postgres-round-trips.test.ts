@@ -11,6 +11,8 @@ import type { ClientRecord } from '../src/primitives/records.js';
 import { digestOf } from '../src/primitives/secrets.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import type { Store } from '../src/store/store.js';
+import type { HolderAccessRead } from '../src/store/access-resolution.js';
+import type { RoleScope } from '../src/store/role-repository.js';
 import { createPostgresSchema, type PostgresSchema } from './_dialects.js';
 
 const NOW = 1_800_000_000;
@@ -80,7 +82,7 @@ class RoundTripCounter {
   }
 }
 
-describe('round trips to PostgreSQL: a refresh in two (store/postgres/pool.ts, pipelined-batch.ts), a turn’s rate-limit charges in one', () => {
+describe('round trips to PostgreSQL: a refresh in two (store/postgres/pool.ts, pipelined-batch.ts), with what its user holds (store/postgres/holder-access.ts); a turn’s rate-limit charges in one', () => {
   let schema: PostgresSchema;
   const counter = new RoundTripCounter();
   let store: Store;
@@ -100,13 +102,14 @@ describe('round trips to PostgreSQL: a refresh in two (store/postgres/pool.ts, p
     await schema?.drop();
   });
 
-  const refresh = (presentedToken: string, now: number) =>
+  const refresh = (presentedToken: string, now: number, holderAccess?: HolderAccessRead) =>
     exchangeRefreshToken(new AuditTrail(store, () => {}), {
       presentedToken,
       client,
       scope: undefined,
       now,
       successors,
+      holderAccess,
     });
 
   it('RFC 6749 §6 rotation: BEGIN goes with the locked read, the rotation’s writes with the COMMIT; the successor works', async () => {
@@ -122,6 +125,85 @@ describe('round trips to PostgreSQL: a refresh in two (store/postgres/pool.ts, p
     );
     const next = await refresh(outcome.refreshToken, NOW + 2);
     assert.equal(next.ok, true, 'the successor rotates in turn');
+  });
+
+  it('a user with groups, roles and an organization (RFC 9068 §2.2.3.1): still exactly 2 round trips, what it holds read in the locked read', async () => {
+    // Groups with a parent; roles direct, through a group, through the parent, server-wide and of another API.
+    for (const subject of ['u4', 'u5'])
+      await store.insertUser({
+        username: subject,
+        passwordHash: 'x',
+        createdAt: NOW,
+        updatedAt: NOW,
+        subject,
+        claims: {},
+      });
+    const company = { id: 'grp-company', name: 'company', parentId: null, createdAt: NOW };
+    await store.insertGroupIfAbsent(company);
+    for (let i = 0; i < 50; i++) {
+      const id = `grp-${i}`;
+      await store.insertGroupIfAbsent({
+        id,
+        name: `team-${String(i).padStart(2, '0')}`,
+        parentId: company.id,
+        createdAt: NOW,
+      });
+      await store.addGroupMember(id, 'u4', NOW);
+    }
+    const role = async (id: string, scope: RoleScope, to: { kind: 'user' | 'group'; id: string }) => {
+      await store.insertRoleIfAbsent({ id, name: id, scope, description: null, builtIn: false, createdAt: NOW });
+      await store.assignRole(id, to, NOW);
+    };
+    for (let i = 0; i < 17; i++)
+      await role(`reader-${i}`, { kind: 'api', audience: '/v2' }, { kind: 'user', id: 'u4' });
+    await role('writer', { kind: 'api', audience: '/v2' }, { kind: 'group', id: 'grp-7' });
+    await role('staff', { kind: 'server' }, { kind: 'group', id: company.id });
+    await role('invoices', { kind: 'api', audience: 'billing' }, { kind: 'user', id: 'u4' });
+    // Assigned twice (to the user and through a group): named once.
+    await store.assignRole('writer', { kind: 'user', id: 'u4' }, NOW);
+    await store.insertOrganization({
+      id: 'org-acme',
+      slug: 'acme',
+      name: 'Acme',
+      roles: ['member', 'billing-admin'],
+      policy: '{}',
+      createdAt: NOW,
+      updatedAt: NOW,
+    });
+    await store.insertOrganizationMember({
+      organizationId: 'org-acme',
+      subject: 'u4',
+      roles: ['member'],
+      source: 'operator',
+      joinedAt: NOW,
+    });
+    const issued = await store.transaction((tx) =>
+      issueGrant(tx, client, 'u4', ['a'], NOW, undefined, undefined, 'org-acme'),
+    );
+    const before = counter.roundTrips;
+    counter.statements = [];
+    const outcome = await refresh(issued.refreshToken as string, NOW + 1, { api: '/v2' });
+    assert.ok(outcome.ok);
+    assert.equal(counter.roundTrips - before, 2, counter.statements.join('\n'));
+    assert.deepEqual(
+      counter.statements.map((s) => s.trim().split(/\s+/)[0]?.toLowerCase()),
+      ['begin', 'select', 'select', 'with', 'commit'],
+    );
+    // The same rule as the read of its own (store/access-resolution.ts), and the membership.
+    const held = await store.heldAccess('u4', '/v2');
+    assert.equal(held.groups.length, 51);
+    assert.equal(held.roles.length, 19);
+    assert.deepEqual(outcome.holder?.held, held);
+    assert.deepEqual(outcome.holder?.organization, { id: 'org-acme', name: 'Acme', roles: ['member'] });
+    // A user with none: empty lists, no organization.
+    const plain = await store.transaction((tx) => issueGrant(tx, client, 'u5', ['a'], NOW));
+    const none = await refresh(plain.refreshToken as string, NOW + 1, { api: null });
+    assert.ok(none.ok);
+    assert.deepEqual(none.holder, { held: { groups: [], roles: [] }, organization: null });
+    // A null API: the server-wide roles only.
+    const noApi = await refresh(outcome.refreshToken as string, NOW + 2, { api: null });
+    assert.ok(noApi.ok);
+    assert.deepEqual(noApi.holder?.held.roles, ['staff']);
   });
 
   it('a held-back write that fails fails the COMMIT: nothing of the transaction is stored, and the connection serves the next one', async () => {

@@ -7,6 +7,23 @@ export interface HeldAccess {
   readonly roles: readonly string[];
 }
 
+/**
+ * What the PostgreSQL store reads of a refresh token's grant's user in the statement that finds and
+ * locks the token (postgres/holder-access.ts), so that a refresh waits for the database no more
+ * often for the user's groups and roles: those `heldAccess` resolves for the API `api`, and the
+ * user's membership of the grant's organization.
+ */
+export interface GrantHolderAccess {
+  readonly held: HeldAccess;
+  /** The grant's organization with the user's roles in it; null without one, or for a user no longer its member. */
+  readonly organization: { readonly id: string; readonly name: string; readonly roles: readonly string[] } | null;
+}
+
+/** What a refresh asks to be read with its token: the access its grant's user holds for the API `api`. */
+export interface HolderAccessRead {
+  readonly api: string | null;
+}
+
 /** How a user's groups and roles are resolved for a token. */
 export interface AccessResolutionRepository {
   /**

@@ -47,7 +47,12 @@ import {
 import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
 import { createGroupRepository, type GroupRepository } from './group-repository.js';
 import { createRoleRepository, type RoleRepository } from './role-repository.js';
-import { createAccessResolutionRepository, type AccessResolutionRepository } from './access-resolution.js';
+import {
+  createAccessResolutionRepository,
+  type AccessResolutionRepository,
+  type GrantHolderAccess,
+  type HolderAccessRead,
+} from './access-resolution.js';
 
 /** Every query the domain needs, dialect-neutral. Inside a transaction, reads that lock rows do. */
 export interface Repository
@@ -109,8 +114,15 @@ export interface Repository
    * dialect can (PostgreSQL: one round trip instead of three); the three statements otherwise.
    */
   rotateFamily(rotation: FamilyRotation): Promise<void>;
-  /** The token with its grant; locks both rows for the transaction where the dialect needs it. */
-  findRefreshToken(id: string): Promise<RefreshTokenInFamily | undefined>;
+  /**
+   * The token with its grant; locks both rows for the transaction where the dialect needs it.
+   * `holderAccess`: the PostgreSQL store also reads, in the same statement, what the grant's user
+   * holds (`holder`); the others answer without it, and the caller reads it itself.
+   */
+  findRefreshToken(
+    id: string,
+    holderAccess?: HolderAccessRead,
+  ): Promise<(RefreshTokenInFamily & { readonly holder?: GrantHolderAccess }) | undefined>;
   updateRefreshToken(id: string, fields: Pick<RefreshTokenRecord, 'useCount' | 'expiresAt'>): Promise<void>;
 
   insertAuthorizationCode(code: AuthorizationCodeRecord): Promise<void>;

@@ -2,9 +2,9 @@ import { OAuthError } from '@gatehouse/contract';
 import { grantHandler } from './grant.js';
 import { exchangeRefreshToken } from '../tokens/index.js';
 import { parseScope } from '../tokens/index.js';
-import { tokenResponse, userAccessClaims } from '../tokens/index.js';
+import { heldAccessClaims, holderAccessRead, tokenResponse, userAccessClaims } from '../tokens/index.js';
 import { withRefreshIdToken } from '../tokens/index.js';
-import { grantOrganization } from '../tokens/index.js';
+import { grantOrganization, heldGrantOrganization } from '../tokens/index.js';
 
 /**
  * grant_type=refresh_token. The rules live in refresh-token-lifecycle.ts; this reads the request
@@ -26,15 +26,27 @@ export const refreshTokenGrant = grantHandler({
       now,
       successors: refreshSuccessors,
       dpop: proof,
+      holderAccess: holderAccessRead(accessTokens),
     });
     if (!outcome.ok) throw new OAuthError(outcome.reason);
-    const { grant } = outcome;
-    // Read after the exchange began, so a role removed before it started is not carried. A token
-    // exchange's grant carries none: its roles were capped by its subject token's (RFC 8693 §2.1),
-    // which is not kept, so none is the only set never larger.
-    const access = grant.exchange == null ? await userAccessClaims(store, accessTokens, grant.subject) : undefined;
+    const { grant, holder } = outcome;
+    // Read after the exchange began (with its locked read where the store can), so a role removed
+    // before it started is not carried. A token exchange's grant carries none: its roles were
+    // capped by its subject token's (RFC 8693 §2.1), which is not kept, so none is the only set
+    // never larger.
+    const access =
+      grant.exchange != null
+        ? undefined
+        : holder !== undefined
+          ? heldAccessClaims(accessTokens, holder.held)
+          : await userAccessClaims(store, accessTokens, grant.subject);
     // The organization chosen at /authorize, with the member's roles as they are now.
-    const organization = grant.organizationId == null ? undefined : await grantOrganization(store, grant);
+    const organization =
+      grant.organizationId == null
+        ? undefined
+        : holder !== undefined
+          ? heldGrantOrganization(grant, holder.organization)
+          : await grantOrganization(store, grant);
     const response = tokenResponse(accessTokens, {
       client,
       subject: grant.subject,

@@ -1,5 +1,6 @@
 import { accessClaims, apiOfAudience, cappedBy, type AccessClaims } from '../../access/index.js';
 import type { Repository } from '../../store/repository.js';
+import type { HeldAccess, HolderAccessRead } from '../../store/access-resolution.js';
 import type { AccessTokens } from './access-tokens.js';
 
 /**
@@ -19,6 +20,19 @@ export async function userAccessClaims(
   const { issuer } = accessTokens;
   const held = await store.heldAccess(subject, apiOfAudience(audience, issuer));
   return accessClaims(cap === undefined ? held : cappedBy(held, cap), `${issuer}/userinfo`);
+}
+
+/**
+ * What a refresh asks the store to read with its token (`Repository.findRefreshToken`): the access
+ * of the grant's user for the API of the access token it answers (its default audience).
+ */
+export function holderAccessRead(accessTokens: AccessTokens): HolderAccessRead {
+  return { api: apiOfAudience(accessTokens.audience, accessTokens.issuer) };
+}
+
+/** `userAccessClaims` for the default audience, from what the store read with the token (`holderAccessRead`). */
+export function heldAccessClaims(accessTokens: AccessTokens, held: HeldAccess): AccessClaims {
+  return accessClaims(held, `${accessTokens.issuer}/userinfo`);
 }
 
 /** The scopes that ask for the user's roles and groups in the ID token and at userinfo. */

@@ -2,6 +2,7 @@ import { OAuthError } from '@gatehouse/contract';
 import { ORGANIZATION_SCOPE, organizationClaims, type OrganizationClaims } from '../../organizations/index.js';
 import type { GrantRecord } from '../../primitives/records.js';
 import type { Repository } from '../../store/repository.js';
+import type { GrantHolderAccess } from '../../store/access-resolution.js';
 
 /**
  * The organization claims of a token of `grant` (`org_id`, `org_name`, `org_roles`), read at each
@@ -16,7 +17,26 @@ export async function grantOrganization(
   grant: Pick<GrantRecord, 'organizationId' | 'subject'>,
 ): Promise<OrganizationClaims | undefined> {
   if (grant.organizationId == null) return undefined;
-  const claims = await organizationClaims(store, grant.organizationId, grant.subject);
+  return memberOrRevoked(await organizationClaims(store, grant.organizationId, grant.subject));
+}
+
+/**
+ * `grantOrganization` from the membership the store read with the refresh token (the same rule,
+ * `GrantHolderAccess.organization`): null when the user is no longer the organization's member.
+ */
+export function heldGrantOrganization(
+  grant: Pick<GrantRecord, 'organizationId'>,
+  membership: GrantHolderAccess['organization'],
+): OrganizationClaims | undefined {
+  if (grant.organizationId == null) return undefined;
+  return memberOrRevoked(
+    membership === null || membership.id !== grant.organizationId
+      ? undefined
+      : { org_id: membership.id, org_name: membership.name, org_roles: membership.roles },
+  );
+}
+
+function memberOrRevoked(claims: OrganizationClaims | undefined): OrganizationClaims {
   if (claims === undefined) throw new OAuthError('refresh_token_revoked');
   return claims;
 }

@@ -11,11 +11,23 @@ export { IdTokens, OPENID_SCOPE } from './id-tokens.js';
 export { readIdTokenHint } from './id-token-hint.js';
 export { withIdToken, withRefreshIdToken } from './id-token-response.js';
 export { tokenResponse } from './token-response.js';
-export { GROUPS_SCOPE, releasedAccessClaims, ROLES_SCOPE, userAccessClaims } from './access-claims.js';
+export {
+  GROUPS_SCOPE,
+  heldAccessClaims,
+  holderAccessRead,
+  releasedAccessClaims,
+  ROLES_SCOPE,
+  userAccessClaims,
+} from './access-claims.js';
 export { exchangeRefreshToken, refreshTokenState } from './refresh-token-lifecycle.js';
 export { RefreshSuccessors } from './refresh-successors.js';
 export { issueGrant, issuesRefreshToken } from './grant-issuance.js';
-export { grantOrganization, releasedOrganization, userinfoOrganization } from './grant-organization.js';
+export {
+  grantOrganization,
+  heldGrantOrganization,
+  releasedOrganization,
+  userinfoOrganization,
+} from './grant-organization.js';
 export { revokeFamily } from './revoke-family.js';
 export {
   createAuthorizationCode,

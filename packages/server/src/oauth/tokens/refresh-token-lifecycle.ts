@@ -9,6 +9,7 @@ import type {
 } from '../../primitives/records.js';
 import type { Repository } from '../../store/repository.js';
 import type { GrantAuthentication } from '../../store/oidc-repository.js';
+import type { GrantHolderAccess, HolderAccessRead } from '../../store/access-resolution.js';
 import { isScopeSubset } from './scope.js';
 import { digestOf } from '../../primitives/secrets.js';
 import { newOpaqueSecret } from '../../primitives/random.js';
@@ -130,6 +131,11 @@ interface RefreshRequest {
   readonly successors: RefreshSuccessors;
   /** The request's DPoP proof, if any (RFC 9449 §5): its key, and its jti to note in the exchange. */
   readonly dpop?: UnnotedDpopProof | undefined;
+  /**
+   * The access of the grant's user to read with the token, where the store can in the same
+   * statement (PostgreSQL): the claims of the token this refresh answers.
+   */
+  readonly holderAccess?: HolderAccessRead | undefined;
 }
 
 type RefreshOutcome =
@@ -140,6 +146,8 @@ type RefreshOutcome =
       readonly refreshToken: string | null;
       /** The original sign-in (time, methods), for the ID token (OIDC Core §12.2); null without an OIDC one. */
       readonly signIn: GrantAuthentication | null;
+      /** What the grant's user holds, when the store read it with the token (`RefreshRequest.holderAccess`). */
+      readonly holder: GrantHolderAccess | undefined;
     }
   | { readonly ok: false; readonly reason: FixedOAuthReason };
 
@@ -154,7 +162,7 @@ export async function exchangeRefreshToken(trail: AuditTrail, request: RefreshRe
     // RFC 9449 §11.1: the proof's jti is noted in this transaction, first: one commit with the
     // rotation, and a replayed proof (invalid_dpop_proof) rotates nothing. No proof, no statement.
     if (request.dpop !== undefined) await noteTokenProof(tx, request.dpop);
-    const inFamily = await tx.findRefreshToken(digestOf(request.presentedToken));
+    const inFamily = await tx.findRefreshToken(digestOf(request.presentedToken), request.holderAccess);
     if (!inFamily) return refused('refresh_token_invalid');
     // Checked before the state, so a client learns nothing about another client's tokens.
     if (inFamily.grant.clientId !== client.id) return refused('refresh_token_client_mismatch');
@@ -190,10 +198,12 @@ export async function exchangeRefreshToken(trail: AuditTrail, request: RefreshRe
         scope,
         refreshToken: successor,
         signIn: await noteUse(tx, found, scope, now),
+        holder: inFamily.holder,
       };
     }
     const refreshToken = policy.rotation ? await rotate(tx, found, request) : await keepAlive(tx, found, policy, now);
-    return { ok: true, grant: found.grant, scope, refreshToken, signIn: await noteUse(tx, found, scope, now) };
+    const signIn = await noteUse(tx, found, scope, now);
+    return { ok: true, grant: found.grant, scope, refreshToken, signIn, holder: inFamily.holder };
   });
 }
 

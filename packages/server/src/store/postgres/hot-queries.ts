@@ -5,6 +5,7 @@ import type { Database } from '../schema.js';
 import { userFromRow } from '../identity-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries, type TokenPathMethods } from '../token-path-queries.js';
 import { rotationQueries } from './rotation.js';
+import { holderAccessFromRow, holderAccessQuery } from './holder-access.js';
 
 /**
  * The token hot path's queries (`../token-path-queries.ts`, the same definitions the repository
@@ -25,6 +26,12 @@ export function postgresHotQueries(db: Kysely<Database>): PostgresHotQueries {
     findGrantLiveness: queryTemplate(db, q.findGrantLiveness),
     findRefreshToken: queryTemplate(db, (d, p: { id: string }) => q.findRefreshToken(d, p, false)),
     findRefreshTokenLocked: queryTemplate(db, (d, p: { id: string }) => q.findRefreshToken(d, p, true)),
+    findRefreshTokenWithHolder: queryTemplate(db, (d, p: { id: string; api: string }) =>
+      holderAccessQuery(d, p, false),
+    ),
+    findRefreshTokenWithHolderLocked: queryTemplate(db, (d, p: { id: string; api: string }) =>
+      holderAccessQuery(d, p, true),
+    ),
     insertRefreshToken: queryTemplate(db, q.insertRefreshToken),
     updateRefreshToken: queryTemplate(db, q.updateRefreshToken),
     rotate: queryTemplate(db, rotationQueries.rotate),
@@ -40,6 +47,7 @@ export function postgresHotQueries(db: Kysely<Database>): PostgresHotQueries {
     const first = async <P, O>(template: QueryTemplate<P, O>, p: P): Promise<O | undefined> =>
       (await run(template, p)).rows[0];
     const findToken = lockRows ? t.findRefreshTokenLocked : t.findRefreshToken;
+    const findTokenWithHolder = lockRows ? t.findRefreshTokenWithHolderLocked : t.findRefreshTokenWithHolder;
     return {
       async findClient(id) {
         const row = await first(t.findClient, { id });
@@ -53,7 +61,12 @@ export function postgresHotQueries(db: Kysely<Database>): PostgresHotQueries {
         const row = await first(t.findGrantLiveness, { id });
         return row && grantLivenessFromRow(row);
       },
-      async findRefreshToken(id) {
+      async findRefreshToken(id, holderAccess) {
+        if (holderAccess !== undefined) {
+          // An API role's audience is never '', so a null API matches none (../access-resolution.ts).
+          const row = await first(findTokenWithHolder, { id, api: holderAccess.api ?? '' });
+          return row && holderAccessFromRow(row);
+        }
         const row = await first(findToken, { id });
         return row && tokenInFamilyFromRow(row);
       },
