@@ -7,6 +7,9 @@
 //   node setup/gatehouse.mjs chains <db> <chains>   <chains> grants of one user issued as `gatehouse
 //       grants issue` issues them, each with its first refresh token, and an access token with
 //       contacts:write; prints {"tokens", "accessToken"}.
+//   node setup/gatehouse.mjs roles-chains <db> <chains>   the same for another user, a member of
+//       GROUPS groups with ROLES roles of the REST API (half assigned to it, half through its
+//       groups), so each access token carries `groups` and `roles` (RFC 9068 §2.2.3.1).
 //   node setup/gatehouse.mjs oidc-chains <db> <chains>   the same, as OpenID Connect grants: scope
 //       `openid` too, and the user's password sign-in recorded for each grant as a code exchange
 //       records it (OIDC Core §12.2: every refresh then answers a new ID token with its auth_time).
@@ -26,6 +29,11 @@ const SCOPE = ['contacts:read', 'contacts:write'];
 const CLIENT_SCOPE = ['openid', ...SCOPE];
 const FAMILY_SIZE = 5;
 const CHAIN_USER = 'bench-user';
+const ROLES_USER = 'bench-roles-user';
+const GROUPS = 50;
+const ROLES = 20;
+/** The built-in REST API, whose roles a token for this server carries (access/claims.ts). */
+const REST_API = '/v2';
 const DAY = 24 * 60 * 60;
 const SERVICE_CLIENT_ID = 'bench-service';
 const PUBLIC_CLIENT_ID = 'bench-browser';
@@ -60,16 +68,18 @@ if (step === 'client') {
     serviceClientId: SERVICE_CLIENT_ID, serviceClientSecret: serviceSecret,
     publicClientId: PUBLIC_CLIENT_ID, redirectUri: REDIRECT_URI, username: SIGN_IN_USER, password: SIGN_IN_PASSWORD,
   })}\n`);
-} else if (step === 'chains' || step === 'oidc-chains') {
+} else if (step === 'chains' || step === 'oidc-chains' || step === 'roles-chains') {
   const store = await openStore(storeUrl(filename));
   const context = await createContext(store, 'http://localhost', CONTEXT_OPTIONS);
   const openid = step === 'oidc-chains';
+  const user = step === 'roles-chains' ? ROLES_USER : CHAIN_USER;
   const tokens = [];
   let accessToken = '';
   // A grant is a user's (its tokens' sub is the user's subject): one user holds every chain.
-  if (!(await store.findUser(CHAIN_USER))) await addUser(store, CHAIN_USER, randomBytes(16).toString('hex'), context.clock.now());
+  if (!(await store.findUser(user))) await addUser(store, user, randomBytes(16).toString('hex'), context.clock.now());
+  if (step === 'roles-chains') await giveGroupsAndRoles(store, (await store.findUser(user)).subject, context.clock.now());
   for (let i = 0; i < Number(countArg); i++) {
-    const issued = await issueOperatorGrant(context, CLIENT_ID, CHAIN_USER, openid ? ['openid', ...SCOPE] : SCOPE);
+    const issued = await issueOperatorGrant(context, CLIENT_ID, user, openid ? ['openid', ...SCOPE] : SCOPE);
     // What a code exchange after a password sign-in stores beside its grant (its auth_time and amr).
     if (openid) await store.insertGrantAuthentication(issued.grant_id, context.clock.now(), ['pwd']);
     tokens.push(issued.refresh_token);
@@ -105,8 +115,27 @@ if (step === 'client') {
   db.close();
   process.stdout.write(`${JSON.stringify({ tokens, accessToken: '', dpopJwk, clientId })}\n`);
 } else {
-  process.stderr.write('usage: gatehouse.mjs client <db> <stored> [replay window s] | chains|oidc-chains|dpop-chains <db> <chains>\n');
+  process.stderr.write('usage: gatehouse.mjs client <db> <stored> [replay window s] | chains|roles-chains|oidc-chains|dpop-chains <db> <chains>\n');
   process.exit(2);
+}
+
+/**
+ * GROUPS groups with `subject` a member of each, and ROLES roles of the REST API: the even ones
+ * assigned to the user, the odd ones each to one of its groups. Through the store's own writes, as
+ * `gatehouse groups` and `gatehouse roles` make them.
+ */
+async function giveGroupsAndRoles(store, subject, now) {
+  for (let i = 0; i < GROUPS; i++) {
+    const id = `bench-group-${i}`;
+    await store.insertGroupIfAbsent({ id, name: `team-${String(i).padStart(2, '0')}`, parentId: null, createdAt: now });
+    await store.addGroupMember(id, subject, now);
+  }
+  for (let i = 0; i < ROLES; i++) {
+    const id = `bench-role-${i}`;
+    const scope = { kind: 'api', audience: REST_API };
+    await store.insertRoleIfAbsent({ id, name: `contacts-role-${String(i).padStart(2, '0')}`, scope, description: null, builtIn: false, createdAt: now });
+    await store.assignRole(id, i % 2 === 0 ? { kind: 'user', id: subject } : { kind: 'group', id: `bench-group-${i}` }, now);
+  }
 }
 
 /** A PostgreSQL URL as given; a file name as an SQLite store. */
