@@ -34,31 +34,51 @@ export interface AccessResolutionRepository {
   heldAccess(subject: string, audience: string | null): Promise<HeldAccess>;
 }
 
+/** A row of `heldAccessQuery`: a group's or a role's name. */
+export interface HeldAccessRow {
+  kind: 'group' | 'role';
+  name: string;
+}
+
+/**
+ * `heldAccess` as one statement, its parameters one object (../query-template.ts), so that the
+ * SQLite store prepares it once (sqlite/index.ts). UNION (not UNION ALL) in the recursion: a group
+ * reached twice is walked once. `audience`: the API's, '' for none (an API role's audience is never
+ * '', so it matches none).
+ */
+export const heldAccessQuery = (db: Kysely<Database>, p: { subject: string; audience: string }) => {
+  const query = sql<HeldAccessRow>`
+    with recursive member_groups(id) as (
+      select group_id from group_members where subject = ${p.subject}
+      union
+      select g.parent_id from access_groups g join member_groups m on g.id = m.id
+      where g.parent_id is not null
+    )
+    select 'group' as kind, g.name as name from access_groups g
+      where g.id in (select id from member_groups)
+    union
+    select 'role' as kind, r.name as name from access_roles r
+      join role_assignments a on a.role_id = r.id
+      where ((a.principal_kind = 'user' and a.principal_id = ${p.subject})
+          or (a.principal_kind = 'group' and a.principal_id in (select id from member_groups)))
+        and (r.scope_kind = 'server' or (r.scope_kind = 'api' and r.scope_id = ${p.audience}))
+    order by kind, name`;
+  return { compile: () => query.compile(db) };
+};
+
+/** The rows of `heldAccessQuery` as the lists they name. */
+export function heldAccessFromRows(rows: readonly HeldAccessRow[]): HeldAccess {
+  const groups: string[] = [];
+  const roles: string[] = [];
+  for (const row of rows) (row.kind === 'group' ? groups : roles).push(row.name);
+  return { groups, roles };
+}
+
 export function createAccessResolutionRepository(db: Kysely<Database>): AccessResolutionRepository {
   return {
     async heldAccess(subject, audience) {
-      // UNION (not UNION ALL) in the recursion: a group reached twice is walked once. An API role's
-      // audience is never '', so a null audience matches none.
-      const { rows } = await sql<{ kind: 'group' | 'role'; name: string }>`
-        with recursive member_groups(id) as (
-          select group_id from group_members where subject = ${subject}
-          union
-          select g.parent_id from access_groups g join member_groups m on g.id = m.id
-          where g.parent_id is not null
-        )
-        select 'group' as kind, g.name as name from access_groups g
-          where g.id in (select id from member_groups)
-        union
-        select 'role' as kind, r.name as name from access_roles r
-          join role_assignments a on a.role_id = r.id
-          where ((a.principal_kind = 'user' and a.principal_id = ${subject})
-              or (a.principal_kind = 'group' and a.principal_id in (select id from member_groups)))
-            and (r.scope_kind = 'server' or (r.scope_kind = 'api' and r.scope_id = ${audience ?? ''}))
-        order by kind, name`.execute(db);
-      const groups: string[] = [];
-      const roles: string[] = [];
-      for (const row of rows) (row.kind === 'group' ? groups : roles).push(row.name);
-      return { groups, roles };
+      const { rows } = await db.executeQuery(heldAccessQuery(db, { subject, audience: audience ?? '' }).compile());
+      return heldAccessFromRows(rows);
     },
   };
 }

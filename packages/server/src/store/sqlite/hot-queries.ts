@@ -5,10 +5,11 @@ import { amrFromColumn, clientFromRow, grantFromRow, grantLivenessFromRow, revok
 import type { Database } from '../schema.js';
 import { queryTemplate } from '../query-template.js';
 import { userFromRow } from '../identity-repository.js';
+import { heldAccessFromRows, heldAccessQuery } from '../access-resolution.js';
 import { tokenInFamilyFromRow, tokenPathQueries, type TokenPathMethods } from '../token-path-queries.js';
 
 /** The repository methods every token request runs, and which this file runs on prepared statements. */
-export type HotQueries = TokenPathMethods & Pick<Repository, 'revokeGrant'>;
+export type HotQueries = TokenPathMethods & Pick<Repository, 'revokeGrant' | 'heldAccess'>;
 
 /**
  * The token hot path's queries (`../token-path-queries.ts`, the same definitions the repository
@@ -33,6 +34,8 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
   const findUserBySubject = prepare(database, db, q.findUserBySubject);
   const insertRecord = prepare(database, db, q.insertRecord);
   const noteDpopProof = prepare(database, db, q.noteDpopProof);
+  // A user grant's refresh reads what its user holds for the access token (../access-resolution.ts).
+  const heldAccess = prepare(database, db, heldAccessQuery);
 
   return {
     async findClient(id) {
@@ -50,6 +53,9 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
     async findRefreshToken(id) {
       const row = findRefreshToken.get({ id });
       return row && tokenInFamilyFromRow(row);
+    },
+    async heldAccess(subject, audience) {
+      return heldAccessFromRows(heldAccess.all({ subject, audience: audience ?? '' }));
     },
     async revokeGrant(id, reason, now, descendantReason = reason) {
       return revokeGrant.all({ id, reason, descendantReason, now }).map(revokedGrantFromRow);

@@ -65,6 +65,7 @@ export async function openSqliteStore({
     findGrantLiveness: hot.findGrantLiveness,
     findRefreshToken: hot.findRefreshToken,
     findUserBySubject: hot.findUserBySubject,
+    heldAccess: hot.heldAccess,
   });
 
   return {
