@@ -3,12 +3,20 @@ import { jsonObjectOf, postForm, type EndpointContext } from './http.js';
 import type { TokenEndpointResponse } from './wire.js';
 
 export type TokenRequest =
-  | { readonly grant_type: 'refresh_token'; readonly refresh_token: string; readonly scope?: string }
+  | {
+      readonly grant_type: 'refresh_token';
+      readonly refresh_token: string;
+      readonly scope?: string;
+      /** RFC 8707 §2.2: the resource the new access token is for. */
+      readonly resource?: string;
+    }
   | {
       readonly grant_type: 'authorization_code';
       readonly code: string;
       readonly redirect_uri: string;
       readonly code_verifier: string;
+      /** RFC 8707 §2.2: the resource the access token is for. */
+      readonly resource?: string;
     }
   | { readonly grant_type: typeof DEVICE_CODE_GRANT_TYPE; readonly device_code: string }
   | { readonly grant_type: 'client_credentials'; readonly scope?: string };

@@ -130,6 +130,7 @@ export class Session {
       code,
       redirect_uri: this.config.redirectUri,
       code_verifier: pending.verifier,
+      ...this.#resource(),
     });
     const now = Math.floor(Date.now() / 1000);
     const idToken = (response as { id_token?: string }).id_token;
@@ -188,6 +189,7 @@ export class Session {
     const response = await requestTokens(this.#context(metadata, session.key), {
       grant_type: 'refresh_token',
       refresh_token: session.refreshToken,
+      ...this.#resource(),
     });
     session.accessToken = response.access_token;
     session.refreshToken = response.refresh_token ?? session.refreshToken;
@@ -216,6 +218,11 @@ export class Session {
       location.assign(url.href);
     }
     return new Promise<never>(() => {});
+  }
+
+  /** RFC 8707 §2.2: every token is asked for the admin API, so that it is one the admin API accepts. */
+  #resource(): { resource?: string } {
+    return this.config.resource === undefined ? {} : { resource: this.config.resource };
   }
 
   #context(metadata: AuthorizationServerMetadata, key: DpopKey): EndpointContext {

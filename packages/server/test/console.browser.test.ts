@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { consoleDistDir } from '../src/console/index.js';
+import { assignRole } from '../src/access/index.js';
+import { CLI_ACTOR } from '../src/audit/audit.js';
 import { totpCode } from '../src/factors/totp.js';
 import { addTestUser, PASSWORD } from './_authorize.js';
 import { browserSuiteSkip, launchChromium, PHONE, screenshotsAt, watchedPage } from './_browser.js';
@@ -173,20 +175,12 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
   });
 
   /**
-   * The console's pages against the admin API's real answers. Until the admin API accepts an
-   * operator's own token (server-wide admin roles), the browser's calls to /admin/v1 are sent on with
-   * an admin client's token instead of the operator's: what is tested here is the console's pages
-   * (lists, search, confirmations, secrets shown once), not who may call the API.
+   * The console's pages against the admin API, with the operator's own token: alice holds `admin`
+   * (server-wide), signs in with her password and her authenticator app's code, and every call the
+   * console makes to /admin/v1 carries her DPoP-bound token for the admin API.
    */
   it('users: searched and filtered in the store, one added with its password shown once and copied, disabled on a second click', async () => {
-    const ops = await server.addClient({
-      id: 'console-test-ops',
-      admin: true,
-      grantTypes: ['client_credentials'],
-      scope: ['gatehouse:admin'],
-    });
-    const tokenResponse = await server.post('/token', { grant_type: 'client_credentials' }, { as: ops });
-    const adminToken = ((await tokenResponse.json()) as { access_token: string }).access_token;
+    await assignRole(server.context.audit, { name: 'admin' }, { user: 'alice' }, server.clock.now(), CLI_ACTOR);
     for (const name of ['ops.anna', 'ops.bert', 'sales.eva'])
       await server.context.store.insertUserIfAbsent({
         ...((await server.context.store.findUser('alice')) as NonNullable<
@@ -198,10 +192,12 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
       });
     const { page, context } = await newPage();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: issuer });
-    await page.route(`${issuer}/admin/v1/**`, async (route) => {
-      const headers: Record<string, string> = { ...route.request().headers(), authorization: `Bearer ${adminToken}` };
-      delete headers['dpop'];
-      await route.continue({ headers });
+    const adminCalls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/admin/v1/'))
+        adminCalls.push(
+          `${request.headers()['authorization']?.split(' ')[0]} ${request.headers()['dpop'] ? 'proof' : ''}`,
+        );
     });
     await page.goto(`${issuer}/console/users`);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -218,6 +214,7 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     const rows = page.locator('tbody tr td:first-child');
     await rows.first().waitFor();
     assert.deepEqual(await rows.allTextContents(), ['alice', 'ops.anna', 'ops.bert', 'sales.eva']);
+    assert.ok(adminCalls.length > 0 && adminCalls.every((call) => call === 'DPoP proof'), adminCalls.join());
     await checkPage(page, 'users');
 
     await page.getByLabel('Search by username').fill('OPS.');
@@ -252,6 +249,8 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     assert.notEqual((await server.context.store.findUser('new.operator'))?.disabledAt ?? null, null);
     const [event] = await server.context.store.listAuditEvents({ event: 'user_disabled', limit: 1 });
     assert.equal(event?.subject, (await server.context.store.findUser('new.operator'))?.subject);
+    const alice = await server.context.store.findUser('alice');
+    assert.equal(event?.actor, `user:${alice?.subject} client:gatehouse-console`, 'audited as the operator');
     await checkPage(page, 'user');
 
     // Clients: the redirect URI checked while typed, by the server's own rule (@gatehouse/contract).

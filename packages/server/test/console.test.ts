@@ -11,8 +11,15 @@ import {
   readConsoleFiles,
   type ConsoleFiles,
 } from '../src/console/index.js';
+import { decodeJwt } from 'jose';
+import { assignRole } from '../src/access/index.js';
+import { CLI_ACTOR } from '../src/audit/audit.js';
+import { createAuthorizationCode } from '../src/oauth/tokens/authorization-codes.js';
+import { pkce } from './_authorize.js';
 import { DIALECTS } from './_dialects.js';
-import { startTestServer, type TestServer } from './_server.js';
+import { dpopKey, type DpopKey } from './_dpop.js';
+import { ISSUER } from './_oauth-assertions.js';
+import { ensureTestUser, startTestServer, type TestServer } from './_server.js';
 
 /** A console build as Vite writes it: relative asset URLs, the server's stylesheet as ../assets/. */
 function fakeBuild(): { dir: string; files: (issuer: string) => ConsoleFiles } {
@@ -73,7 +80,8 @@ describe('the console at /console', () => {
     assert.deepEqual(config, {
       issuer: 'http://gatehouse.test',
       client_id: CONSOLE_CLIENT_ID,
-      scope: 'openid profile',
+      scope: 'openid profile gatehouse:admin',
+      resource: 'http://gatehouse.test/admin/v1',
     });
   });
 
@@ -160,7 +168,8 @@ for (const dialect of DIALECTS)
       assert.deepEqual(client.grantTypes, ['authorization_code', 'refresh_token']);
       assert.equal(client.dpopBoundAccessTokens, true);
       assert.equal(client.secondFactor, 'required');
-      assert.equal(client.admin, false);
+      assert.equal(client.admin, true, 'an admin client of the sign-in kind');
+      assert.deepEqual(client.grantTypes, ['authorization_code', 'refresh_token'], 'never client_credentials');
       assert.ok(client.policy.refreshTokenTtl <= 15 * 60, 'a short idle lifetime');
     });
 
@@ -188,5 +197,136 @@ for (const dialect of DIALECTS)
       assert.deepEqual((await store.findClient(CONSOLE_CLIENT_ID))?.redirectUris, [
         consoleRedirectUri('http://gatehouse.test'),
       ]);
+    });
+  });
+
+/**
+ * The console's own token is one the admin API takes: asked for the admin API (RFC 8707 §2.2), bound
+ * to the console's DPoP key (RFC 9449), carrying the sign-in's class (`acr`, RFC 9068 §2.2.1); the
+ * admin API then acts with the operator's admin roles, and only when the sign-in had two factors.
+ */
+for (const dialect of DIALECTS)
+  describe(`the console's token at the admin API (${dialect})`, () => {
+    let server: TestServer;
+    const ADMIN = `${ISSUER}/admin/v1`;
+    // As a sign-in records a password and a code (authorize/sign-in/state.ts: RFC 8176 §2 `mfa` added).
+    const TWO_FACTORS = ['pwd', 'otp', 'mfa'];
+
+    before(async () => {
+      server = await startTestServer({ dialect, console: false });
+      for (const name of ['olga', 'nina', 'zoe']) await ensureTestUser(server.context.store, name, server.clock.now());
+      const grant = (role: string, user: string) =>
+        assignRole(server.context.audit, { name: role }, { user }, server.clock.now(), CLI_ACTOR);
+      await grant('admin', 'olga');
+      await grant('auditor', 'nina');
+    });
+    after(() => server.close());
+
+    /** The console's sign-in as the browser makes it: a code of `amr`, exchanged with a DPoP proof for `resource` (null: none). */
+    async function consoleToken(username: string, amr: readonly string[], resource: string | null = ADMIN) {
+      const { verifier, challenge } = pkce();
+      const client = await server.context.store.findClient(CONSOLE_CLIENT_ID);
+      assert.ok(client);
+      const subject = (await server.context.store.findUser(username))?.subject ?? assert.fail(username);
+      const code = await createAuthorizationCode(server.context.store, {
+        client,
+        subject,
+        scope: ['openid', 'profile', 'gatehouse:admin'],
+        redirectUri: consoleRedirectUri(ISSUER),
+        codeChallenge: challenge,
+        now: server.clock.now(),
+        authTime: server.clock.now(),
+        amr,
+      });
+      const key = await dpopKey();
+      const form: Record<string, string> = {
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: consoleRedirectUri(ISSUER),
+        client_id: CONSOLE_CLIENT_ID,
+        ...(resource === null ? {} : { resource }),
+      };
+      const proof = await key.proof({ htm: 'POST', htu: `${ISSUER}/token`, iat: server.clock.now() });
+      const response = await server.post('/token', form, { headers: { dpop: proof } });
+      const body = (await response.json()) as { access_token: string; refresh_token: string; token_type: string };
+      assert.equal(response.status, 200, JSON.stringify(body));
+      assert.equal(body.token_type, 'DPoP');
+      return { key, accessToken: body.access_token, refreshToken: body.refresh_token };
+    }
+
+    async function call(key: DpopKey, accessToken: string, method: string, path: string, body?: unknown) {
+      const proof = await key.proof({ htm: method, htu: `${ADMIN}${path}`, iat: server.clock.now(), accessToken });
+      return fetch(`${server.url}/admin/v1${path}`, {
+        method,
+        headers: {
+          authorization: `DPoP ${accessToken}`,
+          dpop: proof,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    }
+
+    it("an operator signed in with two factors and holding admin calls the admin API with the console's DPoP-bound token, audited as the operator with the console", async () => {
+      const { key, accessToken } = await consoleToken('olga', TWO_FACTORS);
+      const claims = decodeJwt(accessToken);
+      assert.equal(claims.aud, ADMIN);
+      assert.equal(claims['acr'], 'mfa', 'RFC 9068 §2.2.1: the class of the sign-in');
+      assert.equal(typeof claims['auth_time'], 'number');
+      assert.ok((claims['cnf'] as { jkt?: string } | undefined)?.jkt, 'DPoP-bound (RFC 9449 §6.1)');
+      assert.equal((await call(key, accessToken, 'GET', '/users')).status, 200);
+      const made = await call(key, accessToken, 'POST', '/users', { username: `made-by-olga-${dialect}` });
+      assert.equal(made.status, 201, await made.text());
+      const [event] = await server.context.store.listAuditEvents({ event: 'user_created', limit: 1 });
+      const olga = await server.context.store.findUser('olga');
+      assert.equal(event?.actor, `user:${olga?.subject} client:${CONSOLE_CLIENT_ID}`);
+    });
+
+    it('an auditor reads through the console but changes nothing (403 insufficient-role)', async () => {
+      const { key, accessToken } = await consoleToken('nina', TWO_FACTORS);
+      assert.equal((await call(key, accessToken, 'GET', '/clients')).status, 200);
+      const refused = await call(key, accessToken, 'POST', '/users', { username: 'nope' });
+      assert.equal(refused.status, 403);
+      assert.equal(((await refused.json()) as { type: string }).type, '/problems/insufficient-role');
+    });
+
+    it('an operator without an admin role is refused (403 insufficient_scope)', async () => {
+      const { key, accessToken } = await consoleToken('zoe', TWO_FACTORS);
+      const refused = await call(key, accessToken, 'GET', '/users');
+      assert.equal(refused.status, 403);
+      assert.match(refused.headers.get('www-authenticate') ?? '', /error="insufficient_scope"/);
+    });
+
+    it("a console token of a one-factor sign-in (acr sfa) is refused, admin or not: the console's registration requires two", async () => {
+      const { key, accessToken } = await consoleToken('olga', ['pwd']);
+      assert.equal(decodeJwt(accessToken)['acr'], 'sfa');
+      assert.equal((await call(key, accessToken, 'GET', '/users')).status, 403);
+    });
+
+    it('a console token for another audience, or presented without its DPoP proof, is refused', async () => {
+      const elsewhere = await consoleToken('olga', TWO_FACTORS, null);
+      assert.equal((await call(elsewhere.key, elsewhere.accessToken, 'GET', '/users')).status, 403);
+      const { accessToken } = await consoleToken('olga', TWO_FACTORS);
+      const asBearer = await fetch(`${server.url}/admin/v1/users`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      assert.equal(asBearer.status, 401, 'RFC 9449 §7.2: a bound token is no bearer token');
+      const other = await dpopKey();
+      assert.equal((await call(other, accessToken, 'GET', '/users')).status, 401, 'another key');
+    });
+
+    it('a refreshed console token keeps the admin API, the sign-in class and the key (RFC 8707 §2.2, RFC 9068 §2.2.1)', async () => {
+      const { key, refreshToken } = await consoleToken('olga', TWO_FACTORS);
+      const proof = await key.proof({ htm: 'POST', htu: `${ISSUER}/token`, iat: server.clock.now() });
+      const response = await server.post(
+        '/token',
+        { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CONSOLE_CLIENT_ID, resource: ADMIN },
+        { headers: { dpop: proof } },
+      );
+      const body = (await response.json()) as { access_token: string };
+      assert.equal(response.status, 200, JSON.stringify(body));
+      assert.equal(decodeJwt(body.access_token)['acr'], 'mfa');
+      assert.equal((await call(key, body.access_token, 'GET', '/users')).status, 200);
     });
   });

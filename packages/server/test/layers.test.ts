@@ -121,7 +121,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'context.ts',
   ],
   // The admin console's files and its client: a feature, like the admin API it calls.
-  console: ['primitives', 'store', 'http', 'html', 'oauth', 'context.ts'],
+  console: ['primitives', 'store', 'access', 'http', 'html', 'oauth', 'context.ts'],
   cli: [
     'primitives',
     'telemetry',

@@ -25,6 +25,12 @@ export interface AccessTokenClaims {
   readonly act?: ActorClaim;
   /** RFC 9449 §6.1: the token is bound to the DPoP key of this RFC 7638 thumbprint. */
   readonly cnf?: { readonly jkt?: string };
+  /**
+   * RFC 9068 §2.2.1: the class of the user's sign-in (`mfa` with two factors, `sfa` with one) and its
+   * time, when the token's grant came from a sign-in. Absent for a token that names no sign-in.
+   */
+  readonly acr?: string;
+  readonly auth_time?: number;
   /** RFC 9068 §2.2.3.1: the user's roles for the token's audience, and its server-wide ones. */
   readonly roles?: readonly string[];
   /** RFC 9068 §2.2.3.1: the user's groups, with the groups they belong to. */

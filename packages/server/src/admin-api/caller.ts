@@ -4,6 +4,7 @@ import { ADMIN_API_PATH, isAdminRole, type AdminRole } from '../access/index.js'
 import type { Actor } from '../audit/audit.js';
 import type { ServerContext } from '../context.js';
 import type { AccessTokenClaims } from '../oauth/tokens/index.js';
+import type { ClientRecord } from '../primitives/records.js';
 import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients/index.js';
 import { adminDefinition } from './definition.js';
 import { requiredRolesByRoute, requireOneRole } from '../json-api/required-roles.js';
@@ -21,8 +22,11 @@ declare module 'fastify' {
  *   §4.4: no grant, no user) holds `admin`, or only the server-wide admin roles assigned to that client
  *   when it has some (`roles assign user-manager --server-wide --client ID`): a narrower admin client;
  * - a user's token (from a grant) holds the server-wide admin roles its user holds now, directly or
- *   through a group, when the token is for the admin API (RFC 8707 `aud` `{issuer}/admin/v1`); a
- *   user's token for any other audience holds none.
+ *   through a group, when the token is for the admin API (RFC 8707 `aud` `{issuer}/admin/v1`) and
+ *   is what its client's registration promises: signed in with two factors (`acr` mfa, RFC 9068
+ *   §2.2.1) when the client requires a second factor, DPoP-bound (`cnf.jkt`, RFC 9449 §6.1) when its
+ *   tokens are (the console's are both, console/console-client.ts). A user's token for any other
+ *   audience, or short of its client's promise, holds none.
  * Anything else holds none. The scope alone never suffices: a client registered before admin clients
  * existed may hold the scope name in its registration.
  */
@@ -38,7 +42,20 @@ export async function adminRolesOf(
   }
   const audiences: readonly string[] = typeof claims.aud === 'string' ? [claims.aud] : claims.aud;
   if (!audiences.includes(`${issuer}${ADMIN_API_PATH}`)) return [];
+  if (!keepsPromiseOf(claims, await store.findClient(claims.client_id))) return [];
   return (await store.heldAccess(claims.sub, null)).roles.filter(isAdminRole);
+}
+
+/**
+ * Whether a user's token is as its client's registration says every one of its tokens is: two
+ * factors when the client requires a second factor, DPoP-bound when the client's tokens are. The
+ * token endpoint already issues no other; this check keeps the admin API from trusting a token that
+ * does not itself say so (an older token, a changed registration).
+ */
+function keepsPromiseOf(claims: AccessTokenClaims, client: ClientRecord | undefined): boolean {
+  if (client === undefined) return false;
+  if (client.secondFactor === 'required' && claims.acr !== 'mfa') return false;
+  return client.dpopBoundAccessTokens !== true || claims.cnf?.jkt !== undefined;
 }
 
 /** The actor of a caller's changes: the admin client's id, or for a user's token `user:SUB client:ID`. */
@@ -58,7 +75,8 @@ export function adminCaller(context: Pick<ServerContext, 'store' | 'issuer'>) {
       throw new BearerChallenge(
         'insufficient_scope',
         'Only an access token of an admin client (gatehouse clients add --admin), from the ' +
-          'client_credentials grant, or a token for the admin API of a user holding an admin role, may call the admin API.',
+          'client_credentials grant, or a token for the admin API of a user holding an admin role, may call the admin API ' +
+          '(signed in with two factors when its client requires them).',
         bearerChallenge({ realm: 'gatehouse' }, { error: 'insufficient_scope', scope: ADMIN_READ_SCOPE }),
       );
     const allowed = required.get(`${request.method} ${request.routeOptions.url ?? ''}`) ?? ['admin'];

@@ -1,15 +1,18 @@
+import { ADMIN_API_PATH } from '../access/index.js';
 import type { ServerContext } from '../context.js';
-import { clientFromRegistration, type ClientRegistration } from '../oauth/clients/index.js';
+import { ADMIN_SCOPE, clientFromRegistration, type ClientRegistration } from '../oauth/clients/index.js';
 import type { ClientRecord } from '../primitives/records.js';
 
 /** The console's client id: a first-party public client the server registers itself. */
 export const CONSOLE_CLIENT_ID = 'gatehouse-console';
-/** What the console asks for: an ID token (OpenID Connect) naming the operator. */
-export const CONSOLE_SCOPE = ['openid', 'profile'] as const;
+/** What the console asks for: an ID token (OpenID Connect) naming the operator, and the admin API. */
+export const CONSOLE_SCOPE = ['openid', 'profile', ADMIN_SCOPE] as const;
 /** Where the console is served, below the issuer. */
 export const CONSOLE_PATH = '/console';
 
 export const consoleRedirectUri = (issuer: string): string => `${issuer}${CONSOLE_PATH}/callback`;
+/** The resource the console's access tokens are for (RFC 8707 §2): the admin API. */
+export const consoleResource = (issuer: string): string => `${issuer}${ADMIN_API_PATH}`;
 const consoleHome = (issuer: string): string => `${issuer}${CONSOLE_PATH}`;
 
 /** Idle and absolute lifetime of the console's sign-in: an operator's session is short. */
@@ -20,13 +23,17 @@ const CONSOLE_ACCESS_TOKEN_SECONDS = 5 * 60;
 /**
  * The console's registration: public (a browser keeps no secret: RFC 6749 §2.1), PKCE (required of
  * every public client), its tokens bound to a DPoP key (RFC 9449 §5.2 `dpop_bound_access_tokens`),
- * a second factor required (the console also asks `acr_values=mfa`), short-lived.
+ * a second factor required (the console also asks `acr_values=mfa`), short-lived. An admin client
+ * of the sign-in kind (oauth/clients checkAdminRules): its tokens name the operator, reach the admin
+ * API only for its audience, with the operator's own admin roles and, since this registration
+ * requires a second factor, only when they say `acr` mfa (admin-api/caller.ts).
  */
 export function consoleRegistration(issuer: string): ClientRegistration {
   return {
     id: CONSOLE_CLIENT_ID,
     name: 'Gatehouse console',
     public: true,
+    admin: true,
     scope: [...CONSOLE_SCOPE],
     redirectUris: [consoleRedirectUri(issuer)],
     postLogoutRedirectUris: [consoleHome(issuer)],
@@ -44,6 +51,7 @@ function isCurrent(stored: ClientRecord, wanted: ClientRecord): boolean {
     JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
   return (
     stored.secretDigest === null &&
+    stored.admin === wanted.admin &&
     same(stored.redirectUris, wanted.redirectUris) &&
     same(stored.postLogoutRedirectUris, wanted.postLogoutRedirectUris) &&
     same(stored.scope, wanted.scope) &&

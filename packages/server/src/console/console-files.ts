@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { escapeHtml } from '../primitives/html-escape.js';
-import { CONSOLE_CLIENT_ID, CONSOLE_PATH, CONSOLE_SCOPE } from './console-client.js';
+import { CONSOLE_CLIENT_ID, CONSOLE_PATH, CONSOLE_SCOPE, consoleResource } from './console-client.js';
 
 /** The console's built files, read once at start: its page, and its assets by name. */
 export interface ConsoleFiles {
@@ -37,7 +37,12 @@ export function consoleDistDir(): string | undefined {
  */
 export function readConsoleFiles(dir: string, issuer: string): ConsoleFiles {
   const base = new URL(issuer).pathname.replace(/\/+$/, '');
-  const config = JSON.stringify({ issuer, client_id: CONSOLE_CLIENT_ID, scope: CONSOLE_SCOPE.join(' ') });
+  const config = JSON.stringify({
+    issuer,
+    client_id: CONSOLE_CLIENT_ID,
+    scope: CONSOLE_SCOPE.join(' '),
+    resource: consoleResource(issuer),
+  });
   const page = readFileSync(join(dir, 'index.html'), 'utf8')
     .replaceAll('"./assets/', `"${base}${CONSOLE_PATH}/assets/`)
     .replaceAll('"../assets/', `"${base}/assets/`)

@@ -8,6 +8,7 @@ export {
   CONSOLE_PATH,
   CONSOLE_SCOPE,
   consoleRedirectUri,
+  consoleResource,
   consoleRegistration,
   ensureConsoleClient,
 } from './console-client.js';

@@ -47,6 +47,7 @@ export const authorizationCodeGrant = grantHandler({
       dpopJkt: proof?.jkt,
       access,
       organization,
+      signIn: { authTime, amr },
     });
     const c = { client, grant, scope: grant.scope, nonce, authTime, amr, now, organization };
     return withIdToken(services, response, c);

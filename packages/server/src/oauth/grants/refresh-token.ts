@@ -59,6 +59,8 @@ export const refreshTokenGrant = grantHandler({
       exchange: grant.exchange,
       access,
       organization,
+      // RFC 9068 §2.2.1: the grant's sign-in, as the first access token carried it.
+      signIn: outcome.signIn,
     });
     const { authTime, amr } = outcome.signIn ?? { authTime: null, amr: null };
     const c = { client, grant, scope: outcome.scope, authTime, amr, now, organization };

@@ -35,6 +35,14 @@ interface MintRequest {
   readonly access?: AccessClaims;
   /** The organization the token is for (`org_id`, `org_name`, `org_roles`), read at issuance. */
   readonly organization?: OrganizationClaims | undefined;
+  /** RFC 9068 §2.2.1: the user's sign-in (its `acr` and `auth_time`), when the grant came from one. */
+  readonly signIn?: SignInClaims | undefined;
+}
+
+/** The authentication information an access token carries (RFC 9068 §2.2.1). */
+export interface SignInClaims {
+  readonly acr: string;
+  readonly auth_time: number;
 }
 
 /**
@@ -90,6 +98,7 @@ export class AccessTokens {
     dpopJkt,
     access,
     organization,
+    signIn,
   }: MintRequest): string {
     const claims: AccessTokenClaims = {
       iss: this.#issuer,
@@ -105,6 +114,7 @@ export class AccessTokens {
       ...(dpopJkt === undefined ? {} : { cnf: { jkt: dpopJkt } }),
       ...access,
       ...organization,
+      ...signIn,
     };
     // RFC 9068 §2.1: typ "at+jwt" keeps access tokens from being confused with other JWTs.
     return signEs256Jwt(

@@ -1,6 +1,7 @@
 import type { GatehouseTokenResponse } from '@gatehouse/contract';
 import type { ClientRecord, GrantExchange } from '../../primitives/records.js';
-import type { AccessTokens } from './access-tokens.js';
+import type { AccessTokens, SignInClaims } from './access-tokens.js';
+import { acrOf } from '../../primitives/acr.js';
 import type { AccessClaims } from '../../access/index.js';
 import type { OrganizationClaims } from '../../organizations/index.js';
 
@@ -23,6 +24,8 @@ interface TokenResponseRequest {
   readonly access?: AccessClaims | undefined;
   /** The grant's organization, as the token carries it (`org_id`, `org_name`, `org_roles`). */
   readonly organization?: OrganizationClaims | undefined;
+  /** How the user signed in, when the grant came from a sign-in: the token's `acr` and `auth_time`. */
+  readonly signIn?: { readonly authTime: number | null; readonly amr: readonly string[] | null } | null | undefined;
 }
 
 /**
@@ -44,6 +47,7 @@ export function tokenResponse(accessTokens: AccessTokens, r: TokenResponseReques
     ...(r.notAfter === undefined ? {} : { notAfter: r.notAfter }),
     ...(r.access === undefined ? {} : { access: r.access }),
     ...(r.organization === undefined ? {} : { organization: r.organization }),
+    ...signInClaimsOf(r.signIn),
   });
   return {
     access_token,
@@ -52,4 +56,14 @@ export function tokenResponse(accessTokens: AccessTokens, r: TokenResponseReques
     ...(r.refreshToken === null ? {} : { refresh_token: r.refreshToken }),
     scope: r.scope.join(' '),
   };
+}
+
+/**
+ * RFC 9068 §2.2.1: a user's access token carries the class of the sign-in its grant came from
+ * (`acr`, primitives/acr.ts) and its time, so an API can ask for two factors (the admin API does for
+ * a client that requires them). Nothing when the sign-in is not known.
+ */
+function signInClaimsOf(signIn: TokenResponseRequest['signIn']): { signIn?: SignInClaims } {
+  if (signIn == null || signIn.authTime === null || signIn.amr === null || signIn.amr.length === 0) return {};
+  return { signIn: { acr: acrOf(signIn.amr), auth_time: signIn.authTime } };
 }
