@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 /** Debian's chromium, installed by .ci/run through apt; never a browser download. */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -56,8 +56,9 @@ export const PHONE = { width: 390, height: 844 };
 export async function watchedPage(
   browser: Browser,
   violations: string[],
+  options: BrowserContextOptions = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: DESKTOP });
+  const context = await browser.newContext({ viewport: DESKTOP, ...options });
   const page = await context.newPage();
   page.on('console', (message) => {
     if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());

@@ -6,14 +6,16 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { consoleDistDir } from '../src/console/index.js';
 import { assignRole } from '../src/access/index.js';
 import { CLI_ACTOR } from '../src/audit/audit.js';
 import { totpCode } from '../src/factors/totp.js';
 import { addTestUser, PASSWORD } from './_authorize.js';
+import { CONSOLE_CLIENT_ID, ensureConsoleClient } from '../src/console/index.js';
 import { browserSuiteSkip, launchChromium, PHONE, screenshotsAt, watchedPage } from './_browser.js';
 import { startTestServer, type TestServer } from './_server.js';
+import { until } from './_until.js';
 
 /** axe-core, as its package ships it: injected into each page by the test, not served by Gatehouse. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -96,8 +98,8 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await server?.close();
   });
 
-  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const opened = await watchedPage(browser, violations);
+  async function newPage(options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+    const opened = await watchedPage(browser, violations, options);
     await opened.context.clock.setFixedTime(new Date(server.clock.now() * 1000));
     return opened;
   }
@@ -174,6 +176,33 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await context.close();
   });
 
+  it('an operator without an admin role whose browser asks for German is refused by a page in German', async () => {
+    // A new time step: each code of the authenticator app is taken once.
+    server.clock.advance(60);
+    const { page, context } = await newPage({ locale: 'de-DE' });
+    await page.goto(`${issuer}/console`);
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.waitForURL((url) => url.pathname === '/authorize');
+    assert.equal(new URL(page.url()).searchParams.get('ui_locales'), 'de', 'the sign-in is asked in German too');
+    await page.locator('#username').fill('alice');
+    await page.locator('#password').fill(PASSWORD);
+    await page.locator('#password').press('Enter');
+    await page.locator('#code-otp').fill(totpCode(secret, server.clock.now()));
+    await page.locator('#code-otp').press('Enter');
+    const allow = page.locator('button[name="decision"][value="allow"]');
+    const refused = page.getByRole('heading', { name: 'Sie sind angemeldet, haben aber keine Administratorrolle' });
+    await Promise.race([allow.waitFor().then(() => allow.click()), refused.waitFor()]);
+    await refused.waitFor();
+    assert.equal(await page.locator('html').getAttribute('lang'), 'de');
+    assert.equal(
+      await page.getByRole('link', { name: 'Kontoseite öffnen' }).getAttribute('href'),
+      `${issuer}/account`,
+      'where the operator can see their account',
+    );
+    assert.deepEqual(await seriousViolations(page), []);
+    await context.close();
+  });
+
   /**
    * The console's pages against the admin API, with the operator's own token: alice holds `admin`
    * (server-wide), signs in with her password and her authenticator app's code, and every call the
@@ -204,7 +233,9 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await page.getByLabel('Username').fill('alice');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByLabel('Code from your authenticator app').fill(totpCode(secret, server.clock.now() + 30));
+    server.clock.advance(60);
+    await context.clock.setFixedTime(new Date(server.clock.now() * 1000));
+    await page.getByLabel('Code from your authenticator app').fill(totpCode(secret, server.clock.now()));
     await page.getByRole('button', { name: 'Verify' }).first().click();
     const allow = page.getByRole('button', { name: 'Allow' });
     const heading = page.getByRole('heading', { name: 'Users', exact: true });
@@ -291,6 +322,56 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await page.getByText('shop is deleted').waitFor();
     assert.equal(await server.context.store.findClient('shop'), undefined);
     await context.close();
+  });
+
+  it('a sign-in of one factor is refused by the console with a page saying a second factor is required, and its tokens revoked', async () => {
+    // What the server never issues to the console: its registration edited in the store (undone at
+    // the next start) and the request's acr_values=mfa stripped on its way. The console checks the
+    // ID token's acr itself (OIDC Core §3.1.3.7 point 12), as the admin API checks the access token's.
+    await addTestUser(server, 'dora');
+    const registered = (await server.context.store.findClient(CONSOLE_CLIENT_ID)) ?? assert.fail('no console client');
+    await server.context.store.replaceClient({ ...registered, secondFactor: 'off' });
+    const { page, context } = await newPage();
+    try {
+      await page.route(
+        (url) => url.pathname === '/authorize',
+        async (route) => {
+          const url = new URL(route.request().url());
+          url.searchParams.delete('acr_values');
+          await route.continue({ url: url.href });
+        },
+      );
+      await page.goto(`${issuer}/console`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByLabel('Username').fill('dora');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      const allow = page.getByRole('button', { name: 'Allow' });
+      const refused = page.getByRole('heading', { name: 'A second factor is required' });
+      await Promise.race([allow.waitFor().then(() => allow.click()), refused.waitFor()]);
+      await refused.waitFor();
+      assert.equal(new URL(page.url()).pathname, '/console');
+      assert.equal(await page.getByRole('link', { name: 'Open your account page' }).count(), 1);
+      const dora = await server.context.store.findUser('dora');
+      const grants = await server.context.store.listGrantsPage(
+        { subject: dora?.subject, clientId: CONSOLE_CLIENT_ID },
+        undefined,
+        10,
+      );
+      assert.equal(grants.length, 1);
+      await until(async () => {
+        const [grant] = await server.context.store.listGrantsPage(
+          { subject: dora?.subject, clientId: CONSOLE_CLIENT_ID },
+          undefined,
+          10,
+        );
+        return grant?.revokedAt != null;
+      }, 'the grant of the refused sign-in is revoked');
+      await checkPage(page, 'second-factor');
+    } finally {
+      await context.close();
+      await ensureConsoleClient(server.context);
+    }
   });
 
   it('a callback the console did not start is refused with a page saying so', async () => {
