@@ -196,6 +196,7 @@ export const TABLE = {
     'branding.browser.test.ts': 'browser',
     'console.test.ts': 'server',
     'console.browser.test.ts': 'browser',
+    'console-operator.browser.test.ts': 'browser',
   },
   console: {
     'console-app.test.ts': 'unit',

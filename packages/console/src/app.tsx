@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { AdminApi, AdminError } from './admin.js';
 import type { ConsoleText } from './i18n/index.js';
+import { Audit } from './pages/audit.js';
 import { Clients } from './pages/clients.js';
 import { Dashboard } from './pages/dashboard.js';
 import { Refused, type RefusalReason } from './pages/refused.js';
@@ -124,6 +125,7 @@ function Route({
     return <UserPage key={user} api={api} username={decodeURIComponent(user)} onForbidden={onForbidden} />;
   if (path === '/users') return <Users api={api} onForbidden={onForbidden} />;
   if (path === '/clients') return <Clients api={api} onForbidden={onForbidden} />;
+  if (path === '/audit') return <Audit api={api} onForbidden={onForbidden} />;
   return <Dashboard api={api} onForbidden={onForbidden} />;
 }
 
@@ -132,6 +134,7 @@ const SECTIONS = [
   { path: '', label: 'nav.dashboard' },
   { path: '/users', label: 'nav.users' },
   { path: '/clients', label: 'nav.clients' },
+  { path: '/audit', label: 'nav.audit' },
 ] as const;
 
 function Shell({ session, children }: { readonly session: Session; readonly children: ComponentChildren }) {

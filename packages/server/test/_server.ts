@@ -135,6 +135,8 @@ export interface TestServerOptions {
   readonly keyEncryptionKey?: string;
   /** AUTHORIZATION_CODE_TTL; 60 s by default. */
   readonly authorizationCodeTtl?: number;
+  /** The server's clock: a ManualClock at a fixed moment by default (one of now, for a client that checks times itself). */
+  readonly clock?: ManualClock;
   /** SMTP_URL, MAIL_FROM and the MAIL_* policy: a mail worker runs; none by default. */
   readonly mail?: StartOptions['mail'];
   /** DEFAULT_LOCALE; English by default. */
@@ -183,9 +185,9 @@ export async function startTestServer({
   branding,
   clientLogoFetcher,
   console: consoleBuild,
+  clock = new ManualClock(),
 }: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
-  const clock = new ManualClock();
   const schema = dialect === 'postgres' ? await createPostgresSchema() : undefined;
   const databaseUrl = schema?.url ?? `sqlite:${join(dataDir, 'gatehouse.db')}`;
   const port = reachableIssuer ? await freePort() : 0;

@@ -321,6 +321,15 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await row.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('shop is deleted').waitFor();
     assert.equal(await server.context.store.findClient('shop'), undefined);
+
+    // The audit trail: filtered by event in the store, a page at a time.
+    await page.getByRole('link', { name: 'Audit trail', exact: true }).click();
+    await page.getByRole('heading', { name: 'Audit trail', exact: true }).waitFor();
+    await page.getByLabel('Event', { exact: true }).fill('client_deleted');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    assert.deepEqual(await page.locator('tbody tr td:nth-child(2)').allTextContents(), ['client_deleted']);
+    await checkPage(page, 'audit');
     await context.close();
   });
 

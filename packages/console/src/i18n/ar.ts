@@ -119,4 +119,13 @@ export const ar: Catalog = {
     'لا يُسمح بـ http غير المشفّر إلا على هذا الجهاز (127.0.0.1 أو [::1] أو localhost)؛ استخدم https',
   'clients.grant-types': 'أنواع المنح',
   'clients.scope': 'النطاقات (مفصولة بمسافات)',
+  'nav.audit': 'سجل التدقيق',
+  'audit.title': 'سجل التدقيق',
+  'audit.since': 'من (اليوم، UTC)',
+  'audit.none': 'لا يوجد حدث مطابق.',
+  'audit.caption': 'أحداث التدقيق، الأقدم أولاً',
+  'audit.export': 'تصدير بتنسيق JSON Lines',
+  'audit.exported':
+    '{count, plural, zero {لم يُصدَّر أي حدث.} one {صُدِّر حدث واحد.} two {صُدِّر حدثان.} few {صُدِّرت # أحداث.} many {صُدِّر # حدثًا.} other {صُدِّر # حدث.}}',
+  'table.actor': 'المنفِّذ',
 };

@@ -120,4 +120,12 @@ export const de: Catalog = {
     'einfaches http nur auf diesem Rechner (127.0.0.1, [::1], localhost); bitte https verwenden',
   'clients.grant-types': 'Grant-Typen',
   'clients.scope': 'Scopes (durch Leerzeichen getrennt)',
+  'nav.audit': 'Audit-Protokoll',
+  'audit.title': 'Audit-Protokoll',
+  'audit.since': 'Ab (Tag, UTC)',
+  'audit.none': 'Kein Ereignis passt.',
+  'audit.caption': 'Audit-Ereignisse, älteste zuerst',
+  'audit.export': 'Als JSON Lines exportieren',
+  'audit.exported': '{count, plural, one {# Ereignis exportiert.} other {# Ereignisse exportiert.}}',
+  'table.actor': 'Akteur',
 };

@@ -129,6 +129,14 @@ export const en = {
   'clients.redirect.plain-http': 'plain http is allowed only on this machine (127.0.0.1, [::1], localhost); use https',
   'clients.grant-types': 'Grant types',
   'clients.scope': 'Scopes (separated by spaces)',
+  'nav.audit': 'Audit trail',
+  'audit.title': 'Audit trail',
+  'audit.since': 'From (day, UTC)',
+  'audit.none': 'No event matches.',
+  'audit.caption': 'Audit events, oldest first',
+  'audit.export': 'Export as JSON lines',
+  'audit.exported': '{count, plural, one {# event exported.} other {# events exported.}}',
+  'table.actor': 'Actor',
 } as const;
 
 export type MessageId = keyof typeof en;

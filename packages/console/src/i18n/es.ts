@@ -119,4 +119,12 @@ export const es: Catalog = {
     'http sin cifrar solo se permite en este equipo (127.0.0.1, [::1], localhost); usa https',
   'clients.grant-types': 'Tipos de concesión',
   'clients.scope': 'Ámbitos (separados por espacios)',
+  'nav.audit': 'Registro de auditoría',
+  'audit.title': 'Registro de auditoría',
+  'audit.since': 'Desde (día, UTC)',
+  'audit.none': 'Ningún evento coincide.',
+  'audit.caption': 'Eventos de auditoría, del más antiguo al más reciente',
+  'audit.export': 'Exportar como JSON Lines',
+  'audit.exported': '{count, plural, one {# evento exportado.} other {# eventos exportados.}}',
+  'table.actor': 'Responsable',
 };

@@ -119,4 +119,12 @@ export const fr: Catalog = {
     'le http simple n’est permis que sur cette machine (127.0.0.1, [::1], localhost) ; utilisez https',
   'clients.grant-types': 'Types d’autorisation',
   'clients.scope': 'Portées (séparées par des espaces)',
+  'nav.audit': 'Journal d’audit',
+  'audit.title': 'Journal d’audit',
+  'audit.since': 'À partir du (jour, UTC)',
+  'audit.none': 'Aucun événement ne correspond.',
+  'audit.caption': 'Événements d’audit, du plus ancien au plus récent',
+  'audit.export': 'Exporter en JSON Lines',
+  'audit.exported': '{count, plural, one {# événement exporté.} other {# événements exportés.}}',
+  'table.actor': 'Acteur',
 };

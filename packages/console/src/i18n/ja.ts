@@ -118,4 +118,12 @@ export const ja: Catalog = {
     '暗号化なしの http はこのマシン上 (127.0.0.1、[::1]、localhost) でのみ使えます。https を使ってください',
   'clients.grant-types': 'グラントタイプ',
   'clients.scope': 'スコープ (空白区切り)',
+  'nav.audit': '監査ログ',
+  'audit.title': '監査ログ',
+  'audit.since': '開始日 (UTC)',
+  'audit.none': '一致するイベントはありません。',
+  'audit.caption': '監査イベント (古い順)',
+  'audit.export': 'JSON Lines としてエクスポート',
+  'audit.exported': '{count, plural, other {# 件のイベントをエクスポートしました。}}',
+  'table.actor': '実行者',
 };

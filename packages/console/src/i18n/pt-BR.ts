@@ -118,4 +118,12 @@ export const ptBR: Catalog = {
   'clients.redirect.plain-http': 'http simples só é permitido nesta máquina (127.0.0.1, [::1], localhost); use https',
   'clients.grant-types': 'Tipos de concessão',
   'clients.scope': 'Escopos (separados por espaços)',
+  'nav.audit': 'Trilha de auditoria',
+  'audit.title': 'Trilha de auditoria',
+  'audit.since': 'A partir de (dia, UTC)',
+  'audit.none': 'Nenhum evento corresponde.',
+  'audit.caption': 'Eventos de auditoria, do mais antigo ao mais recente',
+  'audit.export': 'Exportar como JSON Lines',
+  'audit.exported': '{count, plural, one {# evento exportado.} other {# eventos exportados.}}',
+  'table.actor': 'Autor',
 };

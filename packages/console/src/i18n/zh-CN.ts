@@ -114,4 +114,12 @@ export const zhCN: Catalog = {
   'clients.redirect.plain-http': '明文 http 仅允许在本机使用（127.0.0.1、[::1]、localhost）；请使用 https',
   'clients.grant-types': '授权类型',
   'clients.scope': '作用域（以空格分隔）',
+  'nav.audit': '审计日志',
+  'audit.title': '审计日志',
+  'audit.since': '起始日期 (UTC)',
+  'audit.none': '没有匹配的事件。',
+  'audit.caption': '审计事件，按时间从早到晚',
+  'audit.export': '导出为 JSON Lines',
+  'audit.exported': '{count, plural, other {已导出 # 个事件。}}',
+  'table.actor': '操作者',
 };

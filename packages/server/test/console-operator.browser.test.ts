@@ -1,0 +1,207 @@
+/**
+ * An operator's day in the console, end to end in Chromium: an operator with a passkey (a virtual
+ * authenticator) signs in, registers a client and copies its secret, a relying party (openid-client)
+ * signs a user in with that secret, the operator revokes that grant, disables a user and finds the
+ * audit events of all of it, exported as JSON lines. Every call of the console to the admin API
+ * carries the operator's own DPoP-bound token.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import * as oidc from 'openid-client';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { assignRole } from '../src/access/index.js';
+import { CLI_ACTOR } from '../src/audit/audit.js';
+import { CONSOLE_CLIENT_ID, consoleDistDir } from '../src/console/index.js';
+import { addTestUser, PASSWORD } from './_authorize.js';
+import { browserSuiteSkip, launchChromium, startCallbackServer, watchedPage, type CallbackServer } from './_browser.js';
+import { ManualClock, startTestServer, type TestServer } from './_server.js';
+
+describe(
+  'an operator in the console, end to end (chromium, virtual authenticator)',
+  { skip: browserSuiteSkip(), timeout: 300_000 },
+  () => {
+    let server: TestServer;
+    let browser: Browser;
+    let callback: CallbackServer;
+    let issuer: string;
+    const violations: string[] = [];
+
+    before(async () => {
+      if (consoleDistDir() === undefined)
+        execFileSync('npm', ['run', 'build', '-w', 'packages/console'], {
+          cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+          stdio: 'ignore',
+        });
+      // The clock of now: the relying party (openid-client) checks the ID token's times by its own.
+      server = await startTestServer({
+        reachableIssuer: 'localhost',
+        clock: new ManualClock(Math.floor(Date.now() / 1000)),
+      });
+      issuer = server.context.issuer;
+      callback = await startCallbackServer();
+      await addTestUser(server, 'pat');
+      await addTestUser(server, 'rita');
+      await addTestUser(server, 'mallory');
+      await assignRole(server.context.audit, { name: 'admin' }, { user: 'pat' }, server.clock.now(), CLI_ACTOR);
+      browser = await launchChromium();
+    });
+    after(async () => {
+      await browser?.close();
+      await callback?.close();
+      await server?.close();
+    });
+
+    /** A browser profile with a virtual platform authenticator (CTAP2, resident keys, user verification). */
+    async function profileWithAuthenticator(): Promise<{ context: BrowserContext; page: Page }> {
+      const { context, page } = await watchedPage(browser, violations);
+      await context.clock.setFixedTime(new Date(server.clock.now() * 1000));
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('WebAuthn.enable', { enableUI: false });
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
+      });
+      return { context, page };
+    }
+
+    /** After a sign-in: allows the application if asked, then waits for `done`. */
+    async function allowIfAsked(page: Page, done: () => Promise<unknown>): Promise<void> {
+      const allow = page.getByRole('button', { name: 'Allow' });
+      await Promise.race([allow.waitFor().then(() => allow.click()), done()]);
+      await done();
+    }
+
+    it('signs in with a passkey, registers a client whose copied secret signs a relying party in, revokes that grant, disables a user and sees it all in the audit trail', async () => {
+      const { page, context } = await profileWithAuthenticator();
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: issuer });
+
+      // The operator's passkey, added on the account page after a password sign-in, then signed out.
+      await page.goto(`${issuer}/account`);
+      await page.getByLabel('Username').fill('pat');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByRole('button', { name: 'Add a passkey' }).click();
+      await page.locator('.passkey-item').waitFor();
+      await page.goto(`${issuer}/logout`);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${issuer}/logout`);
+      // The passkey button, not the browser's autofill (which the virtual authenticator would answer).
+      await page.addInitScript(() => {
+        PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+      });
+
+      // The console: a passkey is two factors at once (RFC 8176 hwk + user: acr mfa).
+      await page.goto(`${issuer}/console`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      const dashboard = page.getByRole('heading', { name: 'Dashboard', exact: true });
+      await allowIfAsked(page, () => dashboard.waitFor());
+      const pat = await server.context.store.findUser('pat');
+      const actor = `user:${pat?.subject} client:${CONSOLE_CLIENT_ID}`;
+
+      // A client, its secret shown once and copied.
+      await page.getByRole('link', { name: 'Clients', exact: true }).click();
+      await page.getByLabel('Client ID', { exact: true }).fill('notes');
+      await page.getByLabel('Name', { exact: true }).fill('Notes');
+      await page.getByLabel('Redirect URIs', { exact: true }).fill(callback.uri);
+      await page.getByRole('button', { name: 'Register client' }).click();
+      await page.getByText('notes is registered.').waitFor();
+      await page.getByRole('button', { name: 'Copy' }).click();
+      await page.getByRole('button', { name: 'Copied' }).waitFor();
+      const secret = await page.evaluate(() => navigator.clipboard.readText());
+      assert.equal(secret, await page.locator('.secret-value').textContent());
+
+      // A relying party signs rita in with it: openid-client, discovery, code + PKCE, client_secret_basic.
+      const config = await oidc.discovery(
+        new URL(issuer),
+        'notes',
+        { client_secret: secret, [oidc.clockSkew]: server.clock.now() - Math.floor(Date.now() / 1000) },
+        oidc.ClientSecretBasic(secret),
+        { execute: [oidc.allowInsecureRequests] },
+      );
+      const verifier = oidc.randomPKCECodeVerifier();
+      const nonce = oidc.randomNonce();
+      const rpPage = await context.newPage();
+      await rpPage.goto(
+        oidc.buildAuthorizationUrl(config, {
+          redirect_uri: callback.uri,
+          scope: 'openid profile',
+          nonce,
+          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+          prompt: 'login',
+        }).href,
+      );
+      await rpPage.getByLabel('Username').fill('rita');
+      await rpPage.getByLabel('Password').fill(PASSWORD);
+      await rpPage.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await allowIfAsked(rpPage, () => rpPage.waitForURL((url) => url.href.startsWith(callback.uri)));
+      const returned = new URL(rpPage.url());
+      const tokens = await oidc.authorizationCodeGrant(config, returned, {
+        pkceCodeVerifier: verifier,
+        expectedNonce: nonce,
+      });
+      const rita = await server.context.store.findUser('rita');
+      assert.equal(tokens.claims()?.sub, rita?.subject, 'the relying party signed rita in');
+      await rpPage.close();
+
+      // The operator revokes that grant, on a second click.
+      await page.getByRole('link', { name: 'Users', exact: true }).click();
+      await page.getByLabel('Search by username').fill('rita');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await page.getByRole('link', { name: 'rita' }).click();
+      const grantRow = page.locator('tr', { hasText: 'notes' });
+      await grantRow.getByRole('button', { name: 'Revoke' }).click();
+      await grantRow.getByRole('button', { name: 'Click again to revoke notes' }).click();
+      await page.getByText('The grant of notes is revoked.').waitFor();
+      const refused = await oidc.refreshTokenGrant(config, tokens.refresh_token ?? assert.fail('a refresh token')).then(
+        () => 'refreshed',
+        (error: unknown) => (error as { error?: string }).error,
+      );
+      assert.equal(refused, 'invalid_grant', 'the revoked grant refreshes no more (RFC 6749 §5.2)');
+
+      // A user disabled.
+      await page.getByRole('link', { name: 'Users', exact: true }).click();
+      await page.getByLabel('Search by username').fill('mallory');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await page.getByRole('link', { name: 'mallory' }).click();
+      await page.getByRole('button', { name: 'Disable' }).click();
+      await page.getByRole('button', { name: 'Click again to disable mallory' }).click();
+      await page.getByText('mallory is disabled').waitFor();
+
+      // The audit trail: the operator's changes, by the operator, and exported as JSON lines.
+      await page.getByRole('link', { name: 'Audit trail', exact: true }).click();
+      await page.getByRole('heading', { name: 'Audit trail', exact: true }).waitFor();
+      await page.getByLabel('Actor').fill(actor);
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      const events = page.locator('tbody tr td:nth-child(2)');
+      await page.waitForFunction(() => document.querySelectorAll('tbody tr').length >= 3);
+      const shown = await events.allTextContents();
+      for (const event of ['client_created', 'grant_revoked', 'user_disabled'])
+        assert.ok(shown.includes(event), `${event} in ${shown.join(', ')}`);
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export as JSON lines' }).click();
+      const file = await (await download).path();
+      const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+      const exported = lines.map((line) => JSON.parse(line) as { event: string; actor: string });
+      assert.deepEqual(
+        exported.map((e) => e.event),
+        shown,
+        'the export holds the events the filter shows, one JSON object a line',
+      );
+      assert.ok(exported.every((e) => e.actor === actor));
+      await page.getByRole('status').getByText(`${lines.length} events exported.`).waitFor();
+      assert.deepEqual(violations, [], 'no page broke its CSP');
+      await context.close();
+    });
+  },
+);
