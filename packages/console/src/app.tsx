@@ -5,6 +5,7 @@ import type { ConsoleText } from './i18n/index.js';
 import { Audit } from './pages/audit.js';
 import { Clients } from './pages/clients.js';
 import { Dashboard } from './pages/dashboard.js';
+import { Keys } from './pages/keys.js';
 import { Refused, type RefusalReason } from './pages/refused.js';
 import { UserPage } from './pages/user.js';
 import { Users } from './pages/users.js';
@@ -126,6 +127,7 @@ function Route({
   if (path === '/users') return <Users api={api} onForbidden={onForbidden} />;
   if (path === '/clients') return <Clients api={api} onForbidden={onForbidden} />;
   if (path === '/audit') return <Audit api={api} onForbidden={onForbidden} />;
+  if (path === '/keys') return <Keys api={api} onForbidden={onForbidden} />;
   return <Dashboard api={api} onForbidden={onForbidden} />;
 }
 
@@ -134,6 +136,7 @@ const SECTIONS = [
   { path: '', label: 'nav.dashboard' },
   { path: '/users', label: 'nav.users' },
   { path: '/clients', label: 'nav.clients' },
+  { path: '/keys', label: 'nav.keys' },
   { path: '/audit', label: 'nav.audit' },
 ] as const;
 

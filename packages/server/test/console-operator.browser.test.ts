@@ -16,8 +16,21 @@ import { assignRole } from '../src/access/index.js';
 import { CLI_ACTOR } from '../src/audit/audit.js';
 import { CONSOLE_CLIENT_ID, consoleDistDir } from '../src/console/index.js';
 import { addTestUser, PASSWORD } from './_authorize.js';
-import { browserSuiteSkip, launchChromium, startCallbackServer, watchedPage, type CallbackServer } from './_browser.js';
+import { seriousViolations } from './_axe.js';
+import {
+  browserSuiteSkip,
+  DESKTOP,
+  launchChromium,
+  PHONE,
+  screenshotsAt,
+  startCallbackServer,
+  watchedPage,
+  type CallbackServer,
+} from './_browser.js';
 import { ManualClock, startTestServer, type TestServer } from './_server.js';
+
+/** Where the console's screenshots go: docs/screenshots/, linked from docs/operating.md. */
+const SHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 
 describe(
   'an operator in the console, end to end (chromium, virtual authenticator)',
@@ -200,6 +213,41 @@ describe(
       );
       assert.ok(exported.every((e) => e.actor === actor));
       await page.getByRole('status').getByText(`${lines.length} events exported.`).waitFor();
+
+      // The signing keys: the current one named; a rotation, confirmed by typing the server's host, asks a
+      // sign-in of the last five minutes (OIDC Core §3.1.2.1 max_age, prompt=login) first.
+      await page.getByRole('link', { name: 'Signing keys', exact: true }).click();
+      const current = page.locator('tr[aria-current="true"] td:first-child').first();
+      await current.waitFor();
+      assert.ok(((await current.textContent()) ?? '').length > 0, 'the current key named');
+      const host = new URL(issuer).host;
+      const published = (await server.context.store.listSigningKeys()).length;
+      assert.deepEqual(await seriousViolations(page), [], 'keys: axe-core');
+      await screenshotsAt(page, SHOTS, 'console-keys', PHONE);
+      await page.setViewportSize({ width: 320, height: 640 });
+      assert.ok(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+        'keys fits 320 px',
+      );
+      await page.setViewportSize(DESKTOP);
+      server.clock.advance(10 * 60);
+      await context.clock.setFixedTime(new Date(server.clock.now() * 1000));
+      await page.getByLabel(`Type ${host} to confirm`).fill(host);
+      await page.getByRole('button', { name: 'Rotate the keys' }).click();
+      await page.waitForURL((url) => url.pathname === '/authorize');
+      const asked = new URL(page.url()).searchParams;
+      assert.equal(asked.get('max_age'), '300');
+      assert.equal(asked.get('prompt'), 'login');
+      assert.equal((await server.context.store.listSigningKeys()).length, published, 'nothing rotated before');
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await allowIfAsked(page, () => page.getByRole('heading', { name: 'Signing keys', exact: true }).waitFor());
+      assert.equal(new URL(page.url()).pathname, '/console/keys', 'back where the rotation was asked');
+      await page.getByLabel(`Type ${host} to confirm`).fill(host);
+      await page.getByRole('button', { name: 'Rotate the keys' }).click();
+      await page.getByText('New keys are published.').waitFor();
+      assert.ok((await server.context.store.listSigningKeys()).length > published, 'new keys stored');
+      const [rotation] = await server.context.store.listAuditEvents({ event: 'signing_keys_rotated', limit: 1 });
+      assert.equal(rotation?.actor, actor, 'audited as the operator');
       assert.deepEqual(violations, [], 'no page broke its CSP');
       await context.close();
     });

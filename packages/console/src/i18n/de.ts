@@ -128,4 +128,15 @@ export const de: Catalog = {
   'audit.export': 'Als JSON Lines exportieren',
   'audit.exported': '{count, plural, one {# Ereignis exportiert.} other {# Ereignisse exportiert.}}',
   'table.actor': 'Akteur',
+  'nav.keys': 'Signaturschlüssel',
+  'keys.title': 'Signaturschlüssel',
+  'keys.caption': 'Die Schlüssel, die Token signieren, und die zur Prüfung behaltenen',
+  'keys.kid': 'Schlüssel-ID',
+  'keys.alg': 'Algorithmus',
+  'keys.status': 'Zustand',
+  'keys.published': 'Veröffentlicht',
+  'keys.rotate': 'Schlüssel wechseln',
+  'keys.rotate.hint':
+    'Neue Schlüssel werden jetzt veröffentlicht und signieren, sobald Clients sie abrufen konnten; die aktuellen prüfen weiter. Liegt Ihre Anmeldung mehr als 5 Minuten zurück, melden Sie sich zuerst erneut an.',
+  'keys.rotated': 'Neue Schlüssel sind veröffentlicht.',
 };

@@ -137,6 +137,17 @@ export const en = {
   'audit.export': 'Export as JSON lines',
   'audit.exported': '{count, plural, one {# event exported.} other {# events exported.}}',
   'table.actor': 'Actor',
+  'nav.keys': 'Signing keys',
+  'keys.title': 'Signing keys',
+  'keys.caption': 'The keys that sign tokens, and those kept to verify them',
+  'keys.kid': 'Key ID',
+  'keys.alg': 'Algorithm',
+  'keys.status': 'Status',
+  'keys.published': 'Published',
+  'keys.rotate': 'Rotate the keys',
+  'keys.rotate.hint':
+    'New keys are published now and sign once clients had time to fetch them; the current ones keep verifying. If you signed in more than 5 minutes ago, you are asked to sign in again first.',
+  'keys.rotated': 'New keys are published.',
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -127,4 +127,15 @@ export const es: Catalog = {
   'audit.export': 'Exportar como JSON Lines',
   'audit.exported': '{count, plural, one {# evento exportado.} other {# eventos exportados.}}',
   'table.actor': 'Responsable',
+  'nav.keys': 'Claves de firma',
+  'keys.title': 'Claves de firma',
+  'keys.caption': 'Las claves que firman los tokens y las que se conservan para verificarlos',
+  'keys.kid': 'ID de clave',
+  'keys.alg': 'Algoritmo',
+  'keys.status': 'Estado',
+  'keys.published': 'Publicada',
+  'keys.rotate': 'Rotar las claves',
+  'keys.rotate.hint':
+    'Las nuevas claves se publican ahora y firman cuando los clientes han podido obtenerlas; las actuales siguen verificando. Si iniciaste sesión hace más de 5 minutos, primero debes volver a iniciarla.',
+  'keys.rotated': 'Se publicaron nuevas claves.',
 };

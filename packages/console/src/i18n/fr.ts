@@ -127,4 +127,15 @@ export const fr: Catalog = {
   'audit.export': 'Exporter en JSON Lines',
   'audit.exported': '{count, plural, one {# événement exporté.} other {# événements exportés.}}',
   'table.actor': 'Acteur',
+  'nav.keys': 'Clés de signature',
+  'keys.title': 'Clés de signature',
+  'keys.caption': 'Les clés qui signent les jetons, et celles gardées pour les vérifier',
+  'keys.kid': 'Identifiant de clé',
+  'keys.alg': 'Algorithme',
+  'keys.status': 'État',
+  'keys.published': 'Publiée',
+  'keys.rotate': 'Renouveler les clés',
+  'keys.rotate.hint':
+    'De nouvelles clés sont publiées maintenant et signent une fois que les clients ont pu les récupérer ; les actuelles continuent de vérifier. Si vous vous êtes connecté il y a plus de 5 minutes, vous devez d’abord vous reconnecter.',
+  'keys.rotated': 'De nouvelles clés sont publiées.',
 };

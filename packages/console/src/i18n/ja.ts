@@ -126,4 +126,15 @@ export const ja: Catalog = {
   'audit.export': 'JSON Lines としてエクスポート',
   'audit.exported': '{count, plural, other {# 件のイベントをエクスポートしました。}}',
   'table.actor': '実行者',
+  'nav.keys': '署名鍵',
+  'keys.title': '署名鍵',
+  'keys.caption': 'トークンに署名する鍵と、検証のために保持している鍵',
+  'keys.kid': '鍵 ID',
+  'keys.alg': 'アルゴリズム',
+  'keys.status': '状態',
+  'keys.published': '公開日時',
+  'keys.rotate': '鍵をローテーション',
+  'keys.rotate.hint':
+    '新しい鍵は今すぐ公開され、クライアントが取得できた後に署名を始めます。現在の鍵は検証に使われ続けます。サインインから 5 分以上経っている場合は、先に再度サインインが求められます。',
+  'keys.rotated': '新しい鍵を公開しました。',
 };

@@ -126,4 +126,15 @@ export const ptBR: Catalog = {
   'audit.export': 'Exportar como JSON Lines',
   'audit.exported': '{count, plural, one {# evento exportado.} other {# eventos exportados.}}',
   'table.actor': 'Autor',
+  'nav.keys': 'Chaves de assinatura',
+  'keys.title': 'Chaves de assinatura',
+  'keys.caption': 'As chaves que assinam os tokens e as mantidas para verificá-los',
+  'keys.kid': 'ID da chave',
+  'keys.alg': 'Algoritmo',
+  'keys.status': 'Situação',
+  'keys.published': 'Publicada',
+  'keys.rotate': 'Trocar as chaves',
+  'keys.rotate.hint':
+    'Novas chaves são publicadas agora e assinam depois que os clientes puderam obtê-las; as atuais continuam verificando. Se você entrou há mais de 5 minutos, precisa entrar de novo primeiro.',
+  'keys.rotated': 'Novas chaves foram publicadas.',
 };

@@ -122,4 +122,15 @@ export const zhCN: Catalog = {
   'audit.export': '导出为 JSON Lines',
   'audit.exported': '{count, plural, other {已导出 # 个事件。}}',
   'table.actor': '操作者',
+  'nav.keys': '签名密钥',
+  'keys.title': '签名密钥',
+  'keys.caption': '签发令牌的密钥，以及为验证而保留的密钥',
+  'keys.kid': '密钥 ID',
+  'keys.alg': '算法',
+  'keys.status': '状态',
+  'keys.published': '发布时间',
+  'keys.rotate': '轮换密钥',
+  'keys.rotate.hint':
+    '新密钥立即发布，待客户端有时间获取后开始签名；当前密钥继续用于验证。如果您登录已超过 5 分钟，需要先重新登录。',
+  'keys.rotated': '新密钥已发布。',
 };

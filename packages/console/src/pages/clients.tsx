@@ -2,10 +2,12 @@ import { redirectUriRefusal, type RedirectUriRefusal } from '@gatehouse/contract
 import { useEffect, useState } from 'preact/hooks';
 import { AdminError, type AdminApi, type Page, type Problem } from '../admin.js';
 import type { MessageId } from '../i18n/index.js';
+import { useRouter } from '../router.js';
 import { useText } from '../text.js';
 import { SecondClick, TypedConfirm } from './confirm.js';
 import { ProblemNotice } from './problem.js';
 import { SecretOnce } from './secret-once.js';
+import { whenFresh } from './step-up.js';
 
 interface Client {
   readonly client_id: string;
@@ -45,6 +47,7 @@ export function Clients({
   readonly onForbidden: (e: unknown) => boolean;
 }) {
   const { t } = useText();
+  const router = useRouter();
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const [page, setPage] = useState<Page<Client> | undefined>();
   const [problem, setProblem] = useState<Problem | undefined>();
@@ -124,8 +127,10 @@ export function Clients({
                           label={t('clients.rotate')}
                           confirm={t('clients.rotate.confirm', { client: c.client_id })}
                           onConfirm={() =>
-                            act('POST', `${path}/secret`, (answer) =>
-                              setSecret({ client: c.client_id, secret: answer.client_secret ?? '' }),
+                            whenFresh(api, router.path, () =>
+                              act('POST', `${path}/secret`, (answer) =>
+                                setSecret({ client: c.client_id, secret: answer.client_secret ?? '' }),
+                              ),
                             )
                           }
                         />
@@ -137,7 +142,9 @@ export function Clients({
                           name={c.client_id}
                           submit={t('clients.delete')}
                           onConfirm={() =>
-                            act('DELETE', path, () => setNotice(t('clients.deleted', { client: c.client_id })))
+                            whenFresh(api, router.path, () =>
+                              act('DELETE', path, () => setNotice(t('clients.deleted', { client: c.client_id }))),
+                            )
                           }
                         />
                       )}
