@@ -80,6 +80,10 @@ const SCENARIOS = [
   // Its floor (floor-pg, two processes too): node:http, pg, the rotation's rows in one transaction.
   { id: 'refresh-pg', title: 'refresh grant, rotation, PostgreSQL, two processes', kind: 'refresh', peers: ['gatehouse', 'floor-pg'], stored: CHAINS, postgres: true, processes: 2, floor: 'floor-pg' },
   { id: 'refresh-pg-roles', title: 'refresh-pg, a user with 50 groups and 20 roles', kind: 'refresh', peers: ['gatehouse'], stored: CHAINS, postgres: true, processes: 2, roles: true },
+  // The console's users page with 100,000 users (GET /admin/v1/users, an admin token): the first
+  // page, and a search by part of a username (a LIKE over every username in the store).
+  { id: 'console-users', title: 'console: first page of users, 100,000 users', kind: 'consoleUsers', peers: ['gatehouse'], stored: CHAINS, users: 100_000 },
+  { id: 'console-search', title: 'console: users searched by part of the username, 100,000 users', kind: 'consoleSearch', peers: ['gatehouse'], stored: CHAINS, users: 100_000 },
   { id: 'growth-1k', title: 'refresh with 1,000 stored tokens', kind: 'refresh', peers: ['gatehouse'], stored: 1_000 },
   { id: 'growth-1m', title: 'refresh with 1,000,000 stored tokens', kind: 'refresh', peers: ['gatehouse'], stored: 1_000_000 },
 ].filter((s) => !options.only || options.only.split(',').includes(s.id))
@@ -87,7 +91,7 @@ const SCENARIOS = [
 
 const PATHS = {
   gatehouse: { refresh: '/token', refreshReplay: '/token', refreshDpop: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts',
-    clientCredentials: '/token', signIn: '/login', codeFlow: '/token' },
+    clientCredentials: '/token', signIn: '/login', codeFlow: '/token', consoleUsers: '/admin/v1/users', consoleSearch: '/admin/v1/users' },
   floor: { refresh: '/token', introspect: '/introspect' },
   'floor-oidc': { refresh: '/token' },
   'floor-dpop': { refreshDpop: '/token' },
@@ -136,7 +140,7 @@ async function measure(scenario, peer, run) {
     const plan = {
       kind: scenario.kind, origin: `http://127.0.0.1:${server.port}`, origins: server.ports?.map((port) => `http://127.0.0.1:${port}`), path: PATHS[peer][scenario.kind], connections: CHAINS,
       warmupMs: WARMUP_MS, durationMs: DURATION_MS, tokens: server.tokens,
-      authorization: scenario.kind.startsWith('rest') ? server.bearer
+      authorization: scenario.kind.startsWith('rest') || scenario.kind.startsWith('console') ? server.bearer
         : scenario.kind === 'clientCredentials' ? basic(server.serviceClientId, server.serviceClientSecret) : basic(server.clientId, server.clientSecret),
       scope: 'contacts:read', publicClientId: server.publicClientId, redirectUri: server.redirectUri, username: server.username, password: server.password,
       ...(server.dpopJwk === undefined ? {} : { dpopJwk: server.dpopJwk, dpopAccessToken: server.dpopAccessToken }),
@@ -256,7 +260,11 @@ async function startGatehouse(scenario, run) {
   rmSync(database, { force: true });
   copyFileSync(template.file, database);
   const chains = scenario.kind === 'refreshDpop' ? 'dpop-chains' : scenario.openid ? 'oidc-chains' : scenario.roles ? 'roles-chains' : 'chains';
-  const { tokens, accessToken, dpopJwk, clientId } = JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), chains, database, String(CHAINS)]));
+  const made = JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), chains, database, String(CHAINS)]));
+  const { tokens, dpopJwk, clientId } = made;
+  // The console scenarios' users, and the admin token their requests carry.
+  const accessToken = scenario.users === undefined ? made.accessToken
+    : JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), 'console-users', database, String(scenario.users)])).accessToken;
   const flags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${scenario.id}-${run}.cpuprofile`] : [];
   const tracing = scenario.tracing ? await startOtlpSink() : undefined;
   const child = spawn(process.execPath, [...flags, GATEHOUSE_MAIN, 'serve'], {

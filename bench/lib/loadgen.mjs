@@ -11,7 +11,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'undici';
 
 const plan = JSON.parse(process.argv[2]);
-const REQUESTS = { refresh, refreshReplay, refreshDpop, introspect, restCreate, restMissing, restCreateDpop, clientCredentials, signIn, codeFlow };
+const REQUESTS = { refresh, refreshReplay, refreshDpop, introspect, restCreate, restMissing, restCreateDpop, clientCredentials, signIn, codeFlow,
+  consoleUsers, consoleSearch };
 const makeRequest = REQUESTS[plan.kind];
 if (!makeRequest) fail(`unknown kind ${plan.kind}`);
 
@@ -135,6 +136,30 @@ function restMissing() {
     expect: 400,
     check(body, full) {
       if (full && JSON.parse(body).detail !== "Missing required field 'email' in request body") fail('400 without the contract message', body);
+    },
+  };
+}
+
+/** The console's users page, first page: GET /admin/v1/users?limit=20 with an admin token. */
+function consoleUsers() {
+  return {
+    request: { method: 'GET', path: `${plan.path}?limit=20`, headers: { accept: 'application/json', authorization: plan.authorization } },
+    expect: 200,
+    check(body, full) {
+      if (full && JSON.parse(body).items?.length !== 20) fail('a first page of users that is not full', body);
+    },
+  };
+}
+
+/** The console's search by username: GET /admin/v1/users?q=…&limit=20, each time another part of a username. */
+function consoleSearch(chain) {
+  chain.n += 1;
+  const part = String((chain.id * 7919 + chain.n * 104729) % 100_000).padStart(5, '0');
+  return {
+    request: { method: 'GET', path: `${plan.path}?q=${part}&limit=20`, headers: { accept: 'application/json', authorization: plan.authorization } },
+    expect: 200,
+    check(body, full) {
+      if (full && !JSON.parse(body).items?.some((u) => u.username.includes(part))) fail(`no user found for ${part}`, body);
     },
   };
 }

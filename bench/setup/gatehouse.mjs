@@ -10,6 +10,8 @@
 //   node setup/gatehouse.mjs roles-chains <db> <chains>   the same for another user, a member of
 //       GROUPS groups with ROLES roles of the REST API (half assigned to it, half through its
 //       groups), so each access token carries `groups` and `roles` (RFC 9068 §2.2.3.1).
+//   node setup/gatehouse.mjs console-users <db> <users>   <users> users and an admin client's
+//       read-only token for the admin API; prints {"accessToken"}.
 //   node setup/gatehouse.mjs oidc-chains <db> <chains>   the same, as OpenID Connect grants: scope
 //       `openid` too, and the user's password sign-in recorded for each grant as a code exchange
 //       records it (OIDC Core §12.2: every refresh then answers a new ID token with its auth_time).
@@ -40,6 +42,9 @@ const PUBLIC_CLIENT_ID = 'bench-browser';
 const REDIRECT_URI = 'https://client.example/callback';
 const SIGN_IN_USER = 'bench-sign-in';
 const SIGN_IN_PASSWORD = 'correct horse battery staple';
+const ADMIN_CLIENT_ID = 'bench-operator';
+/** The console scenarios' users: user-000000 … user-099999, in username order. */
+const consoleUsername = (i) => `user-${String(i).padStart(6, '0')}`;
 /** The setup records no audit event; were it to, the events would be stored and logged nowhere else. */
 const CONTEXT_OPTIONS = { auditSink: () => {} };
 
@@ -114,8 +119,30 @@ if (step === 'client') {
   db.transaction(() => grants.forEach((id) => bind.run(jkt, id)))();
   db.close();
   process.stdout.write(`${JSON.stringify({ tokens, accessToken: '', dpopJwk, clientId })}\n`);
+} else if (step === 'console-users') {
+  // The console's list pages: <count> users (user-000000, user-000001, …) and an admin client's
+  // read-only token, as the console's calls to GET /admin/v1/users carry an operator's.
+  const count = Number(countArg);
+  const store = await openStore(storeUrl(filename));
+  const context = await createContext(store, 'http://localhost', CONTEXT_OPTIONS);
+  const now = context.clock.now();
+  const scope = ['gatehouse:admin:read'];
+  await registerClient(store, {
+    id: ADMIN_CLIENT_ID, name: 'Benchmark operator', admin: true, grantTypes: ['client_credentials'], scope, accessTokenTtl: DAY,
+  }, now);
+  const accessToken = context.accessTokens.mint({ subject: ADMIN_CLIENT_ID, clientId: ADMIN_CLIENT_ID, scope, grantId: null, ttl: DAY, now });
+  const first = consoleUsername(0);
+  await addUser(store, first, SIGN_IN_PASSWORD, now);
+  const model = await store.findUser(first);
+  for (let start = 1; start < count; start += 10_000)
+    await store.transaction(async (tx) => {
+      for (let i = start; i < Math.min(start + 10_000, count); i++)
+        await tx.insertUserIfAbsent({ ...model, username: consoleUsername(i), subject: randomBytes(16).toString('hex') });
+    });
+  await store.close();
+  process.stdout.write(`${JSON.stringify({ accessToken })}\n`);
 } else {
-  process.stderr.write('usage: gatehouse.mjs client <db> <stored> [replay window s] | chains|roles-chains|oidc-chains|dpop-chains <db> <chains>\n');
+  process.stderr.write('usage: gatehouse.mjs client <db> <stored> [replay window s] | chains|roles-chains|oidc-chains|dpop-chains|console-users <db> <chains|users>\n');
   process.exit(2);
 }
 

@@ -8,6 +8,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import * as oidc from 'openid-client';
@@ -28,6 +30,17 @@ import {
   type CallbackServer,
 } from './_browser.js';
 import { ManualClock, startTestServer, type TestServer } from './_server.js';
+
+/** Another site: a page of its own origin, serving `html`. */
+async function startOtherSite(html: string): Promise<{ origin: string; server: Server }> {
+  const server = createServer((_request, response) => {
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<!doctype html><title>Other site</title>${html}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
 
 /** Where the console's screenshots go: docs/screenshots/, linked from docs/operating.md. */
 const SHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
@@ -95,6 +108,11 @@ describe(
 
     it('signs in with a passkey, registers a client whose copied secret signs a relying party in, revokes that grant, disables a user and sees it all in the audit trail', async () => {
       const { page, context } = await profileWithAuthenticator();
+      let adminAuthorization: string | undefined;
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname.startsWith('/admin/v1/'))
+          adminAuthorization = request.headers()['authorization'];
+      });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: issuer });
 
       // The operator's passkey, added on the account page after a password sign-in, then signed out.
@@ -248,6 +266,34 @@ describe(
       assert.ok((await server.context.store.listSigningKeys()).length > published, 'new keys stored');
       const [rotation] = await server.context.store.listAuditEvents({ event: 'signing_keys_rotated', limit: 1 });
       assert.equal(rotation?.actor, actor, 'audited as the operator');
+
+      // Another site, in the same browser while the operator is signed in: a form it submits to the
+      // admin API carries no token (the console sends its token in a header, never a cookie), so it is
+      // refused and changes nothing (CSRF); the operator's token, copied out of the console, is no
+      // bearer token anywhere else (RFC 9449 §7.2: DPoP-bound, its key not exportable from the page).
+      const other = await startOtherSite(
+        `<form id="f" method="post" action="${issuer}/admin/v1/users" enctype="text/plain">` +
+          '<input name=\'{"username":"planted","x":"\' value=\'"}\'></form>' +
+          "<script>document.getElementById('f').submit()</script>",
+      );
+      try {
+        const otherPage = await context.newPage();
+        const answer = otherPage.waitForResponse((response) => response.url() === `${issuer}/admin/v1/users`);
+        await otherPage.goto(other.origin);
+        assert.equal((await answer).status(), 401, 'the cross-site form is refused');
+        assert.equal(await server.context.store.findUser('planted'), undefined, 'nothing made');
+        await otherPage.close();
+      } finally {
+        other.server.closeAllConnections();
+        other.server.close();
+      }
+      const copied = (adminAuthorization ?? assert.fail('the console called the admin API')).replace(/^DPoP /, '');
+      const asBearer = await fetch(`${server.url}/admin/v1/users`, { headers: { authorization: `Bearer ${copied}` } });
+      assert.equal(asBearer.status, 401, 'the copied token as a bearer token');
+      const withoutProof = await fetch(`${server.url}/admin/v1/users`, {
+        headers: { authorization: `DPoP ${copied}` },
+      });
+      assert.equal(withoutProof.status, 401, 'the copied token without a proof of its key');
       assert.deepEqual(violations, [], 'no page broke its CSP');
       await context.close();
     });
