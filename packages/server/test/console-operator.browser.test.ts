@@ -99,6 +99,18 @@ describe(
       return { context, page };
     }
 
+    /** A console page checked as every one is: axe-clean, no sideways scroll at 320 px, screenshots. */
+    async function checkPage(page: Page, name: string): Promise<void> {
+      assert.deepEqual(await seriousViolations(page), [], `${name}: axe-core`);
+      await screenshotsAt(page, SHOTS, `console-${name}`, PHONE);
+      await page.setViewportSize({ width: 320, height: 640 });
+      assert.ok(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+        `${name} fits 320 px`,
+      );
+      await page.setViewportSize(DESKTOP);
+    }
+
     /** After a sign-in: allows the application if asked, then waits for `done`. */
     async function allowIfAsked(page: Page, done: () => Promise<unknown>): Promise<void> {
       const allow = page.getByRole('button', { name: 'Allow' });
@@ -136,6 +148,8 @@ describe(
       await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
       const dashboard = page.getByRole('heading', { name: 'Dashboard', exact: true });
       await allowIfAsked(page, () => dashboard.waitFor());
+      await page.getByRole('heading', { name: 'Signing keys' }).first().waitFor();
+      await checkPage(page, 'dashboard');
       const pat = await server.context.store.findUser('pat');
       const actor = `user:${pat?.subject} client:${CONSOLE_CLIENT_ID}`;
 
@@ -240,14 +254,7 @@ describe(
       assert.ok(((await current.textContent()) ?? '').length > 0, 'the current key named');
       const host = new URL(issuer).host;
       const published = (await server.context.store.listSigningKeys()).length;
-      assert.deepEqual(await seriousViolations(page), [], 'keys: axe-core');
-      await screenshotsAt(page, SHOTS, 'console-keys', PHONE);
-      await page.setViewportSize({ width: 320, height: 640 });
-      assert.ok(
-        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-        'keys fits 320 px',
-      );
-      await page.setViewportSize(DESKTOP);
+      await checkPage(page, 'keys');
       server.clock.advance(10 * 60);
       await context.clock.setFixedTime(new Date(server.clock.now() * 1000));
       await page.getByLabel(`Type ${host} to confirm`).fill(host);
