@@ -129,6 +129,7 @@ export const TABLE = {
     'nul-bytes.test.ts': 'server',
     'openid-connect.test.ts': 'server',
     'problem-pages.test.ts': 'server',
+    'problem-page-languages.test.ts': 'server',
     'page-text.test.ts': 'server',
     'page-languages.test.ts': 'server',
     'wire-languages.test.ts': 'server',

@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { deProblems } from './problems/de.js';
 
 /** German, formal address (Sie), as identity products phrase their sign-in pages (catalog.ts). */
 export const de: Catalog = {
@@ -370,109 +371,5 @@ export const de: Catalog = {
     'mail.sign-up-taken.ignore':
       'Wenn Sie es waren, melden Sie sich mit diesem Konto an oder wählen Sie über den Link oben ein neues Passwort. Wenn nicht, ignorieren Sie diese E-Mail: Es hat sich nichts geändert.',
   },
-  problems: {
-    'organization-not-member': {
-      title: 'Sie sind kein Mitglied dieser Organisation',
-      summary:
-        'Die Anwendung wollte Sie für eine Organisation anmelden (ihr Parameter organization), die es auf diesem Server nicht gibt oder in der Ihr Konto kein Mitglied ist. Es wurde nichts gewährt.',
-      action:
-        'Kehren Sie zur Anwendung zurück und wählen Sie eine Ihrer Organisationen, oder bitten Sie eine Administratorin oder einen Administrator der Organisation, Sie hinzuzufügen.',
-    },
-    'organization-sign-in-method': {
-      title: 'Ihre Organisation verlangt eine andere Anmeldung',
-      summary:
-        'Sie haben sich auf eine Weise angemeldet, die die Organisation, für die die Anwendung Sie anmelden wollte, nicht erlaubt (ihre Anmeldemethoden: ein Passwort, ein Passkey oder der Identitätsanbieter der Organisation). Es wurde nichts gewährt.',
-      action:
-        'Melden Sie sich ab und melden Sie sich erneut auf eine der Weisen an, die die Details nennen (zum Beispiel mit Ihrem Passkey oder über den Identitätsanbieter Ihres Unternehmens), oder wenden Sie sich an eine Administratorin oder einen Administrator der Organisation.',
-    },
-    'password-reset-link-invalid': {
-      title: 'Dieser Link zum Zurücksetzen des Passworts funktioniert nicht mehr',
-      summary:
-        'Der Link zum Festlegen eines neuen Passworts wurde bereits verwendet, ist älter als 30 Minuten, wurde durch ein späteres Zurücksetzen desselben Kontos beendet oder stammt nicht von diesem Server. Jeder Link funktioniert einmal. Es wurde nichts geändert.',
-      action:
-        'Fordern Sie einen neuen Link an: Wählen Sie auf der Anmeldeseite „Passwort vergessen?“ und öffnen Sie die neueste E-Mail, die dann gesendet wird.',
-    },
-    'too-many-password-resets': {
-      title: 'Zu viele Anfragen zum Zurücksetzen des Passworts',
-      summary:
-        'E-Mails zum Zurücksetzen des Passworts wurden zu oft angefordert: für diesen Benutzernamen oder diese E-Mail-Adresse (standardmäßig 5 pro Stunde) oder von dieser Netzwerkadresse (20 pro Stunde). Für diese Anfrage wurde keine E-Mail gesendet. Betreiber legen die Grenzen mit RATE_LIMIT_PASSWORD_RESET_ACCOUNT und RATE_LIMIT_PASSWORD_RESET_ADDRESS fest.',
-      action:
-        'Warten Sie die im Header Retry-After genannte Zeit ab (auf der Seite angezeigt) und fragen Sie dann erneut; öffnen Sie inzwischen die neueste bereits gesendete E-Mail.',
-    },
-    'password-not-accepted': {
-      title: 'Wählen Sie ein anderes Passwort',
-      summary:
-        'Das neue Passwort wurde abgelehnt (NIST SP 800-63B §3.1.1.2): Es ist kürzer als 8 Zeichen, länger als 1024 oder eines der Passwörter, die verbreitet sind, bei Datenlecks veröffentlicht wurden oder sich daraus oder aus dem Konto selbst (Benutzername, E-Mail-Adresse, Name) leicht erraten lassen. Keine Regel verlangt Ziffern, Großbuchstaben oder Sonderzeichen. Es wurde nichts geändert.',
-      action:
-        'Wählen Sie ein längeres Passwort, das kein verbreitetes Wort und keine verbreitete Wendung ist, zum Beispiel mehrere zusammenhanglose Wörter; ein Passwort-Manager kann eines erzeugen.',
-    },
-    'login-failed': {
-      title: 'Falscher Benutzername oder falsches Passwort',
-      summary:
-        'Benutzername und Passwort passen zu keinem Konto. Ein unbekannter Benutzername und ein falsches Passwort erhalten dieselbe Antwort.',
-      action:
-        'Prüfen Sie Benutzername und Passwort und versuchen Sie es erneut. Nach 10 Fehlversuchen innerhalb einer Stunde für einen Benutzernamen (oder 100 von einer Adresse) werden weitere Versuche eine Zeit lang abgelehnt.',
-    },
-    'too-many-login-attempts': {
-      title: 'Zu viele Anmeldeversuche',
-      summary:
-        'Die Anmeldung wurde abgelehnt, bevor das Passwort geprüft wurde: zu viele Fehlversuche für diesen Benutzernamen oder von dieser Adresse (standardmäßig 10 pro Stunde je Benutzername und 100 pro Stunde je Adresse, danach einer alle 6 Minuten) oder zu viele Versuche jeder Art von dieser Adresse oder für diese Anwendung (60 bzw. 600 pro Minute). Betreiber legen die Grenzen mit RATE_LIMIT_LOGIN_* fest.',
-      action:
-        'Warten Sie die im Header Retry-After genannte Zeit ab (sie steht auf der Seite) und versuchen Sie es dann erneut.',
-    },
-    'passkey-sign-in-failed': {
-      title: 'Dieser Passkey hat nicht funktioniert',
-      summary:
-        'Der vom Browser angebotene Passkey wurde nicht angenommen: Er ist hier nicht registriert (oder wurde entfernt), die Anmeldeseite war abgelaufen oder schon verwendet (jede Seite fragt einmal, 5 Minuten lang), der Browser meldete eine andere Website oder keine Benutzerbestätigung (PIN, Fingerabdruck oder Gesicht), oder der Signaturzähler des Authenticators ging zurück, ein Zeichen für einen kopierten Schlüssel. Jede Ablehnung wird im Audit-Protokoll festgehalten.',
-      action:
-        'Versuchen Sie es auf einer neu geladenen Anmeldeseite erneut oder melden Sie sich mit Ihrem Passwort an. Wurde der Passkey aus Ihrem Konto entfernt, fügen Sie ihn auf der Kontoseite erneut hinzu. Nach 10 Fehlversuchen innerhalb einer Stunde für ein Konto (oder 100 von einer Adresse) werden weitere Versuche eine Zeit lang abgelehnt.',
-    },
-    'second-factor-failed': {
-      title: 'Dieser Code hat nicht funktioniert',
-      summary:
-        'Der zweite Schritt einer Anmeldung wurde abgelehnt: Der Code aus der Authenticator-App ist falsch, liegt mehr als 30 Sekunden neben der aktuellen Zeit oder wurde schon verwendet (jeder Code meldet einmal an, RFC 6238 §5.2); der Wiederherstellungscode ist falsch oder schon verwendet; oder beim Einrichten passt der Code nicht zum gerade gezeigten Schlüssel. Es wurde nichts gespeichert. Falsche Codes zählen wie falsche Passwörter: Nach 10 Fehlern innerhalb einer Stunde für einen Benutzer (oder 100 von einer Adresse) werden weitere Versuche eine Zeit lang abgelehnt.',
-      action:
-        'Geben Sie den Code ein, den die App jetzt zeigt (oder warten Sie auf den nächsten, wenn Sie ihn gerade verwendet haben), oder verwenden Sie einen Ihrer Wiederherstellungscodes. Haben Sie beides verloren, bitten Sie den Betreiber, Ihren zweiten Faktor zurückzusetzen (gatehouse users reset-factors).',
-    },
-    'user-code-invalid': {
-      title: 'Dieser Code hat nicht funktioniert',
-      summary:
-        'Der auf der Geräteseite eingegebene Code gehört zu keinem wartenden Gerät: vertippt, abgelaufen (Codes gelten 10 Minuten) oder schon zugelassen oder abgelehnt. Groß- und Kleinschreibung und Bindestriche spielen keine Rolle. Jeder falsche Code wird gezählt und festgehalten (RFC 8628 §5.1).',
-      action:
-        'Prüfen Sie den auf dem Gerät angezeigten Code und geben Sie ihn erneut ein. Zeigt das Gerät keinen Code mehr an, starten Sie die Anmeldung auf dem Gerät neu, um einen neuen zu erhalten.',
-    },
-    'too-many-user-code-attempts': {
-      title: 'Zu viele falsche Codes',
-      summary:
-        'Die Geräteseite hat den Code abgelehnt, bevor sie ihn geprüft hat: zu viele falsche Codes von dieser Adresse (standardmäßig 20 pro Stunde) oder zu viele Versuche jeder Art (60 pro Minute). So kann niemand die Codes fremder Geräte erraten (RFC 8628 §5.1). Betreiber legen die Grenzen mit RATE_LIMIT_USER_CODE_* fest.',
-      action:
-        'Warten Sie die im Header Retry-After genannte Zeit ab (sie steht auf der Seite) und versuchen Sie es dann erneut.',
-    },
-    'csrf-token-invalid': {
-      title: 'Dieses Formular ist abgelaufen',
-      summary:
-        'Das Formular wurde ohne sein Sicherheitstoken, mit einem falschen oder nach dem Ende der Anmeldesitzung gesendet und stammt daher möglicherweise nicht von dieser Website. Es wurde nichts geändert und nichts gewährt.',
-      action:
-        'Kehren Sie zur Anwendung zurück und melden Sie sich erneut an. Wenn das wieder passiert, erlauben Sie Cookies für diese Website.',
-    },
-    'invalid-authorization-request': {
-      title: 'Dieser Anmeldelink ist ungültig',
-      summary:
-        'Die Autorisierungsanfrage nennt keinen oder einen unbekannten Client oder eine redirect_uri, die fehlt oder für den Client nicht registriert ist. Der Server kann nicht wissen, wohin er Sie sicher zurückschicken könnte, und hält deshalb hier an, statt weiterzuleiten (RFC 6749 §4.1.2.1).',
-      action:
-        'Kehren Sie zur Anwendung zurück und informieren Sie ihre Entwickler. Diese müssen eine registrierte client_id und genau eine ihrer registrierten Redirect-URIs senden, Zeichen für Zeichen (gatehouse clients add --redirect-uri).',
-    },
-    'fresh-sign-in-required': {
-      title: 'Melden Sie sich erneut an, um dies zu ändern',
-      summary:
-        'Jede Änderung an Ihrer Anmeldung (Bestätigung in zwei Schritten einrichten oder deaktivieren, neue Wiederherstellungscodes, einen Passkey hinzufügen, umbenennen oder entfernen, einen Identitätsanbieter trennen) braucht eine Anmeldung aus den letzten 10 Minuten, damit niemand, der einen angemeldeten Browser findet, einen Zugang hinzufügen oder entfernen kann. Es wurde nichts geändert.',
-      action:
-        'Wählen Sie auf der Kontoseite „Identität bestätigen“ (Ihr Passwort oder ein Passkey) und nehmen Sie dann die Änderung vor.',
-    },
-    'not-found': {
-      title: 'Nicht gefunden',
-      summary: 'Unter dieser URL gibt es keine Ressource.',
-      action: 'Prüfen Sie die URL; die Server-Metadaten und das OpenAPI-Dokument führen auf, was es gibt.',
-    },
-  },
+  problems: deProblems,
 };

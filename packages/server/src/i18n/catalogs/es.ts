@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { esProblems } from './problems/es.js';
 
 /** Spanish, formal address (usted), as identity products phrase their sign-in pages (catalog.ts). */
 export const es: Catalog = {
@@ -364,107 +365,5 @@ export const es: Catalog = {
     'mail.sign-up-taken.ignore':
       'Si fue usted, inicie sesión con esa cuenta o elija una contraseña nueva con el enlace de arriba. Si no, ignore este correo: nada cambió.',
   },
-  problems: {
-    'organization-not-member': {
-      title: 'No es miembro de esta organización',
-      summary:
-        'La aplicación pidió iniciar su sesión para una organización (su parámetro organization) que no existe en este servidor o de la que su cuenta no es miembro. No se concedió nada.',
-      action:
-        'Vuelva a la aplicación y elija una de sus organizaciones, o pida a un administrador de la organización que le añada.',
-    },
-    'organization-sign-in-method': {
-      title: 'Su organización pide otra forma de iniciar sesión',
-      summary:
-        'Inició sesión de una forma que la organización que pidió la aplicación no permite (sus métodos de inicio de sesión: una contraseña, una llave de acceso o el proveedor de identidad de la organización). No se concedió nada.',
-      action:
-        'Cierre la sesión y vuelva a iniciarla de una de las formas que indican los detalles (por ejemplo con su llave de acceso o mediante el proveedor de identidad de su empresa), o consulte a un administrador de la organización.',
-    },
-    'password-reset-link-invalid': {
-      title: 'Este enlace para restablecer la contraseña ya no funciona',
-      summary:
-        'El enlace para elegir una contraseña nueva ya se usó, tiene más de 30 minutos, quedó anulado por un restablecimiento posterior de la misma cuenta o no lo envió este servidor. Cada enlace funciona una vez. No se ha cambiado nada.',
-      action:
-        'Pida un enlace nuevo: elija «¿Ha olvidado su contraseña?» en la página de inicio de sesión y abra el correo más reciente.',
-    },
-    'too-many-password-resets': {
-      title: 'Demasiadas solicitudes para restablecer la contraseña',
-      summary:
-        'Se han pedido correos para restablecer la contraseña demasiadas veces: para este nombre de usuario o dirección de correo (5 por hora de forma predeterminada) o desde esta dirección de red (20 por hora). No se ha enviado ningún correo para esta solicitud. Los operadores fijan los límites con RATE_LIMIT_PASSWORD_RESET_ACCOUNT y RATE_LIMIT_PASSWORD_RESET_ADDRESS.',
-      action:
-        'Espere el tiempo indicado en la cabecera Retry-After (se muestra en la página) y vuelva a pedirlo; mientras tanto, abra el correo más reciente ya enviado.',
-    },
-    'password-not-accepted': {
-      title: 'Elija otra contraseña',
-      summary:
-        'La contraseña nueva se ha rechazado (NIST SP 800-63B §3.1.1.2): tiene menos de 8 caracteres o más de 1024, o es una de las contraseñas comunes, filtradas en brechas de datos o fáciles de adivinar a partir de ellas o de la propia cuenta (su nombre de usuario, dirección de correo o nombre). Ninguna regla exige dígitos, mayúsculas ni símbolos. No se ha cambiado nada.',
-      action:
-        'Elija una contraseña más larga que no sea una palabra ni una frase común, por ejemplo varias palabras sin relación; un gestor de contraseñas puede crearla.',
-    },
-    'login-failed': {
-      title: 'Nombre de usuario o contraseña incorrectos',
-      summary:
-        'El nombre de usuario y la contraseña no coinciden con ninguna cuenta. Se da la misma respuesta para un nombre de usuario desconocido y para una contraseña incorrecta.',
-      action:
-        'Compruebe el nombre de usuario y la contraseña y vuelva a intentarlo. Tras 10 intentos fallidos en una hora para un nombre de usuario (o 100 desde una dirección), los siguientes se rechazan durante un tiempo.',
-    },
-    'too-many-login-attempts': {
-      title: 'Demasiados intentos de inicio de sesión',
-      summary:
-        'Se rechazó el inicio de sesión antes de comprobar la contraseña: demasiados intentos fallidos para este nombre de usuario o desde esta dirección (por defecto 10 por hora por nombre de usuario y 100 por hora por dirección, y después uno más cada 6 minutos), o demasiados intentos de cualquier tipo desde esta dirección o para esta aplicación (60 y 600 por minuto). Los operadores fijan los límites con RATE_LIMIT_LOGIN_*.',
-      action: 'Espere el tiempo indicado en la cabecera Retry-After (se muestra en la página) y vuelva a intentarlo.',
-    },
-    'passkey-sign-in-failed': {
-      title: 'Esa llave de acceso no ha funcionado',
-      summary:
-        'No se aceptó la llave de acceso que ofreció el navegador: no está registrada aquí (o se eliminó), la página de inicio de sesión había caducado o ya se había usado (cada página pregunta una vez, durante 5 minutos), el navegador indicó otro sitio o ninguna verificación del usuario (un PIN, la huella o el rostro), o el contador de firmas del autenticador retrocedió, señal de una llave clonada. Cada rechazo queda registrado en la auditoría.',
-      action:
-        'Vuelva a intentarlo desde una página de inicio de sesión recién cargada o inicie sesión con su contraseña. Si la llave de acceso se eliminó de su cuenta, añádala de nuevo desde la página de la cuenta. Tras 10 intentos fallidos en una hora para una cuenta (o 100 desde una dirección), los siguientes se rechazan durante un tiempo.',
-    },
-    'second-factor-failed': {
-      title: 'Ese código no ha funcionado',
-      summary:
-        'Se rechazó el segundo paso de un inicio de sesión: el código de la aplicación de autenticación es incorrecto, está a más de 30 segundos de la hora actual o ya se usó (cada código sirve una vez, RFC 6238 §5.2); el código de recuperación es incorrecto o ya se usó; o, al configurar la verificación en dos pasos, el código no corresponde a la clave mostrada. No se guardó nada. Los códigos incorrectos cuentan como contraseñas incorrectas: tras 10 fallos en una hora para un usuario (o 100 desde una dirección), los siguientes intentos se rechazan durante un tiempo.',
-      action:
-        'Escriba el código que muestra ahora la aplicación (o espere al siguiente si acaba de usarlo), o use uno de sus códigos de recuperación. Si ha perdido ambos, pida al operador que restablezca su segundo factor (gatehouse users reset-factors).',
-    },
-    'user-code-invalid': {
-      title: 'Ese código no ha funcionado',
-      summary:
-        'El código escrito en la página del dispositivo no corresponde a ningún dispositivo en espera: mal escrito, caducado (los códigos duran 10 minutos) o ya aprobado o denegado. Las mayúsculas y los guiones no importan. Cada código incorrecto se cuenta y se registra (RFC 8628 §5.1).',
-      action:
-        'Compruebe el código que muestra el dispositivo y vuelva a escribirlo. Si el dispositivo ya no muestra ningún código, inicie de nuevo el inicio de sesión en él para obtener otro.',
-    },
-    'too-many-user-code-attempts': {
-      title: 'Demasiados códigos incorrectos',
-      summary:
-        'La página del dispositivo rechazó el código antes de comprobarlo: demasiados códigos incorrectos desde esta dirección (por defecto 20 por hora) o demasiados intentos de cualquier tipo (60 por minuto). Así nadie puede adivinar los códigos de los dispositivos de otras personas (RFC 8628 §5.1). Los operadores fijan los límites con RATE_LIMIT_USER_CODE_*.',
-      action: 'Espere el tiempo indicado en la cabecera Retry-After (se muestra en la página) y vuelva a intentarlo.',
-    },
-    'csrf-token-invalid': {
-      title: 'Este formulario ha caducado',
-      summary:
-        'El formulario se envió sin su token de seguridad, con uno incorrecto o después de que terminara la sesión de inicio de sesión, así que puede no proceder de este sitio. No se cambió ni se concedió nada.',
-      action:
-        'Vuelva a la aplicación y empiece de nuevo a iniciar sesión. Si vuelve a ocurrir, permita las cookies para este sitio.',
-    },
-    'invalid-authorization-request': {
-      title: 'Este enlace de inicio de sesión no es válido',
-      summary:
-        'La solicitud de autorización no indica ningún cliente o indica uno desconocido, o una redirect_uri que falta o no está registrada para el cliente. El servidor no puede saber adónde sería seguro devolverle, así que se detiene aquí en lugar de redirigir (RFC 6749 §4.1.2.1).',
-      action:
-        'Vuelva a la aplicación y avise a su desarrollador. Debe enviar un client_id registrado y exactamente una de sus URI de redirección registradas, carácter por carácter (gatehouse clients add --redirect-uri).',
-    },
-    'fresh-sign-in-required': {
-      title: 'Vuelva a iniciar sesión para cambiar esto',
-      summary:
-        'Cualquier cambio en la forma de iniciar sesión (configurar o desactivar la verificación en dos pasos, nuevos códigos de recuperación, añadir, renombrar o eliminar una llave de acceso, desvincular un proveedor de identidad) requiere un inicio de sesión de los últimos 10 minutos, para que quien encuentre un navegador con la sesión iniciada no pueda añadir ni quitar una forma de entrar. No se cambió nada.',
-      action:
-        'Elija «Confirmar que soy yo» en la página de la cuenta (su contraseña o una llave de acceso) y después haga el cambio.',
-    },
-    'not-found': {
-      title: 'No encontrado',
-      summary: 'No hay ningún recurso en esta URL.',
-      action: 'Compruebe la URL; los metadatos del servidor y el documento OpenAPI indican lo que existe.',
-    },
-  },
+  problems: esProblems,
 };

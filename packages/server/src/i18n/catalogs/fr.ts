@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { frProblems } from './problems/fr.js';
 
 /** French, formal address (vous), as identity products phrase their sign-in pages (catalog.ts). */
 export const fr: Catalog = {
@@ -365,107 +366,5 @@ export const fr: Catalog = {
     'mail.sign-up-taken.ignore':
       'Si c’était vous, connectez-vous avec ce compte ou choisissez un nouveau mot de passe avec le lien ci-dessus. Sinon, ignorez cet e-mail : rien n’a changé.',
   },
-  problems: {
-    'organization-not-member': {
-      title: 'Vous n’êtes pas membre de cette organisation',
-      summary:
-        'L’application a demandé à vous connecter pour une organisation (son paramètre organization) qui n’existe pas sur ce serveur ou dont votre compte n’est pas membre. Rien n’a été accordé.',
-      action:
-        'Revenez à l’application et choisissez l’une de vos organisations, ou demandez à un administrateur de l’organisation de vous ajouter.',
-    },
-    'organization-sign-in-method': {
-      title: 'Votre organisation demande une autre façon de vous connecter',
-      summary:
-        'Vous vous êtes connecté d’une façon que l’organisation demandée par l’application n’autorise pas (ses méthodes de connexion : un mot de passe, une clé d’accès ou le fournisseur d’identité de l’organisation). Rien n’a été accordé.',
-      action:
-        'Déconnectez-vous, puis reconnectez-vous de l’une des façons nommées dans les détails (par exemple avec votre clé d’accès ou par le fournisseur d’identité de votre entreprise), ou demandez à un administrateur de l’organisation.',
-    },
-    'password-reset-link-invalid': {
-      title: 'Ce lien de réinitialisation ne fonctionne plus',
-      summary:
-        'Le lien pour choisir un nouveau mot de passe a déjà été utilisé, date de plus de 30 minutes, a été annulé par une réinitialisation plus récente du même compte, ou n’a pas été envoyé par ce serveur. Chaque lien fonctionne une fois. Rien n’a été modifié.',
-      action:
-        'Demandez un nouveau lien : choisissez « Mot de passe oublié ? » sur la page de connexion et ouvrez l’e-mail le plus récent.',
-    },
-    'too-many-password-resets': {
-      title: 'Trop de demandes de réinitialisation du mot de passe',
-      summary:
-        'Des e-mails de réinitialisation ont été demandés trop souvent : pour ce nom d’utilisateur ou cette adresse e-mail (5 par heure par défaut), ou depuis cette adresse réseau (20 par heure). Aucun e-mail n’a été envoyé pour cette demande. Les opérateurs règlent ces limites avec RATE_LIMIT_PASSWORD_RESET_ACCOUNT et RATE_LIMIT_PASSWORD_RESET_ADDRESS.',
-      action:
-        'Attendez le délai indiqué par l’en-tête Retry-After (affiché sur la page), puis redemandez ; en attendant, ouvrez l’e-mail le plus récent déjà envoyé.',
-    },
-    'password-not-accepted': {
-      title: 'Choisissez un autre mot de passe',
-      summary:
-        'Le nouveau mot de passe a été refusé (NIST SP 800-63B §3.1.1.2) : il fait moins de 8 caractères, plus de 1024, ou c’est un mot de passe courant, divulgué lors de fuites de données, ou facile à deviner à partir de ceux-ci ou du compte lui-même (nom d’utilisateur, adresse e-mail, nom). Aucune règle n’exige de chiffres, de majuscules ou de symboles. Rien n’a été modifié.',
-      action:
-        'Choisissez un mot de passe plus long qui ne soit pas un mot ou une expression courante, par exemple plusieurs mots sans rapport ; un gestionnaire de mots de passe peut en créer un.',
-    },
-    'login-failed': {
-      title: 'Nom d’utilisateur ou mot de passe incorrect',
-      summary:
-        'Le nom d’utilisateur et le mot de passe ne correspondent à aucun compte. La même réponse est donnée pour un nom d’utilisateur inconnu et pour un mot de passe erroné.',
-      action:
-        'Vérifiez le nom d’utilisateur et le mot de passe, puis réessayez. Après 10 échecs en une heure pour un nom d’utilisateur (ou 100 depuis une adresse), les tentatives suivantes sont refusées pendant un moment.',
-    },
-    'too-many-login-attempts': {
-      title: 'Trop de tentatives de connexion',
-      summary:
-        'La connexion a été refusée avant la vérification du mot de passe : trop d’échecs pour ce nom d’utilisateur ou depuis cette adresse (par défaut 10 par heure par nom d’utilisateur et 100 par heure par adresse, puis une de plus toutes les 6 minutes), ou trop de tentatives de toute nature depuis cette adresse ou pour cette application (60 et 600 par minute). Les opérateurs règlent ces limites avec RATE_LIMIT_LOGIN_*.',
-      action: 'Attendez la durée indiquée par l’en-tête Retry-After (affichée sur la page), puis réessayez.',
-    },
-    'passkey-sign-in-failed': {
-      title: 'Cette clé d’accès n’a pas fonctionné',
-      summary:
-        'La clé d’accès proposée par le navigateur n’a pas été acceptée : elle n’est pas enregistrée ici (ou a été supprimée), la page de connexion avait expiré ou déjà servi (chaque page ne demande qu’une fois, pendant 5 minutes), le navigateur a indiqué un autre site ou aucune vérification de l’utilisateur (code PIN, empreinte ou visage), ou le compteur de signatures de l’authentificateur a reculé, signe d’une clé copiée. Chaque refus est consigné dans le journal d’audit.',
-      action:
-        'Réessayez depuis une page de connexion rechargée, ou connectez-vous avec votre mot de passe. Si la clé d’accès a été supprimée de votre compte, ajoutez-la de nouveau depuis la page de compte. Après 10 échecs en une heure pour un compte (ou 100 depuis une adresse), les tentatives suivantes sont refusées pendant un moment.',
-    },
-    'second-factor-failed': {
-      title: 'Ce code n’a pas fonctionné',
-      summary:
-        'La deuxième étape d’une connexion a été refusée : le code de l’application d’authentification est erroné, décalé de plus de 30 secondes ou déjà utilisé (chaque code ne sert qu’une fois, RFC 6238 §5.2) ; le code de récupération est erroné ou déjà utilisé ; ou, lors de la configuration, le code ne correspond pas à la clé affichée. Rien n’a été enregistré. Les codes erronés comptent comme des mots de passe erronés : après 10 échecs en une heure pour un utilisateur (ou 100 depuis une adresse), les tentatives suivantes sont refusées pendant un moment.',
-      action:
-        'Saisissez le code affiché maintenant par l’application (ou attendez le suivant si vous venez de l’utiliser), ou utilisez l’un de vos codes de récupération. Si vous avez perdu les deux, demandez à l’opérateur de réinitialiser votre second facteur (gatehouse users reset-factors).',
-    },
-    'user-code-invalid': {
-      title: 'Ce code n’a pas fonctionné',
-      summary:
-        'Le code saisi sur la page de l’appareil ne correspond à aucun appareil en attente : faute de frappe, code expiré (les codes durent 10 minutes), ou déjà autorisé ou refusé. La casse et les tirets n’ont pas d’importance. Chaque code erroné est compté et consigné (RFC 8628 §5.1).',
-      action:
-        'Vérifiez le code affiché sur l’appareil et saisissez-le de nouveau. Si l’appareil n’affiche plus de code, relancez la connexion sur l’appareil pour en obtenir un nouveau.',
-    },
-    'too-many-user-code-attempts': {
-      title: 'Trop de codes erronés',
-      summary:
-        'La page de l’appareil a refusé le code avant de le vérifier : trop de codes erronés depuis cette adresse (par défaut 20 par heure), ou trop de tentatives de toute nature (60 par minute). Cela empêche quiconque de deviner les codes des appareils d’autrui (RFC 8628 §5.1). Les opérateurs règlent ces limites avec RATE_LIMIT_USER_CODE_*.',
-      action: 'Attendez la durée indiquée par l’en-tête Retry-After (affichée sur la page), puis réessayez.',
-    },
-    'csrf-token-invalid': {
-      title: 'Ce formulaire a expiré',
-      summary:
-        'Le formulaire a été envoyé sans son jeton de sécurité, avec un jeton erroné ou après la fin de la session de connexion ; il ne vient donc peut-être pas de ce site. Rien n’a été modifié et rien n’a été accordé.',
-      action:
-        'Revenez à l’application et recommencez la connexion. Si cela se reproduit, autorisez les cookies pour ce site.',
-    },
-    'invalid-authorization-request': {
-      title: 'Ce lien de connexion n’est pas valide',
-      summary:
-        'La demande d’autorisation ne nomme aucun client ou un client inconnu, ou une redirect_uri absente ou non enregistrée pour ce client. Le serveur ne peut pas savoir où il serait sûr de vous renvoyer ; il s’arrête donc ici au lieu de rediriger (RFC 6749 §4.1.2.1).',
-      action:
-        'Revenez à l’application et prévenez son développeur. Il doit envoyer un client_id enregistré et exactement l’une de ses URI de redirection enregistrées, caractère pour caractère (gatehouse clients add --redirect-uri).',
-    },
-    'fresh-sign-in-required': {
-      title: 'Reconnectez-vous pour modifier cela',
-      summary:
-        'Toute modification de votre façon de vous connecter (configurer ou désactiver la validation en deux étapes, de nouveaux codes de récupération, ajouter, renommer ou supprimer une clé d’accès, dissocier un fournisseur d’identité) exige une connexion datant de moins de 10 minutes, afin que personne ne puisse, en trouvant un navigateur connecté, ajouter ou retirer un moyen d’accès. Rien n’a été modifié.',
-      action:
-        'Choisissez « Confirmer votre identité » sur la page de compte (votre mot de passe ou une clé d’accès), puis effectuez la modification.',
-    },
-    'not-found': {
-      title: 'Introuvable',
-      summary: 'Il n’y a aucune ressource à cette URL.',
-      action: 'Vérifiez l’URL ; les métadonnées du serveur et le document OpenAPI indiquent ce qui existe.',
-    },
-  },
+  problems: frProblems,
 };

@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { ptBRProblems } from './problems/pt-BR.js';
 
 /**
  * Brazilian Portuguese, in the courteous register of Brazilian software ("você" with the formal
@@ -361,106 +362,5 @@ export const ptBR: Catalog = {
     'mail.sign-up-taken.ignore':
       'Se foi você, entre com essa conta ou escolha uma nova senha pelo link acima. Se não foi, ignore este e-mail: nada mudou.',
   },
-  problems: {
-    'organization-not-member': {
-      title: 'Você não é membro desta organização',
-      summary:
-        'O aplicativo pediu para conectar você a uma organização (seu parâmetro organization) que não existe neste servidor ou da qual sua conta não é membro. Nada foi concedido.',
-      action:
-        'Volte ao aplicativo e escolha uma das suas organizações, ou peça a um administrador da organização que adicione você.',
-    },
-    'organization-sign-in-method': {
-      title: 'Sua organização pede outra forma de entrar',
-      summary:
-        'Você entrou de uma forma que a organização pedida pelo aplicativo não permite (seus métodos de entrada: uma senha, uma chave de acesso ou o provedor de identidade da organização). Nada foi concedido.',
-      action:
-        'Saia e entre novamente de uma das formas indicadas nos detalhes (por exemplo com sua chave de acesso ou pelo provedor de identidade da sua empresa), ou fale com um administrador da organização.',
-    },
-    'password-reset-link-invalid': {
-      title: 'Este link de redefinição de senha não funciona mais',
-      summary:
-        'O link para escolher uma nova senha já foi usado, tem mais de 30 minutos, foi encerrado por uma redefinição mais recente da mesma conta ou não foi enviado por este servidor. Cada link funciona uma vez. Nada foi alterado.',
-      action: 'Peça um novo link: escolha "Esqueceu sua senha?" na página de login e abra o e-mail mais recente.',
-    },
-    'too-many-password-resets': {
-      title: 'Pedidos de redefinição de senha demais',
-      summary:
-        'E-mails de redefinição de senha foram pedidos vezes demais: para este nome de usuário ou endereço de e-mail (por padrão, 5 por hora) ou a partir deste endereço de rede (20 por hora). Nenhum e-mail foi enviado para este pedido. Os operadores definem os limites com RATE_LIMIT_PASSWORD_RESET_ACCOUNT e RATE_LIMIT_PASSWORD_RESET_ADDRESS.',
-      action:
-        'Aguarde o tempo indicado no cabeçalho Retry-After (mostrado na página) e peça de novo; enquanto isso, abra o e-mail mais recente já enviado.',
-    },
-    'password-not-accepted': {
-      title: 'Escolha outra senha',
-      summary:
-        'A nova senha foi recusada (NIST SP 800-63B §3.1.1.2): tem menos de 8 caracteres, mais de 1024, ou é uma das senhas comuns, vazadas em incidentes ou fáceis de adivinhar a partir delas ou da própria conta (nome de usuário, endereço de e-mail ou nome). Nenhuma regra exige dígitos, maiúsculas ou símbolos. Nada foi alterado.',
-      action:
-        'Escolha uma senha mais longa que não seja uma palavra ou frase comum, por exemplo várias palavras sem relação entre si; um gerenciador de senhas pode criar uma.',
-    },
-    'login-failed': {
-      title: 'Nome de usuário ou senha incorretos',
-      summary:
-        'O nome de usuário e a senha não correspondem a nenhuma conta. A mesma resposta é dada para um nome de usuário desconhecido e para uma senha errada.',
-      action:
-        'Verifique o nome de usuário e a senha e tente novamente. Depois de 10 tentativas com falha em uma hora para um nome de usuário (ou 100 a partir de um endereço), novas tentativas são recusadas por um tempo.',
-    },
-    'too-many-login-attempts': {
-      title: 'Tentativas de entrada demais',
-      summary:
-        'A entrada foi recusada antes de a senha ser verificada: falhas demais para este nome de usuário ou a partir deste endereço (por padrão 10 por hora por nome de usuário e 100 por hora por endereço, depois mais uma a cada 6 minutos), ou tentativas demais de qualquer tipo a partir deste endereço ou para este aplicativo (60 e 600 por minuto). Os operadores definem os limites com RATE_LIMIT_LOGIN_*.',
-      action: 'Aguarde o tempo informado no cabeçalho Retry-After (mostrado na página) e tente novamente.',
-    },
-    'passkey-sign-in-failed': {
-      title: 'Essa chave de acesso não funcionou',
-      summary:
-        'A chave de acesso oferecida pelo navegador não foi aceita: ela não está registrada aqui (ou foi removida), a página de entrada tinha expirado ou já tinha sido usada (cada página pergunta uma vez, por 5 minutos), o navegador informou outro site ou nenhuma verificação do usuário (um PIN, a digital ou o rosto), ou o contador de assinaturas do autenticador voltou atrás, sinal de uma chave clonada. Cada recusa é registrada na auditoria.',
-      action:
-        'Tente novamente a partir de uma página de entrada recarregada ou entre com a sua senha. Se a chave de acesso foi removida da sua conta, adicione-a de novo na página da conta. Depois de 10 tentativas com falha em uma hora para uma conta (ou 100 a partir de um endereço), novas tentativas são recusadas por um tempo.',
-    },
-    'second-factor-failed': {
-      title: 'Esse código não funcionou',
-      summary:
-        'A segunda etapa de uma entrada foi recusada: o código do aplicativo autenticador está errado, a mais de 30 segundos do horário atual ou já foi usado (cada código serve uma vez, RFC 6238 §5.2); o código de recuperação está errado ou já foi usado; ou, ao configurar a verificação em duas etapas, o código não corresponde à chave mostrada. Nada foi salvo. Códigos errados contam como senhas erradas: depois de 10 falhas em uma hora para um usuário (ou 100 a partir de um endereço), novas tentativas são recusadas por um tempo.',
-      action:
-        'Digite o código que o aplicativo mostra agora (ou aguarde o próximo se acabou de usá-lo), ou use um dos seus códigos de recuperação. Se perdeu os dois, peça ao operador para redefinir o seu segundo fator (gatehouse users reset-factors).',
-    },
-    'user-code-invalid': {
-      title: 'Esse código não funcionou',
-      summary:
-        'O código digitado na página do dispositivo não corresponde a nenhum dispositivo em espera: digitado errado, expirado (os códigos valem 10 minutos) ou já aprovado ou negado. Maiúsculas e hífens não importam. Cada código errado é contado e registrado (RFC 8628 §5.1).',
-      action:
-        'Verifique o código mostrado no dispositivo e digite-o novamente. Se o dispositivo não mostrar mais nenhum código, comece a entrada de novo no dispositivo para obter outro.',
-    },
-    'too-many-user-code-attempts': {
-      title: 'Códigos errados demais',
-      summary:
-        'A página do dispositivo recusou o código antes de verificá-lo: códigos errados demais a partir deste endereço (por padrão 20 por hora) ou tentativas demais de qualquer tipo (60 por minuto). Isso impede que alguém adivinhe os códigos dos dispositivos de outras pessoas (RFC 8628 §5.1). Os operadores definem os limites com RATE_LIMIT_USER_CODE_*.',
-      action: 'Aguarde o tempo informado no cabeçalho Retry-After (mostrado na página) e tente novamente.',
-    },
-    'csrf-token-invalid': {
-      title: 'Este formulário expirou',
-      summary:
-        'O formulário foi enviado sem o seu token de segurança, com um token errado ou depois do fim da sessão de entrada, então ele pode não ter vindo deste site. Nada foi alterado e nada foi concedido.',
-      action:
-        'Volte ao aplicativo e comece a entrar de novo. Se isso continuar acontecendo, permita cookies para este site.',
-    },
-    'invalid-authorization-request': {
-      title: 'Este link de entrada não é válido',
-      summary:
-        'A requisição de autorização não indica nenhum cliente ou indica um desconhecido, ou uma redirect_uri ausente ou não registrada para o cliente. O servidor não tem como saber para onde seria seguro mandar você de volta, então para aqui em vez de redirecionar (RFC 6749 §4.1.2.1).',
-      action:
-        'Volte ao aplicativo e avise o desenvolvedor. Ele precisa enviar um client_id registrado e exatamente uma das URIs de redirecionamento registradas, caractere por caractere (gatehouse clients add --redirect-uri).',
-    },
-    'fresh-sign-in-required': {
-      title: 'Entre novamente para alterar isto',
-      summary:
-        'Toda alteração na forma como você entra (configurar ou desativar a verificação em duas etapas, novos códigos de recuperação, adicionar, renomear ou remover uma chave de acesso, desvincular um provedor de identidade) exige uma entrada feita nos últimos 10 minutos, para que ninguém que encontre um navegador conectado possa adicionar ou retirar uma forma de acesso. Nada foi alterado.',
-      action:
-        'Escolha “Confirmar que sou eu” na página da conta (sua senha ou uma chave de acesso) e depois faça a alteração.',
-    },
-    'not-found': {
-      title: 'Não encontrado',
-      summary: 'Não há nenhum recurso nesta URL.',
-      action: 'Verifique a URL; os metadados do servidor e o documento OpenAPI listam o que existe.',
-    },
-  },
+  problems: ptBRProblems,
 };
