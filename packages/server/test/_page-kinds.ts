@@ -7,10 +7,13 @@ import { newOpaqueSecret } from '../src/primitives/random.js';
 import { addUser } from '../src/users/users.js';
 import { federationPage } from '../src/federation/routes.js';
 import { SITE_PAGES } from '../src/pages/routes.js';
-import { DemoFlows } from '../src/pages/demo-flows.js';
+import { DEMO_PUBLIC_CLIENT_ID, DemoFlows } from '../src/pages/demo-flows.js';
 import { enrolmentSecret } from './_factors.js';
 import { CLI_ACTOR } from '../src/audit/audit.js';
 import { createOrganization, putMember } from '../src/organizations/index.js';
+import { putProvider } from '../src/federation/providers.js';
+import { DEMO_CALLBACK_PATH } from '../src/pages/demo-callback.js';
+import { startUpstreamStub, type StubUser, type UpstreamStub } from './_upstream-stub.js';
 import { startTestServer, type TestClient, type TestServer, type TestServerOptions } from './_server.js';
 import { assertOkJson } from './_oauth-assertions.js';
 import {
@@ -57,6 +60,10 @@ export const DEMO_FLOWS = new DemoFlows();
 
 /** The device client, as /device_authorization takes it. */
 let tv: TestClient;
+/** The upstream OpenID Provider of the federation scenario (the provider `corp`). */
+let upstream: UpstreamStub;
+/** A local account whose e-mail an upstream identity also claims: the link page asks for its password. */
+const LINKED_EMAIL = 'linda@corp.example';
 /** The web client of the scenarios (its secret for /par and grants). */
 export const pageClients: { app?: TestClient } = {};
 
@@ -64,9 +71,11 @@ export const pageClients: { app?: TestClient } = {};
 export async function startPagesServer(
   options: { defaultLocale?: 'ja'; branding?: TestServerOptions['branding'] } = {},
 ): Promise<TestServer> {
+  // The issuer is the listening URL: the demo client's redirect URI is on it, loopback http.
   const server = await startTestServer({
     pseudoLocale: true,
     demo: DEMO_FLOWS,
+    reachableIssuer: true,
     signUp: { mode: 'open', domains: ['example.com'] },
     ...options,
   });
@@ -97,7 +106,37 @@ export async function startPagesServer(
     await createOrganization(audit, { slug, name: `${slug} Inc.` }, server.clock.now(), CLI_ACTOR);
     await putMember(audit, slug, 'alice', [], server.clock.now(), CLI_ACTOR);
   }
-  return server;
+  // `serve --demo`'s public client, its redirect URI on the issuer: the demo's signed-in page.
+  await server.addClient({
+    id: DEMO_PUBLIC_CLIENT_ID,
+    name: 'Demo',
+    public: true,
+    redirectUris: [`${server.context.issuer}${DEMO_CALLBACK_PATH}`],
+    scope: ['openid', 'profile', 'email'],
+  });
+  // An upstream provider: the link page (an identity claiming a local account's e-mail) and the continue page.
+  upstream = await startUpstreamStub();
+  await putProvider(
+    server.context.store,
+    {
+      id: 'corp',
+      issuer: upstream.issuer,
+      client_id: upstream.clientId,
+      client_secret: upstream.clientSecret,
+      display_name: 'Corp SSO',
+      domains: ['corp.example'],
+    },
+    server.clock.now(),
+    undefined,
+  );
+  await addUser(server.context.store, 'linda', PASSWORD, server.clock.now(), { email: LINKED_EMAIL });
+  return {
+    ...server,
+    async close() {
+      await server.close();
+      await upstream.close();
+    },
+  };
 }
 
 let users = 0;
@@ -118,6 +157,42 @@ async function consentPage(v: Visit, extra: Record<string, string> = {}) {
 
 const post = (browser: PageBrowser, page: PageAnswer, path: string, form: Record<string, string>) =>
   browser.post(path, { csrf_token: hiddenField(page.html, 'csrf_token'), ...form });
+
+/** The sign-in page's federation form posted for the provider `corp`, then `user` approved upstream: the page the callback answered. */
+async function throughUpstream(v: Visit, user: StubUser): Promise<{ browser: PageBrowser; page: PageAnswer }> {
+  const browser = v.browser();
+  const query = authorizationQuery('app', pkce().challenge, { ...v.request, scope: 'openid profile', nonce: 'n-1' });
+  const signIn = await browser.authorize(query);
+  const started = await post(browser, signIn, '/federation/start', {
+    request: hiddenField(signIn.html, 'request'),
+    provider: 'corp',
+  });
+  assert.equal(started.status, 303, started.html);
+  const page = await browser.get(`/federation/callback?${upstream.approve(new URL(started.location as string), user)}`);
+  return { browser, page };
+}
+
+/** A request as `serve --demo` prints it, signed in and allowed: /demo/callback exchanges the code and shows the ID token. */
+async function demoSignedIn(v: Visit): Promise<PageAnswer> {
+  const { state, challenge, nonce } = DEMO_FLOWS.start(DEMO_PUBLIC_CLIENT_ID, { openid: true });
+  const query = authorizationQuery(DEMO_PUBLIC_CLIENT_ID, challenge, {
+    ...v.request,
+    redirect_uri: `${v.server.context.issuer}${DEMO_CALLBACK_PATH}`,
+    scope: 'openid profile email',
+    state,
+    nonce,
+  });
+  const browser = v.browser();
+  const signedIn = await browser.login(await browser.authorize(query), 'alice', PASSWORD);
+  const consent = await browser.get(signedIn.location as string);
+  // Allowed once on an earlier visit, the request goes straight back.
+  const back = consent.status === 200 ? await browser.consent(consent, 'allow') : consent;
+  const callback = new URL(back.location as string);
+  assert.equal(callback.pathname, DEMO_CALLBACK_PATH, back.html);
+  const page = await browser.get(`${callback.pathname}${callback.search}`);
+  assert.match(page.html, /<dt[^>]*>nonce<\/dt>/, 'the demo shows the ID token');
+  return page;
+}
 
 /** The scenarios, by the name of their table entry. */
 export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage[]>>> = {
@@ -206,7 +281,29 @@ export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage
     const signIn = await browser.authorize(authorizationQuery('app', pkce().challenge, v.request));
     const none = await post(browser, signIn, '/federation/start', { request: hiddenField(signIn.html, 'request') });
     const forged = await browser.get('/federation/callback?state=forged&code=x');
-    return [shown('no provider page', none), shown('refused callback page', forged)];
+    const linkPage = await throughUpstream(v, {
+      sub: 'upstream-linda',
+      claims: { email: LINKED_EMAIL, email_verified: true },
+    });
+    const wrongPassword = await linkPage.browser.post('/federation/link', {
+      csrf_token: hiddenField(linkPage.page.html, 'csrf_token'),
+      request: hiddenField(linkPage.page.html, 'request'),
+      password: 'not the password',
+    });
+    assert.match(linkPage.page.html, /action="\/federation\/link"/, 'the link page');
+    const newcomer = ++users;
+    const continuePage = await throughUpstream(v, {
+      sub: `upstream-newcomer-${newcomer}`,
+      claims: { email: `newcomer-${newcomer}@corp.example`, email_verified: true, name: 'New Comer' },
+    });
+    assert.match(continuePage.page.html, /id="continue"/, 'the continue page');
+    return [
+      shown('no provider page', none),
+      shown('refused callback page', forged),
+      shown('link page', linkPage.page, true),
+      shown('link page after a wrong password', wrongPassword, true),
+      shown('continue page', continuePage.page, true),
+    ];
   },
   async 'password-reset'(v) {
     const browser = v.browser();
@@ -370,6 +467,7 @@ export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage
       shown('no code page', await browser.get('/demo/callback?error=access_denied')),
       shown('code page', await browser.get('/demo/callback?code=abc&state=unknown')),
       shown('refused exchange page', await browser.get(`/demo/callback?code=abc&state=${state}`)),
+      shown('signed-in page', await demoSignedIn(v)),
     ];
   },
 };

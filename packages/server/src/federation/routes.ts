@@ -52,6 +52,8 @@ interface PendingUpstreamSignIn {
   readonly nonce: string;
   readonly verifier: string;
   readonly request: string;
+  /** The request's ui_locales (OIDC Core §3.1.2.1): the pages after the upstream speak it too. */
+  readonly uiLocales?: string;
 }
 
 /** A link awaiting the proof of the local account, its password or a passkey (id `link:<session id>`). */
@@ -64,6 +66,7 @@ interface PendingLink {
   readonly acr?: string;
   readonly idToken: string;
   readonly request: string;
+  readonly uiLocales?: string;
 }
 
 /** Where an upstream's logout returns the browser (RP-Initiated Logout 1.0 §3). */
@@ -91,12 +94,14 @@ function sendFailurePage(
   code: ProblemCode,
   detail: string | undefined,
   retryQuery: string | undefined,
+  uiLocales?: string,
 ): FastifyReply {
   const { base } = pages;
   const p = PROBLEMS[code];
   reply.server.metrics?.countProblem(code);
   if (p.transient) reply.header('retry-after', '5');
-  const hints = retryQuery === undefined ? {} : { flow: retryQuery, here: `/authorize?${retryQuery}` };
+  const hints =
+    retryQuery === undefined ? {} : { requested: uiLocales, flow: retryQuery, here: `/authorize?${retryQuery}` };
   const page = renderErrorPage(viewOf(pages, reply, hints), {
     status: p.status,
     code: p.code,
@@ -176,13 +181,14 @@ async function startUpstreamSignIn(pages: FederationPages, request: FastifyReque
     request.log.warn({ upstream: provider.id, reason: error.reason }, 'upstream sign-in could not start');
     // The operator's own rule broken is said in full; an outage's network detail stays in the log.
     const detail = error.code === 'upstream_misconfigured' ? `${provider.id}: ${error.reason}` : undefined;
-    return sendFailurePage(pages, reply, error.code, detail, check.request.query);
+    return sendFailurePage(pages, reply, error.code, detail, check.request.query, check.request.oidc.uiLocales);
   }
   await store.deleteExpiredFederationStates(now);
   const pending: PendingUpstreamSignIn = {
     nonce: started.checks.nonce,
     verifier: started.checks.verifier,
     request: check.request.query,
+    ...(check.request.oidc.uiLocales === undefined ? {} : { uiLocales: check.request.oidc.uiLocales }),
   };
   await store.insertFederationState({
     id: digestOf(started.checks.state),
@@ -207,9 +213,9 @@ async function finishUpstreamSignIn(pages: FederationPages, request: FastifyRequ
   const state = new URLSearchParams(query).get('state');
   const session = await currentSession(store, request, now);
   const row = state ? await store.takeFederationState(digestOf(state), now) : undefined;
-  const refuse = async (code: ProblemCode, reason: string, retry?: string) => {
+  const refuse = async (code: ProblemCode, reason: string, retry?: PendingUpstreamSignIn) => {
     await audit.record({ event: 'federation_refused', at: now, address: request.ip, reason: reason.slice(0, 200) });
-    return sendFailurePage(pages, reply, code, reason, retry);
+    return sendFailurePage(pages, reply, code, reason, retry?.request, retry?.uiLocales);
   };
   if (!row || !session || row.sessionId !== session.id)
     return refuse(
@@ -228,7 +234,7 @@ async function finishUpstreamSignIn(pages: FederationPages, request: FastifyRequ
     });
   } catch (error) {
     if (!(error instanceof UpstreamFailure)) throw error;
-    return refuse(error.code, `${provider.id}: ${error.reason}`, pending.request);
+    return refuse(error.code, `${provider.id}: ${error.reason}`, pending);
   }
   const resolution = await resolveLocalUser(store, audit, provider, identity, now);
   if (resolution.kind === 'no_account') return refuse('federation_no_account', `${provider.id}: ${resolution.reason}`);
@@ -241,6 +247,7 @@ async function finishUpstreamSignIn(pages: FederationPages, request: FastifyRequ
       ...(upstreamAcr(identity.acr) === undefined ? {} : { acr: upstreamAcr(identity.acr) }),
       idToken: identity.idToken,
       request: pending.request,
+      ...(pending.uiLocales === undefined ? {} : { uiLocales: pending.uiLocales }),
     };
     await store.insertFederationState({
       id: linkStateId(session.id),
@@ -368,7 +375,8 @@ async function sendLinkPage(
   alert?: Alert,
 ): Promise<FastifyReply> {
   const { store, issuer, clock } = pages.context;
-  const page = renderLinkPage(viewOf(pages, reply, { flow: link.request, here: '/' }), {
+  const view = viewOf(pages, reply, { requested: link.uiLocales, flow: link.request, here: '/' });
+  const page = renderLinkPage(view, {
     csrfToken: session.csrfToken,
     query: link.request,
     providerName: provider.displayName,
