@@ -126,11 +126,11 @@ for (const dialect of DIALECTS)
       assert.ok((openid.scopes_supported as string[]).includes('openid'));
     });
 
-    it('the OpenID Provider metadata lists the languages of the pages in ui_locales_supported and claims_locales_supported, and locale among the claims (OIDC Discovery 1.0 §3)', async () => {
+    it('the OpenID Provider metadata lists the languages of the pages in ui_locales_supported and locale among the claims, and no claims_locales_supported: no claim is stored in several languages (OIDC Discovery 1.0 §3, OIDC Core §5.2)', async () => {
       const { body: openid } = await getJson('/.well-known/openid-configuration');
       const locales = ['en', 'de', 'fr', 'es', 'pt-BR', 'ja', 'zh-CN', 'ar'];
       assert.deepEqual(openid.ui_locales_supported, locales);
-      assert.deepEqual(openid.claims_locales_supported, locales);
+      assert.equal(openid.claims_locales_supported, undefined);
       assert.ok((openid.claims_supported as string[]).includes('locale'));
     });
 

@@ -107,10 +107,10 @@ function openIdProviderMetadata(
     acr_values_supported: ACR_VALUES,
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     claims_parameter_supported: false,
-    // §3: the languages of the pages, which `ui_locales` (OIDC Core §3.1.2.1) chooses from; the claims
-    // are the user's own values and are released as stored, so `claims_locales` chooses nothing more.
+    // §3: the languages of the pages, which `ui_locales` (OIDC Core §3.1.2.1) chooses from. No
+    // `claims_locales_supported`: claims are stored in one language (no `name#de`, OIDC Core §5.2),
+    // so `claims_locales` could choose nothing, and the metadata does not promise it.
     ui_locales_supported: SUPPORTED_LOCALES,
-    claims_locales_supported: SUPPORTED_LOCALES,
     // RP-Initiated Logout 1.0 §3 needs the end_session_endpoint, which the table names.
   };
 }
