@@ -60,6 +60,7 @@ export const TABLE = {
     'hot-queries.test.ts': 'unit',
     'layers.test.ts': 'unit',
     'message-catalogs.test.ts': 'unit',
+    'palette-contrast.test.ts': 'unit',
     'loopback.test.ts': 'unit',
     'package-metadata.test.ts': 'unit',
     'postgres-connection.test.ts': 'unit',

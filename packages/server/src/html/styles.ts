@@ -12,20 +12,23 @@ export const PAGE_COLORS = {
  * The pages' only stylesheet, served by the server itself at /assets/gatehouse.css (no CDN, no
  * web font: the system font of each device). A TypeScript string so that it ships inside dist. Sides are
  * logical (margin-inline-start, inset-inline-start…): a right-to-left page (dir="rtl") mirrors.
+ * Every text colour meets WCAG 2.2 AA (SC 1.4.3, 4.5:1) on every surface it is drawn on, in both
+ * schemes (test/palette-contrast.test.ts computes it from this text): the dark scheme's buttons
+ * carry dark text on their light accent.
  */
 export const STYLESHEET = `:root {
   color-scheme: light dark;
   --bg: ${PAGE_COLORS.light.bg}; --card: ${PAGE_COLORS.light.card};
   --text: ${PAGE_COLORS.light.text}; --muted: ${PAGE_COLORS.light.muted}; --line: #dde2eb;
   --accent: #2f5bd8; --accent-hover: #2449b8; --accent-text: #ffffff; --accent-soft: #e8eefc;
-  --ok: #17804a; --ok-soft: #e3f4ea; --danger: #a3231c; --danger-soft: #fcebea; --focus: #7aa0ff;
+  --ok: #15763f; --ok-soft: #e3f4ea; --danger: #a3231c; --danger-soft: #fcebea; --focus: #7aa0ff;
   --shadow: 0 1px 2px rgba(16, 24, 40, .06), 0 12px 32px rgba(16, 24, 40, .08);
 }
 @media (prefers-color-scheme: dark) {
   :root {
     --bg: ${PAGE_COLORS.dark.bg}; --card: ${PAGE_COLORS.dark.card};
     --text: ${PAGE_COLORS.dark.text}; --muted: ${PAGE_COLORS.dark.muted}; --line: #2d3544;
-    --accent: #5b82f0; --accent-hover: #7394f3; --accent-soft: #233155;
+    --accent: #6a8ef2; --accent-hover: #819ff4; --accent-text: #10141c; --accent-soft: #1c2640;
     --ok: #5ccf8f; --ok-soft: #1d3a2b; --danger: #ff8a80; --danger-soft: #3d2222; --shadow: none;
   }
 }
