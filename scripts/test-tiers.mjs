@@ -182,6 +182,7 @@ export const TABLE = {
     'account.browser.test.ts': 'browser',
     'password-reset.browser.test.ts': 'browser',
     'invitation.browser.test.ts': 'browser',
+    'sign-up.browser.test.ts': 'browser',
     'federation-gatehouse.browser.test.ts': 'browser',
     'federation-sign-in-page.browser.test.ts': 'browser',
     'federation-oidc-provider.browser.test.ts': 'browser',

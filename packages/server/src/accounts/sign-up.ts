@@ -121,7 +121,7 @@ export type SignUpOutcome = 'created' | 'address_taken';
  * and sent the verification mail (email-verification.ts), which carries the authorization request
  * on. An address an account has already: nothing is created; each enabled owner is mailed that
  * someone tried to sign up with it (with the way to a password reset), audited `sign_up_refused`.
- * The answer was the same for both, and as fast: the password is hashed here, after it.
+ * The answer was the same for both, and as fast: the password is hashed here, after it, on both ways.
  */
 export async function completeSignUp(
   services: EmailVerificationServices,
@@ -129,9 +129,11 @@ export async function completeSignUp(
 ): Promise<SignUpOutcome> {
   const { store, audit } = services;
   const { form, now } = request;
+  // Hashed first, whichever way it goes: both ways cost the server the same, and begin the same way.
+  const passwordHash = await hashPassword(form.password);
   const owners = await store.listUsersWithEmail(form.email);
   if (owners.length === 0) {
-    const user = await createAccount(services, request);
+    const user = await createAccount(services, request, passwordHash);
     if (user !== undefined) {
       const continuation = request.continuation.length <= MAX_CONTINUATION_LENGTH ? request.continuation : '';
       await sendVerificationMail(services, user, {
@@ -170,9 +172,9 @@ function usernameOf(email: string): string {
 async function createAccount(
   services: EmailVerificationServices,
   request: SignUpRequest,
+  passwordHash: string,
 ): Promise<UserRecord | undefined> {
   const { form, now } = request;
-  const passwordHash = await hashPassword(form.password);
   const base = usernameOf(form.email);
   const locale = matchLocale(request.locale, SUPPORTED_LOCALES);
   const claims = { email: form.email, email_verified: false, name: form.name, ...(locale ? { locale } : {}) };
