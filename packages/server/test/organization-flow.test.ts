@@ -39,6 +39,8 @@ describe('organizations at /authorize and in tokens', () => {
     describe(dialect, () => {
       let server: TestServer;
       let app: TestClient;
+      /** A client of its own for the pushed requests, so that no consent of app's is remembered for it. */
+      let portal: TestClient;
       let agent: TestClient;
       let acme: string;
 
@@ -72,6 +74,11 @@ describe('organizations at /authorize and in tokens', () => {
         server = await startTestServer({ dialect });
         app = await server.addClient({
           id: 'app',
+          redirectUris: [CALLBACK],
+          scope: ['openid', 'organization', 'contacts:read'],
+        });
+        portal = await server.addClient({
+          id: 'portal',
           redirectUris: [CALLBACK],
           scope: ['openid', 'organization', 'contacts:read'],
         });
@@ -151,6 +158,61 @@ describe('organizations at /authorize and in tokens', () => {
         assert.deepEqual(await userinfo(tokens.access_token as string), {});
         const refreshed = await refresh(server, app, tokens.refresh_token as string);
         assert.equal(decodeJwt(refreshed.body.id_token as string).org_id, undefined, 'nor at a refresh');
+      });
+
+      it('RFC 9126: a pushed request with the organization scope shows the chooser, and the organization chosen is the one of the code, the consent and the tokens', async () => {
+        const { verifier, challenge } = pkce();
+        const pushed = await server.post(
+          '/par',
+          Object.fromEntries(new URLSearchParams(authorizationQuery('portal', challenge, { scope: SCOPE }))),
+          { as: portal },
+        );
+        const { request_uri } = (await pushed.json()) as { request_uri: string };
+        assert.equal(pushed.status, 201);
+        const browser = new PageBrowser(server);
+        const signIn = await browser.authorize(new URLSearchParams({ client_id: 'portal', request_uri }).toString());
+        const chooser = await browser.get((await browser.login(signIn, 'alice', PASSWORD)).location as string);
+        assert.match(chooser.html, /Choose an organization/);
+        const globex = [...chooser.html.matchAll(/<li><a class="button secondary" href="([^"]*)"/g)]
+          .map((m) => (m[1] as string).replaceAll('&#38;', '&'))
+          .find((link) => link.endsWith('organization=globex')) as string;
+        const consent = await browser.get(globex);
+        assert.equal(consent.status, 200);
+        assert.match(consent.html, /For the organization Globex/);
+        const params = callbackParams((await browser.consent(consent, 'allow')).location);
+        const response = await server.post(
+          '/token',
+          {
+            grant_type: 'authorization_code',
+            code: params.code as string,
+            redirect_uri: CALLBACK,
+            code_verifier: verifier,
+          },
+          { as: portal },
+        );
+        const tokens = (await response.json()) as Record<string, string>;
+        assert.equal(response.status, 200, JSON.stringify(tokens));
+        assert.equal(decodeJwt(tokens.access_token as string).org_name, 'Globex');
+        assert.deepEqual(decodeJwt(tokens.id_token as string).org_roles, ['viewer']);
+      });
+
+      it('RFC 9126 §4: an organization beside a pushed request that asked for none (no organization scope) is ignored, and one beside a pushed organization does not replace it', async () => {
+        const push = async (extra: Record<string, string>) => {
+          const query = authorizationQuery('portal', pkce().challenge, extra);
+          const pushed = await server.post('/par', Object.fromEntries(new URLSearchParams(query)), { as: portal });
+          return ((await pushed.json()) as { request_uri: string }).request_uri;
+        };
+        const browser = new PageBrowser(server);
+        await obtainCode(browser, authorizationQuery('app', pkce().challenge, { scope: 'openid' }), 'alice');
+        const plain = await push({ scope: 'openid' });
+        const outer = (uri: string) =>
+          new URLSearchParams({ client_id: 'portal', request_uri: uri, organization: 'globex' });
+        const noOrganization = await browser.authorize(outer(plain).toString());
+        assert.equal(noOrganization.status, 200);
+        assert.doesNotMatch(noOrganization.html, /For the organization/);
+        const forAcme = await push({ scope: 'openid', organization: 'acme' });
+        const acmeConsent = await browser.authorize(outer(forAcme).toString());
+        assert.match(acmeConsent.html, /For the organization Acme/);
       });
 
       it('the OpenID Provider metadata names the organization scope and claims', async () => {

@@ -16,6 +16,7 @@ import type { AuthorizationRequest } from '../oauth/authorization-requests/index
 import type { CookiePolicy } from '../http/cookies.js';
 import type { UpstreamChoice } from './login-page.js';
 import type { OwnDataPaths } from './account-data-page.js';
+import { ORGANIZATION_SCOPE } from '../organizations/index.js';
 
 /** What the routes of the authorization pages share, passed to each explicitly. */
 export interface AuthorizePages {
@@ -106,9 +107,27 @@ export async function loadAuthorizationRequest(
       request.client.profile === 'fapi2')
   )
     return { kind: 'refused', ...request, error: new OAuthError('pushed_request_required') };
-  return source.continuation === undefined
-    ? check
-    : { kind: 'valid', request: { ...request, query: source.continuation } };
+  if (source.continuation === undefined) return check;
+  const chosen = chosenOrganization(query, request);
+  if (chosen === undefined) return { kind: 'valid', request: { ...request, query: source.continuation } };
+  // The choice travels on beside the handle, which carries only the client's parameters.
+  const carried = source.pushed
+    ? `${source.continuation}&${new URLSearchParams({ organization: chosen })}`
+    : source.continuation;
+  return { kind: 'valid', request: { ...request, organization: chosen, query: carried } };
+}
+
+/**
+ * The organization the user chose on the chooser page for a pushed request or a request object,
+ * whose handle carries only the client's parameters (RFC 9126 §4, RFC 9101 §6.3): the chooser
+ * appends `organization` to that handle. It counts only where the chooser does, for a request with
+ * the `organization` scope that names no organization itself: a parameter beside the handle never
+ * replaces or adds to what the client asked for otherwise.
+ */
+function chosenOrganization(query: string, request: AuthorizationRequest): string | undefined {
+  if (request.organization !== undefined || !request.scope.includes(ORGANIZATION_SCOPE)) return undefined;
+  const chosen = new URLSearchParams(query).getAll('organization');
+  return chosen.length === 1 ? chosen[0] : undefined;
 }
 
 /**
