@@ -84,6 +84,7 @@ export const TABLE = {
     'admin-api.test.ts': 'server',
     'admin-roles.test.ts': 'server',
     'access-claims.test.ts': 'server',
+    'resource-server-roles.test.ts': 'server',
     'cli-access.test.ts': 'server',
     'account.test.ts': 'server',
     'audit-pipe.test.ts': 'server',

@@ -34,7 +34,7 @@ export const tokenEndpoint = oauthEndpoint({
     // RFC 6749 §5.2 unauthorized_client: the client may not use this grant type.
     if (!client.grantTypes.includes(grant.grantType)) throw new OAuthError('grant_type_not_allowed');
     const target = grant.resolvesOwnTarget === true ? undefined : params.get('resource');
-    const scoped = servicesFor(target, services);
+    const scoped = await servicesFor(target, services);
     // No DPoP header, no work: the plain request reads nothing more. The jti is noted by the grant, in
     // its transaction (GrantHandler.notesDpopProof), or just below.
     const proof =
@@ -63,11 +63,16 @@ function noProof(client: ClientRecord): undefined {
 
 /**
  * RFC 8707 §2: a token request may name the resource the access token is for; the token is then
- * restricted to it (its `aud`). Only resources this server serves are known; anything else is
- * invalid_target. Every grant of this server covers all of them, so the request alone decides (§2.2).
+ * restricted to it (its `aud`). The resources are those this server serves, and the resource
+ * servers registered here (`clients add --resource-server`), named by their client id: a token for
+ * one carries that API's roles (docs/roles.md). Anything else is invalid_target. Every grant of this
+ * server covers all of them, so the request alone decides (§2.2).
  */
-function servicesFor(resource: string | undefined, services: OAuthServices): OAuthServices {
+async function servicesFor(resource: string | undefined, services: OAuthServices): Promise<OAuthServices> {
   if (resource === undefined) return services;
-  if (!services.accessTokens.audiences.includes(resource)) throw new OAuthError('resource_unknown');
+  if (!services.accessTokens.audiences.includes(resource)) {
+    const server = await services.store.findClient(resource);
+    if (server?.resourceServer !== true) throw new OAuthError('resource_unknown');
+  }
   return { ...services, accessTokens: services.accessTokens.forAudience(resource) };
 }

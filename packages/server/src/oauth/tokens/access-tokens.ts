@@ -68,7 +68,10 @@ export class AccessTokens {
     return this.#audiences;
   }
 
-  /** The same signer, minting tokens restricted to `audience`, one of `audiences` (RFC 8707 §2). */
+  /**
+   * The same signer, minting tokens restricted to `audience` (RFC 8707 §2): one of `audiences`, or
+   * a resource server registered here, whose tokens this server signs but does not accept.
+   */
   forAudience(audience: string): AccessTokens {
     const view = new AccessTokens(this.#issuer, this.#keys, this.#audiences.slice(1));
     view.#audience = audience;
