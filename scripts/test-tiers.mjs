@@ -53,6 +53,7 @@ export const TABLE = {
     'browser-pages.test.ts': 'unit',
     'docs-cli-examples.test.ts': 'unit',
     'docs-walkthrough.test.ts': 'server',
+    'docs-organizations-example.test.ts': 'server',
     'docs-links.test.ts': 'unit',
     'error-classifier.test.ts': 'unit',
     'grant-types.test.ts': 'unit',
