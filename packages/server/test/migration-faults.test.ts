@@ -47,6 +47,7 @@ const ALL_MIGRATIONS = [
   '0030_client_presentations',
   '0031_organizations',
   '0032_rate_limit_charge',
+  '0035_access_epoch',
 ];
 
 /**
@@ -139,6 +140,7 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0035_access_epoch: its triggers go with 0028's tables, below
     // 0032_rate_limit_charge: PostgreSQL's function (SQLite has none)
     ...(dialect === 'postgres' ? ['drop function rate_limits_charge'] : []),
     // 0031_organizations: the organization kept by codes and grants, then the tables

@@ -171,7 +171,7 @@ describe('RowCache on the batched epoch (PostgreSQL)', () => {
 });
 
 for (const dialect of DIALECTS)
-  describe(`the store keeps clients and grant liveness under the row epoch (migration 0026) [${dialect}]`, () => {
+  describe(`the store keeps clients, grant liveness and what a user holds under the row epoch (migrations 0026, 0035) [${dialect}]`, () => {
     let database: { url: string; drop(): Promise<void> };
     let server: Store;
     let command: Store;
@@ -261,5 +261,42 @@ for (const dialect of DIALECTS)
       assert.equal(await epoch(), before + 2);
       await execute(`delete from grants where id = '${grant.id}'`);
       assert.equal(await epoch(), before + 3);
+    });
+
+    it("what a user holds (heldAccess) is kept under the epoch; another process's membership, assignment and removal (migration 0035) are seen in the next turn", async () => {
+      await server.insertUser({
+        username: 'erin',
+        passwordHash: 'x',
+        createdAt: NOW,
+        updatedAt: NOW,
+        subject: 'erin',
+        claims: {},
+      });
+      await server.insertGroupIfAbsent({ id: 'g-staff', name: 'staff', parentId: null, createdAt: NOW });
+      await server.insertRoleIfAbsent({
+        id: 'r-reader',
+        name: 'reader',
+        scope: { kind: 'api', audience: '/v2' },
+        description: null,
+        builtIn: false,
+        createdAt: NOW,
+      });
+      assert.deepEqual(await server.heldAccess('erin', '/v2'), { groups: [], roles: [] });
+      const before = await epoch();
+      // An insert moves the epoch too: a new membership changes an answer kept before it.
+      await command.addGroupMember('g-staff', 'erin', NOW);
+      assert.equal(await epoch(), before + 1);
+      await nextTurn();
+      assert.deepEqual(await server.heldAccess('erin', '/v2'), { groups: ['staff'], roles: [] });
+      await command.assignRole('r-reader', { kind: 'group', id: 'g-staff' }, NOW);
+      await nextTurn();
+      assert.deepEqual(await server.heldAccess('erin', '/v2'), { groups: ['staff'], roles: ['reader'] });
+      assert.deepEqual(await server.heldAccess('erin', null), { groups: ['staff'], roles: [] }, 'kept per API');
+      await command.removeGroupMember('g-staff', 'erin');
+      await nextTurn();
+      assert.deepEqual(await server.heldAccess('erin', '/v2'), { groups: [], roles: [] });
+      // Its own change is seen by the very next read.
+      await server.addGroupMember('g-staff', 'erin', NOW);
+      assert.deepEqual(await server.heldAccess('erin', '/v2'), { groups: ['staff'], roles: ['reader'] });
     });
   });

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { RowCache } from './row-cache.js';
 import type { Database } from './schema.js';
 
 /** What a user holds: the names of its groups (with their ancestors) and of its roles. */
@@ -81,4 +82,21 @@ export function createAccessResolutionRepository(db: Kysely<Database>): AccessRe
       return heldAccessFromRows(rows);
     },
   };
+}
+
+/**
+ * `read` with its answers kept in `rows` under the row epoch (./row-cache.ts), which migration
+ * 0035's triggers advance in the transaction of every change of a group, a membership, a role or an
+ * assignment, by any process: a refresh of a user in 50 groups otherwise resolves them anew each
+ * time. An answer is kept per user and API.
+ */
+export function cachedHeldAccess(
+  rows: RowCache,
+  read: AccessResolutionRepository['heldAccess'],
+): AccessResolutionRepository['heldAccess'] {
+  const cached = rows.cached((key) => {
+    const [subject, audience] = JSON.parse(key) as [string, string | null];
+    return read(subject, audience);
+  });
+  return async (subject, audience) => (await cached(JSON.stringify([subject, audience]))) as HeldAccess;
 }

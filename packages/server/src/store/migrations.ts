@@ -25,7 +25,17 @@ export interface DialectSteps {
    * buckets in one statement (`postgres/rate-limit-store.ts`).
    */
   createRateLimitCharge(db: Kysely<unknown>): Promise<void>;
+  /**
+   * 0035: triggers that advance the row epoch in the transaction of every change of what a user
+   * holds (ACCESS_EPOCH_TABLES: any insert, update or delete of a group, a membership, a role or an
+   * assignment), so that the store may keep the groups and roles it resolved (`heldAccess`) under
+   * the epoch as it keeps clients (`row-cache.ts`). Inserts too: a new membership changes an answer.
+   */
+  createAccessEpochTriggers(db: Kysely<unknown>): Promise<void>;
 }
+
+/** 0035: the tables whose every change advances the row epoch (DialectSteps.createAccessEpochTriggers). */
+export const ACCESS_EPOCH_TABLES = ['access_groups', 'group_members', 'access_roles', 'role_assignments'] as const;
 
 /**
  * Migrations in code, written with Kysely's schema builder so the same steps run on SQLite and
@@ -291,6 +301,7 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0030_client_presentations': { up: clientPresentationsMigration },
   '0031_organizations': { up: organizationsMigration },
   '0032_rate_limit_charge': { up: (db) => steps.createRateLimitCharge(db) },
+  '0035_access_epoch': { up: (db) => steps.createAccessEpochTriggers(db) },
 });
 
 /**

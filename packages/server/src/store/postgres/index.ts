@@ -9,6 +9,7 @@ import { withUnboundedStatements } from './pool.js';
 import { postgresRateLimitStore } from './rate-limit-store.js';
 import { postgresTransactions } from './transactions.js';
 import { ROW_EPOCH, ROW_EPOCH_TABLE, RowCache } from '../row-cache.js';
+import { cachedHeldAccess } from '../access-resolution.js';
 import { BatchedEpoch } from './batched-epoch.js';
 import { postgresHotQueries, runTemplate } from './hot-queries.js';
 import { queryTemplate } from '../query-template.js';
@@ -69,6 +70,7 @@ export async function openPostgresStore({
     ...repository,
     findClient: rows.cached((id) => repository.findClient(id)),
     findGrantLiveness: rows.cached((id) => repository.findGrantLiveness(id)),
+    heldAccess: cachedHeldAccess(rows, (subject, audience) => repository.heldAccess(subject, audience)),
     rateLimits: withUnavailableMapped(postgresRateLimitStore(db)),
     ...postgresTransactions(db, hot),
     async close() {

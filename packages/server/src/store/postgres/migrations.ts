@@ -1,5 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { pendingMigrations, prepareSchema, type DialectSteps, type MigrationMode } from '../migrations.js';
+import {
+  ACCESS_EPOCH_TABLES,
+  pendingMigrations,
+  prepareSchema,
+  type DialectSteps,
+  type MigrationMode,
+} from '../migrations.js';
 import { ROW_EPOCH, ROW_EPOCH_TABLE } from '../row-cache.js';
 
 /** 0032's function: the rate-limit charges of many requests in one statement. */
@@ -37,6 +43,16 @@ const steps: DialectSteps = {
     for (const [trigger, event] of POSTGRES_ROW_EPOCH_TRIGGERS)
       await sql
         .raw(`create trigger ${trigger} after ${event} for each statement execute function ${ROW_EPOCH_FUNCTION}()`)
+        .execute(db);
+  },
+  // Statement triggers, as 0026's: one advance per statement, whatever the rows it changed.
+  async createAccessEpochTriggers(db) {
+    for (const table of ACCESS_EPOCH_TABLES)
+      await sql
+        .raw(
+          `create trigger ${table}_changed_epoch after insert or update or delete on ${table} ` +
+            `for each statement execute function ${ROW_EPOCH_FUNCTION}()`,
+        )
         .execute(db);
   },
   // GCRA (../rate-limits.ts, gcraStep) for each bucket, its requests one after another, buckets

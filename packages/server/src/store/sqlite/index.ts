@@ -7,6 +7,7 @@ import { migrateSqlite, pendingSqliteMigrations } from './migrations.js';
 import { openSqliteDatabase } from './open.js';
 import { MemoryRateLimitStore } from './rate-limit-store.js';
 import { ROW_EPOCH, ROW_EPOCH_TABLE, RowCache } from '../row-cache.js';
+import { cachedHeldAccess } from '../access-resolution.js';
 import { TurnEpoch } from './turn-epoch.js';
 import { GroupCommit } from './transactions.js';
 
@@ -79,6 +80,7 @@ export async function openSqliteStore({
     ...outside,
     findClient: rows.cached(outside.findClient),
     findGrantLiveness: rows.cached(outside.findGrantLiveness),
+    heldAccess: cachedHeldAccess(rows, outside.heldAccess),
     // The REST API's writes are one statement each: as transactions of their own they share the
     // group commit's fsync instead of paying one each, and need no savepoint (runStatement).
     insertRecord: (record) => commits.runStatement((tx) => tx.insertRecord(record)),

@@ -1,5 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { pendingMigrations, prepareSchema, type DialectSteps, type MigrationMode } from '../migrations.js';
+import {
+  ACCESS_EPOCH_TABLES,
+  pendingMigrations,
+  prepareSchema,
+  type DialectSteps,
+  type MigrationMode,
+} from '../migrations.js';
 import { ROW_EPOCH, ROW_EPOCH_TABLE } from '../row-cache.js';
 import type { SqliteDatabase } from './open.js';
 
@@ -20,6 +26,20 @@ const steps: DialectSteps = {
             `update ${ROW_EPOCH_TABLE} set epoch = epoch + 1 where name = '${ROW_EPOCH}'; end`,
         )
         .execute(db);
+  },
+  async createAccessEpochTriggers(db) {
+    for (const table of ACCESS_EPOCH_TABLES)
+      for (const [event, done] of [
+        ['insert', 'inserted'],
+        ['update', 'updated'],
+        ['delete', 'deleted'],
+      ])
+        await sql
+          .raw(
+            `create trigger ${table}_${done}_epoch after ${event} on ${table} begin ` +
+              `update ${ROW_EPOCH_TABLE} set epoch = epoch + 1 where name = '${ROW_EPOCH}'; end`,
+          )
+          .execute(db);
   },
 };
 
