@@ -59,7 +59,7 @@ interface Opened {
   readonly db: Kysely<Database>;
   /** The repository through Kysely, as every other query runs. */
   readonly kysely: Repository;
-  /** The same methods on the queries compiled once (revokeGrant: the repository's, on PostgreSQL). */
+  /** The same methods on the queries compiled once (revokeGrant, heldAccess: the repository's, on PostgreSQL). */
   readonly hot: HotQueries;
   close(): Promise<void>;
 }
@@ -87,7 +87,11 @@ async function openBoth(dialect: Dialect): Promise<Opened> {
   return {
     db,
     kysely,
-    hot: { ...postgresHotQueries(db)(db, false), revokeGrant: (...args) => kysely.revokeGrant(...args) },
+    hot: {
+      ...postgresHotQueries(db)(db, false),
+      revokeGrant: (...args) => kysely.revokeGrant(...args),
+      heldAccess: (...args) => kysely.heldAccess(...args),
+    },
     async close() {
       await db.destroy();
       await fresh.drop();
