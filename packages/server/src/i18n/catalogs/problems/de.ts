@@ -582,4 +582,45 @@ export const deProblems: ProblemProseTable = {
     action:
       'Melden Sie sich ab und melden Sie sich erneut auf eine der Weisen an, die die Details nennen (zum Beispiel mit Ihrem Passkey oder über den Identitätsanbieter Ihres Unternehmens), oder wenden Sie sich an eine Administratorin oder einen Administrator der Organisation.',
   },
+  'invitation-link-invalid': {
+    title: 'Diese Einladung funktioniert nicht mehr',
+    summary:
+      'Der Einladungslink wurde bereits verwendet, ist älter als vom Betreiber erlaubt (7 Tage, sofern nicht anders angegeben), wurde widerrufen, gilt für eine Adresse, die inzwischen ein Konto hat, oder für ein Konto, dessen Adresse geändert oder das deaktiviert wurde, gehört einem anderen Konto oder stammt nicht von diesem Server. Jede Einladung funktioniert einmal. Es wurde nichts geändert.',
+    action:
+      'Bitten Sie die Person, die Sie eingeladen hat, um eine neue Einladung. Wenn Sie sie bereits angenommen haben, melden Sie sich wie gewohnt an.',
+  },
+  'sign-up-needs-invitation': {
+    title: 'Konten werden nur auf Einladung erstellt',
+    summary:
+      'Dieser Server erstellt Konten nur für Personen, die sein Betreiber eingeladen hat (SIGN_UP=invite): Das Registrierungsformular wurde ohne Einladung geöffnet. Es wurde kein Konto erstellt.',
+    action:
+      'Öffnen Sie die Einladungs-E-Mail und folgen Sie ihrem Link, oder bitten Sie den Betreiber um eine Einladung. Wenn Sie bereits ein Konto haben, melden Sie sich an.',
+  },
+  'sign-up-address-not-accepted': {
+    title: 'Mit dieser E-Mail-Adresse ist keine Registrierung möglich',
+    summary:
+      'Die E-Mail-Adresse der Registrierung ist keine Adresse (ein @, eine Domain mit Punkt, keine Leerzeichen, Anführungszeichen, spitzen Klammern, Kommas oder Steuerzeichen, höchstens 254 Zeichen, RFC 5321 §4.5.3.1.3), oder ihre Domain gehört nicht zu denen, die der Betreiber erlaubt (SIGN_UP_DOMAINS). Es wurde kein Konto erstellt und keine E-Mail gesendet.',
+    action:
+      'Geben Sie Ihre Adresse so ein, wie Sie unter ihr E-Mails erhalten; nennt die Seite die erlaubten Domains, verwenden Sie eine Adresse bei einer davon.',
+  },
+  'sign-up-name-not-accepted': {
+    title: 'Dieser Name kann nicht verwendet werden',
+    summary:
+      'Der Name der Registrierung ist leer, länger als 128 Zeichen oder enthält einen Zeilenumbruch oder ein anderes Steuerzeichen. Es wurde kein Konto erstellt und keine E-Mail gesendet.',
+    action: 'Geben Sie den Namen, den Anwendungen zeigen sollen, in einer Zeile ein.',
+  },
+  'too-many-sign-ups': {
+    title: 'Zu viele Registrierungen',
+    summary:
+      'Es wurden zu oft Konten angefragt: von dieser Netzwerkadresse (standardmäßig 10 pro Stunde) oder mit Adressen dieser E-Mail-Domain (50 pro Stunde). Für diese Anfrage wurde kein Konto erstellt und keine E-Mail gesendet. Betreiber setzen die Grenzen mit RATE_LIMIT_SIGN_UP_ADDRESS und RATE_LIMIT_SIGN_UP_DOMAIN.',
+    action:
+      'Warten Sie die im Header Retry-After genannte Zeit ab (die Seite zeigt sie) und registrieren Sie sich dann erneut.',
+  },
+  'account-deletion-not-confirmed': {
+    title: 'Geben Sie Ihren Benutzernamen ein, um das Konto zu löschen',
+    summary:
+      'Das Löschen eines Kontos verlangt dessen Benutzernamen als Bestätigung und eine Anmeldung in den letzten 10 Minuten: Das Eingegebene ist nicht der Benutzername des angemeldeten Kontos. Es wurde nichts gelöscht.',
+    action:
+      'Geben Sie Ihren Benutzernamen genau so ein, wie die Seite ihn zeigt, und löschen Sie erneut; oder verlassen Sie die Seite, um das Konto zu behalten.',
+  },
 };

@@ -571,4 +571,43 @@ export const esProblems: ProblemProseTable = {
     action:
       'Cierre la sesión y vuelva a iniciarla de una de las formas que indican los detalles (por ejemplo con su llave de acceso o mediante el proveedor de identidad de su empresa), o consulte a un administrador de la organización.',
   },
+  'invitation-link-invalid': {
+    title: 'Esta invitación ya no funciona',
+    summary:
+      'El enlace de invitación ya se usó, es más antiguo de lo que permite el operador (7 días salvo que se indique otra cosa), fue revocado, es para una dirección que una cuenta ha tomado desde entonces o para una cuenta que cambió su dirección o fue desactivada, es de otra cuenta o no lo envió este servidor. Cada invitación funciona una vez. No se cambió nada.',
+    action: 'Pida una nueva invitación a quien le invitó. Si ya la aceptó, inicie sesión como siempre.',
+  },
+  'sign-up-needs-invitation': {
+    title: 'Las cuentas se crean solo por invitación',
+    summary:
+      'Este servidor crea cuentas solo para personas invitadas por su operador (SIGN_UP=invite): el formulario de registro se abrió sin invitación. No se creó ninguna cuenta.',
+    action:
+      'Abra el correo de invitación que recibió y siga su enlace, o pida una invitación al operador. Si ya tiene una cuenta, inicie sesión.',
+  },
+  'sign-up-address-not-accepted': {
+    title: 'Esta dirección de correo no sirve para registrarse',
+    summary:
+      'La dirección de correo del registro no es una dirección (una @, un dominio con un punto, sin espacios, comillas, corchetes angulares, comas ni caracteres de control, 254 caracteres como máximo, RFC 5321 §4.5.3.1.3), o su dominio no es uno de los que permite el operador (SIGN_UP_DOMAINS). No se creó ninguna cuenta ni se envió ningún correo.',
+    action:
+      'Escriba su dirección tal como recibe correo en ella; si la página indica los dominios permitidos, use una dirección de uno de ellos.',
+  },
+  'sign-up-name-not-accepted': {
+    title: 'Este nombre no se puede usar',
+    summary:
+      'El nombre del registro está vacío, supera los 128 caracteres o contiene un salto de línea u otro carácter de control. No se creó ninguna cuenta ni se envió ningún correo.',
+    action: 'Escriba en una sola línea el nombre que quiere que muestren las aplicaciones.',
+  },
+  'too-many-sign-ups': {
+    title: 'Demasiados registros',
+    summary:
+      'Se pidieron cuentas demasiadas veces: desde esta dirección de red (10 por hora de forma predeterminada) o con direcciones de este dominio de correo (50 por hora). Para esta solicitud no se creó ninguna cuenta ni se envió ningún correo. Los operadores fijan los límites con RATE_LIMIT_SIGN_UP_ADDRESS y RATE_LIMIT_SIGN_UP_DOMAIN.',
+    action: 'Espere el tiempo indicado en la cabecera Retry-After (que muestra la página) y regístrese de nuevo.',
+  },
+  'account-deletion-not-confirmed': {
+    title: 'Escriba su nombre de usuario para eliminar la cuenta',
+    summary:
+      'Eliminar una cuenta pide su nombre de usuario, escrito como confirmación, y un inicio de sesión de los últimos 10 minutos: lo escrito no es el nombre de usuario de la cuenta con la sesión iniciada. No se eliminó nada.',
+    action:
+      'Escriba su nombre de usuario exactamente como lo muestra la página y elimine de nuevo; o salga de la página para conservar la cuenta.',
+  },
 };

@@ -573,4 +573,44 @@ export const frProblems: ProblemProseTable = {
     action:
       'Déconnectez-vous, puis reconnectez-vous de l’une des façons nommées dans les détails (par exemple avec votre clé d’accès ou par le fournisseur d’identité de votre entreprise), ou demandez à un administrateur de l’organisation.',
   },
+  'invitation-link-invalid': {
+    title: 'Cette invitation ne fonctionne plus',
+    summary:
+      'Le lien d’invitation a déjà été utilisé, est plus ancien que ce que l’opérateur autorise (7 jours sauf indication contraire), a été révoqué, concerne une adresse qu’un compte a prise depuis ou un compte dont l’adresse a changé ou qui a été désactivé, appartient à un autre compte, ou ne vient pas de ce serveur. Chaque invitation fonctionne une fois. Rien n’a été modifié.',
+    action:
+      'Demandez une nouvelle invitation à la personne qui vous a invité. Si vous l’avez déjà acceptée, connectez-vous comme d’habitude.',
+  },
+  'sign-up-needs-invitation': {
+    title: 'Les comptes sont créés sur invitation uniquement',
+    summary:
+      'Ce serveur ne crée de comptes que pour les personnes invitées par son opérateur (SIGN_UP=invite) : le formulaire d’inscription a été ouvert sans invitation. Aucun compte n’a été créé.',
+    action:
+      'Ouvrez l’e-mail d’invitation reçu et suivez son lien, ou demandez une invitation à l’opérateur. Si vous avez déjà un compte, connectez-vous.',
+  },
+  'sign-up-address-not-accepted': {
+    title: 'Cette adresse e-mail ne peut pas servir à s’inscrire',
+    summary:
+      'L’adresse e-mail de l’inscription n’est pas une adresse (un @, un domaine avec un point, sans espaces, guillemets, chevrons, virgules ni caractères de contrôle, 254 caractères au plus, RFC 5321 §4.5.3.1.3), ou son domaine n’est pas l’un de ceux que l’opérateur autorise (SIGN_UP_DOMAINS). Aucun compte n’a été créé et aucun e-mail n’a été envoyé.',
+    action:
+      'Saisissez votre adresse telle que vous y recevez vos e-mails ; si la page indique les domaines autorisés, utilisez une adresse de l’un d’eux.',
+  },
+  'sign-up-name-not-accepted': {
+    title: 'Ce nom ne peut pas être utilisé',
+    summary:
+      'Le nom de l’inscription est vide, dépasse 128 caractères ou contient un saut de ligne ou un autre caractère de contrôle. Aucun compte n’a été créé et aucun e-mail n’a été envoyé.',
+    action: 'Saisissez sur une seule ligne le nom que les applications doivent afficher.',
+  },
+  'too-many-sign-ups': {
+    title: 'Trop d’inscriptions',
+    summary:
+      'Des comptes ont été demandés trop souvent : depuis cette adresse réseau (10 par heure par défaut) ou avec des adresses de ce domaine e-mail (50 par heure). Aucun compte n’a été créé et aucun e-mail n’a été envoyé pour cette demande. Les opérateurs règlent ces limites avec RATE_LIMIT_SIGN_UP_ADDRESS et RATE_LIMIT_SIGN_UP_DOMAIN.',
+    action: 'Attendez le délai indiqué par l’en-tête Retry-After (affiché sur la page), puis inscrivez-vous à nouveau.',
+  },
+  'account-deletion-not-confirmed': {
+    title: 'Saisissez votre nom d’utilisateur pour supprimer le compte',
+    summary:
+      'La suppression d’un compte demande son nom d’utilisateur, saisi en confirmation, et une connexion datant de moins de 10 minutes : ce qui a été saisi n’est pas le nom d’utilisateur du compte connecté. Rien n’a été supprimé.',
+    action:
+      'Saisissez votre nom d’utilisateur exactement comme la page l’affiche, puis supprimez à nouveau ; ou quittez la page pour garder le compte.',
+  },
 };

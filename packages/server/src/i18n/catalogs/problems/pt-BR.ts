@@ -567,4 +567,43 @@ export const ptBRProblems: ProblemProseTable = {
     action:
       'Saia e entre novamente de uma das formas indicadas nos detalhes (por exemplo com sua chave de acesso ou pelo provedor de identidade da sua empresa), ou fale com um administrador da organização.',
   },
+  'invitation-link-invalid': {
+    title: 'Este convite não funciona mais',
+    summary:
+      'O link do convite já foi usado, é mais antigo do que o operador permite (7 dias, salvo indicação em contrário), foi revogado, é para um endereço que uma conta passou a usar ou para uma conta que mudou de endereço ou foi desativada, é de outra conta ou não foi enviado por este servidor. Cada convite funciona uma vez. Nada foi alterado.',
+    action: 'Peça um novo convite a quem convidou você. Se você já o aceitou, entre normalmente.',
+  },
+  'sign-up-needs-invitation': {
+    title: 'As contas são criadas somente por convite',
+    summary:
+      'Este servidor cria contas somente para pessoas convidadas pelo operador (SIGN_UP=invite): o formulário de cadastro foi aberto sem convite. Nenhuma conta foi criada.',
+    action:
+      'Abra o e-mail de convite que você recebeu e siga o link, ou peça um convite ao operador. Se você já tem uma conta, entre.',
+  },
+  'sign-up-address-not-accepted': {
+    title: 'Este endereço de e-mail não pode ser usado no cadastro',
+    summary:
+      'O endereço de e-mail do cadastro não é um endereço (um @, um domínio com ponto, sem espaços, aspas, sinais de menor e maior, vírgulas ou caracteres de controle, no máximo 254 caracteres, RFC 5321 §4.5.3.1.3), ou o domínio não está entre os que o operador permite (SIGN_UP_DOMAINS). Nenhuma conta foi criada e nenhum e-mail foi enviado.',
+    action:
+      'Digite seu endereço como você recebe e-mails nele; se a página indicar os domínios permitidos, use um endereço de um deles.',
+  },
+  'sign-up-name-not-accepted': {
+    title: 'Este nome não pode ser usado',
+    summary:
+      'O nome do cadastro está vazio, tem mais de 128 caracteres ou contém uma quebra de linha ou outro caractere de controle. Nenhuma conta foi criada e nenhum e-mail foi enviado.',
+    action: 'Digite em uma única linha o nome que os aplicativos devem mostrar.',
+  },
+  'too-many-sign-ups': {
+    title: 'Cadastros demais',
+    summary:
+      'Contas foram pedidas vezes demais: deste endereço de rede (10 por hora por padrão) ou com endereços deste domínio de e-mail (50 por hora). Nenhuma conta foi criada e nenhum e-mail foi enviado para esta solicitação. Os operadores definem os limites com RATE_LIMIT_SIGN_UP_ADDRESS e RATE_LIMIT_SIGN_UP_DOMAIN.',
+    action: 'Aguarde o tempo indicado no cabeçalho Retry-After (mostrado na página) e cadastre-se novamente.',
+  },
+  'account-deletion-not-confirmed': {
+    title: 'Digite seu nome de usuário para excluir a conta',
+    summary:
+      'Excluir uma conta pede o nome de usuário, digitado como confirmação, e uma entrada feita nos últimos 10 minutos: o que foi digitado não é o nome de usuário da conta conectada. Nada foi excluído.',
+    action:
+      'Digite seu nome de usuário exatamente como a página o mostra e exclua novamente; ou saia da página para manter a conta.',
+  },
 };
