@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 
 /** axe-core, as its package ships it: injected into each page by the test, not served by Gatehouse. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -26,4 +26,31 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * axe's serious and critical violations of every page of `shown`, each as the server answered it and
+ * at the server's `origin` (its stylesheet loads from there). A page that moves on by itself (the
+ * continue page's meta refresh) is held where it is: navigations away from it are stopped.
+ */
+export async function violationsOfPages(
+  browser: Browser,
+  origin: string,
+  shown: readonly { readonly kind: string; readonly page: { readonly html: string } }[],
+  options: BrowserContextOptions = {},
+): Promise<string[]> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  await page.route(`${origin}/**`, (route) =>
+    route.request().isNavigationRequest() ? route.abort('aborted') : route.fallback(),
+  );
+  const failures: string[] = [];
+  for (const { kind, page: answer } of shown) {
+    await page.route(`${origin}/__page`, (route) => route.fulfill({ contentType: 'text/html', body: answer.html }));
+    await page.goto(`${origin}/__page`);
+    for (const violation of await seriousViolations(page)) failures.push(`${kind}: ${violation}`);
+    await page.unroute(`${origin}/__page`);
+  }
+  await context.close();
+  return failures;
 }

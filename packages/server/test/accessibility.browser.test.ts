@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { seriousViolations } from './_axe.js';
+import { seriousViolations, violationsOfPages } from './_axe.js';
 import { browserSuiteSkip, launchChromium } from './_browser.js';
 import { authorizationQuery, CALLBACK, PageBrowser, PASSWORD, pkce } from './_authorize.js';
 import { everyPage, startPagesServer } from './_page-kinds.js';
@@ -38,19 +38,7 @@ describe('accessibility: WCAG 2.2 AA by axe-core, and the keyboard alone', { ski
           return pages;
         },
       });
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      const failures: string[] = [];
-      for (const { kind, page: answer } of shown) {
-        // Each page as the server answered it, at the server's origin (its stylesheet loads from there).
-        await page.route(`${server.url}/__page`, (route) =>
-          route.fulfill({ contentType: 'text/html', body: answer.html }),
-        );
-        await page.goto(`${server.url}/__page`);
-        for (const violation of await seriousViolations(page)) failures.push(`${kind}: ${violation}`);
-        await page.unroute(`${server.url}/__page`);
-      }
-      await context.close();
+      const failures = await violationsOfPages(browser, server.url, shown);
       assert.deepEqual(failures, []);
     });
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { brandSettingsFromEnv } from '../src/branding/index.js';
-import { seriousViolations } from './_axe.js';
+import { violationsOfPages } from './_axe.js';
 import { browserSuiteSkip, launchChromium } from './_browser.js';
 import { PageBrowser } from './_authorize.js';
 import { solidPng } from './_images.js';
@@ -67,18 +67,7 @@ describe('the brand in Chromium', { skip: browserSuiteSkip() }, () => {
   for (const colorScheme of ['light', 'dark'] as const)
     it(`every kind of page under the brand's colours (${colorScheme}) has no serious or critical violation of WCAG 2.2 AA`, async () => {
       const shown = await everyPage({ server, request: {}, browser: () => new PageBrowser(server) });
-      const context = await browser.newContext({ colorScheme });
-      const page = await context.newPage();
-      const failures: string[] = [];
-      for (const { kind, page: answer } of shown) {
-        await page.route(`${server.url}/__page`, (route) =>
-          route.fulfill({ contentType: 'text/html', body: answer.html }),
-        );
-        await page.goto(`${server.url}/__page`);
-        for (const violation of await seriousViolations(page)) failures.push(`${kind}: ${violation}`);
-        await page.unroute(`${server.url}/__page`);
-      }
-      await context.close();
+      const failures = await violationsOfPages(browser, server.url, shown, { colorScheme });
       assert.deepEqual(failures, []);
     });
 });
