@@ -87,6 +87,7 @@ export const TABLE = {
     'access-claims.test.ts': 'server',
     'resource-server-roles.test.ts': 'server',
     'cli-access.test.ts': 'server',
+    'cli-locale.test.ts': 'server',
     'account.test.ts': 'server',
     'audit-pipe.test.ts': 'server',
     'audit.test.ts': 'server',
