@@ -183,6 +183,7 @@ export const TABLE = {
     'fuzz-redirect-uri.test.ts': 'fuzz',
     'fuzz-rest.test.ts': 'fuzz',
     'account.browser.test.ts': 'browser',
+    'page-languages.browser.test.ts': 'browser',
     'password-reset.browser.test.ts': 'browser',
     'invitation.browser.test.ts': 'browser',
     'sign-up.browser.test.ts': 'browser',
