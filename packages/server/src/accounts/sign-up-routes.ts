@@ -54,8 +54,8 @@ function refusalAlert(refusal: SignUpRefusal, domains: readonly string[]): { sta
 }
 
 /**
- * How the person arrived. Invitations are not built yet: nobody arrives invited, so SIGN_UP=invite
- * refuses every form with its page; an invitation's check takes its place here.
+ * How the person arrived at the form: never invited. An invited person makes the account on the
+ * invitation's own page (invitation-routes.ts), so SIGN_UP=invite refuses every form with its page.
  */
 function arrivalOf(): SignUpArrival {
   return { invited: false };

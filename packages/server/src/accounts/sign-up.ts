@@ -22,8 +22,8 @@ const MAX_CONTINUATION_LENGTH = 4096;
 const USERNAME_LENGTH = 64;
 
 /**
- * How a person came to the form. Invitations are not built yet: `invited` is what their check will
- * say (an invitation link that works); until then nobody arrives invited.
+ * How a person came to the form: `invited`, through an invitation link that works. Invitations make
+ * their accounts on their own page (invitation.ts), so the form sees nobody invited today.
  */
 export interface SignUpArrival {
   readonly invited: boolean;
