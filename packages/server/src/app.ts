@@ -9,6 +9,7 @@ import {
   ACCOUNT_PAGES,
   DELETE_ACCOUNT_PATH,
   EMAIL_VERIFICATION_PATH,
+  emailCodesOf,
   OWN_DATA_PATH,
   PASSWORD_RESET_PATH,
   SIGN_UP_PATH,
@@ -132,6 +133,14 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
       signUp: context.accounts.signUp.mode === 'open' ? SIGN_UP_PATH : undefined,
       ownData: { download: OWN_DATA_PATH, remove: DELETE_ACCOUNT_PATH },
     },
+    emailCodes: emailCodesOf({
+      store: context.store,
+      audit: context.audit,
+      mail: context.mail,
+      languages: context.languages,
+      rateLimits: context.rateLimits,
+      issuer: context.issuer,
+    }),
     morePages: [federationPage(context.keys.encryption), ...ACCOUNT_PAGES],
   });
   if (options.api) {

@@ -3,7 +3,18 @@ import { after, before, describe, it } from 'node:test';
 import { DEFAULT_DELIVERY_POLICY, smtpSettingsFrom, type MailSettings } from '../src/mail/index.js';
 import { EMAIL_VERIFICATION_TTL } from '../src/accounts/email-verification.js';
 import { addUser } from '../src/users/users.js';
-import { assertPageHeaders, hiddenField, PageBrowser, PASSWORD, type PageAnswer } from './_authorize.js';
+import {
+  assertPageHeaders,
+  authorizationQuery,
+  callbackParams,
+  CALLBACK,
+  hiddenField,
+  PageBrowser,
+  PASSWORD,
+  pkce,
+  type PageAnswer,
+} from './_authorize.js';
+import { assertOkJson } from './_oauth-assertions.js';
 import { DIALECTS } from './_dialects.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 import { TestSmtpServer, type ArrivedMail } from './_smtp.js';
@@ -215,3 +226,106 @@ describe('EMAIL_VERIFICATION=off', () => {
     assert.equal((await askForMail(browser, account)).status, 404);
   });
 });
+
+for (const dialect of DIALECTS)
+  describe(`EMAIL_VERIFICATION=required at sign-in [${dialect}]`, () => {
+    const smtp = new TestSmtpServer();
+    let server: TestServer;
+    let client: TestClient;
+
+    before(async () => {
+      await smtp.start();
+      server = await startTestServer({ dialect, mail: smtpSettings(smtp), emailVerification: 'required' });
+      client = await server.addClient({ id: 'app', redirectUris: [CALLBACK], scope: ['openid', 'email'] });
+    });
+    after(async () => {
+      await server?.close();
+      await smtp.stop();
+    });
+
+    it('stops after the password at a mailed code: no code before it, a wrong code refused, the right one goes on to email_verified in the ID token', async () => {
+      await addUser(server.context.store, 'unverified', PASSWORD, server.clock.now(), {
+        email: 'unverified@example.com',
+        email_verified: false,
+      });
+      const browser = new PageBrowser(server);
+      const { verifier, challenge } = pkce();
+      const query = authorizationQuery(client.id, challenge, { scope: 'openid email', nonce: 'n' });
+      const seen = smtp.arrived.length;
+      const signIn = await browser.authorize(query);
+      const stopped = await browser.login(signIn, 'unverified', PASSWORD);
+      assert.equal(stopped.status, 200, stopped.html);
+      assertPageHeaders(stopped);
+      assert.match(stopped.html, /Verify your e-mail address/);
+      assert.match(stopped.html, /unverified@example\.com/);
+      const [mail] = (await smtp.waitFor(seen + 1)).slice(seen);
+      assert.equal(mail?.to, 'unverified@example.com');
+      const { code } = mailed(mail);
+
+      // Pending: /authorize shows the verification again, never a code or the consent.
+      const again = await browser.authorize(query);
+      assert.equal(again.status, 200);
+      assert.match(again.html, /Verify your e-mail address/);
+      assert.doesNotMatch(again.html, /action="\/consent"/);
+
+      const step = (typed: string): Promise<PageAnswer> =>
+        browser.post('/login', {
+          csrf_token: hiddenField(stopped.html, 'csrf_token'),
+          request: hiddenField(stopped.html, 'request'),
+          method: 'verify_email',
+          code: typed,
+        });
+      const wrong = await step(code === '000000' ? '111111' : '000000');
+      assert.equal(wrong.status, 401, wrong.html);
+      assert.match(wrong.html, /Verify your e-mail address/);
+
+      const right = await step(code);
+      assert.equal(right.status, 303, right.html);
+      let page = await browser.get(right.location as string);
+      if (page.status === 200) page = await browser.consent(page, 'allow');
+      const params = callbackParams(page.location);
+      const tokens = await assertOkJson(
+        await server.post(
+          '/token',
+          {
+            grant_type: 'authorization_code',
+            code: params.code as string,
+            redirect_uri: CALLBACK,
+            code_verifier: verifier,
+          },
+          { as: client },
+        ),
+      );
+      const claims = JSON.parse(
+        Buffer.from((tokens.id_token as string).split('.')[1] as string, 'base64url').toString(),
+      ) as Record<string, unknown>;
+      assert.equal(claims.email_verified, true);
+    });
+
+    it('a verified user signs in straight on; a user with no address stops at a page that says why, with no form', async () => {
+      await addUser(server.context.store, 'verified', PASSWORD, server.clock.now(), {
+        email: 'verified@example.com',
+        email_verified: true,
+      });
+      await addUser(server.context.store, 'addressless', PASSWORD, server.clock.now(), {});
+      const { challenge } = pkce();
+      const query = authorizationQuery(client.id, challenge, { scope: 'openid email', nonce: 'n' });
+      const straight = new PageBrowser(server);
+      const done = await straight.login(await straight.authorize(query), 'verified', PASSWORD);
+      assert.equal(done.status, 303, done.html);
+
+      const none = new PageBrowser(server);
+      const signIn = await none.authorize(query);
+      const stopped = await none.login(signIn, 'addressless', PASSWORD);
+      assert.equal(stopped.status, 200, stopped.html);
+      assert.match(stopped.html, /has no e-mail address/);
+      assert.doesNotMatch(stopped.html, /name="code"/);
+      const forced = await none.post('/login', {
+        csrf_token: hiddenField(signIn.html, 'csrf_token'),
+        request: hiddenField(signIn.html, 'request'),
+        method: 'verify_email',
+        code: '123456',
+      });
+      assert.notEqual(forced.status, 303);
+    });
+  });

@@ -9,6 +9,7 @@ import { digestOf } from '../primitives/secrets.js';
 import type { AccountLinkRecord } from '../store/account-link-repository.js';
 import type { UserRecord } from '../store/identity-repository.js';
 import type { Store } from '../store/store.js';
+import type { EmailCodes } from '../authorize/sign-in/steps/index.js';
 import { accountMail } from './account-mail.js';
 
 /** How long a verification mail works, seconds: 24 hours. */
@@ -190,4 +191,12 @@ export async function verifyByCode(
     reason: 'wrong code',
   });
   return { kind: 'wrong_code' };
+}
+
+/** The mailed code as the sign-in's e-mail verification step uses it (EMAIL_VERIFICATION=required). */
+export function emailCodesOf(services: EmailVerificationServices): EmailCodes {
+  return {
+    send: (user, request) => sendVerificationMail(services, user, request),
+    check: (user, code, address, now) => verifyByCode(services, user, code, address, now),
+  };
 }

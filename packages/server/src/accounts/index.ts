@@ -30,7 +30,7 @@ export const ACCOUNT_PAGES: readonly BrowserPage[] = [
 ];
 
 export { PASSWORD_RESET_PATH } from './password-reset.js';
-export { EMAIL_VERIFICATION_PATH } from './email-verification.js';
+export { EMAIL_VERIFICATION_PATH, emailCodesOf } from './email-verification.js';
 export { SIGN_UP_PATH } from './sign-up.js';
 export { DELETE_ACCOUNT_PATH, OWN_DATA_PATH } from './own-data.js';
 export {

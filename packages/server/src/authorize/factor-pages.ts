@@ -6,7 +6,10 @@ import { signInHeading } from './login-page.js';
 import { CSRF_FIELD } from '../html/csrf.js';
 import { passkeyScript, passkeyStatus } from './passkey-page.js';
 import type { SecondFactorDue } from './sign-in/second-factor-policy.js';
-import { ENROLMENT_METHOD } from './sign-in/steps/index.js';
+import { EMAIL_CODE_METHOD, ENROLMENT_METHOD } from './sign-in/steps/index.js';
+
+/** The verification page's form that asks a new code by mail (handled by sign-in-forms.ts, not a step). */
+export const EMAIL_CODE_RESEND = 'verify_email_resend';
 
 /**
  * The pages of a sign-in's second step: the factor page (a code from the authenticator
@@ -39,6 +42,8 @@ export interface FactorPage {
   readonly form: StepForm;
   readonly due: Exclude<SecondFactorDue, { kind: 'none' }>;
   readonly alert?: Alert;
+  /** The e-mail verification: a new code was just mailed. */
+  readonly resent?: boolean;
   /** For enrolment: the sealed secret, its text and its `otpauth://` URI. */
   readonly enrolment?: { readonly sealed: string; readonly secret: string; readonly uri: string };
   /** passkey: the WebAuthn request options (JSON) of the passkey form, when the user may choose it. */
@@ -118,9 +123,39 @@ function enrolmentReason(view: PageView, page: FactorPage): string {
 <p class="lead">${t('enrol.reason', { client: page.client.name })}</p>`;
 }
 
+/**
+ * The required verification of the user's address (EMAIL_VERIFICATION=required): the code the mail
+ * carries, and a form that mails a new one; for a user with no address, why it cannot go on.
+ */
+function emailCodePage(view: PageView, page: FactorPage, email: string | undefined): string {
+  const { base, text } = view;
+  const { t } = text;
+  const heading = `${signInHeading(view, page.client, t('verify-email.title'))}
+<p class="signed-in">${t('common.signed-in-as', { username: page.username })}</p>
+${alertHtml(view, page.alert)}`;
+  if (email === undefined)
+    return layout(view, t('verify-email.title'), `${heading}<p class="lead">${t('verify-email.no-address')}</p>`);
+  return layout(
+    view,
+    t('verify-email.title'),
+    `${heading}${page.resent === true ? `<p class="notice" role="status">${t('verify-email.resent')}</p>\n` : ''}<p class="lead">${t('verify-email.lead', { email })}</p>
+<form method="post" action="${base}${page.form.action}" class="stack">
+${hidden(page.csrfToken, { ...page.form.hidden, method: EMAIL_CODE_METHOD })}
+<label for="code">${t('verify-email.code')}</label>
+<input id="code" name="code" class="one-time-code" type="text" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required autofocus>
+<button type="submit" class="button primary">${t('factor.verify')}</button>
+</form>
+<form method="post" action="${base}${page.form.action}" class="stack">
+${hidden(page.csrfToken, { ...page.form.hidden, method: EMAIL_CODE_RESEND })}
+<button type="submit" class="button secondary">${t('verify-email.resend')}</button>
+</form>`,
+  );
+}
+
 export function renderFactorPage(view: PageView, page: FactorPage): string {
   const { base, text } = view;
   const { t } = text;
+  if (page.due.kind === 'verify_email') return emailCodePage(view, page, page.due.email);
   if (page.due.kind === 'enrol') {
     const notNow =
       page.client === undefined

@@ -17,6 +17,7 @@ import type { CookiePolicy } from '../http/cookies.js';
 import type { UpstreamChoice } from './login-page.js';
 import type { OwnDataPaths } from './account-data-page.js';
 import { ORGANIZATION_SCOPE } from '../organizations/index.js';
+import type { EmailCodes } from './sign-in/steps/index.js';
 
 /** What the routes of the authorization pages share, passed to each explicitly. */
 export interface AuthorizePages {
@@ -27,6 +28,8 @@ export interface AuthorizePages {
   readonly upstreams?: UpstreamDirectory;
   /** Self-service accounts: the paths the sign-in page links to (passed in by app.ts; none when absent). */
   readonly accountLinks?: AccountLinks;
+  /** The mailed code of EMAIL_VERIFICATION=required's sign-in step (accounts/, passed in by app.ts). */
+  readonly emailCodes?: EmailCodes;
 }
 
 /** The pages of accounts/ (above this folder) that the sign-in page links to. */

@@ -1,3 +1,4 @@
+import type { EmailCodes } from './sign-in/steps/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { FormParams } from '../http/form.js';
@@ -22,12 +23,15 @@ export async function authorizationPages(
     context,
     upstreams,
     accountLinks,
+    emailCodes,
     morePages = [],
   }: {
     context: ServerContext;
     upstreams?: UpstreamDirectory;
     /** Self-service accounts (accounts/, above this folder): the paths the sign-in page links to. */
     accountLinks?: AccountLinks;
+    /** The mailed code of the sign-in's e-mail verification (accounts/, EMAIL_VERIFICATION=required). */
+    emailCodes?: EmailCodes;
     /** Pages of a feature above this folder served on this context (federation's, from app.ts). */
     morePages?: readonly BrowserPage[];
   },
@@ -41,7 +45,14 @@ export async function authorizationPages(
     },
   );
   const base = new URL(context.issuer).pathname.replace(/\/+$/, '');
-  const pages: AuthorizePages = { context, base, cookies: cookiePolicyFor(context.issuer), upstreams, accountLinks };
+  const pages: AuthorizePages = {
+    context,
+    base,
+    cookies: cookiePolicyFor(context.issuer),
+    upstreams,
+    accountLinks,
+    emailCodes,
+  };
   app.setErrorHandler(htmlErrorHandler(base, context, errorPageHints(context)));
   serveAssets(app, context.brand);
   serveLanguageSwitch(app, { languages: context.languages, base, cookies: pages.cookies });

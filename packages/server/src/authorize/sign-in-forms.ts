@@ -9,9 +9,9 @@ import { requestHints, viewOf, type AuthorizePages } from './flow.js';
 import { withPresentation } from './client-presentation.js';
 import type { Alert, AlertText } from '../html/layout.js';
 import type { LanguageHints } from '../html/page-view.js';
-import type { MessageId } from '../i18n/index.js';
+import type { MessageId, PageLocale } from '../i18n/index.js';
 import { renderLoginPage, type LoginPage } from './login-page.js';
-import { renderFactorPage, renderRecoveryCodesPage, type StepForm } from './factor-pages.js';
+import { EMAIL_CODE_RESEND, renderFactorPage, renderRecoveryCodesPage, type StepForm } from './factor-pages.js';
 import { formActionSource, sendPageUnder } from '../html/responses.js';
 import { passkeySecondFactorOptions, passkeySignInOptions } from './passkey-options.js';
 import { relyingPartyOf } from '../webauthn/index.js';
@@ -80,6 +80,8 @@ export type SignInForm =
       readonly alert?: LoginPage['alert'];
       /** An enrolment's sealed secret posted back: the same QR code again after a wrong code. */
       readonly enrolment?: string;
+      /** The e-mail verification's "Send a new code" was answered: a new code is on its way. */
+      readonly resent?: boolean;
     };
 
 /** Sends a sign-in form of `target` for `session` (the first factor's, or a second factor's). */
@@ -139,6 +141,7 @@ export async function sendSignInForm(
     form: target.form,
     due: form.due,
     alert: form.alert,
+    resent: form.resent,
     enrolment,
     passkeyOptions,
   });
@@ -210,8 +213,19 @@ export async function attemptSignIn(
 ): Promise<SignInAttempt> {
   const { store, audit, clock, rateLimits, signIn: settings } = pages.context;
   const now = clock.now();
+  const method = form.get('method') ?? 'password';
+  const locale = viewOf(pages, reply, target.language).text.locale;
+  if (method === EMAIL_CODE_RESEND) return resendEmailCode(pages, request, reply, session, locale, now);
   const result = await runSignInStep(
-    { store, rateLimits, audit, factors: settings.factors, relyingParty: relyingPartyOf(pages.context.issuer) },
+    {
+      store,
+      rateLimits,
+      audit,
+      factors: settings.factors,
+      relyingParty: relyingPartyOf(pages.context.issuer),
+      emailRequired: pages.context.accounts.emailVerification === 'required',
+      emailCodes: pages.emailCodes,
+    },
     {
       state: signInStateOf(session),
       sessionId: session.id,
@@ -222,7 +236,7 @@ export async function attemptSignIn(
       now,
     },
   );
-  const secondStep = (form.get('method') ?? 'password') !== 'password';
+  const secondStep = method !== 'password';
   switch (result.kind) {
     case 'stale':
       throw new ProblemError('csrf_token_invalid');
@@ -258,7 +272,12 @@ export async function attemptSignIn(
     }
     case 'pending': {
       const pending = await signIn(store, reply, pages.cookies, session, result.state, now);
-      return { ok: false, status: 200, session: pending, form: { kind: 'factor', due: result.due } };
+      // Arriving at the e-mail verification: a code is mailed now (from the outbox).
+      const alert =
+        result.due.kind === 'verify_email' && result.due.email !== undefined
+          ? await mailEmailCode(pages, request, result.state.username, locale, now)
+          : undefined;
+      return { ok: false, status: 200, session: pending, form: { kind: 'factor', due: result.due, alert } };
     }
     case 'signed_in': {
       const signedIn = signedInSession(await signIn(store, reply, pages.cookies, session, result.state, now));
@@ -266,6 +285,42 @@ export async function attemptSignIn(
       return { ok: true, session: signedIn, ...(result.reveal ? { reveal: result.reveal } : {}) };
     }
   }
+}
+
+/**
+ * Mails a pending user the code of its e-mail verification (rate limited per account, as the
+ * account page's mail): nothing to say when sent, the wait when too many were asked for.
+ */
+async function mailEmailCode(
+  pages: AuthorizePages,
+  request: FastifyRequest,
+  username: string,
+  locale: PageLocale,
+  now: number,
+): Promise<Alert | undefined> {
+  const user = await pages.context.store.findUser(username);
+  if (!user || !pages.emailCodes) return undefined;
+  const sent = await pages.emailCodes.send(user, { locale, address: request.ip, now });
+  if (sent.kind !== 'rate_limited') return undefined;
+  return { slug: PROBLEMS.too_many_login_attempts.slug, text: waitInWords(sent.retryAfter) };
+}
+
+/** "Send a new code" on the e-mail verification page: only for a session stopped at it. */
+async function resendEmailCode(
+  pages: AuthorizePages,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: BrowserSessionRecord,
+  locale: PageLocale,
+  now: number,
+): Promise<SignInAttempt> {
+  const due = await pendingDue(pages, session);
+  if (due?.kind !== 'verify_email' || due.email === undefined || session.username === null)
+    throw new ProblemError('csrf_token_invalid');
+  const refused = await mailEmailCode(pages, request, session.username, locale, now);
+  if (refused === undefined) return { ok: false, status: 200, session, form: { kind: 'factor', due, resent: true } };
+  reply.server.metrics?.countProblem('too_many_login_attempts');
+  return { ok: false, status: 429, session, form: { kind: 'factor', due, alert: refused } };
 }
 
 /** The factor a session was asked for, when a second step is under way. */

@@ -1,7 +1,7 @@
 import type { ClientRecord } from '../primitives/records.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { ServerContext } from '../context.js';
-import { requestPolicy, secondFactorDue, type SecondFactorDue } from './sign-in/second-factor-policy.js';
+import { pendingDue, requestPolicy, secondFactorDue, type SecondFactorDue } from './sign-in/second-factor-policy.js';
 import { signInStateOf } from './sign-in/state.js';
 import type { SecondFactorPolicy } from '../primitives/records.js';
 
@@ -17,11 +17,11 @@ export function policyFor(
 /**
  * What a session still needs before it may answer a request under `policy`: for a signed-in
  * session, a step-up (OIDC Core §3.1.2.1 `acr_values`, a client requiring a second factor) when it
- * did one factor only; for a pending one, the factor it stopped at. `none` for an anonymous session
+ * did one factor only; for a pending one, the step it stopped at (a factor, the e-mail code, enrolment). `none` for an anonymous session
  * (it signs in from the start) or one that needs nothing more.
  */
 export async function secondFactorDueFor(
-  { store }: Pick<ServerContext, 'store'>,
+  { store, accounts }: Pick<ServerContext, 'store' | 'accounts'>,
   session: BrowserSessionRecord,
   policy: SecondFactorPolicy,
 ): Promise<SecondFactorDue> {
@@ -29,6 +29,7 @@ export async function secondFactorDueFor(
   if (state.status === 'anonymous') return { kind: 'none' };
   const user = await store.findUser(state.username);
   if (!user) return { kind: 'none' };
-  if (state.status === 'pending') return secondFactorDue(store, user, 'required', []);
+  if (state.status === 'pending')
+    return pendingDue(store, user, state.methods, accounts.emailVerification === 'required');
   return secondFactorDue(store, user, policy, state.methods);
 }

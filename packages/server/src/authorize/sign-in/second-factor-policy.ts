@@ -18,11 +18,43 @@ export function requestPolicy(
   return acrValuesAskMfa(acrValues) ? 'required' : (client ?? server);
 }
 
-/** What a sign-in still needs after its first factor: nothing, a factor the user chooses, or enrolment. */
+/**
+ * What a sign-in still needs after a step: nothing, a factor the user chooses, enrolment, or a
+ * required action before the session is signed in (EMAIL_VERIFICATION=required: the code mailed to
+ * the user's address; `email` undefined when the user has none, and then it cannot go on).
+ */
 export type SecondFactorDue =
   | { readonly kind: 'none' }
   | { readonly kind: 'choose'; readonly factors: readonly string[] }
-  | { readonly kind: 'enrol' };
+  | { readonly kind: 'enrol' }
+  | { readonly kind: 'verify_email'; readonly email: string | undefined };
+
+/** The required action a user has before its sign-in completes, when `emailRequired` (EMAIL_VERIFICATION=required). */
+export function requiredActionDue(
+  user: UserRecord,
+  emailRequired: boolean,
+): Extract<SecondFactorDue, { kind: 'verify_email' }> | undefined {
+  if (!emailRequired || user.claims.email_verified === true) return undefined;
+  const email = typeof user.claims.email === 'string' ? user.claims.email : undefined;
+  return { kind: 'verify_email', email };
+}
+
+/**
+ * What a sign-in needs after a passed step, in order: an enrolled second factor to choose (the user
+ * proves who it is first), then the required actions (verifying the address), then enrolment of
+ * a second factor when the policy requires one the user does not have.
+ */
+export async function nextDue(
+  store: Store,
+  user: UserRecord,
+  policy: SecondFactorPolicy,
+  methods: readonly AuthenticationMethodRecord[],
+  emailRequired: boolean,
+): Promise<SecondFactorDue> {
+  const factor = await secondFactorDue(store, user, policy, methods);
+  if (factor.kind === 'choose') return factor;
+  return requiredActionDue(user, emailRequired) ?? factor;
+}
 
 /**
  * Whether the methods done count two factors or more (RFC 8176 §2 "mfa"): two distinct methods,
@@ -56,4 +88,17 @@ export async function secondFactorDue(
   const factors = await enrolledFactors(store, user);
   if (factors.length > 0) return { kind: 'choose', factors };
   return effective === 'required' ? { kind: 'enrol' } : { kind: 'none' };
+}
+
+/**
+ * What a pending session stopped at, from what it did (its policy is not kept): a factor to choose
+ * while it proved one factor only, then the required actions, then enrolment.
+ */
+export function pendingDue(
+  store: Store,
+  user: UserRecord,
+  methods: readonly AuthenticationMethodRecord[],
+  emailRequired: boolean,
+): Promise<SecondFactorDue> {
+  return nextDue(store, user, 'required', methods, emailRequired);
 }

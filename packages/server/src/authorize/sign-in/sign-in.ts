@@ -5,15 +5,18 @@ import type { SecondFactorPolicy } from '../../primitives/records.js';
 import type { Store } from '../../store/store.js';
 import type { RelyingParty } from '../../webauthn/index.js';
 import { normalizeUsername } from '../../users/users.js';
-import { enrolledFactors, secondFactorDue, type SecondFactorDue } from './second-factor-policy.js';
+import { enrolledFactors, nextDue, pendingDue, type SecondFactorDue } from './second-factor-policy.js';
 import type { CompletedSignIn, PendingSignIn, SignInState } from './state.js';
 import {
+  EMAIL_CODE_METHOD,
+  EMAIL_CODE_STEP,
   ENROLMENT_METHOD,
   ENROLMENT_STEP,
   FIRST_FACTORS,
   SECOND_FACTORS,
   stepPassed,
   type SignInFailure,
+  type EmailCodes,
   type SignInStep,
 } from './steps/index.js';
 
@@ -26,6 +29,10 @@ export interface SignInServices {
   readonly factors: FactorServices;
   /** The WebAuthn Relying Party of the passkey steps; undefined: no passkeys (an IP-literal issuer). */
   readonly relyingParty?: RelyingParty;
+  /** EMAIL_VERIFICATION=required: a user with an unverified address verifies it before it is signed in. */
+  readonly emailRequired?: boolean;
+  /** The mailed code of that verification (accounts/, through app.ts). */
+  readonly emailCodes?: EmailCodes;
 }
 
 /** One submitted step of a sign-in, as plain data. */
@@ -69,6 +76,7 @@ function stepOf(method: string): { readonly step: SignInStep; readonly first: bo
   const first = Object.hasOwn(FIRST_FACTORS, method) ? FIRST_FACTORS[method] : undefined;
   if (first) return { step: first, first: true };
   if (method === ENROLMENT_METHOD) return { step: ENROLMENT_STEP, first: false };
+  if (method === EMAIL_CODE_METHOD) return { step: EMAIL_CODE_STEP, first: false };
   const second = Object.hasOwn(SECOND_FACTORS, method) ? SECOND_FACTORS[method] : undefined;
   return second && { step: second, first: false };
 }
@@ -115,13 +123,15 @@ export async function runSignInStep(services: SignInServices, submission: SignIn
     clientId,
     address,
   };
-  if (!chosen.first && !(await mayUseStep(store, username, chosen.step)))
+  const emailRequired = services.emailRequired === true;
+  if (!chosen.first && !(await mayUseStep(store, username, chosen.step, state, emailRequired)))
     return refuse(services, submission, username, 'enrolment_refused');
   const outcome = await chosen.step.check(attempt, {
     store,
     audit,
     factors: services.factors,
     relyingParty: services.relyingParty,
+    emailCodes: services.emailCodes,
   });
   if (!outcome.ok) {
     await rateLimits.consume(failureBuckets);
@@ -135,7 +145,8 @@ export async function runSignInStep(services: SignInServices, submission: SignIn
   const user = await store.findUser(outcome.username);
   if (!user) return { kind: 'refused', username, failure: 'unknown_user' };
   if (outcome.audited !== true) await audit.record(stepPassed(attempt, user.subject));
-  const due = chosen.first ? await secondFactorDue(store, user, policy, methods) : ({ kind: 'none' } as const);
+  // After every step passed: a factor still to choose, then the required actions, then enrolment.
+  const due = await nextDue(store, user, policy, methods, emailRequired);
   if (due.kind !== 'none')
     return { kind: 'pending', state: { status: 'pending', username: user.username, methods }, due };
   const signedIn: CompletedSignIn = { status: 'signed_in', username: user.username, methods, authTime: now };
@@ -144,22 +155,33 @@ export async function runSignInStep(services: SignInServices, submission: SignIn
 
 /**
  * Whether a known user may take this second step: enrolment only while the user has no second
- * factor, so that a password alone never adds one beside an existing factor.
+ * factor, so that a password alone never adds one beside an existing factor; the e-mail code only
+ * by a pending session that stopped at it (after the second factor it chose, if any).
  */
-async function mayUseStep(store: Store, username: string, step: SignInStep): Promise<boolean> {
-  if (step !== ENROLMENT_STEP) return true;
+async function mayUseStep(
+  store: Store,
+  username: string,
+  step: SignInStep,
+  state: SignInState,
+  emailRequired: boolean,
+): Promise<boolean> {
+  if (step !== ENROLMENT_STEP && step !== EMAIL_CODE_STEP) return true;
   const user = await store.findUser(username);
-  return user !== undefined && (await enrolledFactors(store, user)).length === 0;
+  if (user === undefined) return false;
+  if (step === ENROLMENT_STEP) return (await enrolledFactors(store, user)).length === 0;
+  if (state.status !== 'pending') return false;
+  return (await pendingDue(store, user, state.methods, emailRequired)).kind === 'verify_email';
 }
 
 /** A refused second step: the failure, and what the factor page asks again. */
 async function refuse(
-  { store }: SignInServices,
-  _submission: SignInSubmission,
+  { store, emailRequired }: SignInServices,
+  submission: SignInSubmission,
   username: string,
   failure: Exclude<SignInFailure, 'rate_limited'>,
 ): Promise<SignInResult> {
   const user = await store.findUser(username);
-  const due = user && (await secondFactorDue(store, user, 'required', []));
+  const methods = submission.state.status === 'anonymous' ? [] : submission.state.methods;
+  const due = user && (await pendingDue(store, user, methods, emailRequired === true));
   return { kind: 'refused', username, failure, ...(due && due.kind !== 'none' ? { due } : {}) };
 }

@@ -76,6 +76,13 @@ export const ar: Catalog = {
     'factor.alert.wrong-recovery-code': 'رمز الاسترداد هذا غير صحيح أو استُخدم من قبل.',
     'factor.alert.enrolment-refused': 'ابدأ من جديد من التطبيق.',
     'factor.alert.check': 'تحقق من الرمز وحاول مرة أخرى.',
+    'verify-email.title': 'تحقق من عنوان بريدك الإلكتروني',
+    'verify-email.lead': 'أرسلنا رمزًا من 6 أرقام إلى {email}. أدخله لإكمال تسجيل الدخول.',
+    'verify-email.code': 'الرمز الوارد في البريد',
+    'verify-email.resend': 'أرسل رمزًا جديدًا',
+    'verify-email.resent': 'رمز جديد في الطريق إليك. يعمل لمدة 24 ساعة.',
+    'verify-email.no-address':
+      'لا يوجد عنوان بريد إلكتروني لهذا الحساب، وتسجيل الدخول هنا يتطلب عنوانًا متحققًا منه. اطلب من المسؤول إضافة عنوان.',
     'enrol.title': 'إعداد التحقق بخطوتين',
     'enrol.reason':
       'للمتابعة إلى <app>{client}</app>، يحتاج تسجيل دخولك إلى خطوة ثانية: بعد كلمة المرور، رمز من تطبيق على هاتفك.',

@@ -72,6 +72,14 @@ export const de: Catalog = {
     'factor.alert.wrong-recovery-code': 'Dieser Wiederherstellungscode ist falsch oder wurde bereits verwendet.',
     'factor.alert.enrolment-refused': 'Beginnen Sie erneut in der Anwendung.',
     'factor.alert.check': 'Prüfen Sie den Code und versuchen Sie es erneut.',
+    'verify-email.title': 'Bestätigen Sie Ihre E-Mail-Adresse',
+    'verify-email.lead':
+      'Wir haben einen 6-stelligen Code an {email} gesendet. Geben Sie ihn ein, um die Anmeldung abzuschließen.',
+    'verify-email.code': 'Code aus der E-Mail',
+    'verify-email.resend': 'Neuen Code senden',
+    'verify-email.resent': 'Ein neuer Code ist unterwegs. Er gilt 24 Stunden.',
+    'verify-email.no-address':
+      'Dieses Konto hat keine E-Mail-Adresse, für die Anmeldung hier ist aber eine bestätigte nötig. Bitten Sie Ihre Administration, eine hinzuzufügen.',
     'enrol.title': 'Bestätigung in zwei Schritten einrichten',
     'enrol.reason':
       'Um mit <app>{client}</app> fortzufahren, braucht Ihre Anmeldung einen zweiten Schritt: nach dem Passwort einen Code aus einer App auf Ihrem Telefon.',

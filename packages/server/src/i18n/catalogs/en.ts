@@ -87,6 +87,13 @@ export const en = {
   'factor.alert.wrong-recovery-code': 'That recovery code is wrong or was used already.',
   'factor.alert.enrolment-refused': 'Start again from the application.',
   'factor.alert.check': 'Check the code and try again.',
+  'verify-email.title': 'Verify your e-mail address',
+  'verify-email.lead': 'We sent a 6-digit code to {email}. Enter it to finish signing in.',
+  'verify-email.code': 'Code from the e-mail',
+  'verify-email.resend': 'Send a new code',
+  'verify-email.resent': 'A new code is on its way. It works for 24 hours.',
+  'verify-email.no-address':
+    'This account has no e-mail address, and signing in here needs a verified one. Ask your administrator to add one.',
   'enrol.title': 'Set up two-step verification',
   'enrol.reason':
     'To continue to <app>{client}</app>, your sign-in needs a second step: after your password, a code from an app on your phone.',

@@ -73,6 +73,13 @@ export const es: Catalog = {
     'factor.alert.wrong-recovery-code': 'Ese código de recuperación es incorrecto o ya se ha usado.',
     'factor.alert.enrolment-refused': 'Vuelva a empezar desde la aplicación.',
     'factor.alert.check': 'Compruebe el código y vuelva a intentarlo.',
+    'verify-email.title': 'Verifique su dirección de correo',
+    'verify-email.lead': 'Enviamos un código de 6 dígitos a {email}. Introdúzcalo para terminar de iniciar sesión.',
+    'verify-email.code': 'Código del correo',
+    'verify-email.resend': 'Enviar un código nuevo',
+    'verify-email.resent': 'Un código nuevo va en camino. Vale durante 24 horas.',
+    'verify-email.no-address':
+      'Esta cuenta no tiene dirección de correo y para iniciar sesión aquí se necesita una verificada. Pida a su administrador que añada una.',
     'enrol.title': 'Configurar la verificación en dos pasos',
     'enrol.reason':
       'Para continuar a <app>{client}</app>, su inicio de sesión necesita un segundo paso: después de la contraseña, un código de una aplicación de su teléfono.',

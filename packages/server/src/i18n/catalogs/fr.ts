@@ -73,6 +73,13 @@ export const fr: Catalog = {
     'factor.alert.wrong-recovery-code': 'Ce code de récupération est erroné ou a déjà été utilisé.',
     'factor.alert.enrolment-refused': 'Recommencez depuis l’application.',
     'factor.alert.check': 'Vérifiez le code et réessayez.',
+    'verify-email.title': 'Vérifiez votre adresse e-mail',
+    'verify-email.lead': 'Nous avons envoyé un code à 6 chiffres à {email}. Saisissez-le pour terminer la connexion.',
+    'verify-email.code': 'Code reçu par e-mail',
+    'verify-email.resend': 'Envoyer un nouveau code',
+    'verify-email.resent': 'Un nouveau code est en route. Il est valable 24 heures.',
+    'verify-email.no-address':
+      'Ce compte n’a pas d’adresse e-mail, et la connexion ici en exige une vérifiée. Demandez à votre administrateur d’en ajouter une.',
     'enrol.title': 'Configurer la validation en deux étapes',
     'enrol.reason':
       'Pour continuer vers <app>{client}</app>, votre connexion nécessite une deuxième étape : après votre mot de passe, un code provenant d’une application sur votre téléphone.',

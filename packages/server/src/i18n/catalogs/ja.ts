@@ -72,6 +72,13 @@ export const ja: Catalog = {
     'factor.alert.wrong-recovery-code': 'このリカバリーコードは間違っているか、使用済みです。',
     'factor.alert.enrolment-refused': 'アプリケーションからやり直してください。',
     'factor.alert.check': 'コードを確認して、もう一度お試しください。',
+    'verify-email.title': 'メールアドレスの確認',
+    'verify-email.lead': '{email} に 6 桁のコードを送信しました。入力してサインインを完了してください。',
+    'verify-email.code': 'メールに記載されたコード',
+    'verify-email.resend': '新しいコードを送信',
+    'verify-email.resent': '新しいコードを送信しました。24 時間有効です。',
+    'verify-email.no-address':
+      'このアカウントにはメールアドレスがありませんが、ここでのサインインには確認済みのアドレスが必要です。管理者に追加を依頼してください。',
     'enrol.title': '2 段階認証の設定',
     'enrol.reason':
       '<app>{client}</app> に進むには、サインインに 2 つ目のステップが必要です。パスワードの後に、スマートフォンのアプリに表示されるコードを入力します。',

@@ -75,6 +75,13 @@ export const ptBR: Catalog = {
     'factor.alert.wrong-recovery-code': 'Esse código de recuperação está errado ou já foi usado.',
     'factor.alert.enrolment-refused': 'Comece novamente pelo aplicativo.',
     'factor.alert.check': 'Verifique o código e tente novamente.',
+    'verify-email.title': 'Verifique seu endereço de e-mail',
+    'verify-email.lead': 'Enviamos um código de 6 dígitos para {email}. Digite-o para concluir o login.',
+    'verify-email.code': 'Código do e-mail',
+    'verify-email.resend': 'Enviar um novo código',
+    'verify-email.resent': 'Um novo código está a caminho. Ele vale por 24 horas.',
+    'verify-email.no-address':
+      'Esta conta não tem endereço de e-mail, e o login aqui exige um verificado. Peça ao administrador para adicionar um.',
     'enrol.title': 'Configurar a verificação em duas etapas',
     'enrol.reason':
       'Para continuar em <app>{client}</app>, o seu acesso precisa de uma segunda etapa: depois da senha, um código de um aplicativo no seu celular.',

@@ -70,6 +70,12 @@ export const zhCN: Catalog = {
     'factor.alert.wrong-recovery-code': '该恢复码有误或已被使用。',
     'factor.alert.enrolment-refused': '请从应用重新开始。',
     'factor.alert.check': '请检查验证码后重试。',
+    'verify-email.title': '验证您的电子邮件地址',
+    'verify-email.lead': '我们已向 {email} 发送了 6 位验证码。输入验证码以完成登录。',
+    'verify-email.code': '邮件中的验证码',
+    'verify-email.resend': '发送新验证码',
+    'verify-email.resent': '新的验证码已发送，24 小时内有效。',
+    'verify-email.no-address': '此账户没有电子邮件地址，而在此登录需要已验证的地址。请联系管理员添加。',
     'enrol.title': '设置两步验证',
     'enrol.reason': '要继续使用 <app>{client}</app>,您的登录需要第二步:在输入密码后,再输入手机应用中的验证码。',
     'enrol.scan':

@@ -1,3 +1,4 @@
+import { emailCodeStep } from './email-code.js';
 import { otpEnrolmentStep } from './otp-enrolment.js';
 import { otpStep } from './otp.js';
 import { passkeySecondFactor, passkeySignInStep } from './passkey.js';
@@ -50,5 +51,17 @@ export const SECOND_FACTORS: Readonly<Record<string, SecondFactor>> = {
 export const ENROLMENT_METHOD = 'otp_enrolment';
 export const ENROLMENT_STEP: SignInStep = otpEnrolmentStep;
 
+/** The verification of the user's address, a required action (EMAIL_VERIFICATION=required). */
+export const EMAIL_CODE_METHOD = 'verify_email';
+export const EMAIL_CODE_STEP: SignInStep = emailCodeStep;
+
 export { SIGN_IN_FAILURES, stepPassed } from './step.js';
-export type { AmrValue, SecondFactor, SignInFailure, SignInStep, StepAttempt, StepOutcome } from './step.js';
+export type {
+  AmrValue,
+  EmailCodes,
+  SecondFactor,
+  SignInFailure,
+  SignInStep,
+  StepAttempt,
+  StepOutcome,
+} from './step.js';

@@ -3,6 +3,7 @@ import type { FactorServices } from '../../../factors/factors.js';
 import type { UserRecord } from '../../../store/identity-repository.js';
 import type { Store } from '../../../store/store.js';
 import type { RelyingParty } from '../../../webauthn/index.js';
+import type { PageLocale } from '../../../i18n/index.js';
 
 /**
  * Why a sign-in was refused: a step's answer, or a rate limit before any step. The metrics count
@@ -16,6 +17,7 @@ export const SIGN_IN_FAILURES = [
   'code_replayed',
   'wrong_recovery_code',
   'enrolment_refused',
+  'wrong_email_code',
   'rate_limited',
   // passkey (steps/passkey.ts)
   'passkey_unknown',
@@ -74,6 +76,30 @@ export interface StepServices {
   readonly audit: AuditTrail;
   readonly factors: FactorServices;
   readonly relyingParty?: RelyingParty;
+  /** The e-mail code of a required verification (accounts/, passed in by app.ts); none: not offered. */
+  readonly emailCodes?: EmailCodes;
+}
+
+/**
+ * The mailed six-digit code that verifies a user's address (accounts/email-verification.ts), as the
+ * verification step and its page use it: `send` mails a new one (rate limited per account as the
+ * account page's), `check` verifies the address by it (its own failure limit).
+ */
+export interface EmailCodes {
+  send(
+    user: UserRecord,
+    request: { readonly locale: PageLocale; readonly address: string; readonly now: number },
+  ): Promise<
+    { readonly kind: 'sent' | 'nothing_to_verify' } | { readonly kind: 'rate_limited'; readonly retryAfter: number }
+  >;
+  check(
+    user: UserRecord,
+    code: string,
+    address: string,
+    now: number,
+  ): Promise<
+    { readonly kind: 'verified' | 'wrong_code' } | { readonly kind: 'rate_limited'; readonly retryAfter: number }
+  >;
 }
 
 /** A step's answer: passed (for whom, and codes to show once), or refused (why, and the name to audit). */
