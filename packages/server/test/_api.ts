@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { runCli } from '../src/cli/run.js';
+import { ISSUER } from './_oauth-assertions.js';
 import { assertDescribed } from './_openapi.js';
 import type { TestClient, TestServer } from './_server.js';
 
@@ -82,6 +84,26 @@ export async function clientWithToken(
   const client = await server.addClient({ id, scope: [...scopes] });
   const tokens = await server.issueGrant(client, 'alice', scopes);
   return { client, ...tokens };
+}
+
+/**
+ * An access token of a new admin client (`gatehouse clients add --admin`, with `options` such as
+ * `--scope gatehouse:admin:read`), from the client-credentials grant (RFC 6749 §4.4).
+ */
+export async function adminToken(
+  server: Pick<TestServer, 'databaseUrl' | 'post'>,
+  id: string,
+  ...options: string[]
+): Promise<string> {
+  const out: string[] = [];
+  const env = { DATABASE_URL: server.databaseUrl, ISSUER };
+  const argv = ['clients', 'add', '--id', id, '--name', id, '--admin', ...options];
+  assert.equal(await runCli(argv, env, { out: (t) => out.push(t), err: () => {} }), 0);
+  const client: TestClient = { id, secret: (JSON.parse(out.join('\n')) as { client_secret: string }).client_secret };
+  const response = await server.post('/token', { grant_type: 'client_credentials' }, { as: client });
+  const body = (await response.json()) as { access_token: string };
+  assert.equal(response.status, 200, JSON.stringify(body));
+  return body.access_token;
 }
 
 /** The exact message the contract gives for a missing required field. */

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../src/cli/run.js';
-import { api, assertMissingFields, assertProblem, type Api } from './_api.js';
+import { adminToken, api, assertMissingFields, assertProblem, type Api } from './_api.js';
 import { DIALECTS } from './_dialects.js';
 import { ISSUER } from './_oauth-assertions.js';
-import { startTestServer, type TestClient, type TestServer } from './_server.js';
+import { startTestServer, type TestServer } from './_server.js';
 
 const ADMIN = '/admin/v1';
 
@@ -16,25 +16,10 @@ describe('the admin API /admin/v1/organizations', () => {
       let admin: Api;
       let reader: Api;
 
-      async function adminToken(id: string, ...options: string[]): Promise<string> {
-        const out: string[] = [];
-        const env = { DATABASE_URL: server.databaseUrl, ISSUER };
-        const argv = ['clients', 'add', '--id', id, '--name', id, '--admin', ...options];
-        assert.equal(await runCli(argv, env, { out: (t) => out.push(t), err: () => {} }), 0);
-        const client: TestClient = {
-          id,
-          secret: (JSON.parse(out.join('\n')) as { client_secret: string }).client_secret,
-        };
-        const response = await server.post('/token', { grant_type: 'client_credentials' }, { as: client });
-        const body = (await response.json()) as { access_token: string };
-        assert.equal(response.status, 200, JSON.stringify(body));
-        return body.access_token;
-      }
-
       before(async () => {
         server = await startTestServer({ dialect });
-        admin = api(server, await adminToken('ops'));
-        reader = api(server, await adminToken('auditor', '--scope', 'gatehouse:admin:read'));
+        admin = api(server, await adminToken(server, 'ops'));
+        reader = api(server, await adminToken(server, 'auditor', '--scope', 'gatehouse:admin:read'));
         const env = { DATABASE_URL: server.databaseUrl, ISSUER };
         assert.equal(await runCli(['users', 'add', '--username', 'dana'], env, { out: () => {}, err: () => {} }), 0);
       });

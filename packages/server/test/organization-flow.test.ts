@@ -44,22 +44,23 @@ describe('organizations at /authorize and in tokens', () => {
       let agent: TestClient;
       let acme: string;
 
-      async function tokensFor(query: string, verifier: string, username: string, browser = new PageBrowser(server)) {
-        const params = await obtainCode(browser, query, username);
-        assert.ok(params.code, JSON.stringify(params));
+      /** RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.5): `client` redeems `code`; the tokens answered. */
+      async function redeem(client: TestClient, code: string | undefined, verifier: string) {
+        assert.ok(code, 'a code');
         const response = await server.post(
           '/token',
-          {
-            grant_type: 'authorization_code',
-            code: params.code,
-            redirect_uri: CALLBACK,
-            code_verifier: verifier,
-          },
-          { as: app },
+          { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, code_verifier: verifier },
+          { as: client },
         );
         const body = (await response.json()) as Record<string, string>;
         assert.equal(response.status, 200, JSON.stringify(body));
         return body;
+      }
+
+      async function tokensFor(query: string, verifier: string, username: string, browser = new PageBrowser(server)) {
+        const params = await obtainCode(browser, query, username);
+        assert.ok(params.code, JSON.stringify(params));
+        return redeem(app, params.code, verifier);
       }
 
       /** The organization claims userinfo answers to `accessToken`. */
@@ -115,18 +116,7 @@ describe('organizations at /authorize and in tokens', () => {
         assert.equal(consent.status, 200);
         assert.match(consent.html, /For the organization Acme/, 'the consent page names the organization');
         const params = callbackParams((await browser.consent(consent, 'allow')).location);
-        const response = await server.post(
-          '/token',
-          {
-            grant_type: 'authorization_code',
-            code: params.code as string,
-            redirect_uri: CALLBACK,
-            code_verifier: verifier,
-          },
-          { as: app },
-        );
-        const tokens = (await response.json()) as Record<string, string>;
-        assert.equal(response.status, 200, JSON.stringify(tokens));
+        const tokens = await redeem(app, params.code, verifier);
         for (const jwt of [tokens.access_token, tokens.id_token]) {
           const claims = decodeJwt(jwt as string);
           assert.equal(claims.org_id, acme);
@@ -180,18 +170,7 @@ describe('organizations at /authorize and in tokens', () => {
         assert.equal(consent.status, 200);
         assert.match(consent.html, /For the organization Globex/);
         const params = callbackParams((await browser.consent(consent, 'allow')).location);
-        const response = await server.post(
-          '/token',
-          {
-            grant_type: 'authorization_code',
-            code: params.code as string,
-            redirect_uri: CALLBACK,
-            code_verifier: verifier,
-          },
-          { as: portal },
-        );
-        const tokens = (await response.json()) as Record<string, string>;
-        assert.equal(response.status, 200, JSON.stringify(tokens));
+        const tokens = await redeem(portal, params.code, verifier);
         assert.equal(decodeJwt(tokens.access_token as string).org_name, 'Globex');
         assert.deepEqual(decodeJwt(tokens.id_token as string).org_roles, ['viewer']);
       });
