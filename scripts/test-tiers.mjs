@@ -126,6 +126,7 @@ export const TABLE = {
     'mail-delivery.test.ts': 'server',
     'password-reset.test.ts': 'server',
     'email-verification.test.ts': 'server',
+    'required-actions.test.ts': 'server',
     'invitations.test.ts': 'server',
     'sign-up.test.ts': 'server',
     'own-data.test.ts': 'server',

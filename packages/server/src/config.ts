@@ -1,4 +1,10 @@
-import { EMAIL_VERIFICATION_MODES, SIGN_UP_MODES, type EmailVerificationMode, type SignUpMode } from './context.js';
+import {
+  EMAIL_VERIFICATION_MODES,
+  SIGN_UP_MODES,
+  type EmailVerificationMode,
+  type SignUpMode,
+  type TermsSettings,
+} from './context.js';
 import { bearerTokenOf } from '@gatehouse/contract';
 import { trustedIssuersFrom, type TrustedIssuerConfig } from './oauth/token-exchange/index.js';
 import ipaddr from 'ipaddr.js';
@@ -74,6 +80,8 @@ export interface ServerConfig {
   readonly passwordResetRevokesGrants: boolean;
   /** EMAIL_VERIFICATION: off, optional (default) or required (docs/accounts.md). */
   readonly emailVerification: EmailVerificationMode;
+  /** TERMS_URL and TERMS_VERSION: the terms a user accepts at sign-in (docs/accounts.md); unset, none. */
+  readonly terms?: TermsSettings;
   /** SIGN_UP: off, open or invite (docs/accounts.md); undefined when unset (`serve --demo` then opens it). */
   readonly signUpMode?: SignUpMode;
   /** SIGN_UP_DOMAINS: comma-separated e-mail domains a sign-up's address may have; empty, any. */
@@ -133,6 +141,7 @@ export function configFromEnv(
     passwordHashCost: passwordHashCostFrom(env.PASSWORD_HASH_COST),
     passwordResetRevokesGrants: booleanFrom('PASSWORD_RESET_REVOKES_GRANTS', env.PASSWORD_RESET_REVOKES_GRANTS, true),
     emailVerification: emailVerificationFrom(env.EMAIL_VERIFICATION),
+    terms: termsFrom(env.TERMS_URL, env.TERMS_VERSION),
     signUpMode: signUpModeFrom(env.SIGN_UP),
     signUpDomains: signUpDomainsFrom(env.SIGN_UP_DOMAINS),
     authorizationCodeTtl: authorizationCodeTtlFrom(env.AUTHORIZATION_CODE_TTL),
@@ -203,6 +212,20 @@ function signUpModeFrom(value: string | undefined): SignUpMode | undefined {
 }
 
 /** Domain names as DNS writes them (RFC 1035 §2.3.1, letters, digits, hyphens, dots), lowercased. */
+/**
+ * TERMS_URL and TERMS_VERSION, both or neither: an http(s) URL of the document, and its version
+ * (up to 64 printable characters; a new one asks every user again).
+ */
+function termsFrom(url: string | undefined, version: string | undefined): TermsSettings | undefined {
+  if (!url && !version) return undefined;
+  if (!url || !version) throw new Error('TERMS_URL and TERMS_VERSION are set together, or neither');
+  if (!/^https?:\/\/[^\s/?#]+[^\s]*$/.test(url) || !URL.canParse(url))
+    throw new Error(`TERMS_URL must be an http(s) URL, got ${JSON.stringify(url)}`);
+  if (!/^[\x21-\x7e]{1,64}$/.test(version))
+    throw new Error(`TERMS_VERSION is 1 to 64 printable characters without spaces, got ${JSON.stringify(version)}`);
+  return { url, version };
+}
+
 function signUpDomainsFrom(value: string | undefined): readonly string[] {
   const domains = (value ?? '')
     .split(',')

@@ -20,6 +20,14 @@ export interface AccountSettings {
   readonly emailVerification: EmailVerificationMode;
   /** SIGN_UP and SIGN_UP_DOMAINS: who may create an account on the sign-in page (accounts/sign-up.ts). */
   readonly signUp: SignUpSettings;
+  /** TERMS_URL and TERMS_VERSION: the terms every user accepts at sign-in; undefined: none asked. */
+  readonly terms?: TermsSettings;
+}
+
+/** The terms a user accepts at sign-in: where the document is, and its version (a new one asks again). */
+export interface TermsSettings {
+  readonly url: string;
+  readonly version: string;
 }
 
 /** SIGN_UP's values: `off` (default), `open` to anyone, `invite` only through an invitation. */

@@ -10,7 +10,7 @@ import { auditLog } from './http/audit-log.js';
 import { serverLog } from './http/server-log.js';
 import { AuditTrail, type AuditSink } from './audit/audit.js';
 import { IDLE_CONNECTION_GRACE_MS } from './http/drain.js';
-import type { EmailVerificationMode, ServerContext, SignUpSettings } from './context.js';
+import type { EmailVerificationMode, ServerContext, SignUpSettings, TermsSettings } from './context.js';
 import { AccessTokens } from './oauth/tokens/index.js';
 import { IdTokens } from './oauth/tokens/index.js';
 import { ClientKeys, type JwksFetcher } from './oauth/keys/index.js';
@@ -80,6 +80,8 @@ export interface ContextOptions {
   readonly passwordResetRevokesGrants?: boolean;
   /** EMAIL_VERIFICATION; `optional` when undefined. */
   readonly emailVerification?: EmailVerificationMode;
+  /** TERMS_URL and TERMS_VERSION; no terms asked when undefined. */
+  readonly terms?: TermsSettings;
   /** SIGN_UP and SIGN_UP_DOMAINS; off when undefined. */
   readonly signUp?: SignUpSettings;
   /** AUTHORIZATION_CODE_TTL, seconds; 60 when undefined. */
@@ -132,6 +134,7 @@ export async function createContext(store: Store, issuer: string, options: Conte
     accounts: {
       passwordResetRevokesGrants: options.passwordResetRevokesGrants ?? true,
       emailVerification: options.emailVerification ?? 'optional',
+      ...(options.terms ? { terms: options.terms } : {}),
       signUp: options.signUp ?? { mode: 'off', domains: [] },
     },
     brand: options.brand ?? GATEHOUSE_BRAND,
@@ -212,6 +215,8 @@ export interface StartOptions {
   readonly passwordResetRevokesGrants?: boolean;
   /** EMAIL_VERIFICATION (see ContextOptions). */
   readonly emailVerification?: EmailVerificationMode;
+  /** TERMS_URL, TERMS_VERSION (see ContextOptions). */
+  readonly terms?: TermsSettings;
   /** SIGN_UP, SIGN_UP_DOMAINS (see ContextOptions). */
   readonly signUp?: SignUpSettings;
   /** AUTHORIZATION_CODE_TTL (see ContextOptions). */

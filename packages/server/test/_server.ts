@@ -127,6 +127,8 @@ export interface TestServerOptions {
   readonly passwordResetRevokesGrants?: boolean;
   /** EMAIL_VERIFICATION; `optional` by default. */
   readonly emailVerification?: StartOptions['emailVerification'];
+  /** TERMS_URL, TERMS_VERSION; none by default. */
+  readonly terms?: StartOptions['terms'];
   /** SIGN_UP, SIGN_UP_DOMAINS; off by default. */
   readonly signUp?: StartOptions['signUp'];
   /** SECOND_FACTOR; `optional` by default. */
@@ -176,6 +178,7 @@ export async function startTestServer({
   secondFactor,
   passwordResetRevokesGrants,
   emailVerification,
+  terms,
   signUp,
   keyEncryptionKey,
   authorizationCodeTtl,
@@ -215,6 +218,7 @@ export async function startTestServer({
     secondFactor,
     passwordResetRevokesGrants,
     emailVerification,
+    terms,
     signUp,
     keyEncryptionKey,
     authorizationCodeTtl,

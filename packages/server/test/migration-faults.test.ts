@@ -48,6 +48,7 @@ const ALL_MIGRATIONS = [
   '0031_organizations',
   '0032_rate_limit_charge',
   '0035_access_epoch',
+  '0036_required_actions',
 ];
 
 /**
@@ -140,6 +141,10 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0036_required_actions
+    'alter table users drop column password_temporary',
+    'alter table users drop column terms_version',
+    'alter table users drop column terms_accepted_at',
     // 0035_access_epoch: its triggers go with 0028's tables, below
     // 0032_rate_limit_charge: PostgreSQL's function (SQLite has none)
     ...(dialect === 'postgres' ? ['drop function rate_limits_charge'] : []),

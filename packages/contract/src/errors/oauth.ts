@@ -563,6 +563,7 @@ export const OAUTH_REASONS = {
     description: 'response_mode must be query or form_post',
   }),
   consent_denied: reason({ error: 'access_denied', description: 'the user denied the authorization request' }),
+  terms_declined: reason({ error: 'access_denied', description: 'the user declined the terms of service' }),
   device_authorization_pending: reason({
     error: 'authorization_pending',
     description: 'the user has not yet approved or denied the device code',

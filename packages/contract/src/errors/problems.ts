@@ -53,6 +53,7 @@ export type ProblemCode =
   | 'password_not_accepted'
   | 'email_verification_link_invalid'
   | 'verification_code_invalid'
+  | 'email_address_missing'
   | 'invitation_link_invalid'
   | 'sign_up_needs_invitation'
   | 'sign_up_address_not_accepted'
@@ -346,6 +347,17 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'The six-digit code is not the one of the newest verification mail, was used already, or is more than 24 hours old. After 10 wrong codes in an hour for one account, no code is checked for a while (429, with Retry-After). Nothing was changed.',
     clientAction:
       'Type the code of the newest mail, or open its link instead; or ask for a new mail from the account page.',
+  }),
+  email_address_missing: problem({
+    code: 'email_address_missing',
+    status: 403,
+    slug: 'email-address-missing',
+    title: 'This account has no e-mail address to verify',
+    transient: false,
+    summary:
+      'The server requires a verified e-mail address before a sign-in completes (EMAIL_VERIFICATION=required), and this account has no address at all, so no code can be sent. The password was right; the sign-in stops here and nothing was changed.',
+    clientAction:
+      'Ask an administrator to add an e-mail address to the account (gatehouse users update NAME --email ADDRESS, or the admin API), then sign in again.',
   }),
   sign_up_needs_invitation: problem({
     code: 'sign_up_needs_invitation',

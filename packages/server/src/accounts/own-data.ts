@@ -44,6 +44,10 @@ export async function exportAccountData(store: Store, user: UserRecord, now: num
       updated_at: iso(user.updatedAt),
       disabled_at: iso(user.disabledAt ?? null),
       second_factor_required: user.secondFactorRequired ?? false,
+      password_temporary: user.passwordTemporary ?? false,
+      terms_accepted: user.termsAccepted
+        ? { version: user.termsAccepted.version, at: iso(user.termsAccepted.at) }
+        : null,
     },
     second_factors: factors.map((f) => ({
       kind: f.kind,

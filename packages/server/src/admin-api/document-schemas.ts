@@ -328,7 +328,10 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
     type: 'object',
     additionalProperties: false,
     required: ['password'],
-    properties: { password: string('The new password; the user is signed out of every browser.') },
+    properties: {
+      password: string('The new password; the user is signed out of every browser.'),
+      temporary: boolean('The user chooses a password of its own at its next sign-in (a required action).'),
+    },
   },
   User: {
     type: 'object',
@@ -341,6 +344,11 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
       updated_at: time('When it last changed.'),
       disabled_at: time('When it was disabled; absent while it may sign in.'),
       second_factor_required: boolean('Present (true) while the user must set up a second factor at its next sign-in.'),
+      password_temporary: boolean(
+        'Present (true) while the password is a temporary one the user replaces at its next sign-in.',
+      ),
+      terms_version: string('The version of the terms (TERMS_VERSION) the user accepted last; absent: none.'),
+      terms_accepted_at: time('When the user accepted them.'),
     },
   },
   FactorList: {

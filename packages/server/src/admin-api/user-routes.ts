@@ -89,8 +89,10 @@ export function userRoutes(
   });
   app.put('/users/:username/password', { config: access.writeJson }, async (request: UserRequest, reply) => {
     requireBody(request);
-    const { password } = validBodyOrThrow(bodies.setUserPassword(request.body));
-    await setUserPassword(audit, request.params.username, password as string, clock.now(), request.adminActor);
+    const { password, temporary } = validBodyOrThrow(bodies.setUserPassword(request.body));
+    await setUserPassword(audit, request.params.username, password as string, clock.now(), request.adminActor, {
+      temporary: temporary === true,
+    });
     return reply.code(204).send();
   });
   app.post('/users/:username/disable', { config: access.write }, async (request: UserRequest) =>

@@ -86,7 +86,9 @@ export function accountSignInEndpoint(app: FastifyInstance, pages: AuthorizePage
     const passkey = form.get('method') === 'passkey_sign_in';
     const fields = passkey ? await passkeySignInFields(store, form) : form;
     const attempt = await attemptSignIn(pages, request, reply, session, fields, target);
-    if (!attempt.ok) {
+    // The terms declined: the sign-in ended; the account page shows the sign-in again.
+    if ('declined' in attempt) return backToAccount(reply, base);
+    if (!attempt.ok && attempt.reveal === undefined) {
       // A refused passkey does not reveal whose it is: the username field stays empty.
       const shown =
         passkey && attempt.form.kind === 'password' ? { ...attempt.form, username: undefined } : attempt.form;

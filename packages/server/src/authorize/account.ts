@@ -54,9 +54,10 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     const subject = session && (await signedInSubject(store, session));
     if (!session || subject === undefined) {
       // Not signed in: the same sign-in as the applications' (a pending one goes on at its factor).
-      const due = await secondFactorDueFor(pages.context, current, 'required');
+      const target = accountTarget(pages.context);
+      const due = await secondFactorDueFor(pages.context, current, target.policy);
       const form = due.kind === 'none' ? ({ kind: 'password' } as const) : ({ kind: 'factor', due } as const);
-      return sendSignInForm(pages, reply, accountTarget(pages.context), current, 200, form);
+      return sendSignInForm(pages, reply, target, current, 200, form);
     }
     const applications = applicationsOf(await store.listAccountGrants(subject, now));
     const notice = await noticeFor(pages, new URL(request.url, 'http://x').searchParams, applications);

@@ -71,12 +71,21 @@ export function deviceEndpoints(app: FastifyInstance, pages: AuthorizePages): vo
     if ('sent' in entered) return entered.sent;
     const target = deviceTarget(pages, entered);
     const attempt = await attemptSignIn(pages, request, reply, session, form, target);
-    if (!attempt.ok) return sendSignInForm(pages, reply, target, attempt.session, attempt.status, attempt.form);
+    // The terms declined: the device's authorization is denied (RFC 8628 §3.5 access_denied).
+    if ('declined' in attempt) {
+      const denied = { status: 'denied', subject: attempt.subject ?? '' } as const;
+      if (attempt.subject !== undefined)
+        await store.decideDeviceAuthorization(entered.authorization.id, denied, clock.now());
+      const view = viewOf(pages, reply, { here: DEVICE_VERIFICATION_PATH });
+      return sendPage(reply, 200, renderDeviceDonePage(view, { client: clientLabel(entered.client), approved: false }));
+    }
+    // Recovery codes of an enrolment are shown once, whether the sign-in completed or a step is still due.
     if (attempt.reveal)
       return sendRecoveryCodes(pages, reply, attempt.reveal, {
         form: { action: DEVICE_VERIFICATION_PATH, hidden: { user_code: entered.userCode } },
         csrfToken: attempt.session.csrfToken,
       });
+    if (!attempt.ok) return sendSignInForm(pages, reply, target, attempt.session, attempt.status, attempt.form);
     return sendDeviceConsentPage(pages, reply, entered, attempt.session);
   });
 

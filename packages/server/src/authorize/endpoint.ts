@@ -58,7 +58,7 @@ async function answerAuthorizationRequest(
   const signedIn = signedInSession(session);
   // A sign-in stopped at its second factor goes on there, not at the password again.
   if (session.pending === true && hint !== 'another' && !authorization.oidc.prompt.has('login')) {
-    const due = await secondFactorDueFor(pages.context, session, 'required');
+    const due = await secondFactorDueFor(pages.context, session, authorizationTarget(pages, authorization).policy);
     if (due.kind !== 'none') {
       if (authorization.oidc.prompt.has('none'))
         return answerWithError(pages, reply, authorization, new OAuthError('login_required'), 302);

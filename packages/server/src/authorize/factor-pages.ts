@@ -1,3 +1,4 @@
+import { PROBLEMS } from '@gatehouse/contract';
 import { renderSVG } from 'uqr';
 import { alertHtml, escapeHtml, layout, type Alert, type PageView } from '../html/layout.js';
 import type { MessageId } from '../i18n/index.js';
@@ -6,7 +7,8 @@ import { signInHeading } from './login-page.js';
 import { CSRF_FIELD } from '../html/csrf.js';
 import { passkeyScript, passkeyStatus } from './passkey-page.js';
 import type { SecondFactorDue } from './sign-in/second-factor-policy.js';
-import { EMAIL_CODE_METHOD, ENROLMENT_METHOD } from './sign-in/steps/index.js';
+import { CHANGE_PASSWORD_METHOD, EMAIL_CODE_METHOD, ENROLMENT_METHOD, TERMS_METHOD } from './sign-in/steps/index.js';
+import { PASSWORD_LENGTH } from '../users/password-policy.js';
 
 /** The verification page's form that asks a new code by mail (handled by sign-in-forms.ts, not a step). */
 export const EMAIL_CODE_RESEND = 'verify_email_resend';
@@ -125,16 +127,20 @@ function enrolmentReason(view: PageView, page: FactorPage): string {
 
 /**
  * The required verification of the user's address (EMAIL_VERIFICATION=required): the code the mail
- * carries, and a form that mails a new one; for a user with no address, why it cannot go on.
+ * carries, and a form that mails a new one; for a user with no address, why it cannot go on (the
+ * catalog's `email_address_missing`), with no form.
  */
 function emailCodePage(view: PageView, page: FactorPage, email: string | undefined): string {
   const { base, text } = view;
   const { t } = text;
+  const alert: Alert | undefined =
+    email === undefined
+      ? { slug: PROBLEMS.email_address_missing.slug, text: { id: 'verify-email.no-address' } }
+      : page.alert;
   const heading = `${signInHeading(view, page.client, t('verify-email.title'))}
 <p class="signed-in">${t('common.signed-in-as', { username: page.username })}</p>
-${alertHtml(view, page.alert)}`;
-  if (email === undefined)
-    return layout(view, t('verify-email.title'), `${heading}<p class="lead">${t('verify-email.no-address')}</p>`);
+${alertHtml(view, alert)}`;
+  if (email === undefined) return layout(view, t('verify-email.title'), heading);
   return layout(
     view,
     t('verify-email.title'),
@@ -152,10 +158,59 @@ ${hidden(page.csrfToken, { ...page.form.hidden, method: EMAIL_CODE_RESEND })}
   );
 }
 
+/**
+ * The replacement of an operator's temporary password (`users passwd --temporary`): the new
+ * password's field as the password reset's, with the username for password managers.
+ */
+function changePasswordPage(view: PageView, page: FactorPage): string {
+  const { base, text } = view;
+  const { t } = text;
+  return layout(
+    view,
+    t('change-password.title'),
+    `${signInHeading(view, page.client, t('change-password.title'))}
+<p class="signed-in">${t('common.signed-in-as', { username: page.username })}</p>
+${alertHtml(view, page.alert)}<p class="lead">${t('change-password.lead')}</p>
+<form method="post" action="${base}${page.form.action}" class="stack">
+${hidden(page.csrfToken, { ...page.form.hidden, method: CHANGE_PASSWORD_METHOD })}
+<input type="text" name="username" value="${escapeHtml(page.username)}" autocomplete="username" hidden>
+<label for="password">${t('change-password.password')}</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_LENGTH.min}" maxlength="${PASSWORD_LENGTH.max}" aria-describedby="password-hint" required autofocus>
+<p id="password-hint" class="section-text">${t('reset.new.hint', { min: PASSWORD_LENGTH.min })}</p>
+<button type="submit" class="button primary">${t('change-password.submit')}</button>
+</form>`,
+  );
+}
+
+/**
+ * The terms to accept (TERMS_URL, TERMS_VERSION): a link to the document and Accept / Decline. The
+ * form carries the version shown, so that an acceptance is of what the user saw.
+ */
+function termsPage(view: PageView, page: FactorPage, url: string, version: string): string {
+  const { base, text } = view;
+  const { t } = text;
+  return layout(
+    view,
+    t('terms.title'),
+    `${signInHeading(view, page.client, t('terms.title'))}
+<p class="signed-in">${t('common.signed-in-as', { username: page.username })}</p>
+${alertHtml(view, page.alert)}<p class="lead">${t('terms.lead', { version })}</p>
+<p><a href="${escapeHtml(url)}" target="_blank" rel="noopener noreferrer" id="terms-link">${t('terms.open')}</a></p>
+<form method="post" action="${base}${page.form.action}" class="stack">
+${hidden(page.csrfToken, { ...page.form.hidden, method: TERMS_METHOD, version })}
+<button type="submit" name="decision" value="accept" class="button primary">${t('terms.accept')}</button>
+<button type="submit" name="decision" value="decline" class="button secondary">${t('terms.decline')}</button>
+</form>
+<p class="fine-print">${t('terms.decline-note')}</p>`,
+  );
+}
+
 export function renderFactorPage(view: PageView, page: FactorPage): string {
   const { base, text } = view;
   const { t } = text;
   if (page.due.kind === 'verify_email') return emailCodePage(view, page, page.due.email);
+  if (page.due.kind === 'change_password') return changePasswordPage(view, page);
+  if (page.due.kind === 'accept_terms') return termsPage(view, page, page.due.url, page.due.version);
   if (page.due.kind === 'enrol') {
     const notNow =
       page.client === undefined

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { formParamsOf } from '../http/form.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
-import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
+import { answerRefusal, answerWithError, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
+import { OAuthError } from '@gatehouse/contract';
 import type { BrowserPage } from './page.js';
 import { currentSession } from './sessions.js';
 import { answerSignedIn } from './consent.js';
@@ -36,7 +37,10 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
     }
     const target = authorizationTarget(pages, check.request);
     const attempt = await attemptSignIn(pages, request, reply, session, form, target);
-    if (!attempt.ok) return sendSignInForm(pages, reply, target, attempt.session, attempt.status, attempt.form);
+    // The terms declined: the client is told, as a denied consent is (RFC 6749 §4.1.2.1 access_denied).
+    if ('declined' in attempt)
+      return answerWithError(pages, reply, check.request, new OAuthError('terms_declined'), 303);
+    // Recovery codes of an enrolment are shown once, whether the sign-in completed or a step is still due.
     if (attempt.reveal) {
       const signedIn = signedInSession(attempt.session);
       // prompt=login / max_age: "continue" carries this sign-in's freshness (sign-in-freshness.ts),
@@ -52,6 +56,7 @@ export function loginEndpoint(app: FastifyInstance, pages: AuthorizePages): void
       }
       return sendRecoveryCodes(pages, reply, attempt.reveal, { href: next }, target.formActions, target.language);
     }
+    if (!attempt.ok) return sendSignInForm(pages, reply, target, attempt.session, attempt.status, attempt.form);
     // prompt=login and max_age are met by this sign-in; GET /authorize, a second later, might ask again.
     if (asksForFreshSignIn(check.request)) return answerSignedIn(pages, reply, check.request, attempt.session, 303);
     return reply.code(303).header('cache-control', 'no-store').header('location', next).send();

@@ -1,4 +1,4 @@
-import { ProblemError } from '@gatehouse/contract';
+import { OAuthError, ProblemError } from '@gatehouse/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { formParamsOf } from '../http/form.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
@@ -11,7 +11,7 @@ import {
   type RelyingParty,
 } from '../webauthn/index.js';
 import { answerSignedIn } from './consent.js';
-import { answerRefusal, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
+import { answerRefusal, answerWithError, loadAuthorizationRequest, type AuthorizePages } from './flow.js';
 import { attemptSignIn, authorizationTarget, sendSignInForm } from './sign-in-forms.js';
 import type { PasskeySection } from './passkey-page.js';
 import { passkeySignInFields } from './passkey-options.js';
@@ -96,6 +96,8 @@ export function passkeyEndpoints(app: FastifyInstance, pages: AuthorizePages): v
     const fields = await passkeySignInFields(store, form);
     const target = authorizationTarget(pages, check.request);
     const attempt = await attemptSignIn(pages, request, reply, session, fields, target);
+    if ('declined' in attempt)
+      return answerWithError(pages, reply, check.request, new OAuthError('terms_declined'), 303);
     if (!attempt.ok) {
       // A refused passkey does not reveal whose it is: the username field stays empty.
       const shown = attempt.form.kind === 'password' ? { ...attempt.form, username: undefined } : attempt.form;

@@ -15,12 +15,13 @@ import { EMAIL_CODE_RESEND, renderFactorPage, renderRecoveryCodesPage, type Step
 import { formActionSource, sendPageUnder } from '../html/responses.js';
 import { passkeySecondFactorOptions, passkeySignInOptions } from './passkey-options.js';
 import { relyingPartyOf } from '../webauthn/index.js';
-import { signIn } from './sessions.js';
+import { signIn, startSession } from './sessions.js';
 import { runSignInStep } from './sign-in/sign-in.js';
 import type { SecondFactorDue } from './sign-in/second-factor-policy.js';
 import { signedInSession, signInStateOf, type SignedInSession } from './sign-in/state.js';
 import { beginOtpEnrolment, reopenOtpEnrolment } from '../factors/factors.js';
-import { policyFor, secondFactorDueFor } from './step-up.js';
+import { policyFor, requiredActionsOf, secondFactorDueFor } from './step-up.js';
+import { TERMS_METHOD } from './sign-in/steps/index.js';
 import { clientLabel, type ClientLabel } from './client-label.js';
 import type { PasskeySignInTarget } from './passkey-page.js';
 
@@ -134,6 +135,8 @@ export async function sendSignInForm(
     form.due.kind === 'choose' && form.due.factors.includes('passkey')
       ? await passkeySecondFactorOptions(pages, session)
       : undefined;
+  // A user with no address cannot pass a required verification (the catalog's email_address_missing).
+  const shownStatus = form.due.kind === 'verify_email' && form.due.email === undefined ? 403 : status;
   const page = renderFactorPage(view, {
     client,
     username,
@@ -147,7 +150,7 @@ export async function sendSignInForm(
   });
   // The page shows a secret (enrolment) or asks one: never cached.
   reply.header('cache-control', 'no-store');
-  return sendPageUnder(reply, status, page, {
+  return sendPageUnder(reply, shownStatus, page, {
     formAction: ["'self'", ...target.formActions],
     scripts: passkeyOptions ? ["'self'"] : [],
   });
@@ -159,11 +162,13 @@ function countSignInFailure(reply: FastifyReply, reason: SignInFailure, secondSt
   const problem =
     reason === 'rate_limited'
       ? 'too_many_login_attempts'
-      : reason.startsWith('passkey_') && !secondStep
-        ? 'passkey_sign_in_failed'
-        : secondStep
-          ? 'second_factor_failed'
-          : 'login_failed';
+      : PASSWORD_REFUSALS.has(reason)
+        ? 'password_not_accepted'
+        : reason.startsWith('passkey_') && !secondStep
+          ? 'passkey_sign_in_failed'
+          : secondStep
+            ? 'second_factor_failed'
+            : 'login_failed';
   reply.server.metrics?.countProblem(problem);
 }
 
@@ -174,8 +179,25 @@ export function waitInWords(seconds: number): AlertText {
     : { id: 'sign-in.alert.wait-minutes', values: { minutes: Math.ceil(seconds / 60) } };
 }
 
-/** What the factor page says about a refused second step. */
-function factorAlert(failure: SignInFailure): Alert {
+/** The refusals of a temporary password's replacement: the password policy's, and the temporary one again. */
+const PASSWORD_REFUSALS: ReadonlyMap<SignInFailure, AlertText> = new Map([
+  ['password_too_short', { id: 'reset.alert.too-short' }],
+  ['password_too_long', { id: 'reset.alert.too-long' }],
+  ['password_too_common', { id: 'reset.alert.too-common' }],
+  ['password_unchanged', { id: 'change-password.alert.unchanged' }],
+] as const);
+
+/** The status of a refused second step's page: a refused new password 422, terms changed meanwhile 409, else 401. */
+function refusalStatus(failure: SignInFailure): 401 | 409 | 422 {
+  if (PASSWORD_REFUSALS.has(failure)) return 422;
+  return failure === 'terms_changed' ? 409 : 401;
+}
+
+/** What the factor page says about a refused second step (none for terms changed: the page shows the new version). */
+function factorAlert(failure: SignInFailure): Alert | undefined {
+  const password = PASSWORD_REFUSALS.get(failure);
+  if (password) return { slug: PROBLEMS.password_not_accepted.slug, text: password };
+  if (failure === 'terms_changed') return undefined;
   const slug = PROBLEMS.second_factor_failed.slug;
   if (failure === 'code_replayed') return { slug, text: { id: 'factor.alert.replayed' } };
   if (failure === 'wrong_recovery_code') return { slug, text: { id: 'factor.alert.wrong-recovery-code' } };
@@ -184,16 +206,27 @@ function factorAlert(failure: SignInFailure): Alert {
 }
 
 /**
- * A sign-in form's outcome: signed in (with recovery codes to show once, after an enrolment), or
- * the form to show, with the session to show it in (a new one when a step passed).
+ * A sign-in form's outcome: signed in (with recovery codes to show once, after an enrolment), the
+ * form to show, with the session to show it in (a new one when a step passed; recovery codes to
+ * show first when an enrolment passed and a step is still due), or the terms declined: the sign-in
+ * ended, and the page answers the request with `access_denied` where it has one.
  */
 export type SignInAttempt =
   | { readonly ok: true; readonly session: SignedInSession; readonly reveal?: readonly string[] }
   | {
       readonly ok: false;
-      readonly status: 200 | 401 | 429;
+      readonly status: 200 | 401 | 409 | 422 | 429;
       readonly session: BrowserSessionRecord;
       readonly form: SignInForm;
+      readonly reveal?: readonly string[];
+    }
+  | {
+      readonly ok: false;
+      readonly declined: true;
+      /** The new, anonymous session. */
+      readonly session: BrowserSessionRecord;
+      /** The subject of the user who declined (a device authorization is denied for it). */
+      readonly subject: string | undefined;
     };
 
 /**
@@ -215,7 +248,9 @@ export async function attemptSignIn(
   const now = clock.now();
   const method = form.get('method') ?? 'password';
   const locale = viewOf(pages, reply, target.language).text.locale;
-  if (method === EMAIL_CODE_RESEND) return resendEmailCode(pages, request, reply, session, locale, now);
+  if (method === EMAIL_CODE_RESEND) return resendEmailCode(pages, request, reply, session, target, locale, now);
+  if (method === TERMS_METHOD && form.get('decision') !== 'accept')
+    return declineTerms(pages, request, reply, session, target, now);
   const result = await runSignInStep(
     {
       store,
@@ -223,7 +258,7 @@ export async function attemptSignIn(
       audit,
       factors: settings.factors,
       relyingParty: relyingPartyOf(pages.context.issuer),
-      emailRequired: pages.context.accounts.emailVerification === 'required',
+      actions: requiredActionsOf(pages.context.accounts),
       emailCodes: pages.emailCodes,
     },
     {
@@ -244,7 +279,7 @@ export async function attemptSignIn(
       countSignInFailure(reply, 'rate_limited', secondStep);
       reply.header('retry-after', String(result.retryAfter));
       const alert = { slug: PROBLEMS.too_many_login_attempts.slug, text: waitInWords(result.retryAfter) };
-      const due = secondStep ? await pendingDue(pages, session) : undefined;
+      const due = secondStep ? await pendingDue(pages, session, target) : undefined;
       const shown: SignInForm = due
         ? { kind: 'factor', due, alert }
         : { kind: 'password', username: result.username, alert };
@@ -255,7 +290,7 @@ export async function attemptSignIn(
       if (secondStep && result.due)
         return {
           ok: false,
-          status: 401,
+          status: refusalStatus(result.failure),
           session,
           form: {
             kind: 'factor',
@@ -277,7 +312,14 @@ export async function attemptSignIn(
         result.due.kind === 'verify_email' && result.due.email !== undefined
           ? await mailEmailCode(pages, request, result.state.username, locale, now)
           : undefined;
-      return { ok: false, status: 200, session: pending, form: { kind: 'factor', due: result.due, alert } };
+      const shown: SignInForm = { kind: 'factor', due: result.due, alert };
+      return {
+        ok: false,
+        status: 200,
+        session: pending,
+        form: shown,
+        ...(result.reveal ? { reveal: result.reveal } : {}),
+      };
     }
     case 'signed_in': {
       const signedIn = signedInSession(await signIn(store, reply, pages.cookies, session, result.state, now));
@@ -311,10 +353,11 @@ async function resendEmailCode(
   request: FastifyRequest,
   reply: FastifyReply,
   session: BrowserSessionRecord,
+  target: SignInTarget,
   locale: PageLocale,
   now: number,
 ): Promise<SignInAttempt> {
-  const due = await pendingDue(pages, session);
+  const due = await pendingDue(pages, session, target);
   if (due?.kind !== 'verify_email' || due.email === undefined || session.username === null)
     throw new ProblemError('csrf_token_invalid');
   const refused = await mailEmailCode(pages, request, session.username, locale, now);
@@ -323,12 +366,43 @@ async function resendEmailCode(
   return { ok: false, status: 429, session, form: { kind: 'factor', due, alert: refused } };
 }
 
+/**
+ * "Decline" on the terms page: only for a session stopped at it. The sign-in ends: audited
+ * `terms_declined`, the pending session dropped and an anonymous one begun (a new cookie), so
+ * that nothing of the sign-in is left; the page answers the request as declined.
+ */
+async function declineTerms(
+  pages: AuthorizePages,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: BrowserSessionRecord,
+  target: SignInTarget,
+  now: number,
+): Promise<SignInAttempt> {
+  const { store, audit } = pages.context;
+  const due = await pendingDue(pages, session, target);
+  if (due?.kind !== 'accept_terms' || session.username === null) throw new ProblemError('csrf_token_invalid');
+  const user = await store.findUser(session.username);
+  await audit.record({
+    event: 'terms_declined',
+    at: now,
+    subject: user?.subject ?? null,
+    clientId: target.clientId,
+    address: request.ip,
+    reason: `version ${due.version}`,
+  });
+  await store.deleteBrowserSession(session.id);
+  const fresh = await startSession(store, reply, pages.cookies, now);
+  return { ok: false, declined: true, session: fresh, subject: user?.subject };
+}
+
 /** The factor a session was asked for, when a second step is under way. */
 async function pendingDue(
   pages: AuthorizePages,
   session: BrowserSessionRecord,
+  target: SignInTarget,
 ): Promise<Exclude<SecondFactorDue, { kind: 'none' }> | undefined> {
-  const due = await secondFactorDueFor(pages.context, session, 'required');
+  const due = await secondFactorDueFor(pages.context, session, target.policy);
   return due.kind === 'none' ? undefined : due;
 }
 

@@ -1,7 +1,13 @@
 import type { ClientRecord } from '../primitives/records.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { ServerContext } from '../context.js';
-import { pendingDue, requestPolicy, secondFactorDue, type SecondFactorDue } from './sign-in/second-factor-policy.js';
+import {
+  pendingDue,
+  requestPolicy,
+  secondFactorDue,
+  type RequiredActionSettings,
+  type SecondFactorDue,
+} from './sign-in/second-factor-policy.js';
 import { signInStateOf } from './sign-in/state.js';
 import type { SecondFactorPolicy } from '../primitives/records.js';
 
@@ -29,7 +35,14 @@ export async function secondFactorDueFor(
   if (state.status === 'anonymous') return { kind: 'none' };
   const user = await store.findUser(state.username);
   if (!user) return { kind: 'none' };
-  if (state.status === 'pending')
-    return pendingDue(store, user, state.methods, accounts.emailVerification === 'required');
+  if (state.status === 'pending') return pendingDue(store, user, state.methods, requiredActionsOf(accounts), policy);
   return secondFactorDue(store, user, policy, state.methods);
+}
+
+/** The required actions every sign-in of this server asks (EMAIL_VERIFICATION=required, TERMS_URL and TERMS_VERSION). */
+export function requiredActionsOf(accounts: ServerContext['accounts']): RequiredActionSettings {
+  return {
+    emailRequired: accounts.emailVerification === 'required',
+    ...(accounts.terms ? { terms: accounts.terms } : {}),
+  };
 }

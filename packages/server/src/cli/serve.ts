@@ -192,6 +192,7 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     secondFactor: config.secondFactor,
     passwordResetRevokesGrants: config.passwordResetRevokesGrants,
     emailVerification: config.emailVerification,
+    terms: config.terms,
     // The demo is for trying everything out: anyone may create an account, unless SIGN_UP says otherwise.
     signUp: { mode: config.signUpMode ?? (demo ? 'open' : 'off'), domains: config.signUpDomains },
     authorizationCodeTtl: config.authorizationCodeTtl,

@@ -66,7 +66,10 @@ const PASSWD = {
   name: 'users passwd',
   summary: "set a user's password; also signs the user out of every browser",
   positionals: ['NAME'],
-  options: { 'password-stdin': PASSWORD_STDIN },
+  options: {
+    'password-stdin': PASSWORD_STDIN,
+    temporary: { type: 'boolean', help: 'the user chooses a password of its own at its next sign-in' },
+  },
 } as const satisfies CommandDeclaration;
 const DISABLE = {
   name: 'users disable',
@@ -197,7 +200,7 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
       const generated = values['password-stdin'] ? undefined : generatePassword();
       const password = generated ?? (await passwordFromStdin(io));
       await withStore(config, (_store, clock, audit) =>
-        setUserPassword(audit, username, password, clock.now(), CLI_ACTOR),
+        setUserPassword(audit, username, password, clock.now(), CLI_ACTOR, { temporary: values.temporary === true }),
       );
       io.out(
         JSON.stringify(
@@ -205,6 +208,7 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
             username,
             password_changed: true,
             signed_out: true,
+            ...(values.temporary === true ? { temporary: true } : {}),
             ...(generated === undefined ? {} : { password: generated }),
           },
           null,

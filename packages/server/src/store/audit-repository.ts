@@ -73,6 +73,8 @@ export const AUDIT_EVENT_NAMES = [
   'sign_up_refused',
   'account_data_exported',
   'account_deleted',
+  'terms_accepted',
+  'terms_declined',
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENT_NAMES)[number];

@@ -29,6 +29,10 @@ export interface UserRecord {
   readonly disabledAt?: number | null;
   /** The user must enrol a second factor at its next sign-in (`users add --require-second-factor`). */
   readonly secondFactorRequired?: boolean;
+  /** The password is an operator's temporary one (`users passwd --temporary`): replaced at the next sign-in. */
+  readonly passwordTemporary?: boolean;
+  /** The terms the user accepted last (TERMS_VERSION) and when, epoch seconds; absent: none. */
+  readonly termsAccepted?: { readonly version: string; readonly at: number };
 }
 
 /** A browser's session on the authorization pages; `id` is the SHA-256 of the cookie value. */
@@ -63,8 +67,13 @@ export interface IdentityRepository {
   listUsers(): Promise<UserRecord[]>;
   /** The users whose `email` claim is this address, compared lowercased (`normalizedEmail`, indexed). */
   listUsersWithEmail(email: string): Promise<UserRecord[]>;
-  /** True when the user exists and its password was replaced. */
-  updateUserPassword(username: string, passwordHash: string, now: number): Promise<boolean>;
+  /**
+   * True when the user exists and its password was replaced; `temporary`: one the user must replace
+   * at its next sign-in (any other new password ends that).
+   */
+  updateUserPassword(username: string, passwordHash: string, now: number, temporary?: boolean): Promise<boolean>;
+  /** Records that the user accepted the terms of `version` at `at` (replacing an earlier acceptance). */
+  recordTermsAcceptance(username: string, version: string, at: number): Promise<boolean>;
   /** Removes the user and (by cascade) its sessions; true when it existed. */
   removeUser(username: string): Promise<boolean>;
 
@@ -92,6 +101,10 @@ export function userFromRow(r: Selectable<UsersTable>): UserRecord {
     claims: JSON.parse(r.claims) as UserClaims,
     disabledAt: r.disabled_at === null ? null : Number(r.disabled_at),
     secondFactorRequired: Number(r.second_factor_required) === 1,
+    ...(Number(r.password_temporary) === 1 ? { passwordTemporary: true } : {}),
+    ...(r.terms_version === null || r.terms_accepted_at === null
+      ? {}
+      : { termsAccepted: { version: r.terms_version, at: Number(r.terms_accepted_at) } }),
   };
 }
 
@@ -132,6 +145,9 @@ export function userToRow(u: UserRecord): Insertable<UsersTable> {
     claims: JSON.stringify(u.claims),
     email_normalized: normalizedEmail(u.claims.email),
     second_factor_required: u.secondFactorRequired === true ? 1 : 0,
+    password_temporary: u.passwordTemporary === true ? 1 : 0,
+    terms_version: u.termsAccepted?.version ?? null,
+    terms_accepted_at: u.termsAccepted?.at ?? null,
   };
 }
 
@@ -156,10 +172,18 @@ export function createIdentityRepository(db: Kysely<Database>): IdentityReposito
         .execute();
       return rows.map(userFromRow);
     },
-    async updateUserPassword(username, passwordHash, now) {
+    async updateUserPassword(username, passwordHash, now, temporary = false) {
       const result = await db
         .updateTable('users')
-        .set({ password_hash: passwordHash, updated_at: now })
+        .set({ password_hash: passwordHash, updated_at: now, password_temporary: temporary ? 1 : 0 })
+        .where('username', '=', username)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async recordTermsAcceptance(username, version, at) {
+      const result = await db
+        .updateTable('users')
+        .set({ terms_version: version, terms_accepted_at: at })
         .where('username', '=', username)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;

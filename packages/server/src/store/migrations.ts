@@ -302,7 +302,22 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0031_organizations': { up: organizationsMigration },
   '0032_rate_limit_charge': { up: (db) => steps.createRateLimitCharge(db) },
   '0035_access_epoch': { up: (db) => steps.createAccessEpochTriggers(db) },
+  '0036_required_actions': { up: requiredActionsMigration },
 });
+
+/**
+ * 0036: the required actions of a sign-in (docs/accounts.md): whether the user's password is a
+ * temporary one an operator set (`users passwd --temporary`), and the version of the terms the user
+ * accepted last, with its time.
+ */
+async function requiredActionsMigration(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .alterTable('users')
+    .addColumn('password_temporary', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.alterTable('users').addColumn('terms_version', 'text').execute();
+  await db.schema.alterTable('users').addColumn('terms_accepted_at', 'bigint').execute();
+}
 
 /**
  * 0028: groups, roles and their assignments (access/). A group has an optional parent: a member of a

@@ -484,6 +484,11 @@ export interface UsersTable {
   second_factor_required: number;
   /** The `email` claim lowercased (0025, `normalizedEmail`); null without one. Indexed. */
   email_normalized: string | null;
+  /** 1 while the password is an operator's temporary one, replaced at the next sign-in (0036). */
+  password_temporary: number;
+  /** The TERMS_VERSION the user accepted last, and when (0036); null: none yet. */
+  terms_version: string | null;
+  terms_accepted_at: number | null;
 }
 
 /** The original authentication of a grant made by an OpenID Connect sign-in (OIDC Core §12.2). */

@@ -66,13 +66,22 @@ export async function setUserPassword(
   password: string,
   now: number,
   actor: Actor,
+  options: { readonly temporary?: boolean } = {},
 ): Promise<void> {
   const passwordHash = await hashPassword(checkedPassword(password));
+  const temporary = options.temporary === true;
   await trail.transaction(async (tx, audit) => {
     const { username, subject } = await existingUser(tx, typedUsername);
-    await tx.updateUserPassword(username, passwordHash, now);
+    // Temporary: the user replaces it at its next sign-in (the sign-in's change_password step).
+    await tx.updateUserPassword(username, passwordHash, now, temporary);
     await tx.deleteBrowserSessionsOf(username);
-    await audit({ event: 'user_password_set', at: now, subject, actor: actor.id });
+    await audit({
+      event: 'user_password_set',
+      at: now,
+      subject,
+      actor: actor.id,
+      ...(temporary ? { reason: 'temporary' } : {}),
+    });
   });
 }
 

@@ -104,5 +104,9 @@ export function describeUser(u: UserRecord): Record<string, unknown> {
     updated_at: new Date(u.updatedAt * 1000).toISOString(),
     ...(u.disabledAt == null ? {} : { disabled_at: new Date(u.disabledAt * 1000).toISOString() }),
     ...(u.secondFactorRequired === true ? { second_factor_required: true } : {}),
+    ...(u.passwordTemporary === true ? { password_temporary: true } : {}),
+    ...(u.termsAccepted
+      ? { terms_version: u.termsAccepted.version, terms_accepted_at: new Date(u.termsAccepted.at * 1000).toISOString() }
+      : {}),
   };
 }

@@ -20,40 +20,71 @@ export function requestPolicy(
 
 /**
  * What a sign-in still needs after a step: nothing, a factor the user chooses, enrolment, or a
- * required action before the session is signed in (EMAIL_VERIFICATION=required: the code mailed to
- * the user's address; `email` undefined when the user has none, and then it cannot go on).
+ * required action before the session is signed in: EMAIL_VERIFICATION=required's code mailed to
+ * the user's address (`email` undefined when the user has none, and then it cannot go on), a new
+ * password in place of an operator's temporary one, or the terms (TERMS_URL, TERMS_VERSION) to accept.
  */
 export type SecondFactorDue =
   | { readonly kind: 'none' }
   | { readonly kind: 'choose'; readonly factors: readonly string[] }
   | { readonly kind: 'enrol' }
-  | { readonly kind: 'verify_email'; readonly email: string | undefined };
+  | { readonly kind: 'verify_email'; readonly email: string | undefined }
+  | { readonly kind: 'change_password' }
+  | { readonly kind: 'accept_terms'; readonly url: string; readonly version: string };
 
-/** The required action a user has before its sign-in completes, when `emailRequired` (EMAIL_VERIFICATION=required). */
-export function requiredActionDue(
-  user: UserRecord,
-  emailRequired: boolean,
-): Extract<SecondFactorDue, { kind: 'verify_email' }> | undefined {
-  if (!emailRequired || user.claims.email_verified === true) return undefined;
-  const email = typeof user.claims.email === 'string' ? user.claims.email : undefined;
-  return { kind: 'verify_email', email };
+/** What the server's settings make required of every user at sign-in (besides a second factor). */
+export interface RequiredActionSettings {
+  /** EMAIL_VERIFICATION=required: a user with an unverified address verifies it. */
+  readonly emailRequired: boolean;
+  /** TERMS_URL and TERMS_VERSION: a user who has not accepted this version accepts it. */
+  readonly terms?: { readonly url: string; readonly version: string };
 }
 
 /**
- * What a sign-in needs after a passed step, in order: an enrolled second factor to choose (the user
- * proves who it is first), then the required actions (verifying the address), then enrolment of
- * a second factor when the policy requires one the user does not have.
+ * The required actions a user has before the enrolment of a second factor, in order: verifying its
+ * address (EMAIL_VERIFICATION=required), then replacing an operator's temporary password.
+ */
+export function requiredActionDue(
+  user: UserRecord,
+  actions: RequiredActionSettings,
+): Extract<SecondFactorDue, { kind: 'verify_email' | 'change_password' }> | undefined {
+  if (actions.emailRequired && user.claims.email_verified !== true) {
+    const email = typeof user.claims.email === 'string' ? user.claims.email : undefined;
+    return { kind: 'verify_email', email };
+  }
+  if (user.passwordTemporary === true) return { kind: 'change_password' };
+  return undefined;
+}
+
+/** The terms a user has still to accept: TERMS_VERSION when it is not the version the user accepted last. */
+export function termsDue(
+  user: UserRecord,
+  actions: RequiredActionSettings,
+): Extract<SecondFactorDue, { kind: 'accept_terms' }> | undefined {
+  const { terms } = actions;
+  if (terms === undefined || user.termsAccepted?.version === terms.version) return undefined;
+  return { kind: 'accept_terms', url: terms.url, version: terms.version };
+}
+
+/**
+ * What a sign-in needs after a passed step, in a fixed order: an enrolled second factor to choose
+ * (the user proves who it is first), then the required actions (verifying the address, replacing a
+ * temporary password), then enrolment of a second factor when the policy requires one the user does
+ * not have, then the terms to accept.
  */
 export async function nextDue(
   store: Store,
   user: UserRecord,
   policy: SecondFactorPolicy,
   methods: readonly AuthenticationMethodRecord[],
-  emailRequired: boolean,
+  actions: RequiredActionSettings,
 ): Promise<SecondFactorDue> {
   const factor = await secondFactorDue(store, user, policy, methods);
   if (factor.kind === 'choose') return factor;
-  return requiredActionDue(user, emailRequired) ?? factor;
+  const action = requiredActionDue(user, actions);
+  if (action) return action;
+  if (factor.kind === 'enrol') return factor;
+  return termsDue(user, actions) ?? factor;
 }
 
 /**
@@ -91,14 +122,16 @@ export async function secondFactorDue(
 }
 
 /**
- * What a pending session stopped at, from what it did (its policy is not kept): a factor to choose
- * while it proved one factor only, then the required actions, then enrolment.
+ * What a pending session stopped at, from what it did and the policy of the request it goes on with
+ * (the session keeps none): a factor to choose while it proved one factor only, then the required
+ * actions, enrolment when that policy requires it, and the terms.
  */
 export function pendingDue(
   store: Store,
   user: UserRecord,
   methods: readonly AuthenticationMethodRecord[],
-  emailRequired: boolean,
+  actions: RequiredActionSettings,
+  policy: SecondFactorPolicy,
 ): Promise<SecondFactorDue> {
-  return nextDue(store, user, 'required', methods, emailRequired);
+  return nextDue(store, user, policy, methods, actions);
 }

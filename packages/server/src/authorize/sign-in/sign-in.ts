@@ -5,18 +5,24 @@ import type { SecondFactorPolicy } from '../../primitives/records.js';
 import type { Store } from '../../store/store.js';
 import type { RelyingParty } from '../../webauthn/index.js';
 import { normalizeUsername } from '../../users/users.js';
-import { enrolledFactors, nextDue, pendingDue, type SecondFactorDue } from './second-factor-policy.js';
+import {
+  enrolledFactors,
+  nextDue,
+  pendingDue,
+  type RequiredActionSettings,
+  type SecondFactorDue,
+} from './second-factor-policy.js';
 import type { CompletedSignIn, PendingSignIn, SignInState } from './state.js';
 import {
-  EMAIL_CODE_METHOD,
-  EMAIL_CODE_STEP,
   ENROLMENT_METHOD,
   ENROLMENT_STEP,
   FIRST_FACTORS,
+  REQUIRED_ACTIONS,
   SECOND_FACTORS,
   stepPassed,
-  type SignInFailure,
   type EmailCodes,
+  type RequiredActionKind,
+  type SignInFailure,
   type SignInStep,
 } from './steps/index.js';
 
@@ -29,8 +35,8 @@ export interface SignInServices {
   readonly factors: FactorServices;
   /** The WebAuthn Relying Party of the passkey steps; undefined: no passkeys (an IP-literal issuer). */
   readonly relyingParty?: RelyingParty;
-  /** EMAIL_VERIFICATION=required: a user with an unverified address verifies it before it is signed in. */
-  readonly emailRequired?: boolean;
+  /** The required actions of the server's settings (EMAIL_VERIFICATION=required, the terms); none when absent. */
+  readonly actions?: RequiredActionSettings;
   /** The mailed code of that verification (accounts/, through app.ts). */
   readonly emailCodes?: EmailCodes;
 }
@@ -59,6 +65,8 @@ export type SignInResult =
       readonly kind: 'pending';
       readonly state: PendingSignIn;
       readonly due: Exclude<SecondFactorDue, { kind: 'none' }>;
+      /** Recovery codes to show once before the next step (an enrolment before the terms). */
+      readonly reveal?: readonly string[];
     }
   | { readonly kind: 'rate_limited'; readonly username: string; readonly retryAfter: number }
   | {
@@ -71,12 +79,18 @@ export type SignInResult =
   /** A second-factor form without a sign-in under way, or a method no table has: the form is stale. */
   | { readonly kind: 'stale' };
 
-/** The step a form names, and whether it is a first factor (a new sign-in) or one for a known user. */
-function stepOf(method: string): { readonly step: SignInStep; readonly first: boolean } | undefined {
+/**
+ * The step a form names, whether it is a first factor (a new sign-in) or one for a known user, and
+ * for a required action, the due it answers.
+ */
+function stepOf(
+  method: string,
+): { readonly step: SignInStep; readonly first: boolean; readonly action?: RequiredActionKind } | undefined {
   const first = Object.hasOwn(FIRST_FACTORS, method) ? FIRST_FACTORS[method] : undefined;
   if (first) return { step: first, first: true };
   if (method === ENROLMENT_METHOD) return { step: ENROLMENT_STEP, first: false };
-  if (method === EMAIL_CODE_METHOD) return { step: EMAIL_CODE_STEP, first: false };
+  const action = Object.hasOwn(REQUIRED_ACTIONS, method) ? REQUIRED_ACTIONS[method] : undefined;
+  if (action) return { step: action.step, first: false, action: action.due };
   const second = Object.hasOwn(SECOND_FACTORS, method) ? SECOND_FACTORS[method] : undefined;
   return second && { step: second, first: false };
 }
@@ -123,8 +137,8 @@ export async function runSignInStep(services: SignInServices, submission: SignIn
     clientId,
     address,
   };
-  const emailRequired = services.emailRequired === true;
-  if (!chosen.first && !(await mayUseStep(store, username, chosen.step, state, emailRequired)))
+  const actions = services.actions ?? { emailRequired: false };
+  if (!chosen.first && !(await mayUseStep(store, username, chosen, state, actions, policy)))
     return refuse(services, submission, username, 'enrolment_refused');
   const outcome = await chosen.step.check(attempt, {
     store,
@@ -132,6 +146,7 @@ export async function runSignInStep(services: SignInServices, submission: SignIn
     factors: services.factors,
     relyingParty: services.relyingParty,
     emailCodes: services.emailCodes,
+    terms: actions.terms,
   });
   if (!outcome.ok) {
     await rateLimits.consume(failureBuckets);
@@ -145,43 +160,50 @@ export async function runSignInStep(services: SignInServices, submission: SignIn
   const user = await store.findUser(outcome.username);
   if (!user) return { kind: 'refused', username, failure: 'unknown_user' };
   if (outcome.audited !== true) await audit.record(stepPassed(attempt, user.subject));
-  // After every step passed: a factor still to choose, then the required actions, then enrolment.
-  const due = await nextDue(store, user, policy, methods, emailRequired);
+  // After every step passed: a factor still to choose, then the required actions, enrolment, the terms.
+  const due = await nextDue(store, user, policy, methods, actions);
   if (due.kind !== 'none')
-    return { kind: 'pending', state: { status: 'pending', username: user.username, methods }, due };
+    return {
+      kind: 'pending',
+      state: { status: 'pending', username: user.username, methods },
+      due,
+      ...(outcome.reveal ? { reveal: outcome.reveal } : {}),
+    };
   const signedIn: CompletedSignIn = { status: 'signed_in', username: user.username, methods, authTime: now };
   return { kind: 'signed_in', state: signedIn, ...(outcome.reveal ? { reveal: outcome.reveal } : {}) };
 }
 
 /**
  * Whether a known user may take this second step: enrolment only while the user has no second
- * factor, so that a password alone never adds one beside an existing factor; the e-mail code only
- * by a pending session that stopped at it (after the second factor it chose, if any).
+ * factor, so that a password alone never adds one beside an existing factor; a required action
+ * (REQUIRED_ACTIONS) only by a pending session that stopped at it (after the second factor it
+ * chose, if any, and the actions before it).
  */
 async function mayUseStep(
   store: Store,
   username: string,
-  step: SignInStep,
+  chosen: { readonly step: SignInStep; readonly action?: RequiredActionKind },
   state: SignInState,
-  emailRequired: boolean,
+  actions: RequiredActionSettings,
+  policy: SecondFactorPolicy,
 ): Promise<boolean> {
-  if (step !== ENROLMENT_STEP && step !== EMAIL_CODE_STEP) return true;
+  if (chosen.step !== ENROLMENT_STEP && chosen.action === undefined) return true;
   const user = await store.findUser(username);
   if (user === undefined) return false;
-  if (step === ENROLMENT_STEP) return (await enrolledFactors(store, user)).length === 0;
+  if (chosen.step === ENROLMENT_STEP) return (await enrolledFactors(store, user)).length === 0;
   if (state.status !== 'pending') return false;
-  return (await pendingDue(store, user, state.methods, emailRequired)).kind === 'verify_email';
+  return (await pendingDue(store, user, state.methods, actions, policy)).kind === chosen.action;
 }
 
 /** A refused second step: the failure, and what the factor page asks again. */
 async function refuse(
-  { store, emailRequired }: SignInServices,
+  { store, actions }: SignInServices,
   submission: SignInSubmission,
   username: string,
   failure: Exclude<SignInFailure, 'rate_limited'>,
 ): Promise<SignInResult> {
   const user = await store.findUser(username);
   const methods = submission.state.status === 'anonymous' ? [] : submission.state.methods;
-  const due = user && (await pendingDue(store, user, methods, emailRequired === true));
+  const due = user && (await pendingDue(store, user, methods, actions ?? { emailRequired: false }, submission.policy));
   return { kind: 'refused', username, failure, ...(due && due.kind !== 'none' ? { due } : {}) };
 }

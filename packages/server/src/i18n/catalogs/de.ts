@@ -80,6 +80,19 @@ export const de: Catalog = {
     'verify-email.resent': 'Ein neuer Code ist unterwegs. Er gilt 24 Stunden.',
     'verify-email.no-address':
       'Dieses Konto hat keine E-Mail-Adresse, für die Anmeldung hier ist aber eine bestätigte nötig. Bitten Sie Ihre Administration, eine hinzuzufügen.',
+    'change-password.title': 'Eigenes Passwort wählen',
+    'change-password.lead':
+      'Ihr Passwort hat eine Administratorin oder ein Administrator für Ihre erste Anmeldung gesetzt. Wählen Sie ein eigenes Passwort, um fortzufahren.',
+    'change-password.password': 'Neues Passwort',
+    'change-password.submit': 'Passwort setzen und fortfahren',
+    'change-password.alert.unchanged': 'Wählen Sie ein anderes Passwort als das, das Sie erhalten haben.',
+    'terms.title': 'Nutzungsbedingungen',
+    'terms.lead': 'Um fortzufahren, lesen und akzeptieren Sie die Nutzungsbedingungen (Version {version}).',
+    'terms.open': 'Nutzungsbedingungen lesen (öffnet einen neuen Tab)',
+    'terms.accept': 'Akzeptieren',
+    'terms.decline': 'Ablehnen',
+    'terms.decline-note':
+      'Wenn Sie ablehnen, sind Sie nicht angemeldet, und die Anwendung erfährt, dass Sie abgelehnt haben.',
     'enrol.title': 'Bestätigung in zwei Schritten einrichten',
     'enrol.reason':
       'Um mit <app>{client}</app> fortzufahren, braucht Ihre Anmeldung einen zweiten Schritt: nach dem Passwort einen Code aus einer App auf Ihrem Telefon.',

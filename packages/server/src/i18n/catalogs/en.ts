@@ -94,6 +94,18 @@ export const en = {
   'verify-email.resent': 'A new code is on its way. It works for 24 hours.',
   'verify-email.no-address':
     'This account has no e-mail address, and signing in here needs a verified one. Ask your administrator to add one.',
+  'change-password.title': 'Choose your own password',
+  'change-password.lead':
+    'Your password was set by an administrator for your first sign-in. Choose a password of your own to continue.',
+  'change-password.password': 'New password',
+  'change-password.submit': 'Set the password and continue',
+  'change-password.alert.unchanged': 'Choose a password other than the one you were given.',
+  'terms.title': 'Terms of service',
+  'terms.lead': 'To continue, read and accept the terms of service (version {version}).',
+  'terms.open': 'Read the terms of service (opens in a new tab)',
+  'terms.accept': 'Accept',
+  'terms.decline': 'Decline',
+  'terms.decline-note': 'If you decline, you are not signed in, and the application is told that you declined.',
   'enrol.title': 'Set up two-step verification',
   'enrol.reason':
     'To continue to <app>{client}</app>, your sign-in needs a second step: after your password, a code from an app on your phone.',

@@ -80,6 +80,18 @@ export const es: Catalog = {
     'verify-email.resent': 'Un código nuevo va en camino. Vale durante 24 horas.',
     'verify-email.no-address':
       'Esta cuenta no tiene dirección de correo y para iniciar sesión aquí se necesita una verificada. Pida a su administrador que añada una.',
+    'change-password.title': 'Elija su propia contraseña',
+    'change-password.lead':
+      'Un administrador estableció su contraseña para su primer inicio de sesión. Elija una contraseña propia para continuar.',
+    'change-password.password': 'Contraseña nueva',
+    'change-password.submit': 'Establecer la contraseña y continuar',
+    'change-password.alert.unchanged': 'Elija una contraseña distinta de la que le dieron.',
+    'terms.title': 'Condiciones del servicio',
+    'terms.lead': 'Para continuar, lea y acepte las condiciones del servicio (versión {version}).',
+    'terms.open': 'Leer las condiciones del servicio (se abre en una pestaña nueva)',
+    'terms.accept': 'Aceptar',
+    'terms.decline': 'Rechazar',
+    'terms.decline-note': 'Si las rechaza, no se inicia la sesión y se informa a la aplicación de que las rechazó.',
     'enrol.title': 'Configurar la verificación en dos pasos',
     'enrol.reason':
       'Para continuar a <app>{client}</app>, su inicio de sesión necesita un segundo paso: después de la contraseña, un código de una aplicación de su teléfono.',

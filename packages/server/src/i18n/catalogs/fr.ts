@@ -80,6 +80,18 @@ export const fr: Catalog = {
     'verify-email.resent': 'Un nouveau code est en route. Il est valable 24 heures.',
     'verify-email.no-address':
       'Ce compte n’a pas d’adresse e-mail, et la connexion ici en exige une vérifiée. Demandez à votre administrateur d’en ajouter une.',
+    'change-password.title': 'Choisissez votre propre mot de passe',
+    'change-password.lead':
+      'Votre mot de passe a été défini par un administrateur pour votre première connexion. Choisissez votre propre mot de passe pour continuer.',
+    'change-password.password': 'Nouveau mot de passe',
+    'change-password.submit': 'Définir le mot de passe et continuer',
+    'change-password.alert.unchanged': 'Choisissez un mot de passe différent de celui qui vous a été donné.',
+    'terms.title': 'Conditions d’utilisation',
+    'terms.lead': 'Pour continuer, lisez et acceptez les conditions d’utilisation (version {version}).',
+    'terms.open': 'Lire les conditions d’utilisation (s’ouvre dans un nouvel onglet)',
+    'terms.accept': 'Accepter',
+    'terms.decline': 'Refuser',
+    'terms.decline-note': 'Si vous refusez, vous n’êtes pas connecté, et l’application est informée de votre refus.',
     'enrol.title': 'Configurer la validation en deux étapes',
     'enrol.reason':
       'Pour continuer vers <app>{client}</app>, votre connexion nécessite une deuxième étape : après votre mot de passe, un code provenant d’une application sur votre téléphone.',

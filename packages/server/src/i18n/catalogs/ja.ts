@@ -79,6 +79,19 @@ export const ja: Catalog = {
     'verify-email.resent': '新しいコードを送信しました。24 時間有効です。',
     'verify-email.no-address':
       'このアカウントにはメールアドレスがありませんが、ここでのサインインには確認済みのアドレスが必要です。管理者に追加を依頼してください。',
+    'change-password.title': '自分のパスワードを設定',
+    'change-password.lead':
+      'パスワードは初回のサインイン用に管理者が設定したものです。続けるには、自分のパスワードを設定してください。',
+    'change-password.password': '新しいパスワード',
+    'change-password.submit': 'パスワードを設定して続ける',
+    'change-password.alert.unchanged': '受け取ったパスワードとは別のパスワードを選んでください。',
+    'terms.title': '利用規約',
+    'terms.lead': '続けるには、利用規約（バージョン {version}）を読んで同意してください。',
+    'terms.open': '利用規約を読む（新しいタブで開きます）',
+    'terms.accept': '同意する',
+    'terms.decline': '同意しない',
+    'terms.decline-note':
+      '同意しない場合、サインインは行われず、アプリケーションには同意しなかったことが伝えられます。',
     'enrol.title': '2 段階認証の設定',
     'enrol.reason':
       '<app>{client}</app> に進むには、サインインに 2 つ目のステップが必要です。パスワードの後に、スマートフォンのアプリに表示されるコードを入力します。',

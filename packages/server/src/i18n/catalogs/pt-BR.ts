@@ -82,6 +82,18 @@ export const ptBR: Catalog = {
     'verify-email.resent': 'Um novo código está a caminho. Ele vale por 24 horas.',
     'verify-email.no-address':
       'Esta conta não tem endereço de e-mail, e o login aqui exige um verificado. Peça ao administrador para adicionar um.',
+    'change-password.title': 'Escolha sua própria senha',
+    'change-password.lead':
+      'Sua senha foi definida por um administrador para o seu primeiro login. Escolha uma senha sua para continuar.',
+    'change-password.password': 'Nova senha',
+    'change-password.submit': 'Definir a senha e continuar',
+    'change-password.alert.unchanged': 'Escolha uma senha diferente da que você recebeu.',
+    'terms.title': 'Termos de serviço',
+    'terms.lead': 'Para continuar, leia e aceite os termos de serviço (versão {version}).',
+    'terms.open': 'Ler os termos de serviço (abre em uma nova aba)',
+    'terms.accept': 'Aceitar',
+    'terms.decline': 'Recusar',
+    'terms.decline-note': 'Se você recusar, o login não é feito, e o aplicativo é informado de que você recusou.',
     'enrol.title': 'Configurar a verificação em duas etapas',
     'enrol.reason':
       'Para continuar em <app>{client}</app>, o seu acesso precisa de uma segunda etapa: depois da senha, um código de um aplicativo no seu celular.',

@@ -1,9 +1,11 @@
+import { changePasswordStep } from './change-password.js';
 import { emailCodeStep } from './email-code.js';
 import { otpEnrolmentStep } from './otp-enrolment.js';
 import { otpStep } from './otp.js';
 import { passkeySecondFactor, passkeySignInStep } from './passkey.js';
 import { passwordStep } from './password.js';
 import { recoveryCodeStep } from './recovery-code.js';
+import { termsStep } from './terms.js';
 import type { SecondFactor, SignInStep } from './step.js';
 
 /**
@@ -54,6 +56,37 @@ export const ENROLMENT_STEP: SignInStep = otpEnrolmentStep;
 /** The verification of the user's address, a required action (EMAIL_VERIFICATION=required). */
 export const EMAIL_CODE_METHOD = 'verify_email';
 export const EMAIL_CODE_STEP: SignInStep = emailCodeStep;
+
+/** The replacement of an operator's temporary password, a required action (`users passwd --temporary`). */
+export const CHANGE_PASSWORD_METHOD = 'change_password';
+export const CHANGE_PASSWORD_STEP: SignInStep = changePasswordStep;
+
+/** The acceptance of the terms, a required action (TERMS_URL, TERMS_VERSION); the last step of a sign-in. */
+export const TERMS_METHOD = 'accept_terms';
+export const TERMS_STEP: SignInStep = termsStep;
+
+/** The kinds of due a required action's step answers (second-factor-policy.ts `SecondFactorDue`). */
+export type RequiredActionKind = 'verify_email' | 'change_password' | 'accept_terms';
+
+/**
+ * The required actions' steps, by the page's `method` field, each offered only to a pending session
+ * whose next due is its kind (sign-in.ts `mayUseStep`). They come after the first factor and a
+ * chosen second factor, in a fixed order: verify the address, replace a temporary password, (enrol
+ * a second factor), accept the terms (second-factor-policy.ts `nextDue`).
+ *
+ * | method          | due             | checks                                                        |
+ * |-----------------|-----------------|---------------------------------------------------------------|
+ * | verify_email    | verify_email    | the six-digit code mailed to the address (EMAIL_VERIFICATION=required) |
+ * | change_password | change_password | a new password by the password policy, not the temporary one |
+ * | accept_terms    | accept_terms    | the version of the terms the page showed (TERMS_VERSION)      |
+ */
+export const REQUIRED_ACTIONS: Readonly<
+  Record<string, { readonly step: SignInStep; readonly due: RequiredActionKind }>
+> = {
+  [EMAIL_CODE_METHOD]: { step: emailCodeStep, due: 'verify_email' },
+  [CHANGE_PASSWORD_METHOD]: { step: changePasswordStep, due: 'change_password' },
+  [TERMS_METHOD]: { step: termsStep, due: 'accept_terms' },
+};
 
 export { SIGN_IN_FAILURES, stepPassed } from './step.js';
 export type {

@@ -18,6 +18,13 @@ export const SIGN_IN_FAILURES = [
   'wrong_recovery_code',
   'enrolment_refused',
   'wrong_email_code',
+  // a temporary password's replacement (steps/change-password.ts)
+  'password_too_short',
+  'password_too_long',
+  'password_too_common',
+  'password_unchanged',
+  // the terms (steps/terms.ts): accepted a version no longer the current one
+  'terms_changed',
   'rate_limited',
   // passkey (steps/passkey.ts)
   'passkey_unknown',
@@ -42,7 +49,7 @@ export interface StepAttempt {
   readonly now: number;
   /** The browser session's id: what an enrolment's sealed secret is bound to. */
   readonly sessionId: string;
-  /** The step's name in its table (FIRST_FACTORS, SECOND_FACTORS, ENROLMENT_METHOD). */
+  /** The step's name in its table (FIRST_FACTORS, SECOND_FACTORS, REQUIRED_ACTIONS, ENROLMENT_METHOD). */
   readonly method: string;
   /** The OAuth client the sign-in is for, and the client's address: for the audit trail. */
   readonly clientId: string;
@@ -78,6 +85,8 @@ export interface StepServices {
   readonly relyingParty?: RelyingParty;
   /** The e-mail code of a required verification (accounts/, passed in by app.ts); none: not offered. */
   readonly emailCodes?: EmailCodes;
+  /** TERMS_URL and TERMS_VERSION: the terms the terms step records the acceptance of; none: not offered. */
+  readonly terms?: { readonly url: string; readonly version: string };
 }
 
 /**

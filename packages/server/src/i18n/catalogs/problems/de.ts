@@ -402,6 +402,13 @@ export const deProblems: ProblemProseTable = {
     action:
       'Geben Sie den Code aus der neuesten Mail ein oder öffnen Sie stattdessen deren Link; oder fordern Sie auf der Kontoseite eine neue Mail an.',
   },
+  'email-address-missing': {
+    title: 'Dieses Konto hat keine E-Mail-Adresse, die bestätigt werden könnte',
+    summary:
+      'Der Server verlangt eine bestätigte E-Mail-Adresse, bevor eine Anmeldung abgeschlossen wird (EMAIL_VERIFICATION=required), und dieses Konto hat gar keine Adresse, also kann kein Code gesendet werden. Das Passwort war richtig; die Anmeldung endet hier, und es wurde nichts geändert.',
+    action:
+      'Bitten Sie einen Administrator, dem Konto eine E-Mail-Adresse hinzuzufügen (gatehouse users update NAME --email ADRESSE oder die Admin-API), und melden Sie sich dann erneut an.',
+  },
   'upstream-unavailable': {
     title: 'Ihr Identitätsanbieter antwortet nicht',
     summary:

@@ -393,6 +393,13 @@ export const esProblems: ProblemProseTable = {
     action:
       'Escriba el código del correo más reciente, o abra su enlace; o pida un correo nuevo desde la página de su cuenta.',
   },
+  'email-address-missing': {
+    title: 'Esta cuenta no tiene ninguna dirección de correo que verificar',
+    summary:
+      'El servidor exige una dirección de correo verificada antes de completar un inicio de sesión (EMAIL_VERIFICATION=required), y esta cuenta no tiene ninguna dirección, así que no se puede enviar ningún código. La contraseña era correcta; el inicio de sesión se detiene aquí y no se cambió nada.',
+    action:
+      'Pida a un administrador que añada una dirección de correo a la cuenta (gatehouse users update NOMBRE --email DIRECCIÓN, o la API de administración) y vuelva a iniciar sesión.',
+  },
   'upstream-unavailable': {
     title: 'Su proveedor de identidad no responde',
     summary:

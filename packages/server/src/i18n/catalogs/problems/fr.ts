@@ -395,6 +395,13 @@ export const frProblems: ProblemProseTable = {
     action:
       'Saisissez le code de l’e-mail le plus récent, ou ouvrez plutôt son lien ; ou demandez un nouvel e-mail depuis la page de votre compte.',
   },
+  'email-address-missing': {
+    title: "Ce compte n'a aucune adresse e-mail à vérifier",
+    summary:
+      "Le serveur exige une adresse e-mail vérifiée avant qu'une connexion aboutisse (EMAIL_VERIFICATION=required), et ce compte n'a aucune adresse : aucun code ne peut être envoyé. Le mot de passe était correct ; la connexion s'arrête ici et rien n'a été modifié.",
+    action:
+      "Demandez à un administrateur d'ajouter une adresse e-mail au compte (gatehouse users update NOM --email ADRESSE, ou l'API d'administration), puis reconnectez-vous.",
+  },
   'upstream-unavailable': {
     title: 'Votre fournisseur d’identité ne répond pas',
     summary:

@@ -389,6 +389,13 @@ export const jaProblems: ProblemProseTable = {
     action:
       '最新のメールのコードを入力するか、代わりにそのリンクを開いてください。またはアカウントページから新しいメールを依頼してください。',
   },
+  'email-address-missing': {
+    title: 'このアカウントには確認するメールアドレスがありません',
+    summary:
+      'サーバーはサインインを完了する前に確認済みのメールアドレスを求めます（EMAIL_VERIFICATION=required）が、このアカウントにはアドレスがまったくないため、コードを送れません。パスワードは正しく入力されました。サインインはここで止まり、何も変更されていません。',
+    action:
+      '管理者にアカウントへメールアドレスを追加してもらい（gatehouse users update NAME --email ADDRESS、または管理 API）、もう一度サインインしてください。',
+  },
   'upstream-unavailable': {
     title: 'ID プロバイダーが応答しません',
     summary:

@@ -390,6 +390,13 @@ export const ptBRProblems: ProblemProseTable = {
     action:
       'Digite o código do e-mail mais recente, ou abra o link dele; ou peça um novo e-mail na página da sua conta.',
   },
+  'email-address-missing': {
+    title: 'Esta conta não tem um endereço de e-mail para verificar',
+    summary:
+      'O servidor exige um endereço de e-mail verificado antes de concluir um login (EMAIL_VERIFICATION=required), e esta conta não tem nenhum endereço, então nenhum código pode ser enviado. A senha estava correta; o login para aqui e nada foi alterado.',
+    action:
+      'Peça a um administrador que adicione um endereço de e-mail à conta (gatehouse users update NOME --email ENDEREÇO, ou a API de administração) e entre novamente.',
+  },
   'upstream-unavailable': {
     title: 'Seu provedor de identidade não está respondendo',
     summary:

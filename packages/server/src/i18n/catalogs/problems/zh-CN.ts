@@ -356,6 +356,13 @@ export const zhCNProblems: ProblemProseTable = {
       '这个六位数验证码不是最新验证邮件中的验证码、已被使用，或已超过 24 小时。一个账户在一小时内输错 10 次后，一段时间内将不再检查任何验证码（429，带 Retry-After）。没有更改任何内容。',
     action: '请输入最新邮件中的验证码，或改为打开其中的链接；也可以在账户页面请求新邮件。',
   },
+  'email-address-missing': {
+    title: '此账户没有可验证的电子邮件地址',
+    summary:
+      '服务器要求在登录完成前验证电子邮件地址（EMAIL_VERIFICATION=required），而此账户没有任何地址，因此无法发送验证码。密码是正确的；登录在此停止，没有任何更改。',
+    action:
+      '请管理员为该账户添加电子邮件地址（gatehouse users update NAME --email ADDRESS，或管理 API），然后重新登录。',
+  },
   'upstream-unavailable': {
     title: '您的身份提供方没有响应',
     summary:
