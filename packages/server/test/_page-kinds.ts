@@ -10,6 +10,8 @@ import { SITE_PAGES } from '../src/pages/routes.js';
 import { DEMO_PUBLIC_CLIENT_ID, DemoFlows } from '../src/pages/demo-flows.js';
 import { enrolmentSecret } from './_factors.js';
 import { CLI_ACTOR } from '../src/audit/audit.js';
+import { setUserPassword } from '../src/users/user-administration.js';
+import type { AccountSettings } from '../src/context.js';
 import { createOrganization, putMember } from '../src/organizations/index.js';
 import { putProvider } from '../src/federation/providers.js';
 import { DEMO_CALLBACK_PATH } from '../src/pages/demo-callback.js';
@@ -194,6 +196,56 @@ async function demoSignedIn(v: Visit): Promise<PageAnswer> {
   return page;
 }
 
+/**
+ * The pages of the required actions (docs/accounts.md): the e-mail verification, its page for a user
+ * with no address, the new password in place of a temporary one (and its refusal), and the terms.
+ * They need EMAIL_VERIFICATION=required and TERMS_*, which the other scenarios' users would meet
+ * too: the server's account settings say so only while this scenario runs.
+ */
+async function requiredActionPages(v: Visit): Promise<ShownPage[]> {
+  const { store, audit, clock } = v.server.context;
+  const settings = v.server.context.accounts as { -readonly [K in keyof AccountSettings]: AccountSettings[K] };
+  const before = { ...settings };
+  settings.emailVerification = 'required';
+  settings.terms = { url: 'https://example.com/terms', version: '2026-11' };
+  try {
+    const username = `acting-${++users}`;
+    await addUser(store, username, PASSWORD, clock.now(), { email: `${username}@example.com` });
+    const query = authorizationQuery('app', pkce().challenge, v.request);
+    const first = v.browser();
+    const verify = await first.login(await first.authorize(query), username, PASSWORD);
+    // An operator verified the address and set a temporary password: the next sign-in replaces it.
+    await store.updateUserClaims(username, { email: `${username}@example.com`, email_verified: true }, clock.now());
+    const temporary = 'temporary-7Qx-given';
+    await setUserPassword(audit, username, temporary, clock.now(), CLI_ACTOR, { temporary: true });
+    const second = v.browser();
+    const change = await second.login(await second.authorize(query), username, temporary);
+    const step = (fields: Record<string, string>) =>
+      second.post('/login', {
+        csrf_token: hiddenField(change.html, 'csrf_token'),
+        request: hiddenField(change.html, 'request'),
+        ...fields,
+      });
+    const refused = await step({ method: 'change_password', password: 'short' });
+    const terms = await step({ method: 'change_password', password: 'lantern orchard velvet compass' });
+    const addressless = `addressless-${++users}`;
+    await addUser(store, addressless, PASSWORD, clock.now(), {});
+    const third = v.browser();
+    const none = await third.login(await third.authorize(query), addressless, PASSWORD);
+    return [
+      shown('e-mail verification page', verify, true),
+      shown('e-mail verification page of a user with no address', none, true),
+      shown('new password page', change, true),
+      shown('new password page with an alert', refused, true),
+      shown('terms page', terms, true),
+    ];
+  } finally {
+    settings.emailVerification = before.emailVerification;
+    if (before.terms === undefined) delete settings.terms;
+    else settings.terms = before.terms;
+  }
+}
+
 /** The scenarios, by the name of their table entry. */
 export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage[]>>> = {
   async authorize(v) {
@@ -234,6 +286,7 @@ export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage
       shown('enrolment page', enrol, true),
       shown('recovery codes page', codes, true),
       shown('factor page', factor, true),
+      ...(await requiredActionPages(v)),
     ];
   },
   async consent(v) {
