@@ -188,6 +188,7 @@ export const TABLE = {
     'password-reset.browser.test.ts': 'browser',
     'invitation.browser.test.ts': 'browser',
     'sign-up.browser.test.ts': 'browser',
+    'required-actions.browser.test.ts': 'browser',
     'federation-gatehouse.browser.test.ts': 'browser',
     'federation-sign-in-page.browser.test.ts': 'browser',
     'federation-oidc-provider.browser.test.ts': 'browser',
