@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CLI_ACTOR } from '../src/audit/audit.js';
+import { runCli } from '../src/cli/run.js';
 import { totpCode } from '../src/factors/totp.js';
 import { setUserPassword } from '../src/users/user-administration.js';
 import { addUser } from '../src/users/users.js';
@@ -15,6 +16,7 @@ import {
   pkce,
   type PageAnswer,
 } from './_authorize.js';
+import { api } from './_api.js';
 import { DIALECTS } from './_dialects.js';
 import { enrolmentSecret, recoveryCodes } from './_factors.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
@@ -208,11 +210,51 @@ for (const dialect of DIALECTS)
       }
     });
 
-    it("setting a password (the CLI's users passwd, the admin API's PUT) marks it temporary when asked; another one ends that", async () => {
+    /** Runs the CLI on the server's database; the JSON it printed, after checking it exited 0. */
+    async function cli(input: string, ...argv: string[]): Promise<Record<string, unknown>> {
+      const out: string[] = [];
+      const env = { DATABASE_URL: server.databaseUrl, ISSUER: 'http://gatehouse.test' };
+      const code = await runCli(argv, env, { out: (t) => out.push(t), err: () => {}, readInput: async () => input });
+      assert.equal(code, 0, out.join('\n'));
+      return JSON.parse(out.join('\n')) as Record<string, unknown>;
+    }
+
+    it("operators: `users passwd --temporary` and the admin API's PUT …/password {temporary: true} set a temporary password, audited; `users require-second-factor` [--off]", async () => {
       await addUser(server.context.store, 'ada', PASSWORD, server.clock.now(), {});
-      await setUserPassword(server.context.audit, 'ada', TEMPORARY, server.clock.now(), CLI_ACTOR, { temporary: true });
+      const set = await cli(TEMPORARY, 'users', 'passwd', 'ada', '--password-stdin', '--temporary');
+      assert.equal(set.temporary, true);
       assert.equal((await server.context.store.findUser('ada'))?.passwordTemporary, true);
-      await setUserPassword(server.context.audit, 'ada', TEMPORARY, server.clock.now(), CLI_ACTOR);
+      const listed = (await cli('', 'users', 'list')) as unknown as Record<string, unknown>[];
+      assert.equal(listed.find((u) => u.username === 'ada')?.password_temporary, true);
+      // Without --temporary, a password set by an operator is not temporary.
+      await cli(TEMPORARY, 'users', 'passwd', 'ada', '--password-stdin');
       assert.equal((await server.context.store.findUser('ada'))?.passwordTemporary, undefined);
+
+      const ops = await cli('', 'clients', 'add', '--id', 'ops', '--name', 'ops', '--admin');
+      const token = await server.post(
+        '/token',
+        { grant_type: 'client_credentials' },
+        { as: { id: 'ops', secret: ops.client_secret as string } },
+      );
+      const admin = api(server, ((await token.json()) as { access_token: string }).access_token);
+      const put = await admin.put('/admin/v1/users/ada/password', { password: TEMPORARY, temporary: true });
+      assert.equal(put.status, 204, put.text);
+      const user = await admin.get('/admin/v1/users/ada');
+      assert.equal(user.body.password_temporary, true);
+      assert.equal(
+        (await admin.put('/admin/v1/users/ada/password', { password: TEMPORARY, temporary: 'yes' })).status,
+        422,
+      );
+      const events = await server.context.store.listAuditEvents({ event: 'user_password_set', limit: 100 });
+      assert.ok(events.some((e) => e.actor === 'ops' && e.reason === 'temporary'));
+      const { page } = await signIn('ada', TEMPORARY);
+      assert.match(page.html, /Choose your own password/);
+
+      const required = await cli('', 'users', 'require-second-factor', 'ada');
+      assert.equal(required.second_factor_required, true);
+      const off = await cli('', 'users', 'require-second-factor', 'ada', '--off');
+      assert.equal(off.second_factor_required, undefined);
+      const set2 = await server.context.store.listAuditEvents({ event: 'second_factor_requirement_set', limit: 10 });
+      assert.deepEqual(set2.map((e) => `${e.actor}/${e.reason}`).sort(), ['cli/not required', 'cli/required']);
     });
   });

@@ -9,6 +9,7 @@ import {
   disableUser,
   enableUser,
   existingUser,
+  setSecondFactorRequirement,
   setUserPassword,
   updateUser,
 } from '../users/user-administration.js';
@@ -98,6 +99,12 @@ const RESET_FACTORS = {
     'require-enrolment': { type: 'boolean', help: 'the user sets up a second factor again at its next sign-in' },
   },
 } as const satisfies CommandDeclaration;
+const REQUIRE_SECOND_FACTOR = {
+  name: 'users require-second-factor',
+  summary: 'the user must have a second factor: one without sets up an authenticator app at its next sign-in',
+  positionals: ['NAME'],
+  options: { off: { type: 'boolean', help: 'no longer required of this user (the policies still apply)' } },
+} as const satisfies CommandDeclaration;
 
 const INVITE = {
   name: 'users invite',
@@ -134,6 +141,7 @@ export const USER_COMMANDS: readonly CommandDeclaration[] = [
   ENABLE,
   FACTORS,
   RESET_FACTORS,
+  REQUIRE_SECOND_FACTOR,
   INVITE,
   INVITATIONS,
   REVOKE_INVITATION,
@@ -242,6 +250,15 @@ export async function usersCommand([sub, ...args]: string[], config: ServerConfi
         return resetFactors(audit, user, { now: clock.now(), actor: CLI_ACTOR, requireEnrolment });
       });
       io.out(JSON.stringify({ username: normalizeUsername(typed), removed, second_factor_required: requireEnrolment }));
+      return 0;
+    }
+    case 'require-second-factor': {
+      const { values, positionals } = parseCommand(REQUIRE_SECOND_FACTOR, args);
+      const required = values.off !== true;
+      const user = await withStore(config, (_store, clock, audit) =>
+        setSecondFactorRequirement(audit, positionals[0] as string, required, clock.now(), CLI_ACTOR),
+      );
+      io.out(JSON.stringify(describeUser(user), null, 2));
       return 0;
     }
     case 'invite': {

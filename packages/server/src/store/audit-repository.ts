@@ -42,6 +42,7 @@ export const AUDIT_EVENT_NAMES = [
   'upstream_provider_removed',
   'second_factor_enrolled',
   'second_factor_reset',
+  'second_factor_requirement_set',
   'recovery_codes_generated',
   'mail_queued',
   'mail_sent',

@@ -86,6 +86,33 @@ export async function setUserPassword(
 }
 
 /**
+ * Requires the user to have a second factor from its next sign-in (`required`), or no longer
+ * (`users require-second-factor NAME [--off]`): a user without one then enrols an authenticator
+ * app during that sign-in, whatever the client's policy. Audited `second_factor_requirement_set`
+ * (reason `required` or `not required`). Returns the user as it now is.
+ */
+export async function setSecondFactorRequirement(
+  trail: AuditTrail,
+  typedUsername: string,
+  required: boolean,
+  now: number,
+  actor: Actor,
+): Promise<UserRecord> {
+  return trail.transaction(async (tx, audit) => {
+    const { username, subject } = await existingUser(tx, typedUsername);
+    await tx.setSecondFactorRequired(subject, required);
+    await audit({
+      event: 'second_factor_requirement_set',
+      at: now,
+      subject,
+      actor: actor.id,
+      reason: required ? 'required' : 'not required',
+    });
+    return (await tx.findUser(username)) as UserRecord;
+  });
+}
+
+/**
  * Disables a user: it can no longer sign in, it is signed out of every browser, and every grant it
  * gave is revoked, so its refresh and access tokens stop working. Disabling a disabled user changes
  * nothing. Returns the user as it now is.
