@@ -24,6 +24,7 @@ import { startTestServer, type TestClient, type TestServer } from './_server.js'
 const TERMS = { url: 'https://example.com/terms', version: '2026-11' } as const;
 const TEMPORARY = 'temporary-given-by-the-operator-7Qx';
 const CHOSEN = 'lantern orchard velvet compass';
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 for (const dialect of DIALECTS)
   describe(`required actions at sign-in: a temporary password, a second factor, the terms [${dialect}]`, () => {
@@ -167,6 +168,70 @@ for (const dialect of DIALECTS)
       await server.context.store.recordTermsAcceptance('dora', '2025-01', server.clock.now());
       const { page: asked } = await signIn('dora', PASSWORD);
       assert.match(asked.html, /version 2026-11/);
+    });
+
+    it('Decline on the device page denies the device authorization (RFC 8628 §3.5 access_denied); on the account page, the sign-in starts again', async () => {
+      const tv = await server.addClient({
+        id: `tv-${dialect}`,
+        name: 'Living Room TV',
+        public: true,
+        grantTypes: [DEVICE_GRANT],
+      });
+      await addUser(server.context.store, 'dev', PASSWORD, server.clock.now(), {});
+      const started = (await (await server.post('/device_authorization', {}, { as: tv })).json()) as {
+        device_code: string;
+        user_code: string;
+      };
+      const browser = new PageBrowser(server);
+      const form = await browser.get('/device');
+      const signIn = await browser.post('/device', {
+        csrf_token: hiddenField(form.html, 'csrf_token'),
+        user_code: started.user_code,
+      });
+      const termsPage = await browser.post('/device/login', {
+        csrf_token: hiddenField(signIn.html, 'csrf_token'),
+        request: hiddenField(signIn.html, 'request'),
+        username: 'dev',
+        password: PASSWORD,
+      });
+      assert.equal(termsPage.status, 200, termsPage.html);
+      assert.match(termsPage.html, /Terms of service/);
+      assert.match(termsPage.html, /action="\/device\/login"/);
+      const declined = await browser.post('/device/login', {
+        csrf_token: hiddenField(termsPage.html, 'csrf_token'),
+        request: hiddenField(termsPage.html, 'request'),
+        method: 'accept_terms',
+        decision: 'decline',
+        version: TERMS.version,
+      });
+      assert.equal(declined.status, 200, declined.html);
+      assert.match(declined.html, /Access denied/);
+      const polled = await server.post(
+        '/token',
+        { grant_type: DEVICE_GRANT, device_code: started.device_code },
+        { as: tv },
+      );
+      assert.equal(polled.status, 400);
+      assert.equal(((await polled.json()) as { error: string }).error, 'access_denied');
+
+      const account = new PageBrowser(server);
+      const accountForm = await account.get('/account');
+      const accountTerms = await account.post('/account/login', {
+        csrf_token: hiddenField(accountForm.html, 'csrf_token'),
+        username: 'dev',
+        password: PASSWORD,
+      });
+      assert.equal(accountTerms.status, 200, accountTerms.html);
+      assert.match(accountTerms.html, /Terms of service/);
+      const back = await account.post('/account/login', {
+        csrf_token: hiddenField(accountTerms.html, 'csrf_token'),
+        method: 'accept_terms',
+        decision: 'decline',
+        version: TERMS.version,
+      });
+      assert.equal(back.status, 303, back.html);
+      const again = await account.get('/account');
+      assert.match(again.html, /name="password"/, 'signed out: the sign-in form again');
     });
 
     it('hostile input: overlong, NUL, markup and a forged version give a clear page, never a 5xx', async () => {
