@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { AdminApi, Page, Problem } from '../admin.js';
+import type { ConsoleText } from '../i18n/index.js';
 import { useText } from '../text.js';
-import { ProblemNotice } from './problem.js';
-import { problemOf } from './users.js';
+import { CursorTable, useCursorList, withCursor, type Column } from './list.js';
+import { ProblemNotice, problemOf } from './problem.js';
 
 /** One event as the admin API answers it (GET /audit-events). */
 export interface AuditEvent {
@@ -13,6 +14,19 @@ export interface AuditEvent {
   readonly client_id: string | null;
   readonly subject: string | null;
   readonly reason: string | null;
+}
+
+/** The columns of a table of audit events; the reason is the server's own words, in English. */
+export function auditColumns({ t, locale }: ConsoleText, { actor }: { actor: boolean }): readonly Column<AuditEvent>[] {
+  const time = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+  return [
+    { header: t('table.when'), cell: (e) => <time dateTime={e.at}>{time.format(new Date(e.at))}</time> },
+    { header: t('table.event'), cell: (e) => <code>{e.event}</code> },
+    ...(actor ? [{ header: t('table.actor'), cell: (e: AuditEvent) => e.actor ?? '—' }] : []),
+    { header: t('table.client'), cell: (e) => e.client_id ?? '—' },
+    { header: t('table.subject'), cell: (e) => e.subject ?? '—' },
+    { header: t('table.reason'), cell: (e) => e.reason ?? '—', lang: 'en' },
+  ];
 }
 
 /** What the operator filters by: the admin API's own query parameters. */
@@ -28,12 +42,11 @@ const PAGE_SIZE = 50;
 const EXPORT_PAGE_SIZE = 100;
 const NO_FILTERS: Filters = { event: '', actor: '', since: '' };
 
-function queryOf(filters: Filters, limit: number, cursor: string | undefined): URLSearchParams {
+function queryOf(filters: Filters, limit: number): URLSearchParams {
   const query = new URLSearchParams({ limit: String(limit) });
   if (filters.event !== '') query.set('event', filters.event);
   if (filters.actor !== '') query.set('actor', filters.actor);
   if (filters.since !== '') query.set('since', `${filters.since}T00:00:00Z`);
-  if (cursor !== undefined) query.set('cursor', cursor);
   return query;
 }
 
@@ -45,7 +58,9 @@ async function exportLines(api: AdminApi, filters: Filters): Promise<{ text: str
   const lines: string[] = [];
   let cursor: string | undefined;
   do {
-    const page = await api.get<Page<AuditEvent>>(`/audit-events?${queryOf(filters, EXPORT_PAGE_SIZE, cursor)}`);
+    const page = await api.get<Page<AuditEvent>>(
+      `/audit-events?${withCursor(queryOf(filters, EXPORT_PAGE_SIZE), cursor)}`,
+    );
     for (const event of page.items) lines.push(JSON.stringify(event));
     cursor = page.next_cursor ?? undefined;
   } while (cursor !== undefined);
@@ -64,33 +79,27 @@ function download(text: string, name: string): void {
 
 /** The audit trail: filtered by event, actor and day in the store, a page at a time, exported as JSON lines. */
 export function Audit({ api, onForbidden }: { readonly api: AdminApi; readonly onForbidden: (e: unknown) => boolean }) {
-  const { t, locale } = useText();
+  const text = useText();
+  const { t } = text;
   const [form, setForm] = useState<Filters>(NO_FILTERS);
   const [applied, setApplied] = useState<Filters>(NO_FILTERS);
-  const [cursors, setCursors] = useState<readonly (string | undefined)[]>([undefined]);
-  const [page, setPage] = useState<Page<AuditEvent> | undefined>();
   const [problem, setProblem] = useState<Problem | undefined>();
   const [exported, setExported] = useState<number | undefined>();
-  const cursor = cursors[cursors.length - 1];
-
-  const load = () => {
-    setProblem(undefined);
-    api
-      .get<Page<AuditEvent>>(`/audit-events?${queryOf(applied, PAGE_SIZE, cursor)}`)
-      .then(setPage)
-      .catch((error: unknown) => {
-        if (!onForbidden(error)) setProblem(problemOf(error));
-      });
-  };
-  useEffect(load, [applied, cursor]);
+  const query = queryOf(applied, PAGE_SIZE);
+  const list = useCursorList<AuditEvent>(
+    (cursor) => api.get(`/audit-events?${withCursor(query, cursor)}`),
+    onForbidden,
+    query.toString(),
+  );
 
   const submit = (event: Event) => {
     event.preventDefault();
-    setCursors([undefined]);
+    list.first();
     setExported(undefined);
     setApplied({ event: form.event.trim(), actor: form.actor.trim(), since: form.since });
   };
   const exportAll = () => {
+    setProblem(undefined);
     setExported(undefined);
     exportLines(api, applied)
       .then(({ text, count }) => {
@@ -99,7 +108,6 @@ export function Audit({ api, onForbidden }: { readonly api: AdminApi; readonly o
       })
       .catch((error: unknown) => setProblem(problemOf(error)));
   };
-  const time = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
 
   return (
     <>
@@ -140,61 +148,19 @@ export function Audit({ api, onForbidden }: { readonly api: AdminApi; readonly o
           {t('users.apply')}
         </button>
       </form>
-      {problem === undefined ? null : <ProblemNotice problem={problem} onRetry={load} />}
-      {page === undefined ? null : page.items.length === 0 ? (
-        <p>{t('audit.none')}</p>
-      ) : (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="audit-caption">
-          <table>
-            <caption id="audit-caption">{t('audit.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('table.when')}</th>
-                <th scope="col">{t('table.event')}</th>
-                <th scope="col">{t('table.actor')}</th>
-                <th scope="col">{t('table.client')}</th>
-                <th scope="col">{t('table.subject')}</th>
-                <th scope="col">{t('table.reason')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.items.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <time dateTime={e.at}>{time.format(new Date(e.at))}</time>
-                  </td>
-                  <td>
-                    <code>{e.event}</code>
-                  </td>
-                  <td>{e.actor ?? '—'}</td>
-                  <td>{e.client_id ?? '—'}</td>
-                  <td>{e.subject ?? '—'}</td>
-                  <td lang="en">{e.reason ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <div class="pager">
-        {cursors.length > 1 ? (
-          <button type="button" class="button secondary" onClick={() => setCursors([undefined])}>
-            {t('users.first')}
-          </button>
-        ) : null}
-        {page?.next_cursor ? (
-          <button
-            type="button"
-            class="button secondary"
-            onClick={() => setCursors([...cursors, page.next_cursor as string])}
-          >
-            {t('users.next')}
-          </button>
-        ) : null}
+      {problem === undefined ? null : <ProblemNotice problem={problem} />}
+      <CursorTable
+        id="audit"
+        caption={t('audit.caption')}
+        columns={auditColumns(text, { actor: true })}
+        list={list}
+        rowKey={(e) => e.id}
+        empty={t('audit.none')}
+      >
         <button type="button" class="button secondary" onClick={exportAll}>
           {t('audit.export')}
         </button>
-      </div>
+      </CursorTable>
       {exported === undefined ? null : <p role="status">{t('audit.exported', { count: exported })}</p>}
     </>
   );

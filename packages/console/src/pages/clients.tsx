@@ -1,11 +1,12 @@
 import { redirectUriRefusal, type RedirectUriRefusal } from '@gatehouse/contract';
-import { useEffect, useState } from 'preact/hooks';
-import { AdminError, type AdminApi, type Page, type Problem } from '../admin.js';
+import { useState } from 'preact/hooks';
+import type { AdminApi, Problem } from '../admin.js';
 import type { MessageId } from '../i18n/index.js';
 import { useRouter } from '../router.js';
 import { useText } from '../text.js';
 import { SecondClick, TypedConfirm } from './confirm.js';
-import { ProblemNotice } from './problem.js';
+import { CursorTable, useCursorList, withCursor, type Column } from './list.js';
+import { ProblemNotice, problemOf } from './problem.js';
 import { SecretOnce } from './secret-once.js';
 import { whenFresh } from './step-up.js';
 
@@ -35,9 +36,6 @@ const REFUSAL_TEXT: Readonly<Record<RedirectUriRefusal, MessageId>> = {
   'plain-http': 'clients.redirect.plain-http',
 };
 
-const problemOf = (error: unknown): Problem =>
-  error instanceof AdminError ? error.problem : { status: 0, title: String(error) };
-
 /** The clients, a page at a time; one registered with its secret shown once; a secret rotated; one deleted. */
 export function Clients({
   api,
@@ -48,24 +46,15 @@ export function Clients({
 }) {
   const { t } = useText();
   const router = useRouter();
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [page, setPage] = useState<Page<Client> | undefined>();
   const [problem, setProblem] = useState<Problem | undefined>();
   const [secret, setSecret] = useState<{ client: string; secret: string } | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
-  const cursor = cursors[cursors.length - 1];
-  const load = () => {
-    setProblem(undefined);
-    const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
-    if (cursor !== undefined) query.set('cursor', cursor);
-    api
-      .get<Page<Client>>(`/clients?${query.toString()}`)
-      .then(setPage)
-      .catch((error: unknown) => {
-        if (!onForbidden(error)) setProblem(problemOf(error));
-      });
-  };
-  useEffect(load, [cursor]);
+  const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  const list = useCursorList<Client>(
+    (cursor) => api.get(`/clients?${withCursor(query, cursor)}`),
+    onForbidden,
+    query.toString(),
+  );
   const act = (method: string, path: string, done: (answer: Client & { client_secret?: string }) => void) => {
     setProblem(undefined);
     setNotice(undefined);
@@ -73,14 +62,62 @@ export function Clients({
       .request<Client & { client_secret?: string }>(method, path)
       .then((answer) => {
         done(answer);
-        load();
+        list.reload();
       })
       .catch((error: unknown) => setProblem(problemOf(error)));
   };
+  const actions = (c: Client) => {
+    const path = `/clients/${encodeURIComponent(c.client_id)}`;
+    return (
+      <>
+        {c.type === 'confidential' ? (
+          <SecondClick
+            label={t('clients.rotate')}
+            confirm={t('clients.rotate.confirm', { client: c.client_id })}
+            onConfirm={() =>
+              whenFresh(api, router.path, () =>
+                act('POST', `${path}/secret`, (answer) =>
+                  setSecret({ client: c.client_id, secret: answer.client_secret ?? '' }),
+                ),
+              )
+            }
+          />
+        ) : null}
+        {/* The console's own client is not offered: deleting it would end this sign-in. */}
+        {c.client_id === api.session.config.clientId ? null : (
+          <TypedConfirm
+            id={`delete-${c.client_id}`}
+            name={c.client_id}
+            submit={t('clients.delete')}
+            onConfirm={() =>
+              whenFresh(api, router.path, () =>
+                act('DELETE', path, () => setNotice(t('clients.deleted', { client: c.client_id }))),
+              )
+            }
+          />
+        )}
+      </>
+    );
+  };
+  const columns: readonly Column<Client>[] = [
+    { header: t('clients.id'), cell: (c) => <code>{c.client_id}</code> },
+    { header: t('clients.name'), cell: (c) => c.name },
+    { header: t('clients.type'), cell: (c) => (c.type === 'public' ? t('clients.public') : t('clients.confidential')) },
+    {
+      header: t('clients.redirect-uris'),
+      cell: (c) =>
+        c.redirect_uris.map((uri) => (
+          <code key={uri} class="uri">
+            {uri}
+          </code>
+        )),
+    },
+    { header: t('clients.actions'), cell: actions, class: 'row-actions' },
+  ];
   return (
     <>
       <h1>{t('clients.title')}</h1>
-      {problem !== undefined ? <ProblemNotice problem={problem} onRetry={load} /> : null}
+      {problem !== undefined ? <ProblemNotice problem={problem} /> : null}
       {notice === undefined ? null : (
         <p class="notice" role="status">
           {notice}
@@ -89,89 +126,14 @@ export function Clients({
       {secret === undefined ? null : (
         <SecretOnce label={t('clients.secret.once', { client: secret.client })} secret={secret.secret} />
       )}
-      {page === undefined ? null : page.items.length === 0 ? (
-        <p>{t('clients.none')}</p>
-      ) : (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="clients-caption">
-          <table>
-            <caption id="clients-caption">{t('clients.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('clients.id')}</th>
-                <th scope="col">{t('clients.name')}</th>
-                <th scope="col">{t('clients.type')}</th>
-                <th scope="col">{t('clients.redirect-uris')}</th>
-                <th scope="col">{t('clients.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.items.map((c) => {
-                const path = `/clients/${encodeURIComponent(c.client_id)}`;
-                return (
-                  <tr key={c.client_id}>
-                    <td>
-                      <code>{c.client_id}</code>
-                    </td>
-                    <td>{c.name}</td>
-                    <td>{c.type === 'public' ? t('clients.public') : t('clients.confidential')}</td>
-                    <td>
-                      {c.redirect_uris.map((uri) => (
-                        <code key={uri} class="uri">
-                          {uri}
-                        </code>
-                      ))}
-                    </td>
-                    <td class="row-actions">
-                      {c.type === 'confidential' ? (
-                        <SecondClick
-                          label={t('clients.rotate')}
-                          confirm={t('clients.rotate.confirm', { client: c.client_id })}
-                          onConfirm={() =>
-                            whenFresh(api, router.path, () =>
-                              act('POST', `${path}/secret`, (answer) =>
-                                setSecret({ client: c.client_id, secret: answer.client_secret ?? '' }),
-                              ),
-                            )
-                          }
-                        />
-                      ) : null}
-                      {/* The console's own client is not offered: deleting it would end this sign-in. */}
-                      {c.client_id === api.session.config.clientId ? null : (
-                        <TypedConfirm
-                          id={`delete-${c.client_id}`}
-                          name={c.client_id}
-                          submit={t('clients.delete')}
-                          onConfirm={() =>
-                            whenFresh(api, router.path, () =>
-                              act('DELETE', path, () => setNotice(t('clients.deleted', { client: c.client_id }))),
-                            )
-                          }
-                        />
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <div class="pager">
-        {cursors.length > 1 ? (
-          <button type="button" class="button secondary" onClick={() => setCursors([undefined])}>
-            {t('users.first')}
-          </button>
-        ) : null}
-        {page?.next_cursor ? (
-          <button
-            type="button"
-            class="button secondary"
-            onClick={() => setCursors([...cursors, page.next_cursor as string])}
-          >
-            {t('users.next')}
-          </button>
-        ) : null}
-      </div>
+      <CursorTable
+        id="clients"
+        caption={t('clients.caption')}
+        columns={columns}
+        list={list}
+        rowKey={(c) => c.client_id}
+        empty={t('clients.none')}
+      />
       <CreateClient
         api={api}
         onCreated={(client) => {
@@ -179,7 +141,7 @@ export function Clients({
             client.client_secret === undefined ? undefined : { client: client.client_id, secret: client.client_secret },
           );
           setNotice(t('clients.created', { client: client.client_id }));
-          load();
+          list.reload();
         }}
       />
     </>

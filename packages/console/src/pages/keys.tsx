@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { AdminApi, Page, Problem } from '../admin.js';
 import { useRouter } from '../router.js';
 import { useText } from '../text.js';
 import { TypedConfirm } from './confirm.js';
-import { ProblemNotice } from './problem.js';
+import { LoadState, Table, useLoaded, type Column } from './list.js';
+import { ProblemNotice, problemOf } from './problem.js';
 import { whenFresh } from './step-up.js';
-import { problemOf } from './users.js';
 
 /** A signing key as the admin API describes it (GET /keys). */
 interface SigningKey {
@@ -23,19 +23,9 @@ interface SigningKey {
 export function Keys({ api, onForbidden }: { readonly api: AdminApi; readonly onForbidden: (e: unknown) => boolean }) {
   const { t, locale } = useText();
   const router = useRouter();
-  const [keys, setKeys] = useState<readonly SigningKey[] | undefined>();
+  const keys = useLoaded(() => api.get<Page<SigningKey>>('/keys?limit=100'), onForbidden, []);
   const [problem, setProblem] = useState<Problem | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
-  const load = () => {
-    setProblem(undefined);
-    api
-      .get<Page<SigningKey>>('/keys?limit=100')
-      .then((page) => setKeys(page.items))
-      .catch((error: unknown) => {
-        if (!onForbidden(error)) setProblem(problemOf(error));
-      });
-  };
-  useEffect(load, []);
   const rotate = () =>
     whenFresh(api, router.path, () => {
       setProblem(undefined);
@@ -44,54 +34,44 @@ export function Keys({ api, onForbidden }: { readonly api: AdminApi; readonly on
         .request('POST', '/keys/rotate')
         .then(() => {
           setNotice(t('keys.rotated'));
-          load();
+          keys.reload();
         })
         .catch((error: unknown) => setProblem(problemOf(error)));
     });
   const time = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-  const current = keys?.find((k) => k.status === 'signing');
+  const columns: readonly Column<SigningKey>[] = [
+    { header: t('keys.kid'), cell: (k) => <code>{k.kid}</code> },
+    { header: t('keys.alg'), cell: (k) => k.alg },
+    { header: t('keys.status'), cell: (k) => <code>{k.status}</code> },
+    {
+      header: t('keys.published'),
+      cell: (k) => <time dateTime={k.published_at}>{time.format(new Date(k.published_at))}</time>,
+    },
+  ];
+  const current = keys.value?.items.find((k) => k.status === 'signing');
   // What the operator types to confirm: the server whose keys change (its issuer's host).
   const server = new URL(api.session.config.issuer).host;
   return (
     <>
       <h1>{t('keys.title')}</h1>
-      {problem === undefined ? null : <ProblemNotice problem={problem} onRetry={load} />}
+      {problem === undefined ? null : <ProblemNotice problem={problem} />}
       {notice === undefined ? null : (
         <p class="notice" role="status">
           {notice}
         </p>
       )}
-      {keys === undefined ? null : (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="keys-caption">
-          <table>
-            <caption id="keys-caption">{t('keys.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('keys.kid')}</th>
-                <th scope="col">{t('keys.alg')}</th>
-                <th scope="col">{t('keys.status')}</th>
-                <th scope="col">{t('keys.published')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.kid} aria-current={k.status === 'signing' ? 'true' : undefined}>
-                  <td>
-                    <code>{k.kid}</code>
-                  </td>
-                  <td>{k.alg}</td>
-                  <td>
-                    <code>{k.status}</code>
-                  </td>
-                  <td>
-                    <time dateTime={k.published_at}>{time.format(new Date(k.published_at))}</time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <LoadState loaded={keys}>
+        {(page) => (
+          <Table
+            id="keys"
+            caption={t('keys.caption')}
+            columns={columns}
+            items={page.items}
+            rowKey={(k) => k.kid}
+            current={(k) => k.status === 'signing'}
+          />
+        )}
+      </LoadState>
       {current === undefined ? null : (
         <section class="panel form-panel" aria-labelledby="rotate-title">
           <h2 id="rotate-title">{t('keys.rotate')}</h2>

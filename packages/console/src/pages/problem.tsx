@@ -1,4 +1,4 @@
-import type { Problem } from '../admin.js';
+import { AdminError, type Problem } from '../admin.js';
 import { useText } from '../text.js';
 
 /** A refusal of the admin API, its body shown as the API sent it (title, detail, fields: English). */
@@ -25,4 +25,9 @@ export function ProblemNotice({ problem, onRetry }: { readonly problem: Problem;
       )}
     </div>
   );
+}
+
+/** The problem to show for a failed call: the admin API's own body, or the failure of the call itself. */
+export function problemOf(error: unknown): Problem {
+  return error instanceof AdminError ? error.problem : { status: 0, title: String(error) };
 }

@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { AdminApi, Page, Problem } from '../admin.js';
 import { onLinkClick, useRouter } from '../router.js';
 import { useText } from '../text.js';
 import { SecondClick, TypedConfirm } from './confirm.js';
-import { ProblemNotice } from './problem.js';
-import { problemOf, type User } from './users.js';
+import { LoadState, Table, useLoaded, type Column } from './list.js';
+import { ProblemNotice, problemOf } from './problem.js';
+import type { User } from './users.js';
 
 interface Factor {
   readonly kind: string;
@@ -40,25 +41,24 @@ export function UserPage({
 }) {
   const { t, locale } = useText();
   const router = useRouter();
-  const [loaded, setLoaded] = useState<Loaded | undefined>();
   const [problem, setProblem] = useState<Problem | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const path = `/users/${encodeURIComponent(username)}`;
   const time = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
   const when = (iso: string | null): string => (iso === null ? '—' : time.format(new Date(iso)));
 
-  const load = () => {
-    Promise.all([
-      api.get<User>(path),
-      api.get<{ factors: Factor[] }>(`${path}/factors`),
-      api.get<Page<Grant>>(`/grants?user=${encodeURIComponent(username)}&limit=100`),
-    ])
-      .then(([user, { factors }, grants]) => setLoaded({ user, factors, grants: grants.items }))
-      .catch((error: unknown) => {
-        if (!onForbidden(error)) setProblem(problemOf(error));
-      });
-  };
-  useEffect(load, [username]);
+  const loaded = useLoaded(
+    async (): Promise<Loaded> => {
+      const [user, { factors }, grants] = await Promise.all([
+        api.get<User>(path),
+        api.get<{ factors: Factor[] }>(`${path}/factors`),
+        api.get<Page<Grant>>(`/grants?user=${encodeURIComponent(username)}&limit=100`),
+      ]);
+      return { user, factors, grants: grants.items };
+    },
+    onForbidden,
+    [username],
+  );
 
   const act = (method: string, target: string, done: string) => {
     setProblem(undefined);
@@ -67,14 +67,37 @@ export function UserPage({
       .request(method, target)
       .then(() => {
         setNotice(done);
-        load();
+        loaded.reload();
       })
       .catch((error: unknown) => {
         if (!onForbidden(error)) setProblem(problemOf(error));
       });
   };
 
-  const user = loaded?.user;
+  const grantColumns: readonly Column<Grant>[] = [
+    { header: t('table.client'), cell: (g) => g.client_id },
+    { header: t('table.scope'), cell: (g) => <code>{g.scope}</code> },
+    { header: t('table.created'), cell: (g) => when(g.created_at) },
+    {
+      header: t('users.state'),
+      cell: (g) =>
+        g.revoked_at !== null ? (
+          t('user.grants.revoked')
+        ) : (
+          <SecondClick
+            label={t('user.grants.revoke')}
+            confirm={t('user.grants.revoke.confirm', { client: g.client_id })}
+            onConfirm={() =>
+              act(
+                'POST',
+                `/grants/${encodeURIComponent(g.grant_id)}/revoke`,
+                t('user.grants.revoked.done', { client: g.client_id }),
+              )
+            }
+          />
+        ),
+    },
+  ];
   return (
     <>
       <p>
@@ -89,126 +112,95 @@ export function UserPage({
         </p>
       )}
       {problem === undefined ? null : <ProblemNotice problem={problem} />}
-      {user === undefined || loaded === undefined ? null : (
-        <div class="panels">
-          <section class="panel" aria-labelledby="user-details">
-            <h2 id="user-details">{t('user.details')}</h2>
-            <dl class="values">
-              <dt>{t('user.subject')}</dt>
-              <dd>
-                <code>{user.subject}</code>
-              </dd>
-              {user.name === undefined ? null : (
-                <>
-                  <dt>{t('users.name')}</dt>
-                  <dd>{user.name}</dd>
-                </>
-              )}
-              {user.email === undefined ? null : (
-                <>
-                  <dt>{t('users.email')}</dt>
-                  <dd>{user.email}</dd>
-                </>
-              )}
-              <dt>{t('user.created')}</dt>
-              <dd>{when(user.created_at)}</dd>
-              <dt>{t('users.state')}</dt>
-              <dd>
-                {user.disabled_at === undefined
-                  ? t('users.state.enabled')
-                  : t('user.disabled-since', { time: when(user.disabled_at) })}
-              </dd>
-            </dl>
-            <div class="row-actions">
-              {user.disabled_at === undefined ? (
-                <SecondClick
-                  label={t('user.disable')}
-                  confirm={t('user.disable.confirm', { username })}
-                  onConfirm={() => act('POST', `${path}/disable`, t('user.disabled', { username }))}
-                />
-              ) : (
-                <button
-                  type="button"
-                  class="button secondary"
-                  onClick={() => act('POST', `${path}/enable`, t('user.enabled', { username }))}
-                >
-                  {t('user.enable')}
-                </button>
-              )}
-            </div>
-          </section>
-          <section class="panel" aria-labelledby="user-factors">
-            <h2 id="user-factors">{t('user.factors')}</h2>
-            {loaded.factors.length === 0 ? (
-              <p>{t('user.factors.none')}</p>
-            ) : (
-              <ul class="plain">
-                {loaded.factors.map((f, i) => (
-                  <li key={i}>
-                    <code>{f.kind}</code>
-                    {f.name === undefined ? '' : ` · ${f.name}`} · {when(f.created_at)}
-                  </li>
-                ))}
-              </ul>
-            )}
-            {loaded.factors.length === 0 ? null : (
-              <TypedConfirm
-                id="reset-factors"
-                name={username}
-                submit={t('user.factors.reset')}
-                onConfirm={() => act('POST', `${path}/factors/reset`, t('user.factors.reset.done'))}
-              />
-            )}
-          </section>
-          <section class="panel panel-wide" aria-labelledby="user-grants">
-            <h2 id="user-grants">{t('user.grants')}</h2>
-            {loaded.grants.length === 0 ? (
-              <p>{t('user.grants.none')}</p>
-            ) : (
-              <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="user-grants">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('table.client')}</th>
-                      <th scope="col">{t('table.scope')}</th>
-                      <th scope="col">{t('table.created')}</th>
-                      <th scope="col">{t('users.state')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {loaded.grants.map((g) => (
-                      <tr key={g.grant_id}>
-                        <td>{g.client_id}</td>
-                        <td>
-                          <code>{g.scope}</code>
-                        </td>
-                        <td>{when(g.created_at)}</td>
-                        <td>
-                          {g.revoked_at !== null ? (
-                            t('user.grants.revoked')
-                          ) : (
-                            <SecondClick
-                              label={t('user.grants.revoke')}
-                              confirm={t('user.grants.revoke.confirm', { client: g.client_id })}
-                              onConfirm={() =>
-                                act(
-                                  'POST',
-                                  `/grants/${encodeURIComponent(g.grant_id)}/revoke`,
-                                  t('user.grants.revoked.done', { client: g.client_id }),
-                                )
-                              }
-                            />
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+      <LoadState loaded={loaded}>
+        {({ user, factors, grants }) => (
+          <div class="panels">
+            <section class="panel" aria-labelledby="user-details">
+              <h2 id="user-details">{t('user.details')}</h2>
+              <dl class="values">
+                <dt>{t('user.subject')}</dt>
+                <dd>
+                  <code>{user.subject}</code>
+                </dd>
+                {user.name === undefined ? null : (
+                  <>
+                    <dt>{t('users.name')}</dt>
+                    <dd>{user.name}</dd>
+                  </>
+                )}
+                {user.email === undefined ? null : (
+                  <>
+                    <dt>{t('users.email')}</dt>
+                    <dd>{user.email}</dd>
+                  </>
+                )}
+                <dt>{t('user.created')}</dt>
+                <dd>{when(user.created_at)}</dd>
+                <dt>{t('users.state')}</dt>
+                <dd>
+                  {user.disabled_at === undefined
+                    ? t('users.state.enabled')
+                    : t('user.disabled-since', { time: when(user.disabled_at) })}
+                </dd>
+              </dl>
+              <div class="row-actions">
+                {user.disabled_at === undefined ? (
+                  <SecondClick
+                    label={t('user.disable')}
+                    confirm={t('user.disable.confirm', { username })}
+                    onConfirm={() => act('POST', `${path}/disable`, t('user.disabled', { username }))}
+                  />
+                ) : (
+                  <button
+                    type="button"
+                    class="button secondary"
+                    onClick={() => act('POST', `${path}/enable`, t('user.enabled', { username }))}
+                  >
+                    {t('user.enable')}
+                  </button>
+                )}
               </div>
-            )}
-          </section>
-        </div>
-      )}
+            </section>
+            <section class="panel" aria-labelledby="user-factors">
+              <h2 id="user-factors">{t('user.factors')}</h2>
+              {factors.length === 0 ? (
+                <p>{t('user.factors.none')}</p>
+              ) : (
+                <ul class="plain">
+                  {factors.map((f, i) => (
+                    <li key={i}>
+                      <code>{f.kind}</code>
+                      {f.name === undefined ? '' : ` · ${f.name}`} · {when(f.created_at)}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {factors.length === 0 ? null : (
+                <TypedConfirm
+                  id="reset-factors"
+                  name={username}
+                  submit={t('user.factors.reset')}
+                  onConfirm={() => act('POST', `${path}/factors/reset`, t('user.factors.reset.done'))}
+                />
+              )}
+            </section>
+            <section class="panel panel-wide" aria-labelledby="user-grants">
+              <h2 id="user-grants">{t('user.grants')}</h2>
+              {grants.length === 0 ? (
+                <p>{t('user.grants.none')}</p>
+              ) : (
+                <Table
+                  id="user-grants-table"
+                  labelledBy="user-grants"
+                  columns={grantColumns}
+                  items={grants}
+                  rowKey={(g) => g.grant_id}
+                />
+              )}
+            </section>
+          </div>
+        )}
+      </LoadState>
     </>
   );
 }

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
-import { AdminError, type AdminApi, type Page, type Problem } from '../admin.js';
+import { useState } from 'preact/hooks';
+import type { AdminApi, Problem } from '../admin.js';
 import { onLinkClick, useRouter } from '../router.js';
 import { useText } from '../text.js';
-import { ProblemNotice } from './problem.js';
+import { CursorTable, useCursorList, withCursor, type Column } from './list.js';
+import { ProblemNotice, problemOf } from './problem.js';
 import { SecretOnce } from './secret-once.js';
 
 export interface User {
@@ -26,33 +27,40 @@ export function Users({ api, onForbidden }: { readonly api: AdminApi; readonly o
   const [search, setSearch] = useState('');
   const [state, setState] = useState<State>('');
   const [applied, setApplied] = useState<{ q: string; state: State }>({ q: '', state: '' });
-  /** The cursors of the pages shown so far: the last is this page's. */
-  const [cursors, setCursors] = useState<readonly (string | undefined)[]>([undefined]);
-  const [page, setPage] = useState<Page<User> | undefined>();
-  const [problem, setProblem] = useState<Problem | undefined>();
   const [created, setCreated] = useState<{ username: string; password: string } | undefined>();
-  const cursor = cursors[cursors.length - 1];
-
-  const load = () => {
-    setProblem(undefined);
-    const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
-    if (applied.q !== '') query.set('q', applied.q);
-    if (applied.state !== '') query.set('state', applied.state);
-    if (cursor !== undefined) query.set('cursor', cursor);
-    api
-      .get<Page<User>>(`/users?${query}`)
-      .then(setPage)
-      .catch((error: unknown) => {
-        if (!onForbidden(error)) setProblem(problemOf(error));
-      });
-  };
-  useEffect(load, [applied, cursor]);
+  const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  if (applied.q !== '') query.set('q', applied.q);
+  if (applied.state !== '') query.set('state', applied.state);
+  const list = useCursorList<User>(
+    (cursor) => api.get(`/users?${withCursor(query, cursor)}`),
+    onForbidden,
+    query.toString(),
+  );
 
   const submit = (event: Event) => {
     event.preventDefault();
-    setCursors([undefined]);
+    list.first();
     setApplied({ q: search.trim(), state });
   };
+  const columns: readonly Column<User>[] = [
+    {
+      header: t('users.username'),
+      cell: (u) => {
+        const path = `/users/${encodeURIComponent(u.username)}`;
+        return (
+          <a href={router.href(path)} onClick={onLinkClick(router, path)}>
+            {u.username}
+          </a>
+        );
+      },
+    },
+    { header: t('users.name'), cell: (u) => u.name ?? '' },
+    { header: t('users.email'), cell: (u) => u.email ?? '' },
+    {
+      header: t('users.state'),
+      cell: (u) => (u.disabled_at === undefined ? t('users.state.enabled') : t('users.state.disabled')),
+    },
+  ];
 
   return (
     <>
@@ -80,62 +88,19 @@ export function Users({ api, onForbidden }: { readonly api: AdminApi; readonly o
           {t('users.apply')}
         </button>
       </form>
-      {problem === undefined ? null : <ProblemNotice problem={problem} onRetry={load} />}
-      {page === undefined ? null : page.items.length === 0 ? (
-        <p>{t('users.none')}</p>
-      ) : (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="users-caption">
-          <table>
-            <caption id="users-caption">{t('users.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('users.username')}</th>
-                <th scope="col">{t('users.name')}</th>
-                <th scope="col">{t('users.email')}</th>
-                <th scope="col">{t('users.state')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.items.map((u) => (
-                <tr key={u.username}>
-                  <td>
-                    <a
-                      href={router.href(`/users/${encodeURIComponent(u.username)}`)}
-                      onClick={onLinkClick(router, `/users/${encodeURIComponent(u.username)}`)}
-                    >
-                      {u.username}
-                    </a>
-                  </td>
-                  <td>{u.name ?? ''}</td>
-                  <td>{u.email ?? ''}</td>
-                  <td>{u.disabled_at === undefined ? t('users.state.enabled') : t('users.state.disabled')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <div class="pager">
-        {cursors.length > 1 ? (
-          <button type="button" class="button secondary" onClick={() => setCursors([undefined])}>
-            {t('users.first')}
-          </button>
-        ) : null}
-        {page?.next_cursor ? (
-          <button
-            type="button"
-            class="button secondary"
-            onClick={() => setCursors([...cursors, page.next_cursor as string])}
-          >
-            {t('users.next')}
-          </button>
-        ) : null}
-      </div>
+      <CursorTable
+        id="users"
+        caption={t('users.caption')}
+        columns={columns}
+        list={list}
+        rowKey={(u) => u.username}
+        empty={t('users.none')}
+      />
       <CreateUser
         api={api}
         onCreated={(user) => {
           setCreated(user);
-          load();
+          list.reload();
         }}
       />
       {created === undefined ? null : (
@@ -202,8 +167,4 @@ function CreateUser({
       </form>
     </section>
   );
-}
-
-export function problemOf(error: unknown): Problem {
-  return error instanceof AdminError ? error.problem : { status: 0, title: String(error) };
 }

@@ -1,0 +1,194 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Page, Problem } from '../admin.js';
+import { useText } from '../text.js';
+import { ProblemNotice, problemOf } from './problem.js';
+
+/** What a page loaded from the admin API: the answer, or the refusal shown instead, and how to ask again. */
+export interface Loaded<T> {
+  readonly value: T | undefined;
+  readonly problem: Problem | undefined;
+  readonly reload: () => void;
+}
+
+/**
+ * Loads `fetch()` whenever `deps` change. Only the latest answer is kept (a slow earlier one does not
+ * overwrite it); a refusal of the operator as such goes to `onForbidden`, any other is kept to show.
+ */
+export function useLoaded<T>(
+  fetch: () => Promise<T>,
+  onForbidden: (error: unknown) => boolean,
+  deps: readonly unknown[],
+): Loaded<T> {
+  const [value, setValue] = useState<T | undefined>();
+  const [problem, setProblem] = useState<Problem | undefined>();
+  const latest = useRef(0);
+  const reload = () => {
+    const request = ++latest.current;
+    setProblem(undefined);
+    fetch()
+      .then((answer) => {
+        if (request === latest.current) setValue(() => answer);
+      })
+      .catch((error: unknown) => {
+        if (request === latest.current && !onForbidden(error)) setProblem(problemOf(error));
+      });
+  };
+  useEffect(reload, deps);
+  return { value, problem, reload };
+}
+
+/** A list read a page at a time by cursor (the admin API's `limit`, `cursor` and `next_cursor`). */
+export interface CursorList<T> extends Loaded<Page<T>> {
+  /** Whether a page before this one was shown. */
+  readonly paged: boolean;
+  readonly first: () => void;
+  readonly next: () => void;
+}
+
+/**
+ * The pages of one query, by cursor: `query` is everything but the cursor, and a new query starts
+ * again at its first page.
+ */
+export function useCursorList<T>(
+  fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
+  onForbidden: (error: unknown) => boolean,
+  query: string,
+): CursorList<T> {
+  /** The cursors of the pages shown so far for `query`: the last is this page's. */
+  const [trail, setTrail] = useState<{ query: string; cursors: readonly (string | undefined)[] }>({
+    query,
+    cursors: [undefined],
+  });
+  const cursors = trail.query === query ? trail.cursors : [undefined];
+  const cursor = cursors[cursors.length - 1];
+  const loaded = useLoaded(() => fetchPage(cursor), onForbidden, [query, cursor]);
+  const nextCursor = loaded.value?.next_cursor;
+  return {
+    ...loaded,
+    paged: cursors.length > 1,
+    first: () => setTrail({ query, cursors: [undefined] }),
+    next: () => {
+      if (nextCursor) setTrail({ query, cursors: [...cursors, nextCursor] });
+    },
+  };
+}
+
+/** `query` with the page's `cursor` added (none for the first page). */
+export function withCursor(query: URLSearchParams, cursor: string | undefined): string {
+  const paged = new URLSearchParams(query);
+  if (cursor !== undefined) paged.set('cursor', cursor);
+  return paged.toString();
+}
+
+/** One column of a table: its header and what each row shows in it. */
+export interface Column<T> {
+  readonly header: string;
+  readonly cell: (item: T) => ComponentChildren;
+  /** The language of the cell's text when it is not the console's: the admin API's words are English. */
+  readonly lang?: string;
+  /** The cell's class, such as `row-actions` for a cell of buttons. */
+  readonly class?: string;
+}
+
+export interface TableProps<T> {
+  /** The table's id; its caption is `<id>-caption`. */
+  readonly id: string;
+  /** The caption, or the id of a heading that names the table instead. */
+  readonly caption?: string;
+  readonly labelledBy?: string;
+  readonly columns: readonly Column<T>[];
+  readonly items: readonly T[];
+  readonly rowKey: (item: T) => string;
+  /** The row that stands out, such as the key that signs. */
+  readonly current?: (item: T) => boolean;
+}
+
+/** A table of items; a wide one scrolls inside its own region, which the keyboard reaches (WCAG 2.1.1). */
+export function Table<T>({ id, caption, labelledBy, columns, items, rowKey, current }: TableProps<T>) {
+  return (
+    <div class="table-scroll" tabIndex={0} role="region" aria-labelledby={labelledBy ?? `${id}-caption`}>
+      <table>
+        {caption === undefined ? null : <caption id={`${id}-caption`}>{caption}</caption>}
+        <thead>
+          <tr>
+            {columns.map((column, i) => (
+              <th key={i} scope="col">
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={rowKey(item)} aria-current={current?.(item) === true ? 'true' : undefined}>
+              {columns.map((column, i) => (
+                <td key={i} lang={column.lang} class={column.class}>
+                  {column.cell(item)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Until an answer: its refusal (with a retry) or a loading line; then `children` of the answer. */
+export function LoadState<T>({
+  loaded,
+  children,
+}: {
+  readonly loaded: Loaded<T>;
+  readonly children: (value: T) => ComponentChildren;
+}) {
+  const { t } = useText();
+  return (
+    <>
+      {loaded.problem === undefined ? null : <ProblemNotice problem={loaded.problem} onRetry={loaded.reload} />}
+      {loaded.value !== undefined ? (
+        children(loaded.value)
+      ) : loaded.problem === undefined ? (
+        <p aria-live="polite">{t('console.loading')}</p>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * A list read by cursor: its refusal or loading line, the table (or `empty` when nothing matches), and
+ * the pager, which also holds `children` (actions on the whole list).
+ */
+export function CursorTable<T>({
+  list,
+  empty,
+  children,
+  ...table
+}: Omit<TableProps<T>, 'items'> & {
+  readonly list: CursorList<T>;
+  readonly empty: string;
+  readonly children?: ComponentChildren;
+}) {
+  const { t } = useText();
+  return (
+    <>
+      <LoadState loaded={list}>
+        {(page) => (page.items.length === 0 ? <p>{empty}</p> : <Table {...table} items={page.items} />)}
+      </LoadState>
+      <div class="pager">
+        {list.paged ? (
+          <button type="button" class="button secondary" onClick={list.first}>
+            {t('users.first')}
+          </button>
+        ) : null}
+        {list.value?.next_cursor ? (
+          <button type="button" class="button secondary" onClick={list.next}>
+            {t('users.next')}
+          </button>
+        ) : null}
+        {children}
+      </div>
+    </>
+  );
+}
