@@ -5,8 +5,14 @@ import type { ConsoleText } from './i18n/index.js';
 import { Audit } from './pages/audit.js';
 import { Clients } from './pages/clients.js';
 import { Dashboard } from './pages/dashboard.js';
+import { GroupPage } from './pages/group.js';
+import { Groups } from './pages/groups.js';
 import { Keys } from './pages/keys.js';
+import { OrganizationPage } from './pages/organization.js';
+import { Organizations } from './pages/organizations.js';
 import { Refused, type RefusalReason } from './pages/refused.js';
+import { RolePage } from './pages/role.js';
+import { Roles } from './pages/roles.js';
 import { UserPage } from './pages/user.js';
 import { Users } from './pages/users.js';
 import { Welcome } from './pages/welcome.js';
@@ -125,6 +131,30 @@ function Route({
   if (user !== undefined)
     return <UserPage key={user} api={api} username={decodeURIComponent(user)} onForbidden={onForbidden} />;
   if (path === '/users') return <Users api={api} onForbidden={onForbidden} />;
+  const group = /^\/groups\/([^/]+)$/.exec(path)?.[1];
+  if (group !== undefined)
+    return <GroupPage key={group} api={api} name={decodeURIComponent(group)} onForbidden={onForbidden} />;
+  if (path === '/groups') return <Groups api={api} onForbidden={onForbidden} />;
+  // A role by its name, and its API when it is an API's (the admin API's `?api=`).
+  const role = /^\/roles\/([^/]+)(?:\/([^/]+))?$/.exec(path);
+  if (role?.[1] !== undefined) {
+    const audience = role[2] === undefined ? null : decodeURIComponent(role[2]);
+    return (
+      <RolePage key={path} api={api} name={decodeURIComponent(role[1])} audience={audience} onForbidden={onForbidden} />
+    );
+  }
+  if (path === '/roles') return <Roles api={api} onForbidden={onForbidden} />;
+  const organization = /^\/organizations\/([^/]+)$/.exec(path)?.[1];
+  if (organization !== undefined)
+    return (
+      <OrganizationPage
+        key={organization}
+        api={api}
+        slug={decodeURIComponent(organization)}
+        onForbidden={onForbidden}
+      />
+    );
+  if (path === '/organizations') return <Organizations api={api} onForbidden={onForbidden} />;
   if (path === '/clients') return <Clients api={api} onForbidden={onForbidden} />;
   if (path === '/audit') return <Audit api={api} onForbidden={onForbidden} />;
   if (path === '/keys') return <Keys api={api} onForbidden={onForbidden} />;
@@ -135,6 +165,9 @@ function Route({
 const SECTIONS = [
   { path: '', label: 'nav.dashboard' },
   { path: '/users', label: 'nav.users' },
+  { path: '/groups', label: 'nav.groups' },
+  { path: '/roles', label: 'nav.roles' },
+  { path: '/organizations', label: 'nav.organizations' },
   { path: '/clients', label: 'nav.clients' },
   { path: '/keys', label: 'nav.keys' },
   { path: '/audit', label: 'nav.audit' },

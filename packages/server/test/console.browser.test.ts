@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { consoleDistDir } from '../src/console/index.js';
 import { assignRole } from '../src/access/index.js';
 import { CLI_ACTOR } from '../src/audit/audit.js';
@@ -105,6 +105,26 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
   }
 
   let secret = '';
+
+  /**
+   * alice signs in to the console at `path` (her password, then her authenticator app's code, in a
+   * time step of its own: each code is taken once) and is back there, under `heading`.
+   */
+  async function signInAsAlice(page: Page, context: BrowserContext, path: string, heading: string): Promise<void> {
+    await page.goto(`${issuer}/console${path}`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Username').fill('alice');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    server.clock.advance(60);
+    await context.clock.setFixedTime(new Date(server.clock.now() * 1000));
+    await page.getByLabel('Code from your authenticator app').fill(totpCode(secret, server.clock.now()));
+    await page.getByRole('button', { name: 'Verify' }).first().click();
+    const allow = page.getByRole('button', { name: 'Allow' });
+    const shown = page.getByRole('heading', { name: heading, exact: true });
+    await Promise.race([allow.waitFor().then(() => allow.click()), shown.waitFor()]);
+    await shown.waitFor();
+  }
 
   it('a signed-out visitor sees what the console is and one way in', async () => {
     const { page, context } = await newPage();
@@ -228,19 +248,7 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
           `${request.headers()['authorization']?.split(' ')[0]} ${request.headers()['dpop'] ? 'proof' : ''}`,
         );
     });
-    await page.goto(`${issuer}/console/users`);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByLabel('Username').fill('alice');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    server.clock.advance(60);
-    await context.clock.setFixedTime(new Date(server.clock.now() * 1000));
-    await page.getByLabel('Code from your authenticator app').fill(totpCode(secret, server.clock.now()));
-    await page.getByRole('button', { name: 'Verify' }).first().click();
-    const allow = page.getByRole('button', { name: 'Allow' });
-    const heading = page.getByRole('heading', { name: 'Users', exact: true });
-    await Promise.race([allow.waitFor().then(() => allow.click()), heading.waitFor()]);
-    await heading.waitFor();
+    await signInAsAlice(page, context, '/users', 'Users');
     assert.equal(new URL(page.url()).pathname, '/console/users', 'back where the sign-in started');
     const rows = page.locator('tbody tr td:first-child');
     await rows.first().waitFor();
@@ -330,6 +338,174 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
     assert.deepEqual(await page.locator('tbody tr td:nth-child(2)').allTextContents(), ['client_deleted']);
     await checkPage(page, 'audit');
+    await context.close();
+  });
+
+  it('groups, roles and organizations: each made, given members and roles, and deleted on its typed name, audited as the operator', async () => {
+    await addTestUser(server, 'gus');
+    const { page, context } = await newPage();
+    await signInAsAlice(page, context, '/groups', 'Groups');
+    const alice = await server.context.store.findUser('alice');
+    const actor = `user:${alice?.subject} client:gatehouse-console`;
+
+    // A group, a member added, a role given, then the group deleted once its name is typed.
+    await page.getByLabel('Name', { exact: true }).fill('support');
+    await page.getByRole('button', { name: 'Add group' }).click();
+    await page.getByText('The group support is added.').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('support.tier2');
+    await page.getByLabel('Parent group').selectOption('support');
+    await page.getByRole('button', { name: 'Add group' }).click();
+    await page.getByRole('link', { name: 'support.tier2' }).waitFor();
+    await page.getByLabel('Search by name').fill('TIER');
+    await page.waitForFunction(() => document.querySelectorAll('#groups-caption ~ tbody tr').length === 1);
+    await checkPage(page, 'groups');
+    await page.getByRole('link', { name: 'support.tier2' }).click();
+    await page.getByRole('heading', { name: 'support.tier2', exact: true }).waitFor();
+    await page.getByLabel('Username', { exact: true }).fill('gus');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await page.getByText('gus is a member of support.tier2.').waitFor();
+    await page.getByLabel('Role to give').selectOption({ label: 'auditor' });
+    await page.getByRole('button', { name: 'Give the role' }).click();
+    await page.getByRole('region', { name: 'Roles of the group' }).getByRole('link', { name: 'auditor' }).waitFor();
+    await checkPage(page, 'group');
+    const members = page.getByRole('region', { name: 'Members' });
+    await members.getByRole('button', { name: 'Remove' }).click();
+    await members.getByRole('button', { name: 'Click again to remove gus from support.tier2' }).click();
+    await page.getByText('gus is no longer a member of support.tier2.').waitFor();
+    const remove = page.getByRole('button', { name: 'Delete the group' });
+    assert.ok(await remove.isDisabled(), 'the group is not deleted before its name is typed');
+    await page.getByLabel('Type support.tier2 to confirm').fill('support.tier2');
+    await remove.click();
+    await page.getByRole('heading', { name: 'Groups', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'support', exact: true }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'support.tier2' }).count(), 0, 'deleted');
+
+    // A role of the server, held by a user and a client, taken back, deleted on its typed name.
+    await page.getByRole('link', { name: 'Roles', exact: true }).click();
+    await page.getByRole('heading', { name: 'Roles', exact: true }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('billing');
+    await page.getByLabel('Description', { exact: true }).fill('Reads invoices');
+    await page.getByRole('button', { name: 'Add role' }).click();
+    await page.getByText('The role billing is added.').waitFor();
+    await checkPage(page, 'roles');
+    await page.getByRole('link', { name: 'billing' }).click();
+    await page.getByRole('heading', { name: 'billing', exact: true }).waitFor();
+    await page.getByLabel('Holder', { exact: true }).fill('gus');
+    await page.getByRole('button', { name: 'Give the role' }).click();
+    await page.getByText('gus holds billing from its next access token.').waitFor();
+    await page.getByLabel('Kind of holder').selectOption('group');
+    await page.getByLabel('Holder', { exact: true }).fill('support');
+    await page.getByRole('button', { name: 'Give the role' }).click();
+    await page.getByRole('link', { name: 'support' }).waitFor();
+    await checkPage(page, 'role');
+    const gusRow = page.locator('tr', { hasText: 'gus' });
+    await gusRow.getByRole('button', { name: 'Take back' }).click();
+    await gusRow.getByRole('button', { name: 'Click again to take billing from gus' }).click();
+    await page.getByText('billing is taken from gus.').waitFor();
+    await page.getByLabel('Type billing to confirm').fill('billing');
+    await page.getByRole('button', { name: 'Delete the role' }).click();
+    await page.getByRole('heading', { name: 'Roles', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'admin', exact: true }).click();
+    await page.getByText('A built-in role is what the admin API itself checks: it cannot be deleted.').waitFor();
+
+    // An organization with two roles, a member holding one, the organization deleted on its typed slug.
+    await page.getByRole('link', { name: 'Organizations', exact: true }).click();
+    await page.getByRole('heading', { name: 'Organizations', exact: true }).waitFor();
+    await page.getByLabel('Slug', { exact: true }).fill('acme');
+    await page.getByLabel('Name', { exact: true }).fill('Acme Corp');
+    await page.getByLabel('Organization roles').fill('admin, member');
+    await page.getByRole('button', { name: 'Add organization' }).click();
+    await page.getByText('The organization acme is added.').waitFor();
+    await checkPage(page, 'organizations');
+    await page.getByRole('link', { name: 'acme' }).click();
+    await page.getByRole('heading', { name: 'acme', exact: true }).waitFor();
+    await page.getByLabel('Username', { exact: true }).fill('gus');
+    await page.getByRole('checkbox', { name: 'member' }).check();
+    await page.getByRole('button', { name: 'Add, or set the roles' }).click();
+    await page.getByText('gus is a member of acme with the roles ticked.').waitFor();
+    await page.locator('tr', { hasText: 'gus' }).getByText('member').waitFor();
+    await checkPage(page, 'organization');
+    await page.getByLabel('Type acme to confirm').fill('acme');
+    await page.getByRole('button', { name: 'Delete the organization' }).click();
+    await page.getByRole('heading', { name: 'Organizations', exact: true }).waitFor();
+    await page.getByText('No organization matches.').waitFor();
+
+    const audited = await server.context.store.listAuditEvents({ limit: 200 });
+    const events = audited.filter((e) => e.actor === actor).map((e) => e.event);
+    for (const event of [
+      'group_created',
+      'group_member_added',
+      'group_member_removed',
+      'group_removed',
+      'role_created',
+      'role_assigned',
+      'role_unassigned',
+      'role_removed',
+      'organization_changed',
+      'organization_member_added',
+      'organization_removed',
+    ])
+      assert.ok(events.includes(event), `${event} audited as the operator, in ${events.join(', ')}`);
+    await context.close();
+  });
+
+  it('keyboard alone (Tab, Shift+Tab, Enter, Space): a user found, opened and disabled, a group made, every stop with a visible focus ring', async () => {
+    await addTestUser(server, 'kim');
+    const { page, context } = await newPage();
+    await signInAsAlice(page, context, '', 'Dashboard');
+    const focusRings: string[] = [];
+    /**
+     * Presses Tab (Shift+Tab when `back`) until `target` has the focus; at every stop the focused
+     * element must show a focus indicator (WCAG 2.4.7): an outline or a box shadow.
+     */
+    const tabTo = async (target: Locator, back = false): Promise<void> => {
+      for (let presses = 0; presses < 80; presses++) {
+        await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+        const stop = await page.evaluate(() => {
+          const focused = document.activeElement as HTMLElement | null;
+          if (focused === null || focused === document.body) return { ring: true, name: 'body' };
+          const style = getComputedStyle(focused);
+          const outline = style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) >= 2;
+          return {
+            ring: outline || style.boxShadow !== 'none',
+            name: `${focused.tagName.toLowerCase()} ${focused.id || focused.textContent?.trim().slice(0, 30) || ''}`,
+          };
+        });
+        if (!stop.ring) focusRings.push(stop.name);
+        if (await target.evaluate((element) => element === document.activeElement)) return;
+      }
+      assert.fail(`${back ? 'Shift+Tab' : 'Tab'} never reached ${target.toString()}`);
+    };
+
+    // Users: searched, one opened, disabled on a second press.
+    await tabTo(page.getByRole('link', { name: 'Users', exact: true }));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Users', exact: true }).waitFor();
+    await tabTo(page.getByLabel('Search by username'));
+    await page.keyboard.type('kim');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('#users-caption ~ tbody tr').length === 1);
+    await tabTo(page.getByRole('link', { name: 'kim', exact: true }));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'kim', exact: true }).waitFor();
+    await tabTo(page.getByRole('button', { name: 'Disable' }));
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Click again to disable kim' }).waitFor();
+    await page.keyboard.press('Space');
+    await page.getByText('kim is disabled').waitFor();
+    assert.notEqual((await server.context.store.findUser('kim'))?.disabledAt ?? null, null, 'kim is disabled');
+
+    // Back up to the navigation (Shift+Tab), to the groups: one made.
+    await tabTo(page.getByRole('link', { name: 'Groups', exact: true }), true);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Groups', exact: true }).waitFor();
+    await tabTo(page.getByLabel('Name', { exact: true }));
+    await page.keyboard.type('keyboard-team');
+    await tabTo(page.getByRole('button', { name: 'Add group' }));
+    await page.keyboard.press('Enter');
+    await page.getByText('The group keyboard-team is added.').waitFor();
+    await page.getByRole('link', { name: 'keyboard-team' }).waitFor();
+    assert.deepEqual(focusRings, [], 'every element the keyboard reached showed where the focus is');
     await context.close();
   });
 

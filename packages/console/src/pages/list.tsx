@@ -81,6 +81,24 @@ export function withCursor(query: URLSearchParams, cursor: string | undefined): 
   return paged.toString();
 }
 
+/**
+ * A list the admin API answers whole (no cursor: groups, roles, organizations), narrowed to the items
+ * `keep` keeps, as a list of one page.
+ */
+export function wholeList<T>(
+  loaded: Loaded<{ readonly items: readonly T[] }>,
+  keep: (item: T) => boolean,
+): CursorList<T> {
+  const items = loaded.value?.items.filter(keep);
+  return {
+    ...loaded,
+    value: items === undefined ? undefined : { items },
+    paged: false,
+    first: () => undefined,
+    next: () => undefined,
+  };
+}
+
 /** One column of a table: its header and what each row shows in it. */
 export interface Column<T> {
   readonly header: string;

@@ -1,0 +1,240 @@
+import { useState } from 'preact/hooks';
+import type { AdminApi } from '../admin.js';
+import { onLinkClick, useRouter } from '../router.js';
+import { useText } from '../text.js';
+import { SecondClick, TypedConfirm } from './confirm.js';
+import { OneFieldForm, Outcome, useChanges } from './change.js';
+import { groupPath, type Group } from './groups.js';
+import { LoadState, Table, useLoaded, type Column } from './list.js';
+import { roleApiPath, rolePath, rolesHeldBy, type Role } from './roles.js';
+import { whenFresh } from './step-up.js';
+
+interface Loaded {
+  readonly group: Group | undefined;
+  readonly members: readonly string[];
+  readonly roles: readonly Role[];
+  readonly held: readonly Role[];
+}
+
+const userPath = (username: string): string => `/users/${encodeURIComponent(username)}`;
+
+/** One group: its members (added, removed), the roles it holds (assigned, taken back), and its removal. */
+export function GroupPage({
+  api,
+  name,
+  onForbidden,
+}: {
+  readonly api: AdminApi;
+  readonly name: string;
+  readonly onForbidden: (e: unknown) => boolean;
+}) {
+  const { t } = useText();
+  const router = useRouter();
+  const path = groupPath(name);
+  const holder = `group:${name}`;
+  const loaded = useLoaded(
+    async (): Promise<Loaded> => {
+      // The members first: an unknown group is the API's 404, shown as it came.
+      const { members } = await api.get<{ members: string[] }>(`${path}/members`);
+      const [groups, roles] = await Promise.all([
+        api.get<{ items: Group[] }>('/groups'),
+        api.get<{ items: Role[] }>('/roles'),
+      ]);
+      const held = await rolesHeldBy(api, roles.items, holder);
+      return { group: groups.items.find((g) => g.name === name), members, roles: roles.items, held };
+    },
+    onForbidden,
+    [name],
+  );
+  const changes = useChanges(api, onForbidden);
+  const memberColumns: readonly Column<string>[] = [
+    {
+      header: t('users.username'),
+      cell: (username) => (
+        <a href={router.href(userPath(username))} onClick={onLinkClick(router, userPath(username))}>
+          {username}
+        </a>
+      ),
+    },
+    {
+      header: t('clients.actions'),
+      cell: (username) => (
+        <SecondClick
+          label={t('members.remove')}
+          confirm={t('members.remove.confirm', { username, group: name })}
+          onConfirm={() =>
+            changes.change(
+              'DELETE',
+              `${path}/members/${encodeURIComponent(username)}`,
+              undefined,
+              t('members.removed', { username, group: name }),
+              loaded.reload,
+            )
+          }
+        />
+      ),
+    },
+  ];
+  const roleColumns: readonly Column<Role>[] = [
+    {
+      header: t('roles.name'),
+      cell: (r) => (
+        <a href={router.href(rolePath(r))} onClick={onLinkClick(router, rolePath(r))}>
+          {r.name}
+        </a>
+      ),
+    },
+    { header: t('roles.api'), cell: (r) => (r.api === null ? t('roles.api.none') : <code>{r.api}</code>) },
+    {
+      header: t('clients.actions'),
+      cell: (r) => (
+        <SecondClick
+          label={t('roles.unassign')}
+          confirm={t('roles.unassign.confirm', { role: r.name, holder: name })}
+          onConfirm={() =>
+            changes.change(
+              'POST',
+              roleApiPath(r, '/unassign'),
+              { group: name },
+              t('roles.unassigned', { role: r.name, holder: name }),
+              loaded.reload,
+            )
+          }
+        />
+      ),
+    },
+  ];
+  return (
+    <>
+      <p>
+        <a href={router.href('/groups')} onClick={onLinkClick(router, '/groups')}>
+          {t('groups.back')}
+        </a>
+      </p>
+      <h1>{name}</h1>
+      <Outcome outcome={changes.outcome} />
+      <LoadState loaded={loaded}>
+        {({ group, members, roles, held }) => (
+          <div class="panels">
+            <section class="panel" aria-labelledby="group-details">
+              <h2 id="group-details">{t('user.details')}</h2>
+              <dl class="values">
+                <dt>{t('groups.parent')}</dt>
+                <dd>{group?.parent ?? '—'}</dd>
+              </dl>
+            </section>
+            <section class="panel" aria-labelledby="group-members">
+              <h2 id="group-members">{t('members.title')}</h2>
+              {members.length === 0 ? (
+                <p>{t('members.none')}</p>
+              ) : (
+                <Table
+                  id="group-members-table"
+                  labelledBy="group-members"
+                  columns={memberColumns}
+                  items={members}
+                  rowKey={(u) => u}
+                />
+              )}
+              <OneFieldForm
+                id="group-member"
+                label={t('members.username')}
+                submit={t('members.add')}
+                onSubmit={(username) =>
+                  changes.change(
+                    'PUT',
+                    `${path}/members/${encodeURIComponent(username)}`,
+                    undefined,
+                    t('members.added', { username, group: name }),
+                    loaded.reload,
+                  )
+                }
+              />
+            </section>
+            <section class="panel panel-wide" aria-labelledby="group-roles">
+              <h2 id="group-roles">{t('groups.roles')}</h2>
+              {held.length === 0 ? (
+                <p>{t('groups.roles.none')}</p>
+              ) : (
+                <Table
+                  id="group-roles-table"
+                  labelledBy="group-roles"
+                  columns={roleColumns}
+                  items={held}
+                  rowKey={(r) => `${r.api ?? ''} ${r.name}`}
+                />
+              )}
+              <AssignRole
+                roles={roles.filter((r) => !held.includes(r))}
+                onAssign={(r) =>
+                  changes.change(
+                    'POST',
+                    roleApiPath(r, '/assign'),
+                    { group: name },
+                    t('roles.assigned', { role: r.name, holder: name }),
+                    loaded.reload,
+                  )
+                }
+              />
+            </section>
+            <section class="panel panel-wide" aria-labelledby="group-delete">
+              <h2 id="group-delete">{t('groups.delete')}</h2>
+              <p class="hint">{t('groups.delete.hint')}</p>
+              <TypedConfirm
+                id="delete-group"
+                name={name}
+                submit={t('groups.delete')}
+                onConfirm={() =>
+                  whenFresh(api, router.path, () =>
+                    changes.change('DELETE', path, undefined, t('groups.deleted', { group: name }), () =>
+                      router.go('/groups'),
+                    ),
+                  )
+                }
+              />
+            </section>
+          </div>
+        )}
+      </LoadState>
+    </>
+  );
+}
+
+/** A role to give, picked from those not held yet. */
+export function AssignRole({
+  roles,
+  onAssign,
+}: {
+  readonly roles: readonly Role[];
+  readonly onAssign: (role: Role) => void;
+}) {
+  const { t } = useText();
+  const [picked, setPicked] = useState('');
+  const key = (r: Role): string => rolePath(r);
+  const first = roles[0];
+  if (first === undefined) return null;
+  // The first role stays picked until another is: a select shows no blank choice.
+  const current = roles.some((r) => key(r) === picked) ? picked : key(first);
+  return (
+    <form
+      class="stack"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onAssign(roles.find((r) => key(r) === current) ?? first);
+        setPicked('');
+      }}
+    >
+      <label for="assign-role">{t('roles.assign.pick')}</label>
+      <select id="assign-role" value={current} onChange={(e) => setPicked(e.currentTarget.value)}>
+        {roles.map((r) => (
+          <option key={key(r)} value={key(r)}>
+            {r.api === null ? r.name : `${r.name} (${r.api})`}
+          </option>
+        ))}
+      </select>
+      <button type="submit" class="button secondary">
+        {t('roles.assign')}
+      </button>
+    </form>
+  );
+}

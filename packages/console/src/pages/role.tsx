@@ -1,0 +1,198 @@
+import { useState } from 'preact/hooks';
+import type { AdminApi } from '../admin.js';
+import type { MessageId } from '../i18n/index.js';
+import { onLinkClick, useRouter } from '../router.js';
+import { useText } from '../text.js';
+import { SecondClick, TypedConfirm } from './confirm.js';
+import { Outcome, useChanges } from './change.js';
+import { groupPath } from './groups.js';
+import { LoadState, Table, useLoaded, type Column } from './list.js';
+import { roleApiPath, type Role } from './roles.js';
+import { whenFresh } from './step-up.js';
+
+/** Who may hold a role, as the admin API names them (RoleHolder; a client: server-wide roles only). */
+type HolderKind = 'user' | 'group' | 'client';
+const KIND_TEXT: Readonly<Record<HolderKind, MessageId>> = {
+  user: 'roles.holder.user',
+  group: 'roles.holder.group',
+  client: 'roles.holder.client',
+};
+
+/** A holder as listed (`user:alice`), split into its kind and name. */
+function holderOf(label: string): { kind: HolderKind; name: string } {
+  const colon = label.indexOf(':');
+  return { kind: label.slice(0, colon) as HolderKind, name: label.slice(colon + 1) };
+}
+
+/** One role: who holds it (given, taken back) and its removal; a built-in role is never removed. */
+export function RolePage({
+  api,
+  name,
+  audience,
+  onForbidden,
+}: {
+  readonly api: AdminApi;
+  readonly name: string;
+  /** The role's API, or null for a server-wide role. */
+  readonly audience: string | null;
+  readonly onForbidden: (e: unknown) => boolean;
+}) {
+  const { t } = useText();
+  const router = useRouter();
+  const self = { name, api: audience };
+  const loaded = useLoaded(
+    async () => {
+      const { holders } = await api.get<{ holders: string[] }>(roleApiPath(self, '/holders'));
+      const { items } = await api.get<{ items: Role[] }>('/roles');
+      return { role: items.find((r) => r.name === name && r.api === audience), holders: holders.map(holderOf) };
+    },
+    onForbidden,
+    [name, audience],
+  );
+  const changes = useChanges(api, onForbidden);
+  const linkOf = ({ kind, name: held }: { kind: HolderKind; name: string }) => {
+    if (kind === 'client') return <code>{held}</code>;
+    const to = kind === 'user' ? `/users/${encodeURIComponent(held)}` : groupPath(held);
+    return (
+      <a href={router.href(to)} onClick={onLinkClick(router, to)}>
+        {held}
+      </a>
+    );
+  };
+  const columns: readonly Column<{ kind: HolderKind; name: string }>[] = [
+    { header: t('roles.holder'), cell: linkOf },
+    { header: t('roles.holder.kind'), cell: (h) => t(KIND_TEXT[h.kind]) },
+    {
+      header: t('clients.actions'),
+      cell: (h) => (
+        <SecondClick
+          label={t('roles.unassign')}
+          confirm={t('roles.unassign.confirm', { role: name, holder: h.name })}
+          onConfirm={() =>
+            changes.change(
+              'POST',
+              roleApiPath(self, '/unassign'),
+              { [h.kind]: h.name },
+              t('roles.unassigned', { role: name, holder: h.name }),
+              loaded.reload,
+            )
+          }
+        />
+      ),
+    },
+  ];
+  return (
+    <>
+      <p>
+        <a href={router.href('/roles')} onClick={onLinkClick(router, '/roles')}>
+          {t('roles.back')}
+        </a>
+      </p>
+      <h1>{name}</h1>
+      <p>{audience === null ? t('roles.api.none') : t('roles.of-api', { api: audience })}</p>
+      <Outcome outcome={changes.outcome} />
+      <LoadState loaded={loaded}>
+        {({ role, holders }) => (
+          <div class="panels">
+            <section class="panel panel-wide" aria-labelledby="role-holders">
+              <h2 id="role-holders">{t('roles.holders')}</h2>
+              {role?.description == null ? null : <p>{role.description}</p>}
+              {holders.length === 0 ? (
+                <p>{t('roles.holders.none')}</p>
+              ) : (
+                <Table
+                  id="role-holders-table"
+                  labelledBy="role-holders"
+                  columns={columns}
+                  items={holders}
+                  rowKey={(h) => `${h.kind}:${h.name}`}
+                />
+              )}
+              <AssignHolder
+                serverWide={audience === null}
+                onAssign={(kind, held) =>
+                  changes.change(
+                    'POST',
+                    roleApiPath(self, '/assign'),
+                    { [kind]: held },
+                    t('roles.assigned', { role: name, holder: held }),
+                    loaded.reload,
+                  )
+                }
+              />
+            </section>
+            <section class="panel panel-wide" aria-labelledby="role-delete">
+              <h2 id="role-delete">{t('roles.delete')}</h2>
+              {role?.built_in === true ? (
+                <p>{t('roles.delete.built-in')}</p>
+              ) : (
+                <>
+                  <p class="hint">{t('roles.delete.hint')}</p>
+                  <TypedConfirm
+                    id="delete-role"
+                    name={name}
+                    submit={t('roles.delete')}
+                    onConfirm={() =>
+                      whenFresh(api, router.path, () =>
+                        changes.change('DELETE', roleApiPath(self), undefined, t('roles.deleted', { role: name }), () =>
+                          router.go('/roles'),
+                        ),
+                      )
+                    }
+                  />
+                </>
+              )}
+            </section>
+          </div>
+        )}
+      </LoadState>
+    </>
+  );
+}
+
+/** A holder to give the role to: a user, a group, or (a server-wide role) a client. */
+function AssignHolder({
+  serverWide,
+  onAssign,
+}: {
+  readonly serverWide: boolean;
+  readonly onAssign: (kind: HolderKind, name: string) => void;
+}) {
+  const { t } = useText();
+  const [kind, setKind] = useState<HolderKind>('user');
+  const [held, setHeld] = useState('');
+  const kinds: readonly HolderKind[] = serverWide ? ['user', 'group', 'client'] : ['user', 'group'];
+  return (
+    <form
+      class="stack form-panel"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (held.trim() === '') return;
+        onAssign(kind, held.trim());
+        setHeld('');
+      }}
+    >
+      <label for="holder-kind">{t('roles.holder.kind')}</label>
+      <select id="holder-kind" value={kind} onChange={(e) => setKind(e.currentTarget.value as HolderKind)}>
+        {kinds.map((k) => (
+          <option key={k} value={k}>
+            {t(KIND_TEXT[k])}
+          </option>
+        ))}
+      </select>
+      <label for="holder-name">{t('roles.holder')}</label>
+      <input
+        id="holder-name"
+        type="text"
+        required
+        autoComplete="off"
+        spellcheck={false}
+        value={held}
+        onInput={(e) => setHeld(e.currentTarget.value)}
+      />
+      <button type="submit" class="button secondary">
+        {t('roles.assign')}
+      </button>
+    </form>
+  );
+}
