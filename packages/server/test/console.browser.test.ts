@@ -405,6 +405,14 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await page.getByLabel('Type billing to confirm').fill('billing');
     await page.getByRole('button', { name: 'Delete the role' }).click();
     await page.getByRole('heading', { name: 'Roles', exact: true }).waitFor();
+    // A role of the REST API: named by its name and its API (`?api=/v2`) in the admin API.
+    await page.getByLabel('Name', { exact: true }).fill('reader');
+    await page.getByLabel('API', { exact: true }).fill('/v2');
+    await page.getByRole('button', { name: 'Add role' }).click();
+    await page.getByRole('link', { name: 'reader' }).click();
+    await page.getByText('A role of the API /v2').waitFor();
+    await page.getByText('Nobody holds this role.').waitFor();
+    await page.getByRole('link', { name: 'All roles' }).click();
     await page.getByRole('link', { name: 'admin', exact: true }).click();
     await page.getByText('A built-in role is what the admin API itself checks: it cannot be deleted.').waitFor();
 

@@ -1,7 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { AdminApi, Problem } from '../admin.js';
-import { useText } from '../text.js';
+import { useRouter } from '../router.js';
+import { SecondClick, TypedConfirm } from './confirm.js';
+import { TextField } from './fields.js';
 import { ProblemNotice, problemOf } from './problem.js';
+import { whenFresh } from './step-up.js';
 
 /** A change an operator makes through the admin API, and what it came to: a notice, or the API's refusal. */
 export interface Changes {
@@ -68,16 +71,7 @@ export function OneFieldForm({
         setValue('');
       }}
     >
-      <label for={id}>{label}</label>
-      <input
-        id={id}
-        type="text"
-        required
-        autoComplete="off"
-        spellcheck={false}
-        value={value}
-        onInput={(e) => setValue(e.currentTarget.value)}
-      />
+      <TextField id={id} label={label} value={value} onInput={setValue} required />
       <button type="submit" class="button secondary">
         {submit}
       </button>
@@ -85,43 +79,74 @@ export function OneFieldForm({
   );
 }
 
-/** A search of a list the admin API answers whole (groups, roles, organizations): narrowed as typed. */
-export function NameSearch({
-  id,
+/** One change, made on a second click (a member removed, a role taken back). */
+export interface ChangeRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: unknown;
+  /** What the console says once it is made. */
+  readonly done: string;
+}
+
+/** A button whose second click makes `request`, then runs `then` (a reload). */
+export function ChangeButton({
+  changes,
   label,
-  value,
-  onInput,
+  confirm,
+  request,
+  then,
 }: {
-  readonly id: string;
+  readonly changes: Changes;
   readonly label: string;
-  readonly value: string;
-  readonly onInput: (value: string) => void;
+  readonly confirm: string;
+  readonly request: ChangeRequest;
+  readonly then: () => void;
 }) {
-  const { t } = useText();
+  const { method, path, body, done } = request;
   return (
-    <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
-      <div class="field">
-        <label for={id}>{label}</label>
-        <input
-          id={id}
-          type="search"
-          maxLength={64}
-          spellcheck={false}
-          autoComplete="off"
-          value={value}
-          onInput={(e) => onInput(e.currentTarget.value)}
-          aria-describedby={`${id}-hint`}
-        />
-        <p id={`${id}-hint`} class="hint">
-          {t('common.search.hint')}
-        </p>
-      </div>
-    </form>
+    <SecondClick label={label} confirm={confirm} onConfirm={() => changes.change(method, path, body, done, then)} />
   );
 }
 
-/** Whether `text` holds what the operator searched, ignoring case. */
-export function matches(search: string, ...texts: readonly (string | null | undefined)[]): boolean {
-  const wanted = search.trim().toLowerCase();
-  return wanted === '' || texts.some((text) => text?.toLowerCase().includes(wanted) === true);
+/**
+ * The deletion of an object (a group, a role, an organization): acts once its name is typed and on a
+ * recent sign-in (step-up.ts), then goes back to the list at `back`.
+ */
+export function DeleteSection({
+  api,
+  changes,
+  id,
+  title,
+  hint,
+  name,
+  path,
+  done,
+  back,
+}: {
+  readonly api: AdminApi;
+  readonly changes: Changes;
+  readonly id: string;
+  readonly title: string;
+  readonly hint: string;
+  readonly name: string;
+  /** The admin API's path of the object. */
+  readonly path: string;
+  readonly done: string;
+  readonly back: string;
+}) {
+  const router = useRouter();
+  return (
+    <section class="panel panel-wide" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <p class="hint">{hint}</p>
+      <TypedConfirm
+        id={id}
+        name={name}
+        submit={title}
+        onConfirm={() =>
+          whenFresh(api, router.path, () => changes.change('DELETE', path, undefined, done, () => router.go(back)))
+        }
+      />
+    </section>
+  );
 }

@@ -5,6 +5,7 @@ import type { MessageId } from '../i18n/index.js';
 import { useRouter } from '../router.js';
 import { useText } from '../text.js';
 import { SecondClick, TypedConfirm } from './confirm.js';
+import { Checks } from './fields.js';
 import { CursorTable, useCursorList, withCursor, type Column } from './list.js';
 import { ProblemNotice, problemOf } from './problem.js';
 import { SecretOnce } from './secret-once.js';
@@ -226,21 +227,7 @@ function CreateClient({
             </li>
           ))}
         </ul>
-        <fieldset>
-          <legend>{t('clients.grant-types')}</legend>
-          {GRANT_TYPES.map((grant) => (
-            <label key={grant} class="check">
-              <input
-                type="checkbox"
-                checked={grants.includes(grant)}
-                onChange={(e) =>
-                  setGrants(e.currentTarget.checked ? [...grants, grant] : grants.filter((g) => g !== grant))
-                }
-              />
-              <code>{grant}</code>
-            </label>
-          ))}
-        </fieldset>
+        <Checks legend={t('clients.grant-types')} options={GRANT_TYPES} ticked={grants} onChange={setGrants} />
         <label for="client-scope">{t('clients.scope')}</label>
         <input id="client-scope" value={scope} onInput={(e) => setScope(e.currentTarget.value)} />
         <button type="submit" class="button primary" disabled={refusals.length > 0}>

@@ -1,13 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { AdminApi } from '../admin.js';
-import { onLinkClick, useRouter } from '../router.js';
+import { ConsoleLink } from '../link.js';
 import { useText } from '../text.js';
-import { SecondClick, TypedConfirm } from './confirm.js';
-import { OneFieldForm, Outcome, useChanges } from './change.js';
+import { ChangeButton, DeleteSection, OneFieldForm, Outcome, useChanges } from './change.js';
 import { groupPath, type Group } from './groups.js';
 import { LoadState, Table, useLoaded, type Column } from './list.js';
-import { roleApiPath, rolePath, rolesHeldBy, type Role } from './roles.js';
-import { whenFresh } from './step-up.js';
+import { roleApiPath, roleColumns, rolePath, rolesHeldBy, type Role } from './roles.js';
 
 interface Loaded {
   readonly group: Group | undefined;
@@ -29,7 +27,6 @@ export function GroupPage({
   readonly onForbidden: (e: unknown) => boolean;
 }) {
   const { t } = useText();
-  const router = useRouter();
   const path = groupPath(name);
   const holder = `group:${name}`;
   const loaded = useLoaded(
@@ -48,58 +45,40 @@ export function GroupPage({
   );
   const changes = useChanges(api, onForbidden);
   const memberColumns: readonly Column<string>[] = [
-    {
-      header: t('users.username'),
-      cell: (username) => (
-        <a href={router.href(userPath(username))} onClick={onLinkClick(router, userPath(username))}>
-          {username}
-        </a>
-      ),
-    },
+    { header: t('users.username'), cell: (username) => <ConsoleLink to={userPath(username)}>{username}</ConsoleLink> },
     {
       header: t('clients.actions'),
       cell: (username) => (
-        <SecondClick
+        <ChangeButton
+          changes={changes}
           label={t('members.remove')}
           confirm={t('members.remove.confirm', { username, group: name })}
-          onConfirm={() =>
-            changes.change(
-              'DELETE',
-              `${path}/members/${encodeURIComponent(username)}`,
-              undefined,
-              t('members.removed', { username, group: name }),
-              loaded.reload,
-            )
-          }
+          request={{
+            method: 'DELETE',
+            path: `${path}/members/${encodeURIComponent(username)}`,
+            done: t('members.removed', { username, group: name }),
+          }}
+          then={loaded.reload}
         />
       ),
     },
   ];
-  const roleColumns: readonly Column<Role>[] = [
-    {
-      header: t('roles.name'),
-      cell: (r) => (
-        <a href={router.href(rolePath(r))} onClick={onLinkClick(router, rolePath(r))}>
-          {r.name}
-        </a>
-      ),
-    },
-    { header: t('roles.api'), cell: (r) => (r.api === null ? t('roles.api.none') : <code>{r.api}</code>) },
+  const heldColumns: readonly Column<Role>[] = [
+    ...roleColumns(t),
     {
       header: t('clients.actions'),
       cell: (r) => (
-        <SecondClick
+        <ChangeButton
+          changes={changes}
           label={t('roles.unassign')}
           confirm={t('roles.unassign.confirm', { role: r.name, holder: name })}
-          onConfirm={() =>
-            changes.change(
-              'POST',
-              roleApiPath(r, '/unassign'),
-              { group: name },
-              t('roles.unassigned', { role: r.name, holder: name }),
-              loaded.reload,
-            )
-          }
+          request={{
+            method: 'POST',
+            path: roleApiPath(r, '/unassign'),
+            body: { group: name },
+            done: t('roles.unassigned', { role: r.name, holder: name }),
+          }}
+          then={loaded.reload}
         />
       ),
     },
@@ -107,9 +86,7 @@ export function GroupPage({
   return (
     <>
       <p>
-        <a href={router.href('/groups')} onClick={onLinkClick(router, '/groups')}>
-          {t('groups.back')}
-        </a>
+        <ConsoleLink to="/groups">{t('groups.back')}</ConsoleLink>
       </p>
       <h1>{name}</h1>
       <Outcome outcome={changes.outcome} />
@@ -159,7 +136,7 @@ export function GroupPage({
                 <Table
                   id="group-roles-table"
                   labelledBy="group-roles"
-                  columns={roleColumns}
+                  columns={heldColumns}
                   items={held}
                   rowKey={(r) => `${r.api ?? ''} ${r.name}`}
                 />
@@ -177,22 +154,17 @@ export function GroupPage({
                 }
               />
             </section>
-            <section class="panel panel-wide" aria-labelledby="group-delete">
-              <h2 id="group-delete">{t('groups.delete')}</h2>
-              <p class="hint">{t('groups.delete.hint')}</p>
-              <TypedConfirm
-                id="delete-group"
-                name={name}
-                submit={t('groups.delete')}
-                onConfirm={() =>
-                  whenFresh(api, router.path, () =>
-                    changes.change('DELETE', path, undefined, t('groups.deleted', { group: name }), () =>
-                      router.go('/groups'),
-                    ),
-                  )
-                }
-              />
-            </section>
+            <DeleteSection
+              api={api}
+              changes={changes}
+              id="delete-group"
+              title={t('groups.delete')}
+              hint={t('groups.delete.hint')}
+              name={name}
+              path={path}
+              done={t('groups.deleted', { group: name })}
+              back="/groups"
+            />
           </div>
         )}
       </LoadState>

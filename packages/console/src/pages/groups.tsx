@@ -1,9 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { AdminApi } from '../admin.js';
-import { onLinkClick, useRouter } from '../router.js';
+import { ConsoleLink } from '../link.js';
 import { useText } from '../text.js';
-import { matches, NameSearch, Outcome, useChanges } from './change.js';
-import { CursorTable, useLoaded, wholeList, type Column } from './list.js';
+import { useChanges } from './change.js';
+import { TextField } from './fields.js';
+import { Day, useLoaded, wholeList, type Column } from './list.js';
+import { matches, SearchedList } from './searched-list.js';
 
 /** A group as the admin API describes it (GET /groups). */
 export interface Group {
@@ -22,48 +24,36 @@ export function Groups({
   readonly api: AdminApi;
   readonly onForbidden: (e: unknown) => boolean;
 }) {
-  const { t, locale } = useText();
-  const router = useRouter();
+  const { t } = useText();
   const [search, setSearch] = useState('');
   const loaded = useLoaded(() => api.get<{ items: Group[] }>('/groups'), onForbidden, []);
-  const list = wholeList(loaded, (g) => matches(search, g.name));
   const changes = useChanges(api, onForbidden);
-  const day = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
   const columns: readonly Column<Group>[] = [
-    {
-      header: t('groups.name'),
-      cell: (g) => (
-        <a href={router.href(groupPath(g.name))} onClick={onLinkClick(router, groupPath(g.name))}>
-          {g.name}
-        </a>
-      ),
-    },
+    { header: t('groups.name'), cell: (g) => <ConsoleLink to={groupPath(g.name)}>{g.name}</ConsoleLink> },
     { header: t('groups.parent'), cell: (g) => g.parent ?? '—' },
-    {
-      header: t('table.created'),
-      cell: (g) => <time dateTime={g.created_at}>{day.format(new Date(g.created_at))}</time>,
-    },
+    { header: t('table.created'), cell: (g) => <Day iso={g.created_at} /> },
   ];
   return (
-    <>
-      <h1>{t('groups.title')}</h1>
-      <NameSearch id="group-search" label={t('groups.search')} value={search} onInput={setSearch} />
-      <Outcome outcome={changes.outcome} />
-      <CursorTable
-        id="groups"
-        caption={t('groups.caption')}
-        columns={columns}
-        list={list}
-        rowKey={(g) => g.name}
-        empty={t('groups.none')}
-      />
+    <SearchedList
+      id="groups"
+      title={t('groups.title')}
+      searchLabel={t('groups.search')}
+      search={search}
+      onSearch={setSearch}
+      changes={changes}
+      caption={t('groups.caption')}
+      empty={t('groups.none')}
+      columns={columns}
+      list={wholeList(loaded, (g) => matches(search, g.name))}
+      rowKey={(g) => g.name}
+    >
       <CreateGroup
         groups={loaded.value?.items ?? []}
         onCreate={(body) =>
           changes.change('POST', '/groups', body, t('groups.created', { group: body.name }), loaded.reload)
         }
       />
-    </>
+    </SearchedList>
   );
 }
 
@@ -86,20 +76,14 @@ function CreateGroup({
     <section class="panel form-panel" aria-labelledby="create-group-title">
       <h2 id="create-group-title">{t('groups.create')}</h2>
       <form class="stack" onSubmit={submit}>
-        <label for="group-name">{t('groups.name')}</label>
-        <p id="group-name-hint" class="hint">
-          {t('common.name.hint')}
-        </p>
-        <input
+        <TextField
           id="group-name"
-          type="text"
+          label={t('groups.name')}
+          hint={t('common.name.hint')}
+          value={name}
+          onInput={setName}
           required
           maxLength={64}
-          autoComplete="off"
-          spellcheck={false}
-          aria-describedby="group-name-hint"
-          value={name}
-          onInput={(e) => setName(e.currentTarget.value)}
         />
         <label for="group-parent">{t('groups.parent')}</label>
         <select id="group-parent" value={parent} onChange={(e) => setParent(e.currentTarget.value)}>

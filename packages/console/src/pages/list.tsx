@@ -210,3 +210,9 @@ export function CursorTable<T>({
     </>
   );
 }
+
+/** A day (an ISO time) in the console's language: when something was made or joined. */
+export function Day({ iso }: { readonly iso: string }) {
+  const { locale } = useText();
+  return <time dateTime={iso}>{new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(new Date(iso))}</time>;
+}

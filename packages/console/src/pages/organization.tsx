@@ -1,12 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { AdminApi } from '../admin.js';
-import { onLinkClick, useRouter } from '../router.js';
+import { ConsoleLink } from '../link.js';
 import { useText } from '../text.js';
-import { SecondClick, TypedConfirm } from './confirm.js';
-import { OneFieldForm, Outcome, useChanges } from './change.js';
-import { LoadState, Table, useLoaded, type Column } from './list.js';
+import { ChangeButton, DeleteSection, OneFieldForm, Outcome, useChanges } from './change.js';
+import { Checks } from './fields.js';
+import { Day, LoadState, Table, useLoaded, type Column } from './list.js';
 import { organizationPath, type Organization } from './organizations.js';
-import { whenFresh } from './step-up.js';
 
 /** A member as the admin API describes it (GET /organizations/{organization}/members). */
 interface Member {
@@ -30,8 +29,7 @@ export function OrganizationPage({
   readonly slug: string;
   readonly onForbidden: (e: unknown) => boolean;
 }) {
-  const { t, locale } = useText();
-  const router = useRouter();
+  const { t } = useText();
   const path = organizationPath(slug);
   const loaded = useLoaded(
     async () => {
@@ -45,42 +43,32 @@ export function OrganizationPage({
     [slug],
   );
   const changes = useChanges(api, onForbidden);
-  const day = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
-  const patch = (body: unknown, done: string) => changes.change('PATCH', path, body, done, loaded.reload);
   const memberColumns: readonly Column<Member>[] = [
     {
       header: t('users.username'),
-      cell: (m) => {
-        if (m.username === null) return <code>{m.subject}</code>;
-        const to = `/users/${encodeURIComponent(m.username)}`;
-        return (
-          <a href={router.href(to)} onClick={onLinkClick(router, to)}>
-            {m.username}
-          </a>
-        );
-      },
+      cell: (m) =>
+        m.username === null ? (
+          <code>{m.subject}</code>
+        ) : (
+          <ConsoleLink to={`/users/${encodeURIComponent(m.username)}`}>{m.username}</ConsoleLink>
+        ),
     },
     { header: t('organizations.roles'), cell: (m) => m.roles.join(', ') || '—' },
-    {
-      header: t('organizations.joined'),
-      cell: (m) => <time dateTime={m.joined_at}>{day.format(new Date(m.joined_at))}</time>,
-    },
+    { header: t('organizations.joined'), cell: (m) => <Day iso={m.joined_at} /> },
     {
       header: t('clients.actions'),
       cell: ({ username }) =>
         username === null ? null : (
-          <SecondClick
+          <ChangeButton
+            changes={changes}
             label={t('members.remove')}
             confirm={t('members.remove.confirm', { username, group: slug })}
-            onConfirm={() =>
-              changes.change(
-                'DELETE',
-                `${path}/members/${encodeURIComponent(username)}`,
-                undefined,
-                t('members.removed', { username, group: slug }),
-                loaded.reload,
-              )
-            }
+            request={{
+              method: 'DELETE',
+              path: `${path}/members/${encodeURIComponent(username)}`,
+              done: t('members.removed', { username, group: slug }),
+            }}
+            then={loaded.reload}
           />
         ),
     },
@@ -88,9 +76,7 @@ export function OrganizationPage({
   return (
     <>
       <p>
-        <a href={router.href('/organizations')} onClick={onLinkClick(router, '/organizations')}>
-          {t('organizations.back')}
-        </a>
+        <ConsoleLink to="/organizations">{t('organizations.back')}</ConsoleLink>
       </p>
       <h1>{slug}</h1>
       <Outcome outcome={changes.outcome} />
@@ -125,10 +111,17 @@ export function OrganizationPage({
                 {organization.roles.map((role) => (
                   <li key={role} class="row-actions">
                     <code>{role}</code>
-                    <SecondClick
+                    <ChangeButton
+                      changes={changes}
                       label={t('organizations.roles.remove', { role })}
                       confirm={t('organizations.roles.remove.confirm', { role })}
-                      onConfirm={() => patch({ remove_roles: [role] }, t('organizations.roles.removed', { role }))}
+                      request={{
+                        method: 'PATCH',
+                        path,
+                        body: { remove_roles: [role] },
+                        done: t('organizations.roles.removed', { role }),
+                      }}
+                      then={loaded.reload}
                     />
                   </li>
                 ))}
@@ -137,7 +130,15 @@ export function OrganizationPage({
                 id="organization-role"
                 label={t('organizations.roles.new')}
                 submit={t('organizations.roles.add')}
-                onSubmit={(role) => patch({ add_roles: [role] }, t('organizations.roles.added', { role }))}
+                onSubmit={(role) =>
+                  changes.change(
+                    'PATCH',
+                    path,
+                    { add_roles: [role] },
+                    t('organizations.roles.added', { role }),
+                    loaded.reload,
+                  )
+                }
               />
             </section>
             <section class="panel panel-wide" aria-labelledby="organization-members">
@@ -166,22 +167,17 @@ export function OrganizationPage({
                 }
               />
             </section>
-            <section class="panel panel-wide" aria-labelledby="organization-delete">
-              <h2 id="organization-delete">{t('organizations.delete')}</h2>
-              <p class="hint">{t('organizations.delete.hint')}</p>
-              <TypedConfirm
-                id="delete-organization"
-                name={slug}
-                submit={t('organizations.delete')}
-                onConfirm={() =>
-                  whenFresh(api, router.path, () =>
-                    changes.change('DELETE', path, undefined, t('organizations.deleted', { organization: slug }), () =>
-                      router.go('/organizations'),
-                    ),
-                  )
-                }
-              />
-            </section>
+            <DeleteSection
+              api={api}
+              changes={changes}
+              id="delete-organization"
+              title={t('organizations.delete')}
+              hint={t('organizations.delete.hint')}
+              name={slug}
+              path={path}
+              done={t('organizations.deleted', { organization: slug })}
+              back="/organizations"
+            />
           </div>
         )}
       </LoadState>
@@ -225,21 +221,7 @@ function PutMember({
         onInput={(e) => setUsername(e.currentTarget.value)}
       />
       {roles.length === 0 ? null : (
-        <fieldset>
-          <legend>{t('organizations.members.roles')}</legend>
-          {roles.map((role) => (
-            <label key={role} class="check">
-              <input
-                type="checkbox"
-                checked={ticked.includes(role)}
-                onChange={(e) =>
-                  setTicked(e.currentTarget.checked ? [...ticked, role] : ticked.filter((r) => r !== role))
-                }
-              />
-              <code>{role}</code>
-            </label>
-          ))}
-        </fieldset>
+        <Checks legend={t('organizations.members.roles')} options={roles} ticked={ticked} onChange={setTicked} />
       )}
       <button type="submit" class="button secondary">
         {t('organizations.members.submit')}

@@ -1,9 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { AdminApi } from '../admin.js';
-import { onLinkClick, useRouter } from '../router.js';
+import { ConsoleLink } from '../link.js';
 import { useText } from '../text.js';
-import { matches, NameSearch, Outcome, useChanges } from './change.js';
-import { CursorTable, useLoaded, wholeList, type Column } from './list.js';
+import { useChanges } from './change.js';
+import { TextField } from './fields.js';
+import { Day, useLoaded, wholeList, type Column } from './list.js';
+import { matches, SearchedList } from './searched-list.js';
 
 /** An organization as the admin API describes it (GET /organizations, docs/organizations.md). */
 export interface Organization {
@@ -29,42 +31,30 @@ export function Organizations({
   readonly api: AdminApi;
   readonly onForbidden: (e: unknown) => boolean;
 }) {
-  const { t, locale } = useText();
-  const router = useRouter();
+  const { t } = useText();
   const [search, setSearch] = useState('');
   const loaded = useLoaded(() => api.get<{ items: Organization[] }>('/organizations'), onForbidden, []);
-  const list = wholeList(loaded, (o) => matches(search, o.slug, o.name));
   const changes = useChanges(api, onForbidden);
-  const day = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
   const columns: readonly Column<Organization>[] = [
-    {
-      header: t('organizations.slug'),
-      cell: (o) => (
-        <a href={router.href(organizationPath(o.slug))} onClick={onLinkClick(router, organizationPath(o.slug))}>
-          {o.slug}
-        </a>
-      ),
-    },
+    { header: t('organizations.slug'), cell: (o) => <ConsoleLink to={organizationPath(o.slug)}>{o.slug}</ConsoleLink> },
     { header: t('organizations.name'), cell: (o) => o.name },
     { header: t('organizations.roles'), cell: (o) => o.roles.join(', ') },
-    {
-      header: t('table.created'),
-      cell: (o) => <time dateTime={o.created_at}>{day.format(new Date(o.created_at))}</time>,
-    },
+    { header: t('table.created'), cell: (o) => <Day iso={o.created_at} /> },
   ];
   return (
-    <>
-      <h1>{t('organizations.title')}</h1>
-      <NameSearch id="organization-search" label={t('organizations.search')} value={search} onInput={setSearch} />
-      <Outcome outcome={changes.outcome} />
-      <CursorTable
-        id="organizations"
-        caption={t('organizations.caption')}
-        columns={columns}
-        list={list}
-        rowKey={(o) => o.id}
-        empty={t('organizations.none')}
-      />
+    <SearchedList
+      id="organizations"
+      title={t('organizations.title')}
+      searchLabel={t('organizations.search')}
+      search={search}
+      onSearch={setSearch}
+      changes={changes}
+      caption={t('organizations.caption')}
+      empty={t('organizations.none')}
+      columns={columns}
+      list={wholeList(loaded, (o) => matches(search, o.slug, o.name))}
+      rowKey={(o) => o.id}
+    >
       <CreateOrganization
         onCreate={(body) =>
           changes.change(
@@ -76,7 +66,7 @@ export function Organizations({
           )
         }
       />
-    </>
+    </SearchedList>
   );
 }
 
@@ -100,40 +90,27 @@ function CreateOrganization({
     <section class="panel form-panel" aria-labelledby="create-organization-title">
       <h2 id="create-organization-title">{t('organizations.create')}</h2>
       <form class="stack" onSubmit={submit}>
-        <label for="organization-slug">{t('organizations.slug')}</label>
-        <p id="organization-slug-hint" class="hint">
-          {t('organizations.slug.hint')}
-        </p>
-        <input
+        <TextField
           id="organization-slug"
-          type="text"
-          required
-          autoComplete="off"
-          spellcheck={false}
-          aria-describedby="organization-slug-hint"
+          label={t('organizations.slug')}
+          hint={t('organizations.slug.hint')}
           value={slug}
-          onInput={(e) => setSlug(e.currentTarget.value)}
+          onInput={setSlug}
+          required
         />
-        <label for="organization-name">{t('organizations.name')}</label>
-        <input
+        <TextField
           id="organization-name"
-          type="text"
-          maxLength={200}
+          label={t('organizations.name')}
           value={name}
-          onInput={(e) => setName(e.currentTarget.value)}
+          onInput={setName}
+          maxLength={200}
         />
-        <label for="organization-roles">{t('organizations.roles')}</label>
-        <p id="organization-roles-hint" class="hint">
-          {t('organizations.roles.hint')}
-        </p>
-        <input
+        <TextField
           id="organization-roles"
-          type="text"
-          autoComplete="off"
-          spellcheck={false}
-          aria-describedby="organization-roles-hint"
+          label={t('organizations.roles')}
+          hint={t('organizations.roles.hint')}
           value={roles}
-          onInput={(e) => setRoles(e.currentTarget.value)}
+          onInput={setRoles}
         />
         <button type="submit" class="button primary">
           {t('organizations.create.submit')}

@@ -1,14 +1,12 @@
 import { useState } from 'preact/hooks';
 import type { AdminApi } from '../admin.js';
 import type { MessageId } from '../i18n/index.js';
-import { onLinkClick, useRouter } from '../router.js';
+import { ConsoleLink } from '../link.js';
 import { useText } from '../text.js';
-import { SecondClick, TypedConfirm } from './confirm.js';
-import { Outcome, useChanges } from './change.js';
+import { ChangeButton, DeleteSection, Outcome, useChanges } from './change.js';
 import { groupPath } from './groups.js';
 import { LoadState, Table, useLoaded, type Column } from './list.js';
 import { roleApiPath, type Role } from './roles.js';
-import { whenFresh } from './step-up.js';
 
 /** Who may hold a role, as the admin API names them (RoleHolder; a client: server-wide roles only). */
 type HolderKind = 'user' | 'group' | 'client';
@@ -18,8 +16,13 @@ const KIND_TEXT: Readonly<Record<HolderKind, MessageId>> = {
   client: 'roles.holder.client',
 };
 
+interface Holder {
+  readonly kind: HolderKind;
+  readonly name: string;
+}
+
 /** A holder as listed (`user:alice`), split into its kind and name. */
-function holderOf(label: string): { kind: HolderKind; name: string } {
+function holderOf(label: string): Holder {
   const colon = label.indexOf(':');
   return { kind: label.slice(0, colon) as HolderKind, name: label.slice(colon + 1) };
 }
@@ -38,7 +41,6 @@ export function RolePage({
   readonly onForbidden: (e: unknown) => boolean;
 }) {
   const { t } = useText();
-  const router = useRouter();
   const self = { name, api: audience };
   const loaded = useLoaded(
     async () => {
@@ -50,33 +52,29 @@ export function RolePage({
     [name, audience],
   );
   const changes = useChanges(api, onForbidden);
-  const linkOf = ({ kind, name: held }: { kind: HolderKind; name: string }) => {
+  const linkOf = ({ kind, name: held }: Holder) => {
     if (kind === 'client') return <code>{held}</code>;
-    const to = kind === 'user' ? `/users/${encodeURIComponent(held)}` : groupPath(held);
     return (
-      <a href={router.href(to)} onClick={onLinkClick(router, to)}>
-        {held}
-      </a>
+      <ConsoleLink to={kind === 'user' ? `/users/${encodeURIComponent(held)}` : groupPath(held)}>{held}</ConsoleLink>
     );
   };
-  const columns: readonly Column<{ kind: HolderKind; name: string }>[] = [
+  const columns: readonly Column<Holder>[] = [
     { header: t('roles.holder'), cell: linkOf },
     { header: t('roles.holder.kind'), cell: (h) => t(KIND_TEXT[h.kind]) },
     {
       header: t('clients.actions'),
       cell: (h) => (
-        <SecondClick
+        <ChangeButton
+          changes={changes}
           label={t('roles.unassign')}
           confirm={t('roles.unassign.confirm', { role: name, holder: h.name })}
-          onConfirm={() =>
-            changes.change(
-              'POST',
-              roleApiPath(self, '/unassign'),
-              { [h.kind]: h.name },
-              t('roles.unassigned', { role: name, holder: h.name }),
-              loaded.reload,
-            )
-          }
+          request={{
+            method: 'POST',
+            path: roleApiPath(self, '/unassign'),
+            body: { [h.kind]: h.name },
+            done: t('roles.unassigned', { role: name, holder: h.name }),
+          }}
+          then={loaded.reload}
         />
       ),
     },
@@ -84,9 +82,7 @@ export function RolePage({
   return (
     <>
       <p>
-        <a href={router.href('/roles')} onClick={onLinkClick(router, '/roles')}>
-          {t('roles.back')}
-        </a>
+        <ConsoleLink to="/roles">{t('roles.back')}</ConsoleLink>
       </p>
       <h1>{name}</h1>
       <p>{audience === null ? t('roles.api.none') : t('roles.of-api', { api: audience })}</p>
@@ -121,28 +117,24 @@ export function RolePage({
                 }
               />
             </section>
-            <section class="panel panel-wide" aria-labelledby="role-delete">
-              <h2 id="role-delete">{t('roles.delete')}</h2>
-              {role?.built_in === true ? (
+            {role?.built_in === true ? (
+              <section class="panel panel-wide" aria-labelledby="role-built-in">
+                <h2 id="role-built-in">{t('roles.delete')}</h2>
                 <p>{t('roles.delete.built-in')}</p>
-              ) : (
-                <>
-                  <p class="hint">{t('roles.delete.hint')}</p>
-                  <TypedConfirm
-                    id="delete-role"
-                    name={name}
-                    submit={t('roles.delete')}
-                    onConfirm={() =>
-                      whenFresh(api, router.path, () =>
-                        changes.change('DELETE', roleApiPath(self), undefined, t('roles.deleted', { role: name }), () =>
-                          router.go('/roles'),
-                        ),
-                      )
-                    }
-                  />
-                </>
-              )}
-            </section>
+              </section>
+            ) : (
+              <DeleteSection
+                api={api}
+                changes={changes}
+                id="delete-role"
+                title={t('roles.delete')}
+                hint={t('roles.delete.hint')}
+                name={name}
+                path={roleApiPath(self)}
+                done={t('roles.deleted', { role: name })}
+                back="/roles"
+              />
+            )}
           </div>
         )}
       </LoadState>

@@ -1,9 +1,12 @@
 import { useState } from 'preact/hooks';
 import type { AdminApi } from '../admin.js';
-import { onLinkClick, useRouter } from '../router.js';
+import type { Translate } from '../i18n/index.js';
+import { ConsoleLink } from '../link.js';
 import { useText } from '../text.js';
-import { matches, NameSearch, Outcome, useChanges } from './change.js';
-import { CursorTable, useLoaded, wholeList, type Column } from './list.js';
+import { useChanges } from './change.js';
+import { TextField } from './fields.js';
+import { useLoaded, wholeList, type Column } from './list.js';
+import { matches, SearchedList } from './searched-list.js';
 
 /** A role as the admin API describes it (GET /roles): server-wide (api null) or of one API. */
 export interface Role {
@@ -28,46 +31,45 @@ export async function rolesHeldBy(api: AdminApi, roles: readonly Role[], holder:
   return roles.filter((_, i) => holders[i]?.holders.includes(holder) === true);
 }
 
-/** The roles of the server and of its APIs, searched by name or description; one made. */
+/** The columns that name a role: its name (a link to its page) and its API. */
+export function roleColumns(t: Translate): Column<Role>[] {
+  return [
+    { header: t('roles.name'), cell: (r) => <ConsoleLink to={rolePath(r)}>{r.name}</ConsoleLink> },
+    { header: t('roles.api'), cell: (r) => (r.api === null ? t('roles.api.none') : <code>{r.api}</code>) },
+  ];
+}
+
+/** The roles of the server and of its APIs, searched by name, description or API; one made. */
 export function Roles({ api, onForbidden }: { readonly api: AdminApi; readonly onForbidden: (e: unknown) => boolean }) {
   const { t } = useText();
-  const router = useRouter();
   const [search, setSearch] = useState('');
   const loaded = useLoaded(() => api.get<{ items: Role[] }>('/roles'), onForbidden, []);
-  const list = wholeList(loaded, (r) => matches(search, r.name, r.description, r.api));
   const changes = useChanges(api, onForbidden);
   const columns: readonly Column<Role>[] = [
-    {
-      header: t('roles.name'),
-      cell: (r) => (
-        <a href={router.href(rolePath(r))} onClick={onLinkClick(router, rolePath(r))}>
-          {r.name}
-        </a>
-      ),
-    },
-    { header: t('roles.api'), cell: (r) => (r.api === null ? t('roles.api.none') : <code>{r.api}</code>) },
+    ...roleColumns(t),
     { header: t('roles.description'), cell: (r) => r.description ?? '' },
     { header: t('roles.built-in'), cell: (r) => (r.built_in ? t('roles.built-in.yes') : '') },
   ];
   return (
-    <>
-      <h1>{t('roles.title')}</h1>
-      <NameSearch id="role-search" label={t('roles.search')} value={search} onInput={setSearch} />
-      <Outcome outcome={changes.outcome} />
-      <CursorTable
-        id="roles"
-        caption={t('roles.caption')}
-        columns={columns}
-        list={list}
-        rowKey={(r) => `${r.api ?? ''} ${r.name}`}
-        empty={t('roles.none')}
-      />
+    <SearchedList
+      id="roles"
+      title={t('roles.title')}
+      searchLabel={t('roles.search')}
+      search={search}
+      onSearch={setSearch}
+      changes={changes}
+      caption={t('roles.caption')}
+      empty={t('roles.none')}
+      columns={columns}
+      list={wholeList(loaded, (r) => matches(search, r.name, r.description, r.api))}
+      rowKey={(r) => `${r.api ?? ''} ${r.name}`}
+    >
       <CreateRole
         onCreate={(body) =>
           changes.change('POST', '/roles', body, t('roles.created', { role: body.name }), loaded.reload)
         }
       />
-    </>
+    </SearchedList>
   );
 }
 
@@ -93,41 +95,23 @@ function CreateRole({
     <section class="panel form-panel" aria-labelledby="create-role-title">
       <h2 id="create-role-title">{t('roles.create')}</h2>
       <form class="stack" onSubmit={submit}>
-        <label for="role-name">{t('roles.name')}</label>
-        <p id="role-name-hint" class="hint">
-          {t('common.name.hint')}
-        </p>
-        <input
+        <TextField
           id="role-name"
-          type="text"
+          label={t('roles.name')}
+          hint={t('common.name.hint')}
+          value={name}
+          onInput={setName}
           required
           maxLength={64}
-          autoComplete="off"
-          spellcheck={false}
-          aria-describedby="role-name-hint"
-          value={name}
-          onInput={(e) => setName(e.currentTarget.value)}
         />
-        <label for="role-api">{t('roles.api')}</label>
-        <p id="role-api-hint" class="hint">
-          {t('roles.api.hint')}
-        </p>
-        <input
+        <TextField
           id="role-api"
-          type="text"
-          autoComplete="off"
-          spellcheck={false}
-          aria-describedby="role-api-hint"
+          label={t('roles.api')}
+          hint={t('roles.api.hint')}
           value={audience}
-          onInput={(e) => setAudience(e.currentTarget.value)}
+          onInput={setAudience}
         />
-        <label for="role-description">{t('roles.description')}</label>
-        <input
-          id="role-description"
-          type="text"
-          value={description}
-          onInput={(e) => setDescription(e.currentTarget.value)}
-        />
+        <TextField id="role-description" label={t('roles.description')} value={description} onInput={setDescription} />
         <button type="submit" class="button primary">
           {t('roles.create.submit')}
         </button>
