@@ -439,7 +439,7 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await page.getByText('No organization matches.').waitFor();
 
     const audited = await server.context.store.listAuditEvents({ limit: 200 });
-    const events = audited.filter((e) => e.actor === actor).map((e) => e.event);
+    const events: string[] = audited.filter((e) => e.actor === actor).map((e) => e.event);
     for (const event of [
       'group_created',
       'group_member_added',
