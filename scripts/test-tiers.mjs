@@ -84,6 +84,7 @@ export const TABLE = {
     'worker-start.test.ts': 'unit',
     'admin-api.test.ts': 'server',
     'admin-roles.test.ts': 'server',
+    'admin-step-up.test.ts': 'server',
     'access-claims.test.ts': 'server',
     'resource-server-roles.test.ts': 'server',
     'cli-access.test.ts': 'server',

@@ -33,7 +33,8 @@ export interface Page<T> {
 /**
  * Calls the admin API (/admin/v1) with the operator's DPoP-bound access token: `Authorization: DPoP`
  * and a proof of the token's key for this request (RFC 9449 §7.1). A new `DPoP-Nonce` gets one retry
- * (§8.2), an expired token one refresh; every other answer is the API's own.
+ * (§8.2), an expired token one refresh, a step-up challenge a new sign-in (RFC 9470); every other
+ * answer is the API's own.
  */
 export class AdminApi {
   readonly #base: string;
@@ -57,6 +58,15 @@ export class AdminApi {
       await response.body?.cancel();
       token = await this.session.refresh();
       response = await this.#send(method, url, token, body);
+    }
+    // RFC 9470 §3: the API asks a more recent sign-in for a dangerous operation; sign in again
+    // (max_age with prompt=login) and come back to this page, where the operator confirms it again.
+    const stepUp = /error="insufficient_user_authentication"[^]*?max_age="(\d+)"/.exec(
+      response.headers.get('www-authenticate') ?? '',
+    );
+    if (response.status === 401 && stepUp !== null) {
+      await response.body?.cancel();
+      return this.session.signIn(this.session.pagePath(), { maxAge: Number(stepUp[1]) });
     }
     if (response.status === 204) return undefined as T;
     const text = await response.text();

@@ -29,8 +29,7 @@ type View =
 
 /** The console's path below `<issuer>/console`: '' for the dashboard, '/callback', ... */
 function consolePath(session: Session): string {
-  const home = new URL(session.config.home).pathname;
-  return location.pathname.startsWith(home) ? location.pathname.slice(home.length).replace(/\/$/, '') : '';
+  return session.pagePath();
 }
 
 export function App({ session, text }: { readonly session: Session; readonly text: ConsoleText }) {

@@ -157,6 +157,12 @@ export class Session {
     return { returnTo: pending.returnTo };
   }
 
+  /** The console path of the page shown: '' for the dashboard, '/users/alice' ... */
+  pagePath(): string {
+    const home = new URL(this.config.home).pathname;
+    return location.pathname.startsWith(home) ? location.pathname.slice(home.length).replace(/\/$/, '') : '';
+  }
+
   /** Whether the sign-in is recent enough for a dangerous action (OIDC Core §2 `auth_time`). */
   isFresh(now = Math.floor(Date.now() / 1000)): boolean {
     const authTime = this.current?.claims.auth_time;

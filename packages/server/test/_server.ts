@@ -64,7 +64,14 @@ export interface TestServer extends RunningServer {
   /** A code of the user `username` (made when there is none) for a PKCE verifier, created through the store. */
   createCode(
     client: TestClient,
-    options: { verifier: string; redirectUri: string; username?: string; scope?: readonly string[] },
+    options: {
+      verifier: string;
+      redirectUri: string;
+      username?: string;
+      scope?: readonly string[];
+      /** The sign-in the code carries (OIDC Core §2 `auth_time`, RFC 8176 `amr`): none by default. */
+      signIn?: { readonly authTime: number; readonly amr: readonly string[] };
+    },
   ): Promise<string>;
   post(path: string, form: Record<string, string> | string, options?: PostOptions): Promise<Response>;
 }
@@ -263,7 +270,7 @@ export async function startTestServer({
       await ensureTestUser(context.store, username, clock.now());
       return (await issueOperatorGrant(context, client.id, username, scope)) as IssuedTokens;
     },
-    async createCode(client, { verifier, redirectUri, username = 'alice', scope = ['contacts:read'] }) {
+    async createCode(client, { verifier, redirectUri, username = 'alice', scope = ['contacts:read'], signIn }) {
       const record = await context.store.findClient(client.id);
       if (!record) throw new Error(`no client ${client.id}`);
       const { subject } = await ensureTestUser(context.store, username, clock.now());
@@ -275,6 +282,7 @@ export async function startTestServer({
         codeChallenge: s256(verifier),
         now: clock.now(),
         lifetime: context.authorizationCodeTtl,
+        ...(signIn === undefined ? {} : { authTime: signIn.authTime, amr: signIn.amr }),
       });
     },
     post(path, form, options = {}) {

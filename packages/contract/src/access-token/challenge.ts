@@ -11,10 +11,18 @@ export interface ChallengeParameters {
 
 /** The error attributes of one refusal (RFC 6750 §3.1). */
 export interface ChallengeError {
-  readonly error: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | 'use_dpop_nonce';
+  readonly error:
+    | 'invalid_request'
+    | 'invalid_token'
+    | 'insufficient_scope'
+    | 'invalid_dpop_proof'
+    | 'use_dpop_nonce'
+    | 'insufficient_user_authentication';
   readonly errorDescription?: string;
   /** The scope the request needs, space-delimited (RFC 6750 §3). */
   readonly scope?: string;
+  /** RFC 9470 §3: how recent, in seconds, the user's sign-in must be (with `insufficient_user_authentication`). */
+  readonly maxAge?: number;
 }
 
 /**
@@ -28,9 +36,11 @@ export function quotedString(value: string): string {
 /**
  * The `WWW-Authenticate` value of a bearer challenge: `realm`, then `resource_metadata`, then the
  * error attributes. A request without any credentials gets no error attributes (RFC 6750 §3.1).
+ * A step-up refusal adds `max_age` (RFC 9470 §3).
  *
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-3 RFC 6750 §3
  * @see https://www.rfc-editor.org/rfc/rfc9728#section-5.1 RFC 9728 §5.1
+ * @see https://www.rfc-editor.org/rfc/rfc9470#section-3 RFC 9470 §3
  */
 export function bearerChallenge(parameters: ChallengeParameters, refusal?: ChallengeError): string {
   let challenge = `Bearer realm=${quotedString(parameters.realm)}`;
@@ -41,6 +51,7 @@ export function bearerChallenge(parameters: ChallengeParameters, refusal?: Chall
   if (refusal.errorDescription !== undefined)
     challenge += `, error_description=${quotedString(refusal.errorDescription)}`;
   if (refusal.scope !== undefined) challenge += `, scope=${quotedString(refusal.scope)}`;
+  if (refusal.maxAge !== undefined) challenge += `, max_age=${quotedString(String(refusal.maxAge))}`;
   return challenge;
 }
 

@@ -21,7 +21,7 @@ export class BearerChallenge extends ProblemError {
   readonly nonce: string | undefined;
 
   constructor(
-    problem: 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | 'use_dpop_nonce',
+    problem: 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | 'use_dpop_nonce' | 'step_up_required',
     detail: string,
     challenge: string,
     refusal?: InvalidAccessToken,

@@ -16,6 +16,7 @@ export type ProblemCode =
   | 'invalid_token'
   | 'insufficient_scope'
   | 'insufficient_role'
+  | 'step_up_required'
   | 'invalid_dpop_proof'
   | 'use_dpop_nonce'
   | 'owner_required'
@@ -181,6 +182,17 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       "The access token is valid but its holder lacks a role this operation needs (RFC 9068 §2.2.3.1 `roles`, as the operation declares in `x-required-roles`); the detail reads: This operation needs the role '<role>'. (or '<role>' or '<role>'. when several suffice). On the REST API (/v2): the token's user holds one of the declared roles of /v2 or server-wide ones now (a token with no user holds none). On the admin API: a user's token is for the audience '{issuer}/admin/v1' and its user holds admin, user-manager or auditor, as the operation allows.",
     clientAction:
       'Ask an operator for the role (gatehouse roles assign), then refresh the access token: roles change at the next token.',
+  }),
+  step_up_required: problem({
+    code: 'step_up_required',
+    status: 401,
+    slug: 'step-up-required',
+    title: 'Sign in again for this operation',
+    transient: false,
+    summary:
+      'A dangerous operation of the admin API (deleting a client, user, upstream provider, organization, group or role, a new client secret, rotating or retiring a signing key; the document marks each with x-step-up-max-age) was called with a user\'s access token whose sign-in (its auth_time, RFC 9068 §2.2.1) is older than 300 seconds, or that does not say when its user signed in. The WWW-Authenticate challenge reads error="insufficient_user_authentication" with max_age="300" (RFC 9470 §3). An admin client\'s own token (client_credentials) has no sign-in and is not asked. Nothing was changed.',
+    clientAction:
+      'Send the user through the authorization endpoint again with max_age=300 and prompt=login (OpenID Connect Core §3.1.2.1), then repeat the operation with the new access token.',
   }),
   invalid_dpop_proof: problem({
     code: 'invalid_dpop_proof',

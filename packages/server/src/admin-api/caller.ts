@@ -8,6 +8,7 @@ import type { ClientRecord } from '../primitives/records.js';
 import { ADMIN_READ_SCOPE, ADMIN_SCOPE } from '../oauth/clients/index.js';
 import { adminDefinition } from './definition.js';
 import { requiredRolesByRoute, requireOneRole } from '../json-api/required-roles.js';
+import { requireRecentSignIn, stepUpByRoute } from './step-up.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -65,10 +66,14 @@ function actorOf(claims: AccessTokenClaims): Actor {
 
 /**
  * The check of every admin operation, after the bearer token and its scope: the caller holds one of
- * the roles the document declares on the operation (`x-required-roles`, admin-roles.ts), else 403.
+ * the roles the document declares on the operation (`x-required-roles`, admin-roles.ts), else 403;
+ * then, for a dangerous operation (`x-step-up-max-age`), a user's sign-in is that recent, else 401
+ * (step-up.ts).
  */
-export function adminCaller(context: Pick<ServerContext, 'store' | 'issuer'>) {
-  const required = requiredRolesByRoute(adminDefinition(context.issuer).document.paths, ADMIN_API_PATH);
+export function adminCaller(context: Pick<ServerContext, 'store' | 'issuer' | 'clock'>) {
+  const { paths } = adminDefinition(context.issuer).document;
+  const required = requiredRolesByRoute(paths, ADMIN_API_PATH);
+  const stepUp = stepUpByRoute(paths, ADMIN_API_PATH);
   return async (claims: AccessTokenClaims, request: FastifyRequest): Promise<void> => {
     const held = await adminRolesOf(claims, context);
     if (held.length === 0)
@@ -79,14 +84,15 @@ export function adminCaller(context: Pick<ServerContext, 'store' | 'issuer'>) {
           '(signed in with two factors when its client requires them).',
         bearerChallenge({ realm: 'gatehouse' }, { error: 'insufficient_scope', scope: ADMIN_READ_SCOPE }),
       );
-    const allowed = required.get(`${request.method} ${request.routeOptions.url ?? ''}`) ?? ['admin'];
-    requireOneRole(held, allowed);
+    const route = `${request.method} ${request.routeOptions.url ?? ''}`;
+    requireOneRole(held, required.get(route) ?? ['admin']);
+    requireRecentSignIn(claims, stepUp.get(route), context.clock.now(), 'gatehouse');
     request.adminActor = actorOf(claims);
   };
 }
 
 /** The route configs of the admin API's reads and writes (json-api/serve-json-api.ts reads them). */
-export function adminAccess(context: Pick<ServerContext, 'store' | 'issuer'>) {
+export function adminAccess(context: Pick<ServerContext, 'store' | 'issuer' | 'clock'>) {
   const authorize = adminCaller(context);
   return {
     read: { scope: [ADMIN_READ_SCOPE, ADMIN_SCOPE], authorize },

@@ -11,6 +11,7 @@ import { accessPaths } from './access-document.js';
 import { ACCESS_SCHEMAS } from './access-schemas.js';
 import { INVITATION_SCHEMAS, invitationPaths } from './invitation-document.js';
 import { REQUIRED_ROLES, rolesAllowed } from './admin-roles.js';
+import { STEP_UP, STEP_UP_MAX_AGE, stepUpOf } from './step-up.js';
 
 type Json = Record<string, unknown>;
 
@@ -480,7 +481,10 @@ const PATHS: Readonly<Record<string, Json>> = {
   },
 };
 
-/** Every operation with the admin roles that may call it (`x-required-roles`, admin-roles.ts). */
+/**
+ * Every operation with the admin roles that may call it (`x-required-roles`, admin-roles.ts), and a
+ * dangerous one with how recent a user's sign-in must be (`x-step-up-max-age`, step-up.ts).
+ */
 function withRequiredRoles(paths: Readonly<Record<string, Json>>): Json {
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [
@@ -488,13 +492,23 @@ function withRequiredRoles(paths: Readonly<Record<string, Json>>): Json {
       Object.fromEntries(
         Object.entries(item).map(([key, value]) =>
           // Path-level `parameters` is no operation.
-          key === 'parameters'
-            ? [key, value]
-            : [key, { ...(value as Json), [REQUIRED_ROLES]: rolesAllowed(path, key) }],
+          key === 'parameters' ? [key, value] : [key, withDeclarations(value as Json, path, key)],
         ),
       ),
     ]),
   );
+}
+
+function withDeclarations(operation: Json, path: string, method: string): Json {
+  const maxAge = stepUpOf(operation['operationId']);
+  const declared: Json = { ...operation, [REQUIRED_ROLES]: rolesAllowed(path, method) };
+  if (maxAge === undefined) return declared;
+  const responses = operation['responses'] as Json;
+  return {
+    ...declared,
+    [STEP_UP]: maxAge,
+    responses: { ...responses, '401': problemResponse(401, ['step_up_required']) },
+  };
 }
 
 /** The admin API's document for a server whose issuer is `issuer`. */
@@ -515,7 +529,10 @@ export function adminDocument(issuer: string): Json {
         `${issuer}/admin/v1 (RFC 8707 resource) obtained through an admin client, whose user holds a server-wide ` +
         'admin role. Each operation names the roles that may call it in x-required-roles: admin (everything), ' +
         'user-manager (users and their grants), auditor (every read). An admin client acts as admin unless ' +
-        'it was assigned narrower admin roles (gatehouse roles assign … --server-wide --client ID).',
+        'it was assigned narrower admin roles (gatehouse roles assign … --server-wide --client ID). ' +
+        `A dangerous operation (x-step-up-max-age) needs a user's token whose sign-in (auth_time) is at most ${STEP_UP_MAX_AGE} s old, ` +
+        'else 401 step_up_required with an RFC 9470 challenge (error="insufficient_user_authentication", max_age); ' +
+        "an admin client's own client_credentials token has no sign-in and is not asked.",
     },
     servers: [{ url: `${issuer}/admin/v1`, description: 'This Gatehouse server' }],
     paths: withRequiredRoles({

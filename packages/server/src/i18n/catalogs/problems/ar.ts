@@ -304,6 +304,13 @@ export const arProblems: ProblemProseTable = {
       "رمز الوصول صالح لكن ينقص حاملَه دورٌ تحتاجه هذه العملية (RFC 9068 §2.2.3.1 `roles`، كما تعلنه العملية في `x-required-roles`)؛ ونص detail: This operation needs the role '<role>'. (أو '<role>' or '<role>'. حين يكفي أحد عدة أدوار). وفي واجهة الإدارة البرمجية: يكون رمز المستخدم للجمهور '{issuer}/admin/v1' ويحمل مستخدمه admin أو user-manager أو auditor، بحسب ما تسمح به العملية.",
     action: 'اطلب الدور من مشغّل (gatehouse roles assign)، ثم حدّث رمز الوصول: تتغير الأدوار مع الرمز التالي.',
   },
+  'step-up-required': {
+    title: 'سجّل الدخول مجددًا لهذه العملية',
+    summary:
+      'استُدعيت عملية خطرة في واجهة الإدارة (حذف عميل أو مستخدم أو مزوّد خارجي أو منظمة أو مجموعة أو دور، سر عميل جديد، تدوير مفتاح توقيع أو إحالته؛ يضع المستند على كل منها x-step-up-max-age) برمز وصول لمستخدم يعود تسجيل دخوله (قيمة auth_time، RFC 9068 §2.2.1) إلى أكثر من 300 ثانية، أو لا يذكر متى سجّل مستخدمه الدخول. يقول تحدي WWW-Authenticate ‏error="insufficient_user_authentication" مع max_age="300" (RFC 9470 §3). رمز عميل الإدارة الخاص (client_credentials) بلا تسجيل دخول ولا يُطلب منه ذلك. لم يتغير شيء.',
+    action:
+      'أرسل المستخدم مجددًا عبر نقطة التفويض مع max_age=300 وprompt=login ‏(OpenID Connect Core §3.1.2.1)، ثم أعد العملية برمز الوصول الجديد.',
+  },
   'invalid-dpop-proof': {
     title: 'إثبات DPoP غير صالح',
     summary:

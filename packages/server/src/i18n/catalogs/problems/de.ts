@@ -329,6 +329,13 @@ export const deProblems: ProblemProseTable = {
     action:
       'Bitten Sie einen Betreiber um die Rolle (gatehouse roles assign) und erneuern Sie dann das Access-Token: Rollen ändern sich mit dem nächsten Token.',
   },
+  'step-up-required': {
+    title: 'Für diese Operation erneut anmelden',
+    summary:
+      'Eine gefährliche Operation der Admin-API (einen Client, Benutzer, Upstream-Anbieter, eine Organisation, Gruppe oder Rolle löschen, ein neues Client-Secret, einen Signaturschlüssel rotieren oder ausmustern; das Dokument kennzeichnet jede mit x-step-up-max-age) wurde mit dem Access-Token eines Benutzers aufgerufen, dessen Anmeldung (sein auth_time, RFC 9068 §2.2.1) älter als 300 Sekunden ist oder das nicht sagt, wann sein Benutzer sich angemeldet hat. Die WWW-Authenticate-Challenge lautet error="insufficient_user_authentication" mit max_age="300" (RFC 9470 §3). Das eigene Token eines Admin-Clients (client_credentials) hat keine Anmeldung und wird nicht gefragt. Es wurde nichts geändert.',
+    action:
+      'Schicken Sie den Benutzer mit max_age=300 und prompt=login erneut über den Autorisierungsendpunkt (OpenID Connect Core §3.1.2.1) und wiederholen Sie die Operation mit dem neuen Access-Token.',
+  },
   'invalid-dpop-proof': {
     title: 'Ungültiger DPoP-Nachweis',
     summary:

@@ -323,6 +323,13 @@ export const esProblems: ProblemProseTable = {
     action:
       'Pida el rol a un operador (gatehouse roles assign) y luego actualice el token de acceso: los roles cambian con el siguiente token.',
   },
+  'step-up-required': {
+    title: 'Inicie sesión de nuevo para esta operación',
+    summary:
+      'Una operación peligrosa de la API de administración (eliminar un cliente, usuario, proveedor externo, organización, grupo o rol, un nuevo secreto de cliente, rotar o retirar una clave de firma; el documento marca cada una con x-step-up-max-age) se llamó con el token de acceso de un usuario cuyo inicio de sesión (su auth_time, RFC 9068 §2.2.1) tiene más de 300 segundos, o que no dice cuándo inició sesión su usuario. El desafío WWW-Authenticate dice error="insufficient_user_authentication" con max_age="300" (RFC 9470 §3). El token propio de un cliente de administración (client_credentials) no tiene inicio de sesión y no se le pide. No se cambió nada.',
+    action:
+      'Envíe al usuario de nuevo por el endpoint de autorización con max_age=300 y prompt=login (OpenID Connect Core §3.1.2.1) y repita la operación con el nuevo token de acceso.',
+  },
   'invalid-dpop-proof': {
     title: 'Prueba DPoP no válida',
     summary:

@@ -324,6 +324,13 @@ export const frProblems: ProblemProseTable = {
     action:
       'Demandez le rôle à un opérateur (gatehouse roles assign), puis actualisez le jeton d’accès : les rôles changent au jeton suivant.',
   },
+  'step-up-required': {
+    title: 'Reconnectez-vous pour cette opération',
+    summary:
+      'Une opération dangereuse de l’API d’administration (supprimer un client, un utilisateur, un fournisseur amont, une organisation, un groupe ou un rôle, un nouveau secret client, faire tourner ou retirer une clé de signature ; le document marque chacune de x-step-up-max-age) a été appelée avec le jeton d’accès d’un utilisateur dont la connexion (son auth_time, RFC 9068 §2.2.1) date de plus de 300 secondes, ou qui ne dit pas quand son utilisateur s’est connecté. Le défi WWW-Authenticate porte error="insufficient_user_authentication" avec max_age="300" (RFC 9470 §3). Le jeton propre d’un client d’administration (client_credentials) n’a pas de connexion et n’est pas concerné. Rien n’a été modifié.',
+    action:
+      'Renvoyez l’utilisateur au point de terminaison d’autorisation avec max_age=300 et prompt=login (OpenID Connect Core §3.1.2.1), puis refaites l’opération avec le nouveau jeton d’accès.',
+  },
   'invalid-dpop-proof': {
     title: 'Preuve DPoP invalide',
     summary:

@@ -319,6 +319,13 @@ export const jaProblems: ProblemProseTable = {
     action:
       'オペレーターにロールを依頼し (gatehouse roles assign)、その後アクセストークンをリフレッシュしてください。ロールは次のトークンから反映されます。',
   },
+  'step-up-required': {
+    title: 'この操作には再度のサインインが必要です',
+    summary:
+      '管理 API の危険な操作 (クライアント、ユーザー、上流プロバイダー、組織、グループ、ロールの削除、新しいクライアントシークレット、署名鍵のローテーションや廃止。文書はそれぞれに x-step-up-max-age を付けています) が、サインイン (その auth_time、RFC 9068 §2.2.1) が 300 秒より前のユーザーのアクセストークン、またはユーザーがいつサインインしたかを示さないトークンで呼び出されました。WWW-Authenticate チャレンジは error="insufficient_user_authentication" と max_age="300" を示します (RFC 9470 §3)。管理クライアント自身のトークン (client_credentials) にはサインインがなく、対象外です。何も変更されていません。',
+    action:
+      'max_age=300 と prompt=login を付けてユーザーを認可エンドポイントに再度送り (OpenID Connect Core §3.1.2.1)、新しいアクセストークンで操作をやり直してください。',
+  },
   'invalid-dpop-proof': {
     title: '無効な DPoP 証明',
     summary:

@@ -320,6 +320,13 @@ export const ptBRProblems: ProblemProseTable = {
     action:
       'Peça o papel a um operador (gatehouse roles assign) e depois atualize o token de acesso: os papéis mudam no próximo token.',
   },
+  'step-up-required': {
+    title: 'Entre novamente para esta operação',
+    summary:
+      'Uma operação perigosa da API de administração (excluir um cliente, usuário, provedor externo, organização, grupo ou papel, um novo segredo de cliente, rotacionar ou aposentar uma chave de assinatura; o documento marca cada uma com x-step-up-max-age) foi chamada com o token de acesso de um usuário cujo login (seu auth_time, RFC 9068 §2.2.1) tem mais de 300 segundos, ou que não diz quando seu usuário entrou. O desafio WWW-Authenticate traz error="insufficient_user_authentication" com max_age="300" (RFC 9470 §3). O token próprio de um cliente de administração (client_credentials) não tem login e não é afetado. Nada foi alterado.',
+    action:
+      'Envie o usuário de novo pelo endpoint de autorização com max_age=300 e prompt=login (OpenID Connect Core §3.1.2.1) e repita a operação com o novo token de acesso.',
+  },
   'invalid-dpop-proof': {
     title: 'Prova DPoP inválida',
     summary:

@@ -291,6 +291,13 @@ export const zhCNProblems: ProblemProseTable = {
       "访问令牌有效，但其持有者缺少此操作所需的角色（RFC 9068 §2.2.3.1 `roles`，由操作在 `x-required-roles` 中声明）；detail 为：This operation needs the role '<role>'.（若多个之一即可，则为 '<role>' or '<role>'.）。在管理 API 上：用户的令牌面向受众 '{issuer}/admin/v1'，且该用户拥有操作允许的 admin、user-manager 或 auditor 角色。",
     action: '请向运营者申请该角色（gatehouse roles assign），然后刷新访问令牌：角色变更从下一个令牌起生效。',
   },
+  'step-up-required': {
+    title: '此操作需要重新登录',
+    summary:
+      '管理 API 的危险操作(删除客户端、用户、上游提供方、组织、组或角色,新的客户端密钥,轮换或停用签名密钥;文档用 x-step-up-max-age 标出每一项)是用某个用户的访问令牌调用的,而该令牌的登录时间(其 auth_time,RFC 9068 §2.2.1)早于 300 秒之前,或者令牌没有说明用户何时登录。WWW-Authenticate 质询为 error="insufficient_user_authentication",带 max_age="300"(RFC 9470 §3)。管理客户端自己的令牌(client_credentials)没有登录,不受此限。未做任何更改。',
+    action:
+      '带上 max_age=300 和 prompt=login 让用户重新经过授权端点(OpenID Connect Core §3.1.2.1),然后用新的访问令牌重做该操作。',
+  },
   'invalid-dpop-proof': {
     title: 'DPoP 证明无效',
     summary:
