@@ -207,6 +207,7 @@ export const TABLE = {
     'console.test.ts': 'server',
     'console.browser.test.ts': 'browser',
     'console-operator.browser.test.ts': 'browser',
+    'console-ops.browser.test.ts': 'browser',
   },
   console: {
     'console-app.test.ts': 'unit',

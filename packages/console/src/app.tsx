@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { AdminApi, AdminError } from './admin.js';
 import type { ConsoleText } from './i18n/index.js';
 import { Audit } from './pages/audit.js';
+import { ClientPage } from './pages/client.js';
 import { Clients } from './pages/clients.js';
 import { Dashboard } from './pages/dashboard.js';
 import { GroupPage } from './pages/group.js';
@@ -129,6 +130,9 @@ function Route({
   const user = /^\/users\/([^/]+)$/.exec(path)?.[1];
   if (user !== undefined)
     return <UserPage key={user} api={api} username={decodeURIComponent(user)} onForbidden={onForbidden} />;
+  const client = /^\/clients\/([^/]+)$/.exec(path)?.[1];
+  if (client !== undefined)
+    return <ClientPage key={client} api={api} clientId={decodeURIComponent(client)} onForbidden={onForbidden} />;
   if (path === '/users') return <Users api={api} onForbidden={onForbidden} />;
   const group = /^\/groups\/([^/]+)$/.exec(path)?.[1];
   if (group !== undefined)

@@ -139,6 +139,28 @@ describe('the admin API /admin/v1', () => {
         assert.equal((await admin.delete(`${ADMIN}/clients/exchanger`)).status, 204);
       });
 
+      it('sets dpop_bound_access_tokens (RFC 9449 §5.2): a token request without a proof is refused then', async () => {
+        const created = await admin.post(`${ADMIN}/clients`, {
+          client_id: 'bound',
+          name: 'Bound',
+          grant_types: ['client_credentials'],
+          scope: 'a',
+        });
+        assert.equal(created.body.dpop_bound_access_tokens, undefined, 'off by default');
+        const secret = created.body.client_secret as string;
+        assert.equal((await clientCredentials({ id: 'bound', secret })).status, 200);
+        const updated = await admin.put(`${ADMIN}/clients/bound`, {
+          name: 'Bound',
+          grant_types: ['client_credentials'],
+          scope: 'a',
+          dpop_bound_access_tokens: true,
+        });
+        assert.equal(updated.status, 200, JSON.stringify(updated.body));
+        assert.equal(updated.body.dpop_bound_access_tokens, true);
+        assert.equal((await clientCredentials({ id: 'bound', secret })).status, 400, 'no DPoP proof');
+        assert.equal((await admin.delete(`${ADMIN}/clients/bound`)).status, 204);
+      });
+
       it('registers a client with jwks (RFC 7591 §2): no secret, private_key_jwt (RFC 7523 §2.2), PAR required when asked', async () => {
         const keys = await clientKeyPair();
         const created = await admin.post(`${ADMIN}/clients`, {

@@ -120,6 +120,17 @@ export const de: Catalog = {
     'einfaches http nur auf diesem Rechner (127.0.0.1, [::1], localhost); bitte https verwenden',
   'clients.grant-types': 'Grant-Typen',
   'clients.scope': 'Scopes (durch Leerzeichen getrennt)',
+  'client.back': 'Alle Clients',
+  'client.edit': 'Registrierung',
+  'client.profile': 'Sicherheitsprofil',
+  'client.profile.hint':
+    'FAPI 2.0 verlangt Pushed Authorization Requests, private_key_jwt (ein vertraulicher Client mit Schlüsseln), an DPoP gebundene Tokens und PS256, ES256 oder EdDSA; der Server lehnt es für einen Client ab, der das nicht erfüllen kann.',
+  'client.profile.none': 'Keines',
+  'client.profile.fapi2': 'FAPI-2.0-Sicherheitsprofil',
+  'client.dpop':
+    'Seine Tokens an einen DPoP-Schlüssel binden (RFC 9449): Jede Token-Anfrage muss einen Nachweis tragen',
+  'client.save': 'Änderungen speichern',
+  'client.saved': 'Die Änderungen an {client} sind gespeichert.',
   'nav.audit': 'Audit-Protokoll',
   'audit.title': 'Audit-Protokoll',
   'audit.since': 'Ab (Tag, UTC)',

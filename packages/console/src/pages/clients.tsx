@@ -1,17 +1,15 @@
-import { redirectUriRefusal, type RedirectUriRefusal } from '@gatehouse/contract';
 import { useState } from 'preact/hooks';
 import type { AdminApi, Problem } from '../admin.js';
-import type { MessageId } from '../i18n/index.js';
-import { useRouter } from '../router.js';
+import { onLinkClick, useRouter } from '../router.js';
 import { useText } from '../text.js';
 import { SecondClick, TypedConfirm } from './confirm.js';
-import { Checks } from './fields.js';
 import { CursorTable, useCursorList, withCursor, type Column } from './list.js';
 import { ProblemNotice, problemOf } from './problem.js';
+import { GrantTypesField, RedirectUrisField, redirectUriRefusals, redirectUrisOf } from './client-fields.js';
 import { SecretOnce } from './secret-once.js';
 import { whenFresh } from './step-up.js';
 
-interface Client {
+export interface Client {
   readonly client_id: string;
   readonly name: string;
   readonly type: 'public' | 'confidential';
@@ -21,22 +19,6 @@ interface Client {
 }
 
 const PAGE_SIZE = 20;
-/** The grants an operator picks for a client (RFC 6749 §4, RFC 8628). */
-const GRANT_TYPES = [
-  'authorization_code',
-  'refresh_token',
-  'client_credentials',
-  'urn:ietf:params:oauth:grant-type:device_code',
-] as const;
-
-/** The words of the shared redirect URI rule's refusals (@gatehouse/contract redirectUriRefusal). */
-const REFUSAL_TEXT: Readonly<Record<RedirectUriRefusal, MessageId>> = {
-  characters: 'clients.redirect.characters',
-  'not-absolute': 'clients.redirect.not-absolute',
-  fragment: 'clients.redirect.fragment',
-  'plain-http': 'clients.redirect.plain-http',
-};
-
 /** The clients, a page at a time; one registered with its secret shown once; a secret rotated; one deleted. */
 export function Clients({
   api,
@@ -101,7 +83,17 @@ export function Clients({
     );
   };
   const columns: readonly Column<Client>[] = [
-    { header: t('clients.id'), cell: (c) => <code>{c.client_id}</code> },
+    {
+      header: t('clients.id'),
+      cell: (c) => {
+        const to = `/clients/${encodeURIComponent(c.client_id)}`;
+        return (
+          <a href={router.href(to)} onClick={onLinkClick(router, to)}>
+            <code>{c.client_id}</code>
+          </a>
+        );
+      },
+    },
     { header: t('clients.name'), cell: (c) => c.name },
     { header: t('clients.type'), cell: (c) => (c.type === 'public' ? t('clients.public') : t('clients.confidential')) },
     {
@@ -164,15 +156,8 @@ function CreateClient({
   const [grants, setGrants] = useState<readonly string[]>(['authorization_code', 'refresh_token']);
   const [scope, setScope] = useState('openid profile');
   const [problem, setProblem] = useState<Problem | undefined>();
-  const list = uris
-    .split('\n')
-    .map((line) => line.replace(/\r$/, ''))
-    .filter((line) => line !== '');
-  // Each line checked as the server will (one rule, @gatehouse/contract), while the operator types.
-  const refusals = list.flatMap((uri) => {
-    const refusal = redirectUriRefusal(uri);
-    return refusal === undefined ? [] : [{ uri, refusal }];
-  });
+  const list = redirectUrisOf(uris);
+  const refusals = redirectUriRefusals(list);
   const submit = (event: Event) => {
     event.preventDefault();
     if (refusals.length > 0) return;
@@ -207,27 +192,8 @@ function CreateClient({
           <input type="checkbox" checked={isPublic} onChange={(e) => setPublic(e.currentTarget.checked)} />
           {t('clients.public.hint')}
         </label>
-        <label for="client-redirect-uris">{t('clients.redirect-uris')}</label>
-        <p id="client-redirect-uris-hint" class="hint">
-          {t('clients.redirect.hint')}
-        </p>
-        <textarea
-          id="client-redirect-uris"
-          rows={3}
-          value={uris}
-          spellcheck={false}
-          aria-describedby="client-redirect-uris-hint client-redirect-uris-refusals"
-          aria-invalid={refusals.length > 0 ? 'true' : undefined}
-          onInput={(e) => setUris(e.currentTarget.value)}
-        />
-        <ul id="client-redirect-uris-refusals" class="plain field-errors" aria-live="polite">
-          {refusals.map(({ uri, refusal }) => (
-            <li key={uri}>
-              <code class="uri">{uri}</code>: {t(REFUSAL_TEXT[refusal])}
-            </li>
-          ))}
-        </ul>
-        <Checks legend={t('clients.grant-types')} options={GRANT_TYPES} ticked={grants} onChange={setGrants} />
+        <RedirectUrisField id="client-redirect-uris" value={uris} onInput={setUris} />
+        <GrantTypesField value={grants} onChange={setGrants} />
         <label for="client-scope">{t('clients.scope')}</label>
         <input id="client-scope" value={scope} onInput={(e) => setScope(e.currentTarget.value)} />
         <button type="submit" class="button primary" disabled={refusals.length > 0}>

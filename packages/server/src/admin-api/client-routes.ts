@@ -99,6 +99,7 @@ function settingsOf(body: Record<string, unknown>): ClientChanges {
     jwks: body.jwks,
     jwksUri: body.jwks_uri as string | null | undefined,
     requirePushedAuthorizationRequests: body.require_pushed_authorization_requests as boolean | undefined,
+    dpopBoundAccessTokens: body.dpop_bound_access_tokens as boolean | undefined,
     secondFactor: body.second_factor as string | undefined,
     profile: body.profile as string | undefined,
   };

@@ -205,6 +205,9 @@ const CLIENT_SETTINGS: Json = {
   require_pushed_authorization_requests: boolean(
     'Whether its authorization requests must be pushed to /par (RFC 9126 §6); default false.',
   ),
+  dpop_bound_access_tokens: boolean(
+    'RFC 9449 §5.2: whether every token request must carry a DPoP proof, binding its tokens to that key; default false.',
+  ),
   second_factor: {
     type: 'string',
     enum: ['off', 'optional', 'required'],

