@@ -85,6 +85,7 @@ export const TABLE = {
     'admin-api.test.ts': 'server',
     'admin-roles.test.ts': 'server',
     'admin-step-up.test.ts': 'server',
+    'admin-sessions.test.ts': 'server',
     'access-claims.test.ts': 'server',
     'resource-server-roles.test.ts': 'server',
     'cli-access.test.ts': 'server',

@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { assignRole } from '../src/access/index.js';
 import { CLI_ACTOR } from '../src/audit/audit.js';
 import { consoleDistDir } from '../src/console/index.js';
-import { addTestUser, PASSWORD } from './_authorize.js';
+import { addTestUser, authorizationQuery, CALLBACK, obtainCode, PageBrowser, PASSWORD, pkce } from './_authorize.js';
 import { seriousViolations } from './_axe.js';
 import { browserSuiteSkip, DESKTOP, launchChromium, PHONE, screenshotsAt, watchedPage } from './_browser.js';
 import { ManualClock, startTestServer, type TestServer } from './_server.js';
@@ -47,6 +47,7 @@ describe(
       await addTestUser(server, 'rita');
       await assignRole(server.context.audit, { name: 'admin' }, { user: 'pat' }, server.clock.now(), CLI_ACTOR);
       await server.addClient({ id: 'shop', redirectUris: ['https://shop.example/callback'], scope: ['openid'] });
+      await server.addClient({ id: 'app', public: true, scope: ['contacts:read'], redirectUris: [CALLBACK] });
       browser = await launchChromium();
       ({ context, page } = await watchedPage(browser, violations));
       await context.clock.setFixedTime(new Date(server.clock.now() * 1000));
@@ -128,6 +129,40 @@ describe(
       await save.click();
       await page.getByRole('alert').waitFor();
       assert.equal((await server.context.store.findClient('shop'))?.profile ?? null, null, 'nothing changed');
+    });
+
+    it("shows a user's browser sessions, ends one, then signs the user out everywhere: sessions ended, grants revoked", async () => {
+      // rita signs in from two browsers (of the pages, over HTTP), each allowing the application.
+      for (const browser of [new PageBrowser(server), new PageBrowser(server)])
+        await obtainCode(browser, authorizationQuery('app', pkce().challenge), 'rita');
+      await server.issueGrant({ id: 'app', secret: null }, 'rita');
+      await page.getByRole('link', { name: 'Users', exact: true }).click();
+      await page.getByLabel('Search by username').fill('rita');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await page.getByRole('link', { name: 'rita' }).click();
+      const sessions = page.locator('section[aria-labelledby="user-sessions"] tbody tr');
+      await page.getByRole('heading', { name: 'Browser sessions' }).waitFor();
+      await page.waitForFunction(
+        () => document.querySelectorAll('section[aria-labelledby="user-sessions"] tbody tr').length === 2,
+      );
+      assert.deepEqual(await sessions.locator('td:nth-child(2)').allTextContents(), ['pwd', 'pwd']);
+      await checkPage('user', false);
+      await sessions.first().getByRole('button', { name: 'End' }).click();
+      await sessions.first().getByRole('button', { name: 'Click again to end this session' }).click();
+      await page.getByText('The session is ended').waitFor();
+      await page.waitForFunction(
+        () => document.querySelectorAll('section[aria-labelledby="user-sessions"] tbody tr').length === 1,
+      );
+
+      await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.getByRole('button', { name: 'Click again to sign rita out everywhere' }).click();
+      await page.getByText('rita is signed out everywhere. Sessions ended: 1.').waitFor();
+      await page.getByText('No browser is signed in.').waitFor();
+      const rita = await server.context.store.findUser('rita');
+      const live = await server.context.store.listLiveGrants('app', rita?.subject ?? '', server.clock.now());
+      assert.deepEqual(live, [], 'every grant revoked');
+      const [event] = await server.context.store.listAuditEvents({ event: 'user_signed_out_everywhere', limit: 1 });
+      assert.match(event?.actor ?? '', /^user:.+ client:gatehouse-console$/, 'audited as the operator');
     });
   },
 );

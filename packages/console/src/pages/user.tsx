@@ -23,10 +23,19 @@ interface Grant {
   readonly revoked_at: string | null;
 }
 
+/** A browser session of the user, as the admin API names it (a handle, never the cookie). */
+interface BrowserSession {
+  readonly session_id: string;
+  readonly signed_in_at: string | null;
+  readonly expires_at: string;
+  readonly methods: readonly string[];
+}
+
 interface Loaded {
   readonly user: User;
   readonly factors: readonly Factor[];
   readonly grants: readonly Grant[];
+  readonly sessions: readonly BrowserSession[];
 }
 
 /** One user: its details, second factors and grants, and what an operator does to it. */
@@ -49,24 +58,25 @@ export function UserPage({
 
   const loaded = useLoaded(
     async (): Promise<Loaded> => {
-      const [user, { factors }, grants] = await Promise.all([
+      const [user, { factors }, grants, sessions] = await Promise.all([
         api.get<User>(path),
         api.get<{ factors: Factor[] }>(`${path}/factors`),
         api.get<Page<Grant>>(`/grants?user=${encodeURIComponent(username)}&limit=100`),
+        api.get<{ items: BrowserSession[] }>(`${path}/sessions`),
       ]);
-      return { user, factors, grants: grants.items };
+      return { user, factors, grants: grants.items, sessions: sessions.items };
     },
     onForbidden,
     [username],
   );
 
-  const act = (method: string, target: string, done: string) => {
+  const act = <T,>(method: string, target: string, done: string | ((answer: T) => string)) => {
     setProblem(undefined);
     setNotice(undefined);
     api
-      .request(method, target)
-      .then(() => {
-        setNotice(done);
+      .request<T>(method, target)
+      .then((answer) => {
+        setNotice(typeof done === 'string' ? done : done(answer));
         loaded.reload();
       })
       .catch((error: unknown) => {
@@ -98,6 +108,23 @@ export function UserPage({
         ),
     },
   ];
+  const sessionColumns: readonly Column<BrowserSession>[] = [
+    { header: t('user.sessions.signed-in'), cell: (b) => when(b.signed_in_at) },
+    { header: t('user.sessions.methods'), cell: (b) => <code>{b.methods.join(' ')}</code> },
+    { header: t('user.sessions.expires'), cell: (b) => when(b.expires_at) },
+    {
+      header: t('clients.actions'),
+      cell: (b) => (
+        <SecondClick
+          label={t('user.sessions.end')}
+          confirm={t('user.sessions.end.confirm')}
+          onConfirm={() =>
+            act('DELETE', `${path}/sessions/${encodeURIComponent(b.session_id)}`, t('user.sessions.ended'))
+          }
+        />
+      ),
+    },
+  ];
   return (
     <>
       <p>
@@ -113,7 +140,7 @@ export function UserPage({
       )}
       {problem === undefined ? null : <ProblemNotice problem={problem} />}
       <LoadState loaded={loaded}>
-        {({ user, factors, grants }) => (
+        {({ user, factors, grants, sessions }) => (
           <div class="panels">
             <section class="panel" aria-labelledby="user-details">
               <h2 id="user-details">{t('user.details')}</h2>
@@ -159,6 +186,19 @@ export function UserPage({
                     {t('user.enable')}
                   </button>
                 )}
+                <SecondClick
+                  label={t('user.sign-out')}
+                  confirm={t('user.sign-out.confirm', { username })}
+                  onConfirm={() =>
+                    act<{ sessions_ended: number; grants_revoked: number }>('POST', `${path}/sign-out`, (answer) =>
+                      t('user.signed-out', {
+                        username,
+                        sessions: answer.sessions_ended,
+                        grants: answer.grants_revoked,
+                      }),
+                    )
+                  }
+                />
               </div>
             </section>
             <section class="panel" aria-labelledby="user-factors">
@@ -181,6 +221,20 @@ export function UserPage({
                   name={username}
                   submit={t('user.factors.reset')}
                   onConfirm={() => act('POST', `${path}/factors/reset`, t('user.factors.reset.done'))}
+                />
+              )}
+            </section>
+            <section class="panel panel-wide" aria-labelledby="user-sessions">
+              <h2 id="user-sessions">{t('user.sessions')}</h2>
+              {sessions.length === 0 ? (
+                <p>{t('user.sessions.none')}</p>
+              ) : (
+                <Table
+                  id="user-sessions-table"
+                  labelledBy="user-sessions"
+                  columns={sessionColumns}
+                  items={sessions}
+                  rowKey={(b) => b.session_id}
                 />
               )}
             </section>

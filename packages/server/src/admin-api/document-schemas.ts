@@ -387,6 +387,35 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
       second_factor_required: boolean('Whether the user must set up a factor again at its next sign-in.'),
     },
   },
+  SessionList: {
+    type: 'object',
+    required: ['items'],
+    properties: {
+      items: {
+        type: 'array',
+        description: "The user's signed-in browser sessions, oldest first (never a cookie or its digest).",
+        items: {
+          type: 'object',
+          required: ['session_id', 'created_at', 'signed_in_at', 'expires_at', 'methods'],
+          properties: {
+            session_id: string('A handle of the session, for ending it.'),
+            created_at: time('When the browser first came.'),
+            signed_in_at: time('When its sign-in completed (the ID tokens’ auth_time).', true),
+            expires_at: time('When it ends unless used (idle), never past its absolute lifetime.'),
+            methods: strings('How the user signed in: RFC 8176 amr values (pwd, otp, hwk, user, fed, …).'),
+          },
+        },
+      },
+    },
+  },
+  SignOut: {
+    type: 'object',
+    required: ['sessions_ended', 'grants_revoked'],
+    properties: {
+      sessions_ended: { type: 'integer', description: 'How many browser sessions ended.' },
+      grants_revoked: { type: 'integer', description: 'How many live grants were revoked, with their tokens.' },
+    },
+  },
   UserWithPassword: {
     allOf: [
       ref('User'),

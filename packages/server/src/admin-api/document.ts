@@ -276,6 +276,38 @@ const PATHS: Readonly<Record<string, Json>> = {
       problems: [404, 413, 415],
     }),
   },
+  '/users/{username}/sessions': {
+    parameters: [USERNAME],
+    get: operation({
+      id: 'listUserSessions',
+      summary: "The user's signed-in browser sessions, oldest first.",
+      writes: false,
+      success: ['200', 'SessionList'],
+      problems: [404],
+    }),
+  },
+  '/users/{username}/sessions/{session_id}': {
+    parameters: [USERNAME, pathParameter('session_id', 'The session_id of one of its sessions.')],
+    delete: operation({
+      id: 'endUserSession',
+      summary:
+        'Ends one browser session of the user (its next request is anonymous) and audits user_session_ended; the grants it gave stay.',
+      writes: true,
+      success: ['204', null],
+      problems: [404],
+    }),
+  },
+  '/users/{username}/sign-out': {
+    parameters: [USERNAME],
+    post: operation({
+      id: 'signOutUserEverywhere',
+      summary:
+        'Signs the user out everywhere: every browser session ends and every live grant is revoked with its tokens; audits user_signed_out_everywhere. The user may sign in again.',
+      writes: true,
+      success: ['200', 'SignOut'],
+      problems: [404],
+    }),
+  },
   '/upstreams': {
     get: operation({
       id: 'listUpstreams',

@@ -17,6 +17,7 @@ import {
 } from '../users/user-administration.js';
 import { describeUser } from '../users/users.js';
 import { describeFactor, listFactors, resetFactors } from '../factors/factors.js';
+import { describeSession, endUserSession, listUserSessions, signOutEverywhere } from '../users/user-sessions.js';
 import type { AdminAccess } from './caller.js';
 import type { AdminDefinition } from './definition.js';
 import { queryValue, type Query } from './query.js';
@@ -46,7 +47,8 @@ function userFilterOf(query: Query): UserFilter {
 
 /**
  * /users: add, list, read, replace claims, set the password, disable, enable, delete
- * (users/user-administration.ts).
+ * (users/user-administration.ts); a user's browser sessions, one ended, or all of it signed out
+ * (users/user-sessions.ts).
  */
 export function userRoutes(
   app: FastifyInstance,
@@ -116,6 +118,22 @@ export function userRoutes(
       return { removed, second_factor_required: requireEnrolment };
     },
   );
+  app.get('/users/:username/sessions', { config: access.read }, async (request: UserRequest) => ({
+    items: (await listUserSessions(store, request.params.username, clock.now())).map(describeSession),
+  }));
+  app.delete(
+    '/users/:username/sessions/:session_id',
+    { config: access.write },
+    async (request: FastifyRequest<{ Params: { username: string; session_id: string } }>, reply) => {
+      const { username, session_id } = request.params;
+      await endUserSession(audit, username, session_id, clock.now(), request.adminActor);
+      return reply.code(204).send();
+    },
+  );
+  app.post('/users/:username/sign-out', { config: access.write }, async (request: UserRequest) => {
+    const ended = await signOutEverywhere(audit, request.params.username, clock.now(), request.adminActor);
+    return { sessions_ended: ended.sessionsEnded, grants_revoked: ended.grantsRevoked };
+  });
   app.delete('/users/:username', { config: access.write }, async (request: UserRequest, reply) => {
     const { username } = request.params;
     const { removed } = await deleteUser(audit, username, clock.now(), request.adminActor);

@@ -1,6 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { ClientRecord, GrantRecord } from '../primitives/records.js';
-import { userFromRow, userToRow, type UserRecord } from './identity-repository.js';
+import {
+  sessionFromRow,
+  userFromRow,
+  userToRow,
+  type BrowserSessionRecord,
+  type UserRecord,
+} from './identity-repository.js';
 import { clientFromRow, clientToRow, grantFromRow } from './rows.js';
 import type { Database } from './schema.js';
 
@@ -44,10 +50,46 @@ export interface AdminRepository {
   /** Lets a disabled user sign in again; false when there is no such user or it was not disabled. */
   enableUser(username: string, now: number): Promise<boolean>;
   listGrantsPage(owner: GrantFilter, after: string | undefined, limit: number): Promise<GrantRecord[]>;
+  /** How many users, clients and live grants (neither revoked nor past their absolute expiry at `now`) there are. */
+  countOverview(
+    now: number,
+  ): Promise<{ readonly users: number; readonly clients: number; readonly liveGrants: number }>;
+  /** The user's browser sessions that have signed in and not expired at `now`, oldest first. */
+  listSignedInSessions(username: string, now: number): Promise<BrowserSessionRecord[]>;
 }
 
 export function createAdminRepository(db: Kysely<Database>): AdminRepository {
   return {
+    async countOverview(now) {
+      const count = (table: 'users' | 'clients') =>
+        db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow();
+      const [users, clients, grants] = await Promise.all([
+        count('users'),
+        count('clients'),
+        db
+          .selectFrom('grants')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('revoked_at', 'is', null)
+          .where('expires_at', '>', now)
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { users: Number(users.n), clients: Number(clients.n), liveGrants: Number(grants.n) };
+    },
+    async listSignedInSessions(username, now) {
+      const rows = await db
+        .selectFrom('browser_sessions')
+        .selectAll()
+        .where('username', '=', username)
+        .where('authenticated_at', 'is not', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map(sessionFromRow);
+    },
     async insertClientIfAbsent(client) {
       const result = await db
         .insertInto('clients')

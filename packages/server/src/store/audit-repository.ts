@@ -36,6 +36,8 @@ export const AUDIT_EVENT_NAMES = [
   'user_enabled',
   'user_password_set',
   'user_deleted',
+  'user_session_ended',
+  'user_signed_out_everywhere',
   'signing_keys_rotated',
   'signing_key_retired',
   'upstream_provider_changed',

@@ -108,7 +108,7 @@ export function userFromRow(r: Selectable<UsersTable>): UserRecord {
   };
 }
 
-function sessionFromRow(r: Selectable<BrowserSessionsTable>): BrowserSessionRecord {
+export function sessionFromRow(r: Selectable<BrowserSessionsTable>): BrowserSessionRecord {
   return {
     id: r.id,
     csrfToken: r.csrf_token,
