@@ -139,6 +139,30 @@ describe('the admin API /admin/v1', () => {
         assert.equal((await admin.delete(`${ADMIN}/clients/exchanger`)).status, 204);
       });
 
+      it('answers the overview: the store reached, the mail outbox by state, the signing keys’ age, the counts', async () => {
+        const before_ = await admin.get(`${ADMIN}/overview`);
+        assert.equal(before_.status, 200, JSON.stringify(before_.body));
+        assert.equal(before_.body.store.reachable, true);
+        assert.equal(typeof before_.body.store.round_trip_ms, 'number');
+        assert.deepEqual(Object.keys(before_.body.mail).sort(), [
+          'failed',
+          'oldest_waiting_at',
+          'queued',
+          'sending',
+          'sent',
+        ]);
+        assert.ok(before_.body.signing_keys.length >= 1, 'a key signs');
+        assert.ok(before_.body.signing_keys.every((k: { age_seconds: number }) => k.age_seconds >= 0));
+        const users = (await server.context.store.listUsers()).length;
+        assert.equal(before_.body.counts.users, users);
+        await server.issueGrant(await server.addClient({ id: 'counted' }), 'counted-user');
+        const after_ = await admin.get(`${ADMIN}/overview`);
+        assert.equal(after_.body.counts.users, users + 1);
+        assert.equal(after_.body.counts.clients, before_.body.counts.clients + 1);
+        assert.equal(after_.body.counts.live_grants, before_.body.counts.live_grants + 1);
+        assert.equal((await reader.get(`${ADMIN}/overview`)).status, 200, 'a read');
+      });
+
       it('sets dpop_bound_access_tokens (RFC 9449 §5.2): a token request without a proof is refused then', async () => {
         const created = await admin.post(`${ADMIN}/clients`, {
           client_id: 'bound',

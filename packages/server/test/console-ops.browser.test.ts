@@ -164,5 +164,22 @@ describe(
       const [event] = await server.context.store.listAuditEvents({ event: 'user_signed_out_everywhere', limit: 1 });
       assert.match(event?.actor ?? '', /^user:.+ client:gatehouse-console$/, 'audited as the operator');
     });
+
+    it('shows health (the store answers, the mail outbox, the signing keys’ age) and counts on the dashboard', async () => {
+      await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+      const health = page.locator('section[aria-labelledby="health-title"]');
+      await health.getByText(/^Answers \(\d+(\.\d+)? ms\)$/).waitFor();
+      await health.getByText('Waiting: 0 · Failed: 0').waitFor();
+      assert.ok((await health.getByText('Age in days: 0').count()) >= 1, 'the keys that sign, published today');
+      const counted = await server.context.store.countOverview(server.clock.now());
+      const counts = page.locator('section[aria-labelledby="counts-title"] dd');
+      assert.deepEqual(await counts.allTextContents(), [
+        String((await server.context.store.listUsers()).length),
+        String(counted.clients),
+        String(counted.liveGrants),
+      ]);
+      assert.equal(counted.clients, (await server.context.store.listClientsPage(undefined, 100)).length);
+      await checkPage('dashboard', false);
+    });
   },
 );

@@ -387,6 +387,56 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
       second_factor_required: boolean('Whether the user must set up a factor again at its next sign-in.'),
     },
   },
+  Overview: {
+    type: 'object',
+    required: ['checked_at', 'store', 'mail', 'signing_keys', 'counts'],
+    properties: {
+      checked_at: time('When the server read it.'),
+      store: {
+        type: 'object',
+        required: ['reachable', 'round_trip_ms'],
+        properties: {
+          reachable: boolean('Always true in an answer: an unreachable store makes the request fail (503).'),
+          round_trip_ms: { type: 'number', description: 'How long the counting query took, milliseconds.' },
+        },
+      },
+      mail: {
+        type: 'object',
+        required: ['queued', 'sending', 'sent', 'failed', 'oldest_waiting_at'],
+        description: 'The mail outbox by state (docs/operating.md, Mail).',
+        properties: {
+          queued: { type: 'integer' },
+          sending: { type: 'integer' },
+          sent: { type: 'integer' },
+          failed: { type: 'integer', description: 'Given up after its attempts: see gatehouse mail failed.' },
+          oldest_waiting_at: time('When the oldest message still waiting was queued.', true),
+        },
+      },
+      signing_keys: {
+        type: 'array',
+        description: 'The keys that sign now, one per algorithm.',
+        items: {
+          type: 'object',
+          required: ['kid', 'alg', 'published_at', 'age_seconds'],
+          properties: {
+            kid: string('Its key id.'),
+            alg: string('Its algorithm.'),
+            published_at: time('When it was published.'),
+            age_seconds: { type: 'integer', description: 'Seconds since it was published.' },
+          },
+        },
+      },
+      counts: {
+        type: 'object',
+        required: ['users', 'clients', 'live_grants'],
+        properties: {
+          users: { type: 'integer' },
+          clients: { type: 'integer' },
+          live_grants: { type: 'integer', description: 'Grants neither revoked nor past their absolute expiry.' },
+        },
+      },
+    },
+  },
   SessionList: {
     type: 'object',
     required: ['items'],

@@ -496,6 +496,15 @@ const PATHS: Readonly<Record<string, Json>> = {
       query: PAGING,
     }),
   },
+  '/overview': {
+    get: operation({
+      id: 'getOverview',
+      summary:
+        "The dashboard's first read: the store's round trip, the mail outbox by state, the age of each signing key that signs, and how many users, clients and live grants there are. A store that does not answer makes it fail (503).",
+      writes: false,
+      success: ['200', 'Overview'],
+    }),
+  },
   '/audit-events': {
     get: operation({
       id: 'listAuditEvents',

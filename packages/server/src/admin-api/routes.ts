@@ -14,6 +14,7 @@ import { keyRoutes } from './key-routes.js';
 import { recordRoutes } from './record-routes.js';
 import { upstreamRoutes } from './upstream-routes.js';
 import { organizationRoutes } from './organization-routes.js';
+import { overviewRoutes } from './overview-routes.js';
 import { userRoutes } from './user-routes.js';
 import { invitationRoutes } from './invitation-routes.js';
 
@@ -55,6 +56,7 @@ export async function adminRoutes(
   grantRoutes(app, context, access);
   keyRoutes(app, context, access);
   auditRoutes(app, context, access);
+  overviewRoutes(app, context, access);
   accessRoutes(app, context, admin, access);
   recordRoutes(app, context, new Set(collections), access);
   // Any other method on a declared path is 405 with Allow (RFC 9110 §15.5.6), as the document says.
