@@ -169,3 +169,40 @@ describe("the console's session", () => {
     }
   });
 });
+
+describe("the console's admin API calls", () => {
+  it('answers a step-up challenge (RFC 9470 §3 insufficient_user_authentication) with a new sign-in of that max_age, back to the same page', async () => {
+    const { AdminApi } = await import('../src/admin.js');
+    const issuer = 'https://id.example';
+    const asked: { returnTo: string; maxAge?: number }[] = [];
+    const session = {
+      config: { issuer },
+      current: { key: { noteNonce: () => false, proof: async () => 'proof' } },
+      accessToken: async () => 'at',
+      refresh: async () => 'at',
+      pagePath: () => '/clients',
+      signIn: (returnTo: string, options: { maxAge?: number } = {}) => {
+        asked.push({ returnTo, ...options });
+        return Promise.reject(new Error('redirected'));
+      },
+    };
+    const original = globalThis.fetch;
+    globalThis.fetch = async () =>
+      new Response(JSON.stringify({ type: '/problems/step-up-required', status: 401 }), {
+        status: 401,
+        headers: {
+          'content-type': 'application/problem+json',
+          'www-authenticate':
+            'DPoP realm="gatehouse", algs="ES256", error="insufficient_user_authentication", ' +
+            'error_description="A sign-in within the last 300 seconds is required", max_age="300"',
+        },
+      });
+    try {
+      const api = new AdminApi(session as unknown as ConstructorParameters<typeof AdminApi>[0]);
+      await assert.rejects(api.request('DELETE', '/clients/shop'), /redirected/);
+      assert.deepEqual(asked, [{ returnTo: '/clients', maxAge: 300 }]);
+    } finally {
+      globalThis.fetch = original;
+    }
+  });
+});

@@ -146,7 +146,7 @@ describe(
         () => document.querySelectorAll('section[aria-labelledby="user-sessions"] tbody tr').length === 2,
       );
       assert.deepEqual(await sessions.locator('td:nth-child(2)').allTextContents(), ['pwd', 'pwd']);
-      await checkPage('user', false);
+      await checkPage('user');
       await sessions.first().getByRole('button', { name: 'End' }).click();
       await sessions.first().getByRole('button', { name: 'Click again to end this session' }).click();
       await page.getByText('The session is ended').waitFor();
@@ -179,7 +179,7 @@ describe(
         String(counted.liveGrants),
       ]);
       assert.equal(counted.clients, (await server.context.store.listClientsPage(undefined, 100)).length);
-      await checkPage('dashboard', false);
+      await checkPage('dashboard');
     });
   },
 );
