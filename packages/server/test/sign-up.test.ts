@@ -294,6 +294,49 @@ describe('sign-up settings and limits', () => {
     }
   });
 
+  it('the owner of a taken address is warned once an hour however many sign-ups try it (OWNER_WARNING_EMAIL)', async () => {
+    const smtp = new TestSmtpServer();
+    await smtp.start();
+    const server = await startTestServer({
+      mail: smtpSettings(smtp),
+      signUp: { mode: 'open', domains: [] },
+      rateLimits: { owner_warning_email: per(1, 'h') },
+    });
+    try {
+      await addUser(server.context.store, 'olga', PASSWORD, server.clock.now(), { email: 'olga@example.com' });
+      const refusals = async (): Promise<number> =>
+        (await server.context.store.listAuditEvents({ event: 'sign_up_refused', limit: 100 })).length;
+      for (let i = 1; i <= 3; i += 1) {
+        const answer = await signUp(new PageBrowser(server), { email: 'olga@example.com', name: 'Mallory' });
+        assert.equal(answer.status, 200);
+        await until(async () => (await refusals()) === i, `sign-up ${i} is done`);
+      }
+      // A new address is mailed as before: the limit is the taken address's own.
+      assert.equal((await signUp(new PageBrowser(server), { email: 'pia@example.com' })).status, 200);
+      await smtp.waitFor(2);
+      const events = await server.context.store.listAuditEvents({ event: 'sign_up_refused', limit: 10 });
+      assert.deepEqual(
+        events.map((e) => e.reason),
+        [
+          'address already registered',
+          'address already registered, owner warned within the hour',
+          'address already registered, owner warned within the hour',
+        ],
+      );
+      // An hour later the owner is warned again.
+      server.clock.advance(3600);
+      await signUp(new PageBrowser(server), { email: 'olga@example.com', name: 'Mallory' });
+      await smtp.waitFor(3);
+      await until(async () => (await server.context.store.mailQueue()).waiting === 0, 'the outbox is empty');
+      const warnings = smtp.arrived.filter((m) => m.to === 'olga@example.com');
+      assert.equal(warnings.length, 2);
+      assert.ok(warnings.every((m) => m.subject === 'Someone tried to sign up with your address'));
+    } finally {
+      await server.close();
+      await smtp.stop();
+    }
+  });
+
   it('per e-mail domain and per client address, alike for an account and for nobody, with Retry-After', async () => {
     const server = await startTestServer({
       signUp: { mode: 'open', domains: [] },

@@ -7,6 +7,7 @@ import { hashPassword } from '../users/passwords.js';
 import { passwordRefusal, type PasswordRefusal } from '../users/password-policy.js';
 import { accountMail } from './account-mail.js';
 import { sendVerificationMail, type EmailVerificationServices } from './email-verification.js';
+import { warnOwner } from './owner-warning.js';
 import { PASSWORD_RESET_PATH } from './password-reset.js';
 
 /** The sign-up form (GET) and its answer (POST). */
@@ -146,14 +147,15 @@ export async function completeSignUp(
     }
   }
   // Taken, or taken meanwhile by a sign-up of the same address at once.
+  let warned = false;
   for (const owner of await store.listUsersWithEmail(form.email))
-    if (!owner.disabledAt) await mailOwner(services, request, owner);
+    if (!owner.disabledAt) warned = (await mailOwner(services, request, owner)) || warned;
   await audit.record({
     event: 'sign_up_refused',
     at: now,
     subject: owners[0]?.subject ?? null,
     address: request.address,
-    reason: 'address already registered',
+    reason: warned ? 'address already registered' : 'address already registered, owner warned within the hour',
   });
   return 'address_taken';
 }
@@ -193,13 +195,16 @@ async function createAccount(
   return undefined;
 }
 
-/** "Someone tried to sign up with your address": to the owner, in its language, with the way to a reset. */
+/**
+ * "Someone tried to sign up with your address": to the owner, in its language, with the way to a
+ * reset; at most one an hour per address (owner-warning.ts). False when the limit held it back.
+ */
 async function mailOwner(
   services: EmailVerificationServices,
   request: SignUpRequest,
   owner: UserRecord,
-): Promise<void> {
-  const { issuer, languages, mail, audit } = services;
+): Promise<boolean> {
+  const { issuer, languages } = services;
   const locale = (owner.claims.locale && matchLocale(owner.claims.locale, SUPPORTED_LOCALES)) || request.locale;
   const message = accountMail(languages.text(locale), {
     kind: 'sign_up_attempted',
@@ -211,7 +216,5 @@ async function mailOwner(
     after: [['mail.sign-up-taken.ignore']],
     issuer,
   });
-  await audit.transaction(async (tx, record) => {
-    await mail.queueMail({ tx, audit: record }, message);
-  });
+  return warnOwner(services, message);
 }
