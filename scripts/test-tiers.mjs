@@ -129,6 +129,7 @@ export const TABLE = {
     'password-reset.test.ts': 'server',
     'email-verification.test.ts': 'server',
     'required-actions.test.ts': 'server',
+    'email-change.test.ts': 'server',
     'invitations.test.ts': 'server',
     'sign-up.test.ts': 'server',
     'own-data.test.ts': 'server',

@@ -8,6 +8,7 @@ import type { ApiDefinition } from './api/definition.js';
 import {
   ACCOUNT_PAGES,
   DELETE_ACCOUNT_PATH,
+  EMAIL_CHANGE_PATH,
   EMAIL_VERIFICATION_PATH,
   emailCodesOf,
   OWN_DATA_PATH,
@@ -129,6 +130,7 @@ export async function buildApp(context: ServerContext, options: AppOptions = {})
     accountLinks: {
       passwordReset: PASSWORD_RESET_PATH,
       emailVerification: EMAIL_VERIFICATION_PATH,
+      emailChange: EMAIL_CHANGE_PATH,
       // "Create an account" only where anyone may: SIGN_UP=invite takes people through their invitation.
       signUp: context.accounts.signUp.mode === 'open' ? SIGN_UP_PATH : undefined,
       ownData: { download: OWN_DATA_PATH, remove: DELETE_ACCOUNT_PATH },

@@ -464,6 +464,25 @@ export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage
       shown('invitation of an existing account page', signInFirst),
     ];
   },
+  async 'email-change'(v) {
+    const browser = v.browser();
+    const username = `changing-${++users}`;
+    await addUser(v.server.context.store, username, PASSWORD, v.server.clock.now(), {
+      email: `${username}@example.com`,
+      email_verified: true,
+    });
+    const form = await browser.get('/account');
+    await post(browser, form, '/account/login', { username, password: PASSWORD });
+    const account = await browser.get('/account');
+    const refused = await post(browser, account, '/account/email', { email: 'not an address' });
+    const sent = await post(browser, account, '/account/email', { email: `${username}-new@example.org` });
+    return [
+      shown('account page with a verified address and its change form', account),
+      shown('address change refused', refused),
+      shown('account page after a change asked for', await browser.get(sent.location ?? '/account')),
+      shown('code page of a change', await browser.get('/email-verification/code')),
+    ];
+  },
   async 'sign-up'(v) {
     const browser = v.browser();
     const form = await browser.get('/sign-up');

@@ -61,6 +61,7 @@ export type ProblemCode =
   | 'sign_up_name_not_accepted'
   | 'too_many_sign_ups'
   | 'account_deletion_not_confirmed'
+  | 'email_change_address_not_accepted'
   | 'upstream_unavailable'
   | 'upstream_misconfigured'
   | 'upstream_access_denied'
@@ -423,6 +424,16 @@ export const PROBLEMS: { readonly [C in ProblemCode]: ProblemEntry } = {
       'Deleting an account asks for its username, typed as confirmation, and a sign-in made in the last 10 minutes: what was typed is not the username of the signed-in account. Nothing was deleted.',
     clientAction:
       'Type your username exactly as the page shows it, then delete again; or leave the page to keep the account.',
+  }),
+  email_change_address_not_accepted: problem({
+    code: 'email_change_address_not_accepted',
+    status: 422,
+    slug: 'email-change-address-not-accepted',
+    title: 'This e-mail address cannot be used',
+    transient: false,
+    summary:
+      'The new address typed on the account page is not an address (one @, a domain with a dot, no spaces, quotes, angle brackets, commas, line breaks or other control characters, at most 254 characters, RFC 5321 §4.5.3.1.3). The address of the account did not change and no mail was sent.',
+    clientAction: 'Go back to the account page and type the new address as you receive mail at it.',
   }),
   upstream_unavailable: problem({
     code: 'upstream_unavailable',

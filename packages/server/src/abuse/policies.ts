@@ -21,6 +21,8 @@ import { parseRatePolicy, per } from './rate-policies.js';
  *   account, and wrong verification codes typed for it (a six-digit code gets no more guesses).
  * - `sign_up_address`, `sign_up_domain`: sign-ups (/sign-up), per client address and per domain of
  *   the e-mail address typed, whether an account has the address or not.
+ * - `email_change_user`: address changes asked for one account on the account page (each mails the
+ *   new address and tells the old one), whether another account has the new address or not.
  * - `owner_warning_email`: mails telling an address's owner that someone else typed it (a sign-up, an
  *   address change of another account), per address: whoever repeats it cannot flood that mailbox.
  * - `user_code_*`: user codes typed on the device page (/device), every attempt and every wrong code
@@ -51,6 +53,11 @@ const SIGN_UP_RATE_LIMITS = {
   sign_up_domain: per(50, 'h'),
 } as const;
 
+/** Address changes asked for one account (account page). */
+const EMAIL_CHANGE_RATE_LIMITS = {
+  email_change_user: per(5, 'h'),
+} as const;
+
 /** "Someone typed your address" mails to one address's owner: one an hour, however many attempts. */
 const OWNER_WARNING_RATE_LIMITS = {
   owner_warning_email: per(1, 'h'),
@@ -67,6 +74,7 @@ export const ABUSE_RATE_LIMITS = {
   ...PASSWORD_RESET_RATE_LIMITS,
   ...EMAIL_VERIFICATION_RATE_LIMITS,
   ...SIGN_UP_RATE_LIMITS,
+  ...EMAIL_CHANGE_RATE_LIMITS,
   ...OWNER_WARNING_RATE_LIMITS,
   ...USER_CODE_RATE_LIMITS,
 } as const;

@@ -32,10 +32,10 @@ ${csrfField(page.csrfToken)}
   );
 }
 
-/** GET /email-verification/code: the six-digit code of the newest mail, for the signed-in user. */
+/** GET /email-verification/code: the six-digit code of the newest mail, for the signed-in user (its address's or a change's). */
 export function renderVerifyCodePage(
   view: PageView,
-  page: { readonly csrfToken: string; readonly email: string; readonly alert?: Alert },
+  page: { readonly csrfToken: string; readonly email: string | undefined; readonly alert?: Alert },
 ): string {
   const { base, text } = view;
   const { t } = text;
@@ -43,7 +43,7 @@ export function renderVerifyCodePage(
     view,
     t('verify.code.title'),
     `<h1>${t('verify.code.title')}</h1>
-<p class="lead">${t('verify.code.lead', { email: markup(verbatim(page.email, 'strong')) })}</p>
+<p class="lead">${page.email === undefined ? t('verify.code.lead-any') : t('verify.code.lead', { email: markup(verbatim(page.email, 'strong')) })}</p>
 ${alertHtml(view, page.alert)}<form method="post" action="${base}/email-verification/code" class="stack">
 ${csrfField(page.csrfToken)}
 <label for="code">${t('verify.code.label')}</label>

@@ -77,8 +77,8 @@ function emailVerificationEndpoints(app: FastifyInstance, pages: AuthorizePages)
   app.get(CODE_PATH, async (request, reply) => {
     refuseWhenOff();
     const found = await signedInUser(request, null);
-    if (!found || !needsVerification(found.user))
-      return reply.code(303).header('location', `${pages.base}/account`).send();
+    // Shown to a verified user too: the code of an address change (email-change.ts) is typed here.
+    if (!found) return reply.code(303).header('location', `${pages.base}/account`).send();
     return sendCodePage(pages, reply, found.user, found.session.csrfToken, 200);
   });
 
@@ -86,9 +86,10 @@ function emailVerificationEndpoints(app: FastifyInstance, pages: AuthorizePages)
     refuseWhenOff();
     const form = formParamsOf(request.body);
     const found = await signedInUser(request, form.get(CSRF_FIELD));
-    if (!found || !needsVerification(found.user)) return backToAccount(pages, reply, 'email_verified');
+    if (!found) return backToAccount(pages, reply, 'email_verified');
     const checked = await verifyByCode(services, found.user, form.get('code') ?? '', request.ip, clock.now());
-    if (checked.kind === 'verified') return backToAccount(pages, reply, 'email_verified');
+    if (checked.kind === 'verified')
+      return backToAccount(pages, reply, checked.purpose === 'email_change' ? 'email_changed' : 'email_verified');
     if (checked.kind === 'rate_limited') {
       reply.header('retry-after', String(checked.retryAfter));
       const alert: Alert = { slug: PROBLEMS.verification_code_invalid.slug, text: waitInWords(checked.retryAfter) };
@@ -139,7 +140,9 @@ function sendCodePage(
   alert?: Alert,
 ): FastifyReply {
   const view = viewOf(pages, reply, { here: CODE_PATH, user: user.claims.locale });
-  return sendPage(reply, status, renderVerifyCodePage(view, { csrfToken, email: user.claims.email ?? '', alert }));
+  // The address to verify, when the user has one unverified; else the code is a change's, to an address not named here.
+  const email = needsVerification(user) ? (user.claims.email as string) : undefined;
+  return sendPage(reply, status, renderVerifyCodePage(view, { csrfToken, email, alert }));
 }
 
 /** E-mail verification's entry in the pages table. */

@@ -1,4 +1,5 @@
 import type { BrowserPage } from '../authorize/page.js';
+import { emailChangePage } from './email-change-routes.js';
 import { emailVerificationPage } from './email-verification-routes.js';
 import { invitationPage } from './invitation-routes.js';
 import { passwordResetPage } from './password-reset-routes.js';
@@ -14,6 +15,7 @@ import { ownDataPage } from './own-data-routes.js';
  * |----------------|--------------------------------------------------------|---------------------------------|
  * | password reset | password-reset.ts, -routes.ts, -pages.ts                | /password-reset, .../confirm    |
  * | e-mail verification | email-verification.ts, -routes.ts, -pages.ts      | /email-verification, .../send, .../code |
+ * | address change | email-change.ts, -routes.ts (verified as above)          | /account/email                  |
  * | invitation     | invitation.ts, -acceptance.ts, -routes.ts, -pages.ts     | /invitation, .../accept         |
  * | sign-up        | sign-up.ts, -routes.ts, -pages.ts                       | /sign-up                        |
  * | own data       | own-data.ts, -routes.ts                                 | /account/data, /account/delete  |
@@ -24,6 +26,7 @@ import { ownDataPage } from './own-data-routes.js';
 export const ACCOUNT_PAGES: readonly BrowserPage[] = [
   passwordResetPage,
   emailVerificationPage,
+  emailChangePage,
   invitationPage,
   signUpPage,
   ownDataPage,
@@ -31,6 +34,7 @@ export const ACCOUNT_PAGES: readonly BrowserPage[] = [
 
 export { PASSWORD_RESET_PATH } from './password-reset.js';
 export { EMAIL_VERIFICATION_PATH, emailCodesOf } from './email-verification.js';
+export { EMAIL_CHANGE_PATH } from './email-change.js';
 export { SIGN_UP_PATH } from './sign-up.js';
 export { DELETE_ACCOUNT_PATH, OWN_DATA_PATH } from './own-data.js';
 export {

@@ -76,13 +76,24 @@ export function typedEmail(typed: string): string {
 }
 
 /**
+ * An address as typed, trimmed and lowercased, when a mail can go to it and no mail header can be
+ * made of it (ADDRESS, no control character, at most 254 characters); undefined otherwise. The one
+ * check of an address a person types (a sign-up's, a new address on the account page).
+ */
+export function checkedEmail(typed: string): string | undefined {
+  const email = typedEmail(typed);
+  if ([...email].length > MAX_EMAIL_LENGTH || CONTROL.test(email) || !ADDRESS.test(email)) return undefined;
+  return email;
+}
+
+/**
  * Checks the form before anything else, the same whether an account has the address or not: the
  * address (its shape, its domain among SIGN_UP_DOMAINS), the name, and the password (NIST SP
  * 800-63B §3.1.1.2 through users/password-policy.ts, the address and the name as the account's own words).
  */
 export async function checkSignUp(settings: SignUpSettings, form: SignUpForm): Promise<CheckedSignUp | SignUpRefusal> {
-  const email = typedEmail(form.email);
-  if ([...email].length > MAX_EMAIL_LENGTH || CONTROL.test(email) || !ADDRESS.test(email)) return { kind: 'address' };
+  const email = checkedEmail(form.email);
+  if (email === undefined) return { kind: 'address' };
   const domain = email.slice(email.lastIndexOf('@') + 1);
   if (settings.domains.length > 0 && !settings.domains.includes(domain)) return { kind: 'domain' };
   const name = form.name.normalize('NFC').trim();

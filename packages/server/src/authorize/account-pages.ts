@@ -82,6 +82,9 @@ const NOTICES = {
   verification_sent: 'account.notice.verification-sent',
   verification_wait: 'account.notice.verification-wait',
   email_verified: 'account.notice.email-verified',
+  email_change_sent: 'account.notice.email-change-sent',
+  email_change_wait: 'account.notice.email-change-wait',
+  email_changed: 'account.notice.email-changed',
 } as const satisfies Record<string, MessageId>;
 
 export type AccountNotice = keyof typeof NOTICES;
@@ -128,29 +131,50 @@ export interface EmailView {
   readonly verified: boolean;
   /** Where verifying happens (accounts/): `/send` asks a mail, `/code` types its code. */
   readonly verification: string;
+  /** Where the form of a new address posts (accounts/email-change-routes.ts); none: not offered. */
+  readonly change?: string;
+  /** Whether the sign-in is fresh enough to change the address (sign-in-freshness.ts). */
+  readonly fresh: boolean;
 }
 
-/** The e-mail section: the address, verified or not, and the forms that verify it. */
+/**
+ * The e-mail section: the address, verified or not, the form that mails a verification, and the
+ * form of a new address (while the sign-in is fresh). The code's link is there whenever a mail may
+ * have been sent, so the page looks the same after any change asked for.
+ */
 function emailSection(view: PageView, csrfToken: string, email: EmailView | undefined): string {
   if (email === undefined) return '';
   const { base, text } = view;
   const { t } = text;
   const address = markup(verbatim(email.address, 'strong'));
-  if (email.verified)
-    return `<section class="email" aria-labelledby="email-title">
-<p class="list-title section-title" id="email-title">${t('account.email.title')}</p>
-<p class="section-text">${t('account.email.verified', { email: address })}</p>
-</section>
-`;
-  return `<section class="email" aria-labelledby="email-title">
-<p class="list-title section-title" id="email-title">${t('account.email.title')}</p>
-<p class="section-text">${t('account.email.unverified', { email: address })}</p>
+  const csrf = `<input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">`;
+  const state = email.verified
+    ? `<p class="section-text">${t('account.email.verified', { email: address })}</p>\n`
+    : `<p class="section-text">${t('account.email.unverified', { email: address })}</p>
 <form method="post" action="${base}${escapeHtml(email.verification)}/send" class="stack">
-<input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">
+${csrf}
 <button type="submit" class="button secondary">${t('account.email.send')}</button>
 </form>
-<p class="fine-print"><a href="${base}${escapeHtml(email.verification)}/code">${t('account.email.enter-code')}</a></p>
-</section>
+`;
+  const code = `<p class="fine-print"><a href="${base}${escapeHtml(email.verification)}/code">${t('account.email.enter-code')}</a></p>\n`;
+  return `<section class="email" aria-labelledby="email-title">
+<p class="list-title section-title" id="email-title">${t('account.email.title')}</p>
+${state}${email.change === undefined ? '' : changeForm(view, csrf, email.change, email.fresh)}${email.verified && email.change === undefined ? '' : code}</section>
+`;
+}
+
+/** A new address: the form while the sign-in is fresh, else what to do first. */
+function changeForm(view: PageView, csrf: string, action: string, fresh: boolean): string {
+  const { base, text } = view;
+  const { t } = text;
+  if (!fresh) return `<p class="section-text">${t('account.email.change-fresh')}</p>\n`;
+  return `<form method="post" action="${base}${escapeHtml(action)}" class="stack">
+${csrf}
+<label for="new-email">${t('account.email.change-label')}</label>
+<input id="new-email" name="email" type="email" autocomplete="email" autocapitalize="none" spellcheck="false" maxlength="254" aria-describedby="new-email-hint" required>
+<p id="new-email-hint" class="section-text">${t('account.email.change-hint')}</p>
+<button type="submit" class="button secondary">${t('account.email.change-submit')}</button>
+</form>
 `;
 }
 

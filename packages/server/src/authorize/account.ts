@@ -26,12 +26,13 @@ import { clientLabel } from './client-label.js';
 import { renderOwnDataSection } from './account-data-page.js';
 
 /** The account page's e-mail section: shown when the user has an address and EMAIL_VERIFICATION is not off. */
-function emailViewOf(pages: AuthorizePages, user: UserRecord | undefined): EmailView | undefined {
+function emailViewOf(pages: AuthorizePages, user: UserRecord | undefined, fresh: boolean): EmailView | undefined {
   const verification = pages.accountLinks?.emailVerification;
   const address = user?.claims.email;
   if (verification === undefined || pages.context.accounts.emailVerification === 'off' || address === undefined)
     return undefined;
-  return { address, verified: user?.claims.email_verified === true, verification };
+  const change = pages.accountLinks?.emailChange;
+  return { address, verified: user?.claims.email_verified === true, verification, change, fresh };
 }
 
 /**
@@ -86,7 +87,7 @@ export function accountEndpoints(app: FastifyInstance, pages: AuthorizePages): v
         scopes: a.scopes.map((scope) => describeScope(view.text, scope)),
       })),
       linked: await linkedProviders(pages, session.username),
-      email: emailViewOf(pages, user),
+      email: emailViewOf(pages, user, fresh),
       ownData:
         pages.accountLinks?.ownData &&
         renderOwnDataSection(view, {

@@ -41,6 +41,8 @@ export interface AccountLinks {
    * links the code's form, `${emailVerification}/code`.
    */
   readonly emailVerification: string;
+  /** The account page's address change: its form posts the new address here; none: not offered. */
+  readonly emailChange?: string;
   /** "Create an account" (SIGN_UP=open): it takes the authorization request's handle as `request`; none when off. */
   readonly signUp?: string;
   /** The account page's "Your data": where its download and deletion forms post; none: not shown. */

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { AccountLinksTable, Database } from './schema.js';
 
 /** What a link mailed to act on an account does (accounts/). */
-export const ACCOUNT_LINK_PURPOSES = ['password_reset', 'email_verification', 'invitation'] as const;
+export const ACCOUNT_LINK_PURPOSES = ['password_reset', 'email_verification', 'email_change', 'invitation'] as const;
 export type AccountLinkPurpose = (typeof ACCOUNT_LINK_PURPOSES)[number];
 
 /** A link as stored: the digest of its secret, never the secret. Times are epoch seconds. */

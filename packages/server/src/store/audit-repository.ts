@@ -69,6 +69,8 @@ export const AUDIT_EVENT_NAMES = [
   'email_verification_sent',
   'email_verified',
   'email_verification_refused',
+  'email_change_requested',
+  'email_changed',
   'invitation_sent',
   'invitation_accepted',
   'invitation_revoked',

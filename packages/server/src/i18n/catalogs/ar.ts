@@ -368,6 +368,29 @@ export const ar: Catalog = {
     'mail.sign-up-taken.action': 'إعادة تعيين كلمة المرور',
     'mail.sign-up-taken.ignore':
       'إن كنت أنت، فسجّل الدخول بذلك الحساب أو اختر كلمة مرور جديدة بالرابط أعلاه. وإن لم تكن أنت، فتجاهل هذه الرسالة: لم يتغير شيء.',
+    'account.email.change-label': 'العنوان الجديد',
+    'account.email.change-submit': 'غيّر العنوان',
+    'account.email.change-hint': 'يتغير العنوان بعد التحقق من العنوان الجديد: يُرسل إليه رابط ورمز.',
+    'account.email.change-fresh': 'يتطلب تغيير العنوان تسجيل دخول خلال آخر 10 دقائق: أكّد أولًا في الأعلى أنك أنت.',
+    'account.notice.email-change-sent':
+      'رسالة فيها رابط ورمز في طريقها إلى العنوان الجديد. يتغير عنوانك عندما تتحقق منه خلال 24 ساعة.',
+    'account.notice.email-change-wait': 'طُلبت تغييرات كثيرة جدًا للعنوان. افتح أحدث رسالة، أو حاول لاحقًا.',
+    'account.notice.email-changed': 'تغيّر عنوان بريدك وتم التحقق منه.',
+    'verify.code.lead-any': 'اكتب الرمز المكوّن من ستة أرقام من أحدث رسالة تحقق.',
+    'mail.email-change.subject': 'أكّد عنوان بريدك الجديد',
+    'mail.email-change.lead':
+      'أكّد أن هذا هو عنوان البريد الجديد لحسابك {username}. إلى أن تفعل، يحتفظ الحساب بعنوانه القديم.',
+    'mail.email-change.ignore': 'إن لم تطلب ذلك، فتجاهل هذه الرسالة: لن يتغير شيء.',
+    'mail.email-change-notice.subject': 'يجري تغيير عنوان بريدك',
+    'mail.email-change-notice.lead':
+      'طلب شخص مسجّل الدخول إلى حسابك {username} تغيير عنوانه إلى {email}. لا يتغير إلا بعد التحقق من ذلك العنوان؛ وحتى ذلك الحين يبقى هذا العنوان.',
+    'mail.email-change-notice.action': 'افتح حسابك',
+    'mail.email-change-notice.ignore': 'إن لم تكن أنت، فسجّل الدخول وغيّر كلمة المرور وتحقق من حسابك: لم يتغير شيء بعد.',
+    'mail.email-change-taken.subject': 'حاول شخص استخدام عنوانك لحساب آخر',
+    'mail.email-change-taken.lead':
+      'طلب شخص أن يصبح عنوان البريد هذا عنوانًا لحساب آخر. إنه يخص حسابك {username} بالفعل، لذا لم يتغير شيء.',
+    'mail.email-change-taken.ignore':
+      'إن كنت أنت، فسجّل الدخول بذلك الحساب أو اختر كلمة مرور جديدة بالرابط أعلاه. وإن لم تكن أنت، فتجاهل هذه الرسالة.',
   },
   problems: arProblems,
 };

@@ -391,6 +391,34 @@ export const de: Catalog = {
     'mail.sign-up-taken.action': 'Passwort zurücksetzen',
     'mail.sign-up-taken.ignore':
       'Wenn Sie es waren, melden Sie sich mit diesem Konto an oder wählen Sie über den Link oben ein neues Passwort. Wenn nicht, ignorieren Sie diese E-Mail: Es hat sich nichts geändert.',
+    'account.email.change-label': 'Neue Adresse',
+    'account.email.change-submit': 'Adresse ändern',
+    'account.email.change-hint':
+      'Die Adresse ändert sich erst, wenn die neue bestätigt ist: An sie werden ein Link und ein Code gesendet.',
+    'account.email.change-fresh':
+      'Zum Ändern der Adresse ist eine Anmeldung in den letzten 10 Minuten nötig: Bestätigen Sie oben zuerst, dass Sie es sind.',
+    'account.notice.email-change-sent':
+      'Eine E-Mail mit einem Link und einem Code ist an die neue Adresse unterwegs. Ihre Adresse ändert sich, wenn Sie sie innerhalb von 24 Stunden bestätigen.',
+    'account.notice.email-change-wait':
+      'Es wurden zu viele Adressänderungen angefragt. Öffnen Sie die neueste E-Mail oder versuchen Sie es später erneut.',
+    'account.notice.email-changed': 'Ihre E-Mail-Adresse ist geändert und bestätigt.',
+    'verify.code.lead-any': 'Geben Sie den sechsstelligen Code aus der neuesten Bestätigungs-E-Mail ein.',
+    'mail.email-change.subject': 'Bestätigen Sie Ihre neue E-Mail-Adresse',
+    'mail.email-change.lead':
+      'Bestätigen Sie, dass dies die neue E-Mail-Adresse Ihres Kontos {username} ist. Bis dahin behält das Konto seine alte Adresse.',
+    'mail.email-change.ignore':
+      'Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Es ändert sich nichts.',
+    'mail.email-change-notice.subject': 'Ihre E-Mail-Adresse wird geändert',
+    'mail.email-change-notice.lead':
+      'Jemand, der in Ihrem Konto {username} angemeldet ist, hat angefragt, dessen Adresse in {email} zu ändern. Sie ändert sich erst, wenn diese Adresse bestätigt ist; bis dahin bleibt diese hier.',
+    'mail.email-change-notice.action': 'Ihr Konto öffnen',
+    'mail.email-change-notice.ignore':
+      'Wenn Sie es nicht waren, melden Sie sich an, ändern Sie Ihr Passwort und prüfen Sie Ihr Konto: Noch hat sich nichts geändert.',
+    'mail.email-change-taken.subject': 'Jemand wollte Ihre Adresse für ein anderes Konto verwenden',
+    'mail.email-change-taken.lead':
+      'Jemand wollte diese E-Mail-Adresse zur Adresse eines anderen Kontos machen. Sie gehört bereits zu Ihrem Konto {username}, daher hat sich nichts geändert.',
+    'mail.email-change-taken.ignore':
+      'Wenn Sie es waren, melden Sie sich mit diesem Konto an oder wählen Sie über den Link oben ein neues Passwort. Wenn nicht, ignorieren Sie diese E-Mail.',
   },
   problems: deProblems,
 };

@@ -403,6 +403,32 @@ export const en = {
   'mail.sign-up-taken.action': 'Reset your password',
   'mail.sign-up-taken.ignore':
     'If it was you, sign in with that account, or choose a new password with the link above. If it was not you, ignore this mail: nothing changed.',
+  'account.email.change-label': 'New address',
+  'account.email.change-submit': 'Change the address',
+  'account.email.change-hint': 'The address changes once the new one is verified: a link and a code are mailed to it.',
+  'account.email.change-fresh':
+    'Changing the address needs a sign-in made in the last 10 minutes: confirm it is you above first.',
+  'account.notice.email-change-sent':
+    'A mail with a link and a code is on its way to the new address. Your address changes when you verify it, within 24 hours.',
+  'account.notice.email-change-wait':
+    'Too many address changes were asked for. Open the newest mail, or try again later.',
+  'account.notice.email-changed': 'Your e-mail address is changed and verified.',
+  'verify.code.lead-any': 'Type the six-digit code of the newest verification mail.',
+  'mail.email-change.subject': 'Confirm your new e-mail address',
+  'mail.email-change.lead':
+    'Confirm that this is the new e-mail address of your account {username}. Until you do, the account keeps its old address.',
+  'mail.email-change.ignore': 'If you did not ask for this, ignore this mail: nothing changes.',
+  'mail.email-change-notice.subject': 'Your e-mail address is being changed',
+  'mail.email-change-notice.lead':
+    'Someone signed in to your account {username} asked to change its address to {email}. It changes only once that address is verified; until then this one stays.',
+  'mail.email-change-notice.action': 'Open your account',
+  'mail.email-change-notice.ignore':
+    'If it was not you, sign in, change your password and check your account: nothing has changed yet.',
+  'mail.email-change-taken.subject': 'Someone tried to use your address for another account',
+  'mail.email-change-taken.lead':
+    'Someone asked to make this e-mail address the address of another account. It belongs to your account {username} already, so nothing changed.',
+  'mail.email-change-taken.ignore':
+    'If it was you, sign in with that account, or choose a new password with the link above. If it was not you, ignore this mail.',
 } as const;
 
 /** The id of a message of the pages. */

@@ -383,6 +383,32 @@ export const es: Catalog = {
     'mail.sign-up-taken.action': 'Restablecer su contraseña',
     'mail.sign-up-taken.ignore':
       'Si fue usted, inicie sesión con esa cuenta o elija una contraseña nueva con el enlace de arriba. Si no, ignore este correo: nada cambió.',
+    'account.email.change-label': 'Nueva dirección',
+    'account.email.change-submit': 'Cambiar la dirección',
+    'account.email.change-hint': 'La dirección cambia cuando se verifica la nueva: se le envían un enlace y un código.',
+    'account.email.change-fresh':
+      'Para cambiar la dirección se necesita un inicio de sesión de los últimos 10 minutos: confirme antes arriba que es usted.',
+    'account.notice.email-change-sent':
+      'Un correo con un enlace y un código va camino de la nueva dirección. Su dirección cambia cuando la verifique, dentro de 24 horas.',
+    'account.notice.email-change-wait':
+      'Se pidieron demasiados cambios de dirección. Abra el correo más reciente o inténtelo más tarde.',
+    'account.notice.email-changed': 'Su dirección de correo está cambiada y verificada.',
+    'verify.code.lead-any': 'Escriba el código de seis dígitos del correo de verificación más reciente.',
+    'mail.email-change.subject': 'Confirme su nueva dirección de correo',
+    'mail.email-change.lead':
+      'Confirme que esta es la nueva dirección de correo de su cuenta {username}. Hasta entonces, la cuenta conserva su dirección anterior.',
+    'mail.email-change.ignore': 'Si no lo pidió, ignore este correo: nada cambia.',
+    'mail.email-change-notice.subject': 'Se está cambiando su dirección de correo',
+    'mail.email-change-notice.lead':
+      'Alguien con sesión iniciada en su cuenta {username} pidió cambiar su dirección a {email}. Solo cambia cuando esa dirección se verifique; hasta entonces se mantiene esta.',
+    'mail.email-change-notice.action': 'Abrir su cuenta',
+    'mail.email-change-notice.ignore':
+      'Si no fue usted, inicie sesión, cambie su contraseña y revise su cuenta: todavía no ha cambiado nada.',
+    'mail.email-change-taken.subject': 'Alguien intentó usar su dirección para otra cuenta',
+    'mail.email-change-taken.lead':
+      'Alguien pidió que esta dirección de correo fuera la de otra cuenta. Ya pertenece a su cuenta {username}, así que nada cambió.',
+    'mail.email-change-taken.ignore':
+      'Si fue usted, inicie sesión con esa cuenta o elija una contraseña nueva con el enlace de arriba. Si no, ignore este correo.',
   },
   problems: esProblems,
 };

@@ -384,6 +384,33 @@ export const fr: Catalog = {
     'mail.sign-up-taken.action': 'Réinitialiser votre mot de passe',
     'mail.sign-up-taken.ignore':
       'Si c’était vous, connectez-vous avec ce compte ou choisissez un nouveau mot de passe avec le lien ci-dessus. Sinon, ignorez cet e-mail : rien n’a changé.',
+    'account.email.change-label': 'Nouvelle adresse',
+    'account.email.change-submit': 'Changer l’adresse',
+    'account.email.change-hint':
+      'L’adresse change une fois la nouvelle vérifiée : un lien et un code lui sont envoyés.',
+    'account.email.change-fresh':
+      'Changer l’adresse demande une connexion des 10 dernières minutes : confirmez d’abord que c’est vous, ci-dessus.',
+    'account.notice.email-change-sent':
+      'Un e-mail avec un lien et un code est en route vers la nouvelle adresse. Votre adresse change quand vous la vérifiez, dans les 24 heures.',
+    'account.notice.email-change-wait':
+      'Trop de changements d’adresse ont été demandés. Ouvrez l’e-mail le plus récent, ou réessayez plus tard.',
+    'account.notice.email-changed': 'Votre adresse e-mail est changée et vérifiée.',
+    'verify.code.lead-any': 'Saisissez le code à six chiffres du plus récent e-mail de vérification.',
+    'mail.email-change.subject': 'Confirmez votre nouvelle adresse e-mail',
+    'mail.email-change.lead':
+      'Confirmez que ceci est la nouvelle adresse e-mail de votre compte {username}. D’ici là, le compte garde son ancienne adresse.',
+    'mail.email-change.ignore': 'Si vous ne l’avez pas demandé, ignorez cet e-mail : rien ne change.',
+    'mail.email-change-notice.subject': 'Votre adresse e-mail est en cours de changement',
+    'mail.email-change-notice.lead':
+      'Quelqu’un connecté à votre compte {username} a demandé de changer son adresse en {email}. Elle ne change qu’une fois cette adresse vérifiée ; d’ici là, celle-ci reste.',
+    'mail.email-change-notice.action': 'Ouvrir votre compte',
+    'mail.email-change-notice.ignore':
+      'Si ce n’était pas vous, connectez-vous, changez votre mot de passe et vérifiez votre compte : rien n’a encore changé.',
+    'mail.email-change-taken.subject': 'Quelqu’un a tenté d’utiliser votre adresse pour un autre compte',
+    'mail.email-change-taken.lead':
+      'Quelqu’un a demandé que cette adresse e-mail devienne celle d’un autre compte. Elle appartient déjà à votre compte {username} : rien n’a changé.',
+    'mail.email-change-taken.ignore':
+      'Si c’était vous, connectez-vous avec ce compte ou choisissez un nouveau mot de passe avec le lien ci-dessus. Sinon, ignorez cet e-mail.',
   },
   problems: frProblems,
 };

@@ -379,6 +379,33 @@ export const ja: Catalog = {
     'mail.sign-up-taken.action': 'パスワードを再設定',
     'mail.sign-up-taken.ignore':
       'ご自身の場合は、そのアカウントでサインインするか、上のリンクから新しいパスワードを設定してください。心当たりがなければ、このメールは無視してください。何も変更されていません。',
+    'account.email.change-label': '新しいアドレス',
+    'account.email.change-submit': 'アドレスを変更',
+    'account.email.change-hint':
+      '新しいアドレスが確認されるとアドレスが変わります。新しいアドレスにリンクとコードが送信されます。',
+    'account.email.change-fresh':
+      'アドレスの変更には 10 分以内のサインインが必要です。先に上で本人であることを確認してください。',
+    'account.notice.email-change-sent':
+      'リンクとコードを記載したメールを新しいアドレスに送信しています。24 時間以内に確認すると、アドレスが変わります。',
+    'account.notice.email-change-wait':
+      'アドレス変更の要求が多すぎます。最新のメールを開くか、後でもう一度お試しください。',
+    'account.notice.email-changed': 'メールアドレスが変更され、確認されました。',
+    'verify.code.lead-any': '最新の確認メールに記載された 6 桁のコードを入力してください。',
+    'mail.email-change.subject': '新しいメールアドレスを確認してください',
+    'mail.email-change.lead':
+      'これがアカウント {username} の新しいメールアドレスであることを確認してください。確認するまで、アカウントは以前のアドレスのままです。',
+    'mail.email-change.ignore': '心当たりがなければ、このメールは無視してください。何も変わりません。',
+    'mail.email-change-notice.subject': 'メールアドレスの変更が要求されました',
+    'mail.email-change-notice.lead':
+      'アカウント {username} にサインインしている人が、アドレスを {email} に変更するよう要求しました。そのアドレスが確認されるまで変更されず、それまではこのアドレスのままです。',
+    'mail.email-change-notice.action': 'アカウントを開く',
+    'mail.email-change-notice.ignore':
+      'ご自身でない場合は、サインインしてパスワードを変更し、アカウントを確認してください。まだ何も変更されていません。',
+    'mail.email-change-taken.subject': 'あなたのアドレスを別のアカウントに使おうとした人がいます',
+    'mail.email-change-taken.lead':
+      'このメールアドレスを別のアカウントのアドレスにするよう要求がありました。このアドレスはすでにあなたのアカウント {username} のものなので、何も変更されていません。',
+    'mail.email-change-taken.ignore':
+      'ご自身の場合は、そのアカウントでサインインするか、上のリンクから新しいパスワードを設定してください。心当たりがなければ、このメールは無視してください。',
   },
   problems: jaProblems,
 };

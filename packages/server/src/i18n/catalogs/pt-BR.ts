@@ -380,6 +380,33 @@ export const ptBR: Catalog = {
     'mail.sign-up-taken.action': 'Redefinir sua senha',
     'mail.sign-up-taken.ignore':
       'Se foi você, entre com essa conta ou escolha uma nova senha pelo link acima. Se não foi, ignore este e-mail: nada mudou.',
+    'account.email.change-label': 'Novo endereço',
+    'account.email.change-submit': 'Alterar o endereço',
+    'account.email.change-hint':
+      'O endereço muda quando o novo for verificado: um link e um código são enviados a ele.',
+    'account.email.change-fresh':
+      'Alterar o endereço exige uma entrada feita nos últimos 10 minutos: confirme primeiro, acima, que é você.',
+    'account.notice.email-change-sent':
+      'Um e-mail com um link e um código está a caminho do novo endereço. Seu endereço muda quando você o verificar, em até 24 horas.',
+    'account.notice.email-change-wait':
+      'Foram pedidas alterações de endereço demais. Abra o e-mail mais recente ou tente de novo mais tarde.',
+    'account.notice.email-changed': 'Seu endereço de e-mail foi alterado e verificado.',
+    'verify.code.lead-any': 'Digite o código de seis dígitos do e-mail de verificação mais recente.',
+    'mail.email-change.subject': 'Confirme seu novo endereço de e-mail',
+    'mail.email-change.lead':
+      'Confirme que este é o novo endereço de e-mail da sua conta {username}. Até lá, a conta mantém o endereço antigo.',
+    'mail.email-change.ignore': 'Se você não pediu isso, ignore este e-mail: nada muda.',
+    'mail.email-change-notice.subject': 'Seu endereço de e-mail está sendo alterado',
+    'mail.email-change-notice.lead':
+      'Alguém conectado à sua conta {username} pediu para alterar o endereço dela para {email}. Ele só muda quando esse endereço for verificado; até lá, este continua.',
+    'mail.email-change-notice.action': 'Abrir sua conta',
+    'mail.email-change-notice.ignore':
+      'Se não foi você, entre, troque sua senha e verifique sua conta: nada mudou ainda.',
+    'mail.email-change-taken.subject': 'Alguém tentou usar seu endereço em outra conta',
+    'mail.email-change-taken.lead':
+      'Alguém pediu para tornar este endereço de e-mail o endereço de outra conta. Ele já pertence à sua conta {username}, então nada mudou.',
+    'mail.email-change-taken.ignore':
+      'Se foi você, entre com essa conta ou escolha uma nova senha pelo link acima. Se não foi, ignore este e-mail.',
   },
   problems: ptBRProblems,
 };

@@ -352,6 +352,27 @@ export const zhCN: Catalog = {
     'mail.sign-up-taken.action': '重置密码',
     'mail.sign-up-taken.ignore':
       '如果是您本人,请用该账户登录,或通过上面的链接设置新密码。如果不是您,请忽略此邮件:没有任何更改。',
+    'account.email.change-label': '新地址',
+    'account.email.change-submit': '更改地址',
+    'account.email.change-hint': '新地址验证后才会更改：系统会向新地址发送一个链接和一个验证码。',
+    'account.email.change-fresh': '更改地址需要最近 10 分钟内的登录：请先在上方确认是您本人。',
+    'account.notice.email-change-sent': '一封带有链接和验证码的邮件正发往新地址。您在 24 小时内验证后，地址才会更改。',
+    'account.notice.email-change-wait': '更改地址的请求过多。请打开最新的邮件，或稍后再试。',
+    'account.notice.email-changed': '您的电子邮件地址已更改并验证。',
+    'verify.code.lead-any': '请输入最新验证邮件中的六位验证码。',
+    'mail.email-change.subject': '请确认您的新电子邮件地址',
+    'mail.email-change.lead': '请确认这是您的账户 {username} 的新电子邮件地址。确认之前，账户仍使用原来的地址。',
+    'mail.email-change.ignore': '如果不是您提出的，请忽略此邮件：不会有任何更改。',
+    'mail.email-change-notice.subject': '您的电子邮件地址正在更改',
+    'mail.email-change-notice.lead':
+      '有人在登录您的账户 {username} 后，请求将其地址更改为 {email}。只有该地址通过验证后才会更改；在此之前仍使用本地址。',
+    'mail.email-change-notice.action': '打开您的账户',
+    'mail.email-change-notice.ignore': '如果不是您本人，请登录、更改密码并检查您的账户：目前尚未发生任何更改。',
+    'mail.email-change-taken.subject': '有人试图将您的地址用于另一个账户',
+    'mail.email-change-taken.lead':
+      '有人请求将此电子邮件地址设为另一个账户的地址。该地址已属于您的账户 {username}，因此没有任何更改。',
+    'mail.email-change-taken.ignore':
+      '如果是您本人，请用该账户登录，或通过上面的链接设置新密码。如果不是您，请忽略此邮件。',
   },
   problems: zhCNProblems,
 };

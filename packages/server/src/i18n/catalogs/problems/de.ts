@@ -637,4 +637,10 @@ export const deProblems: ProblemProseTable = {
     action:
       'Geben Sie Ihren Benutzernamen genau so ein, wie die Seite ihn zeigt, und löschen Sie erneut; oder verlassen Sie die Seite, um das Konto zu behalten.',
   },
+  'email-change-address-not-accepted': {
+    title: 'Diese E-Mail-Adresse kann nicht verwendet werden',
+    summary:
+      'Die auf der Kontoseite eingegebene neue Adresse ist keine Adresse (ein @, eine Domain mit Punkt, keine Leerzeichen, Anführungszeichen, spitzen Klammern, Kommas, Zeilenumbrüche oder anderen Steuerzeichen, höchstens 254 Zeichen, RFC 5321 §4.5.3.1.3). Die Adresse des Kontos hat sich nicht geändert und es wurde keine E-Mail gesendet.',
+    action: 'Kehren Sie zur Kontoseite zurück und geben Sie die neue Adresse so ein, wie Sie an ihr E-Mails empfangen.',
+  },
 };

@@ -624,4 +624,10 @@ export const esProblems: ProblemProseTable = {
     action:
       'Escriba su nombre de usuario exactamente como lo muestra la página y elimine de nuevo; o salga de la página para conservar la cuenta.',
   },
+  'email-change-address-not-accepted': {
+    title: 'Esta dirección de correo no se puede usar',
+    summary:
+      'La nueva dirección escrita en la página de la cuenta no es una dirección (una @, un dominio con un punto, sin espacios, comillas, corchetes angulares, comas, saltos de línea ni otros caracteres de control, 254 caracteres como máximo, RFC 5321 §4.5.3.1.3). La dirección de la cuenta no cambió y no se envió ningún correo.',
+    action: 'Vuelva a la página de la cuenta y escriba la nueva dirección tal como recibe correo en ella.',
+  },
 };

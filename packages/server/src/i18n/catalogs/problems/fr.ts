@@ -627,4 +627,10 @@ export const frProblems: ProblemProseTable = {
     action:
       'Saisissez votre nom d’utilisateur exactement comme la page l’affiche, puis supprimez à nouveau ; ou quittez la page pour garder le compte.',
   },
+  'email-change-address-not-accepted': {
+    title: 'Cette adresse e-mail ne peut pas être utilisée',
+    summary:
+      'La nouvelle adresse saisie sur la page du compte n’est pas une adresse (un @, un domaine avec un point, sans espaces, guillemets, chevrons, virgules, sauts de ligne ni autres caractères de contrôle, 254 caractères au plus, RFC 5321 §4.5.3.1.3). L’adresse du compte n’a pas changé et aucun e-mail n’a été envoyé.',
+    action: 'Revenez à la page du compte et saisissez la nouvelle adresse telle que vous y recevez vos e-mails.',
+  },
 };

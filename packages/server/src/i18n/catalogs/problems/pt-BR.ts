@@ -620,4 +620,10 @@ export const ptBRProblems: ProblemProseTable = {
     action:
       'Digite seu nome de usuário exatamente como a página o mostra e exclua novamente; ou saia da página para manter a conta.',
   },
+  'email-change-address-not-accepted': {
+    title: 'Este endereço de e-mail não pode ser usado',
+    summary:
+      'O novo endereço digitado na página da conta não é um endereço (um @, um domínio com ponto, sem espaços, aspas, sinais de menor e maior, vírgulas, quebras de linha ou outros caracteres de controle, no máximo 254 caracteres, RFC 5321 §4.5.3.1.3). O endereço da conta não mudou e nenhum e-mail foi enviado.',
+    action: 'Volte à página da conta e digite o novo endereço exatamente como você recebe e-mails nele.',
+  },
 };
