@@ -11,6 +11,7 @@ import { ISSUER } from './_oauth-assertions.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 import { TestSmtpServer, type ArrivedMail } from './_smtp.js';
 import { TEST_CA } from './_tls.js';
+import { SoftAuthenticator } from './_webauthn.js';
 import { until } from './_until.js';
 
 const ADMIN = '/admin/v1';
@@ -38,6 +39,13 @@ async function accept(browser: PageBrowser, token: string, fields: Record<string
     token: hiddenField(form.html, 'token'),
     ...fields,
   });
+}
+
+/** The WebAuthn options a page rendered in its passkey form's `data-options`. */
+function optionsIn(html: string): { challenge: string; user: { id: string; name: string } } {
+  const match = /data-options="([^"]*)"/.exec(html);
+  assert.ok(match, 'the page has a passkey form');
+  return JSON.parse((match[1] as string).replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))));
 }
 
 /** A browser signed in to the account page. */
@@ -194,6 +202,72 @@ for (const dialect of DIALECTS)
       assert.equal(page.status, 400);
       const events = await server.context.store.listAuditEvents({ event: 'invitation_revoked', limit: 5 });
       assert.equal(events.at(-1)?.actor, 'ops');
+    });
+
+    it('a passkey instead of a password: the account is made with it and no password, the address verified, and the passkey signs in; a credential that does not verify changes nothing', async () => {
+      const seen = smtp.arrived.length;
+      assert.equal((await admin.post(`${ADMIN}/invitations`, { email: 'hugo@example.com' })).status, 201);
+      const token = linkToken((await newMails(seen, 1))[0]);
+      const browser = new PageBrowser(server);
+      const form = await browser.get(`/invitation?token=${token}`);
+      assert.match(form.html, /id="passkey-form"[^>]*data-copy="username"/);
+      assert.match(form.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+      const options = optionsIn(form.html);
+      assert.equal(options.user.name, 'hugo@example.com');
+      const key = new SoftAuthenticator('gatehouse.test', 'http://gatehouse.test');
+      const post = (credential: string) =>
+        browser.post('/invitation', {
+          csrf_token: hiddenField(form.html, 'csrf_token'),
+          token,
+          username: 'hugo',
+          credential,
+        });
+      // A credential for another origin, and garbage: a clear page, nothing made, the link still works.
+      const elsewhere = new SoftAuthenticator('gatehouse.test', 'http://evil.test').create(options);
+      for (const credential of [elsewhere, '{"id":"x"}', 'x'.repeat(5000)]) {
+        const refused = await post(credential);
+        assert.ok([400, 401, 403, 422].includes(refused.status), `${refused.status} ${refused.html.slice(0, 200)}`);
+        assert.equal(await server.context.store.findUser('hugo'), undefined);
+      }
+      const again = await browser.get(`/invitation?token=${token}`);
+      assert.equal(again.status, 200);
+      const fresh = optionsIn(again.html);
+      const made = await browser.post('/invitation', {
+        csrf_token: hiddenField(again.html, 'csrf_token'),
+        token,
+        username: 'hugo',
+        credential: key.create(fresh),
+      });
+      assert.equal(made.status, 200, made.html);
+      assert.match(made.html, /made with your passkey/);
+      const user = await server.context.store.findUser('hugo');
+      assert.equal(user?.claims.email_verified, true);
+      assert.equal(user?.claims.email, 'hugo@example.com');
+      assert.equal((await server.context.store.listPasskeys(user?.subject ?? '')).length, 1);
+      const events = await server.context.store.listAuditEvents({ since: 0, limit: 1000 });
+      const mine = events.filter((e) => e.subject === user?.subject).map((e) => e.event);
+      assert.deepEqual(mine.slice(-3), ['user_created', 'passkey_enrolled', 'invitation_accepted']);
+      // No password signs in to it; the passkey does.
+      const signIn = new PageBrowser(server);
+      const account = await signIn.get('/account');
+      const withPassword = await signIn.post('/account/login', {
+        csrf_token: hiddenField(account.html, 'csrf_token'),
+        username: 'hugo',
+        password: 'NO_PASSWORD',
+      });
+      assert.notEqual(withPassword.status, 303);
+      const passkeyBrowser = new PageBrowser(server);
+      const passkeyForm = await passkeyBrowser.get('/account');
+      const request = optionsIn(passkeyForm.html);
+      const withPasskey = await passkeyBrowser.post('/account/login', {
+        csrf_token: hiddenField(passkeyForm.html, 'csrf_token'),
+        method: 'passkey_sign_in',
+        credential: key.get(request),
+      });
+      assert.equal(withPasskey.status, 303, withPasskey.html);
+      assert.match((await passkeyBrowser.get('/account')).html, /<h1>Your account<\/h1>/);
+      // The link worked once.
+      assert.equal((await browser.get(`/invitation?token=${token}`)).status, 400);
     });
 
     it('50 concurrent uses of one invitation link: one account is made, the other 49 are refused', async () => {

@@ -97,6 +97,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'audit',
     'users',
     'factors',
+    'webauthn',
     'abuse',
     'http',
     'i18n',

@@ -1,27 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { browserAvailability, profileWithAuthenticator, type AuthenticatorProfile } from './_account-browser.js';
 import { addTestUser, pkce, PASSWORD } from './_authorize.js';
-import {
-  ARTIFACTS,
-  browserSuiteSkip,
-  launchChromium,
-  startCallbackServer,
-  type CallbackServer,
-  watchedPage,
-  screenshotsAt,
-} from './_browser.js';
+import { ARTIFACTS, launchChromium, startCallbackServer, type CallbackServer, screenshotsAt } from './_browser.js';
 import { DIALECTS, type Dialect } from './_dialects.js';
 import { assertOkJson } from './_oauth-assertions.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 
-let skip: string | false = false;
-let unavailable: Error | undefined;
-try {
-  skip = browserSuiteSkip();
-} catch (error) {
-  unavailable = error as Error;
-}
+const { skip, unavailable } = browserAvailability();
 
 /**
  * Passkeys end to end in Chromium, with a virtual authenticator (Chrome DevTools Protocol
@@ -75,26 +62,8 @@ describe('passkeys in a real browser (chromium, virtual authenticator)', { skip,
       });
 
       /** A browser profile with a virtual platform authenticator (CTAP2, resident keys, user verification). */
-      async function newProfile(): Promise<{
-        context: BrowserContext;
-        page: Page;
-        cdp: CDPSession;
-        authenticatorId: string;
-      }> {
-        const { context, page } = await watchedPage(browser, violations);
-        const cdp = await context.newCDPSession(page);
-        await cdp.send('WebAuthn.enable', { enableUI: false });
-        const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-          options: {
-            protocol: 'ctap2',
-            transport: 'internal',
-            hasResidentKey: true,
-            hasUserVerification: true,
-            isUserVerified: true,
-            automaticPresenceSimulation: true,
-          },
-        });
-        return { context, page, cdp, authenticatorId };
+      function newProfile(): Promise<AuthenticatorProfile> {
+        return profileWithAuthenticator(browser, violations);
       }
 
       async function screenshots(page: Page, name: string): Promise<void> {

@@ -1,29 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { DEFAULT_DELIVERY_POLICY, smtpSettingsFrom } from '../src/mail/index.js';
 import { addUser } from '../src/users/users.js';
+import { browserAvailability, linkIn, startMailedServer, type MailedServer } from './_account-browser.js';
 import { pkce, PASSWORD } from './_authorize.js';
 import {
   ARTIFACTS,
-  browserSuiteSkip,
   launchChromium,
   screenshotsAt,
   startCallbackServer,
   watchedPage,
   type CallbackServer,
 } from './_browser.js';
-import { startTestServer, type TestClient, type TestServer } from './_server.js';
-import { TestSmtpServer } from './_smtp.js';
-import { TEST_CA } from './_tls.js';
+import type { TestClient, TestServer } from './_server.js';
+import type { TestSmtpServer } from './_smtp.js';
 
-let skip: string | false = false;
-let unavailable: Error | undefined;
-try {
-  skip = browserSuiteSkip();
-} catch (error) {
-  unavailable = error as Error;
-}
+const { skip, unavailable } = browserAvailability();
 
 const NEW_PASSWORD = 'plum tractor velvet harbour';
 
@@ -31,8 +23,9 @@ describe(
   'a forgotten password in a real browser (chromium), through a real SMTP server',
   { skip, timeout: 180_000 },
   () => {
-    const smtp = new TestSmtpServer();
+    let mailed: MailedServer;
     let server: TestServer;
+    let smtp: TestSmtpServer;
     let callback: CallbackServer;
     let browser: Browser;
     let client: TestClient;
@@ -40,12 +33,8 @@ describe(
 
     before(async () => {
       if (unavailable) return;
-      await smtp.start();
-      const policy = { ...DEFAULT_DELIVERY_POLICY, pollMs: 100, retryMs: 50, maxRetryMs: 400 };
-      server = await startTestServer({
-        reachableIssuer: true,
-        mail: { transport: smtpSettingsFrom(smtp.url, TEST_CA), from: 'Gatehouse <no-reply@gatehouse.test>', policy },
-      });
+      mailed = await startMailedServer();
+      ({ server, smtp } = mailed);
       callback = await startCallbackServer();
       client = await server.addClient({
         id: 'notes',
@@ -59,8 +48,7 @@ describe(
     after(async () => {
       await browser?.close();
       await callback?.close();
-      await server?.close();
-      await smtp.stop();
+      await mailed?.close();
     });
 
     async function newPage(): Promise<Page> {
@@ -113,9 +101,7 @@ describe(
       const [mail] = await smtp.waitFor(1);
       assert.equal(mail?.to, 'alice@example.com');
       assert.equal(mail?.subject, 'Reset your password');
-      const link = /https?:\/\/\S+\/password-reset\/confirm\?token=[A-Za-z0-9_-]+/.exec(mail?.text ?? '')?.[0];
-      if (link === undefined) assert.fail(`a link in the mail: ${mail?.text}`);
-      assert.ok(link.startsWith(server.url), `the mail links to this server: ${link}`);
+      const link = linkIn(mail, server.url, '/password-reset/confirm');
       assert.ok(mail?.html.includes(link.replaceAll('&', '&amp;')), 'the HTML body carries the same link');
 
       await page.goto(link);

@@ -1,11 +1,12 @@
 import { CSRF_FIELD } from '../html/csrf.js';
 import { alertHtml, escapeHtml, layout, markup, verbatim, type Alert, type PageView } from '../html/layout.js';
 import { PASSWORD_LENGTH } from '../users/password-policy.js';
+import { passkeyScript, passkeyStatus } from '../authorize/passkey-page.js';
 
 /**
- * The pages of an invitation: the form a new person's link opens (a username and a password), the
- * page an existing account's link opens (sign in, then accept), and the pages after them. Every
- * word from the catalog, every value escaped, no script.
+ * The pages of an invitation: the form a new person's link opens (a username and a password, or a
+ * passkey instead), the page an existing account's link opens (sign in, then accept), and the pages
+ * after them. Every word from the catalog, every value escaped; the only script is the passkey's asset.
  */
 
 const hidden = (csrfToken: string, token: string): string =>
@@ -22,6 +23,8 @@ export interface NewAccountPage {
   readonly email: string;
   readonly username: string;
   readonly alert?: Alert;
+  /** The WebAuthn creation options (JSON) of a passkey instead of a password; none when the server offers no passkeys. */
+  readonly passkeyOptions?: string;
 }
 
 /** GET /invitation?token=… for an address no account has: a username and a password. */
@@ -42,19 +45,39 @@ ${hidden(page.csrfToken, page.token)}
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_LENGTH.min}" maxlength="${PASSWORD_LENGTH.max}" aria-describedby="password-hint" required autofocus>
 <p id="password-hint" class="section-text">${t('reset.new.hint', { min: PASSWORD_LENGTH.min })}</p>
 <button type="submit" class="button primary">${t('invite.submit')}</button>
-</form>`,
+</form>
+${page.passkeyOptions === undefined ? '' : passkeyForm(view, page, page.passkeyOptions)}`,
   );
 }
 
-/** After a new account is made: its address is verified; sign in with the new password. */
-export function renderAccountMadePage(view: PageView, username: string): string {
+/**
+ * "Create my account with a passkey": hidden until the script (webauthn/script.ts) finds WebAuthn;
+ * it copies the username typed above (`data-copy`) and posts the new credential to the same path.
+ */
+function passkeyForm(view: PageView, page: NewAccountPage, options: string): string {
   const { base, text } = view;
   const { t } = text;
+  return `<form method="post" action="${base}/invitation" id="passkey-form" class="stack" data-mode="create" data-copy="username" data-options="${escapeHtml(options)}" hidden>
+${hidden(page.csrfToken, page.token)}
+<input type="hidden" name="username" value="">
+<input type="hidden" name="credential" value="">
+<p class="section-text">${t('invite.passkey.hint')}</p>
+<button type="button" id="passkey-button" class="button secondary passkey-button">${t('invite.passkey.submit')}</button>
+${passkeyStatus(text)}
+</form>
+${passkeyScript(base)}`;
+}
+
+/** After a new account is made: its address is verified; sign in with the new password or passkey. */
+export function renderAccountMadePage(view: PageView, username: string, withPasskey = false): string {
+  const { base, text } = view;
+  const { t } = text;
+  const lead = withPasskey ? 'invite.done.passkey-lead' : 'invite.done.lead';
   return layout(
     view,
     t('invite.done.title'),
     `<h1>${t('invite.done.title')}</h1>
-<p class="lead" role="status">${t('invite.done.lead', { username: strong(username) })}</p>
+<p class="lead" role="status">${t(lead, { username: strong(username) })}</p>
 <p><a class="button primary wide" href="${base}/account">${t('reset.done.sign-in')}</a></p>`,
   );
 }

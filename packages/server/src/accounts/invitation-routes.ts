@@ -6,11 +6,18 @@ import { currentSession, signedInSubject, startSession } from '../authorize/sess
 import { signedInSession } from '../authorize/sign-in/state.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import type { Alert, AlertText } from '../html/layout.js';
-import { sendPage } from '../html/responses.js';
+import { sendPage, sendPageUnder } from '../html/responses.js';
 import { formParamsOf } from '../http/form.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { PasswordRefusal } from '../users/password-policy.js';
-import { acceptAsMember, acceptNewAccount } from './invitation-acceptance.js';
+import { registrationOptions, relyingPartyOf } from '../webauthn/index.js';
+import {
+  acceptAsMember,
+  acceptNewAccount,
+  acceptWithPasskey,
+  passkeyOwnerOf,
+  type AcceptanceOutcome,
+} from './invitation-acceptance.js';
 import { INVITATION_PATH, openInvitation, type OpenInvitation } from './invitation.js';
 import { renderAccountMadePage, renderJoinedPage, renderMemberPage, renderNewAccountPage } from './invitation-pages.js';
 
@@ -77,13 +84,14 @@ function invitationEndpoints(app: FastifyInstance, pages: AuthorizePages): void 
     const current = checkCsrfToken(await currentSession(store, request, clock.now()), form.get(CSRF_FIELD));
     const token = form.get('token') ?? '';
     const username = (form.get('username') ?? '').slice(0, 256);
-    const outcome = await acceptNewAccount(audit, store, {
-      secret: token,
-      username,
-      password: form.get('password') ?? '',
-      address: request.ip,
-      now: clock.now(),
-    });
+    const credential = form.get('credential') ?? '';
+    const rp = relyingPartyOf(pages.context.issuer);
+    const common = { secret: token, username, address: request.ip, now: clock.now() };
+    // The passkey form posts a credential (webauthn/script.ts); the password form, a password.
+    const outcome: AcceptanceOutcome =
+      credential !== '' && rp !== undefined
+        ? await acceptWithPasskey(audit, store, rp, { ...common, credential, sessionId: current.id })
+        : await acceptNewAccount(audit, store, { ...common, password: form.get('password') ?? '' });
     switch (outcome.kind) {
       case 'invalid_link':
         throw new ProblemError('invitation_link_invalid');
@@ -99,9 +107,18 @@ function invitationEndpoints(app: FastifyInstance, pages: AuthorizePages): void 
         const status = outcome.why === 'taken' ? PROBLEMS.conflict.status : PROBLEMS.invalid_field_value.status;
         return sendNewAccountForm(pages, reply, current, token, outcome.invitation, username, status, alert);
       }
+      case 'passkey_refused':
+        await audit.record({
+          event: 'passkey_enrolment_failed',
+          at: clock.now(),
+          subject: null,
+          reason: outcome.reason,
+          address: request.ip,
+        });
+        throw new ProblemError('passkey_enrolment_failed');
       case 'done': {
         const view = viewOf(pages, reply, { here: '/account' });
-        return sendPage(reply, 200, renderAccountMadePage(view, outcome.username));
+        return sendPage(reply, 200, renderAccountMadePage(view, outcome.username, credential !== ''));
       }
     }
   });
@@ -122,7 +139,7 @@ function invitationEndpoints(app: FastifyInstance, pages: AuthorizePages): void 
   });
 }
 
-function sendNewAccountForm(
+async function sendNewAccountForm(
   pages: AuthorizePages,
   reply: FastifyReply,
   session: BrowserSessionRecord,
@@ -131,10 +148,15 @@ function sendNewAccountForm(
   username: string,
   status: number,
   alert?: Alert,
-): FastifyReply {
+): Promise<FastifyReply> {
+  const { issuer, store, clock } = pages.context;
   // The page's own URL holds the link's secret: the language switcher comes back to it.
   const here = `${INVITATION_PATH}?${new URLSearchParams({ token })}`;
   const view = viewOf(pages, reply, { here });
+  // A passkey instead of a password (none where the issuer is an IP address): its challenge kept for this session.
+  const rp = relyingPartyOf(issuer);
+  const passkeyOptions =
+    rp && JSON.stringify(await registrationOptions(store, rp, passkeyOwnerOf(invitation), session.id, clock.now()));
   const page = renderNewAccountPage(view, {
     csrfToken: session.csrfToken,
     token,
@@ -142,8 +164,10 @@ function sendNewAccountForm(
     email: invitation.link.email,
     username,
     alert,
+    passkeyOptions,
   });
-  return sendPage(reply, status, page);
+  const scripts = passkeyOptions === undefined ? [] : ["'self'"];
+  return sendPageUnder(reply, status, page, { formAction: ["'self'"], scripts });
 }
 
 /** The invitation's entry in the pages table. */

@@ -15,11 +15,13 @@ export { relyingPartyOf, type RelyingParty } from './relying-party.js';
 export { CHALLENGE_TTL } from './challenges.js';
 export {
   enrolPasskey,
+  verifyEnrolment,
   passkeyName,
   registrationOptions,
   userHandleOf,
   PASSKEY_NAME_MAX,
   type EnrolmentRefusal,
+  type EnrolmentRequest,
   type PasskeyOwner,
 } from './registration.js';
 export {

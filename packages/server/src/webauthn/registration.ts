@@ -62,22 +62,40 @@ export type EnrolmentRefusal =
 export type EnrolmentResult =
   { readonly ok: true; readonly passkey: PasskeyRecord } | { readonly ok: false; readonly reason: EnrolmentRefusal };
 
+/** What an enrolment is asked with: the browser's answer to `registrationOptions` for `owner`. */
+export interface EnrolmentRequest {
+  readonly owner: PasskeyOwner;
+  readonly sessionId: string;
+  readonly response: string | undefined;
+  readonly name: string | undefined;
+  readonly now: number;
+}
+
 /**
- * Registers a new passkey from the browser's answer to `registrationOptions` (WebAuthn §7.1): the
- * challenge this session was given for this user, taken once; the origin and RP ID hash of the
- * issuer; user presence and user verification (§7.1 steps 14-15); then the credential stored with
- * its counter and backup flags (BE, BS: §6.1).
+ * Registers a new passkey from the browser's answer to `registrationOptions` (verifyEnrolment),
+ * stored at once: the account page's enrolment, for a user that exists.
  */
 export async function enrolPasskey(
   store: PasskeyRepository,
   rp: RelyingParty,
-  request: {
-    readonly owner: PasskeyOwner;
-    readonly sessionId: string;
-    readonly response: string | undefined;
-    readonly name: string | undefined;
-    readonly now: number;
-  },
+  request: EnrolmentRequest,
+): Promise<EnrolmentResult> {
+  const result = await verifyEnrolment(store, rp, request);
+  if (result.ok) await store.insertPasskey(result.passkey);
+  return result;
+}
+
+/**
+ * Checks the browser's answer to `registrationOptions` (WebAuthn §7.1): the challenge this session
+ * was given for this user, taken once; the origin and RP ID hash of the issuer; user presence and
+ * user verification (§7.1 steps 14-15). The passkey it answers, with its counter and backup flags
+ * (BE, BS: §6.1), is for the caller to store: at once (enrolPasskey), or with the account it is made
+ * for, in one transaction (an invitation accepted with a passkey).
+ */
+export async function verifyEnrolment(
+  store: PasskeyRepository,
+  rp: RelyingParty,
+  request: EnrolmentRequest,
 ): Promise<EnrolmentResult> {
   const { owner, sessionId, now } = request;
   const parsed = summarizeResponse(request.response);
@@ -123,7 +141,6 @@ export async function enrolPasskey(
     createdAt: now,
     lastUsedAt: null,
   };
-  await store.insertPasskey(passkey);
   return { ok: true, passkey };
 }
 

@@ -8,7 +8,9 @@
  * `credential` field. On the sign-in form it also starts a conditional request (autofill: the
  * username field is `autocomplete="username webauthn"`, §5.1.4.1), which the button replaces by a
  * modal one. What it says comes from the page, in its language (`data-checking`, `data-not-used`,
- * `data-failed` of `#passkey-status`, authorize/passkey-page.ts).
+ * `data-failed` of `#passkey-status`, authorize/passkey-page.ts). A form whose fields are typed in
+ * another form of the page names them in `data-copy` (ids, space-separated): each is copied into the
+ * field of the same name before the form is posted (an invitation's username, for its passkey).
  */
 export const PASSKEY_SCRIPT = `'use strict';
 (function () {
@@ -76,6 +78,11 @@ export const PASSKEY_SCRIPT = `'use strict';
   function say(text) { if (status) status.textContent = text; }
   function words(name) { return (status && status.getAttribute('data-' + name)) || ''; }
   function send(credential) {
+    (form.getAttribute('data-copy') || '').split(' ').forEach(function (id) {
+      var from = id && document.getElementById(id);
+      var to = from && form.elements.namedItem(from.name);
+      if (to) to.value = from.value;
+    });
     form.elements.namedItem('credential').value = JSON.stringify(toJSON(credential));
     say(words('checking'));
     form.submit();

@@ -419,6 +419,11 @@ export const de: Catalog = {
       'Jemand wollte diese E-Mail-Adresse zur Adresse eines anderen Kontos machen. Sie gehört bereits zu Ihrem Konto {username}, daher hat sich nichts geändert.',
     'mail.email-change-taken.ignore':
       'Wenn Sie es waren, melden Sie sich mit diesem Konto an oder wählen Sie über den Link oben ein neues Passwort. Wenn nicht, ignorieren Sie diese E-Mail.',
+    'invite.passkey.hint':
+      'Oder legen Sie das Konto mit einem Passkey statt eines Passworts an: Ihr Gerät bewahrt ihn auf, und Sie melden sich damit an.',
+    'invite.passkey.submit': 'Mein Konto mit einem Passkey anlegen',
+    'invite.done.passkey-lead':
+      'Das Konto {username} ist mit Ihrem Passkey angelegt und Ihre Adresse ist bestätigt. Melden Sie sich mit dem Passkey an.',
   },
   problems: deProblems,
 };

@@ -429,6 +429,11 @@ export const en = {
     'Someone asked to make this e-mail address the address of another account. It belongs to your account {username} already, so nothing changed.',
   'mail.email-change-taken.ignore':
     'If it was you, sign in with that account, or choose a new password with the link above. If it was not you, ignore this mail.',
+  'invite.passkey.hint':
+    'Or make the account with a passkey instead of a password: your device keeps it, and you sign in with it.',
+  'invite.passkey.submit': 'Create my account with a passkey',
+  'invite.done.passkey-lead':
+    'The account {username} is made with your passkey and your address is verified. Sign in with the passkey.',
 } as const;
 
 /** The id of a message of the pages. */

@@ -409,6 +409,11 @@ export const es: Catalog = {
       'Alguien pidió que esta dirección de correo fuera la de otra cuenta. Ya pertenece a su cuenta {username}, así que nada cambió.',
     'mail.email-change-taken.ignore':
       'Si fue usted, inicie sesión con esa cuenta o elija una contraseña nueva con el enlace de arriba. Si no, ignore este correo.',
+    'invite.passkey.hint':
+      'O cree la cuenta con una llave de acceso en lugar de una contraseña: su dispositivo la guarda y usted inicia sesión con ella.',
+    'invite.passkey.submit': 'Crear mi cuenta con una llave de acceso',
+    'invite.done.passkey-lead':
+      'La cuenta {username} está creada con su llave de acceso y su dirección está verificada. Inicie sesión con la llave de acceso.',
   },
   problems: esProblems,
 };

@@ -411,6 +411,11 @@ export const fr: Catalog = {
       'Quelqu’un a demandé que cette adresse e-mail devienne celle d’un autre compte. Elle appartient déjà à votre compte {username} : rien n’a changé.',
     'mail.email-change-taken.ignore':
       'Si c’était vous, connectez-vous avec ce compte ou choisissez un nouveau mot de passe avec le lien ci-dessus. Sinon, ignorez cet e-mail.',
+    'invite.passkey.hint':
+      'Ou créez le compte avec une clé d’accès au lieu d’un mot de passe : votre appareil la garde, et vous vous connectez avec elle.',
+    'invite.passkey.submit': 'Créer mon compte avec une clé d’accès',
+    'invite.done.passkey-lead':
+      'Le compte {username} est créé avec votre clé d’accès et votre adresse est vérifiée. Connectez-vous avec la clé d’accès.',
   },
   problems: frProblems,
 };

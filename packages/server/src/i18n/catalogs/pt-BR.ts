@@ -407,6 +407,11 @@ export const ptBR: Catalog = {
       'Alguém pediu para tornar este endereço de e-mail o endereço de outra conta. Ele já pertence à sua conta {username}, então nada mudou.',
     'mail.email-change-taken.ignore':
       'Se foi você, entre com essa conta ou escolha uma nova senha pelo link acima. Se não foi, ignore este e-mail.',
+    'invite.passkey.hint':
+      'Ou crie a conta com uma chave de acesso em vez de uma senha: seu dispositivo a guarda, e você entra com ela.',
+    'invite.passkey.submit': 'Criar minha conta com uma chave de acesso',
+    'invite.done.passkey-lead':
+      'A conta {username} foi criada com sua chave de acesso e seu endereço está verificado. Entre com a chave de acesso.',
   },
   problems: ptBRProblems,
 };

@@ -373,6 +373,9 @@ export const zhCN: Catalog = {
       '有人请求将此电子邮件地址设为另一个账户的地址。该地址已属于您的账户 {username}，因此没有任何更改。',
     'mail.email-change-taken.ignore':
       '如果是您本人，请用该账户登录，或通过上面的链接设置新密码。如果不是您，请忽略此邮件。',
+    'invite.passkey.hint': '也可以用通行密钥代替密码创建账户：通行密钥保存在您的设备上，您用它登录。',
+    'invite.passkey.submit': '用通行密钥创建我的账户',
+    'invite.done.passkey-lead': '账户 {username} 已用您的通行密钥创建，您的地址已验证。请用通行密钥登录。',
   },
   problems: zhCNProblems,
 };
