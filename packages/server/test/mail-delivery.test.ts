@@ -87,8 +87,10 @@ for (const dialect of DIALECTS)
       const queued = await Promise.all(
         Array.from({ length: 100 }, (_, i) => queue(server, message(`user${i}@example.com`))),
       );
-      // Every message was tried and refused at least once while the server was down.
-      for (const deadline = Date.now() + 20_000; ; await sleep(50)) {
+      // Every message was tried and refused at least once while the server was down. Each refusal is
+      // its own durable transaction (an fsync on SQLite): on a loaded machine 100 of them take tens of
+      // seconds, so the deadline is a guard against a worker that stopped, not a timing.
+      for (const deadline = Date.now() + 120_000; ; await sleep(50)) {
         const tried = await Promise.all(queued.map(({ id }) => server.context.store.findMail(id)));
         if (tried.every((m) => m?.state === 'queued' && m.attempts >= 1 && m.lastError !== null)) break;
         assert.ok(Date.now() < deadline, 'every message was tried during the outage');
