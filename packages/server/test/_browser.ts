@@ -13,6 +13,16 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
 
 /**
+ * Where a test writes the screenshots that docs/ shows (committed in docs/screenshots/):
+ * `UPDATE_SCREENSHOTS=1` writes them there; otherwise (their codes, times and ports differ on every
+ * run) with the other test artifacts, so a test run leaves the checkout as it found it.
+ */
+export const SCREENSHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
+    : ARTIFACTS;
+
+/**
  * Whether the browser suite runs. Without chromium it fails, in CI always; a developer without it
  * may set GATEHOUSE_SKIP_BROWSER_TESTS=1 to have the suite reported as skipped (never silently),
  * which CI ignores.

@@ -21,13 +21,14 @@ import { addTestUser, PASSWORD } from './_authorize.js';
 import { seriousViolations } from './_axe.js';
 import {
   browserSuiteSkip,
+  type CallbackServer,
   DESKTOP,
   launchChromium,
   PHONE,
+  SCREENSHOTS,
   screenshotsAt,
   startCallbackServer,
   watchedPage,
-  type CallbackServer,
 } from './_browser.js';
 import { ManualClock, startTestServer, type TestServer } from './_server.js';
 
@@ -41,9 +42,6 @@ async function startOtherSite(html: string): Promise<{ origin: string; server: S
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
-
-/** Where the console's screenshots go: docs/screenshots/, linked from docs/operating.md. */
-const SHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 
 describe(
   'an operator in the console, end to end (chromium, virtual authenticator)',
@@ -102,7 +100,7 @@ describe(
     /** A console page checked as every one is: axe-clean, no sideways scroll at 320 px, screenshots. */
     async function checkPage(page: Page, name: string): Promise<void> {
       assert.deepEqual(await seriousViolations(page), [], `${name}: axe-core`);
-      await screenshotsAt(page, SHOTS, `console-${name}`, PHONE);
+      await screenshotsAt(page, SCREENSHOTS, `console-${name}`, PHONE);
       await page.setViewportSize({ width: 320, height: 640 });
       assert.ok(
         await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),

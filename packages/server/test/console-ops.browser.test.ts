@@ -15,11 +15,16 @@ import { CLI_ACTOR } from '../src/audit/audit.js';
 import { consoleDistDir } from '../src/console/index.js';
 import { addTestUser, authorizationQuery, CALLBACK, obtainCode, PageBrowser, PASSWORD, pkce } from './_authorize.js';
 import { seriousViolations } from './_axe.js';
-import { browserSuiteSkip, DESKTOP, launchChromium, PHONE, screenshotsAt, watchedPage } from './_browser.js';
+import {
+  browserSuiteSkip,
+  DESKTOP,
+  launchChromium,
+  PHONE,
+  SCREENSHOTS,
+  screenshotsAt,
+  watchedPage,
+} from './_browser.js';
 import { ManualClock, startTestServer, type TestServer } from './_server.js';
-
-/** Where the console's screenshots go: docs/screenshots/, linked from docs/operating.md. */
-const SHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 
 describe(
   'the console’s operations pages (chromium, virtual authenticator)',
@@ -93,7 +98,7 @@ describe(
     /** A console page checked as every one is: axe-clean, no sideways scroll at 320 px, screenshots. */
     async function checkPage(name: string): Promise<void> {
       assert.deepEqual(await seriousViolations(page), [], `${name}: axe-core`);
-      await screenshotsAt(page, SHOTS, `console-${name}`, PHONE);
+      await screenshotsAt(page, SCREENSHOTS, `console-${name}`, PHONE);
       await page.setViewportSize({ width: 320, height: 640 });
       assert.ok(
         await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),

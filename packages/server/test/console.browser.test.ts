@@ -13,15 +13,13 @@ import { CLI_ACTOR } from '../src/audit/audit.js';
 import { totpCode } from '../src/factors/totp.js';
 import { addTestUser, PASSWORD } from './_authorize.js';
 import { CONSOLE_CLIENT_ID, ensureConsoleClient } from '../src/console/index.js';
-import { browserSuiteSkip, launchChromium, PHONE, screenshotsAt, watchedPage } from './_browser.js';
+import { browserSuiteSkip, launchChromium, PHONE, SCREENSHOTS, screenshotsAt, watchedPage } from './_browser.js';
 import { startTestServer, type TestServer } from './_server.js';
 import { until } from './_until.js';
 
 /** axe-core, as its package ships it: injected into each page by the test, not served by Gatehouse. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-/** Where the console's screenshots go: docs/screenshots/, linked from docs/operating.md. */
-const SHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 /** The narrowest screen the console is laid out for. */
 const NARROW = { width: 320, height: 640 };
 
@@ -48,7 +46,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 /** A console page checked as every one is: axe-clean, no sideways scroll at 320 px, screenshots. */
 async function checkPage(page: Page, name: string): Promise<void> {
   assert.deepEqual(await seriousViolations(page), [], `${name}: axe-core`);
-  await screenshotsAt(page, SHOTS, `console-${name}`, PHONE);
+  await screenshotsAt(page, SCREENSHOTS, `console-${name}`, PHONE);
   await page.setViewportSize(NARROW);
   assert.ok(
     await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),

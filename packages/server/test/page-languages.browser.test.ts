@@ -2,28 +2,18 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { addUser } from '../src/users/users.js';
 import { authorizationQuery, PASSWORD, pkce } from './_authorize.js';
 import {
-  ARTIFACTS,
   browserSuiteSkip,
+  type CallbackServer,
   launchChromium,
   PHONE,
+  SCREENSHOTS,
   startCallbackServer,
-  type CallbackServer,
 } from './_browser.js';
 import { startTestServer, type TestServer } from './_server.js';
-
-/**
- * README.md and docs/operating.md (Languages) show these screenshots, committed in docs/screenshots/:
- * `UPDATE_SCREENSHOTS=1` writes them there; otherwise with the other test artifacts.
- */
-const SCREENSHOTS =
-  process.env.UPDATE_SCREENSHOTS === '1'
-    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
-    : ARTIFACTS;
 
 /** The languages shown: the source, a long-worded one, one without spaces, and one right to left. */
 const LOCALES = [

@@ -3,12 +3,11 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { ensureDemoClient } from '../src/cli/demo.js';
 import { DemoFlows } from '../src/pages/demo-flows.js';
 import { startServer, type RunningServer } from '../src/server.js';
-import { ARTIFACTS, browserSuiteSkip, launchChromium } from './_browser.js';
+import { browserSuiteSkip, launchChromium, SCREENSHOTS } from './_browser.js';
 import { freePort } from './_pg-cluster.js';
 import { runInGroup } from './_processes.js';
 import { SHIPPED_OPENAPI, startTestServer } from './_server.js';
@@ -20,15 +19,6 @@ try {
 } catch (error) {
   unavailable = error as Error;
 }
-
-/**
- * docs/getting-started.md and docs/authorization.md show these screenshots, committed in docs/screenshots/: `UPDATE_SCREENSHOTS=1` writes
- * them there; otherwise (their codes and ports differ on every run) with the other test artifacts.
- */
-const SCREENSHOTS =
-  process.env.UPDATE_SCREENSHOTS === '1'
-    ? fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url))
-    : ARTIFACTS;
 
 /**
  * The pages a browser meets outside the authorization flow, in chromium, on `serve --demo` as
