@@ -36,18 +36,24 @@ function consolePath(session: Session): string {
 export function App({ session, text }: { readonly session: Session; readonly text: ConsoleText }) {
   const [view, setView] = useState<View>({ kind: 'loading' });
   const [path, setPath] = useState(() => consolePath(session));
+  const [notice, setNotice] = useState<string | undefined>();
   const api = new AdminApi(session);
   const router: Router = {
     path,
     href: (to) => `${session.config.home}${to}`,
-    go: (to) => {
+    notice,
+    go: (to, carried) => {
       history.pushState(null, '', `${session.config.home}${to}`);
+      setNotice(carried);
       setPath(to);
       document.getElementById('main')?.focus();
     },
   };
   useEffect(() => {
-    const back = () => setPath(consolePath(session));
+    const back = () => {
+      setNotice(undefined);
+      setPath(consolePath(session));
+    };
     addEventListener('popstate', back);
     return () => removeEventListener('popstate', back);
   }, []);

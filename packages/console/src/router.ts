@@ -6,10 +6,18 @@ export interface Router {
   /** The path below the console's home: '' (the dashboard), '/users', '/users/alice' ... */
   readonly path: string;
   readonly href: (path: string) => string;
-  readonly go: (path: string) => void;
+  /** Moves to `path`; `notice` (what was just done, such as a deletion) is shown on the page reached. */
+  readonly go: (path: string, notice?: string) => void;
+  /** The notice the move to this page carried, until the next move. */
+  readonly notice: string | undefined;
 }
 
-export const RouterContext = createContext<Router>({ path: '', href: (p) => p, go: () => undefined });
+export const RouterContext = createContext<Router>({
+  path: '',
+  href: (p) => p,
+  go: () => undefined,
+  notice: undefined,
+});
 
 export function useRouter(): Router {
   return useContext(RouterContext);

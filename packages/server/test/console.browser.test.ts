@@ -375,6 +375,7 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await page.getByLabel('Type support.tier2 to confirm').fill('support.tier2');
     await remove.click();
     await page.getByRole('heading', { name: 'Groups', exact: true }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'The group support.tier2 is deleted.' }).waitFor();
     await page.getByRole('link', { name: 'support', exact: true }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'support.tier2' }).count(), 0, 'deleted');
 
@@ -403,6 +404,7 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await page.getByLabel('Type billing to confirm').fill('billing');
     await page.getByRole('button', { name: 'Delete the role' }).click();
     await page.getByRole('heading', { name: 'Roles', exact: true }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'The role billing is deleted.' }).waitFor();
     // A role of the REST API: named by its name and its API (`?api=/v2`) in the admin API.
     await page.getByLabel('Name', { exact: true }).fill('reader');
     await page.getByLabel('API', { exact: true }).fill('/v2');
@@ -434,6 +436,7 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await page.getByLabel('Type acme to confirm').fill('acme');
     await page.getByRole('button', { name: 'Delete the organization' }).click();
     await page.getByRole('heading', { name: 'Organizations', exact: true }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'The organization acme is deleted.' }).waitFor();
     await page.getByText('No organization matches.').waitFor();
 
     const audited = await server.context.store.listAuditEvents({ limit: 200 });

@@ -8,13 +8,18 @@ import { whenFresh } from './step-up.js';
 
 /** A change an operator makes through the admin API, and what it came to: a notice, or the API's refusal. */
 export interface Changes {
-  /** Sends the change; on success shows `done` and runs `then` (a reload, a move to another page). */
-  readonly change: (method: string, path: string, body: unknown, done: string, then?: () => void) => void;
+  /**
+   * Sends the change; on success shows `done` and runs `then` (a reload, a move to another page, which
+   * receives `done` to show there).
+   */
+  readonly change: (method: string, path: string, body: unknown, done: string, then?: (done: string) => void) => void;
   readonly outcome: { readonly notice: string | undefined; readonly problem: Problem | undefined };
 }
 
+/** The first notice shown is the one the move to this page carried (a deletion made on the page left). */
 export function useChanges(api: AdminApi, onForbidden: (error: unknown) => boolean): Changes {
-  const [notice, setNotice] = useState<string | undefined>();
+  const { notice: carried } = useRouter();
+  const [notice, setNotice] = useState<string | undefined>(carried);
   const [problem, setProblem] = useState<Problem | undefined>();
   return {
     change: (method, path, body, done, then) => {
@@ -24,7 +29,7 @@ export function useChanges(api: AdminApi, onForbidden: (error: unknown) => boole
         .request(method, path, body)
         .then(() => {
           setNotice(done);
-          then?.();
+          then?.(done);
         })
         .catch((error: unknown) => {
           if (!onForbidden(error)) setProblem(problemOf(error));
@@ -110,7 +115,7 @@ export function ChangeButton({
 
 /**
  * The deletion of an object (a group, a role, an organization): acts once its name is typed and on a
- * recent sign-in (step-up.ts), then goes back to the list at `back`.
+ * recent sign-in (step-up.ts), then goes back to the list at `back`, which says `done`.
  */
 export function DeleteSection({
   api,
@@ -144,7 +149,9 @@ export function DeleteSection({
         name={name}
         submit={title}
         onConfirm={() =>
-          whenFresh(api, router.path, () => changes.change('DELETE', path, undefined, done, () => router.go(back)))
+          whenFresh(api, router.path, () =>
+            changes.change('DELETE', path, undefined, done, (notice) => router.go(back, notice)),
+          )
         }
       />
     </section>
