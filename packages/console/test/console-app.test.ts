@@ -95,6 +95,7 @@ describe("the console's catalogs", () => {
             'organizations.caption',
             'organizations.title',
             'nav.organizations',
+            'organizations.second-factor.optional',
           ].includes(id),
       );
       assert.deepEqual(copied, [], locale);

@@ -432,7 +432,36 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await page.getByRole('button', { name: 'Add, or set the roles' }).click();
     await page.getByText('gus is a member of acme with the roles ticked.').waitFor();
     await page.locator('tr', { hasText: 'gus' }).getByText('member').waitFor();
+    // Its sign-in policy, changed as a whole, and its e-mail domains: one verified, a public one refused.
+    await page.getByLabel('Second factor').selectOption('required');
+    await page.getByRole('checkbox', { name: 'federation' }).uncheck();
+    await page.getByLabel('Role of a member joining by a verified domain').selectOption('member');
+    await page.getByRole('button', { name: 'Save the policy' }).click();
+    await page.getByRole('status').filter({ hasText: 'The sign-in policy is saved.' }).waitFor();
+    const stored = await server.context.store.findOrganization('acme');
+    const policy = JSON.parse(stored?.policy ?? '{}') as unknown;
+    assert.deepEqual(policy, {
+      second_factor: 'required',
+      sign_in_methods: ['password', 'passkey'],
+      upstream: null,
+      default_role: 'member',
+    });
+    await page.getByLabel('E-mail domain', { exact: true }).fill('acme.example');
+    await page.getByRole('checkbox', { name: 'Verified: the organization owns it' }).check();
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByText('The domain acme.example is added.').waitFor();
+    const domains = page.getByRole('region', { name: 'E-mail domains' });
+    await domains.getByText('verified', { exact: true }).waitFor();
+    await page.getByLabel('E-mail domain', { exact: true }).fill('gmail.com');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByRole('alert').waitFor();
+    assert.equal(await domains.getByText('gmail.com').count(), 0, 'a public mail domain is refused');
     await checkPage(page, 'organization');
+    await domains.getByRole('button', { name: 'Remove acme.example' }).click();
+    await domains.getByRole('button', { name: 'Click again to remove acme.example' }).click();
+    await page.getByText('The domain acme.example is removed.').waitFor();
+    const acme = await server.context.store.findOrganization('acme');
+    assert.deepEqual(await server.context.store.listOrganizationDomains(acme?.id ?? ''), [], 'the domain removed');
     await page.getByLabel('Type acme to confirm').fill('acme');
     await page.getByRole('button', { name: 'Delete the organization' }).click();
     await page.getByRole('heading', { name: 'Organizations', exact: true }).waitFor();
@@ -452,6 +481,7 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
       'role_removed',
       'organization_changed',
       'organization_member_added',
+      'organization_domain_changed',
       'organization_removed',
     ])
       assert.ok(events.includes(event), `${event} audited as the operator, in ${events.join(', ')}`);

@@ -5,6 +5,7 @@ import { useText } from '../text.js';
 import { ChangeButton, DeleteSection, OneFieldForm, Outcome, useChanges } from './change.js';
 import { Checks } from './fields.js';
 import { Day, LoadState, Table, useLoaded, type Column } from './list.js';
+import { Domains, PolicyForm } from './organization-settings.js';
 import { organizationPath, type Organization } from './organizations.js';
 
 /** A member as the admin API describes it (GET /organizations/{organization}/members). */
@@ -17,8 +18,9 @@ interface Member {
 }
 
 /**
- * One organization: its roles (defined, removed), its members with their organization roles (added,
- * given other roles, removed), its domains, and its removal.
+ * One organization: its sign-in policy and e-mail domains (organization-settings.tsx), its roles
+ * (defined, removed), its members with their organization roles (added, given other roles, removed),
+ * and its removal.
  */
 export function OrganizationPage({
   api,
@@ -92,18 +94,16 @@ export function OrganizationPage({
                 </dd>
                 <dt>{t('organizations.name')}</dt>
                 <dd>{organization.name}</dd>
-                <dt>{t('organizations.second-factor')}</dt>
-                <dd>
-                  <code>{organization.policy.second_factor}</code>
-                </dd>
-                <dt>{t('organizations.domains')}</dt>
-                <dd>
-                  {(organization.domains ?? [])
-                    .map((d) => (d.verified ? d.domain : t('organizations.domain.unverified', { domain: d.domain })))
-                    .join(', ') || '—'}
-                </dd>
               </dl>
             </section>
+            <PolicyForm
+              key={JSON.stringify(organization.policy)}
+              organization={organization}
+              onChange={(policy) =>
+                changes.change('PATCH', path, { policy }, t('organizations.policy.changed'), loaded.reload)
+              }
+            />
+            <Domains organization={organization} path={path} changes={changes} reload={loaded.reload} />
             <section class="panel" aria-labelledby="organization-roles">
               <h2 id="organization-roles">{t('organizations.roles')}</h2>
               {organization.roles.length === 0 ? <p>{t('organizations.roles.none')}</p> : null}

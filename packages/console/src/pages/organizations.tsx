@@ -13,7 +13,12 @@ export interface Organization {
   readonly slug: string;
   readonly name: string;
   readonly roles: readonly string[];
-  readonly policy: { readonly second_factor: string };
+  readonly policy: {
+    readonly second_factor: string;
+    readonly sign_in_methods: readonly string[];
+    readonly upstream: string | null;
+    readonly default_role: string | null;
+  };
   readonly created_at: string;
   readonly domains?: readonly { readonly domain: string; readonly verified: boolean }[];
 }
