@@ -322,4 +322,56 @@ for (const dialect of DIALECTS)
       const set2 = await server.context.store.listAuditEvents({ event: 'second_factor_requirement_set', limit: 10 });
       assert.deepEqual(set2.map((e) => `${e.actor}/${e.reason}`).sort(), ['cli/not required', 'cli/required']);
     });
+    it("the admin API's PUT …/second-factor-requirement requires a second factor of an existing user and stops requiring it, audited as the CLI's", async () => {
+      await addUser(server.context.store, 'grace', PASSWORD, server.clock.now(), {});
+      const ops = await cli('', 'clients', 'add', '--id', 'ops2', '--name', 'ops2', '--admin');
+      const token = await server.post(
+        '/token',
+        { grant_type: 'client_credentials' },
+        { as: { id: 'ops2', secret: ops.client_secret as string } },
+      );
+      const admin = api(server, ((await token.json()) as { access_token: string }).access_token);
+      const path = '/admin/v1/users/grace/second-factor-requirement';
+
+      const on = await admin.put(path, { required: true });
+      assert.equal(on.status, 200, on.text);
+      assert.equal(on.body.username, 'grace');
+      assert.equal(on.body.second_factor_required, true);
+      assert.equal((await admin.get('/admin/v1/users/grace')).body.second_factor_required, true);
+      // The next sign-in sets up an authenticator app (the client's policy is optional).
+      const required = await signIn('grace', PASSWORD);
+      assert.match(required.page.html, /Set up two-step verification/);
+
+      const off = await admin.put(path, { required: false });
+      assert.equal(off.status, 200, off.text);
+      assert.equal(off.body.second_factor_required, undefined);
+      const free = await signIn('grace', PASSWORD);
+      assert.doesNotMatch(free.page.html, /Set up two-step verification/);
+      assert.match(free.page.html, /Terms of service/);
+
+      const events = await server.context.store.listAuditEvents({ event: 'second_factor_requirement_set', limit: 100 });
+      const subject = (await server.context.store.findUser('grace'))?.subject;
+      assert.deepEqual(
+        events
+          .filter((e) => e.subject === subject)
+          .map((e) => `${e.actor}/${e.reason}`)
+          .sort(),
+        ['ops2/not required', 'ops2/required'],
+      );
+
+      // Refused: an unknown user, a body that is not { required: boolean }.
+      const unknown = await admin.put('/admin/v1/users/nobody/second-factor-requirement', { required: true });
+      assert.equal(unknown.status, 404, unknown.text);
+      for (const body of [{}, { required: null }]) {
+        const missing = await admin.put(path, body);
+        assert.equal(missing.status, 400, `${JSON.stringify(body)}: ${missing.text}`);
+        assert.equal(missing.body.type, '/problems/missing-required-field');
+      }
+      const invalid = await admin.put(path, { required: 'yes' });
+      assert.equal(invalid.status, 422, invalid.text);
+      assert.equal(invalid.body.type, '/problems/invalid-field-value');
+      const extra = await admin.put(path, { required: true, reason: 'x' });
+      assert.equal(extra.status, 422, extra.text);
+      assert.notEqual((await server.context.store.findUser('grace'))?.secondFactorRequired, true);
+    });
   });

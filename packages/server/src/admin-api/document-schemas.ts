@@ -336,6 +336,16 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
       temporary: boolean('The user chooses a password of its own at its next sign-in (a required action).'),
     },
   },
+  UserSecondFactorRequirement: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['required'],
+    properties: {
+      required: boolean(
+        '`true`: a user without a second factor sets one up at its next sign-in, whatever the client asks; `false`: no longer.',
+      ),
+    },
+  },
   User: {
     type: 'object',
     required: ['username', 'subject', 'created_at', 'updated_at'],

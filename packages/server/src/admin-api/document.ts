@@ -22,6 +22,7 @@ export const ADMIN_BODIES = {
   createUser: 'UserCreate',
   replaceUserClaims: 'UserClaims',
   setUserPassword: 'UserPassword',
+  setUserSecondFactorRequirement: 'UserSecondFactorRequirement',
   putUpstream: 'UpstreamPut',
   createGroup: 'GroupCreate',
   createRole: 'RoleCreate',
@@ -231,6 +232,18 @@ const PATHS: Readonly<Record<string, Json>> = {
       writes: true,
       success: ['204', null],
       body: 'UserPassword',
+      problems: [404],
+    }),
+  },
+  '/users/{username}/second-factor-requirement': {
+    parameters: [USERNAME],
+    put: operation({
+      id: 'setUserSecondFactorRequirement',
+      summary:
+        'Requires the user to set up a second factor at its next sign-in when it has none (`required: true`), or no longer, as `gatehouse users require-second-factor NAME [--off]`; audits second_factor_requirement_set.',
+      writes: true,
+      success: ['200', 'User'],
+      body: 'UserSecondFactorRequirement',
       problems: [404],
     }),
   },

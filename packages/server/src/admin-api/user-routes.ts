@@ -12,6 +12,7 @@ import {
   disableUser,
   enableUser,
   existingUser,
+  setSecondFactorRequirement,
   setUserPassword,
   updateUser,
 } from '../users/user-administration.js';
@@ -46,9 +47,9 @@ function userFilterOf(query: Query): UserFilter {
 }
 
 /**
- * /users: add, list, read, replace claims, set the password, disable, enable, delete
- * (users/user-administration.ts); a user's browser sessions, one ended, or all of it signed out
- * (users/user-sessions.ts).
+ * /users: add, list, read, replace claims, set the password, require a second factor, disable,
+ * enable, delete (users/user-administration.ts); a user's browser sessions, one ended, or all of it
+ * signed out (users/user-sessions.ts).
  */
 export function userRoutes(
   app: FastifyInstance,
@@ -96,6 +97,13 @@ export function userRoutes(
       temporary: temporary === true,
     });
     return reply.code(204).send();
+  });
+  app.put('/users/:username/second-factor-requirement', { config: access.writeJson }, async (request: UserRequest) => {
+    requireBody(request);
+    const { required } = validBodyOrThrow(bodies.setUserSecondFactorRequirement(request.body));
+    const { username } = request.params;
+    const user = await setSecondFactorRequirement(audit, username, required === true, clock.now(), request.adminActor);
+    return describeUser(user);
   });
   app.post('/users/:username/disable', { config: access.write }, async (request: UserRequest) =>
     describeUser(await disableUser(audit, request.params.username, clock.now(), request.adminActor)),
