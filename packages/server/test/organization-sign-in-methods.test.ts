@@ -3,7 +3,8 @@
  * first factor (a password, a passwordless passkey, an upstream provider) the policy does not allow
  * is refused on the catalog's localized page `organization-sign-in-method` (403), never sent to the
  * client; a federated one counts only through the organization's own upstream when it names one.
- * The rule as a function, then at /authorize on both dialects.
+ * The sign-in page of a request naming the organization offers only the ways allowed, and is the
+ * refusal at once when it could offer none. The rule as a function, then at /authorize on both dialects.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -141,6 +142,92 @@ for (const dialect of DIALECTS)
         assert.match(refused.html, /organization-sign-in-method/);
         assert.ok(refused.html.includes(title), `the ${locale} title`);
         assert.match(refused.html, /Acme allows signing in with the identity provider &#39;corp&#39; only/);
+      }
+    });
+
+    it("the sign-in page offers only the ways the organization's policy allows, and is the refusal at once when it could offer none", async () => {
+      const { audit } = server.context;
+      const set = (change: Record<string, unknown>) =>
+        changeOrganization(audit, 'acme', { policy: change }, server.clock.now(), CLI_ACTOR);
+      const page = async (extra: Record<string, string> = {}) => new PageBrowser(server).authorize(query(extra));
+      const providers = (html: string) => [...html.matchAll(/name="provider" value="([^"]+)"/g)].map((m) => m[1]);
+
+      // Its own upstream only: no password form, no other provider.
+      const federated = await page();
+      assert.equal(federated.status, 200, federated.html.slice(0, 400));
+      assert.doesNotMatch(federated.html, /name="password"/);
+      assert.doesNotMatch(federated.html, /Forgot your password/);
+      assert.deepEqual(providers(federated.html), ['corp']);
+
+      // Any upstream: every provider, still no password.
+      await set({ sign_in_methods: ['federation'], upstream: '' });
+      assert.deepEqual(providers((await page()).html).sort(), ['corp', 'other']);
+
+      // Passwords only: the form, no provider.
+      await set({ sign_in_methods: ['password'] });
+      const passwords = await page();
+      assert.match(passwords.html, /name="password"/);
+      assert.deepEqual(providers(passwords.html), []);
+      assert.doesNotMatch(passwords.html, /federation\/start/);
+
+      // Passkeys only: the passkey form alone.
+      await set({ sign_in_methods: ['passkey'] });
+      const passkeys = await page();
+      assert.equal(passkeys.status, 200, passkeys.html.slice(0, 400));
+      assert.match(passkeys.html, /id="passkey-form"/);
+      assert.doesNotMatch(passkeys.html, /name="password"/);
+      assert.deepEqual(providers(passkeys.html), []);
+      // Passwords and federation: no passkey form.
+      await set({ sign_in_methods: ['password', 'federation'], upstream: 'corp' });
+      const noPasskey = await page();
+      assert.doesNotMatch(noPasskey.html, /id="passkey-form"/);
+      assert.match(noPasskey.html, /name="password"/);
+      assert.deepEqual(providers(noPasskey.html), ['corp']);
+
+      // No organization named, or one the store does not know: every way (the consent step refuses the latter).
+      const plain = new PageBrowser(server);
+      const all = await plain.authorize(authorizationQuery('app', pkce().challenge, { scope: 'openid' }));
+      assert.match(all.html, /name="password"/);
+      assert.deepEqual(providers(all.html).sort(), ['corp', 'other']);
+      const unknown = await page({ organization: 'nowhere' });
+      assert.match(unknown.html, /name="password"/);
+
+      await set({ sign_in_methods: ['federation'], upstream: 'corp' });
+    });
+
+    it('passkeys only, on a server that offers none (its issuer is no WebAuthn RP ID): nothing to show, so the localized refusal at once, never sent to the client', async () => {
+      const bare = await startTestServer({ dialect, reachableIssuer: true });
+      try {
+        await bare.addClient({ id: 'app', redirectUris: ['http://127.0.0.1:8765/callback'], scope: ['openid'] });
+        const now = bare.clock.now();
+        await createOrganization(bare.context.audit, { slug: 'acme', name: 'Acme', roles: [] }, now, CLI_ACTOR);
+        const policy = { sign_in_methods: ['passkey'] };
+        await changeOrganization(bare.context.audit, 'acme', { policy }, now, CLI_ACTOR);
+        for (const [locale, title] of [
+          ['en', 'Your organization asks you to sign in another way'],
+          ['de', 'Ihre Organisation verlangt eine andere Anmeldung'],
+        ] as const) {
+          const refused = await new PageBrowser(bare).authorize(query({ ui_locales: locale }));
+          assert.equal(refused.status, 403, refused.html.slice(0, 400));
+          assert.equal(refused.location, undefined, 'never sent to the client');
+          assert.match(refused.html, /organization-sign-in-method/);
+          assert.ok(refused.html.includes(title), `the ${locale} title`);
+          assert.match(refused.html, /Acme allows signing in with a passkey only/);
+        }
+        // Once passwords are allowed too, the page is the password form.
+        await changeOrganization(
+          bare.context.audit,
+          'acme',
+          { policy: { sign_in_methods: ['passkey', 'password'] } },
+          bare.clock.now(),
+          CLI_ACTOR,
+        );
+        const form = await new PageBrowser(bare).authorize(query());
+        assert.equal(form.status, 200);
+        assert.match(form.html, /name="password"/);
+        assert.doesNotMatch(form.html, /id="passkey-form"/);
+      } finally {
+        await bare.close();
       }
     });
 

@@ -23,6 +23,8 @@ export interface LoginPage {
    * options (JSON); none when not offered.
    */
   readonly passkey?: PasskeySignInTarget & { readonly options: string };
+  /** Whether the username and password form is shown; false when the organization's policy allows no password. */
+  readonly passwordForm?: boolean;
   /** "Forgot your password?" (accounts/): where it leads, the request's handle appended; none when absent. */
   readonly passwordReset?: string;
   /** "Create an account" (SIGN_UP=open), carrying the authorization request like the reset's link. */
@@ -101,8 +103,23 @@ function signUpLink(view: PageView, page: LoginPage): string {
   return `<p class="sign-up"><a href="${view.base}${href}">${view.text.t('sign-in.sign-up')}</a></p>\n`;
 }
 
+/** The username and password form, with "Forgot your password?". */
+function passwordForm(view: PageView, page: LoginPage): string {
+  const { t } = view.text;
+  return `<form method="post" action="${view.base}${page.action ?? '/login'}" class="stack">
+${hiddenFields(page.csrfToken, page.query)}
+<input type="hidden" name="method" value="password">
+<label for="username">${t('sign-in.username')}</label>
+<input id="username" name="username" type="text" value="${escapeHtml(page.username ?? '')}" autocomplete="${page.passkey ? 'username webauthn' : 'username'}" autocapitalize="none" autocorrect="off" spellcheck="false" maxlength="64" required${page.username ? '' : ' autofocus'}>
+<label for="password">${t('sign-in.password')}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${page.username ? ' autofocus' : ''}>
+<button type="submit" class="button primary">${t('sign-in.submit')}</button>
+</form>
+${forgotPassword(view, page)}`;
+}
+
 export function renderLoginPage(view: PageView, page: LoginPage): string {
-  const { base, text } = view;
+  const { text } = view;
   const { t } = text;
   const next =
     page.finePrint === undefined
@@ -112,15 +129,6 @@ export function renderLoginPage(view: PageView, page: LoginPage): string {
     view,
     t('sign-in.title'),
     `${signInHeading(view, page.client, t('sign-in.title'))}
-${alertHtml(view, page.alert)}<form method="post" action="${base}${page.action ?? '/login'}" class="stack">
-${hiddenFields(page.csrfToken, page.query)}
-<input type="hidden" name="method" value="password">
-<label for="username">${t('sign-in.username')}</label>
-<input id="username" name="username" type="text" value="${escapeHtml(page.username ?? '')}" autocomplete="${page.passkey ? 'username webauthn' : 'username'}" autocapitalize="none" autocorrect="off" spellcheck="false" maxlength="64" required${page.username ? '' : ' autofocus'}>
-<label for="password">${t('sign-in.password')}</label>
-<input id="password" name="password" type="password" autocomplete="current-password" maxlength="1024" required${page.username ? ' autofocus' : ''}>
-<button type="submit" class="button primary">${t('sign-in.submit')}</button>
-</form>
-${forgotPassword(view, page)}${signUpLink(view, page)}${page.passkey ? passkeySignInForm(view, page.passkey, page.csrfToken, page.passkey.options) : ''}${upstreamSection(view, page)}<p class="fine-print">${next}</p>`,
+${alertHtml(view, page.alert)}${page.passwordForm === false ? '' : passwordForm(view, page)}${signUpLink(view, page)}${page.passkey ? passkeySignInForm(view, page.passkey, page.csrfToken, page.passkey.options) : ''}${upstreamSection(view, page)}<p class="fine-print">${next}</p>`,
   );
 }

@@ -23,6 +23,7 @@ import { beginOtpEnrolment, reopenOtpEnrolment } from '../factors/factors.js';
 import { policyFor, requiredActionsOf, secondFactorDueFor } from './step-up.js';
 import { TERMS_METHOD } from './sign-in/steps/index.js';
 import { clientLabel, type ClientLabel } from './client-label.js';
+import { allowedSignInWords, parsePolicy, type OrganizationPolicy, type SignInMethod } from '../organizations/index.js';
 import type { PasskeySignInTarget } from './passkey-page.js';
 
 /*
@@ -56,6 +57,11 @@ export interface SignInTarget {
   readonly alternatives?: boolean;
   /** Where the sign-in page's passkey form posts (passkey.ts); none: no passkey sign-in offered. */
   readonly passkeySignIn?: PasskeySignInTarget;
+  /**
+   * The organization the request names (`organization`, by id or slug), known before the sign-in:
+   * the sign-in page offers only the ways its policy allows (`sign_in_methods`, `upstream`).
+   */
+  readonly organization?: string;
 }
 
 /** The sign-in target of an authorization request (POST /login). */
@@ -69,7 +75,23 @@ export function authorizationTarget(pages: AuthorizePages, request: Authorizatio
     alternatives: true,
     passkeySignIn: { action: '/login/passkey', hidden: { request: request.query } },
     language: requestHints(request),
+    ...(request.organization === undefined ? {} : { organization: request.organization }),
   };
+}
+
+/**
+ * The ways of signing in the sign-in page offers for `target`: every one, unless the request names an
+ * organization whose policy limits them (docs/organizations.md). An organization the store does not
+ * know limits nothing here: the consent step refuses it (organization_not_member) after the sign-in,
+ * as it refuses a way the policy does not allow (organization_sign_in_method), whatever the page showed.
+ */
+async function offeredWays(
+  pages: AuthorizePages,
+  target: SignInTarget,
+): Promise<{ readonly policy: OrganizationPolicy; readonly name: string } | undefined> {
+  if (target.organization === undefined) return undefined;
+  const organization = await pages.context.store.findOrganization(target.organization);
+  return organization === undefined ? undefined : { policy: parsePolicy(organization.policy), name: organization.name };
 }
 
 /** The form a sign-in shows: the first factor's (the password), or a second factor's. */
@@ -99,9 +121,23 @@ export async function sendSignInForm(
   const client =
     target.client && (await withPresentation(context.store, target.clientId, target.client, view.text.locale));
   if (form.kind === 'password') {
+    const limits = await offeredWays(pages, target);
+    const allows = (method: SignInMethod) => limits === undefined || limits.policy.sign_in_methods.includes(method);
     // passkey: the page offers a passwordless sign-in with a challenge of its own (passkey-options.ts).
-    const { passkeySignIn } = target;
+    const passkeySignIn = allows('passkey') ? target.passkeySignIn : undefined;
+    // Federation: the upstream providers offered beside the password, the organization's own alone when it names one.
+    const upstreamOffer =
+      target.alternatives && upstreams && allows('federation')
+        ? (await upstreams.list()).filter((u) => limits?.policy.upstream == null || u.id === limits.policy.upstream)
+        : [];
     const passkeyOptions = passkeySignIn ? await passkeySignInOptions(pages, session) : undefined;
+    // A page with no way of signing in is never shown: the organization's refusal at once.
+    if (limits !== undefined && !allows('password') && passkeyOptions === undefined && upstreamOffer.length === 0)
+      throw new ProblemError(
+        'organization_sign_in_method',
+        `${limits.name} allows signing in with ${allowedSignInWords(limits.policy)} only, ` +
+          'and none of them is offered here.',
+      );
     const page = renderLoginPage(view, {
       client,
       query: target.form.hidden.request ?? '',
@@ -112,12 +148,13 @@ export async function sendSignInForm(
       finePrint: target.finePrint,
       passwordReset: pages.accountLinks?.passwordReset,
       signUp: pages.accountLinks?.signUp,
-      // Federation: the upstream providers offered beside the password (and their redirects' origins).
-      upstreams: target.alternatives && upstreams ? await upstreams.list() : [],
+      passwordForm: allows('password'),
+      upstreams: upstreamOffer,
       passkey:
         passkeySignIn && passkeyOptions !== undefined ? { ...passkeySignIn, options: passkeyOptions } : undefined,
     });
-    const upstreamOrigins = target.alternatives && upstreams ? await upstreams.formTargets() : [];
+    // The upstream providers' redirects' origins, for the page's CSP form-action.
+    const upstreamOrigins = upstreamOffer.length > 0 && upstreams ? await upstreams.formTargets() : [];
     const formAction = ["'self'", ...target.formActions, ...upstreamOrigins];
     return sendPageUnder(reply, status, page, { formAction, scripts: passkeyOptions ? ["'self'"] : [] });
   }
