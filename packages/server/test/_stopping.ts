@@ -191,7 +191,9 @@ export async function refreshHeldInFlight(
   let answer = '';
   socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
   socket.on('error', (error: NodeJS.ErrnoException) => (answer += `[${error.code ?? error.message}]`));
-  const closed = once(socket, 'close');
+  // Not events.once: it rejects on 'error', and a server that cut the connection off answers the
+  // rest of the body with EPIPE, which this helper reports in the answer instead.
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: chains.heads[lane] as string });
   const text = body.toString();
   socket.write(
@@ -215,7 +217,7 @@ export async function refreshHeldInFlight(
   return {
     /** Sends the rest; resolves to all the server wrote back after its 100 Continue, once it closed the connection. */
     async finish() {
-      socket.write(text.slice(10));
+      if (socket.writable) socket.write(text.slice(10));
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
       clearTimeout(timer);
