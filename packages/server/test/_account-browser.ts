@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import * as oidc from 'openid-client';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { DEFAULT_DELIVERY_POLICY, smtpSettingsFrom, type MailSettings } from '../src/mail/index.js';
-import { browserSuiteSkip, watchedPage } from './_browser.js';
-import { startTestServer, type TestServer, type TestServerOptions } from './_server.js';
-import { TestSmtpServer, type ArrivedMail } from './_smtp.js';
-import { TEST_CA } from './_tls.js';
+import { startMailedServer, type MailedServer } from './_account-mail.js';
+import { browserSuiteSkip, launchChromium, startCallbackServer, watchedPage, type CallbackServer } from './_browser.js';
+import type { TestClient, TestServer, TestServerOptions } from './_server.js';
+import type { ArrivedMail } from './_smtp.js';
 
 /**
- * What the browser suites of accounts share (sign-up, password reset, invitations, passkeys): whether
- * chromium is there, a server that mails through a real SMTP server, a relying party through
- * openid-client, and a browser profile with a virtual authenticator.
+ * What the browser suites of accounts share (sign-up, password reset, invitations, passkeys, required
+ * actions): whether chromium is there, a server that mails through a real SMTP server (_account-mail.ts)
+ * with an application and chromium, a relying party through openid-client, and a browser profile with a
+ * virtual authenticator.
  */
 
 /**
@@ -25,32 +25,53 @@ export function browserAvailability(): { readonly skip: string | false; readonly
   }
 }
 
-/** The outbox's delivery, fast: a mail arrives within a fraction of a second of being queued. */
-export function testMailSettings(smtp: TestSmtpServer): MailSettings {
-  const policy = { ...DEFAULT_DELIVERY_POLICY, pollMs: 100, retryMs: 50, maxRetryMs: 400 };
-  return { transport: smtpSettingsFrom(smtp.url, TEST_CA), from: 'Gatehouse <no-reply@gatehouse.test>', policy };
+/**
+ * What a browser suite of accounts runs against: Gatehouse mailing through a real SMTP server, the
+ * application `notes` (scopes openid, profile, email) redirecting to a loopback listener, and chromium.
+ */
+export interface AccountsBrowserSetup extends MailedServer {
+  readonly callback: CallbackServer;
+  readonly client: TestClient;
+  readonly browser: Browser;
 }
 
-/** A Gatehouse reachable from the browser (its issuer an address the browser opens), mailing to `smtp`. */
-export interface MailedServer {
-  readonly server: TestServer;
-  readonly smtp: TestSmtpServer;
-  close(): Promise<void>;
-}
-
-/** Starts a real SMTP server, then Gatehouse mailing through it, reachable at `reachableIssuer` (default 127.0.0.1). */
-export async function startMailedServer(options: TestServerOptions = {}): Promise<MailedServer> {
-  const smtp = new TestSmtpServer();
-  await smtp.start();
-  const server = await startTestServer({ reachableIssuer: true, ...options, mail: testMailSettings(smtp) });
-  return {
-    server,
-    smtp,
-    async close() {
-      await server.close();
-      await smtp.stop();
-    },
-  };
+/**
+ * Starts it: the server with `options`, reachable from the browser at 127.0.0.1 unless they say
+ * otherwise; `notes` a public client unless `confidential`.
+ */
+export async function startAccountsBrowser(
+  options: TestServerOptions = {},
+  { confidential = false }: { readonly confidential?: boolean } = {},
+): Promise<AccountsBrowserSetup> {
+  const mailed = await startMailedServer({ reachableIssuer: true, ...options });
+  let callback: CallbackServer | undefined;
+  try {
+    callback = await startCallbackServer();
+    const client = await mailed.server.addClient({
+      id: 'notes',
+      name: 'Notes',
+      public: !confidential,
+      redirectUris: [callback.uri],
+      scope: ['openid', 'profile', 'email'],
+    });
+    const browser = await launchChromium();
+    const started = callback;
+    return {
+      ...mailed,
+      callback: started,
+      client,
+      browser,
+      async close() {
+        await browser.close();
+        await started.close();
+        await mailed.close();
+      },
+    };
+  } catch (error) {
+    await callback?.close();
+    await mailed.close();
+    throw error;
+  }
 }
 
 /** The first link to `path` in a mail's text body, checked to lead to `issuer`. */

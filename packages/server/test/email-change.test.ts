@@ -2,41 +2,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { per } from '../src/abuse/rate-policies.js';
 import { EMAIL_VERIFICATION_TTL } from '../src/accounts/email-verification.js';
-import { DEFAULT_DELIVERY_POLICY, smtpSettingsFrom, type MailSettings } from '../src/mail/index.js';
 import { addUser } from '../src/users/users.js';
+import {
+  mailedLinkAndCode,
+  signedInToAccount,
+  startMailedServer,
+  userinfoOf,
+  type MailedServer,
+} from './_account-mail.js';
 import { assertPageHeaders, hiddenField, PageBrowser, PASSWORD, type PageAnswer } from './_authorize.js';
 import { DIALECTS } from './_dialects.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
-import { TestSmtpServer, type ArrivedMail } from './_smtp.js';
-import { TEST_CA } from './_tls.js';
+import type { TestSmtpServer } from './_smtp.js';
 import { until } from './_until.js';
-
-const FAST = { ...DEFAULT_DELIVERY_POLICY, pollMs: 100, retryMs: 50, maxRetryMs: 400, maxAttempts: 1000 };
-
-function smtpSettings(smtp: TestSmtpServer): MailSettings {
-  return { transport: smtpSettingsFrom(smtp.url, TEST_CA), from: 'Gatehouse <no-reply@gatehouse.test>', policy: FAST };
-}
-
-/** The link's secret and the code of a mail, from its text body. */
-function mailed(mail: ArrivedMail | undefined): { token: string; code: string } {
-  const token = /\/email-verification\?token=([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '')?.[1];
-  const code = /: (\d{6})\./.exec(mail?.text ?? '')?.[1];
-  assert.ok(token && code, `a link and a code in ${mail?.text}`);
-  return { token, code };
-}
-
-/** A browser signed in to the account page as `username` just now (a fresh sign-in). */
-async function signedIn(server: TestServer, username: string): Promise<{ browser: PageBrowser; account: PageAnswer }> {
-  const browser = new PageBrowser(server);
-  const form = await browser.get('/account');
-  const done = await browser.post('/account/login', {
-    csrf_token: hiddenField(form.html, 'csrf_token'),
-    username,
-    password: PASSWORD,
-  });
-  assert.equal(done.status, 303, done.html);
-  return { browser, account: await browser.get('/account') };
-}
 
 /** The account page's form of a new address. */
 function askForChange(browser: PageBrowser, account: PageAnswer, email: string): Promise<PageAnswer> {
@@ -52,24 +30,22 @@ async function mailsAfter(server: TestServer, smtp: TestSmtpServer, seen: number
 
 for (const dialect of DIALECTS)
   describe(`changing the address on the account page [${dialect}]`, () => {
-    const smtp = new TestSmtpServer();
+    let mailed: MailedServer;
     let server: TestServer;
+    let smtp: TestSmtpServer;
     let client: TestClient;
     let users = 0;
 
     before(async () => {
-      await smtp.start();
-      server = await startTestServer({ dialect, mail: smtpSettings(smtp) });
+      mailed = await startMailedServer({ dialect });
+      ({ server, smtp } = mailed);
       client = await server.addClient({
         id: 'app',
         redirectUris: ['http://127.0.0.1:8765/callback'],
         scope: ['openid', 'email'],
       });
     });
-    after(async () => {
-      await server?.close();
-      await smtp.stop();
-    });
+    after(() => mailed?.close());
 
     async function newUser(): Promise<string> {
       const username = `changing-${++users}`;
@@ -81,18 +57,13 @@ for (const dialect of DIALECTS)
     }
 
     async function emailClaims(username: string): Promise<{ email?: unknown; email_verified?: unknown }> {
-      const tokens = await server.issueGrant(client, username, ['openid', 'email']);
-      const info = await fetch(`${server.url}/userinfo`, {
-        headers: { authorization: `Bearer ${tokens.access_token}` },
-      });
-      assert.equal(info.status, 200);
-      const { email, email_verified } = (await info.json()) as { email?: unknown; email_verified?: unknown };
+      const { email, email_verified } = await userinfoOf(server, client, username);
       return { email, email_verified };
     }
 
     it('the new address is mailed a link and a code, the old one is told; nothing changes until the link is used, once', async () => {
       const username = await newUser();
-      const { browser, account } = await signedIn(server, username);
+      const { browser, account } = await signedInToAccount(server, username);
       assert.match(account.html, /name="email" type="email"/);
       const seen = smtp.arrived.length;
       const asked = await askForChange(browser, account, '  New.Address@Example.org ');
@@ -107,7 +78,7 @@ for (const dialect of DIALECTS)
       );
       const fresh = mails.find((m) => m.to === 'new.address@example.org');
       assert.equal(fresh?.subject, 'Confirm your new e-mail address');
-      const { token } = mailed(fresh);
+      const { token } = mailedLinkAndCode(fresh);
 
       // Until then, tokens and userinfo keep the old address, verified.
       assert.deepEqual(await emailClaims(username), { email: `${username}@example.com`, email_verified: true });
@@ -137,13 +108,17 @@ for (const dialect of DIALECTS)
 
     it('the code typed on the code page changes it instead; a newer change ends the older one; 24 hours at most', async () => {
       const username = await newUser();
-      const { browser, account } = await signedIn(server, username);
+      const { browser, account } = await signedInToAccount(server, username);
       let seen = smtp.arrived.length;
       await askForChange(browser, account, 'first@example.org');
-      const first = mailed((await mailsAfter(server, smtp, seen, 2)).find((m) => m.to === 'first@example.org'));
+      const first = mailedLinkAndCode(
+        (await mailsAfter(server, smtp, seen, 2)).find((m) => m.to === 'first@example.org'),
+      );
       seen = smtp.arrived.length;
       await askForChange(browser, account, 'second@example.org');
-      const second = mailed((await mailsAfter(server, smtp, seen, 2)).find((m) => m.to === 'second@example.org'));
+      const second = mailedLinkAndCode(
+        (await mailsAfter(server, smtp, seen, 2)).find((m) => m.to === 'second@example.org'),
+      );
       assert.equal((await new PageBrowser(server).get(`/email-verification?token=${first.token}`)).status, 400);
 
       const form = await browser.get('/email-verification/code');
@@ -162,7 +137,9 @@ for (const dialect of DIALECTS)
       seen = smtp.arrived.length;
       const later = await browser.get('/account');
       await askForChange(browser, later, 'third@example.org');
-      const third = mailed((await mailsAfter(server, smtp, seen, 2)).find((m) => m.to === 'third@example.org'));
+      const third = mailedLinkAndCode(
+        (await mailsAfter(server, smtp, seen, 2)).find((m) => m.to === 'third@example.org'),
+      );
       server.clock.advance(EMAIL_VERIFICATION_TTL);
       assert.equal((await new PageBrowser(server).get(`/email-verification?token=${third.token}`)).status, 400);
       assert.equal((await emailClaims(username)).email, 'second@example.org');
@@ -174,11 +151,11 @@ for (const dialect of DIALECTS)
       const other = await newUser();
       const answers = [];
       let seen = smtp.arrived.length;
-      const taken = await signedIn(server, requester);
+      const taken = await signedInToAccount(server, requester);
       answers.push(await askForChange(taken.browser, taken.account, `${owner.toUpperCase()}@example.com`));
       const takenMails = await mailsAfter(server, smtp, seen, 2);
       seen = smtp.arrived.length;
-      const free = await signedIn(server, other);
+      const free = await signedInToAccount(server, other);
       answers.push(await askForChange(free.browser, free.account, 'nobody-has-it@example.org'));
       const freeMails = await mailsAfter(server, smtp, seen, 2);
 
@@ -213,7 +190,7 @@ for (const dialect of DIALECTS)
 
     it('hostile input (CRLF, NUL, overlong, a display name, a list, markup) gets a clear page, never a 5xx, and no mail', async () => {
       const username = await newUser();
-      const { browser, account } = await signedIn(server, username);
+      const { browser, account } = await signedInToAccount(server, username);
       const seen = smtp.arrived.length;
       const hostile = [
         `${username}-new@example.org\r\nBcc: mallory@evil.test`,
@@ -245,12 +222,11 @@ for (const dialect of DIALECTS)
 
 describe('changing the address: the rules around it', () => {
   it('needs a sign-in of the last 10 minutes (fresh_sign_in_required, audited), and EMAIL_CHANGE_USER limits it per account', async () => {
-    const smtp = new TestSmtpServer();
-    await smtp.start();
-    const server = await startTestServer({ mail: smtpSettings(smtp), rateLimits: { email_change_user: per(2, 'h') } });
+    const mailed = await startMailedServer({ rateLimits: { email_change_user: per(2, 'h') } });
+    const { server, smtp } = mailed;
     try {
       await addUser(server.context.store, 'ruth', PASSWORD, server.clock.now(), { email: 'ruth@example.com' });
-      const { browser, account } = await signedIn(server, 'ruth');
+      const { browser, account } = await signedInToAccount(server, 'ruth');
       assert.equal(
         (await askForChange(browser, account, 'ruth1@example.org')).location,
         '/account?done=email_change_sent',
@@ -274,8 +250,7 @@ describe('changing the address: the rules around it', () => {
       const events = await server.context.store.listAuditEvents({ event: 'sign_in_change_refused', limit: 10 });
       assert.equal(events.at(-1)?.reason, 'email_change');
     } finally {
-      await server.close();
-      await smtp.stop();
+      await mailed.close();
     }
   });
 
@@ -283,7 +258,7 @@ describe('changing the address: the rules around it', () => {
     const server = await startTestServer({ emailVerification: 'off' });
     try {
       await addUser(server.context.store, 'sam', PASSWORD, server.clock.now(), { email: 'sam@example.com' });
-      const { browser, account } = await signedIn(server, 'sam');
+      const { browser, account } = await signedInToAccount(server, 'sam');
       assert.doesNotMatch(account.html, /name="email" type="email"/);
       assert.equal((await askForChange(browser, account, 'sam2@example.org')).status, 404);
     } finally {

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEFAULT_DELIVERY_POLICY, smtpSettingsFrom, type MailSettings } from '../src/mail/index.js';
 import { EMAIL_VERIFICATION_TTL } from '../src/accounts/email-verification.js';
 import { addUser } from '../src/users/users.js';
+import {
+  mailedLinkAndCode,
+  signedInToAccount,
+  startMailedServer,
+  userinfoOf,
+  type MailedServer,
+} from './_account-mail.js';
 import {
   assertPageHeaders,
   authorizationQuery,
@@ -17,35 +23,7 @@ import {
 import { assertOkJson } from './_oauth-assertions.js';
 import { DIALECTS } from './_dialects.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
-import { TestSmtpServer, type ArrivedMail } from './_smtp.js';
-import { TEST_CA } from './_tls.js';
-
-const FAST = { ...DEFAULT_DELIVERY_POLICY, pollMs: 100, retryMs: 50, maxRetryMs: 400, maxAttempts: 1000 };
-
-function smtpSettings(smtp: TestSmtpServer): MailSettings {
-  return { transport: smtpSettingsFrom(smtp.url, TEST_CA), from: 'Gatehouse <no-reply@gatehouse.test>', policy: FAST };
-}
-
-/** The link's secret and the code of a verification mail, from its text body. */
-function mailed(mail: ArrivedMail | undefined): { token: string; code: string } {
-  const token = /\/email-verification\?token=([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '')?.[1];
-  const code = /: (\d{6})\./.exec(mail?.text ?? '')?.[1];
-  assert.ok(token && code, `a link and a code in ${mail?.text}`);
-  return { token, code };
-}
-
-/** A browser signed in to the account page as `username`. */
-async function signedIn(server: TestServer, username: string): Promise<{ browser: PageBrowser; account: PageAnswer }> {
-  const browser = new PageBrowser(server);
-  const form = await browser.get('/account');
-  const done = await browser.post('/account/login', {
-    csrf_token: hiddenField(form.html, 'csrf_token'),
-    username,
-    password: PASSWORD,
-  });
-  assert.equal(done.status, 303, done.html);
-  return { browser, account: await browser.get('/account') };
-}
+import type { TestSmtpServer } from './_smtp.js';
 
 /** The account page's button: a verification mail. */
 async function askForMail(browser: PageBrowser, account: PageAnswer): Promise<PageAnswer> {
@@ -54,24 +32,22 @@ async function askForMail(browser: PageBrowser, account: PageAnswer): Promise<Pa
 
 for (const dialect of DIALECTS)
   describe(`e-mail verification [${dialect}]`, () => {
-    const smtp = new TestSmtpServer();
+    let mailed: MailedServer;
     let server: TestServer;
+    let smtp: TestSmtpServer;
     let client: TestClient;
     let users = 0;
 
     before(async () => {
-      await smtp.start();
-      server = await startTestServer({ dialect, mail: smtpSettings(smtp) });
+      mailed = await startMailedServer({ dialect });
+      ({ server, smtp } = mailed);
       client = await server.addClient({
         id: 'app',
         redirectUris: ['http://127.0.0.1:8765/callback'],
         scope: ['openid', 'email'],
       });
     });
-    after(async () => {
-      await server?.close();
-      await smtp.stop();
-    });
+    after(() => mailed?.close());
 
     async function newUser(): Promise<string> {
       const username = `verifying-${++users}`;
@@ -83,18 +59,13 @@ for (const dialect of DIALECTS)
     }
 
     async function emailVerified(username: string): Promise<unknown> {
-      const tokens = await server.issueGrant(client, username, ['openid', 'email']);
-      const info = await fetch(`${server.url}/userinfo`, {
-        headers: { authorization: `Bearer ${tokens.access_token}` },
-      });
-      assert.equal(info.status, 200);
-      return ((await info.json()) as { email_verified?: unknown }).email_verified;
+      return (await userinfoOf(server, client, username)).email_verified;
     }
 
     it('the account page sends a mail with a link and a code; the link verifies the address once, and userinfo says so', async () => {
       const username = await newUser();
       assert.equal(await emailVerified(username), false);
-      const { browser, account } = await signedIn(server, username);
+      const { browser, account } = await signedInToAccount(server, username);
       assert.match(account.html, /not verified yet/);
       const seen = smtp.arrived.length;
       const sent = await askForMail(browser, account);
@@ -103,7 +74,7 @@ for (const dialect of DIALECTS)
       const [mail] = (await smtp.waitFor(seen + 1)).slice(seen);
       assert.equal(mail?.to, `${username}@example.com`);
       assert.equal(mail?.subject, 'Verify your e-mail address');
-      const { token } = mailed(mail);
+      const { token } = mailedLinkAndCode(mail);
 
       // A mail scanner that follows the link verifies nothing: GET shows a button.
       const anywhere = new PageBrowser(server);
@@ -129,12 +100,12 @@ for (const dialect of DIALECTS)
 
     it("the code of the newest mail verifies instead; a wrong code, an older mail's code or a used one is refused", async () => {
       const username = await newUser();
-      const { browser, account } = await signedIn(server, username);
+      const { browser, account } = await signedInToAccount(server, username);
       const seen = smtp.arrived.length;
       await askForMail(browser, account);
-      const first = mailed((await smtp.waitFor(seen + 1))[seen]);
+      const first = mailedLinkAndCode((await smtp.waitFor(seen + 1))[seen]);
       await askForMail(browser, account);
-      const second = mailed((await smtp.waitFor(seen + 2))[seen + 1]);
+      const second = mailedLinkAndCode((await smtp.waitFor(seen + 2))[seen + 1]);
       const form = await browser.get('/email-verification/code');
       assert.equal(form.status, 200);
       const post = (code: string) =>
@@ -157,10 +128,10 @@ for (const dialect of DIALECTS)
 
     it('a link is refused after 24 hours, and when the address changed since it was sent', async () => {
       const username = await newUser();
-      const { browser, account } = await signedIn(server, username);
+      const { browser, account } = await signedInToAccount(server, username);
       const seen = smtp.arrived.length;
       await askForMail(browser, account);
-      const { token } = mailed((await smtp.waitFor(seen + 1))[seen]);
+      const { token } = mailedLinkAndCode((await smtp.waitFor(seen + 1))[seen]);
       const { store } = server.context;
       const user = await store.findUser(username);
       await store.updateUserClaims(username, { ...user?.claims, email: 'other@example.com' }, server.clock.now());
@@ -172,10 +143,10 @@ for (const dialect of DIALECTS)
 
     it('50 concurrent uses of one link: exactly one verifies, the others are refused', async () => {
       const username = await newUser();
-      const { browser, account } = await signedIn(server, username);
+      const { browser, account } = await signedInToAccount(server, username);
       const seen = smtp.arrived.length;
       await askForMail(browser, account);
-      const { token } = mailed((await smtp.waitFor(seen + 1))[seen]);
+      const { token } = mailedLinkAndCode((await smtp.waitFor(seen + 1))[seen]);
       const browsers = await Promise.all(
         Array.from({ length: 50 }, async () => {
           const other = new PageBrowser(server);
@@ -194,7 +165,7 @@ for (const dialect of DIALECTS)
 
     it('hostile tokens and codes get a clear page, never a 5xx', async () => {
       const username = await newUser();
-      const { browser } = await signedIn(server, username);
+      const { browser } = await signedInToAccount(server, username);
       for (const token of ['', '\u0000', '<script>', 'a'.repeat(43), 'b'.repeat(9000)]) {
         const page = await browser.get(`/email-verification?${new URLSearchParams({ token })}`);
         assert.equal(page.status, 400);
@@ -220,7 +191,7 @@ describe('EMAIL_VERIFICATION=off', () => {
   after(() => server?.close());
 
   it('the account page offers no verification, and its routes are not found', async () => {
-    const { browser, account } = await signedIn(server, 'alice');
+    const { browser, account } = await signedInToAccount(server, 'alice');
     assert.doesNotMatch(account.html, /email-verification/);
     assert.equal((await browser.get('/email-verification/code')).status, 404);
     assert.equal((await askForMail(browser, account)).status, 404);
@@ -229,19 +200,17 @@ describe('EMAIL_VERIFICATION=off', () => {
 
 for (const dialect of DIALECTS)
   describe(`EMAIL_VERIFICATION=required at sign-in [${dialect}]`, () => {
-    const smtp = new TestSmtpServer();
+    let mailed: MailedServer;
     let server: TestServer;
+    let smtp: TestSmtpServer;
     let client: TestClient;
 
     before(async () => {
-      await smtp.start();
-      server = await startTestServer({ dialect, mail: smtpSettings(smtp), emailVerification: 'required' });
+      mailed = await startMailedServer({ dialect, emailVerification: 'required' });
+      ({ server, smtp } = mailed);
       client = await server.addClient({ id: 'app', redirectUris: [CALLBACK], scope: ['openid', 'email'] });
     });
-    after(async () => {
-      await server?.close();
-      await smtp.stop();
-    });
+    after(() => mailed?.close());
 
     it('stops after the password at a mailed code: no code before it, a wrong code refused, the right one goes on to email_verified in the ID token', async () => {
       await addUser(server.context.store, 'unverified', PASSWORD, server.clock.now(), {
@@ -260,7 +229,7 @@ for (const dialect of DIALECTS)
       assert.match(stopped.html, /unverified@example\.com/);
       const [mail] = (await smtp.waitFor(seen + 1)).slice(seen);
       assert.equal(mail?.to, 'unverified@example.com');
-      const { code } = mailed(mail);
+      const { code } = mailedLinkAndCode(mail);
 
       // Pending: /authorize shows the verification again, never a code or the consent.
       const again = await browser.authorize(query);

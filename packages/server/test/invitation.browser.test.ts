@@ -8,10 +8,10 @@ import {
   linkIn,
   profileWithAuthenticator,
   relyingParty,
-  startMailedServer,
-  type MailedServer,
+  startAccountsBrowser,
+  type AccountsBrowserSetup,
 } from './_account-browser.js';
-import { ARTIFACTS, launchChromium, screenshotsAt, startCallbackServer, watchedPage } from './_browser.js';
+import { ARTIFACTS, screenshotsAt, watchedPage } from './_browser.js';
 import type { CallbackServer } from './_browser.js';
 
 const { skip, unavailable } = browserAvailability();
@@ -23,29 +23,17 @@ const PASSWORD = 'plum tractor velvet harbour';
  * http://localhost:<port>: a passkey's RP ID cannot be an IP address.
  */
 describe('an invitation in a real browser (chromium), through a real SMTP server', { skip, timeout: 180_000 }, () => {
-  let mailed: MailedServer;
+  let mailed: AccountsBrowserSetup;
   let callback: CallbackServer;
   let browser: Browser;
   const violations: string[] = [];
 
   before(async () => {
     if (unavailable) return;
-    mailed = await startMailedServer({ reachableIssuer: 'localhost' });
-    callback = await startCallbackServer();
-    await mailed.server.addClient({
-      id: 'notes',
-      name: 'Notes',
-      public: true,
-      redirectUris: [callback.uri],
-      scope: ['openid', 'profile', 'email'],
-    });
-    browser = await launchChromium();
+    mailed = await startAccountsBrowser({ reachableIssuer: 'localhost' });
+    ({ callback, browser } = mailed);
   });
-  after(async () => {
-    await browser?.close();
-    await callback?.close();
-    await mailed?.close();
-  });
+  after(() => mailed?.close());
 
   /** Invites `email` as the CLI does; the link of the mail that arrives. */
   async function invite(email: string): Promise<string> {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEFAULT_DELIVERY_POLICY, smtpSettingsFrom, type MailSettings } from '../src/mail/index.js';
 import { runCli } from '../src/cli/run.js';
 import { addUser } from '../src/users/users.js';
+import { signedInToAccount, testMailSettings } from './_account-mail.js';
 import { api, assertProblem, type Api } from './_api.js';
 import { assertPageHeaders, hiddenField, PageBrowser, type PageAnswer } from './_authorize.js';
 import { runCliCaptured } from './_cli.js';
@@ -10,18 +10,12 @@ import { DIALECTS } from './_dialects.js';
 import { ISSUER } from './_oauth-assertions.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 import { TestSmtpServer, type ArrivedMail } from './_smtp.js';
-import { TEST_CA } from './_tls.js';
 import { SoftAuthenticator } from './_webauthn.js';
 import { until } from './_until.js';
 
 const ADMIN = '/admin/v1';
-const FAST = { ...DEFAULT_DELIVERY_POLICY, pollMs: 100, retryMs: 50, maxRetryMs: 400, maxAttempts: 1000 };
 const PASSWORD = 'plum tractor velvet harbour';
 const EXISTING_PASSWORD = 'correct horse battery staple';
-
-function smtpSettings(smtp: TestSmtpServer): MailSettings {
-  return { transport: smtpSettingsFrom(smtp.url, TEST_CA), from: 'Gatehouse <no-reply@gatehouse.test>', policy: FAST };
-}
 
 /** The link's secret in an invitation mail, from its text body. */
 function linkToken(mail: ArrivedMail | undefined): string {
@@ -46,19 +40,6 @@ function optionsIn(html: string): { challenge: string; user: { id: string; name:
   const match = /data-options="([^"]*)"/.exec(html);
   assert.ok(match, 'the page has a passkey form');
   return JSON.parse((match[1] as string).replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))));
-}
-
-/** A browser signed in to the account page. */
-async function signedIn(server: TestServer, username: string, password: string): Promise<PageBrowser> {
-  const browser = new PageBrowser(server);
-  const form = await browser.get('/account');
-  const done = await browser.post('/account/login', {
-    csrf_token: hiddenField(form.html, 'csrf_token'),
-    username,
-    password,
-  });
-  assert.equal(done.status, 303, done.html);
-  return browser;
 }
 
 for (const dialect of DIALECTS)
@@ -88,7 +69,7 @@ for (const dialect of DIALECTS)
 
     before(async () => {
       await smtp.start();
-      server = await startTestServer({ dialect, mail: smtpSettings(smtp) });
+      server = await startTestServer({ dialect, mail: testMailSettings(smtp) });
       env = { DATABASE_URL: server.databaseUrl, ISSUER };
       admin = api(server, await adminToken('ops'));
       await addUser(server.context.store, 'erin', EXISTING_PASSWORD, server.clock.now(), {
@@ -146,7 +127,7 @@ for (const dialect of DIALECTS)
       const members = await admin.get(`${ADMIN}/organizations/acme/members`);
       assert.ok(JSON.stringify(members.body).includes('"frank"'), members.text);
       assert.ok(JSON.stringify(members.body).includes('"viewer"'), members.text);
-      await signedIn(server, 'frank', PASSWORD);
+      await signedInToAccount(server, 'frank', PASSWORD);
 
       const used = await browser.get(`/invitation?token=${token}`);
       assert.equal(used.status, 400);
@@ -174,7 +155,7 @@ for (const dialect of DIALECTS)
       assert.match(anonymous.html, /Sign in as <strong[^>]*>erin<\/strong> first/);
       assert.doesNotMatch(anonymous.html, /action="[^"]*\/invitation\/accept"/);
 
-      const browser = await signedIn(server, 'erin', EXISTING_PASSWORD);
+      const { browser } = await signedInToAccount(server, 'erin', EXISTING_PASSWORD);
       const page = await browser.get(`/invitation?token=${token}`);
       const joined = await browser.post('/invitation/accept', {
         csrf_token: hiddenField(page.html, 'csrf_token'),

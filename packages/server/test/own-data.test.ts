@@ -4,22 +4,10 @@ import { CLI_ACTOR } from '../src/audit/audit.js';
 import { createOrganization, putMember } from '../src/organizations/index.js';
 import { newId } from '../src/primitives/ids.js';
 import { addUser } from '../src/users/users.js';
+import { signedInToAccount } from './_account-mail.js';
 import { assertPageHeaders, hiddenField, PageBrowser, PASSWORD, type PageAnswer } from './_authorize.js';
 import { DIALECTS } from './_dialects.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
-
-/** A browser signed in to the account page as `username`. */
-async function signedIn(server: TestServer, username: string): Promise<{ browser: PageBrowser; account: PageAnswer }> {
-  const browser = new PageBrowser(server);
-  const form = await browser.get('/account');
-  const done = await browser.post('/account/login', {
-    csrf_token: hiddenField(form.html, 'csrf_token'),
-    username,
-    password: PASSWORD,
-  });
-  assert.equal(done.status, 303, done.html);
-  return { browser, account: await browser.get('/account') };
-}
 
 /** Posts one of the account page's forms, with its CSRF token. */
 const postForm = (browser: PageBrowser, account: PageAnswer, path: string, form: Record<string, string> = {}) =>
@@ -67,7 +55,7 @@ for (const dialect of DIALECTS)
 
     it('"Download my data" answers a JSON file of everything stored about the user, and no secret (GDPR Art. 15, 20)', async () => {
       const { username, user } = await fullUser();
-      const { browser, account } = await signedIn(server, username);
+      const { browser, account } = await signedInToAccount(server, username);
       assert.match(account.html, /Download my data/);
       assert.match(account.html, /Delete my account/);
       const answer = await postForm(browser, account, '/account/data');
@@ -108,8 +96,8 @@ for (const dialect of DIALECTS)
 
     it('"Delete my account" needs a fresh sign-in and the username typed; then the user, its sessions and factors are gone, its grants revoked, its audit kept without personal data (GDPR Art. 17)', async () => {
       const { username, user, tokens } = await fullUser();
-      const elsewhere = await signedIn(server, username);
-      const { browser, account } = await signedIn(server, username);
+      const elsewhere = await signedInToAccount(server, username);
+      const { browser, account } = await signedInToAccount(server, username);
 
       const wrong = await postForm(browser, account, '/account/delete', { username: 'someone-else' });
       assert.equal(wrong.status, 422);
@@ -125,7 +113,7 @@ for (const dialect of DIALECTS)
       assert.equal(refused.status, 403);
       assert.match(refused.html, /Sign in again to change this/);
 
-      const again = await signedIn(server, username);
+      const again = await signedInToAccount(server, username);
       const done = await postForm(again.browser, again.account, '/account/delete', {
         username: username.toUpperCase(),
       });

@@ -2,16 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { addUser } from '../src/users/users.js';
-import { browserAvailability, linkIn, startMailedServer, type MailedServer } from './_account-browser.js';
+import { browserAvailability, linkIn, startAccountsBrowser, type AccountsBrowserSetup } from './_account-browser.js';
 import { pkce, PASSWORD } from './_authorize.js';
-import {
-  ARTIFACTS,
-  launchChromium,
-  screenshotsAt,
-  startCallbackServer,
-  watchedPage,
-  type CallbackServer,
-} from './_browser.js';
+import { ARTIFACTS, screenshotsAt, watchedPage, type CallbackServer } from './_browser.js';
 import type { TestClient, TestServer } from './_server.js';
 import type { TestSmtpServer } from './_smtp.js';
 
@@ -23,7 +16,7 @@ describe(
   'a forgotten password in a real browser (chromium), through a real SMTP server',
   { skip, timeout: 180_000 },
   () => {
-    let mailed: MailedServer;
+    let setup: AccountsBrowserSetup;
     let server: TestServer;
     let smtp: TestSmtpServer;
     let callback: CallbackServer;
@@ -33,23 +26,11 @@ describe(
 
     before(async () => {
       if (unavailable) return;
-      mailed = await startMailedServer();
-      ({ server, smtp } = mailed);
-      callback = await startCallbackServer();
-      client = await server.addClient({
-        id: 'notes',
-        name: 'Notes',
-        redirectUris: [callback.uri],
-        scope: ['openid', 'profile', 'email'],
-      });
+      setup = await startAccountsBrowser({}, { confidential: true });
+      ({ server, smtp, callback, client, browser } = setup);
       await addUser(server.context.store, 'alice', PASSWORD, server.clock.now(), { email: 'alice@example.com' });
-      browser = await launchChromium();
     });
-    after(async () => {
-      await browser?.close();
-      await callback?.close();
-      await mailed?.close();
-    });
+    after(() => setup?.close());
 
     async function newPage(): Promise<Page> {
       return (await watchedPage(browser, violations)).page;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEFAULT_DELIVERY_POLICY, smtpSettingsFrom, type MailSettings } from '../src/mail/index.js';
 import { newTotpSecret, totpCode } from '../src/factors/totp.js';
 import { confirmOtpEnrolment } from '../src/factors/factors.js';
 import { per } from '../src/abuse/rate-policies.js';
 import { addUser } from '../src/users/users.js';
 import { PASSWORD_RESET_TTL } from '../src/accounts/password-reset.js';
+import { testMailSettings } from './_account-mail.js';
 import {
   assertPageHeaders,
   authorizationQuery,
@@ -17,15 +17,9 @@ import {
 import { DIALECTS } from './_dialects.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
 import { TestSmtpServer, type ArrivedMail } from './_smtp.js';
-import { TEST_CA } from './_tls.js';
 import { until } from './_until.js';
 
-const FAST = { ...DEFAULT_DELIVERY_POLICY, pollMs: 100, retryMs: 50, maxRetryMs: 400, maxAttempts: 1000 };
 const NEW_PASSWORD = 'plum tractor velvet harbour';
-
-function smtpSettings(smtp: TestSmtpServer): MailSettings {
-  return { transport: smtpSettingsFrom(smtp.url, TEST_CA), from: 'Gatehouse <no-reply@gatehouse.test>', policy: FAST };
-}
 
 /** The link's secret in a reset mail, from its text body. */
 function linkToken(mail: ArrivedMail | undefined): string {
@@ -68,7 +62,7 @@ for (const dialect of DIALECTS)
 
     before(async () => {
       await smtp.start();
-      server = await startTestServer({ dialect, mail: smtpSettings(smtp), rateLimits: {} });
+      server = await startTestServer({ dialect, mail: testMailSettings(smtp), rateLimits: {} });
       client = await server.addClient({ id: 'app', redirectUris: ['http://127.0.0.1:8765/callback'] });
       const now = server.clock.now();
       await addUser(server.context.store, 'alice', 'correct horse battery staple', now, { email: 'alice@example.com' });

@@ -1,32 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { CLI_ACTOR } from '../src/audit/audit.js';
 import { totpCode } from '../src/factors/totp.js';
-import { DEFAULT_DELIVERY_POLICY, smtpSettingsFrom } from '../src/mail/index.js';
 import { setUserPassword } from '../src/users/user-administration.js';
 import { addUser } from '../src/users/users.js';
 import {
-  ARTIFACTS,
-  browserSuiteSkip,
-  launchChromium,
-  screenshotsAt,
-  startCallbackServer,
-  watchedPage,
-  type CallbackServer,
-} from './_browser.js';
-import { startTestServer, type TestServer } from './_server.js';
-import { TestSmtpServer } from './_smtp.js';
-import { TEST_CA } from './_tls.js';
+  browserAvailability,
+  relyingParty,
+  startAccountsBrowser,
+  type AccountsBrowserSetup,
+} from './_account-browser.js';
+import { ARTIFACTS, screenshotsAt, watchedPage, type CallbackServer } from './_browser.js';
+import type { TestServer } from './_server.js';
+import type { TestSmtpServer } from './_smtp.js';
 
-let skip: string | false = false;
-let unavailable: Error | undefined;
-try {
-  skip = browserSuiteSkip();
-} catch (error) {
-  unavailable = error as Error;
-}
+const { skip, unavailable } = browserAvailability();
 
 const TERMS = { url: 'https://example.com/terms/2026-11', version: '2026-11' } as const;
 const TEMPORARY = 'given-by-the-operator-4Rw';
@@ -36,38 +25,19 @@ describe(
   'required actions in a real browser (chromium), through a real SMTP server, to a relying party',
   { skip, timeout: 180_000 },
   () => {
-    const smtp = new TestSmtpServer();
+    let setup: AccountsBrowserSetup;
     let server: TestServer;
+    let smtp: TestSmtpServer;
     let callback: CallbackServer;
     let browser: Browser;
     const violations: string[] = [];
 
     before(async () => {
       if (unavailable) return;
-      await smtp.start();
-      const policy = { ...DEFAULT_DELIVERY_POLICY, pollMs: 100, retryMs: 50, maxRetryMs: 400 };
-      server = await startTestServer({
-        reachableIssuer: true,
-        emailVerification: 'required',
-        terms: TERMS,
-        mail: { transport: smtpSettingsFrom(smtp.url, TEST_CA), from: 'Gatehouse <no-reply@gatehouse.test>', policy },
-      });
-      callback = await startCallbackServer();
-      await server.addClient({
-        id: 'notes',
-        name: 'Notes',
-        public: true,
-        redirectUris: [callback.uri],
-        scope: ['openid', 'profile', 'email'],
-      });
-      browser = await launchChromium();
+      setup = await startAccountsBrowser({ emailVerification: 'required', terms: TERMS });
+      ({ server, smtp, callback, browser } = setup);
     });
-    after(async () => {
-      await browser?.close();
-      await callback?.close();
-      await server?.close();
-      await smtp.stop();
-    });
+    after(() => setup?.close());
 
     it('chromium is installed', () => {
       if (unavailable) throw unavailable;
@@ -86,23 +56,9 @@ describe(
       await store.setSecondFactorRequired(rosa.subject, true);
       await setUserPassword(audit, 'rosa', TEMPORARY, server.clock.now(), CLI_ACTOR, { temporary: true });
 
-      const config = await oidc.discovery(new URL(server.url), 'notes', undefined, oidc.None(), {
-        execute: [oidc.allowInsecureRequests],
-      });
-      const verifier = oidc.randomPKCECodeVerifier();
-      const state = oidc.randomState();
-      const nonce = oidc.randomNonce();
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: callback.uri,
-        scope: 'openid profile email',
-        state,
-        nonce,
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-      });
-
+      const rp = await relyingParty(server, 'notes', callback.uri, 'openid profile email');
       const page = (await watchedPage(browser, violations)).page;
-      await page.goto(url.href);
+      await page.goto(rp.url.href);
       await page.getByLabel('Username').fill('rosa');
       await page.getByLabel('Password', { exact: true }).fill(TEMPORARY);
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -141,15 +97,9 @@ describe(
 
       await page.getByRole('button', { name: 'Allow' }).click();
       await page.waitForURL((u) => u.href.startsWith(callback.uri));
-      const tokens = await oidc.authorizationCodeGrant(config, new URL(page.url()), {
-        pkceCodeVerifier: verifier,
-        expectedState: state,
-        expectedNonce: nonce,
-      });
-      const claims = tokens.claims() ?? assert.fail('an ID token');
+      const { claims, userinfo: info } = await rp.finish(page.url());
       assert.equal(claims.sub, rosa.subject);
       assert.deepEqual([...(claims.amr as string[])].sort(), ['mfa', 'otp', 'pwd']);
-      const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
       assert.equal(info.email_verified, true);
 
       const after = await store.findUser('rosa');

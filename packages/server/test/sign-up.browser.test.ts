@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserAvailability, linkIn, relyingParty, startMailedServer, type MailedServer } from './_account-browser.js';
 import {
-  ARTIFACTS,
-  launchChromium,
-  screenshotsAt,
-  startCallbackServer,
-  watchedPage,
-  type CallbackServer,
-} from './_browser.js';
+  browserAvailability,
+  linkIn,
+  relyingParty,
+  startAccountsBrowser,
+  type AccountsBrowserSetup,
+} from './_account-browser.js';
+import { ARTIFACTS, screenshotsAt, watchedPage, type CallbackServer } from './_browser.js';
 import type { TestServer } from './_server.js';
 import type { TestSmtpServer } from './_smtp.js';
 
@@ -21,7 +20,7 @@ describe(
   'a sign-up in a real browser (chromium), through a real SMTP server, to a relying party',
   { skip, timeout: 180_000 },
   () => {
-    let mailed: MailedServer;
+    let setup: AccountsBrowserSetup;
     let server: TestServer;
     let smtp: TestSmtpServer;
     let callback: CallbackServer;
@@ -30,23 +29,10 @@ describe(
 
     before(async () => {
       if (unavailable) return;
-      mailed = await startMailedServer({ signUp: { mode: 'open', domains: [] } });
-      ({ server, smtp } = mailed);
-      callback = await startCallbackServer();
-      await server.addClient({
-        id: 'notes',
-        name: 'Notes',
-        public: true,
-        redirectUris: [callback.uri],
-        scope: ['openid', 'profile', 'email'],
-      });
-      browser = await launchChromium();
+      setup = await startAccountsBrowser({ signUp: { mode: 'open', domains: [] } });
+      ({ server, smtp, callback, browser } = setup);
     });
-    after(async () => {
-      await browser?.close();
-      await callback?.close();
-      await mailed?.close();
-    });
+    after(() => setup?.close());
 
     it('chromium is installed', () => {
       if (unavailable) throw unavailable;
