@@ -6,31 +6,24 @@
  * carries the operator's own DPoP-bound token.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import * as oidc from 'openid-client';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { assignRole } from '../src/access/index.js';
-import { CLI_ACTOR } from '../src/audit/audit.js';
-import { CONSOLE_CLIENT_ID, consoleDistDir } from '../src/console/index.js';
-import { addTestUser, PASSWORD } from './_authorize.js';
-import { seriousViolations } from './_axe.js';
+import type { Browser } from 'playwright-core';
+import { CONSOLE_CLIENT_ID } from '../src/console/index.js';
+import { PASSWORD } from './_authorize.js';
+import { browserSuiteSkip, type CallbackServer, launchChromium, startCallbackServer } from './_browser.js';
 import {
-  browserSuiteSkip,
-  type CallbackServer,
-  DESKTOP,
-  launchChromium,
-  PHONE,
-  SCREENSHOTS,
-  screenshotsAt,
-  startCallbackServer,
-  watchedPage,
-} from './_browser.js';
-import { ManualClock, startTestServer, type TestServer } from './_server.js';
+  addOperatorPasskey,
+  allowIfAsked,
+  checkConsolePage,
+  operatorProfile,
+  signInToConsoleWithPasskey,
+  startConsoleServer,
+} from './_console-browser.js';
+import type { TestServer } from './_server.js';
 
 /** Another site: a page of its own origin, serving `html`. */
 async function startOtherSite(html: string): Promise<{ origin: string; server: Server }> {
@@ -54,22 +47,9 @@ describe(
     const violations: string[] = [];
 
     before(async () => {
-      if (consoleDistDir() === undefined)
-        execFileSync('npm', ['run', 'build', '-w', 'packages/console'], {
-          cwd: fileURLToPath(new URL('../../..', import.meta.url)),
-          stdio: 'ignore',
-        });
-      // The clock of now: the relying party (openid-client) checks the ID token's times by its own.
-      server = await startTestServer({
-        reachableIssuer: 'localhost',
-        clock: new ManualClock(Math.floor(Date.now() / 1000)),
-      });
+      server = await startConsoleServer('pat', ['rita', 'mallory']);
       issuer = server.context.issuer;
       callback = await startCallbackServer();
-      await addTestUser(server, 'pat');
-      await addTestUser(server, 'rita');
-      await addTestUser(server, 'mallory');
-      await assignRole(server.context.audit, { name: 'admin' }, { user: 'pat' }, server.clock.now(), CLI_ACTOR);
       browser = await launchChromium();
     });
     after(async () => {
@@ -78,46 +58,8 @@ describe(
       await server?.close();
     });
 
-    /** A browser profile with a virtual platform authenticator (CTAP2, resident keys, user verification). */
-    async function profileWithAuthenticator(): Promise<{ context: BrowserContext; page: Page }> {
-      const { context, page } = await watchedPage(browser, violations);
-      await context.clock.setFixedTime(new Date(server.clock.now() * 1000));
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('WebAuthn.enable', { enableUI: false });
-      await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: {
-          protocol: 'ctap2',
-          transport: 'internal',
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-          automaticPresenceSimulation: true,
-        },
-      });
-      return { context, page };
-    }
-
-    /** A console page checked as every one is: axe-clean, no sideways scroll at 320 px, screenshots. */
-    async function checkPage(page: Page, name: string): Promise<void> {
-      assert.deepEqual(await seriousViolations(page), [], `${name}: axe-core`);
-      await screenshotsAt(page, SCREENSHOTS, `console-${name}`, PHONE);
-      await page.setViewportSize({ width: 320, height: 640 });
-      assert.ok(
-        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-        `${name} fits 320 px`,
-      );
-      await page.setViewportSize(DESKTOP);
-    }
-
-    /** After a sign-in: allows the application if asked, then waits for `done`. */
-    async function allowIfAsked(page: Page, done: () => Promise<unknown>): Promise<void> {
-      const allow = page.getByRole('button', { name: 'Allow' });
-      await Promise.race([allow.waitFor().then(() => allow.click()), done()]);
-      await done();
-    }
-
     it('signs in with a passkey, registers a client whose copied secret signs a relying party in, revokes that grant, disables a user and sees it all in the audit trail', async () => {
-      const { page, context } = await profileWithAuthenticator();
+      const { page, context } = await operatorProfile(browser, server, violations);
       let adminAuthorization: string | undefined;
       page.on('request', (request) => {
         if (new URL(request.url()).pathname.startsWith('/admin/v1/'))
@@ -125,29 +67,12 @@ describe(
       });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: issuer });
 
-      // The operator's passkey, added on the account page after a password sign-in, then signed out.
-      await page.goto(`${issuer}/account`);
-      await page.getByLabel('Username').fill('pat');
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await page.getByRole('button', { name: 'Add a passkey' }).click();
-      await page.locator('.passkey-item').waitFor();
-      await page.goto(`${issuer}/logout`);
-      await page.getByRole('button', { name: 'Sign out' }).click();
-      await page.waitForURL(`${issuer}/logout`);
-      // The passkey button, not the browser's autofill (which the virtual authenticator would answer).
-      await page.addInitScript(() => {
-        PublicKeyCredential.isConditionalMediationAvailable = async () => false;
-      });
-
-      // The console: a passkey is two factors at once (RFC 8176 hwk + user: acr mfa).
-      await page.goto(`${issuer}/console`);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-      const dashboard = page.getByRole('heading', { name: 'Dashboard', exact: true });
-      await allowIfAsked(page, () => dashboard.waitFor());
+      // The operator's passkey, added on the account page after a password sign-in; then the console
+      // signed in to with it.
+      await addOperatorPasskey(page, issuer, 'pat', PASSWORD);
+      await signInToConsoleWithPasskey(page, issuer);
       await page.getByRole('heading', { name: 'Signing keys' }).first().waitFor();
-      await checkPage(page, 'dashboard');
+      await checkConsolePage(page, 'dashboard');
       const pat = await server.context.store.findUser('pat');
       const actor = `user:${pat?.subject} client:${CONSOLE_CLIENT_ID}`;
 
@@ -252,7 +177,7 @@ describe(
       assert.ok(((await current.textContent()) ?? '').length > 0, 'the current key named');
       const host = new URL(issuer).host;
       const published = (await server.context.store.listSigningKeys()).length;
-      await checkPage(page, 'keys');
+      await checkConsolePage(page, 'keys');
       server.clock.advance(10 * 60);
       await context.clock.setFixedTime(new Date(server.clock.now() * 1000));
       await page.getByLabel(`Type ${host} to confirm`).fill(host);

@@ -6,25 +6,18 @@
  * counts and recent failures. Every page is axe-clean and fits 320 px.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { assignRole } from '../src/access/index.js';
-import { CLI_ACTOR } from '../src/audit/audit.js';
-import { consoleDistDir } from '../src/console/index.js';
-import { addTestUser, authorizationQuery, CALLBACK, obtainCode, PageBrowser, PASSWORD, pkce } from './_authorize.js';
-import { seriousViolations } from './_axe.js';
+import { authorizationQuery, CALLBACK, obtainCode, PageBrowser, PASSWORD, pkce } from './_authorize.js';
+import { browserSuiteSkip, launchChromium } from './_browser.js';
 import {
-  browserSuiteSkip,
-  DESKTOP,
-  launchChromium,
-  PHONE,
-  SCREENSHOTS,
-  screenshotsAt,
-  watchedPage,
-} from './_browser.js';
-import { ManualClock, startTestServer, type TestServer } from './_server.js';
+  addOperatorPasskey,
+  checkConsolePage,
+  operatorProfile,
+  signInToConsoleWithPasskey,
+  startConsoleServer,
+} from './_console-browser.js';
+import type { TestServer } from './_server.js';
 
 describe(
   'the console’s operations pages (chromium, virtual authenticator)',
@@ -38,74 +31,20 @@ describe(
     let page: Page;
 
     before(async () => {
-      if (consoleDistDir() === undefined)
-        execFileSync('npm', ['run', 'build', '-w', 'packages/console'], {
-          cwd: fileURLToPath(new URL('../../..', import.meta.url)),
-          stdio: 'ignore',
-        });
-      server = await startTestServer({
-        reachableIssuer: 'localhost',
-        clock: new ManualClock(Math.floor(Date.now() / 1000)),
-      });
+      server = await startConsoleServer('pat', ['rita']);
       issuer = server.context.issuer;
-      await addTestUser(server, 'pat');
-      await addTestUser(server, 'rita');
-      await assignRole(server.context.audit, { name: 'admin' }, { user: 'pat' }, server.clock.now(), CLI_ACTOR);
       await server.addClient({ id: 'shop', redirectUris: ['https://shop.example/callback'], scope: ['openid'] });
       await server.addClient({ id: 'app', public: true, scope: ['contacts:read'], redirectUris: [CALLBACK] });
       browser = await launchChromium();
-      ({ context, page } = await watchedPage(browser, violations));
-      await context.clock.setFixedTime(new Date(server.clock.now() * 1000));
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('WebAuthn.enable', { enableUI: false });
-      await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: {
-          protocol: 'ctap2',
-          transport: 'internal',
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-          automaticPresenceSimulation: true,
-        },
-      });
-      // The operator's passkey, added on the account page after a password sign-in, then signed out.
-      await page.goto(`${issuer}/account`);
-      await page.getByLabel('Username').fill('pat');
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await page.getByRole('button', { name: 'Add a passkey' }).click();
-      await page.locator('.passkey-item').waitFor();
-      await page.goto(`${issuer}/logout`);
-      await page.getByRole('button', { name: 'Sign out' }).click();
-      await page.waitForURL(`${issuer}/logout`);
-      await page.addInitScript(() => {
-        PublicKeyCredential.isConditionalMediationAvailable = async () => false;
-      });
-      await page.goto(`${issuer}/console`);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-      const dashboard = page.getByRole('heading', { name: 'Dashboard', exact: true });
-      const allow = page.getByRole('button', { name: 'Allow' });
-      await Promise.race([allow.waitFor().then(() => allow.click()), dashboard.waitFor()]);
-      await dashboard.waitFor();
+      ({ context, page } = await operatorProfile(browser, server, violations));
+      await addOperatorPasskey(page, issuer, 'pat', PASSWORD);
+      await signInToConsoleWithPasskey(page, issuer);
     });
     after(async () => {
       await context?.close();
       await browser?.close();
       await server?.close();
     });
-
-    /** A console page checked as every one is: axe-clean, no sideways scroll at 320 px, screenshots. */
-    async function checkPage(name: string): Promise<void> {
-      assert.deepEqual(await seriousViolations(page), [], `${name}: axe-core`);
-      await screenshotsAt(page, SCREENSHOTS, `console-${name}`, PHONE);
-      await page.setViewportSize({ width: 320, height: 640 });
-      assert.ok(
-        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-        `${name} fits 320 px`,
-      );
-      await page.setViewportSize(DESKTOP);
-    }
 
     it('edits a client: a redirect URI the exact-match rule refuses is named while typed, DPoP binding saved, FAPI 2.0 refused by the server with its reason', async () => {
       await page.getByRole('link', { name: 'Clients', exact: true }).click();
@@ -118,7 +57,7 @@ describe(
       assert.equal(await uris.getAttribute('aria-invalid'), 'true');
       const save = page.getByRole('button', { name: 'Save changes' });
       assert.ok(await save.isDisabled(), 'nothing that could never match is sent');
-      await checkPage('client');
+      await checkConsolePage(page, 'client');
       await uris.fill('https://shop.example/callback\nhttps://shop.example/other');
       await page.getByLabel('Bind its tokens to a DPoP key', { exact: false }).check();
       await page.getByLabel('refresh_token').check();
@@ -151,7 +90,7 @@ describe(
         () => document.querySelectorAll('section[aria-labelledby="user-sessions"] tbody tr').length === 2,
       );
       assert.deepEqual(await sessions.locator('td:nth-child(2)').allTextContents(), ['pwd', 'pwd']);
-      await checkPage('user');
+      await checkConsolePage(page, 'user');
       await sessions.first().getByRole('button', { name: 'End' }).click();
       await sessions.first().getByRole('button', { name: 'Click again to end this session' }).click();
       await page.getByText('The session is ended').waitFor();
@@ -184,7 +123,7 @@ describe(
         String(counted.liveGrants),
       ]);
       assert.equal(counted.clients, (await server.context.store.listClientsPage(undefined, 100)).length);
-      await checkPage('dashboard');
+      await checkConsolePage(page, 'dashboard');
     });
   },
 );
