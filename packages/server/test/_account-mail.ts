@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { DEFAULT_DELIVERY_POLICY, smtpSettingsFrom, type MailSettings } from '../src/mail/index.js';
+import { addUser } from '../src/users/users.js';
 import { hiddenField, PageBrowser, PASSWORD, type PageAnswer } from './_authorize.js';
 import { startTestServer, type TestClient, type TestServer, type TestServerOptions } from './_server.js';
 import { TestSmtpServer, type ArrivedMail } from './_smtp.js';
@@ -40,6 +41,19 @@ export async function startMailedServer(options: TestServerOptions = {}): Promis
       await smtp.stop();
     },
   };
+}
+
+/** The application the suites ask userinfo for: `app`, confidential, asking for openid and email. */
+export function addMailApp(server: TestServer): Promise<TestClient> {
+  return server.addClient({ id: 'app', redirectUris: ['http://127.0.0.1:8765/callback'], scope: ['openid', 'email'] });
+}
+
+/** The user `username` (password PASSWORD) with the address `<username>@example.com`, verified or not. */
+export async function addUserWithAddress(server: TestServer, username: string, verified: boolean): Promise<void> {
+  await addUser(server.context.store, username, PASSWORD, server.clock.now(), {
+    email: `${username}@example.com`,
+    email_verified: verified,
+  });
 }
 
 /** The link's secret and the six-digit code of an address's mail (verification or change), from its text body. */

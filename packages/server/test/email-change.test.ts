@@ -4,6 +4,8 @@ import { per } from '../src/abuse/rate-policies.js';
 import { EMAIL_VERIFICATION_TTL } from '../src/accounts/email-verification.js';
 import { addUser } from '../src/users/users.js';
 import {
+  addMailApp,
+  addUserWithAddress,
   mailedLinkAndCode,
   signedInToAccount,
   startMailedServer,
@@ -39,20 +41,13 @@ for (const dialect of DIALECTS)
     before(async () => {
       mailed = await startMailedServer({ dialect });
       ({ server, smtp } = mailed);
-      client = await server.addClient({
-        id: 'app',
-        redirectUris: ['http://127.0.0.1:8765/callback'],
-        scope: ['openid', 'email'],
-      });
+      client = await addMailApp(server);
     });
     after(() => mailed?.close());
 
     async function newUser(): Promise<string> {
       const username = `changing-${++users}`;
-      await addUser(server.context.store, username, PASSWORD, server.clock.now(), {
-        email: `${username}@example.com`,
-        email_verified: true,
-      });
+      await addUserWithAddress(server, username, true);
       return username;
     }
 
