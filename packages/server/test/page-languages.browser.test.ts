@@ -100,6 +100,11 @@ describe(
         ]);
         await page.goto(`${server.url}/account`);
         await shown(page, 'account', locale, dir);
+        // The e-mail section: the label of a new address is set apart from the verification's button above it.
+        const button = await page.locator('section.email form button').first().boundingBox();
+        const label = await page.locator('label[for="new-email"]').boundingBox();
+        const gap = (label?.y ?? 0) - ((button?.y ?? 0) + (button?.height ?? 0));
+        assert.ok(button && label && gap >= 16, `${locale}: ${gap} px between the button and the new address's label`);
         await page.goto(`${server.url}/authorize?${authorizationQuery('nobody', pkce().challenge)}`);
         await shown(page, 'error', locale, dir);
         await context.close();

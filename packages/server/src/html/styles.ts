@@ -167,6 +167,8 @@ input.user-code { font-size: 22px; text-align: center; text-transform: uppercase
 }
 .eyebrow { margin: 0 0 8px; color: var(--muted); font-size: 13.5px; text-align: center; overflow-wrap: anywhere; }
 .section-title { margin: 22px 0 10px; }
+/* the account page's e-mail section (authorize/account-pages.ts): the form of a new address set apart from the verification's button */
+.email .stack + .stack { margin-top: 20px; }
 .reasons { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line); border-radius: 12px; }
 .reasons li { padding: 10px 14px; overflow-wrap: anywhere; }
 .reasons li + li { border-top: 1px solid var(--line); }
