@@ -12,7 +12,7 @@ import { enrolmentSecret } from './_factors.js';
 import { CLI_ACTOR } from '../src/audit/audit.js';
 import { setUserPassword } from '../src/users/user-administration.js';
 import type { AccountSettings } from '../src/context.js';
-import { createOrganization, putMember } from '../src/organizations/index.js';
+import { changeOrganization, createOrganization, putMember } from '../src/organizations/index.js';
 import { putProvider } from '../src/federation/providers.js';
 import { DEMO_CALLBACK_PATH } from '../src/pages/demo-callback.js';
 import { startUpstreamStub, type StubUser, type UpstreamStub } from './_upstream-stub.js';
@@ -132,6 +132,16 @@ export async function startPagesServer(
     undefined,
   );
   await addUser(server.context.store, 'linda', PASSWORD, server.clock.now(), { email: LINKED_EMAIL });
+  // Organizations whose sign-in policy shapes the sign-in page of a request naming them: initrode signs
+  // in through its own upstream only; hooli with passkeys only, which this server (its issuer an IP
+  // address, no WebAuthn RP ID) cannot offer, so its request's page is the refusal at once.
+  for (const [slug, policy] of [
+    ['initrode', { sign_in_methods: ['federation'], upstream: 'corp' }],
+    ['hooli', { sign_in_methods: ['passkey'] }],
+  ] as const) {
+    await createOrganization(audit, { slug, name: `${slug} Inc.` }, server.clock.now(), CLI_ACTOR);
+    await changeOrganization(audit, slug, { policy }, server.clock.now(), CLI_ACTOR);
+  }
   return {
     ...server,
     async close() {
@@ -254,11 +264,19 @@ export const PAGE_KINDS: Readonly<Record<string, (v: Visit) => Promise<ShownPage
     const signedIn = (await consentPage(v)).browser;
     const choose = authorizationQuery('app', pkce().challenge, { ...v.request, scope: 'openid organization' });
     const notMember = authorizationQuery('app', pkce().challenge, { ...v.request, organization: 'initech' });
+    const ofOrganization = (organization: string) =>
+      authorizationQuery('app', pkce().challenge, { ...v.request, organization });
+    const federatedOnly = await browser.authorize(ofOrganization('initrode'));
+    assert.doesNotMatch(federatedOnly.html, /name="password"/, 'the federated-only sign-in page: no password form');
+    const passkeysOnly = await browser.authorize(ofOrganization('hooli'));
+    assert.equal(passkeysOnly.status, 403, 'passkeys only, none offered: the refusal at once');
     return [
       shown('sign-in page', await browser.authorize(authorizationQuery('app', pkce().challenge, v.request)), true),
       shown('error page of a request', await browser.authorize(unknown), true),
       shown('organization chooser', await signedIn.authorize(choose), true),
       shown('error page of an organization', await signedIn.authorize(notMember), true),
+      shown("sign-in page of an organization's request", federatedOnly, true),
+      shown("error page of an organization's sign-in methods", passkeysOnly, true),
     ];
   },
   async 'sign-in'(v) {
