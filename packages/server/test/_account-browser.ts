@@ -2,28 +2,15 @@ import assert from 'node:assert/strict';
 import * as oidc from 'openid-client';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { startMailedServer, type MailedServer } from './_account-mail.js';
-import { browserSuiteSkip, launchChromium, startCallbackServer, watchedPage, type CallbackServer } from './_browser.js';
+import { launchChromium, startCallbackServer, watchedPage, type CallbackServer } from './_browser.js';
 import type { TestClient, TestServer, TestServerOptions } from './_server.js';
 import type { ArrivedMail } from './_smtp.js';
 
 /**
  * What the browser suites of accounts share (sign-up, password reset, invitations, passkeys, required
- * actions): whether chromium is there, a server that mails through a real SMTP server (_account-mail.ts)
- * with an application and chromium, a relying party through openid-client, and a browser profile with a
- * virtual authenticator.
+ * actions): a server that mails through a real SMTP server (_account-mail.ts) with an application and
+ * chromium, a relying party through openid-client, and a browser profile with a virtual authenticator.
  */
-
-/**
- * Whether a browser suite runs (`browserSuiteSkip`): `skip` for the suite's options, or the error
- * of a missing chromium, which the suite's first test throws ("chromium is installed").
- */
-export function browserAvailability(): { readonly skip: string | false; readonly unavailable: Error | undefined } {
-  try {
-    return { skip: browserSuiteSkip(), unavailable: undefined };
-  } catch (error) {
-    return { skip: false, unavailable: error as Error };
-  }
-}
 
 /**
  * What a browser suite of accounts runs against: Gatehouse mailing through a real SMTP server, the

@@ -37,6 +37,18 @@ export function browserSuiteSkip(): string | false {
   );
 }
 
+/**
+ * Whether a browser suite runs (`browserSuiteSkip`): `skip` for the suite's options, or the error
+ * of a missing chromium, which the suite's first test throws ("chromium is installed").
+ */
+export function browserAvailability(): { readonly skip: string | false; readonly unavailable: Error | undefined } {
+  try {
+    return { skip: browserSuiteSkip(), unavailable: undefined };
+  } catch (error) {
+    return { skip: false, unavailable: error as Error };
+  }
+}
+
 /** Headless chromium; Playwright gives each launch a fresh temporary user data dir. */
 export async function launchChromium(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });

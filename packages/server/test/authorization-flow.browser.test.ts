@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { addTestUser, pkce, PASSWORD } from './_authorize.js';
 import {
   ARTIFACTS,
-  browserSuiteSkip,
+  browserAvailability,
   launchChromium,
   startCallbackServer,
   type CallbackServer,
@@ -14,13 +14,7 @@ import {
 import { assertOAuthError, assertOkJson } from './_oauth-assertions.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
 
-let skip: string | false = false;
-let unavailable: Error | undefined;
-try {
-  skip = browserSuiteSkip();
-} catch (error) {
-  unavailable = error as Error;
-}
+const { skip, unavailable } = browserAvailability();
 
 const MOBILE = { width: 375, height: 812 };
 

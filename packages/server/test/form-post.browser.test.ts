@@ -2,17 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { addTestUser, pkce, PASSWORD } from './_authorize.js';
-import { browserSuiteSkip, launchChromium, startCallbackServer, type CallbackServer } from './_browser.js';
+import { browserAvailability, launchChromium, startCallbackServer, type CallbackServer } from './_browser.js';
 import { assertOkJson } from './_oauth-assertions.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 
-let skip: string | false = false;
-let unavailable: Error | undefined;
-try {
-  skip = browserSuiteSkip();
-} catch (error) {
-  unavailable = error as Error;
-}
+const { skip, unavailable } = browserAvailability();
 
 describe('POST /authorize and response_mode=form_post in a real browser (chromium)', { skip, timeout: 120_000 }, () => {
   let server: TestServer;

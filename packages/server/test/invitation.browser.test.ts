@@ -4,14 +4,13 @@ import type { Browser } from 'playwright-core';
 import { inviteUser } from '../src/accounts/index.js';
 import { CLI_ACTOR } from '../src/audit/audit.js';
 import {
-  browserAvailability,
   linkIn,
   profileWithAuthenticator,
   relyingParty,
   startAccountsBrowser,
   type AccountsBrowserSetup,
 } from './_account-browser.js';
-import { ARTIFACTS, screenshotsAt, watchedPage } from './_browser.js';
+import { browserAvailability, ARTIFACTS, screenshotsAt, watchedPage } from './_browser.js';
 import type { CallbackServer } from './_browser.js';
 
 const { skip, unavailable } = browserAvailability();

@@ -13,100 +13,16 @@
  * server: the OAuth client code is the same, and no MCP server of the SDK would add to what is tested.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  auth,
-  UnauthorizedError,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-} from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { withOAuth } from '@modelcontextprotocol/sdk/client/middleware.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { Browser, Page } from 'playwright-core';
-import { addTestUser, PASSWORD } from './_authorize.js';
-import { ARTIFACTS, browserSuiteSkip, launchChromium, startCallbackServer, type CallbackServer } from './_browser.js';
+import type { Browser } from 'playwright-core';
+import { addTestUser } from './_authorize.js';
+import { browserAvailability, launchChromium, startCallbackServer, type CallbackServer } from './_browser.js';
+import { AgentProvider } from './_mcp-agent.js';
 import { startTestServer, type TestServer } from './_server.js';
 
-let skip: string | false = false;
-let unavailable: Error | undefined;
-try {
-  skip = browserSuiteSkip();
-} catch (error) {
-  unavailable = error as Error;
-}
-
-/** What an agent keeps between runs, in memory; the browser part is the user's. */
-class AgentProvider implements OAuthClientProvider {
-  information: OAuthClientInformationMixed | undefined;
-  stored: OAuthTokens | undefined;
-  #verifier = '';
-  #discovery: OAuthDiscoveryState | undefined;
-  readonly authorizationUrls: URL[] = [];
-  /** What the consent page warned, for each authorization. */
-  readonly consentNotices: string[] = [];
-  readonly callback: CallbackServer;
-  readonly page: Page;
-
-  constructor(callback: CallbackServer, page: Page) {
-    this.callback = callback;
-    this.page = page;
-  }
-
-  get redirectUrl(): string {
-    return this.callback.uri;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Agent (MCP SDK)',
-      redirect_uris: [this.callback.uri],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.information = information;
-  }
-  tokens() {
-    return this.stored;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.stored = tokens;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.#verifier = verifier;
-  }
-  codeVerifier() {
-    return this.#verifier;
-  }
-  saveDiscoveryState(state: OAuthDiscoveryState) {
-    this.#discovery = state;
-  }
-  discoveryState() {
-    return this.#discovery;
-  }
-
-  /** The user's part: sign in and allow, in the browser, until the client's loopback listener has the code. */
-  async redirectToAuthorization(url: URL): Promise<void> {
-    this.authorizationUrls.push(url);
-    await this.page.goto(url.href);
-    await this.page.getByLabel('Username').fill('alice');
-    await this.page.getByLabel('Password').fill(PASSWORD);
-    await this.page.getByRole('button', { name: 'Sign in' }).click();
-    this.consentNotices.push((await this.page.locator('.alert').textContent()) ?? '');
-    await this.page.screenshot({ path: join(ARTIFACTS, 'consent-self-registered.png'), fullPage: true });
-    await this.page.getByRole('button', { name: 'Allow' }).click();
-    await this.page.waitForURL((landed) => landed.href.startsWith(this.callback.uri));
-  }
-}
+const { skip, unavailable } = browserAvailability();
 
 describe('an MCP agent (the official MCP TypeScript SDK) against Gatehouse', { skip, timeout: 120_000 }, () => {
   let server: TestServer;
@@ -129,7 +45,11 @@ describe('an MCP agent (the official MCP TypeScript SDK) against Gatehouse', { s
   it('discovers from the 401, registers, is authorized in the browser, exchanges the code, calls the API and refreshes', async () => {
     if (unavailable) throw unavailable;
     const page = await (await browser.newContext()).newPage();
-    const provider = new AgentProvider(callback, page);
+    const provider = new AgentProvider(callback, page, {
+      clientName: 'Agent (MCP SDK)',
+      consentNotice: '.alert',
+      screenshot: 'consent-self-registered.png',
+    });
     const resource = `${server.url}/v2`;
     const agentFetch = withOAuth(provider, resource)(fetch);
 

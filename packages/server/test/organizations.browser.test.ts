@@ -5,18 +5,18 @@ import type { Browser } from 'playwright-core';
 import { CLI_ACTOR } from '../src/audit/audit.js';
 import { createOrganization, putMember } from '../src/organizations/index.js';
 import { addTestUser, pkce, PASSWORD } from './_authorize.js';
-import { browserSuiteSkip, launchChromium, startCallbackServer, type CallbackServer, watchedPage } from './_browser.js';
+import {
+  browserAvailability,
+  launchChromium,
+  startCallbackServer,
+  type CallbackServer,
+  watchedPage,
+} from './_browser.js';
 import { DIALECTS, type Dialect } from './_dialects.js';
 import { assertOkJson } from './_oauth-assertions.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 
-let skip: string | false = false;
-let unavailable: Error | undefined;
-try {
-  skip = browserSuiteSkip();
-} catch (error) {
-  unavailable = error as Error;
-}
+const { skip, unavailable } = browserAvailability();
 
 /** The organization chooser in Chromium (docs/organizations.md): a user of two organizations picks one. */
 describe('the organization chooser in a real browser (chromium)', { skip, timeout: 240_000 }, () => {

@@ -7,18 +7,12 @@ import type { Browser, Page } from 'playwright-core';
 import { ensureDemoClient } from '../src/cli/demo.js';
 import { DemoFlows } from '../src/pages/demo-flows.js';
 import { startServer, type RunningServer } from '../src/server.js';
-import { browserSuiteSkip, launchChromium, SCREENSHOTS } from './_browser.js';
+import { browserAvailability, launchChromium, SCREENSHOTS } from './_browser.js';
 import { freePort } from './_pg-cluster.js';
 import { runInGroup } from './_processes.js';
 import { SHIPPED_OPENAPI, startTestServer } from './_server.js';
 
-let skip: string | false = false;
-let unavailable: Error | undefined;
-try {
-  skip = browserSuiteSkip();
-} catch (error) {
-  unavailable = error as Error;
-}
+const { skip, unavailable } = browserAvailability();
 
 /**
  * The pages a browser meets outside the authorization flow, in chromium, on `serve --demo` as

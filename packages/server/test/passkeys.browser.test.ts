@@ -1,9 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserAvailability, profileWithAuthenticator, type AuthenticatorProfile } from './_account-browser.js';
+import { profileWithAuthenticator, type AuthenticatorProfile } from './_account-browser.js';
 import { addTestUser, pkce, PASSWORD } from './_authorize.js';
-import { ARTIFACTS, launchChromium, startCallbackServer, type CallbackServer, screenshotsAt } from './_browser.js';
+import {
+  browserAvailability,
+  ARTIFACTS,
+  launchChromium,
+  startCallbackServer,
+  type CallbackServer,
+  screenshotsAt,
+} from './_browser.js';
 import { DIALECTS, type Dialect } from './_dialects.js';
 import { assertOkJson } from './_oauth-assertions.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { addUser } from '../src/users/users.js';
-import { browserAvailability, linkIn, startAccountsBrowser, type AccountsBrowserSetup } from './_account-browser.js';
+import { linkIn, startAccountsBrowser, type AccountsBrowserSetup } from './_account-browser.js';
 import { pkce, PASSWORD } from './_authorize.js';
-import { ARTIFACTS, screenshotsAt, watchedPage, type CallbackServer } from './_browser.js';
+import { browserAvailability, ARTIFACTS, screenshotsAt, watchedPage, type CallbackServer } from './_browser.js';
 import type { TestClient, TestServer } from './_server.js';
 import type { TestSmtpServer } from './_smtp.js';
 

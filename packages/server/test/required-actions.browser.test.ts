@@ -5,13 +5,8 @@ import { CLI_ACTOR } from '../src/audit/audit.js';
 import { totpCode } from '../src/factors/totp.js';
 import { setUserPassword } from '../src/users/user-administration.js';
 import { addUser } from '../src/users/users.js';
-import {
-  browserAvailability,
-  relyingParty,
-  startAccountsBrowser,
-  type AccountsBrowserSetup,
-} from './_account-browser.js';
-import { ARTIFACTS, screenshotsAt, watchedPage, type CallbackServer } from './_browser.js';
+import { relyingParty, startAccountsBrowser, type AccountsBrowserSetup } from './_account-browser.js';
+import { browserAvailability, ARTIFACTS, screenshotsAt, watchedPage, type CallbackServer } from './_browser.js';
 import type { TestServer } from './_server.js';
 import type { TestSmtpServer } from './_smtp.js';
 

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { totpCode } from '../src/factors/totp.js';
 import { addTestUser, pkce, PASSWORD } from './_authorize.js';
 import {
-  browserSuiteSkip,
+  browserAvailability,
   launchChromium,
   startCallbackServer,
   type CallbackServer,
@@ -19,13 +19,7 @@ import { DIALECTS, type Dialect } from './_dialects.js';
 import { assertOkJson } from './_oauth-assertions.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 
-let skip: string | false = false;
-let unavailable: Error | undefined;
-try {
-  skip = browserSuiteSkip();
-} catch (error) {
-  unavailable = error as Error;
-}
+const { skip, unavailable } = browserAvailability();
 
 /** Every second-factor page, at both widths; docs/screenshots/ holds one set of them. */
 const SHOTS = join(tmpdir(), 'gatehouse-second-factor-screenshots');

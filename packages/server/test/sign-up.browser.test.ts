@@ -1,14 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import {
-  browserAvailability,
-  linkIn,
-  relyingParty,
-  startAccountsBrowser,
-  type AccountsBrowserSetup,
-} from './_account-browser.js';
-import { ARTIFACTS, screenshotsAt, watchedPage, type CallbackServer } from './_browser.js';
+import { linkIn, relyingParty, startAccountsBrowser, type AccountsBrowserSetup } from './_account-browser.js';
+import { browserAvailability, ARTIFACTS, screenshotsAt, watchedPage, type CallbackServer } from './_browser.js';
 import type { TestServer } from './_server.js';
 import type { TestSmtpServer } from './_smtp.js';
 
