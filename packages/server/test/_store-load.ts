@@ -207,6 +207,32 @@ export class StoreLoad {
     }
   }
 
+  /**
+   * After the primary changed between `started` and `done` (ms): no token rotated away comes back (RFC
+   * 9700 §4.14.2). Of each chain, the last token it rotated before the change and the first it rotated
+   * after (a lost commit would have brought one of them back as the head), then its first, are refused
+   * with invalid_grant; at least 8 tokens are checked.
+   */
+  async assertRotatedAwayRefused(started: number, done: number): Promise<void> {
+    let checked = 0;
+    for (const [i, tokens] of this.superseded.entries()) {
+      const before = tokens.filter((s) => s.at < started).at(-1);
+      const afterwards = tokens.find((s) => s.at >= done);
+      for (const old of [afterwards, before, tokens[0]]) {
+        if (!old) continue;
+        const response = await fetch(`${this.url(i)}/token`, {
+          method: 'POST',
+          headers: { authorization: this.#authorization, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: old.token }).toString(),
+        });
+        assert.equal(response.status, 400, `chain ${i}: a rotated token answered ${response.status}`);
+        assert.equal(((await response.json()) as { error: string }).error, 'invalid_grant');
+        checked++;
+      }
+    }
+    assert.ok(checked >= 8, `checked ${checked} rotated tokens`);
+  }
+
   /** After the load: every chain's newest token refreshes, every record answered 201 reads back, on every URL. */
   async assertNothingLost(): Promise<void> {
     for (const [i, head] of this.heads.entries()) {
