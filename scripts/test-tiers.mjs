@@ -84,6 +84,7 @@ export const TABLE = {
     'worker-start.test.ts': 'unit',
     'admin-api.test.ts': 'server',
     'admin-roles.test.ts': 'server',
+    'admin-lists.test.ts': 'server',
     'admin-step-up.test.ts': 'server',
     'admin-sessions.test.ts': 'server',
     'access-claims.test.ts': 'server',

@@ -49,6 +49,7 @@ const ALL_MIGRATIONS = [
   '0032_rate_limit_charge',
   '0035_access_epoch',
   '0036_required_actions',
+  '0038_list_indexes',
 ];
 
 /**
@@ -141,6 +142,8 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0038_list_indexes: the grants' index (the roles' one goes with 0028's access_roles, below)
+    'drop index grants_live_expiry',
     // 0036_required_actions
     'alter table users drop column password_temporary',
     'alter table users drop column terms_version',

@@ -51,6 +51,8 @@ export const de: Catalog = {
   'dashboard.health.key.age': 'Alter in Tagen: {days}',
   'dashboard.counts': 'Anzahlen',
   'dashboard.counts.grants': 'Aktive Berechtigungen',
+  'dashboard.counts.approximate':
+    'Benutzer und aktive Grants sind aus den Statistiken der Datenbank geschätzt: nah dran, nicht genau.',
   'table.when': 'Zeitpunkt',
   'table.event': 'Ereignis',
   'table.client': 'Anwendung',
@@ -191,7 +193,7 @@ export const de: Catalog = {
   'groups.none': 'Keine Gruppe passt.',
   'groups.name': 'Name',
   'groups.parent': 'Übergeordnete Gruppe',
-  'groups.parent.none': 'Keine (eine Gruppe der obersten Ebene)',
+  'groups.parent.hint': 'Leer für eine Gruppe der obersten Ebene, sonst der Name einer bestehenden Gruppe.',
   'groups.create': 'Gruppe hinzufügen',
   'groups.create.submit': 'Gruppe hinzufügen',
   'groups.created': 'Die Gruppe {group} ist hinzugefügt.',

@@ -61,6 +61,8 @@ export const en = {
   'dashboard.health.key.age': 'Age in days: {days}',
   'dashboard.counts': 'Counts',
   'dashboard.counts.grants': 'Live grants',
+  'dashboard.counts.approximate':
+    "Users and live grants are estimated from the database's statistics: close, not exact.",
   'table.when': 'When',
   'table.event': 'Event',
   'table.client': 'Application',
@@ -197,7 +199,7 @@ export const en = {
   'groups.none': 'No group matches.',
   'groups.name': 'Name',
   'groups.parent': 'Parent group',
-  'groups.parent.none': 'None (a top-level group)',
+  'groups.parent.hint': 'Empty for a top-level group; otherwise the name of an existing group.',
   'groups.create': 'Add a group',
   'groups.create.submit': 'Add group',
   'groups.created': 'The group {group} is added.',

@@ -50,6 +50,8 @@ export const es: Catalog = {
   'dashboard.health.key.age': 'Antigüedad en días: {days}',
   'dashboard.counts': 'Recuentos',
   'dashboard.counts.grants': 'Concesiones activas',
+  'dashboard.counts.approximate':
+    'Los usuarios y las concesiones activas se estiman con las estadísticas de la base de datos: aproximados, no exactos.',
   'table.when': 'Fecha',
   'table.event': 'Evento',
   'table.client': 'Aplicación',
@@ -188,7 +190,7 @@ export const es: Catalog = {
   'groups.none': 'Ningún grupo coincide.',
   'groups.name': 'Nombre',
   'groups.parent': 'Grupo superior',
-  'groups.parent.none': 'Ninguno (un grupo de primer nivel)',
+  'groups.parent.hint': 'Vacío para un grupo de primer nivel; si no, el nombre de un grupo existente.',
   'groups.create': 'Añadir un grupo',
   'groups.create.submit': 'Añadir grupo',
   'groups.created': 'Se ha añadido el grupo {group}.',

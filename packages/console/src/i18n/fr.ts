@@ -50,6 +50,8 @@ export const fr: Catalog = {
   'dashboard.health.key.age': 'Âge en jours : {days}',
   'dashboard.counts': 'Effectifs',
   'dashboard.counts.grants': 'Autorisations actives',
+  'dashboard.counts.approximate':
+    'Les utilisateurs et les autorisations actives sont estimés d’après les statistiques de la base : proches, pas exacts.',
   'table.when': 'Date',
   'table.event': 'Événement',
   'table.client': 'Application',
@@ -188,7 +190,7 @@ export const fr: Catalog = {
   'groups.none': 'Aucun groupe ne correspond.',
   'groups.name': 'Nom',
   'groups.parent': 'Groupe parent',
-  'groups.parent.none': 'Aucun (un groupe de premier niveau)',
+  'groups.parent.hint': 'Vide pour un groupe de premier niveau ; sinon le nom d’un groupe existant.',
   'groups.create': 'Ajouter un groupe',
   'groups.create.submit': 'Ajouter le groupe',
   'groups.created': 'Le groupe {group} est ajouté.',

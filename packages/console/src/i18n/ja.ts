@@ -50,6 +50,8 @@ export const ja: Catalog = {
   'dashboard.health.key.age': '経過日数: {days}',
   'dashboard.counts': '件数',
   'dashboard.counts.grants': '有効な許可',
+  'dashboard.counts.approximate':
+    'ユーザーと有効なグラントはデータベースの統計からの推定値です（正確な数ではありません）。',
   'table.when': '日時',
   'table.event': 'イベント',
   'table.client': 'アプリケーション',
@@ -187,7 +189,7 @@ export const ja: Catalog = {
   'groups.none': '一致するグループはありません。',
   'groups.name': '名前',
   'groups.parent': '親グループ',
-  'groups.parent.none': 'なし (最上位のグループ)',
+  'groups.parent.hint': '最上位のグループなら空欄、そうでなければ既存のグループの名前。',
   'groups.create': 'グループを追加',
   'groups.create.submit': 'グループを追加',
   'groups.created': 'グループ {group} を追加しました。',

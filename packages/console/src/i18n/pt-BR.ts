@@ -50,6 +50,8 @@ export const ptBR: Catalog = {
   'dashboard.health.key.age': 'Idade em dias: {days}',
   'dashboard.counts': 'Contagens',
   'dashboard.counts.grants': 'Concessões ativas',
+  'dashboard.counts.approximate':
+    'Usuários e concessões ativas são estimados pelas estatísticas do banco de dados: próximos, não exatos.',
   'table.when': 'Quando',
   'table.event': 'Evento',
   'table.client': 'Aplicativo',
@@ -187,7 +189,7 @@ export const ptBR: Catalog = {
   'groups.none': 'Nenhum grupo corresponde.',
   'groups.name': 'Nome',
   'groups.parent': 'Grupo pai',
-  'groups.parent.none': 'Nenhum (um grupo de nível superior)',
+  'groups.parent.hint': 'Vazio para um grupo de nível superior; caso contrário, o nome de um grupo existente.',
   'groups.create': 'Adicionar um grupo',
   'groups.create.submit': 'Adicionar grupo',
   'groups.created': 'O grupo {group} foi adicionado.',

@@ -20,7 +20,13 @@ interface Health {
   readonly store: { readonly round_trip_ms: number };
   readonly mail: { readonly queued: number; readonly sending: number; readonly failed: number };
   readonly signing_keys: readonly { readonly kid: string; readonly alg: string; readonly age_seconds: number }[];
-  readonly counts: { readonly users: number; readonly clients: number; readonly live_grants: number };
+  readonly counts: {
+    readonly users: number;
+    readonly clients: number;
+    readonly live_grants: number;
+    /** Users or live grants estimated from PostgreSQL's statistics (large tables). */
+    readonly approximate: boolean;
+  };
 }
 
 interface Overview {
@@ -95,6 +101,7 @@ export function Dashboard({
                 <dt>{t('dashboard.counts.grants')}</dt>
                 <dd>{overview.health.counts.live_grants}</dd>
               </dl>
+              {overview.health.counts.approximate ? <p class="hint">{t('dashboard.counts.approximate')}</p> : null}
             </section>
             <section class="panel" aria-labelledby="keys-title">
               <h2 id="keys-title">{t('dashboard.keys')}</h2>

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { AdminApi } from '../admin.js';
+import type { AdminApi, Page } from '../admin.js';
 import { ConsoleLink } from '../link.js';
 import { useText } from '../text.js';
 import { ChangeButton, DeleteSection, OneFieldForm, Outcome, useChanges } from './change.js';
@@ -33,12 +33,13 @@ export function GroupPage({
     async (): Promise<Loaded> => {
       // The members first: an unknown group is the API's 404, shown as it came.
       const { members } = await api.get<{ members: string[] }>(`${path}/members`);
-      const [groups, roles] = await Promise.all([
-        api.get<{ items: Group[] }>('/groups'),
-        api.get<{ items: Role[] }>('/roles'),
+      // The roles to pick from are the first hundred; the ones held are read by holder, whole.
+      const [group, roles, held] = await Promise.all([
+        api.get<Group>(path),
+        api.get<Page<Role>>('/roles?limit=100'),
+        rolesHeldBy(api, holder),
       ]);
-      const held = await rolesHeldBy(api, roles.items, holder);
-      return { group: groups.items.find((g) => g.name === name), members, roles: roles.items, held };
+      return { group, members, roles: roles.items, held };
     },
     onForbidden,
     [name],
@@ -142,7 +143,7 @@ export function GroupPage({
                 />
               )}
               <AssignRole
-                roles={roles.filter((r) => !held.includes(r))}
+                roles={roles.filter((r) => !held.some((h) => rolePath(h) === rolePath(r)))}
                 onAssign={(r) =>
                   changes.change(
                     'POST',

@@ -4,8 +4,7 @@ import { ConsoleLink } from '../link.js';
 import { useText } from '../text.js';
 import { useChanges } from './change.js';
 import { TextField } from './fields.js';
-import { Day, useLoaded, wholeList, type Column } from './list.js';
-import { matches, SearchedList } from './searched-list.js';
+import { Day, ListPage, type Column } from './list.js';
 
 /** A group as the admin API describes it (GET /groups). */
 export interface Group {
@@ -16,7 +15,7 @@ export interface Group {
 
 export const groupPath = (name: string): string => `/groups/${encodeURIComponent(name)}`;
 
-/** The groups, searched by name; one made, under a parent when given. */
+/** The groups, a page at a time, searched by name in the store; one made, under a parent when given. */
 export function Groups({
   api,
   onForbidden,
@@ -25,8 +24,6 @@ export function Groups({
   readonly onForbidden: (e: unknown) => boolean;
 }) {
   const { t } = useText();
-  const [search, setSearch] = useState('');
-  const loaded = useLoaded(() => api.get<{ items: Group[] }>('/groups'), onForbidden, []);
   const changes = useChanges(api, onForbidden);
   const columns: readonly Column<Group>[] = [
     { header: t('groups.name'), cell: (g) => <ConsoleLink to={groupPath(g.name)}>{g.name}</ConsoleLink> },
@@ -34,43 +31,39 @@ export function Groups({
     { header: t('table.created'), cell: (g) => <Day iso={g.created_at} /> },
   ];
   return (
-    <SearchedList
+    <ListPage
+      api={api}
+      onForbidden={onForbidden}
+      path="/groups"
       id="groups"
       title={t('groups.title')}
       searchLabel={t('groups.search')}
-      search={search}
-      onSearch={setSearch}
       changes={changes}
       caption={t('groups.caption')}
       empty={t('groups.none')}
       columns={columns}
-      list={wholeList(loaded, (g) => matches(search, g.name))}
       rowKey={(g) => g.name}
     >
-      <CreateGroup
-        groups={loaded.value?.items ?? []}
-        onCreate={(body) =>
-          changes.change('POST', '/groups', body, t('groups.created', { group: body.name }), loaded.reload)
-        }
-      />
-    </SearchedList>
+      {(reload) => (
+        <CreateGroup
+          onCreate={(body) =>
+            changes.change('POST', '/groups', body, t('groups.created', { group: body.name }), reload)
+          }
+        />
+      )}
+    </ListPage>
   );
 }
 
-function CreateGroup({
-  groups,
-  onCreate,
-}: {
-  readonly groups: readonly Group[];
-  readonly onCreate: (body: { name: string; parent?: string }) => void;
-}) {
+function CreateGroup({ onCreate }: { readonly onCreate: (body: { name: string; parent?: string }) => void }) {
   const { t } = useText();
   const [name, setName] = useState('');
   const [parent, setParent] = useState('');
   const submit = (event: Event) => {
     event.preventDefault();
-    onCreate(parent === '' ? { name: name.trim() } : { name: name.trim(), parent });
+    onCreate(parent.trim() === '' ? { name: name.trim() } : { name: name.trim(), parent: parent.trim() });
     setName('');
+    setParent('');
   };
   return (
     <section class="panel form-panel" aria-labelledby="create-group-title">
@@ -85,15 +78,14 @@ function CreateGroup({
           required
           maxLength={64}
         />
-        <label for="group-parent">{t('groups.parent')}</label>
-        <select id="group-parent" value={parent} onChange={(e) => setParent(e.currentTarget.value)}>
-          <option value="">{t('groups.parent.none')}</option>
-          {groups.map((g) => (
-            <option key={g.name} value={g.name}>
-              {g.name}
-            </option>
-          ))}
-        </select>
+        <TextField
+          id="group-parent"
+          label={t('groups.parent')}
+          hint={t('groups.parent.hint')}
+          value={parent}
+          onInput={setParent}
+          maxLength={64}
+        />
         <button type="submit" class="button primary">
           {t('groups.create.submit')}
         </button>

@@ -1,8 +1,12 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Page, Problem } from '../admin.js';
+import type { AdminApi, Page, Problem } from '../admin.js';
 import { useText } from '../text.js';
+import { Outcome, type Changes } from './change.js';
 import { ProblemNotice, problemOf } from './problem.js';
+
+/** Items a list page shows at once, as the admin API's `limit`. */
+export const PAGE_SIZE = 20;
 
 /** What a page loaded from the admin API: the answer, or the refusal shown instead, and how to ask again. */
 export interface Loaded<T> {
@@ -79,24 +83,6 @@ export function withCursor(query: URLSearchParams, cursor: string | undefined): 
   const paged = new URLSearchParams(query);
   if (cursor !== undefined) paged.set('cursor', cursor);
   return paged.toString();
-}
-
-/**
- * A list the admin API answers whole (no cursor: groups, roles, organizations), narrowed to the items
- * `keep` keeps, as a list of one page.
- */
-export function wholeList<T>(
-  loaded: Loaded<{ readonly items: readonly T[] }>,
-  keep: (item: T) => boolean,
-): CursorList<T> {
-  const items = loaded.value?.items.filter(keep);
-  return {
-    ...loaded,
-    value: items === undefined ? undefined : { items },
-    paged: false,
-    first: () => undefined,
-    next: () => undefined,
-  };
 }
 
 /** One column of a table: its header and what each row shows in it. */
@@ -215,4 +201,75 @@ export function CursorTable<T>({
 export function Day({ iso }: { readonly iso: string }) {
   const { locale } = useText();
   return <time dateTime={iso}>{new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(new Date(iso))}</time>;
+}
+
+/**
+ * A list the admin API pages and searches in the store (groups, roles, organizations): its title, a
+ * search sent as typed (`q`: the admin API looks for it in the store, so every page is full), what
+ * the last change came to, a page of the table with its pager, then `children` (the form that adds
+ * one), given `reload` to show what it added.
+ */
+export function ListPage<T>({
+  api,
+  onForbidden,
+  path,
+  id,
+  title,
+  searchLabel,
+  changes,
+  caption,
+  empty,
+  columns,
+  rowKey,
+  children,
+}: {
+  readonly api: AdminApi;
+  readonly onForbidden: (error: unknown) => boolean;
+  /** The admin API's list, such as `/groups`. */
+  readonly path: string;
+  readonly id: string;
+  readonly title: string;
+  readonly searchLabel: string;
+  readonly changes: Changes;
+  readonly caption: string;
+  readonly empty: string;
+  readonly columns: readonly Column<T>[];
+  readonly rowKey: (item: T) => string;
+  readonly children: (reload: () => void) => ComponentChildren;
+}) {
+  const { t } = useText();
+  const [search, setSearch] = useState('');
+  const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  if (search.trim() !== '') query.set('q', search.trim());
+  const list = useCursorList<T>(
+    (cursor) => api.get(`${path}?${withCursor(query, cursor)}`),
+    onForbidden,
+    query.toString(),
+  );
+  return (
+    <>
+      <h1>{title}</h1>
+      <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
+        <div class="field">
+          <label for={`${id}-search`}>{searchLabel}</label>
+          <input
+            id={`${id}-search`}
+            type="search"
+            maxLength={64}
+            spellcheck={false}
+            autoComplete="off"
+            value={search}
+            onInput={(e) => setSearch(e.currentTarget.value)}
+            aria-describedby={`${id}-search-hint`}
+          />
+          <p id={`${id}-search-hint`} class="hint">
+            {t('common.search.hint')}
+          </p>
+        </div>
+      </form>
+      <Outcome outcome={changes.outcome} />
+      <CursorTable id={id} caption={caption} columns={columns} list={list} rowKey={rowKey} empty={empty} />
+      {children(list.reload)}
+    </>
+  );
 }

@@ -4,8 +4,7 @@ import { ConsoleLink } from '../link.js';
 import { useText } from '../text.js';
 import { useChanges } from './change.js';
 import { TextField } from './fields.js';
-import { Day, useLoaded, wholeList, type Column } from './list.js';
-import { matches, SearchedList } from './searched-list.js';
+import { Day, ListPage, type Column } from './list.js';
 
 /** An organization as the admin API describes it (GET /organizations, docs/organizations.md). */
 export interface Organization {
@@ -28,7 +27,7 @@ export const organizationPath = (slug: string): string => `/organizations/${enco
 /** Role names as typed: separated by spaces or commas. */
 export const roleNames = (typed: string): string[] => typed.split(/[\s,]+/).filter((name) => name !== '');
 
-/** The organizations, searched by slug or name; one added with its roles. */
+/** The organizations, a page at a time, searched by slug or name in the store; one added with its roles. */
 export function Organizations({
   api,
   onForbidden,
@@ -37,8 +36,6 @@ export function Organizations({
   readonly onForbidden: (e: unknown) => boolean;
 }) {
   const { t } = useText();
-  const [search, setSearch] = useState('');
-  const loaded = useLoaded(() => api.get<{ items: Organization[] }>('/organizations'), onForbidden, []);
   const changes = useChanges(api, onForbidden);
   const columns: readonly Column<Organization>[] = [
     { header: t('organizations.slug'), cell: (o) => <ConsoleLink to={organizationPath(o.slug)}>{o.slug}</ConsoleLink> },
@@ -47,31 +44,33 @@ export function Organizations({
     { header: t('table.created'), cell: (o) => <Day iso={o.created_at} /> },
   ];
   return (
-    <SearchedList
+    <ListPage
+      api={api}
+      onForbidden={onForbidden}
+      path="/organizations"
       id="organizations"
       title={t('organizations.title')}
       searchLabel={t('organizations.search')}
-      search={search}
-      onSearch={setSearch}
       changes={changes}
       caption={t('organizations.caption')}
       empty={t('organizations.none')}
       columns={columns}
-      list={wholeList(loaded, (o) => matches(search, o.slug, o.name))}
       rowKey={(o) => o.id}
     >
-      <CreateOrganization
-        onCreate={(body) =>
-          changes.change(
-            'POST',
-            '/organizations',
-            body,
-            t('organizations.created', { organization: body.slug }),
-            loaded.reload,
-          )
-        }
-      />
-    </SearchedList>
+      {(reload) => (
+        <CreateOrganization
+          onCreate={(body) =>
+            changes.change(
+              'POST',
+              '/organizations',
+              body,
+              t('organizations.created', { organization: body.slug }),
+              reload,
+            )
+          }
+        />
+      )}
+    </ListPage>
   );
 }
 

@@ -45,8 +45,8 @@ export function RolePage({
   const loaded = useLoaded(
     async () => {
       const { holders } = await api.get<{ holders: string[] }>(roleApiPath(self, '/holders'));
-      const { items } = await api.get<{ items: Role[] }>('/roles');
-      return { role: items.find((r) => r.name === name && r.api === audience), holders: holders.map(holderOf) };
+      const role = await api.get<Role>(roleApiPath(self));
+      return { role, holders: holders.map(holderOf) };
     },
     onForbidden,
     [name, audience],

@@ -1,12 +1,11 @@
 import { useState } from 'preact/hooks';
-import type { AdminApi } from '../admin.js';
+import type { AdminApi, Page } from '../admin.js';
 import type { Translate } from '../i18n/index.js';
 import { ConsoleLink } from '../link.js';
 import { useText } from '../text.js';
 import { useChanges } from './change.js';
 import { TextField } from './fields.js';
-import { useLoaded, wholeList, type Column } from './list.js';
-import { matches, SearchedList } from './searched-list.js';
+import { ListPage, type Column } from './list.js';
 
 /** A role as the admin API describes it (GET /roles): server-wide (api null) or of one API. */
 export interface Role {
@@ -25,10 +24,18 @@ export const rolePath = (role: Pick<Role, 'name' | 'api'>): string =>
 export const roleApiPath = (role: Pick<Role, 'name' | 'api'>, below = ''): string =>
   `/roles/${encodeURIComponent(role.name)}${below}${role.api === null ? '' : `?api=${encodeURIComponent(role.api)}`}`;
 
-/** The roles `holder` (`group:NAME`, `user:USERNAME`, `client:ID`) holds directly, from each role's holders. */
-export async function rolesHeldBy(api: AdminApi, roles: readonly Role[], holder: string): Promise<Role[]> {
-  const holders = await Promise.all(roles.map((role) => api.get<{ holders: string[] }>(roleApiPath(role, '/holders'))));
-  return roles.filter((_, i) => holders[i]?.holders.includes(holder) === true);
+/** The roles `holder` (`group:NAME`, `user:USERNAME`, `client:ID`) holds directly, in one read of the store. */
+export async function rolesHeldBy(api: AdminApi, holder: string): Promise<Role[]> {
+  const held: Role[] = [];
+  let cursor: string | null = null;
+  do {
+    const query = new URLSearchParams({ holder, limit: '100' });
+    if (cursor !== null) query.set('cursor', cursor);
+    const page: Page<Role> = await api.get(`/roles?${query.toString()}`);
+    held.push(...page.items);
+    cursor = page.next_cursor ?? null;
+  } while (cursor !== null);
+  return held;
 }
 
 /** The columns that name a role: its name (a link to its page) and its API. */
@@ -39,11 +46,9 @@ export function roleColumns(t: Translate): Column<Role>[] {
   ];
 }
 
-/** The roles of the server and of its APIs, searched by name, description or API; one made. */
+/** The roles of the server and of its APIs, a page at a time, searched by name, description or API in the store; one made. */
 export function Roles({ api, onForbidden }: { readonly api: AdminApi; readonly onForbidden: (e: unknown) => boolean }) {
   const { t } = useText();
-  const [search, setSearch] = useState('');
-  const loaded = useLoaded(() => api.get<{ items: Role[] }>('/roles'), onForbidden, []);
   const changes = useChanges(api, onForbidden);
   const columns: readonly Column<Role>[] = [
     ...roleColumns(t),
@@ -51,25 +56,25 @@ export function Roles({ api, onForbidden }: { readonly api: AdminApi; readonly o
     { header: t('roles.built-in'), cell: (r) => (r.built_in ? t('roles.built-in.yes') : '') },
   ];
   return (
-    <SearchedList
+    <ListPage
+      api={api}
+      onForbidden={onForbidden}
+      path="/roles"
       id="roles"
       title={t('roles.title')}
       searchLabel={t('roles.search')}
-      search={search}
-      onSearch={setSearch}
       changes={changes}
       caption={t('roles.caption')}
       empty={t('roles.none')}
       columns={columns}
-      list={wholeList(loaded, (r) => matches(search, r.name, r.description, r.api))}
       rowKey={(r) => `${r.api ?? ''} ${r.name}`}
     >
-      <CreateRole
-        onCreate={(body) =>
-          changes.change('POST', '/roles', body, t('roles.created', { role: body.name }), loaded.reload)
-        }
-      />
-    </SearchedList>
+      {(reload) => (
+        <CreateRole
+          onCreate={(body) => changes.change('POST', '/roles', body, t('roles.created', { role: body.name }), reload)}
+        />
+      )}
+    </ListPage>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { Actor, AuditTrail } from '../audit/audit.js';
 import { newId } from '../primitives/ids.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
-import type { GroupRecord } from '../store/group-repository.js';
+import type { GroupListing, GroupRecord } from '../store/group-repository.js';
 import type { Repository } from '../store/repository.js';
 import { checkedName } from './names.js';
 
@@ -101,6 +101,23 @@ export async function listGroups(store: Repository): Promise<GroupView[]> {
   const groups = await store.listGroups();
   const names = new Map(groups.map((g) => [g.id, g.name]));
   return groups.map((g) => describeGroup(g, g.parentId === null ? null : (names.get(g.parentId) ?? null)));
+}
+
+/** A page of the groups by name after `after`, searched by name (any case) when `search` is given. */
+export async function listGroupsPage(
+  store: Repository,
+  after: string | undefined,
+  limit: number,
+  search: string | undefined,
+): Promise<GroupListing[]> {
+  return store.listGroupsPage(after, limit, search);
+}
+
+/** The group of this name with its parent's name, or a not-found refusal. */
+export async function showGroup(store: Repository, name: string): Promise<GroupView> {
+  const group = await existingGroup(store, name);
+  const parent = group.parentId === null ? undefined : await store.findGroupById(group.parentId);
+  return describeGroup(group, parent?.name ?? null);
 }
 
 export function describeGroup(group: GroupRecord, parent: string | null): GroupView {

@@ -10,8 +10,10 @@ export {
   existingGroup,
   listGroupMembers,
   listGroups,
+  listGroupsPage,
   removeGroup,
   removeGroupMember,
+  showGroup,
   type GroupView,
 } from './groups.js';
 export {
@@ -21,9 +23,12 @@ export {
   existingRole,
   listRoleHolders,
   listRoles,
+  listRolesPage,
   removeRole,
+  roleKeyOf,
   unassignRole,
   type NamedPrincipal,
+  type RoleListFilter,
   type RoleView,
 } from './roles.js';
 export { ADMIN_API_PATH, checkedName, checkedScope, REST_API_AUDIENCE, scopeLabel } from './names.js';

@@ -2,7 +2,7 @@ import type { Actor, AuditTrail } from '../audit/audit.js';
 import { newId } from '../primitives/ids.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import type { Repository } from '../store/repository.js';
-import type { PrincipalKind, RoleAssignment, RoleRecord, RoleScope } from '../store/role-repository.js';
+import type { PrincipalKind, RoleAssignment, RoleKey, RoleRecord, RoleScope } from '../store/role-repository.js';
 import { existingGroup } from './groups.js';
 import { checkedName, checkedScope, scopeLabel } from './names.js';
 
@@ -168,6 +168,38 @@ export function describeRole(role: RoleRecord): RoleView {
 export async function listRoles(store: Repository, api?: string): Promise<RoleView[]> {
   const roles = api === undefined ? await store.listRoles() : await store.listRoles(await checkedScope(store, api));
   return roles.filter((r) => r.scope.kind !== 'organization').map(describeRole);
+}
+
+/** Which roles a page of the list holds: of one API, searched, held directly by one principal. */
+export interface RoleListFilter {
+  readonly api?: string | undefined;
+  /** Matched against the name, the description and the API, in any case. */
+  readonly search?: string | undefined;
+  readonly holder?: NamedPrincipal | undefined;
+}
+
+/**
+ * A page of the server-wide and API roles after `after`, server-wide first then by API, each by
+ * name. An unknown API or holder is a not-found refusal, as naming it elsewhere is.
+ */
+export async function listRolesPage(
+  store: Repository,
+  after: RoleKey | undefined,
+  limit: number,
+  { api, search, holder }: RoleListFilter,
+): Promise<RoleRecord[]> {
+  const scope = api === undefined ? undefined : await checkedScope(store, api);
+  const principal = holder === undefined ? undefined : await principalOf(store, holder);
+  return store.listRolesPage(after, limit, {
+    ...(scope === undefined ? {} : { scope }),
+    ...(search === undefined ? {} : { search }),
+    ...(principal === undefined ? {} : { holder: { kind: principal.kind, id: principal.id } }),
+  });
+}
+
+/** Where a role stands in the list of roles (its cursor's key). */
+export function roleKeyOf(role: RoleRecord): RoleKey {
+  return { audience: role.scope.kind === 'api' ? role.scope.audience : '', name: role.name };
 }
 
 /** Who holds a role directly, as `user:<username>`, `group:<name>` and `client:<id>`. */

@@ -8,9 +8,12 @@ interface Writers {
   readonly operation: (op: Operation) => Json;
   readonly query: (name: string, description: string) => Json;
   readonly pathParameter: (name: string, description: string) => Json;
+  /** `cursor` and `limit`, as every list of the admin API takes them. */
+  readonly paging: readonly Json[];
+  readonly search: (what: string) => Json;
 }
 
-export function accessPaths({ operation, query, pathParameter }: Writers): Record<string, Json> {
+export function accessPaths({ operation, query, pathParameter, paging, search }: Writers): Record<string, Json> {
   const API = query('api', "The role's API (/v2 or a resource server's client id); left out: the server-wide role.");
   const GROUP = pathParameter('group', 'The group name.');
   const ROLE = pathParameter('role', 'The role name.');
@@ -18,9 +21,10 @@ export function accessPaths({ operation, query, pathParameter }: Writers): Recor
     '/groups': {
       get: operation({
         id: 'listGroups',
-        summary: 'Every group, by name.',
+        summary: 'A page of the groups, by name, each with its parent; searched in the store.',
         writes: false,
         success: ['200', 'GroupList'],
+        query: [...paging, search('Only groups whose name contains this text (any case)')],
       }),
       post: operation({
         id: 'createGroup',
@@ -34,6 +38,13 @@ export function accessPaths({ operation, query, pathParameter }: Writers): Recor
     },
     '/groups/{group}': {
       parameters: [GROUP],
+      get: operation({
+        id: 'getGroup',
+        summary: 'The group, with its parent.',
+        writes: false,
+        success: ['200', 'Group'],
+        problems: [404],
+      }),
       delete: operation({
         id: 'deleteGroup',
         summary: 'Removes a group without subgroups, its memberships and role assignments; audits group_removed.',
@@ -72,10 +83,19 @@ export function accessPaths({ operation, query, pathParameter }: Writers): Recor
     '/roles': {
       get: operation({
         id: 'listRoles',
-        summary: 'Every role of the server and of its APIs (or of one API), by scope then name.',
+        summary:
+          'A page of the roles of the server and of its APIs (or of one API, or held by one holder): the server-wide ones first, then by API, each by name; searched in the store.',
         writes: false,
         success: ['200', 'RoleList'],
-        query: [API],
+        query: [
+          API,
+          ...paging,
+          search('Only roles whose name, description or API contains this text (any case)'),
+          query(
+            'holder',
+            'Only the roles this holder holds directly: user:USERNAME, group:NAME or client:CLIENT_ID (as the holders list writes them).',
+          ),
+        ],
         problems: [404, 422],
       }),
       post: operation({
@@ -90,6 +110,14 @@ export function accessPaths({ operation, query, pathParameter }: Writers): Recor
     },
     '/roles/{role}': {
       parameters: [ROLE],
+      get: operation({
+        id: 'getRole',
+        summary: 'The role.',
+        writes: false,
+        success: ['200', 'Role'],
+        query: [API],
+        problems: [404, 422],
+      }),
       delete: operation({
         id: 'deleteRole',
         summary: "Removes the role and every assignment of it (not the admin API's own); audits role_removed.",

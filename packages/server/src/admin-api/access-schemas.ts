@@ -28,7 +28,14 @@ export const ACCESS_SCHEMAS: Readonly<Record<string, Json>> = {
       created_at: time('When it was made.'),
     },
   },
-  GroupList: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ref('Group') } } },
+  GroupList: {
+    type: 'object',
+    required: ['items', 'next_cursor'],
+    properties: {
+      items: { type: 'array', items: ref('Group') },
+      next_cursor: string('Pass as `cursor` for the next page; null on the last page.', { nullable: true }),
+    },
+  },
   GroupMembers: {
     type: 'object',
     required: ['group', 'members'],
@@ -60,7 +67,14 @@ export const ACCESS_SCHEMAS: Readonly<Record<string, Json>> = {
       created_at: time('When it was made.'),
     },
   },
-  RoleList: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ref('Role') } } },
+  RoleList: {
+    type: 'object',
+    required: ['items', 'next_cursor'],
+    properties: {
+      items: { type: 'array', items: ref('Role') },
+      next_cursor: string('Pass as `cursor` for the next page; null on the last page.', { nullable: true }),
+    },
+  },
   RoleHolder: {
     type: 'object',
     additionalProperties: false,

@@ -95,11 +95,7 @@ const ORGANIZATION_SCHEMAS: Readonly<Record<string, Json>> = {
       },
     },
   },
-  OrganizationList: {
-    type: 'object',
-    required: ['items'],
-    properties: { items: { type: 'array', items: ref('Organization') } },
-  },
+  OrganizationList: page('Organization'),
   OrganizationMemberPut: {
     type: 'object',
     additionalProperties: false,
@@ -438,11 +434,14 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
       },
       counts: {
         type: 'object',
-        required: ['users', 'clients', 'live_grants'],
+        required: ['users', 'clients', 'live_grants', 'approximate'],
         properties: {
           users: { type: 'integer' },
           clients: { type: 'integer' },
           live_grants: { type: 'integer', description: 'Grants neither revoked nor past their absolute expiry.' },
+          approximate: boolean(
+            "True when users or live_grants is an estimate: on PostgreSQL, a table past 10,000 rows is counted from the database's statistics (as fresh as its last ANALYZE, usually within a few percent), not row by row. False when every count is exact (always on SQLite).",
+          ),
         },
       },
     },

@@ -11,6 +11,7 @@ import { accessPaths } from './access-document.js';
 import { ACCESS_SCHEMAS } from './access-schemas.js';
 import { INVITATION_SCHEMAS, invitationPaths } from './invitation-document.js';
 import { REQUIRED_ROLES, rolesAllowed } from './admin-roles.js';
+import { MAX_SEARCH } from './query.js';
 import { STEP_UP, STEP_UP_MAX_AGE, stepUpOf } from './step-up.js';
 
 type Json = Record<string, unknown>;
@@ -64,6 +65,10 @@ const PAGING = [
   query('cursor', 'The next_cursor of the previous page.'),
   query('limit', 'Items per page, 1 to 100 (default 20).', { type: 'string', pattern: '^[0-9]{1,3}$' }),
 ];
+
+/** `q` of a list: `what` it keeps, searched in the store. */
+const search = (what: string): Json =>
+  query('q', `${what}, 1 to ${MAX_SEARCH} characters.`, { type: 'string', minLength: 1, maxLength: MAX_SEARCH });
 
 function operation(op: Operation): Json {
   const [status, schema] = op.success;
@@ -184,11 +189,7 @@ const PATHS: Readonly<Record<string, Json>> = {
       success: ['200', 'UserPage'],
       query: [
         ...PAGING,
-        query('q', 'Only users whose username contains this text (any case), 1 to 64 characters.', {
-          type: 'string',
-          minLength: 1,
-          maxLength: 64,
-        }),
+        search('Only users whose username contains this text (any case)'),
         query('state', 'Only the enabled or the disabled users.', { type: 'string', enum: ['enabled', 'disabled'] }),
       ],
     }),
@@ -357,9 +358,10 @@ const PATHS: Readonly<Record<string, Json>> = {
   '/organizations': {
     get: operation({
       id: 'listOrganizations',
-      summary: 'The organizations, by slug.',
+      summary: 'A page of the organizations, by slug; searched in the store.',
       writes: false,
       success: ['200', 'OrganizationList'],
+      query: [...PAGING, search('Only organizations whose slug or name contains this text (any case)')],
     }),
     post: operation({
       id: 'createOrganization',
@@ -513,7 +515,7 @@ const PATHS: Readonly<Record<string, Json>> = {
     get: operation({
       id: 'getOverview',
       summary:
-        "The dashboard's first read: the store's round trip, the mail outbox by state, the age of each signing key that signs, and how many users, clients and live grants there are. A store that does not answer makes it fail (503).",
+        "The dashboard's first read: the store's round trip, the mail outbox by state, the age of each signing key that signs, and how many users, clients and live grants there are (on PostgreSQL, estimated past 10,000 rows: see counts.approximate). A store that does not answer makes it fail (503).",
       writes: false,
       success: ['200', 'Overview'],
     }),
@@ -591,7 +593,7 @@ export function adminDocument(issuer: string): Json {
     servers: [{ url: `${issuer}/admin/v1`, description: 'This Gatehouse server' }],
     paths: withRequiredRoles({
       ...PATHS,
-      ...accessPaths({ operation, query, pathParameter }),
+      ...accessPaths({ operation, query, pathParameter, paging: PAGING, search }),
       ...invitationPaths({ operation, pathParameter }),
     }),
     components: {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { validBodyOrThrow } from '../json-api/body-problems.js';
+import { cursorPosition, pageOf, pageSize } from '../json-api/paging.js';
 import { requireBody } from '../json-api/serve-json-api.js';
 import {
   addDomain,
@@ -19,6 +20,7 @@ import {
 } from '../organizations/index.js';
 import type { AdminAccess } from './caller.js';
 import type { AdminDefinition } from './definition.js';
+import { querySearch, type Query } from './query.js';
 
 type OrganizationRequest = FastifyRequest<{ Params: { organization: string } }>;
 type MemberRequest = FastifyRequest<{ Params: { organization: string; username: string } }>;
@@ -38,9 +40,13 @@ export function organizationRoutes(
     const row = await existingOrganization(store, idOrSlug);
     return { ...describeOrganization(row), domains: (await store.listOrganizationDomains(row.id)).map(describeDomain) };
   };
-  app.get('/organizations', { config: access.read }, async () => ({
-    items: (await store.listOrganizations()).map(describeOrganization),
-  }));
+  app.get<{ Querystring: Query }>('/organizations', { config: access.read }, async (request) => {
+    const limit = pageSize(request.query.limit);
+    const after = cursorPosition(request.query.cursor, (slug) => slug !== '');
+    const search = querySearch(request.query, 'a slug or name');
+    const rows = await store.listOrganizationsPage(after, limit + 1, search);
+    return pageOf(rows, limit, (row) => row.slug, describeOrganization);
+  });
   app.post('/organizations', { config: access.writeJson }, async (request, reply) => {
     requireBody(request);
     const body = validBodyOrThrow(bodies.createOrganization(request.body)) as {

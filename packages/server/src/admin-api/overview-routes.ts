@@ -9,7 +9,8 @@ const iso = (seconds: number): string => new Date(seconds * 1000).toISOString();
  * /overview: what the console's dashboard shows first, in one read. The store's round trip (a store
  * that does not answer makes the request itself fail, 503 service_unavailable), the mail outbox by
  * state with its oldest waiting message, the age of each signing key that signs, and how many users,
- * clients and live grants there are (counted in the store).
+ * clients and live grants there are (counted in the store; on PostgreSQL past 10,000 rows, estimated
+ * from its statistics, postgres/overview-counts.ts).
  */
 export function overviewRoutes(app: FastifyInstance, { store, clock }: ServerContext, access: AdminAccess): void {
   app.get('/overview', { config: access.read }, async () => {
@@ -39,7 +40,12 @@ export function overviewRoutes(app: FastifyInstance, { store, clock }: ServerCon
         published_at: k['published_at'],
         age_seconds: now - Math.floor(Date.parse(k['published_at'] as string) / 1000),
       })),
-      counts: { users: counts.users, clients: counts.clients, live_grants: counts.liveGrants },
+      counts: {
+        users: counts.users,
+        clients: counts.clients,
+        live_grants: counts.liveGrants,
+        approximate: counts.approximate,
+      },
     };
   });
 }

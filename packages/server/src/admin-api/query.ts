@@ -21,3 +21,18 @@ export function queryTime(query: Query, name: string): number | undefined {
     throw new ProblemError('invalid_parameter', `${name} must be an RFC 3339 time such as 2026-01-31T12:00:00Z.`);
   return Math.floor(millis / 1000);
 }
+
+/** The longest `q` of a list: a username's, a group's or a role's name's length. */
+export const MAX_SEARCH = 64;
+
+/**
+ * The `q` of a list (the text its items' names contain, in any case), trimmed and lowercased;
+ * `what` says in what it is looked for.
+ */
+export function querySearch(query: Query, what: string): string | undefined {
+  const q = queryValue(query, 'q');
+  if (q === undefined) return undefined;
+  if (q.trim() === '' || q.length > MAX_SEARCH)
+    throw new ProblemError('invalid_parameter', `q must be 1 to ${MAX_SEARCH} characters of ${what}.`);
+  return q.trim().toLowerCase();
+}

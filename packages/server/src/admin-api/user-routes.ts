@@ -21,27 +21,22 @@ import { describeFactor, listFactors, resetFactors } from '../factors/factors.js
 import { describeSession, endUserSession, listUserSessions, signOutEverywhere } from '../users/user-sessions.js';
 import type { AdminAccess } from './caller.js';
 import type { AdminDefinition } from './definition.js';
-import { queryValue, type Query } from './query.js';
+import { querySearch, queryValue, type Query } from './query.js';
 import type { UserFilter } from '../store/admin-repository.js';
 
 type UserRequest = FastifyRequest<{ Params: { username: string } }>;
-
-/** The longest `q`: a username's length. */
-const MAX_SEARCH = 64;
 
 /**
  * `q` (part of a username, any case: usernames are lowercase) and `state` (`enabled`, `disabled`)
  * of GET /users; the store filters, so every page is full and the cursor stays a username.
  */
 function userFilterOf(query: Query): UserFilter {
-  const q = queryValue(query, 'q');
+  const search = querySearch(query, 'a username');
   const state = queryValue(query, 'state');
-  if (q !== undefined && (q.trim() === '' || q.length > MAX_SEARCH))
-    throw new ProblemError('invalid_parameter', `q must be 1 to ${MAX_SEARCH} characters of a username.`);
   if (state !== undefined && state !== 'enabled' && state !== 'disabled')
     throw new ProblemError('invalid_parameter', 'state must be enabled or disabled.');
   return {
-    ...(q === undefined ? {} : { search: q.trim().toLowerCase() }),
+    ...(search === undefined ? {} : { search }),
     ...(state === undefined ? {} : { state }),
   };
 }

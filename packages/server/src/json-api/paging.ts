@@ -22,7 +22,8 @@ export function pageSize(value: QueryValue): number {
 export function cursorPosition(value: QueryValue, isKey: (key: string) => boolean): string | undefined {
   if (value === undefined) return undefined;
   const key =
-    typeof value === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(value)
+    // 300 characters hold the longest key given out: a role's API (a client id, 128) and name (64).
+    typeof value === 'string' && /^[A-Za-z0-9_-]{1,300}$/.test(value)
       ? Buffer.from(value, 'base64url').toString('utf8')
       : '';
   if (!isKey(key))

@@ -7,6 +7,7 @@ import {
   type BrowserSessionRecord,
   type UserRecord,
 } from './identity-repository.js';
+import { containsPattern } from './contains.js';
 import { clientFromRow, clientToRow, grantFromRow } from './rows.js';
 import type { Database } from './schema.js';
 
@@ -23,11 +24,6 @@ export interface UserFilter {
   /** Lowercase, as usernames are stored; matched anywhere in the username. */
   readonly search?: string;
   readonly state?: 'enabled' | 'disabled';
-}
-
-/** `text` as a LIKE pattern matching itself anywhere (`\` escapes `%`, `_` and itself). */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**
@@ -50,16 +46,24 @@ export interface AdminRepository {
   /** Lets a disabled user sign in again; false when there is no such user or it was not disabled. */
   enableUser(username: string, now: number): Promise<boolean>;
   listGrantsPage(owner: GrantFilter, after: string | undefined, limit: number): Promise<GrantRecord[]>;
-  /** How many users, clients and live grants (neither revoked nor past their absolute expiry at `now`) there are. */
-  countOverview(
-    now: number,
-  ): Promise<{ readonly users: number; readonly clients: number; readonly liveGrants: number }>;
+  /**
+   * How many users, clients and live grants (neither revoked nor past their absolute expiry at `now`)
+   * there are; `approximate` when some count is an estimate (PostgreSQL's statistics, past 10,000 rows).
+   */
+  countOverview(now: number): Promise<{
+    readonly users: number;
+    readonly clients: number;
+    readonly liveGrants: number;
+    readonly approximate: boolean;
+  }>;
   /** The user's browser sessions that have signed in and not expired at `now`, oldest first. */
   listSignedInSessions(username: string, now: number): Promise<BrowserSessionRecord[]>;
 }
 
 export function createAdminRepository(db: Kysely<Database>): AdminRepository {
   return {
+    // Exact on both dialects; SQLite counts the live grants in the partial index of 0038, PostgreSQL
+    // estimates past 10,000 rows instead (postgres/overview-counts.ts).
     async countOverview(now) {
       const count = (table: 'users' | 'clients') =>
         db
@@ -76,7 +80,7 @@ export function createAdminRepository(db: Kysely<Database>): AdminRepository {
           .where('expires_at', '>', now)
           .executeTakeFirstOrThrow(),
       ]);
-      return { users: Number(users.n), clients: Number(clients.n), liveGrants: Number(grants.n) };
+      return { users: Number(users.n), clients: Number(clients.n), liveGrants: Number(grants.n), approximate: false };
     },
     async listSignedInSessions(username, now) {
       const rows = await db

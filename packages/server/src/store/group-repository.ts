@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { containsAnyCase } from './contains.js';
 import type { Database } from './schema.js';
 
 /** A group of users (0028); `parentId` names the group it belongs to, whose members its members are too. */
@@ -9,6 +10,12 @@ export interface GroupRecord {
   readonly createdAt: number;
 }
 
+/** A group of a list, with its parent's name. */
+export interface GroupListing {
+  readonly group: GroupRecord;
+  readonly parentName: string | null;
+}
+
 /** The queries of groups and their members. Members are users, named by subject. */
 export interface GroupRepository {
   /** Inserts the group unless its name is taken; false when it is. */
@@ -16,6 +23,11 @@ export interface GroupRepository {
   findGroupByName(name: string): Promise<GroupRecord | undefined>;
   findGroupById(id: string): Promise<GroupRecord | undefined>;
   listGroups(): Promise<GroupRecord[]>;
+  /**
+   * A page of the groups in name order after `after`, those whose name contains `search` (any case)
+   * when given, each with its parent's name.
+   */
+  listGroupsPage(after: string | undefined, limit: number, search?: string): Promise<GroupListing[]>;
   /** How many groups have this one as parent. */
   countSubgroups(id: string): Promise<number>;
   /** Removes the group, its memberships and the roles assigned to it; false when there was none. */
@@ -55,6 +67,19 @@ export function createGroupRepository(db: Kysely<Database>): GroupRepository {
     },
     async listGroups() {
       return (await db.selectFrom('access_groups').selectAll().orderBy('name').execute()).map(groupFromRow);
+    },
+    async listGroupsPage(after, limit, search) {
+      const rows = await db
+        .selectFrom('access_groups as g')
+        .leftJoin('access_groups as p', 'p.id', 'g.parent_id')
+        .selectAll('g')
+        .select('p.name as parent_name')
+        .$if(after !== undefined, (q) => q.where('g.name', '>', after as string))
+        .$if(search !== undefined, (q) => q.where(containsAnyCase(search as string, 'g.name')))
+        .orderBy('g.name')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({ group: groupFromRow(row), parentName: row.parent_name }));
     },
     async countSubgroups(id) {
       const row = await db

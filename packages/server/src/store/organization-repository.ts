@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { containsAnyCase } from './contains.js';
 import type { Database, OrganizationDomainsTable, OrganizationMembersTable, OrganizationsTable } from './schema.js';
 
 /** An organization as stored; its policy is JSON the organizations folder reads. */
@@ -38,6 +39,8 @@ export interface OrganizationRepository {
   /** By id or by slug. */
   findOrganization(idOrSlug: string): Promise<OrganizationRow | undefined>;
   listOrganizations(): Promise<OrganizationRow[]>;
+  /** A page of the organizations in slug order after `after`, those whose slug or name contains `search` (any case). */
+  listOrganizationsPage(after: string | undefined, limit: number, search?: string): Promise<OrganizationRow[]>;
   /** Removes the organization with its members and domains. */
   removeOrganization(id: string): Promise<boolean>;
 
@@ -87,6 +90,17 @@ export function createOrganizationRepository(db: Kysely<Database>): Organization
     },
     async listOrganizations() {
       const rows = await db.selectFrom('organizations').selectAll().orderBy('slug').execute();
+      return rows.map(organizationFromRow);
+    },
+    async listOrganizationsPage(after, limit, search) {
+      const rows = await db
+        .selectFrom('organizations')
+        .selectAll()
+        .$if(after !== undefined, (q) => q.where('slug', '>', after as string))
+        .$if(search !== undefined, (q) => q.where(containsAnyCase(search as string, 'slug', 'name')))
+        .orderBy('slug')
+        .limit(limit)
+        .execute();
       return rows.map(organizationFromRow);
     },
     async removeOrganization(id) {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { containsAnyCase } from './contains.js';
 import type { Database } from './schema.js';
 
 /**
@@ -30,6 +31,25 @@ export interface RoleAssignment {
   readonly assignedAt: number;
 }
 
+/**
+ * Where a server-wide or API role stands in the list of roles: its API's audience (`''` for a
+ * server-wide role, so those come first) then its name.
+ */
+export interface RoleKey {
+  readonly audience: string;
+  readonly name: string;
+}
+
+/** Which server-wide and API roles a page holds (organizations' roles are not in the list). */
+export interface RoleFilter {
+  /** Only the roles of this scope. */
+  readonly scope?: RoleScope;
+  /** Only the roles whose name, description or API contains this text, in any case. */
+  readonly search?: string;
+  /** Only the roles this principal holds directly. */
+  readonly holder?: Omit<RoleAssignment, 'assignedAt'>;
+}
+
 /** The queries of roles and their assignments. */
 export interface RoleRepository {
   /** Inserts the role unless its name is taken in its scope; false when it is. */
@@ -37,6 +57,8 @@ export interface RoleRepository {
   findRole(name: string, scope: RoleScope): Promise<RoleRecord | undefined>;
   /** Every role, or those of one scope, by scope then name. */
   listRoles(scope?: RoleScope): Promise<RoleRecord[]>;
+  /** A page of the server-wide and API roles after `after`, by API (server-wide first) then name (0038). */
+  listRolesPage(after: RoleKey | undefined, limit: number, filter?: RoleFilter): Promise<RoleRecord[]>;
   /** Removes the role and every assignment of it; false when there was none. */
   removeRole(id: string): Promise<boolean>;
   /** Assigns the role unless the principal holds it; false when it did. */
@@ -115,6 +137,41 @@ export function createRoleRepository(db: Kysely<Database>): RoleRepository {
         .orderBy('scope_kind')
         .orderBy('scope_id')
         .orderBy('name')
+        .execute();
+      return rows.map(roleFromRow);
+    },
+    async listRolesPage(after, limit, { scope, search, holder } = {}) {
+      const columns = scope === undefined ? undefined : scopeColumns(scope);
+      const rows = await db
+        .selectFrom('access_roles')
+        .selectAll()
+        .where('scope_kind', 'in', ['server', 'api'])
+        .$if(columns !== undefined, (q) =>
+          q
+            .where('scope_kind', '=', (columns as { scope_kind: string }).scope_kind)
+            .where('scope_id', '=', (columns as { scope_id: string }).scope_id),
+        )
+        .$if(after !== undefined, (q) =>
+          q.where((eb) =>
+            eb(eb.refTuple('scope_id', 'name'), '>', eb.tuple((after as RoleKey).audience, (after as RoleKey).name)),
+          ),
+        )
+        .$if(search !== undefined, (q) => q.where(containsAnyCase(search as string, 'name', 'description', 'scope_id')))
+        .$if(holder !== undefined, (q) =>
+          q.where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('role_assignments as a')
+                .select('a.role_id')
+                .whereRef('a.role_id', '=', 'access_roles.id')
+                .where('a.principal_kind', '=', (holder as RoleAssignment).kind)
+                .where('a.principal_id', '=', (holder as RoleAssignment).id),
+            ),
+          ),
+        )
+        .orderBy('scope_id')
+        .orderBy('name')
+        .limit(limit)
         .execute();
       return rows.map(roleFromRow);
     },

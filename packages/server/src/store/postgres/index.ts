@@ -12,6 +12,7 @@ import { ROW_EPOCH, ROW_EPOCH_TABLE, RowCache } from '../row-cache.js';
 import { cachedHeldAccess } from '../access-resolution.js';
 import { BatchedEpoch } from './batched-epoch.js';
 import { postgresHotQueries, runTemplate } from './hot-queries.js';
+import { postgresOverviewCounts } from './overview-counts.js';
 import { queryTemplate } from '../query-template.js';
 
 export interface PostgresStoreOptions {
@@ -49,7 +50,11 @@ export async function openPostgresStore({
   }
   const hot = postgresHotQueries(db);
   for (const text of hot.writeBehind) writeBehind.add(text);
-  const repository = withUnavailableMapped({ ...createRepository(db, { lockRows: false }), ...hot(db, false) });
+  const repository = withUnavailableMapped({
+    ...createRepository(db, { lockRows: false }),
+    ...hot(db, false),
+    ...postgresOverviewCounts(db),
+  });
   // Clients and grant liveness, read on every token and API request, kept while the row epoch
   // stands (../row-cache.ts): one read of it for each turn's requests instead of one read each.
   const epoch = queryTemplate(db, (d, p: { name: string }) =>
