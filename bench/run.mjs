@@ -84,6 +84,10 @@ const SCENARIOS = [
   // page, and a search by part of a username (a LIKE over every username in the store).
   { id: 'console-users', title: 'console: first page of users, 100,000 users', kind: 'consoleUsers', peers: ['gatehouse'], stored: CHAINS, users: 100_000 },
   { id: 'console-search', title: 'console: users searched by part of the username, 100,000 users', kind: 'consoleSearch', peers: ['gatehouse'], stored: CHAINS, users: 100_000 },
+  // The dashboard's read (GET /admin/v1/overview: the counts of users, clients and live grants, the
+  // mail outbox, the signing keys) with 100,000 users, and the first page of groups with 10,000.
+  { id: 'console-overview', title: 'console: the dashboard (GET /admin/v1/overview), 100,000 users', kind: 'consoleOverview', peers: ['gatehouse'], stored: CHAINS, users: 100_000 },
+  { id: 'console-groups', title: 'console: first page of groups, 10,000 groups, 100,000 users', kind: 'consoleGroups', peers: ['gatehouse'], stored: CHAINS, users: 100_000, groups: 10_000 },
   { id: 'growth-1k', title: 'refresh with 1,000 stored tokens', kind: 'refresh', peers: ['gatehouse'], stored: 1_000 },
   { id: 'growth-1m', title: 'refresh with 1,000,000 stored tokens', kind: 'refresh', peers: ['gatehouse'], stored: 1_000_000 },
   // The same on PostgreSQL (two processes, as refresh-pg): the rotation's lookups by primary key at a million rows.
@@ -94,7 +98,8 @@ const SCENARIOS = [
 
 const PATHS = {
   gatehouse: { refresh: '/token', refreshReplay: '/token', refreshDpop: '/token', introspect: '/introspect', restCreate: '/v2/contacts', restMissing: '/v2/contacts',
-    clientCredentials: '/token', signIn: '/login', codeFlow: '/token', consoleUsers: '/admin/v1/users', consoleSearch: '/admin/v1/users' },
+    clientCredentials: '/token', signIn: '/login', codeFlow: '/token', consoleUsers: '/admin/v1/users', consoleSearch: '/admin/v1/users',
+    consoleOverview: '/admin/v1/overview', consoleGroups: '/admin/v1/groups' },
   floor: { refresh: '/token', introspect: '/introspect' },
   'floor-oidc': { refresh: '/token' },
   'floor-dpop': { refreshDpop: '/token' },
@@ -267,7 +272,7 @@ async function startGatehouse(scenario, run) {
   const { tokens, dpopJwk, clientId } = made;
   // The console scenarios' users, and the admin token their requests carry.
   const accessToken = scenario.users === undefined ? made.accessToken
-    : JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), 'console-users', database, String(scenario.users)])).accessToken;
+    : JSON.parse(await node([join(BENCH, 'setup/gatehouse.mjs'), 'console-users', database, String(scenario.users), String(scenario.groups ?? 0)])).accessToken;
   const flags = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${scenario.id}-${run}.cpuprofile`] : [];
   const tracing = scenario.tracing ? await startOtlpSink() : undefined;
   const child = spawn(process.execPath, [...flags, GATEHOUSE_MAIN, 'serve'], {

@@ -12,7 +12,7 @@ import { Client } from 'undici';
 
 const plan = JSON.parse(process.argv[2]);
 const REQUESTS = { refresh, refreshReplay, refreshDpop, introspect, restCreate, restMissing, restCreateDpop, clientCredentials, signIn, codeFlow,
-  consoleUsers, consoleSearch };
+  consoleUsers, consoleSearch, consoleOverview, consoleGroups };
 const makeRequest = REQUESTS[plan.kind];
 if (!makeRequest) fail(`unknown kind ${plan.kind}`);
 
@@ -160,6 +160,28 @@ function consoleSearch(chain) {
     expect: 200,
     check(body, full) {
       if (full && !JSON.parse(body).items?.some((u) => u.username.includes(part))) fail(`no user found for ${part}`, body);
+    },
+  };
+}
+
+/** The console's dashboard: GET /admin/v1/overview, whose counts must see every user. */
+function consoleOverview() {
+  return {
+    request: { method: 'GET', path: plan.path, headers: { accept: 'application/json', authorization: plan.authorization } },
+    expect: 200,
+    check(body, full) {
+      if (full && !(JSON.parse(body).counts?.users >= 100_000)) fail('an overview that does not count the users', body);
+    },
+  };
+}
+
+/** The console's groups page, first page: GET /admin/v1/groups?limit=20 with an admin token. */
+function consoleGroups() {
+  return {
+    request: { method: 'GET', path: `${plan.path}?limit=20`, headers: { accept: 'application/json', authorization: plan.authorization } },
+    expect: 200,
+    check(body, full) {
+      if (full && JSON.parse(body).items?.length !== 20) fail('a first page of groups that is not full', body);
     },
   };
 }

@@ -10,8 +10,8 @@
 //   node setup/gatehouse.mjs roles-chains <db> <chains>   the same for another user, a member of
 //       GROUPS groups with ROLES roles of the REST API (half assigned to it, half through its
 //       groups), so each access token carries `groups` and `roles` (RFC 9068 §2.2.3.1).
-//   node setup/gatehouse.mjs console-users <db> <users>   <users> users and an admin client's
-//       read-only token for the admin API; prints {"accessToken"}.
+//   node setup/gatehouse.mjs console-users <db> <users> [groups]   <users> users (and [groups]
+//       groups) and an admin client's read-only token for the admin API; prints {"accessToken"}.
 //   node setup/gatehouse.mjs oidc-chains <db> <chains>   the same, as OpenID Connect grants: scope
 //       `openid` too, and the user's password sign-in recorded for each grant as a code exchange
 //       records it (OIDC Core §12.2: every refresh then answers a new ID token with its auth_time).
@@ -142,10 +142,16 @@ if (step === 'client') {
       for (let i = start; i < Math.min(start + 10_000, count); i++)
         await tx.insertUserIfAbsent({ ...model, username: consoleUsername(i), subject: randomBytes(16).toString('hex') });
     });
+  const groups = Number(process.argv[5] ?? '0');
+  for (let start = 0; start < groups; start += 10_000)
+    await store.transaction(async (tx) => {
+      for (let i = start; i < Math.min(start + 10_000, groups); i++)
+        await tx.insertGroupIfAbsent({ id: randomBytes(16).toString('hex'), name: `group-${String(i).padStart(5, '0')}`, parentId: null, createdAt: now });
+    });
   await store.close();
   process.stdout.write(`${JSON.stringify({ accessToken })}\n`);
 } else {
-  process.stderr.write('usage: gatehouse.mjs client <db> <stored> [replay window s] | chains|roles-chains|oidc-chains|dpop-chains|console-users <db> <chains|users>\n');
+  process.stderr.write('usage: gatehouse.mjs client <db> <stored> [replay window s] | chains|roles-chains|oidc-chains|dpop-chains|console-users <db> <chains|users> [groups]\n');
   process.exit(2);
 }
 
