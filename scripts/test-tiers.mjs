@@ -114,6 +114,7 @@ export const TABLE = {
     'discovery.test.ts': 'server',
     'federation.test.ts': 'server',
     'admin-upstreams.test.ts': 'server',
+    'admin-upstream-test-sign-ins.test.ts': 'server',
     'admin-organizations.test.ts': 'server',
     'organization-flow.test.ts': 'server',
     'organization-sign-in-methods.test.ts': 'server',

@@ -301,6 +301,55 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
       credential_sealed: boolean('Whether its credential is sealed under KEY_ENCRYPTION_KEY.'),
     },
   },
+  UpstreamTestSignIn: {
+    type: 'object',
+    description:
+      'A test sign-in: pending until the upstream sends the browser back, then succeeded (what came back, what a sign-in would do) or failed.',
+    required: ['id', 'upstream', 'status'],
+    properties: {
+      id: string('The test sign-in id (empty when it failed before starting).'),
+      upstream: string('The upstream provider id.'),
+      status: string('Where it is.', { enum: ['pending', 'succeeded', 'failed'] }),
+      expires_at: time('Pending: until when the callback and the read are accepted.'),
+      finished_at: time('When the callback came (or the start failed).'),
+      issuer: string('Succeeded: the ID token iss.'),
+      subject: string('Succeeded: the ID token sub.'),
+      acr: string('Succeeded: the ID token acr.', { nullable: true }),
+      amr: strings('Succeeded: the ID token amr.'),
+      claims: { type: 'object', description: "Succeeded: the ID token's claims merged with userinfo's." },
+      mapped_claims: { type: 'object', description: "Succeeded: the local claims the provider's mapping gives." },
+      local_account: {
+        type: 'object',
+        description:
+          "Succeeded: what a sign-in would do by the provider's rules: sign_in (linked), link (email_verified trusted), " +
+          'link_after_proof (the account owner proves it), provision (a new user), refuse.',
+        required: ['action'],
+        properties: {
+          action: string('The action.', { enum: ['sign_in', 'link', 'link_after_proof', 'provision', 'refuse'] }),
+          username: string('The local account signed in, linked or created.'),
+          reason: string('Why a sign-in would be refused.'),
+        },
+      },
+      problem: {
+        type: 'object',
+        description: 'Failed: the catalog entry a sign-in would have shown.',
+        required: ['code', 'status', 'title'],
+        properties: { code: string('Its code.'), status: { type: 'integer' }, title: string('Its title.') },
+      },
+      detail: string('Failed: what failed.'),
+    },
+  },
+  UpstreamTestSignInStarted: {
+    allOf: [
+      ref('UpstreamTestSignIn'),
+      {
+        type: 'object',
+        properties: {
+          authorization_url: string("Pending: the upstream authorization URL to open in the operator's browser."),
+        },
+      },
+    ],
+  },
   UpstreamList: {
     type: 'object',
     required: ['items'],

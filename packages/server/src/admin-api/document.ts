@@ -355,6 +355,34 @@ const PATHS: Readonly<Record<string, Json>> = {
       problems: [404, 413, 415],
     }),
   },
+  '/upstreams/{upstream_id}/test-sign-ins': {
+    parameters: [pathParameter('upstream_id', 'The upstream provider id.')],
+    post: operation({
+      id: 'startUpstreamTestSignIn',
+      summary:
+        'Starts a test sign-in at the upstream (docs/federation.md, "Testing an upstream"): open authorization_url in the operator\'s browser; ' +
+        'the callback checks the answer as for a sign-in but signs nobody in, links nothing and creates nobody. ' +
+        'An upstream that cannot be reached gives a failed result at once (no authorization_url). Audits upstream_test_sign_in.',
+      writes: true,
+      success: ['201', 'UpstreamTestSignInStarted'],
+      problems: [404],
+    }),
+  },
+  '/upstreams/{upstream_id}/test-sign-ins/{test_id}': {
+    parameters: [
+      pathParameter('upstream_id', 'The upstream provider id.'),
+      pathParameter('test_id', 'The id answered when the test sign-in started.'),
+    ],
+    get: operation({
+      id: 'getUpstreamTestSignIn',
+      summary:
+        'The result of a test sign-in, for the operator who started it only: pending until the callback, then answered once ' +
+        '(read again, another operator, unknown or past its ten minutes: 404).',
+      writes: false,
+      success: ['200', 'UpstreamTestSignIn'],
+      problems: [404],
+    }),
+  },
   '/organizations': {
     get: operation({
       id: 'listOrganizations',

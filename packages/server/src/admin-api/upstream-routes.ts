@@ -3,6 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { applyUpstreams, removeUpstream } from '../federation/administration.js';
 import { describeProvider, openProvider, type UpstreamProviderInput } from '../federation/providers.js';
+import { CALLBACK_PATH } from '../federation/routes.js';
+import { readTestSignIn, startTestSignIn, testSignInFailure } from '../federation/test-sign-in.js';
+import { UpstreamFailure } from '../federation/upstream-failures.js';
 import { validBodyOrThrow } from '../json-api/body-problems.js';
 import { requireBody } from '../json-api/serve-json-api.js';
 import { isSealed } from '../oauth/keys/index.js';
@@ -11,6 +14,7 @@ import type { AdminAccess } from './caller.js';
 import type { AdminDefinition } from './definition.js';
 
 type UpstreamRequest = FastifyRequest<{ Params: { upstream_id: string } }>;
+type TestSignInRequest = FastifyRequest<{ Params: { upstream_id: string; test_id: string } }>;
 
 /**
  * /upstreams: federation's upstream OpenID Providers (docs/federation.md), through the same
@@ -19,7 +23,7 @@ type UpstreamRequest = FastifyRequest<{ Params: { upstream_id: string } }>;
  */
 export function upstreamRoutes(
   app: FastifyInstance,
-  { store, audit, clock, keys }: ServerContext,
+  { store, audit, clock, keys, issuer }: ServerContext,
   { bodies }: AdminDefinition,
   access: AdminAccess,
 ): void {
@@ -43,6 +47,53 @@ export function upstreamRoutes(
     await applyUpstreams(store, audit, [input], clock.now(), keys.encryption, request.adminActor);
     return describe((await store.findUpstreamProvider(id)) as UpstreamProviderRow);
   });
+  const providerOrThrow = async (id: string) => {
+    const row = await store.findUpstreamProvider(id);
+    if (row === undefined) throw new ProblemError('not_found', `There is no upstream '${id}'.`);
+    return openProvider(row, keys.encryption);
+  };
+  // docs/federation.md, "Testing an upstream": a real sign-in that signs nobody in.
+  app.post(
+    '/upstreams/:upstream_id/test-sign-ins',
+    { config: access.write },
+    async (request: UpstreamRequest, reply) => {
+      const provider = await providerOrThrow(request.params.upstream_id);
+      const now = clock.now();
+      const started = await startTestSignIn(
+        store,
+        provider,
+        `${issuer}${CALLBACK_PATH}`,
+        request.adminActor,
+        now,
+      ).catch((error: unknown) => {
+        if (error instanceof UpstreamFailure) return error;
+        throw error;
+      });
+      if (started instanceof UpstreamFailure) {
+        // It failed before the browser was sent anywhere: the result at once, as the callback would give it.
+        await audit.record({
+          event: 'upstream_test_sign_in',
+          at: now,
+          actor: request.adminActor.id,
+          reason: `${provider.id}: ${started.code}`,
+        });
+        return reply.code(201).send(testSignInFailure(provider.id, started, now));
+      }
+      return reply.code(201).send({ ...started.result, authorization_url: started.authorizationUrl.href });
+    },
+  );
+  app.get(
+    '/upstreams/:upstream_id/test-sign-ins/:test_id',
+    { config: access.read },
+    async (request: TestSignInRequest) => {
+      const { upstream_id: upstream, test_id: id } = request.params;
+      const result = await readTestSignIn(store, request.adminActor, upstream, id, clock.now());
+      // Another operator's, unknown, expired or read already: the same answer, so none is told apart.
+      if (result === undefined)
+        throw new ProblemError('not_found', `There is no test sign-in '${id}' of yours at '${upstream}' to read.`);
+      return result;
+    },
+  );
   app.delete('/upstreams/:upstream_id', { config: access.write }, async (request: UpstreamRequest, reply) => {
     await removeUpstream(store, audit, request.params.upstream_id, clock.now(), request.adminActor);
     return reply.code(204).send();

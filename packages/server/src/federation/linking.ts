@@ -85,7 +85,7 @@ export async function linkIdentity(
 }
 
 /** The one account whose `email` claim is this address (case-insensitive), if exactly one. */
-async function userWithEmail(store: Repository, email: string): Promise<UserRecord | undefined> {
+export async function userWithEmail(store: Repository, email: string): Promise<UserRecord | undefined> {
   const matches = await store.listUsersWithEmail(email);
   return matches.length === 1 ? matches[0] : undefined;
 }
@@ -93,7 +93,7 @@ async function userWithEmail(store: Repository, email: string): Promise<UserReco
 const USERNAME_CHARS = /[^a-z0-9._@-]/g;
 
 /** A username for a new user: the upstream's preferred_username or e-mail, made unique. */
-function usernameCandidates(provider: UpstreamProvider, identity: UpstreamIdentity): string[] {
+export function usernameCandidates(provider: UpstreamProvider, identity: UpstreamIdentity): string[] {
   const claims = mappedClaims(provider, identity.claims);
   const base = (claims.preferred_username ?? claims.email ?? `${provider.id}-${identity.subject}`)
     .toLowerCase()

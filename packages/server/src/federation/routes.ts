@@ -35,6 +35,8 @@ import { upstreamOfEmail } from '../organizations/index.js';
 import type { Repository } from '../store/repository.js';
 import { completeUpstreamSignIn, upstreamAuthorizationUrl, type UpstreamIdentity } from './relying-party.js';
 import { UpstreamFailure } from './upstream-failures.js';
+import { finishTestSignIn, isTestSignInState } from './test-sign-in.js';
+import type { FederationStateRecord } from '../store/federation-repository.js';
 
 /** Where upstreams send the browser back; registered as the redirect URI at each upstream. */
 export const CALLBACK_PATH = '/federation/callback';
@@ -217,6 +219,8 @@ async function finishUpstreamSignIn(pages: FederationPages, request: FastifyRequ
     await audit.record({ event: 'federation_refused', at: now, address: request.ip, reason: reason.slice(0, 200) });
     return sendFailurePage(pages, reply, code, reason, retry?.request, retry?.uiLocales);
   };
+  // An operator's test sign-in signs nobody in: no browser session is needed or made (test-sign-in.ts).
+  if (row && isTestSignInState(row)) return finishTest(pages, reply, row, query, state ?? '');
   if (!row || !session || row.sessionId !== session.id)
     return refuse(
       'federation_state_invalid',
@@ -264,6 +268,26 @@ async function finishUpstreamSignIn(pages: FederationPages, request: FastifyRequ
     idToken: identity.idToken,
     request: pending.request,
   });
+}
+
+/**
+ * The callback of an operator's test sign-in: its result is stored for the operator (read through
+ * the admin API), then a page moves on to the upstream's console page, where the console that
+ * opened this window shows the result.
+ */
+async function finishTest(
+  pages: FederationPages,
+  reply: FastifyReply,
+  row: FederationStateRecord,
+  query: string,
+  state: string,
+): Promise<FastifyReply> {
+  const { store, audit, clock, issuer } = pages.context;
+  const provider = (await listProviders(store, pages.encryption)).find((p) => p.id === row.providerId);
+  const callback = new URL(`${issuer}${CALLBACK_PATH}?${query}`);
+  const done = await finishTestSignIn(store, audit, row, provider, callback, state, clock.now());
+  const view = viewOf(pages, reply, { here: '/' });
+  return sendPage(reply, 200, renderContinuePage(view, `${pages.base}/console/upstreams/${done.upstream}`));
 }
 
 /**

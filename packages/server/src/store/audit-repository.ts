@@ -42,6 +42,7 @@ export const AUDIT_EVENT_NAMES = [
   'signing_key_retired',
   'upstream_provider_changed',
   'upstream_provider_removed',
+  'upstream_test_sign_in',
   'second_factor_enrolled',
   'second_factor_reset',
   'second_factor_requirement_set',

@@ -51,6 +51,8 @@ export interface FederationRepository {
    * `state` only one finds it (a replay finds nothing). Expired states are not returned.
    */
   takeFederationState(id: string, now: number): Promise<FederationStateRecord | undefined>;
+  /** Reads a state without taking it; expired states are not returned. */
+  findFederationState(id: string, now: number): Promise<FederationStateRecord | undefined>;
   deleteExpiredFederationStates(now: number): Promise<void>;
 }
 
@@ -149,6 +151,22 @@ export function createFederationRepository(db: Kysely<Database>): FederationRepo
     async takeFederationState(id, now) {
       const r = await db.deleteFrom('federation_states').where('id', '=', id).returningAll().executeTakeFirst();
       if (!r || Number(r.expires_at) <= now) return undefined;
+      return {
+        id: r.id,
+        sessionId: r.session_id,
+        providerId: r.provider_id,
+        data: r.data,
+        expiresAt: Number(r.expires_at),
+      };
+    },
+    async findFederationState(id, now) {
+      const r = await db
+        .selectFrom('federation_states')
+        .selectAll()
+        .where('id', '=', id)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (!r) return undefined;
       return {
         id: r.id,
         sessionId: r.session_id,
