@@ -215,6 +215,7 @@ export const TABLE = {
   },
   console: {
     'console-app.test.ts': 'unit',
+    'upstream-fields.test.ts': 'unit',
   },
   client: {
     'boundary.test.ts': 'unit',

@@ -14,6 +14,8 @@ import { Organizations } from './pages/organizations.js';
 import { Refused, type RefusalReason } from './pages/refused.js';
 import { RolePage } from './pages/role.js';
 import { Roles } from './pages/roles.js';
+import { UpstreamPage } from './pages/upstream.js';
+import { Upstreams } from './pages/upstreams.js';
 import { UserPage } from './pages/user.js';
 import { Users } from './pages/users.js';
 import { Welcome } from './pages/welcome.js';
@@ -165,6 +167,10 @@ function Route({
     );
   if (path === '/organizations') return <Organizations api={api} onForbidden={onForbidden} />;
   if (path === '/clients') return <Clients api={api} onForbidden={onForbidden} />;
+  const upstream = /^\/upstreams\/([^/]+)$/.exec(path)?.[1];
+  if (upstream !== undefined)
+    return <UpstreamPage key={upstream} api={api} id={decodeURIComponent(upstream)} onForbidden={onForbidden} />;
+  if (path === '/upstreams') return <Upstreams api={api} onForbidden={onForbidden} />;
   if (path === '/audit') return <Audit api={api} onForbidden={onForbidden} />;
   if (path === '/keys') return <Keys api={api} onForbidden={onForbidden} />;
   return <Dashboard api={api} onForbidden={onForbidden} />;
@@ -178,6 +184,7 @@ const SECTIONS = [
   { path: '/roles', label: 'nav.roles' },
   { path: '/organizations', label: 'nav.organizations' },
   { path: '/clients', label: 'nav.clients' },
+  { path: '/upstreams', label: 'nav.upstreams' },
   { path: '/keys', label: 'nav.keys' },
   { path: '/audit', label: 'nav.audit' },
 ] as const;

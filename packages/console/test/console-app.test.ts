@@ -78,6 +78,7 @@ describe("the console's catalogs", () => {
           message === en[id as keyof typeof en] &&
           ![
             'table.client',
+            'common.no',
             'roles.holder.client',
             'nav.roles',
             'roles.title',

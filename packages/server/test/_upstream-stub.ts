@@ -28,6 +28,11 @@ export interface UpstreamStub {
   approve(authorizationUrl: URL, user: StubUser): string;
   /** The callback query of an error answer (RFC 6749 §4.1.2.1). */
   deny(authorizationUrl: URL, error: string): string;
+  /**
+   * When set, its authorization endpoint signs this user in at once and sends the browser back to
+   * the request's redirect_uri (a browser test's upstream); unset, /authorize is not served.
+   */
+  autoApprove: StubUser | undefined;
   /** How many code exchanges it answered. */
   readonly tokenRequests: number;
   close(): Promise<void>;
@@ -58,6 +63,7 @@ export async function startUpstreamStub(
     mode: 'good' as StubMode,
     tokenAnswer: undefined as UpstreamStub['tokenAnswer'],
     discoveredIssuer: undefined as string | undefined,
+    autoApprove: undefined as StubUser | undefined,
   };
   const idToken = async (aud: string, nonce: string, user: StubUser): Promise<string> => {
     const now = Math.floor(Date.now() / 1000);
@@ -78,6 +84,16 @@ export async function startUpstreamStub(
       .setExpirationTime(mode === 'expired' ? now - 1800 : now + 300)
       .sign(key);
   };
+  function approve(url: URL, user: StubUser): string {
+    const code = randomBytes(12).toString('base64url');
+    codes.set(code, {
+      nonce: url.searchParams.get('nonce') ?? '',
+      challenge: url.searchParams.get('code_challenge') ?? '',
+      redirectUri: url.searchParams.get('redirect_uri') ?? '',
+      user,
+    });
+    return callback(url, { code });
+  }
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', issuer);
     const json = (status: number, body: unknown) => {
@@ -104,6 +120,11 @@ export async function startUpstreamStub(
         code_challenge_methods_supported: ['S256'],
       });
     if (url.pathname === '/jwks') return json(200, { keys: [jwk] });
+    if (url.pathname === '/authorize' && stub.autoApprove !== undefined) {
+      const back = `${url.searchParams.get('redirect_uri') ?? ''}?${approve(url, stub.autoApprove)}`;
+      response.writeHead(302, { location: back, 'cache-control': 'no-store' });
+      return response.end();
+    }
     if (url.pathname === '/userinfo') {
       const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
       const user = [...codes.values()].find((c) => `at-${c.user.sub}` === token)?.user;
@@ -154,16 +175,7 @@ export async function startUpstreamStub(
     issuer,
     clientId,
     clientSecret,
-    approve(url: URL, user: StubUser) {
-      const code = randomBytes(12).toString('base64url');
-      codes.set(code, {
-        nonce: url.searchParams.get('nonce') ?? '',
-        challenge: url.searchParams.get('code_challenge') ?? '',
-        redirectUri: url.searchParams.get('redirect_uri') ?? '',
-        user,
-      });
-      return callback(url, { code });
-    },
+    approve,
     deny(url: URL, error: string) {
       return callback(url, { error });
     },

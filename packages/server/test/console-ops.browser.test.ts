@@ -3,7 +3,8 @@
  * a client's registration edited (its redirect URIs checked while typed by the exact-match rule,
  * DPoP binding, the FAPI 2.0 profile refused by the server for a client that cannot meet it), a
  * user's browser sessions and grants ended one by one and everywhere, and the dashboard's health,
- * counts and recent failures. Every page is axe-clean and fits 320 px.
+ * counts and recent failures; an upstream provider added, tested with a test sign-in (its claims
+ * shown, nobody created), edited and deleted. Every page is axe-clean and fits 320 px.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -18,6 +19,7 @@ import {
   startConsoleServer,
 } from './_console-browser.js';
 import type { TestServer } from './_server.js';
+import { startUpstreamStub, type UpstreamStub } from './_upstream-stub.js';
 
 describe(
   'the console’s operations pages (chromium, virtual authenticator)',
@@ -29,12 +31,14 @@ describe(
     const violations: string[] = [];
     let context: BrowserContext;
     let page: Page;
+    let upstream: UpstreamStub;
 
     before(async () => {
       server = await startConsoleServer('pat', ['rita']);
       issuer = server.context.issuer;
       await server.addClient({ id: 'shop', redirectUris: ['https://shop.example/callback'], scope: ['openid'] });
       await server.addClient({ id: 'app', public: true, scope: ['contacts:read'], redirectUris: [CALLBACK] });
+      upstream = await startUpstreamStub();
       browser = await launchChromium();
       ({ context, page } = await operatorProfile(browser, server, violations));
       await addOperatorPasskey(page, issuer, 'pat', PASSWORD);
@@ -44,6 +48,7 @@ describe(
       await context?.close();
       await browser?.close();
       await server?.close();
+      await upstream?.close();
     });
 
     it('edits a client: a redirect URI the exact-match rule refuses is named while typed, DPoP binding saved, FAPI 2.0 refused by the server with its reason', async () => {
@@ -107,6 +112,63 @@ describe(
       assert.deepEqual(live, [], 'every grant revoked');
       const [event] = await server.context.store.listAuditEvents({ event: 'user_signed_out_everywhere', limit: 1 });
       assert.match(event?.actor ?? '', /^user:.+ client:gatehouse-console$/, 'audited as the operator');
+    });
+
+    it('adds an upstream provider (its issuer checked while typed), tests a sign-in there that shows the claims and creates nobody, edits it and deletes it on its typed id', async () => {
+      await page.getByRole('link', { name: 'Upstream providers', exact: true }).click();
+      await page.getByRole('heading', { name: 'Upstream providers', exact: true }).waitFor();
+      await page.getByText('No upstream provider matches.').waitFor();
+      await checkConsolePage(page, 'upstreams');
+      await page.getByLabel('Id', { exact: true }).fill('corp');
+      const issuerField = page.getByLabel('Issuer', { exact: true });
+      await issuerField.fill('http://idp.example');
+      await page.getByText('An issuer is https, or plain http on this machine only').waitFor();
+      assert.equal(await issuerField.getAttribute('aria-invalid'), 'true');
+      assert.ok(await page.getByRole('button', { name: 'Add provider' }).isDisabled());
+      await issuerField.fill(upstream.issuer);
+      await page.getByLabel('Client id at the provider').fill(upstream.clientId);
+      await page.getByLabel('Client secret', { exact: true }).fill(upstream.clientSecret);
+      await page.getByLabel('Name on the sign-in page').fill('Corp SSO');
+      await page.getByRole('button', { name: 'Add provider' }).click();
+      await page.getByRole('heading', { name: 'corp', exact: true }).waitFor();
+      await page.getByText('The upstream provider corp is saved.').waitFor();
+      assert.equal((await server.context.store.findUpstreamProvider('corp'))?.clientId, upstream.clientId);
+      assert.ok(!(await page.content()).includes(upstream.clientSecret), 'the secret is never shown back');
+      await checkConsolePage(page, 'upstream');
+
+      // The test sign-in: the upstream signs "ann" in at once, in a window of its own.
+      upstream.autoApprove = {
+        sub: 'upstream-ann',
+        claims: { email: 'ann@corp.example', email_verified: true, name: 'Ann Upstream' },
+      };
+      const usersBefore = (await server.context.store.listUsers()).length;
+      const popup = context.waitForEvent('page');
+      await page.getByRole('button', { name: 'Test sign-in' }).click();
+      await popup;
+      const result = page.locator('#test-result');
+      await result.getByText('The provider signed you in').waitFor();
+      await result.getByText('Gatehouse would create the account ann@corp.example and link it.').waitFor();
+      await page.locator('#test-claims').getByText('"Ann Upstream"').waitFor();
+      assert.equal((await server.context.store.listUsers()).length, usersBefore, 'nobody is created');
+      assert.equal(await server.context.store.findFederatedIdentity(upstream.issuer, 'upstream-ann'), undefined);
+      const [tested] = await server.context.store.listAuditEvents({ event: 'upstream_test_sign_in', limit: 1 });
+      assert.match(tested?.actor ?? '', /^user:.+ client:gatehouse-console$/, 'audited as the operator');
+      await checkConsolePage(page, 'upstream-test-sign-in');
+
+      // Edited: the secret typed again (never answered), the domains changed.
+      await page.getByLabel('E-mail domains').last().fill('corp.example');
+      await page.getByLabel('Client secret', { exact: true }).fill(upstream.clientSecret);
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByText('The upstream provider corp is saved.').waitFor();
+      await page.waitForFunction(() => document.body.textContent?.includes('corp.example') === true);
+      const stored = await server.context.store.findUpstreamProvider('corp');
+      assert.deepEqual((JSON.parse(stored?.settings ?? '{}') as { domains?: string[] }).domains, ['corp.example']);
+
+      await page.getByLabel('Type corp to confirm').fill('corp');
+      await page.getByRole('button', { name: 'Delete the upstream provider' }).click();
+      await page.getByText('The upstream provider corp is deleted.').waitFor();
+      await page.getByRole('heading', { name: 'Upstream providers', exact: true }).waitFor();
+      assert.equal(await server.context.store.findUpstreamProvider('corp'), undefined);
     });
 
     it('shows health (the store answers, the mail outbox, the signing keys’ age) and counts on the dashboard', async () => {

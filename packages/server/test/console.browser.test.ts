@@ -488,7 +488,7 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await context.close();
   });
 
-  it('keyboard alone (Tab, Shift+Tab, Enter, Space): a user found, opened and disabled, a group made, every stop with a visible focus ring', async () => {
+  it('keyboard alone (Tab, Shift+Tab, Enter, Space): a user found, opened and disabled, a group made, an upstream provider added, every stop with a visible focus ring', async () => {
     await addTestUser(server, 'kim');
     const { page, context } = await newPage();
     await signInAsAlice(page, context, '', 'Dashboard');
@@ -544,6 +544,25 @@ describe('the admin console in a real browser (chromium)', { skip: browserSuiteS
     await page.keyboard.press('Enter');
     await page.getByText('The group keyboard-team is added.').waitFor();
     await page.getByRole('link', { name: 'keyboard-team' }).waitFor();
+
+    // Back up to the navigation, to the upstream providers: one added, its test sign-in reached.
+    await tabTo(page.getByRole('link', { name: 'Upstream providers', exact: true }), true);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Upstream providers', exact: true }).waitFor();
+    for (const [label, value] of [
+      ['Id', 'keyboard-idp'],
+      ['Issuer', 'https://idp.keyboard.example'],
+      ['Client id at the provider', 'gatehouse'],
+      ['Client secret', 'keyboard-secret'],
+    ] as const) {
+      await tabTo(page.getByLabel(label, { exact: true }));
+      await page.keyboard.type(value);
+    }
+    await tabTo(page.getByRole('button', { name: 'Add provider' }));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'keyboard-idp', exact: true }).waitFor();
+    await tabTo(page.getByRole('button', { name: 'Test sign-in' }));
+    assert.ok(await server.context.store.findUpstreamProvider('keyboard-idp'), 'the provider is added');
     assert.deepEqual(focusRings, [], 'every element the keyboard reached showed where the focus is');
     await context.close();
   });

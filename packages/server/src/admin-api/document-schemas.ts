@@ -350,11 +350,7 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, Json>> = {
       },
     ],
   },
-  UpstreamList: {
-    type: 'object',
-    required: ['items'],
-    properties: { items: { type: 'array', items: ref('Upstream') } },
-  },
+  UpstreamList: page('Upstream'),
   UserCreate: {
     type: 'object',
     additionalProperties: false,

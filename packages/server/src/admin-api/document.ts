@@ -325,9 +325,10 @@ const PATHS: Readonly<Record<string, Json>> = {
   '/upstreams': {
     get: operation({
       id: 'listUpstreams',
-      summary: 'The upstream OpenID Providers, by id, never their client secret or private key.',
+      summary: 'A page of the upstream OpenID Providers, by id, never their client secret or private key.',
       writes: false,
       success: ['200', 'UpstreamList'],
+      query: [...PAGING, search('Only upstreams whose id, display name or issuer contains this text (any case)')],
     }),
   },
   '/upstreams/{upstream_id}': {

@@ -10,8 +10,17 @@ import { validBodyOrThrow } from '../json-api/body-problems.js';
 import { requireBody } from '../json-api/serve-json-api.js';
 import { isSealed } from '../oauth/keys/index.js';
 import type { UpstreamProviderRow } from '../store/federation-repository.js';
+import { cursorPosition, pageOf, pageSize } from '../json-api/paging.js';
 import type { AdminAccess } from './caller.js';
+import { querySearch, type Query } from './query.js';
 import type { AdminDefinition } from './definition.js';
+
+/** Whether the upstream's id, display name or issuer holds `search` (lowercased), ignoring case. */
+function upstreamMatches(body: Record<string, unknown>, search: string): boolean {
+  return [body['id'], body['display_name'], body['issuer']].some(
+    (text) => typeof text === 'string' && text.toLowerCase().includes(search),
+  );
+}
 
 type UpstreamRequest = FastifyRequest<{ Params: { upstream_id: string } }>;
 type TestSignInRequest = FastifyRequest<{ Params: { upstream_id: string; test_id: string } }>;
@@ -29,9 +38,23 @@ export function upstreamRoutes(
 ): void {
   const describe = (row: UpstreamProviderRow): Record<string, unknown> =>
     describeProvider(openProvider(row, keys.encryption), isSealed(JSON.parse(row.credential)));
-  app.get('/upstreams', { config: access.read }, async () => ({
-    items: (await store.listUpstreamProviders()).map(describe),
-  }));
+  // Paged and searched as the other lists are (json-api/paging.ts). Upstreams are configuration, a
+  // few per server: read whole from the store (by id) and paged here.
+  app.get<{ Querystring: Query }>('/upstreams', { config: access.read }, async (request) => {
+    const limit = pageSize(request.query.limit);
+    const after = cursorPosition(request.query.cursor, (id) => id !== '');
+    const search = querySearch(request.query, 'an upstream id, display name or issuer');
+    const described = (await store.listUpstreamProviders())
+      .filter((row) => after === undefined || row.id > after)
+      .map((row) => ({ id: row.id, body: describe(row) }))
+      .filter(({ body }) => search === undefined || upstreamMatches(body, search));
+    return pageOf(
+      described.slice(0, limit + 1),
+      limit,
+      (item) => item.id,
+      (item) => item.body,
+    );
+  });
   app.get('/upstreams/:upstream_id', { config: access.read }, async (request: UpstreamRequest) => {
     const row = await store.findUpstreamProvider(request.params.upstream_id);
     if (row === undefined) throw new ProblemError('not_found', `There is no upstream '${request.params.upstream_id}'.`);
