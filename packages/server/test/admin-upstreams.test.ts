@@ -95,6 +95,43 @@ describe('the admin API /admin/v1/upstreams', () => {
         ]);
       });
 
+      it('pages the providers by id (limit, cursor) and searches them by id, display name or issuer, as the other lists', async () => {
+        for (const [id, name, issuer] of [
+          ['page-a', 'Alpha', 'https://alpha.example.com'],
+          ['page-b', 'Bravo Corp', 'https://bravo.example.com'],
+          ['page-c', 'Charlie', 'https://idp.charlie.example.com'],
+        ] as const) {
+          const put = await admin.put(`${ADMIN}/upstreams/${id}`, {
+            issuer,
+            client_id: 'gatehouse',
+            client_secret: SECRET,
+            display_name: name,
+          });
+          assert.equal(put.status, 200, put.text);
+        }
+        const ids = (body: { items: { id: string }[] }) => body.items.map((p) => p.id);
+        try {
+          const first = await reader.get(`${ADMIN}/upstreams?q=page-&limit=2`);
+          assert.equal(first.status, 200, first.text);
+          assert.deepEqual(ids(first.body), ['page-a', 'page-b']);
+          assert.equal(typeof first.body.next_cursor, 'string');
+          const second = await reader.get(`${ADMIN}/upstreams?q=page-&limit=2&cursor=${first.body.next_cursor}`);
+          assert.deepEqual(ids(second.body), ['page-c']);
+          assert.equal(second.body.next_cursor, null);
+          assert.deepEqual(
+            ids((await reader.get(`${ADMIN}/upstreams?q=BRAVO`)).body),
+            ['page-b'],
+            'display name, any case',
+          );
+          assert.deepEqual(ids((await reader.get(`${ADMIN}/upstreams?q=idp.charlie`)).body), ['page-c'], 'issuer');
+          assertProblem(await reader.get(`${ADMIN}/upstreams?limit=0`), 400, 'invalid-parameter');
+          assertProblem(await reader.get(`${ADMIN}/upstreams?cursor=%00`), 400, 'invalid-parameter');
+          assertProblem(await reader.get(`${ADMIN}/upstreams?q=${'x'.repeat(65)}`), 400, 'invalid-parameter');
+        } finally {
+          for (const id of ['page-a', 'page-b', 'page-c']) await admin.delete(`${ADMIN}/upstreams/${id}`);
+        }
+      });
+
       it('refuses bad providers with catalog problems, never a 5xx', async () => {
         const base = { issuer: 'https://idp.example.com', client_id: 'gatehouse', client_secret: SECRET };
         const refusals: [string, Record<string, unknown>, RegExp][] = [
