@@ -134,6 +134,7 @@ export const TABLE = {
     'email-change.test.ts': 'server',
     'invitations.test.ts': 'server',
     'sign-up.test.ts': 'server',
+    'sign-up-passkey.test.ts': 'server',
     'own-data.test.ts': 'server',
     'shared-hooks.test.ts': 'server',
     'nul-bytes.test.ts': 'server',

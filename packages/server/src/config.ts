@@ -1,7 +1,9 @@
 import {
   EMAIL_VERIFICATION_MODES,
+  SIGN_UP_METHODS,
   SIGN_UP_MODES,
   type EmailVerificationMode,
+  type SignUpMethod,
   type SignUpMode,
   type TermsSettings,
 } from './context.js';
@@ -25,6 +27,7 @@ import type { ClientIdMetadataPolicy } from './oauth/client-id-metadata/index.js
 import { mailSettingsFromEnv, type MailSettings } from './mail/index.js';
 import { defaultLocaleFrom, type Locale } from './i18n/index.js';
 import { brandSettingsFromEnv, DEFAULT_BRAND_NAME, type BrandSettings } from './branding/index.js';
+import { relyingPartyOf } from './webauthn/index.js';
 
 /** Configuration from the environment; every variable is optional. */
 export interface ServerConfig {
@@ -86,6 +89,8 @@ export interface ServerConfig {
   readonly signUpMode?: SignUpMode;
   /** SIGN_UP_DOMAINS: comma-separated e-mail domains a sign-up's address may have; empty, any. */
   readonly signUpDomains: readonly string[];
+  /** SIGN_UP_METHODS: password, passkey or both, comma-separated; undefined when unset (password; the demo both). */
+  readonly signUpMethods?: readonly SignUpMethod[];
   /** PASSWORD_HASH_COST: log2 of scrypt's N for new password hashes (users/passwords.ts); unset, 15. */
   readonly passwordHashCost?: number;
   /** AUTHORIZATION_CODE_TTL: seconds an authorization code waits for its exchange, 1 to 600 (60). */
@@ -144,6 +149,7 @@ export function configFromEnv(
     terms: termsFrom(env.TERMS_URL, env.TERMS_VERSION),
     signUpMode: signUpModeFrom(env.SIGN_UP),
     signUpDomains: signUpDomainsFrom(env.SIGN_UP_DOMAINS),
+    signUpMethods: signUpMethodsFrom(env.SIGN_UP_METHODS, issuer),
     authorizationCodeTtl: authorizationCodeTtlFrom(env.AUTHORIZATION_CODE_TTL),
     mail: mailSettingsFromEnv(env, issuer, projectRoot(), brandNameOf(env)),
     defaultLocale: defaultLocaleFrom(env.DEFAULT_LOCALE),
@@ -237,6 +243,25 @@ function signUpDomainsFrom(value: string | undefined): readonly string[] {
   if (wrong !== undefined)
     throw new Error(`SIGN_UP_DOMAINS is a comma-separated list of domain names, got ${JSON.stringify(wrong)}`);
   return domains;
+}
+
+/**
+ * SIGN_UP_METHODS: `password`, `passkey` or both. A passkey needs an issuer under a host name
+ * (WebAuthn §5.1.2: an RP ID is a domain, never an IP address), so passkeys alone under an IP
+ * address would leave a form nobody can use: refused at start. Both under one: the password alone.
+ */
+function signUpMethodsFrom(value: string | undefined, issuer: string): readonly SignUpMethod[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const named = value.split(',').map((m) => m.trim());
+  const methods = SIGN_UP_METHODS.filter((m) => named.includes(m));
+  const wrong = named.find((m) => !SIGN_UP_METHODS.some((known) => known === m));
+  if (wrong !== undefined)
+    throw new Error(`SIGN_UP_METHODS is password, passkey or both (comma-separated), got ${JSON.stringify(wrong)}`);
+  if (!methods.includes('password') && relyingPartyOf(issuer) === undefined)
+    throw new Error(
+      `SIGN_UP_METHODS=passkey needs an issuer under a host name, not an IP address (passkeys cannot work at ${issuer}); add password or set ISSUER`,
+    );
+  return methods;
 }
 
 function secondFactorFrom(value: string | undefined): SecondFactorPolicy {

@@ -34,10 +34,19 @@ export interface TermsSettings {
 export const SIGN_UP_MODES = ['off', 'open', 'invite'] as const;
 export type SignUpMode = (typeof SIGN_UP_MODES)[number];
 
+/** SIGN_UP_METHODS' values: what a new account signs in with, chosen on the sign-up form. */
+export const SIGN_UP_METHODS = ['password', 'passkey'] as const;
+export type SignUpMethod = (typeof SIGN_UP_METHODS)[number];
+
 export interface SignUpSettings {
   readonly mode: SignUpMode;
   /** SIGN_UP_DOMAINS: the e-mail domains an address may have, lowercase; empty: any. */
   readonly domains: readonly string[];
+  /**
+   * SIGN_UP_METHODS: a password, a passkey, or either; unset: a password. A passkey only where the
+   * issuer can have one (webauthn/relying-party.ts): elsewhere the form offers the password alone.
+   */
+  readonly methods?: readonly SignUpMethod[];
 }
 
 /** EMAIL_VERIFICATION's values. */

@@ -157,3 +157,10 @@ export class SoftAuthenticator {
     });
   }
 }
+
+/** The WebAuthn options a page rendered in its passkey form's `data-options` (escaped as every value). */
+export function ceremonyOptionsIn(html: string): CeremonyOptions {
+  const match = /data-options="([^"]*)"/.exec(html);
+  if (!match) throw new Error('the page has no passkey form');
+  return JSON.parse((match[1] as string).replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))));
+}

@@ -16,6 +16,7 @@ import {
 import { DIALECTS } from './_dialects.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 import { TestSmtpServer, type ArrivedMail } from './_smtp.js';
+import { comparable, headerNames, verificationToken } from './_sign-up.js';
 import { TEST_CA } from './_tls.js';
 import { until } from './_until.js';
 
@@ -24,13 +25,6 @@ const NEW_PASSWORD = 'plum tractor velvet harbour';
 
 function smtpSettings(smtp: TestSmtpServer): MailSettings {
   return { transport: smtpSettingsFrom(smtp.url, TEST_CA), from: 'Gatehouse <no-reply@gatehouse.test>', policy: FAST };
-}
-
-/** The verification link's secret in a mail, from its text body. */
-function verificationToken(mail: ArrivedMail | undefined): string {
-  const token = /\/email-verification\?token=([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '')?.[1];
-  assert.ok(token, `a verification link in ${mail?.text}`);
-  return token;
 }
 
 /** Signs up as a person would: the form, then its answer. */
@@ -53,9 +47,6 @@ async function signUp(
 /** An href as the page escaped it, as the browser follows it. */
 const followed = (href: string | undefined): string | undefined =>
   href?.replaceAll('&#38;', '&').replaceAll('&amp;', '&');
-
-/** The page without the values that differ per answer: the form's CSRF token. */
-const comparable = (page: PageAnswer): string => page.html.replace(/name="csrf_token" value="[^"]*"/g, '');
 
 for (const dialect of DIALECTS)
   describe(`sign-up [${dialect}]`, () => {
@@ -152,12 +143,7 @@ for (const dialect of DIALECTS)
       assert.equal(taken.status, 200);
       assert.equal(fresh.status, 200);
       assert.equal(comparable(taken), comparable(fresh));
-      const names = (page: PageAnswer): string[] => {
-        const seen: string[] = [];
-        page.headers.forEach((_value, name) => seen.push(name));
-        return seen.sort();
-      };
-      assert.deepEqual(names(taken), names(fresh));
+      assert.deepEqual(headerNames(taken), headerNames(fresh));
       const mails = await newMails(seen, 2);
       const owner = mails.find((m) => m.to === 'alice@example.com');
       assert.equal(owner?.subject, 'Someone tried to sign up with your address');

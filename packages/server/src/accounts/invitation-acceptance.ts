@@ -7,6 +7,7 @@ import { verifyEnrolment, type EnrolmentRefusal, type PasskeyOwner, type Relying
 import { passwordRefusal, type PasswordRefusal } from '../users/password-policy.js';
 import { OperatorInputError } from '../primitives/operator-input-error.js';
 import { applyInvitation, openInvitation, type OpenInvitation } from './invitation.js';
+import { NO_PASSWORD } from './new-account-passkey.js';
 
 /** A new account's form as posted. */
 export interface NewAccountSubmission {
@@ -91,9 +92,6 @@ async function makeAccount(
     return error.why === 'taken' ? { kind: 'username_refused', why: 'taken', invitation } : { kind: 'invalid_link' };
   }
 }
-
-/** The password hash of an account made with a passkey: not a scrypt hash, so no password matches it. */
-export const NO_PASSWORD = 'passkey$no-password';
 
 /** A new account's passkey form as posted: the browser's answer to the page's creation options. */
 export interface PasskeySubmission {

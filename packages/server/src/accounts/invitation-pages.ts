@@ -1,7 +1,7 @@
 import { CSRF_FIELD } from '../html/csrf.js';
 import { alertHtml, escapeHtml, layout, markup, verbatim, type Alert, type PageView } from '../html/layout.js';
 import { PASSWORD_LENGTH } from '../users/password-policy.js';
-import { passkeyScript, passkeyStatus } from '../authorize/passkey-page.js';
+import { newAccountPasskeyForm } from './new-account-passkey.js';
 
 /**
  * The pages of an invitation: the form a new person's link opens (a username and a password, or a
@@ -50,22 +50,16 @@ ${page.passkeyOptions === undefined ? '' : passkeyForm(view, page, page.passkeyO
   );
 }
 
-/**
- * "Create my account with a passkey": hidden until the script (webauthn/script.ts) finds WebAuthn;
- * it copies the username typed above (`data-copy`) and posts the new credential to the same path.
- */
+/** "Create my account with a passkey", the username typed above copied in (new-account-passkey.ts). */
 function passkeyForm(view: PageView, page: NewAccountPage, options: string): string {
-  const { base, text } = view;
-  const { t } = text;
-  return `<form method="post" action="${base}/invitation" id="passkey-form" class="stack" data-mode="create" data-copy="username" data-options="${escapeHtml(options)}" hidden>
-${hidden(page.csrfToken, page.token)}
-<input type="hidden" name="username" value="">
-<input type="hidden" name="credential" value="">
-<p class="section-text">${t('invite.passkey.hint')}</p>
-<button type="button" id="passkey-button" class="button secondary passkey-button">${t('invite.passkey.submit')}</button>
-${passkeyStatus(text)}
-</form>
-${passkeyScript(base)}`;
+  return newAccountPasskeyForm(view, {
+    action: '/invitation',
+    hidden: hidden(page.csrfToken, page.token),
+    copy: ['username'],
+    hint: 'invite.passkey.hint',
+    submit: 'invite.passkey.submit',
+    options,
+  });
 }
 
 /** After a new account is made: its address is verified; sign in with the new password or passkey. */

@@ -6,11 +6,11 @@ import { currentSession, signedInSubject, startSession } from '../authorize/sess
 import { signedInSession } from '../authorize/sign-in/state.js';
 import { CSRF_FIELD, checkCsrfToken } from '../html/csrf.js';
 import type { Alert, AlertText } from '../html/layout.js';
-import { sendPage, sendPageUnder } from '../html/responses.js';
+import { sendPage } from '../html/responses.js';
 import { formParamsOf } from '../http/form.js';
 import type { BrowserSessionRecord } from '../store/identity-repository.js';
 import type { PasswordRefusal } from '../users/password-policy.js';
-import { registrationOptions, relyingPartyOf } from '../webauthn/index.js';
+import { relyingPartyOf } from '../webauthn/index.js';
 import {
   acceptAsMember,
   acceptNewAccount,
@@ -18,6 +18,7 @@ import {
   passkeyOwnerOf,
   type AcceptanceOutcome,
 } from './invitation-acceptance.js';
+import { newAccountPasskeyOptions, recordPasskeyRefusal, sendNewAccountPage } from './new-account-passkey.js';
 import { INVITATION_PATH, openInvitation, type OpenInvitation } from './invitation.js';
 import { renderAccountMadePage, renderJoinedPage, renderMemberPage, renderNewAccountPage } from './invitation-pages.js';
 
@@ -108,13 +109,7 @@ function invitationEndpoints(app: FastifyInstance, pages: AuthorizePages): void 
         return sendNewAccountForm(pages, reply, current, token, outcome.invitation, username, status, alert);
       }
       case 'passkey_refused':
-        await audit.record({
-          event: 'passkey_enrolment_failed',
-          at: clock.now(),
-          subject: null,
-          reason: outcome.reason,
-          address: request.ip,
-        });
+        await recordPasskeyRefusal(audit, outcome.reason, request.ip, clock.now());
         throw new ProblemError('passkey_enrolment_failed');
       case 'done': {
         const view = viewOf(pages, reply, { here: '/account' });
@@ -154,9 +149,14 @@ async function sendNewAccountForm(
   const here = `${INVITATION_PATH}?${new URLSearchParams({ token })}`;
   const view = viewOf(pages, reply, { here });
   // A passkey instead of a password (none where the issuer is an IP address): its challenge kept for this session.
-  const rp = relyingPartyOf(issuer);
-  const passkeyOptions =
-    rp && JSON.stringify(await registrationOptions(store, rp, passkeyOwnerOf(invitation), session.id, clock.now()));
+  const passkeyOptions = await newAccountPasskeyOptions({
+    store,
+    issuer,
+    owner: passkeyOwnerOf(invitation),
+    sessionId: session.id,
+    now: clock.now(),
+    purpose: 'register',
+  });
   const page = renderNewAccountPage(view, {
     csrfToken: session.csrfToken,
     token,
@@ -166,8 +166,7 @@ async function sendNewAccountForm(
     alert,
     passkeyOptions,
   });
-  const scripts = passkeyOptions === undefined ? [] : ["'self'"];
-  return sendPageUnder(reply, status, page, { formAction: ["'self'"], scripts });
+  return sendNewAccountPage(reply, status, page, passkeyOptions);
 }
 
 /** The invitation's entry in the pages table. */

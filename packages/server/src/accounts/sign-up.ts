@@ -3,10 +3,12 @@ import type { SignUpSettings } from '../context.js';
 import { matchLocale, SUPPORTED_LOCALES, type PageLocale } from '../i18n/index.js';
 import { newId } from '../primitives/ids.js';
 import type { UserRecord } from '../store/identity-repository.js';
+import type { PasskeyRecord } from '../store/passkey-repository.js';
 import { hashPassword } from '../users/passwords.js';
 import { passwordRefusal, type PasswordRefusal } from '../users/password-policy.js';
 import { accountMail } from './account-mail.js';
 import { sendVerificationMail, type EmailVerificationServices } from './email-verification.js';
+import { NO_PASSWORD } from './new-account-passkey.js';
 import { warnOwner } from './owner-warning.js';
 import { PASSWORD_RESET_PATH } from './password-reset.js';
 
@@ -39,11 +41,11 @@ export function signUpAllowed(settings: SignUpSettings, arrival: SignUpArrival):
   return settings.mode === 'invite' && arrival.invited;
 }
 
-/** The form as typed. */
+/** The form as typed; `password` undefined for a sign-up with a passkey. */
 export interface SignUpForm {
   readonly email: string;
   readonly name: string;
-  readonly password: string;
+  readonly password: string | undefined;
 }
 
 /** A form that passed every check: the address lowercased, the name trimmed. */
@@ -51,8 +53,12 @@ export interface CheckedSignUp {
   readonly email: string;
   readonly domain: string;
   readonly name: string;
-  readonly password: string;
 }
+
+/** What the new account signs in with: a password (hashed after the answer) or a passkey (verified before it). */
+export type SignUpCredential =
+  | { readonly kind: 'password'; readonly password: string }
+  | { readonly kind: 'passkey'; readonly passkey: PasskeyRecord };
 
 export type SignUpRefusal =
   | { readonly kind: 'address' }
@@ -98,9 +104,9 @@ export async function checkSignUp(settings: SignUpSettings, form: SignUpForm): P
   if (settings.domains.length > 0 && !settings.domains.includes(domain)) return { kind: 'domain' };
   const name = form.name.normalize('NFC').trim();
   if (name === '' || [...name].length > MAX_NAME_LENGTH || CONTROL.test(name)) return { kind: 'name' };
-  const refusal = await passwordRefusal(form.password, [email, name]);
+  const refusal = form.password === undefined ? undefined : await passwordRefusal(form.password, [email, name]);
   if (refusal) return { kind: 'password', refusal };
-  return { email, domain, name, password: form.password };
+  return { email, domain, name };
 }
 
 /**
@@ -118,6 +124,7 @@ export async function chargeSignUp(rateLimits: RateLimiter, domain: string, addr
 /** A sign-up whose page has been answered: what happens next depends on whether the address is known. */
 export interface SignUpRequest {
   readonly form: CheckedSignUp;
+  readonly credential: SignUpCredential;
   /** The authorization request the sign-in page was for (its handle); '' for none. */
   readonly continuation: string;
   readonly locale: PageLocale;
@@ -134,6 +141,8 @@ export type SignUpOutcome = 'created' | 'address_taken';
  * on. An address an account has already: nothing is created; each enabled owner is mailed that
  * someone tried to sign up with it (with the way to a password reset), audited `sign_up_refused`.
  * The answer was the same for both, and as fast: the password is hashed here, after it, on both ways.
+ * A sign-up with a passkey makes the account with it and no password (NO_PASSWORD); for an address
+ * that has an account the passkey is dropped, never attached to that account.
  */
 export async function completeSignUp(
   services: EmailVerificationServices,
@@ -142,7 +151,8 @@ export async function completeSignUp(
   const { store, audit } = services;
   const { form, now } = request;
   // Hashed first, whichever way it goes: both ways cost the server the same, and begin the same way.
-  const passwordHash = await hashPassword(form.password);
+  const { credential } = request;
+  const passwordHash = credential.kind === 'password' ? await hashPassword(credential.password) : NO_PASSWORD;
   const owners = await store.listUsersWithEmail(form.email);
   if (owners.length === 0) {
     const user = await createAccount(services, request, passwordHash);
@@ -180,7 +190,8 @@ function usernameOf(email: string): string {
 /**
  * Stores the account; undefined when the address was registered meanwhile. The username is the
  * address's; when another account has it (a username chosen by an operator), a short random suffix
- * makes it unique. The mail names the username the person signs in with.
+ * makes it unique. The mail names the username the person signs in with. A passkey is stored with
+ * the account, for the subject its options were made for, in the same transaction.
  */
 async function createAccount(
   services: EmailVerificationServices,
@@ -191,13 +202,20 @@ async function createAccount(
   const base = usernameOf(form.email);
   const locale = matchLocale(request.locale, SUPPORTED_LOCALES);
   const claims = { email: form.email, email_verified: false, name: form.name, ...(locale ? { locale } : {}) };
+  const passkey = request.credential.kind === 'passkey' ? request.credential.passkey : undefined;
+  const subject = passkey?.subject ?? newId();
   for (const username of [base, `${base.slice(0, USERNAME_LENGTH - 7)}-${newId().slice(0, 6).toLowerCase()}`]) {
-    const user: UserRecord = { username, passwordHash, createdAt: now, updatedAt: now, subject: newId(), claims };
+    const user: UserRecord = { username, passwordHash, createdAt: now, updatedAt: now, subject, claims };
     const created = await services.audit.transaction(async (tx, record) => {
       // One statement per row decides: an address signed up twice at once gets one account.
       if ((await tx.listUsersWithEmail(form.email)).length > 0) return 'taken';
       if (!(await tx.insertUserIfAbsent(user))) return 'username';
       await record({ event: 'signed_up', at: now, subject: user.subject, address: request.address });
+      if (passkey) {
+        await tx.insertPasskey(passkey);
+        const kind = passkey.backupEligible ? 'synced' : 'device_bound';
+        await record({ event: 'passkey_enrolled', at: now, subject, reason: kind, address: request.address });
+      }
       return 'created';
     });
     if (created === 'created') return user;

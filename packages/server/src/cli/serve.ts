@@ -193,8 +193,13 @@ function startOptions(config: ServerConfig, options: ServeOptions, demo: DemoFlo
     passwordResetRevokesGrants: config.passwordResetRevokesGrants,
     emailVerification: config.emailVerification,
     terms: config.terms,
-    // The demo is for trying everything out: anyone may create an account, unless SIGN_UP says otherwise.
-    signUp: { mode: config.signUpMode ?? (demo ? 'open' : 'off'), domains: config.signUpDomains },
+    // The demo is for trying everything out: anyone may create an account, with a password or a
+    // passkey (where the issuer can have passkeys), unless SIGN_UP and SIGN_UP_METHODS say otherwise.
+    signUp: {
+      mode: config.signUpMode ?? (demo ? 'open' : 'off'),
+      domains: config.signUpDomains,
+      methods: config.signUpMethods ?? (demo ? ['password', 'passkey'] : ['password']),
+    },
     authorizationCodeTtl: config.authorizationCodeTtl,
     defaultLocale: config.defaultLocale,
     mail: config.mail,

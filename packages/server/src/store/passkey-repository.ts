@@ -27,7 +27,12 @@ export interface PasskeyWithOwner extends PasskeyRecord {
   readonly ownerDisabled: boolean;
 }
 
-export type WebAuthnPurpose = 'register' | 'authenticate';
+/**
+ * What a challenge was made for: a passkey added to an account (`register`), a sign-in
+ * (`authenticate`), or a passkey made on the sign-up form for an account not made yet (`sign_up`),
+ * kept apart so that no other ceremony's challenge makes an account.
+ */
+export type WebAuthnPurpose = 'register' | 'authenticate' | 'sign_up';
 
 /** A ceremony's challenge, stored until its one use or its expiry. */
 export interface WebAuthnChallengeRecord {

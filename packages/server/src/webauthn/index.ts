@@ -20,8 +20,10 @@ export {
   registrationOptions,
   userHandleOf,
   PASSKEY_NAME_MAX,
+  type EnrolmentPurpose,
   type EnrolmentRefusal,
   type EnrolmentRequest,
+  type EnrolmentResult,
   type PasskeyOwner,
 } from './registration.js';
 export {

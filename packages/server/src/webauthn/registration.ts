@@ -1,6 +1,6 @@
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { webauthnLibrary } from './library.js';
-import type { PasskeyRecord, PasskeyRepository } from '../store/passkey-repository.js';
+import type { PasskeyRecord, PasskeyRepository, WebAuthnPurpose } from '../store/passkey-repository.js';
 import { keepChallenge, takeChallenge, type ChallengeRefusal } from './challenges.js';
 import { summarizeResponse } from './client-data.js';
 import type { RelyingParty } from './relying-party.js';
@@ -23,9 +23,12 @@ export function userHandleOf(subject: string): string {
   return Buffer.from(subject, 'utf8').toString('base64url');
 }
 
+/** A passkey added to an account (`register`), or made with an account on the sign-up form (`sign_up`). */
+export type EnrolmentPurpose = Extract<WebAuthnPurpose, 'register' | 'sign_up'>;
+
 /**
  * The options of `navigator.credentials.create()` (WebAuthn §5.4) for a user on the account page,
- * their challenge kept for this session. A discoverable credential (`residentKey: required`, so it
+ * their challenge kept for this session and `purpose`. A discoverable credential (`residentKey: required`, so it
  * signs in without a username) with user verification required; no attestation is asked for (the
  * server trusts no particular maker); the user's passkeys are excluded so none is made twice.
  */
@@ -35,6 +38,7 @@ export async function registrationOptions(
   owner: PasskeyOwner,
   sessionId: string,
   now: number,
+  purpose: EnrolmentPurpose = 'register',
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const existing = await store.listPasskeys(owner.subject);
   const options = await (
@@ -51,7 +55,7 @@ export async function registrationOptions(
     // ES256, EdDSA, RS256 (WebAuthn §5.4 pubKeyCredParams; the library's defaults).
     supportedAlgorithmIDs: [-7, -8, -257],
   });
-  await keepChallenge(store, { challenge: options.challenge, sessionId, purpose: 'register' }, owner.subject, now);
+  await keepChallenge(store, { challenge: options.challenge, sessionId, purpose }, owner.subject, now);
   return options;
 }
 
@@ -69,6 +73,8 @@ export interface EnrolmentRequest {
   readonly response: string | undefined;
   readonly name: string | undefined;
   readonly now: number;
+  /** What the challenge was kept for (`registrationOptions`); `register` when unsaid. */
+  readonly purpose?: EnrolmentPurpose;
 }
 
 /**
@@ -104,7 +110,7 @@ export async function verifyEnrolment(
   const taken = await takeChallenge(
     store,
     summary.challenge,
-    { sessionId, purpose: 'register', subject: owner.subject },
+    { sessionId, purpose: request.purpose ?? 'register', subject: owner.subject },
     now,
   );
   if (!taken.ok) return { ok: false, reason: taken.reason };

@@ -10,7 +10,11 @@
  * modal one. What it says comes from the page, in its language (`data-checking`, `data-not-used`,
  * `data-failed` of `#passkey-status`, authorize/passkey-page.ts). A form whose fields are typed in
  * another form of the page names them in `data-copy` (ids, space-separated): each is copied into the
- * field of the same name before the form is posted (an invitation's username, for its passkey).
+ * field of the same name before the form is posted (an invitation's username, for its passkey);
+ * before a passkey is made, each such field and the form's own must be valid (the browser says
+ * what is missing). `data-user` names the field whose value names the new passkey's user on the
+ * authenticator (a sign-up's address). An element `#passkey-unavailable` (what a page that offers
+ * passkeys only says to a browser without them) is hidden once the form is shown.
  */
 export const PASSKEY_SCRIPT = `'use strict';
 (function () {
@@ -46,6 +50,9 @@ export const PASSKEY_SCRIPT = `'use strict';
     var o = Object.assign({}, options);
     o.challenge = toBuffer(options.challenge);
     o.user = Object.assign({}, options.user, { id: toBuffer(options.user.id) });
+    var named = form.getAttribute('data-user');
+    var who = named && document.getElementById(named);
+    if (who && who.value) { o.user.name = who.value; o.user.displayName = who.value; }
     o.excludeCredentials = descriptors(options.excludeCredentials);
     return o;
   }
@@ -77,10 +84,19 @@ export const PASSKEY_SCRIPT = `'use strict';
   }
   function say(text) { if (status) status.textContent = text; }
   function words(name) { return (status && status.getAttribute('data-' + name)) || ''; }
+  function copied() {
+    return (form.getAttribute('data-copy') || '').split(' ').map(function (id) {
+      return id && document.getElementById(id);
+    }).filter(Boolean);
+  }
+  function ready() {
+    var fields = copied();
+    for (var i = 0; i < fields.length; i++) if (!fields[i].reportValidity()) return false;
+    return form.reportValidity();
+  }
   function send(credential) {
-    (form.getAttribute('data-copy') || '').split(' ').forEach(function (id) {
-      var from = id && document.getElementById(id);
-      var to = from && form.elements.namedItem(from.name);
+    copied().forEach(function (from) {
+      var to = form.elements.namedItem(from.name);
       if (to) to.value = from.value;
     });
     form.elements.namedItem('credential').value = JSON.stringify(toJSON(credential));
@@ -105,7 +121,10 @@ export const PASSKEY_SCRIPT = `'use strict';
   }
 
   form.hidden = false;
+  var unavailable = document.getElementById('passkey-unavailable');
+  if (unavailable) unavailable.hidden = true;
   button.addEventListener('click', function () {
+    if (mode === 'create' && !ready()) return;
     button.disabled = true;
     say('');
     var ceremony = mode === 'create'

@@ -383,6 +383,12 @@ export const de: Catalog = {
     'sign-up.alert.address': 'Geben Sie die Adresse ein, unter der Sie E-Mails erhalten, etwa name@example.com.',
     'sign-up.alert.domain': 'Verwenden Sie eine Adresse bei {domains}.',
     'sign-up.alert.name': 'Geben Sie einen Namen mit höchstens 128 Zeichen in einer Zeile ein.',
+    'sign-up.passkey-lead':
+      'Wir senden eine E-Mail an Ihre Adresse, um sie zu bestätigen; danach melden Sie sich mit dem Passkey an, den diese Seite auf Ihrem Gerät anlegt.',
+    'sign-up.passkey-unavailable':
+      'Konten werden hier mit einem Passkey angelegt, und dieser Browser kann keinen anlegen: Öffnen Sie diese Seite in einem Browser oder auf einem Gerät, das es kann.',
+    'sign-up.alert.passkey':
+      'Der Passkey konnte nicht bestätigt werden, und es wurde nichts angelegt. Versuchen Sie es mit der Schaltfläche unten erneut.',
     'sign-up.sent.lead':
       'Wenn noch kein Konto diese Adresse hat, ist eine E-Mail mit einem Bestätigungslink dorthin unterwegs: Öffnen Sie ihn innerhalb von {hours} Stunden, um abzuschließen. Hat die Adresse bereits ein Konto, wird stattdessen dessen Inhaber benachrichtigt.',
     'mail.sign-up-taken.subject': 'Jemand wollte sich mit Ihrer Adresse registrieren',

@@ -395,6 +395,11 @@ export const en = {
   'sign-up.alert.address': 'Type the address you receive mail at, such as name@example.com.',
   'sign-up.alert.domain': 'Use an address at {domains}.',
   'sign-up.alert.name': 'Type a name of at most 128 characters, on one line.',
+  'sign-up.passkey-lead':
+    'We send a mail to your address to verify it; then you sign in with the passkey this page makes on your device.',
+  'sign-up.passkey-unavailable':
+    'Accounts here are made with a passkey, and this browser cannot make one: open this page in a browser or on a device that can.',
+  'sign-up.alert.passkey': 'The passkey could not be verified, and nothing was made. Try again with the button below.',
   'sign-up.sent.lead':
     'If no account has this address yet, a mail with a link to verify it is on its way there: open it within {hours} hours to finish. If the address has an account already, its owner is told instead.',
   'mail.sign-up-taken.subject': 'Someone tried to sign up with your address',

@@ -375,6 +375,12 @@ export const es: Catalog = {
     'sign-up.alert.address': 'Escriba la dirección en la que recibe correo, como nombre@example.com.',
     'sign-up.alert.domain': 'Use una dirección de {domains}.',
     'sign-up.alert.name': 'Escriba un nombre de 128 caracteres como máximo, en una línea.',
+    'sign-up.passkey-lead':
+      'Enviamos un correo a su dirección para verificarla; después inicia sesión con la llave de acceso que esta página crea en su dispositivo.',
+    'sign-up.passkey-unavailable':
+      'Aquí las cuentas se crean con una llave de acceso, y este navegador no puede crearla: abra esta página en un navegador o dispositivo que pueda.',
+    'sign-up.alert.passkey':
+      'No se pudo verificar la llave de acceso, y no se creó nada. Inténtelo de nuevo con el botón de abajo.',
     'sign-up.sent.lead':
       'Si ninguna cuenta tiene aún esta dirección, va de camino un correo con un enlace para verificarla: ábralo en {hours} horas para terminar. Si la dirección ya tiene una cuenta, se avisa a su titular.',
     'mail.sign-up-taken.subject': 'Alguien intentó registrarse con su dirección',

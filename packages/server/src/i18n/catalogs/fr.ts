@@ -376,6 +376,12 @@ export const fr: Catalog = {
     'sign-up.alert.address': 'Saisissez l’adresse à laquelle vous recevez vos e-mails, par exemple nom@example.com.',
     'sign-up.alert.domain': 'Utilisez une adresse de {domains}.',
     'sign-up.alert.name': 'Saisissez un nom d’au plus 128 caractères, sur une ligne.',
+    'sign-up.passkey-lead':
+      'Nous envoyons un e-mail à votre adresse pour la vérifier ; vous vous connectez ensuite avec la clé d’accès que cette page crée sur votre appareil.',
+    'sign-up.passkey-unavailable':
+      'Les comptes sont créés ici avec une clé d’accès, et ce navigateur ne peut pas en créer : ouvrez cette page dans un navigateur ou sur un appareil qui le peut.',
+    'sign-up.alert.passkey':
+      'La clé d’accès n’a pas pu être vérifiée, et rien n’a été créé. Réessayez avec le bouton ci-dessous.',
     'sign-up.sent.lead':
       'Si aucun compte n’a encore cette adresse, un e-mail avec un lien pour la vérifier est en route : ouvrez-le dans les {hours} heures pour terminer. Si l’adresse a déjà un compte, son titulaire est prévenu à la place.',
     'mail.sign-up-taken.subject': 'Quelqu’un a tenté de s’inscrire avec votre adresse',

@@ -372,6 +372,12 @@ export const ptBR: Catalog = {
     'sign-up.alert.address': 'Digite o endereço em que você recebe e-mails, como nome@example.com.',
     'sign-up.alert.domain': 'Use um endereço de {domains}.',
     'sign-up.alert.name': 'Digite um nome de no máximo 128 caracteres, em uma linha.',
+    'sign-up.passkey-lead':
+      'Enviamos um e-mail para o seu endereço para verificá-lo; depois você entra com a chave de acesso que esta página cria no seu dispositivo.',
+    'sign-up.passkey-unavailable':
+      'Aqui as contas são criadas com uma chave de acesso, e este navegador não consegue criar uma: abra esta página em um navegador ou dispositivo que consiga.',
+    'sign-up.alert.passkey':
+      'Não foi possível verificar a chave de acesso, e nada foi criado. Tente de novo com o botão abaixo.',
     'sign-up.sent.lead':
       'Se nenhuma conta tem este endereço ainda, um e-mail com um link para verificá-lo está a caminho: abra-o em até {hours} horas para concluir. Se o endereço já tem uma conta, o titular dela é avisado.',
     'mail.sign-up-taken.subject': 'Alguém tentou se cadastrar com seu endereço',

@@ -345,6 +345,10 @@ export const zhCN: Catalog = {
     'sign-up.alert.address': '请输入您接收邮件的地址,例如 name@example.com。',
     'sign-up.alert.domain': '请使用 {domains} 的地址。',
     'sign-up.alert.name': '请在一行内输入不超过 128 个字符的姓名。',
+    'sign-up.passkey-lead': '我们会向您的地址发送一封邮件以验证它;之后您用本页面在您设备上创建的通行密钥登录。',
+    'sign-up.passkey-unavailable':
+      '此处的账户用通行密钥创建，而此浏览器无法创建通行密钥：请在能创建的浏览器或设备上打开此页面。',
+    'sign-up.alert.passkey': '无法验证通行密钥，未创建任何内容。请用下方按钮重试。',
     'sign-up.sent.lead':
       '如果尚无账户使用此地址,一封带验证链接的邮件正发往该地址:请在 {hours} 小时内打开以完成注册。如果该地址已有账户,则会通知其所有者。',
     'mail.sign-up-taken.subject': '有人尝试用您的地址注册',
