@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { seriousViolations } from './_axe.js';
 import {
   linkIn,
   profileWithAuthenticator,
@@ -113,6 +114,14 @@ describe(
       await page.goto(rp.url.href);
       await page.getByRole('link', { name: 'Create an account' }).click();
       const passkeyButton = page.getByRole('button', { name: 'Create my account with a passkey' });
+      // The form with its passkey shown (the script found WebAuthn) passes axe, in English and in Arabic.
+      await passkeyButton.waitFor();
+      assert.deepEqual(await seriousViolations(page), [], 'axe-core, en');
+      await page.getByRole('link', { name: 'العربية' }).click();
+      await page.getByRole('button', { name: 'أنشئ حسابي بمفتاح مرور' }).waitFor();
+      assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
+      assert.deepEqual(await seriousViolations(page), [], 'axe-core, ar');
+      await page.getByRole('link', { name: 'English' }).click();
       // No address yet: the browser asks for it, and no passkey is made.
       await passkeyButton.click();
       assert.equal(
