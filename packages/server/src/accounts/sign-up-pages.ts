@@ -90,12 +90,14 @@ function passkeyForm(view: PageView, page: SignUpFormPage, passkey: NonNullable<
 export function renderSignUpPage(view: PageView, page: SignUpFormPage): string {
   const { base, text } = view;
   const { t } = text;
+  const forms =
+    (page.password ? passwordForm(view, page) : '') + (page.passkey ? passkeyForm(view, page, page.passkey) : '');
   return layout(
     view,
     t('sign-up.title'),
     `<h1>${t('sign-up.title')}</h1>
 <p class="lead">${t(page.password ? 'sign-up.lead' : 'sign-up.passkey-lead')}</p>
-${alertHtml(view, page.alert)}${page.password ? passwordForm(view, page) : ''}${page.passkey ? passkeyForm(view, page, page.passkey) : ''}<p class="fine-print"><a href="${escapeHtml(signInHref(base, page.continuation))}">${t('reset.back')}</a></p>`,
+${alertHtml(view, page.alert)}${forms}<p class="fine-print"><a href="${escapeHtml(signInHref(base, page.continuation))}">${t('reset.back')}</a></p>`,
   );
 }
 

@@ -70,8 +70,9 @@ function arrivalOf(): SignUpArrival {
  * The sign-up (docs/accounts.md, "Signing up"), when SIGN_UP is not `off`. GET /sign-up shows the
  * form (linked from the sign-in page with its authorization request); POST checks it (the address,
  * its domain, the name, the password policy) and the rate limits, and a passkey made instead of a
- * password (sign-up-passkey.ts), then answers "Check your e-mail" at once, the same page whether the address has an account or not; the account and its
- * verification mail, or the owner's warning mail, are made after the answer (sign-up.ts).
+ * password (sign-up-passkey.ts), then answers "Check your e-mail" at once, the same page whether the
+ * address has an account or not; the account and its verification mail, or the owner's warning
+ * mail, are made after the answer (sign-up.ts).
  */
 function signUpEndpoints(app: FastifyInstance, pages: AuthorizePages): void {
   const { context } = pages;
