@@ -13,7 +13,7 @@ import {
   pkce,
   type PageAnswer,
 } from './_authorize.js';
-import { testMailSettings } from './_account-browser.js';
+import { testMailSettings } from './_account-mail.js';
 import { DIALECTS } from './_dialects.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 import { TestSmtpServer, type ArrivedMail } from './_smtp.js';
