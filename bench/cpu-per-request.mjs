@@ -11,12 +11,16 @@
 // machine with 8 others' runnable processes per core), and CPU time, unlike requests a second, does
 // not count the time the process waited for a core; it still moves with cache and frequency
 // contention, so read builds against each other within a round, and over several rounds.
+// With --postgres, the CPU time of the server's PostgreSQL backends over the same requests too.
+// `--profile <dir>` starts each server with --cpu-prof and leaves its .cpuprofile in <dir>, named by
+// kind, round and build (read with bench/lib/profile-summary.mjs; the warm-up is in it too).
 import { spawn } from 'node:child_process';
 import { createPrivateKey, sign } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { countingProxy } from './lib/pg-count-proxy.mjs';
 
 const { values: options, positionals: checkouts } = parseArgs({
   allowPositionals: true,
@@ -26,6 +30,8 @@ const { values: options, positionals: checkouts } = parseArgs({
     requests: { type: 'string', default: '2000' },
     warmup: { type: 'string', default: '1000' },
     postgres: { type: 'boolean', default: false },
+    profile: { type: 'string' },
+    'round-trips': { type: 'boolean', default: false },
   },
 });
 if (checkouts.length === 0) throw new Error('name at least one checkout (the root of a built Gatehouse)');
@@ -51,15 +57,30 @@ function run(cwd, command, args) {
   });
 }
 
-async function postgresAdmin(root, statement) {
+async function postgresAdmin(root, statement, values = []) {
   const { default: pg } = await import(join(root, 'node_modules/pg/lib/index.js'));
   const client = new pg.Client({ connectionString: POSTGRES.toString() });
   await client.connect();
   try {
-    await client.query(statement);
+    return (await client.query(statement, values)).rows;
   } finally {
     await client.end();
   }
+}
+
+/** CPU ticks of each PostgreSQL backend connected to `database` (this machine's server), by pid. */
+async function backendTicks(root, database) {
+  const rows = await postgresAdmin(root, 'select pid from pg_stat_activity where datname = $1', [
+    database.split('/').pop(),
+  ]);
+  const ticks = new Map();
+  for (const { pid } of rows)
+    try {
+      ticks.set(pid, cpuTicks(pid));
+    } catch {
+      // Ended meanwhile, or not on this machine.
+    }
+  return ticks;
 }
 
 /** A fresh store made by the checkout's own setup: the bench client and 64 chains. */
@@ -88,20 +109,32 @@ function cpuTicks(pid) {
   return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
 }
 
-async function measure(root) {
+async function measure(root, label) {
   const { database, client, chains, cleanup } = await prepare(root);
   const { DEFAULT_RATE_LIMITS } = await import(join(root, 'packages/server/dist/index.js'));
   const raised = Object.fromEntries(
     Object.keys(DEFAULT_RATE_LIMITS).map((name) => [`RATE_LIMIT_${name.toUpperCase()}`, '1000000/s']),
   );
-  const server = spawn(process.execPath, [join(root, 'packages/server/dist/cli/main.js'), 'serve'], {
+  const profile =
+    options.profile === undefined
+      ? []
+      : ['--cpu-prof', `--cpu-prof-dir=${resolve(options.profile)}`, `--cpu-prof-name=${label}.cpuprofile`];
+  // The server reaches PostgreSQL through the counting proxy (lib/pg-count-proxy.mjs).
+  const proxy =
+    POSTGRES && options['round-trips']
+      ? await countingProxy(POSTGRES.hostname, Number(POSTGRES.port || 5432))
+      : undefined;
+  const serverDatabase = proxy
+    ? Object.assign(new URL(database), { host: `127.0.0.1:${proxy.port}` }).toString()
+    : database;
+  const server = spawn(process.execPath, [...profile, join(root, 'packages/server/dist/cli/main.js'), 'serve'], {
     // From its checkout, so that it finds the checkout's openapi.yaml (config.ts) as `serve` there would.
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
       ...raised,
-      DATABASE_URL: POSTGRES ? database : `sqlite://${database}`,
+      DATABASE_URL: POSTGRES ? serverDatabase : `sqlite://${database}`,
       PORT: '0',
       HOST: '127.0.0.1',
       ISSUER: 'http://localhost',
@@ -162,25 +195,40 @@ async function measure(root) {
       if (KIND !== 'introspect') heads[k] = JSON.parse(text).refresh_token;
     };
     for (let i = 0; i < W; i++) await send(i);
+    const backendsBefore = POSTGRES ? await backendTicks(root, database) : undefined;
     const before = cpuTicks(server.pid);
+    const tripsBefore = proxy?.roundTrips();
     for (let i = W; i < W + N; i++) await send(i);
-    return ((cpuTicks(server.pid) - before) * TICK_US) / N;
+    const us = ((cpuTicks(server.pid) - before) * TICK_US) / N;
+    if (proxy) console.log(`  ${root}: ${((proxy.roundTrips() - tripsBefore) / N).toFixed(2)} round trips per ${KIND}`);
+    if (backendsBefore === undefined) return { us };
+    let backend = 0;
+    for (const [pid, ticks] of await backendTicks(root, database)) backend += ticks - (backendsBefore.get(pid) ?? 0);
+    return { us, backendUs: (backend * TICK_US) / N };
   } finally {
     server.kill('SIGINT');
     await closed;
+    await proxy?.close();
     await cleanup();
   }
 }
 
 const results = new Map(checkouts.map((c) => [c, []]));
+const backendResults = new Map(checkouts.map((c) => [c, []]));
 try {
   for (let round = 0; round < Number(options.rounds); round++) {
     const order = round % 2 === 0 ? checkouts : [...checkouts].reverse();
-    for (const checkout of order) {
-      const us = await measure(resolve(checkout));
+    for (const [i, checkout] of order.entries()) {
+      const build = round % 2 === 0 ? i : order.length - 1 - i;
+      const { us, backendUs } = await measure(
+        resolve(checkout),
+        `${KIND}${POSTGRES ? '-pg' : ''}-${round + 1}-build${build + 1}`,
+      );
       results.get(checkout).push(us);
+      if (backendUs !== undefined) backendResults.get(checkout).push(backendUs);
       console.log(
-        `round ${round + 1} ${checkout}: ${us.toFixed(0)} µs CPU per ${KIND}${POSTGRES ? ' (PostgreSQL)' : ''}`,
+        `round ${round + 1} ${checkout}: ${us.toFixed(0)} µs CPU per ${KIND}` +
+          (POSTGRES ? ` (PostgreSQL), its backends ${backendUs.toFixed(0)} µs` : ''),
       );
     }
   }
@@ -189,10 +237,14 @@ try {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const [first] = checkouts;
-for (const [checkout, xs] of results)
-  console.log(
-    `${KIND}${POSTGRES ? ' postgres' : ''} ${checkout}: ${xs.map((x) => x.toFixed(0)).join(', ')} µs; median ${median(xs).toFixed(0)}` +
-      (checkout === first
-        ? ''
-        : `; × ${first}: ${xs.map((x, i) => (x / results.get(first)[i]).toFixed(3)).join(', ')}`),
-  );
+const report = (label, figures) => {
+  for (const [checkout, xs] of figures)
+    console.log(
+      `${label} ${checkout}: ${xs.map((x) => x.toFixed(0)).join(', ')} µs; median ${median(xs).toFixed(0)}` +
+        (checkout === first
+          ? ''
+          : `; × ${first}: ${xs.map((x, i) => (x / figures.get(first)[i]).toFixed(3)).join(', ')}`),
+    );
+};
+report(`${KIND}${POSTGRES ? ' postgres' : ''}`, results);
+if (POSTGRES) report(`${KIND} postgres, its backends`, backendResults);
