@@ -195,15 +195,29 @@ async function measure(root, label) {
       if (KIND !== 'introspect') heads[k] = JSON.parse(text).refresh_token;
     };
     for (let i = 0; i < W; i++) await send(i);
+    // Sampled through the window too: a pooled connection the server closes meanwhile (idle) keeps the
+    // CPU it was last seen with, and one it opens counts from its start.
     const backendsBefore = POSTGRES ? await backendTicks(root, database) : undefined;
+    const backendsSeen = new Map(backendsBefore);
+    let sampling = Promise.resolve();
+    const sampler =
+      backendsBefore &&
+      setInterval(() => {
+        sampling = sampling
+          .then(() => backendTicks(root, database))
+          .then((ticks) => ticks.forEach((t, pid) => backendsSeen.set(pid, t)));
+      }, 200);
     const before = cpuTicks(server.pid);
     const tripsBefore = proxy?.roundTrips();
     for (let i = W; i < W + N; i++) await send(i);
     const us = ((cpuTicks(server.pid) - before) * TICK_US) / N;
     if (proxy) console.log(`  ${root}: ${((proxy.roundTrips() - tripsBefore) / N).toFixed(2)} round trips per ${KIND}`);
     if (backendsBefore === undefined) return { us };
+    clearInterval(sampler);
+    await sampling;
+    for (const [pid, t] of await backendTicks(root, database)) backendsSeen.set(pid, t);
     let backend = 0;
-    for (const [pid, ticks] of await backendTicks(root, database)) backend += ticks - (backendsBefore.get(pid) ?? 0);
+    for (const [pid, ticks] of backendsSeen) backend += ticks - (backendsBefore.get(pid) ?? 0);
     return { us, backendUs: (backend * TICK_US) / N };
   } finally {
     server.kill('SIGINT');
