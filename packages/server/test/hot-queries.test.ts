@@ -4,6 +4,8 @@ import type { ClientRecord, GrantRecord } from '../src/primitives/records.js';
 import { sql, type Kysely } from 'kysely';
 import { createRepository, type Repository } from '../src/store/repository.js';
 import { postgresHotQueries } from '../src/store/postgres/hot-queries.js';
+import { cachedHeldAccess } from '../src/store/access-resolution.js';
+import { RowCache } from '../src/store/row-cache.js';
 import { migratePostgres } from '../src/store/postgres/migrations.js';
 import { openPostgresDatabase } from '../src/store/postgres/open.js';
 import { withUnboundedStatements } from '../src/store/postgres/pool.js';
@@ -88,7 +90,7 @@ async function openBoth(dialect: Dialect): Promise<Opened> {
     db,
     kysely,
     hot: {
-      ...postgresHotQueries(db)(db, false),
+      ...postgresHotQueries(db, uncachedHeldAccess(kysely))(db, false),
       revokeGrant: (...args) => kysely.revokeGrant(...args),
       heldAccess: (...args) => kysely.heldAccess(...args),
     },
@@ -98,6 +100,10 @@ async function openBoth(dialect: Dialect): Promise<Opened> {
     },
   };
 }
+
+/** The repository's `heldAccess` with no memory (an epoch source that never answers). */
+const uncachedHeldAccess = (kysely: Repository) =>
+  cachedHeldAccess(new RowCache({ current: () => undefined }), (...args) => kysely.heldAccess(...args));
 
 for (const dialect of DIALECTS)
   describe(`the hot path: queries compiled once from the repository’s definitions [${dialect}]`, () => {
@@ -212,7 +218,7 @@ if (DIALECTS.includes('postgres'))
     after(() => opened.close());
 
     it('locks the token’s rows FOR UPDATE, as the repository’s read in a transaction does: a second reader waits for the commit', async () => {
-      const inTransaction = postgresHotQueries(opened.db);
+      const inTransaction = postgresHotQueries(opened.db, uncachedHeldAccess(opened.kysely));
       const order: string[] = [];
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));

@@ -106,6 +106,40 @@ describe('RowCache on the turn epoch (SQLite)', () => {
     assert.equal(state.reads, 4, 'without an epoch, every read goes to the database');
   });
 
+  it('under an epoch its caller read: the same rows, read by the caller’s own read on a miss and kept under that epoch', async () => {
+    const { state, read } = counted();
+    await read('a');
+    const own = async (id: string) => ({ id, value: `own ${state.value}` });
+    assert.deepEqual(await read.under('a', 0, own), { id: 'a', value: 'v0' }, 'the row the source’s epoch kept');
+    assert.equal(state.reads, 1);
+    // A change committed before the caller's statement: the epoch it read has moved.
+    state.value = 'v1';
+    assert.deepEqual(await read.under('a', 1, own), { id: 'a', value: 'own v1' });
+    assert.deepEqual(await read.under('a', 1, own), { id: 'a', value: 'own v1' }, 'kept');
+    assert.equal(state.reads, 1, 'the cache’s own read is not used');
+    // The source's epoch, read at the next turn, is that one: the kept row serves it.
+    state.epoch = 1;
+    await nextTurn();
+    assert.deepEqual(await read('a'), { id: 'a', value: 'own v1' });
+    assert.equal(state.reads, 1);
+  });
+
+  it('under an epoch its caller read, does not keep a row whose read began before another epoch was seen', async () => {
+    const { read } = counted();
+    let release!: () => void;
+    const slow = read.under('b', 3, async (id) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return { id, value: 'read under 3' };
+    });
+    await read.under('c', 4, async (id) => ({ id, value: 'read under 4' }));
+    release();
+    assert.deepEqual(await slow, { id: 'b', value: 'read under 3' });
+    let reads = 0;
+    const again = await read.under('b', 4, async (id) => (reads++, { id, value: 'read under 4' }));
+    assert.deepEqual(again, { id: 'b', value: 'read under 4' });
+    assert.equal(reads, 1, 'the row read under 3 was not kept');
+  });
+
   it('forgets its oldest row past maxRows', async () => {
     const { state, read } = counted({ maxRows: 2 });
     await read('a');

@@ -88,15 +88,39 @@ export function createAccessResolutionRepository(db: Kysely<Database>): AccessRe
  * `read` with its answers kept in `rows` under the row epoch (./row-cache.ts), which migration
  * 0035's triggers advance in the transaction of every change of a group, a membership, a role or an
  * assignment, by any process: a refresh of a user in 50 groups otherwise resolves them anew each
- * time. An answer is kept per user and API.
+ * time. An answer is kept per user and API. `under` answers from the same memory under an epoch the
+ * caller read itself (the PostgreSQL refresh's locked read, postgres/holder-access.ts), reading with
+ * its own `readNow` on a miss.
  */
-export function cachedHeldAccess(
-  rows: RowCache,
-  read: AccessResolutionRepository['heldAccess'],
-): AccessResolutionRepository['heldAccess'] {
+export function cachedHeldAccess(rows: RowCache, read: AccessResolutionRepository['heldAccess']): CachedHeldAccess {
   const cached = rows.cached((key) => {
     const [subject, audience] = JSON.parse(key) as [string, string | null];
     return read(subject, audience);
   });
-  return async (subject, audience) => (await cached(JSON.stringify([subject, audience]))) as HeldAccess;
+  return Object.assign(
+    async (subject: string, audience: string | null) =>
+      (await cached(JSON.stringify([subject, audience]))) as HeldAccess,
+    {
+      under: async (
+        subject: string,
+        audience: string | null,
+        epoch: number,
+        readNow: AccessResolutionRepository['heldAccess'],
+      ) =>
+        (await cached.under(JSON.stringify([subject, audience]), epoch, () =>
+          readNow(subject, audience),
+        )) as HeldAccess,
+    },
+  );
+}
+
+/** `heldAccess` kept under the row epoch (`cachedHeldAccess`). */
+export interface CachedHeldAccess {
+  (subject: string, audience: string | null): Promise<HeldAccess>;
+  under(
+    subject: string,
+    audience: string | null,
+    epoch: number,
+    readNow: AccessResolutionRepository['heldAccess'],
+  ): Promise<HeldAccess>;
 }

@@ -11,6 +11,18 @@ export interface EpochSource {
   current(): number | undefined | Promise<number | undefined>;
 }
 
+/** A read whose rows are kept under the row epoch (RowCache.cached). */
+export interface CachedRead<T> {
+  /** The row, from memory while the epoch the source reads now is the one it was kept under. */
+  (id: string): Promise<T | undefined>;
+  /**
+   * The same rows under an epoch the caller read itself, in a statement that began after the read
+   * it serves did (PostgreSQL: the column of a refresh's locked read); on a miss `readNow` reads the
+   * row (in the caller's transaction, say) and it is kept under that epoch.
+   */
+  under(id: string, epoch: number, readNow: (id: string) => Promise<T | undefined>): Promise<T | undefined>;
+}
+
 /**
  * Rows kept in memory between reads, for the reads that run outside transactions on the token and
  * API paths: every token request reads its client, every API request its grant's revocation and
@@ -49,15 +61,23 @@ export class RowCache {
    * `read` with its rows kept under the epoch, at most `maxRows` of them (the oldest forgotten
    * first). The rows are shared between callers: their types are readonly.
    */
-  cached<T extends object>(read: (id: string) => Promise<T | undefined>): (id: string) => Promise<T | undefined> {
+  cached<T extends object>(read: (id: string) => Promise<T | undefined>): CachedRead<T> {
     const rows = new Map<string, T>();
     // The reads under way, so that the requests of one turn that miss the same row share one read.
     const reading = new Map<string, Promise<T | undefined>>();
     this.#maps.push(rows, reading);
+    const kept = (id: string, epoch: number): T | undefined => {
+      if (epoch !== this.#epoch) this.#moveTo(epoch);
+      return rows.get(id);
+    };
+    const keep = (id: string, row: T | undefined): void => {
+      if (row === undefined) return;
+      if (rows.size >= this.#maxRows) rows.delete(rows.keys().next().value as string);
+      rows.set(id, row);
+    };
     const answer = (id: string, epoch: number | undefined): Promise<T | undefined> => {
       if (epoch === undefined) return read(id);
-      if (epoch !== this.#epoch) this.#moveTo(epoch);
-      const hit = rows.get(id);
+      const hit = kept(id, epoch);
       if (hit !== undefined) return Promise.resolve(hit);
       const shared = reading.get(id);
       if (shared !== undefined) return shared;
@@ -67,10 +87,7 @@ export class RowCache {
           // Kept only if no other epoch was seen meanwhile: a row read under an older one may be stale.
           if (generation === this.#generation) {
             reading.delete(id);
-            if (row !== undefined) {
-              if (rows.size >= this.#maxRows) rows.delete(rows.keys().next().value as string);
-              rows.set(id, row);
-            }
+            keep(id, row);
           }
           return row;
         },
@@ -82,10 +99,22 @@ export class RowCache {
       reading.set(id, pending);
       return pending;
     };
-    return (id) => {
-      const epoch = this.#source.current();
-      return epoch instanceof Promise ? epoch.then((e) => answer(id, e)) : answer(id, epoch);
+    const under = async (id: string, epoch: number, readNow: (id: string) => Promise<T | undefined>) => {
+      const hit = kept(id, epoch);
+      if (hit !== undefined) return hit;
+      // Not shared with the reads under way: `readNow` may run in its caller's transaction.
+      const generation = this.#generation;
+      const row = await readNow(id);
+      if (generation === this.#generation) keep(id, row);
+      return row;
     };
+    return Object.assign(
+      (id: string) => {
+        const epoch = this.#source.current();
+        return epoch instanceof Promise ? epoch.then((e) => answer(id, e)) : answer(id, epoch);
+      },
+      { under },
+    );
   }
 
   #moveTo(epoch: number): void {

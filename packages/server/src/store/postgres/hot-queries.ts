@@ -6,6 +6,7 @@ import { userFromRow } from '../identity-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries, type TokenPathMethods } from '../token-path-queries.js';
 import { rotationQueries } from './rotation.js';
 import { holderAccessFromRow, holderAccessQuery } from './holder-access.js';
+import { heldAccessFromRows, heldAccessQuery, type CachedHeldAccess } from '../access-resolution.js';
 
 /**
  * The token hot path's queries (`../token-path-queries.ts`, the same definitions the repository
@@ -16,9 +17,11 @@ import { holderAccessFromRow, holderAccessQuery } from './holder-access.js';
  * PgBouncer sees nothing new (no named prepared statement).
  *
  * Returns the queries on an executor: the pool, or a transaction (`lockRows`: the token's read
- * locks its rows, as `Repository.findRefreshToken` does in a transaction).
+ * locks its rows, as `Repository.findRefreshToken` does in a transaction). `heldAccess`: the
+ * store's groups and roles kept under the row epoch, which a refresh's locked read reads
+ * (./holder-access.ts).
  */
-export function postgresHotQueries(db: Kysely<Database>): PostgresHotQueries {
+export function postgresHotQueries(db: Kysely<Database>, heldAccess: CachedHeldAccess): PostgresHotQueries {
   const q = tokenPathQueries;
   const t = {
     findClient: queryTemplate(db, q.findClient),
@@ -26,12 +29,9 @@ export function postgresHotQueries(db: Kysely<Database>): PostgresHotQueries {
     findGrantLiveness: queryTemplate(db, q.findGrantLiveness),
     findRefreshToken: queryTemplate(db, (d, p: { id: string }) => q.findRefreshToken(d, p, false)),
     findRefreshTokenLocked: queryTemplate(db, (d, p: { id: string }) => q.findRefreshToken(d, p, true)),
-    findRefreshTokenWithHolder: queryTemplate(db, (d, p: { id: string; api: string }) =>
-      holderAccessQuery(d, p, false),
-    ),
-    findRefreshTokenWithHolderLocked: queryTemplate(db, (d, p: { id: string; api: string }) =>
-      holderAccessQuery(d, p, true),
-    ),
+    findRefreshTokenWithHolder: queryTemplate(db, (d, p: { id: string }) => holderAccessQuery(d, p, false)),
+    findRefreshTokenWithHolderLocked: queryTemplate(db, (d, p: { id: string }) => holderAccessQuery(d, p, true)),
+    heldAccess: queryTemplate(db, heldAccessQuery),
     insertRefreshToken: queryTemplate(db, q.insertRefreshToken),
     updateRefreshToken: queryTemplate(db, q.updateRefreshToken),
     rotate: queryTemplate(db, rotationQueries.rotate),
@@ -48,6 +48,10 @@ export function postgresHotQueries(db: Kysely<Database>): PostgresHotQueries {
       (await run(template, p)).rows[0];
     const findToken = lockRows ? t.findRefreshTokenLocked : t.findRefreshToken;
     const findTokenWithHolder = lockRows ? t.findRefreshTokenWithHolderLocked : t.findRefreshTokenWithHolder;
+    // On the executor, so that in a transaction it waits for no other connection of the pool. An API
+    // role's audience is never '', so a null API matches none (../access-resolution.ts).
+    const readHeldAccess = async (subject: string, api: string | null) =>
+      heldAccessFromRows((await run(t.heldAccess, { subject, audience: api ?? '' })).rows);
     return {
       async findClient(id) {
         const row = await first(t.findClient, { id });
@@ -63,9 +67,8 @@ export function postgresHotQueries(db: Kysely<Database>): PostgresHotQueries {
       },
       async findRefreshToken(id, holderAccess) {
         if (holderAccess !== undefined) {
-          // An API role's audience is never '', so a null API matches none (../access-resolution.ts).
-          const row = await first(findTokenWithHolder, { id, api: holderAccess.api ?? '' });
-          return row && holderAccessFromRow(row);
+          const row = await first(findTokenWithHolder, { id });
+          return row && holderAccessFromRow(row, holderAccess.api, heldAccess, readHeldAccess);
         }
         const row = await first(findToken, { id });
         return row && tokenInFamilyFromRow(row);

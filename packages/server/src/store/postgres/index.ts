@@ -9,7 +9,7 @@ import { withUnboundedStatements } from './pool.js';
 import { postgresRateLimitStore } from './rate-limit-store.js';
 import { postgresTransactions } from './transactions.js';
 import { ROW_EPOCH, ROW_EPOCH_TABLE, RowCache } from '../row-cache.js';
-import { cachedHeldAccess } from '../access-resolution.js';
+import { cachedHeldAccess, createAccessResolutionRepository } from '../access-resolution.js';
 import { BatchedEpoch } from './batched-epoch.js';
 import { postgresHotQueries, runTemplate } from './hot-queries.js';
 import { postgresOverviewCounts } from './overview-counts.js';
@@ -48,15 +48,9 @@ export async function openPostgresStore({
     await db.destroy();
     throw error;
   }
-  const hot = postgresHotQueries(db);
-  for (const text of hot.writeBehind) writeBehind.add(text);
-  const repository = withUnavailableMapped({
-    ...createRepository(db, { lockRows: false }),
-    ...hot(db, false),
-    ...postgresOverviewCounts(db),
-  });
-  // Clients and grant liveness, read on every token and API request, kept while the row epoch
-  // stands (../row-cache.ts): one read of it for each turn's requests instead of one read each.
+  // Clients, grant liveness and what users hold, read on every token and API request, kept while
+  // the row epoch stands (../row-cache.ts): one read of it for each turn's requests instead of one
+  // read each; a refresh reads it with its token (./holder-access.ts).
   const epoch = queryTemplate(db, (d, p: { name: string }) =>
     d.selectFrom(ROW_EPOCH_TABLE).select('epoch').where('name', '=', p.name),
   );
@@ -68,6 +62,15 @@ export async function openPostgresStore({
       return row.epoch;
     }),
   );
+  const resolution = withUnavailableMapped(createAccessResolutionRepository(db));
+  const heldAccess = cachedHeldAccess(rows, (subject, audience) => resolution.heldAccess(subject, audience));
+  const hot = postgresHotQueries(db, heldAccess);
+  for (const text of hot.writeBehind) writeBehind.add(text);
+  const repository = withUnavailableMapped({
+    ...createRepository(db, { lockRows: false }),
+    ...hot(db, false),
+    ...postgresOverviewCounts(db),
+  });
   return {
     dialect: 'postgres',
     appliedMigrations,
@@ -75,7 +78,7 @@ export async function openPostgresStore({
     ...repository,
     findClient: rows.cached((id) => repository.findClient(id)),
     findGrantLiveness: rows.cached((id) => repository.findGrantLiveness(id)),
-    heldAccess: cachedHeldAccess(rows, (subject, audience) => repository.heldAccess(subject, audience)),
+    heldAccess,
     rateLimits: withUnavailableMapped(postgresRateLimitStore(db)),
     ...postgresTransactions(db, hot),
     async close() {
