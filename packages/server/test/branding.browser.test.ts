@@ -64,9 +64,12 @@ describe('the brand in Chromium', { skip: browserSuiteSkip() }, () => {
       await context.close();
     });
 
+  /** Every kind of page as the server shows it, walked once: both schemes check the same pages. */
+  let walked: ReturnType<typeof everyPage> | undefined;
+
   for (const colorScheme of ['light', 'dark'] as const)
     it(`every kind of page under the brand's colours (${colorScheme}) has no serious or critical violation of WCAG 2.2 AA`, async () => {
-      const shown = await everyPage({ server, request: {}, browser: () => new PageBrowser(server) });
+      const shown = await (walked ??= everyPage({ server, request: {}, browser: () => new PageBrowser(server) }));
       const failures = await violationsOfPages(browser, server.url, shown, { colorScheme });
       assert.deepEqual(failures, []);
     });
