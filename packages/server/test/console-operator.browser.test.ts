@@ -152,7 +152,12 @@ describe(
       await page.getByLabel('Actor').fill(actor);
       await page.getByRole('button', { name: 'Search', exact: true }).click();
       const events = page.locator('tbody tr td:nth-child(2)');
-      await page.waitForFunction(() => document.querySelectorAll('tbody tr').length >= 3);
+      // The filtered answer, not the unfiltered list shown before it (which has rows enough too):
+      // every row the operator's.
+      await page.waitForFunction((who) => {
+        const actors = [...document.querySelectorAll('tbody tr td:nth-child(3)')].map((td) => td.textContent);
+        return actors.length >= 3 && actors.every((a) => a === who);
+      }, actor);
       const shown = await events.allTextContents();
       for (const event of ['client_created', 'grant_revoked', 'user_disabled'])
         assert.ok(shown.includes(event), `${event} in ${shown.join(', ')}`);
