@@ -155,7 +155,7 @@ describe(
       // The filtered answer, not the unfiltered list shown before it (which has rows enough too):
       // every row the operator's.
       await page.waitForFunction((who) => {
-        const actors = [...document.querySelectorAll('tbody tr td:nth-child(3)')].map((td) => td.textContent);
+        const actors = Array.from(document.querySelectorAll('tbody tr td:nth-child(3)'), (td) => td.textContent);
         return actors.length >= 3 && actors.every((a) => a === who);
       }, actor);
       const shown = await events.allTextContents();
