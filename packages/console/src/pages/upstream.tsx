@@ -71,7 +71,7 @@ function Settings({ upstream }: { readonly upstream: Upstream }) {
   const list = (values: readonly string[]) => (values.length === 0 ? '—' : values.join(' '));
   const claims = Object.entries(upstream.claims);
   return (
-    <section class="panel" aria-labelledby="upstream-settings-title">
+    <section class="panel panel-wide" aria-labelledby="upstream-settings-title">
       <h2 id="upstream-settings-title">{t('upstream.settings')}</h2>
       <dl class="values">
         <dt>{t('upstreams.display-name')}</dt>
