@@ -26,14 +26,20 @@ export function hasPassword(user: UserRecord): boolean {
   return user.passwordHash.startsWith('scrypt$');
 }
 
-/** The user linked to the pair, provisioned or linked by policy, or what is needed first. */
-export async function resolveLocalUser(
+/**
+ * What a sign-in with this identity comes to, read only (nothing linked, nobody made): the linked
+ * user; an account of the same e-mail, linked at once where this provider's `email_verified` is
+ * trusted for its domain, else after its owner's proof; a user to provision; or no account.
+ * `resolveLocalUser` carries it out; an operator's test sign-in shows it (test-sign-in.ts).
+ */
+export type LocalPlan =
+  Resolution | { readonly kind: 'link'; readonly candidate: UserRecord } | { readonly kind: 'provision' };
+
+export async function planLocalUser(
   store: Repository,
-  audit: AuditTrail,
   provider: UpstreamProvider,
   identity: UpstreamIdentity,
-  now: number,
-): Promise<Resolution> {
+): Promise<LocalPlan> {
   const link = await store.findFederatedIdentity(identity.issuer, identity.subject);
   if (link) {
     const user = await store.findUser(link.username);
@@ -47,14 +53,33 @@ export async function resolveLocalUser(
   if (candidate) {
     const domain = (email ?? '').slice((email ?? '').lastIndexOf('@') + 1);
     const trusted = identity.claims.email_verified === true && provider.trustEmailVerifiedDomains.includes(domain);
-    if (!trusted) return { kind: 'prove', candidate };
-    await linkIdentity(store, audit, provider, identity, candidate, now, 'email_verified trusted');
-    return { kind: 'user', user: candidate };
+    return { kind: trusted ? 'link' : 'prove', candidate };
   }
   if (!provider.provision) return { kind: 'no_account', reason: 'provisioning off' };
-  const user = await provisionUser(store, provider, identity, now);
-  await linkIdentity(store, audit, provider, identity, user, now, 'provisioned');
-  return { kind: 'user', user };
+  return { kind: 'provision' };
+}
+
+/** The user linked to the pair, provisioned or linked by policy, or what is needed first. */
+export async function resolveLocalUser(
+  store: Repository,
+  audit: AuditTrail,
+  provider: UpstreamProvider,
+  identity: UpstreamIdentity,
+  now: number,
+): Promise<Resolution> {
+  const plan = await planLocalUser(store, provider, identity);
+  switch (plan.kind) {
+    case 'link':
+      await linkIdentity(store, audit, provider, identity, plan.candidate, now, 'email_verified trusted');
+      return { kind: 'user', user: plan.candidate };
+    case 'provision': {
+      const user = await provisionUser(store, provider, identity, now);
+      await linkIdentity(store, audit, provider, identity, user, now, 'provisioned');
+      return { kind: 'user', user };
+    }
+    default:
+      return plan;
+  }
 }
 
 /** Links the pair to `user` and records it; a pair linked meanwhile (to anyone) is left as it is. */

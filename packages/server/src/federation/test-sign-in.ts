@@ -4,7 +4,7 @@ import { randomHex } from '../primitives/random.js';
 import { digestOf } from '../primitives/secrets.js';
 import type { FederationStateRecord } from '../store/federation-repository.js';
 import type { Repository } from '../store/repository.js';
-import { usernameCandidates, userWithEmail } from './linking.js';
+import { planLocalUser, usernameCandidates } from './linking.js';
 import { mappedClaims, type UpstreamProvider } from './providers.js';
 import { completeUpstreamSignIn, upstreamAuthorizationUrl, type UpstreamIdentity } from './relying-party.js';
 import { UpstreamFailure } from './upstream-failures.js';
@@ -215,33 +215,30 @@ export async function readTestSignIn(
 }
 
 /**
- * What a sign-in with this identity would do (linking.ts `resolveLocalUser`), read only: the linked
- * user, a link by e-mail (after its owner's proof, or at once where `email_verified` is trusted),
- * a provisioned user and the username it would get, or a refusal.
+ * What a sign-in with this identity would do, by the plan a real one carries out (linking.ts
+ * `planLocalUser`): the linked user, a link by e-mail (after its owner's proof, or at once where
+ * `email_verified` is trusted), a provisioned user and the username it would get, or a refusal.
  */
 async function localOutcome(
   store: Repository,
   provider: UpstreamProvider,
   identity: UpstreamIdentity,
 ): Promise<TestSignInOutcome> {
-  const link = await store.findFederatedIdentity(identity.issuer, identity.subject);
-  if (link) {
-    const user = await store.findUser(link.username);
-    if (!user) return { action: 'refuse', reason: 'linked user removed' };
-    if (user.disabledAt != null) return { action: 'refuse', reason: 'user disabled' };
-    return { action: 'sign_in', username: user.username };
+  const plan = await planLocalUser(store, provider, identity);
+  switch (plan.kind) {
+    case 'user':
+      return { action: 'sign_in', username: plan.user.username };
+    case 'link':
+      return { action: 'link', username: plan.candidate.username };
+    case 'prove':
+      return { action: 'link_after_proof', username: plan.candidate.username };
+    case 'no_account':
+      return { action: 'refuse', reason: plan.reason };
+    case 'provision': {
+      const names = usernameCandidates(provider, identity);
+      for (const username of names)
+        if ((await store.findUser(username)) === undefined) return { action: 'provision', username };
+      return { action: 'provision', username: names[names.length - 1] as string };
+    }
   }
-  const claims = mappedClaims(provider, identity.claims);
-  const email = claims.email?.toLowerCase();
-  const candidate = email === undefined ? undefined : await userWithEmail(store, email);
-  if (candidate) {
-    const domain = (email ?? '').slice((email ?? '').lastIndexOf('@') + 1);
-    const trusted = identity.claims.email_verified === true && provider.trustEmailVerifiedDomains.includes(domain);
-    return { action: trusted ? 'link' : 'link_after_proof', username: candidate.username };
-  }
-  if (!provider.provision) return { action: 'refuse', reason: 'provisioning off' };
-  const names = usernameCandidates(provider, identity);
-  for (const username of names)
-    if ((await store.findUser(username)) === undefined) return { action: 'provision', username };
-  return { action: 'provision', username: names[names.length - 1] as string };
 }
