@@ -116,6 +116,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation M
 .summary { margin: 12px 0 14px; color: var(--muted); font-size: 15px; }
 .notice { margin: 0 0 18px; padding: 11px 14px; color: var(--ok); background: var(--ok-soft); border-radius: 10px; font-size: 15px; }
 .section-text { margin: 0 0 14px; color: var(--muted); font-size: 15px; }
+form + #passkey-form { margin-top: 20px; }
 .section-text strong { color: var(--text); }
 .confirm { padding: 14px; border: 1px solid var(--line); border-radius: 12px; }
 .confirm .stack .button { margin-top: 0; }
