@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, UpstreamProvidersTable } from './schema.js';
+import type { Database, FederationStatesTable, UpstreamProvidersTable } from './schema.js';
 
 /** An upstream provider as stored: its credential and settings are JSON the federation folder reads. */
 export interface UpstreamProviderRow {
@@ -150,14 +150,7 @@ export function createFederationRepository(db: Kysely<Database>): FederationRepo
     },
     async takeFederationState(id, now) {
       const r = await db.deleteFrom('federation_states').where('id', '=', id).returningAll().executeTakeFirst();
-      if (!r || Number(r.expires_at) <= now) return undefined;
-      return {
-        id: r.id,
-        sessionId: r.session_id,
-        providerId: r.provider_id,
-        data: r.data,
-        expiresAt: Number(r.expires_at),
-      };
+      return r && Number(r.expires_at) > now ? stateFromRow(r) : undefined;
     },
     async findFederationState(id, now) {
       const r = await db
@@ -166,18 +159,21 @@ export function createFederationRepository(db: Kysely<Database>): FederationRepo
         .where('id', '=', id)
         .where('expires_at', '>', now)
         .executeTakeFirst();
-      if (!r) return undefined;
-      return {
-        id: r.id,
-        sessionId: r.session_id,
-        providerId: r.provider_id,
-        data: r.data,
-        expiresAt: Number(r.expires_at),
-      };
+      return r && stateFromRow(r);
     },
     async deleteExpiredFederationStates(now) {
       await db.deleteFrom('federation_states').where('expires_at', '<=', now).execute();
     },
+  };
+}
+
+function stateFromRow(r: Selectable<FederationStatesTable>): FederationStateRecord {
+  return {
+    id: r.id,
+    sessionId: r.session_id,
+    providerId: r.provider_id,
+    data: r.data,
+    expiresAt: Number(r.expires_at),
   };
 }
 
