@@ -366,3 +366,38 @@ function ownQueries(
     },
   };
 }
+
+/**
+ * Repositories for per-transaction executors, `own`'s members (the token path's queries compiled
+ * once) on the transaction's object itself and every other member built on first use: the whole
+ * repository (`createRepository`, some 180 closures copied onto one object) only for a transaction
+ * that uses one of them. A refresh uses the token path's alone. `members` names every member of
+ * the repository (those of one made once, at the store's start); `ownMembers` those `own` always has.
+ */
+export function lazyRepositories<E>(
+  build: (executor: E) => Repository,
+  members: readonly string[],
+  ownMembers: readonly string[],
+): (executor: E, own: Partial<Repository>) => Repository {
+  const executorOf = Symbol('executor');
+  const builtOf = Symbol('built');
+  type Lazy = { [executorOf]: E; [builtOf]?: Repository } & Record<string, unknown>;
+  // An accessor per member not among `own`'s (an own property set over an inherited getter would throw).
+  const shared = Object.create(null) as object;
+  const owned = new Set(ownMembers);
+  for (const member of members) {
+    if (owned.has(member)) continue;
+    Object.defineProperty(shared, member, {
+      enumerable: true,
+      get(this: Lazy) {
+        const built = (this[builtOf] ??= build(this[executorOf]));
+        return (built as unknown as Record<string, unknown>)[member];
+      },
+    });
+  }
+  return (executor, own) => {
+    const tx = Object.create(shared) as Lazy;
+    tx[executorOf] = executor;
+    return Object.assign(tx, own) as unknown as Repository;
+  };
+}

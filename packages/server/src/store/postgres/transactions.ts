@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import { createRepository, type Repository } from '../repository.js';
+import { createRepository, lazyRepositories, type Repository } from '../repository.js';
 import type { Database } from '../schema.js';
 import { COMMIT_IN_DOUBT_OUTCOMES, type CommitInDoubtOutcome, type Store } from '../store.js';
 import { runTransaction } from './errors.js';
@@ -25,6 +25,13 @@ export function postgresTransactions(
   db: Kysely<Database>,
   hot: (executor: Kysely<Database>, lockRows: boolean) => TokenPathMethods,
 ): Pick<Store, 'transaction' | 'commitsInDoubt'> {
+  // The repository on a transaction's connection: the token path's queries, the rest built when first used.
+  const ownMembers = Object.keys(hot(db, true));
+  const repositoryOn = lazyRepositories(
+    (connection: Kysely<Database>) => createRepository(connection, { lockRows: true }),
+    Object.keys(createRepository(db, { lockRows: true })),
+    ownMembers,
+  );
   const inDoubt = new Map<CommitInDoubtOutcome, number>(COMMIT_IN_DOUBT_OUTCOMES.map((outcome) => [outcome, 0]));
   const settle = async (begun: BegunTransaction) => {
     const outcome = await commitOutcome(db as Kysely<unknown>, begun);
@@ -42,7 +49,7 @@ export function postgresTransactions(
           try {
             // The token path's queries compiled once (./hot-queries.ts), its rotation one statement,
             // held back and sent with the COMMIT: a refresh's transaction is two round trips.
-            result = await work(Object.assign(createRepository(connection, { lockRows: true }), hot(connection, true)));
+            result = await work(repositoryOn(connection, hot(connection, true)));
           } catch (error) {
             await connection.executeQuery(ROLLBACK);
             throw error;
