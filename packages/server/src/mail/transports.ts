@@ -1,7 +1,9 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
-import type { SendMailOptions } from 'nodemailer';
+import type nodemailerModule from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+import type StreamTransport from 'nodemailer/lib/stream-transport';
 import type { TransportSettings } from './settings.js';
 
 /** One message as a transport sends it: the outbox row's metadata and its opened content. */
@@ -42,28 +44,45 @@ export function transportFor(settings: TransportSettings, log: MailLog): MailTra
 }
 
 /**
+ * A nodemailer transporter made at the first message, with nodemailer itself: its modules are some
+ * 2.8 MB of the heap (2026-11-30) that a server sending no mail never holds. `close` closes it if it
+ * was made.
+ */
+function madeAtFirstUse<T extends { close(): void }>(
+  make: (nodemailer: typeof nodemailerModule) => T,
+): { get(): Promise<T>; close(): void } {
+  let made: Promise<T> | undefined;
+  return {
+    get: () => (made ??= import('nodemailer').then((module) => make(module.default))),
+    close: () => void made?.then((transporter) => transporter.close()).catch(() => undefined),
+  };
+}
+
+/**
  * nodemailer over SMTP, one pooled connection. `smtp://` upgrades with STARTTLS and, unless the URL
  * says `starttls=optional` or `never`, refuses a server that does not offer it (nodemailer's
  * `requireTLS`): credentials and single-use links never cross the network in plaintext. `smtps://`
  * is TLS from the first byte (RFC 8314 §3.3).
  */
 function smtpTransport(settings: Extract<TransportSettings, { kind: 'smtp' }>): MailTransport {
-  const transporter = nodemailer.createTransport({
-    pool: true,
-    maxConnections: 1,
-    host: settings.host,
-    port: settings.port,
-    secure: settings.secure,
-    requireTLS: settings.starttls === 'required',
-    ignoreTLS: settings.starttls === 'never',
-    auth: settings.user === undefined ? undefined : { user: settings.user, pass: settings.pass ?? '' },
-    tls: { minVersion: 'TLSv1.2', ...(settings.ca === undefined ? {} : { ca: settings.ca }) },
-    ...SMTP_TIMEOUTS,
-  });
+  const transporter = madeAtFirstUse((nodemailer): Transporter<SMTPTransport.SentMessageInfo> =>
+    nodemailer.createTransport({
+      pool: true,
+      maxConnections: 1,
+      host: settings.host,
+      port: settings.port,
+      secure: settings.secure,
+      requireTLS: settings.starttls === 'required',
+      ignoreTLS: settings.starttls === 'never',
+      auth: settings.user === undefined ? undefined : { user: settings.user, pass: settings.pass ?? '' },
+      tls: { minVersion: 'TLSv1.2', ...(settings.ca === undefined ? {} : { ca: settings.ca }) },
+      ...SMTP_TIMEOUTS,
+    }),
+  );
   return {
     description: settings.description,
     async send(mail) {
-      await transporter.sendMail(composed(mail));
+      await (await transporter.get()).sendMail(composed(mail));
     },
     close: () => transporter.close(),
   };
@@ -76,11 +95,13 @@ function smtpTransport(settings: Extract<TransportSettings, { kind: 'smtp' }>): 
  * rewrites the same file. Its links are logged, for trying the server out without a mail server.
  */
 function fileTransport(dir: string, log: MailLog): MailTransport {
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const composer = madeAtFirstUse((nodemailer): Transporter<StreamTransport.SentMessageInfo> =>
+    nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }),
+  );
   return {
     description: `files in ${dir} (no SMTP_URL)`,
     async send(mail) {
-      const { message } = (await composer.sendMail(composed(mail))) as { message: Buffer };
+      const { message } = (await (await composer.get()).sendMail(composed(mail))) as { message: Buffer };
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const file = join(dir, `${fileTime(mail.createdMs)}-${mail.id}.eml`);
       await writeFile(`${file}.tmp`, message, { mode: 0o600 });

@@ -1,5 +1,4 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 
 /**
  * The one policy of a password a person chooses (a reset, a sign-up, an invitation, the account
@@ -20,11 +19,21 @@ const MIN_SCORE = 2;
 /** Why a chosen password is refused: the reason a page names. */
 export type PasswordRefusal = 'too_short' | 'too_long' | 'too_common';
 
-let estimator: ZxcvbnFactory | undefined;
+let estimator: Promise<ZxcvbnFactory> | undefined;
 
-/** Built on first use: loading the lists takes some 100 ms, which a server that resets nothing never pays. */
-function strengthEstimator(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs });
+/**
+ * Loaded and built on first use: loading the lists takes some 100 ms, and their strings some 3 MB of
+ * the heap (2026-11-30), which a server that sets no password never pays.
+ */
+function strengthEstimator(): Promise<ZxcvbnFactory> {
+  estimator ??= Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common')]).then(
+    ([{ ZxcvbnFactory }, { adjacencyGraphs, dictionary }]) =>
+      new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs }),
+    (error: unknown) => {
+      estimator = undefined;
+      throw error;
+    },
+  );
   return estimator;
 }
 
@@ -45,6 +54,6 @@ export async function passwordRefusal(
   // zxcvbn's cost grows with the length; past 128 characters a password is no listed value.
   if (length > 128) return undefined;
   const inputs = ['gatehouse', ...context.filter((c) => c !== '').flatMap((c) => [c, ...c.split(/[@.\s_-]+/)])];
-  const { score } = await strengthEstimator().checkAsync(password.normalize('NFC'), inputs);
+  const { score } = await (await strengthEstimator()).checkAsync(password.normalize('NFC'), inputs);
   return score < MIN_SCORE ? 'too_common' : undefined;
 }
