@@ -178,6 +178,7 @@ export const TABLE = {
     'mail-processes.test.ts': 'processes',
     'password-reset-timing.test.ts': 'processes',
     'tracing.test.ts': 'processes',
+    'young-generation.test.ts': 'processes',
     'private-key-jwt-processes.test.ts': 'processes',
     'dpop-processes.test.ts': 'processes',
     'health.test.ts': 'postgres-clusters',
