@@ -1,5 +1,4 @@
 import {
-  accessTokenHash,
   checkDpopProof,
   DPOP_CLOCK_SKEW,
   DPOP_PROOF_LIFETIME,
@@ -50,7 +49,7 @@ export function dpopStep(options: DpopOptions, nonces: DpopNonces | undefined): 
     async check(proof, expected) {
       if (proof === undefined) throw new InvalidDpopProof('The request has no DPoP proof.');
       const at = now();
-      const checked = await checkDpopProof(proof, { ...expected, now: at }, signature, accessTokenHash);
+      const checked = await checkDpopProof(proof, { ...expected, now: at }, signature, sha256Base64url);
       // §4.3 step 10, §9: the nonce, before the jti is noted, so that a refused proof is not spent.
       if (nonces !== undefined && !nonces.accepts(checked.nonce, at)) throw new DpopNonceRequired(nonces.current(at));
       const id = sha256Base64url(`${checked.jkt}.${checked.jti}`);

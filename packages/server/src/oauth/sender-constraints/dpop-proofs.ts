@@ -1,5 +1,4 @@
 import {
-  accessTokenHash,
   checkDpopProof,
   DPOP_CLOCK_SKEW,
   DPOP_PROOF_LIFETIME,
@@ -104,7 +103,7 @@ export class DpopProofs {
   ): Promise<{ checked: CheckedDpopProof; unnoted: UnnotedDpopProof }> {
     if (proof === undefined) throw new InvalidDpopProof('The request has no DPoP proof.');
     const now = this.#clock.now();
-    const checked = await checkDpopProof(proof, { ...expected, now }, this.#signature, accessTokenHash);
+    const checked = await checkDpopProof(proof, { ...expected, now }, this.#signature, sha256Base64url);
     // §4.3 step 10: the nonce, checked before the jti is noted, so that the retry may use its own.
     if (this.nonces !== undefined && !this.nonces.accepts(checked.nonce, now))
       throw new DpopNonceRequired(this.nonces.current(now));
