@@ -132,6 +132,35 @@ describe('DPoP proof signatures through node:crypto (RFC 9449 §4.3 steps 2-7)',
     await assert.rejects(dpopSignatureStep(8)(proof, ['EdDSA']), InvalidDpopProof);
   });
 
+  it('a header seen before is not decoded again, yet every proof carrying it is verified (RFC 9449 §4.3 step 6)', () => {
+    const { privateKey, jwk } = es256Key();
+    const other = es256Key();
+    const keys = new DpopKeys(8);
+    const header = part({ alg: 'ES256', typ: 'dpop+jwt', jwk });
+    const first = plainEs256(signed(header, part(claims()), privateKey), keys);
+    assert.ok(first);
+    assert.equal(keys.ofHeader(header)?.key.jkt, first.jkt, 'the header is remembered once its proof verified');
+    const second = plainEs256(signed(header, part(claims()), privateKey), keys);
+    assert.equal(second?.jkt, first.jkt);
+    assert.notDeepEqual(second?.payload, first.payload);
+    // The same header, signed by another key: the remembered header's key refuses it.
+    assert.throws(() => plainEs256(signed(header, part(claims()), other.privateKey), keys), InvalidDpopProof);
+  });
+
+  it('a header whose proof does not verify, or one longer than an SDK writes, is not remembered', () => {
+    const { privateKey, jwk } = es256Key();
+    const other = es256Key();
+    const keys = new DpopKeys(8);
+    const header = part({ alg: 'ES256', typ: 'dpop+jwt', jwk });
+    assert.throws(() => plainEs256(signed(header, part(claims()), other.privateKey), keys), InvalidDpopProof);
+    assert.equal(keys.ofHeader(header), undefined);
+    const padded = Buffer.from(`${JSON.stringify({ alg: 'ES256', typ: 'dpop+jwt', jwk })}${' '.repeat(300)}`).toString(
+      'base64url',
+    );
+    assert.ok(plainEs256(signed(padded, part(claims()), privateKey), keys));
+    assert.equal(keys.ofHeader(padded), undefined);
+  });
+
   it('a key is imported once while in use; past the capacity the least recently used is dropped', () => {
     const keys = new DpopKeys(2);
     const [a, b, c] = [es256Key().jwk, es256Key().jwk, es256Key().jwk];

@@ -98,9 +98,17 @@ export function normalizedHtu(url: string): string | undefined {
   return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
 
+/** The last request URL normalized, and its normalization: an endpoint is asked of the same URL again and again. */
+let lastUrl: string | undefined;
+let lastNormalized: string | undefined;
+
 /** §4.3 step 9: an `htu` written as the URL itself (as clients write it) needs no second parse. */
 function sameHtu(htu: string, url: string): boolean {
-  const expected = normalizedHtu(url);
+  if (url !== lastUrl) {
+    lastNormalized = normalizedHtu(url);
+    lastUrl = url;
+  }
+  const expected = lastNormalized;
   return expected !== undefined && (htu === url || normalizedHtu(htu) === expected);
 }
 

@@ -30,6 +30,8 @@ const PLAIN_HEADER = new Set(['alg', 'typ', 'jwk']);
 const PLAIN_JWK = new Set(['kty', 'crv', 'x', 'y']);
 /** A P-256 coordinate: 32 bytes, base64url without padding (RFC 7518 §6.2.1.2). */
 const P256_COORDINATE = /^[A-Za-z0-9_-]{43}$/;
+/** The longest proof header (base64url) DpopKeys keeps: twice a plain ES256 header's 200 or so. */
+const MAX_REMEMBERED_HEADER = 400;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -56,26 +58,40 @@ export function plainEs256(proof: string, keys: DpopKeys): SignedDpopProof | und
   const parts = proof.split('.');
   if (parts.length !== 3) return undefined;
   const [encodedHeader, encodedPayload, encodedSignature] = parts as [string, string, string];
+  // A header seen before, byte for byte (the segment is what the signature covers), passed the
+  // checks below then: its key is reused without decoding it again.
+  const cached = keys.ofHeader(encodedHeader);
+  const known = cached ?? plainHeader(encodedHeader, keys);
+  if (known === undefined) return undefined;
+  const payload = jsonObjectOf(encodedPayload);
+  // RFC 7519 §4.1.4, §4.1.5: jose checks exp and nbf against its own clock; a proof with them is its case.
+  if (payload === undefined || Object.hasOwn(payload, 'exp') || Object.hasOwn(payload, 'nbf')) return undefined;
+  // §4.3 step 6 (RFC 7518 §3.4: R || S), over the signing input as sent.
+  const signature = Buffer.from(encodedSignature, 'base64url');
+  const input = Buffer.from(`${encodedHeader}.${encodedPayload}`, 'latin1');
+  // jose would verify the same bytes with the same key: a forged proof is refused here, not verified twice.
+  if (!verify('sha256', input, { key: known.key.key, dsaEncoding: 'ieee-p1363' }, signature))
+    throw new InvalidDpopProof(NOT_SIGNED);
+  if (cached === undefined) keys.rememberHeader(encodedHeader, known);
+  return { header: known.header, payload, jkt: known.key.jkt };
+}
+
+/**
+ * RFC 9449 §4.3 steps 4, 5 and 7 for a header first seen: exactly `typ` dpop+jwt, `alg` ES256 (in
+ * the allow-list, checked by the caller) and a bare public P-256 `jwk`, its key imported (or found)
+ * in `keys`. Undefined sends the proof to jose.
+ */
+function plainHeader(encodedHeader: string, keys: DpopKeys): PlainHeader | undefined {
   const header = jsonObjectOf(encodedHeader);
-  // §4.3 step 4 and 5: exactly this typ, this alg (in the allow-list, checked by the caller).
   if (header === undefined || !hasOnly(header, PLAIN_HEADER) || header.alg !== 'ES256' || header.typ !== 'dpop+jwt')
     return undefined;
   const jwk = header.jwk;
   if (!isPlainObject(jwk) || !hasOnly(jwk, PLAIN_JWK) || jwk.kty !== 'EC' || jwk.crv !== 'P-256') return undefined;
   if (typeof jwk.x !== 'string' || typeof jwk.y !== 'string') return undefined;
   if (!P256_COORDINATE.test(jwk.x) || !P256_COORDINATE.test(jwk.y)) return undefined;
-  const payload = jsonObjectOf(encodedPayload);
-  // RFC 7519 §4.1.4, §4.1.5: jose checks exp and nbf against its own clock; a proof with them is its case.
-  if (payload === undefined || Object.hasOwn(payload, 'exp') || Object.hasOwn(payload, 'nbf')) return undefined;
   const key = keys.of(jwk.x, jwk.y);
   if (key === undefined) return undefined;
-  // §4.3 step 6 (RFC 7518 §3.4: R || S), over the signing input as sent.
-  const signature = Buffer.from(encodedSignature, 'base64url');
-  const input = Buffer.from(`${encodedHeader}.${encodedPayload}`, 'latin1');
-  // jose would verify the same bytes with the same key: a forged proof is refused here, not verified twice.
-  if (!verify('sha256', input, { key: key.key, dsaEncoding: 'ieee-p1363' }, signature))
-    throw new InvalidDpopProof(NOT_SIGNED);
-  return { header, payload, jkt: key.jkt };
+  return { header: Object.freeze(header), key };
 }
 
 /** A base64url segment's JSON object (RFC 7515 §5.2 steps 2-4), strictly decoded; else undefined. */
@@ -105,17 +121,42 @@ interface DpopKey {
   readonly jkt: string;
 }
 
+/** A proof header that passed plainHeader's checks, and its key. */
+interface PlainHeader {
+  readonly header: Readonly<Record<string, unknown>>;
+  readonly key: DpopKey;
+}
+
 /**
  * The P-256 public keys of recent proofs with their thumbprints, by their RFC 7638 thumbprint input
  * (the key itself): a client proves with one key for many requests. The least recently used goes
- * when `capacity` is reached, so a stream of new keys costs an import each and no memory.
+ * when `capacity` is reached, so a stream of new keys costs an import each and no memory. Beside
+ * them, as many proof headers (base64url, as sent) that passed the checks, with their key: an SDK
+ * sends the same header with every proof of a key.
  */
 export class DpopKeys {
   readonly #capacity: number;
   readonly #keys = new Map<string, DpopKey>();
+  readonly #headers = new Map<string, PlainHeader>();
 
   constructor(capacity: number) {
     this.#capacity = capacity;
+  }
+
+  /** The checked header of this encoded segment, when seen before. */
+  ofHeader(encodedHeader: string): PlainHeader | undefined {
+    return this.#headers.get(encodedHeader);
+  }
+
+  /**
+   * Remembers a checked header of a proof whose signature verified; past the capacity the oldest
+   * goes. One longer than an SDK's header (about 200 characters; whitespace may pad a header up to
+   * the HTTP limit) is not kept, so the memory stays bounded.
+   */
+  rememberHeader(encodedHeader: string, plain: PlainHeader): void {
+    if (encodedHeader.length > MAX_REMEMBERED_HEADER) return;
+    if (this.#headers.size >= this.#capacity) this.#headers.delete(this.#headers.keys().next().value as string);
+    this.#headers.set(encodedHeader, plain);
   }
 
   /** The key of these coordinates; undefined when they are no point of P-256 (jose then refuses). */
