@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // CPU time per request of one or more builds, alternated: `node bench/cpu-per-request.mjs --kind
-// refresh|introspect|refresh-dpop [--postgres] [--rounds 3] [--requests 2000] [--warmup 1000]
+// refresh|introspect|refresh-dpop|rest-201|rest-400 [--postgres] [--rounds 3] [--requests 2000] [--warmup 1000]
 // <checkout> [<checkout> …]`. Each checkout is a built Gatehouse (its packages/server/dist) with its
 // own bench/setup/gatehouse.mjs, so each build's database is made by its own code. Per round, every
 // build in turn (the order reversed every other round: A B, B A, …) prepares a fresh store, starts
@@ -39,6 +39,11 @@ const N = Number(options.requests);
 const W = Number(options.warmup);
 const KIND = options.kind;
 const DPOP = KIND === 'refresh-dpop';
+// rest-201 / rest-400: `POST /v2/contacts` with the setup's bearer access token (contacts:write), a
+// valid body (201, a new email each) or one without `email` (400), as bench/instructions.mjs sends them.
+const REST = KIND === 'rest-201' || KIND === 'rest-400';
+if (!['refresh', 'introspect', 'refresh-dpop', 'rest-201', 'rest-400'].includes(KIND))
+  throw new Error(`--kind ${KIND}: refresh, introspect, refresh-dpop, rest-201 or rest-400`);
 const POSTGRES = options.postgres
   ? new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test')
   : undefined;
@@ -177,10 +182,19 @@ async function measure(root, label) {
     };
     const heads = [...chains.tokens];
     const form = { authorization, 'content-type': 'application/x-www-form-urlencoded' };
+    const json = { authorization: `Bearer ${chains.accessToken}`, 'content-type': 'application/json' };
     const send = async (i) => {
       const k = i % heads.length;
-      const request =
-        KIND === 'refresh'
+      const request = REST
+        ? {
+            path: '/v2/contacts',
+            headers: json,
+            body:
+              KIND === 'rest-201'
+                ? JSON.stringify({ email: `ada.${i}@example.com`, name: 'Ada Lovelace' })
+                : '{"name":"Ada Lovelace"}',
+          }
+        : KIND === 'refresh'
           ? { path: '/token', headers: form, body: `grant_type=refresh_token&refresh_token=${heads[k]}` }
           : KIND === 'introspect'
             ? { path: '/introspect', headers: form, body: `token=${heads[k]}` }
@@ -191,8 +205,9 @@ async function measure(root, label) {
               };
       const response = await fetch(`http://127.0.0.1:${port}${request.path}`, { method: 'POST', ...request });
       const text = await response.text();
-      if (response.status !== 200) throw new Error(`${response.status} ${text}`);
-      if (KIND !== 'introspect') heads[k] = JSON.parse(text).refresh_token;
+      const expected = KIND === 'rest-201' ? 201 : KIND === 'rest-400' ? 400 : 200;
+      if (response.status !== expected) throw new Error(`${response.status} ${text}`);
+      if (KIND.startsWith('refresh')) heads[k] = JSON.parse(text).refresh_token;
     };
     for (let i = 0; i < W; i++) await send(i);
     // Sampled through the window too: a pooled connection the server closes meanwhile (idle) keeps the
