@@ -10,6 +10,7 @@ import { ROW_EPOCH, ROW_EPOCH_TABLE, RowCache } from '../row-cache.js';
 import { cachedHeldAccess } from '../access-resolution.js';
 import { TurnEpoch } from './turn-epoch.js';
 import { GroupCommit } from './transactions.js';
+import { batchRepository } from './batch-repository.js';
 
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:`. */
@@ -44,11 +45,15 @@ export async function openSqliteStore({
   // The token hot path runs on statements prepared once; everything else on Kysely. Transactions
   // are group-committed: one fsync for all the transactions of an event-loop turn.
   const hot = prepareHotQueries(database, db);
+  const repository = createRepository(db, { lockRows: false });
+  // A batch's repository: the hot queries, the rest built on its connection only if a work reads it.
+  const onConnection = batchRepository(hot, Object.keys(repository), (conn) =>
+    createRepository(conn, { lockRows: false }),
+  );
   const commits = new GroupCommit({
     database,
     busyBudgetMs: busyTimeoutMs,
-    exclusive: (batch) =>
-      db.connection().execute((conn) => batch(Object.assign(createRepository(conn, { lockRows: false }), hot))),
+    exclusive: (batch) => db.connection().execute((conn) => batch(onConnection(conn))),
     wrote: () => epoch.wrote(),
   });
   // Clients and grant liveness, read on every token and API request, kept while the file's row
@@ -68,6 +73,7 @@ export async function openSqliteStore({
     findUserBySubject: hot.findUserBySubject,
     heldAccess: hot.heldAccess,
   });
+  const grantLiveness = rows.cached(outside.findGrantLiveness);
 
   return {
     dialect: 'sqlite',
@@ -76,10 +82,11 @@ export async function openSqliteStore({
     // One process per SQLite file serves requests in the common case; with `serve --workers` each
     // worker keeps its own buckets (docs/deployment.md).
     rateLimits: new MemoryRateLimitStore(),
-    ...createRepository(db, { lockRows: false }),
+    ...repository,
     ...outside,
     findClient: rows.cached(outside.findClient),
-    findGrantLiveness: rows.cached(outside.findGrantLiveness),
+    findGrantLiveness: grantLiveness,
+    keptGrantLiveness: grantLiveness.kept,
     heldAccess: cachedHeldAccess(rows, outside.heldAccess),
     // The REST API's writes are one statement each: as transactions of their own they share the
     // group commit's fsync instead of paying one each, and need no savepoint (runStatement).
