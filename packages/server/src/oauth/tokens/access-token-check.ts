@@ -2,6 +2,7 @@ import { DPOP_SIGNING_ALGORITHMS, InvalidAccessToken, type DpopStep, type Livene
 import type { Clock } from '../../primitives/clock.js';
 import type { GrantLiveness } from '../../primitives/records.js';
 import type { Repository } from '../../store/repository.js';
+import type { Store } from '../../store/store.js';
 import type { AccessTokenClaims, AccessTokens } from './access-tokens.js';
 import { clientStillHolds } from './client-token-liveness.js';
 import type { DpopProofs } from '../sender-constraints/index.js';
@@ -19,7 +20,7 @@ export class ForeignAccessToken extends InvalidAccessToken {
 
 interface LocalTokenServices {
   readonly accessTokens: AccessTokens;
-  readonly store: Pick<Repository, 'findGrantLiveness' | 'findClient'>;
+  readonly store: Pick<Repository, 'findGrantLiveness' | 'findClient'> & Pick<Store, 'keptGrantLiveness'>;
   readonly clock: Clock;
   readonly issuer: string;
   readonly dpop: DpopProofs;
@@ -67,8 +68,11 @@ export function localTokenSteps(services: LocalTokenServices): LocalTokenSteps {
       read: (_token, claims) =>
         claims.grant_id === undefined
           ? clientStillHolds(services.store, claims)
-          : // Promise.resolve: whatever the store returns, the wait is a promise.
-            Promise.resolve(services.store.findGrantLiveness(claims.grant_id)),
+          : // The grant's row kept under the row epoch read now, at once (the same answer, without
+            // a promise to wait for); otherwise read. Promise.resolve: whatever the store returns,
+            // the wait is a promise.
+            (services.store.keptGrantLiveness?.(claims.grant_id) ??
+            Promise.resolve(services.store.findGrantLiveness(claims.grant_id))),
       judge(state, claims) {
         if (claims.grant_id === undefined) {
           if (state !== true) throw new InvalidAccessToken('The client of this access token has been removed.');
