@@ -21,12 +21,6 @@ export interface CachedRead<T> {
    * row (in the caller's transaction, say) and it is kept under that epoch.
    */
   under(id: string, epoch: number, readNow: (id: string) => Promise<T | undefined>): Promise<T | undefined>;
-  /**
-   * The row from memory at once, when the epoch the source reads now is at hand (not a promise)
-   * and the row is kept under it: exactly what the read would answer from memory, without its
-   * promise. Undefined otherwise (not kept, or the epoch to be waited for): then read.
-   */
-  readonly kept: (id: string) => T | undefined;
 }
 
 /**
@@ -114,16 +108,12 @@ export class RowCache {
       if (generation === this.#generation) keep(id, row);
       return row;
     };
-    const keptNow = (id: string): T | undefined => {
-      const epoch = this.#source.current();
-      return epoch === undefined || epoch instanceof Promise ? undefined : kept(id, epoch);
-    };
     return Object.assign(
       (id: string) => {
         const epoch = this.#source.current();
         return epoch instanceof Promise ? epoch.then((e) => answer(id, e)) : answer(id, epoch);
       },
-      { under, kept: keptNow },
+      { under },
     );
   }
 

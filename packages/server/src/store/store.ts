@@ -1,6 +1,5 @@
 import type { RateLimitStore } from './rate-limits.js';
 import type { Repository } from './repository.js';
-import type { GrantLiveness } from '../primitives/records.js';
 
 /**
  * The one storage interface. Every dialect (`./sqlite`, later `./postgres`) gives the same
@@ -17,12 +16,6 @@ export interface Store extends Repository {
   /** Rate-limit buckets: in memory on SQLite (one process), in a shared table on PostgreSQL. */
   readonly rateLimits: RateLimitStore;
   transaction<T>(work: (tx: Repository) => Promise<T>): Promise<T>;
-  /**
-   * What `findGrantLiveness` would answer from memory (row-cache.ts), at once: the grant's row kept
-   * under the row epoch read now. Undefined when memory cannot answer at once; then ask
-   * `findGrantLiveness`. Every bearer request asks this first.
-   */
-  readonly keptGrantLiveness?: (id: string) => GrantLiveness | undefined;
   /**
    * Transactions whose connection dropped during their COMMIT, by what asking the database found
    * (PostgreSQL: postgres/in-doubt.ts); a SQLite store has none. Read by the metrics at each scrape.

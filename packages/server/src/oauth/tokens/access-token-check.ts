@@ -2,7 +2,6 @@ import { DPOP_SIGNING_ALGORITHMS, InvalidAccessToken, type DpopStep, type Livene
 import type { Clock } from '../../primitives/clock.js';
 import type { GrantLiveness } from '../../primitives/records.js';
 import type { Repository } from '../../store/repository.js';
-import type { Store } from '../../store/store.js';
 import type { AccessTokenClaims, AccessTokens } from './access-tokens.js';
 import { clientStillHolds } from './client-token-liveness.js';
 import type { DpopProofs } from '../sender-constraints/index.js';
@@ -20,7 +19,7 @@ export class ForeignAccessToken extends InvalidAccessToken {
 
 interface LocalTokenServices {
   readonly accessTokens: AccessTokens;
-  readonly store: Pick<Repository, 'findGrantLiveness' | 'findClient'> & Pick<Store, 'keptGrantLiveness'>;
+  readonly store: Pick<Repository, 'findGrantLiveness' | 'findClient'>;
   readonly clock: Clock;
   readonly issuer: string;
   readonly dpop: DpopProofs;
@@ -68,11 +67,8 @@ export function localTokenSteps(services: LocalTokenServices): LocalTokenSteps {
       read: (_token, claims) =>
         claims.grant_id === undefined
           ? clientStillHolds(services.store, claims)
-          : // The grant's row kept under the row epoch read now, at once (the same answer, without
-            // a promise to wait for); otherwise read. Promise.resolve: whatever the store returns,
-            // the wait is a promise.
-            (services.store.keptGrantLiveness?.(claims.grant_id) ??
-            Promise.resolve(services.store.findGrantLiveness(claims.grant_id))),
+          : // Promise.resolve: whatever the store returns, the wait is a promise.
+            Promise.resolve(services.store.findGrantLiveness(claims.grant_id)),
       judge(state, claims) {
         if (claims.grant_id === undefined) {
           if (state !== true) throw new InvalidAccessToken('The client of this access token has been removed.');
