@@ -73,7 +73,6 @@ export async function openSqliteStore({
     findUserBySubject: hot.findUserBySubject,
     heldAccess: hot.heldAccess,
   });
-  const grantLiveness = rows.cached(outside.findGrantLiveness);
 
   return {
     dialect: 'sqlite',
@@ -85,8 +84,7 @@ export async function openSqliteStore({
     ...repository,
     ...outside,
     findClient: rows.cached(outside.findClient),
-    findGrantLiveness: grantLiveness,
-    keptGrantLiveness: grantLiveness.kept,
+    findGrantLiveness: rows.cached(outside.findGrantLiveness),
     heldAccess: cachedHeldAccess(rows, outside.heldAccess),
     // The REST API's writes are one statement each: as transactions of their own they share the
     // group commit's fsync instead of paying one each, and need no savepoint (runStatement).
