@@ -44,3 +44,37 @@ describe('a transaction repository built on first use (store/repository.ts lazyR
     assert.ok('findUserBySubject' in a);
   });
 });
+
+describe("a group commit batch's repository: members shared by every batch (store/sqlite/index.ts)", () => {
+  const insertRecord = () => 'prepared insertRecord';
+  const builtOn: string[] = [];
+  const onBatch = lazyRepositories(
+    (connection: string) => {
+      builtOn.push(connection);
+      return {
+        insertRecord: () => assert.fail('a prepared statement is never taken from the built repository'),
+        findUser: () => `findUser on ${connection}`,
+      } as unknown as Repository;
+    },
+    ['insertRecord', 'findUser'],
+    [],
+    { insertRecord } as unknown as Partial<Repository>,
+  );
+
+  it('serves the prepared statements without building the rest', () => {
+    builtOn.length = 0;
+    const batch = onBatch('a');
+    assert.equal(call(batch, 'insertRecord'), 'prepared insertRecord');
+    assert.deepEqual(builtOn, []);
+  });
+
+  it("builds every other query once per batch, on that batch's connection, also when taken off the object", () => {
+    builtOn.length = 0;
+    const [a, b] = [onBatch('a'), onBatch('b')];
+    assert.equal(call(a, 'findUser'), 'findUser on a');
+    const { findUser } = b as unknown as { findUser: () => string };
+    assert.equal(findUser(), 'findUser on b');
+    assert.equal(call(a, 'findUser'), 'findUser on a');
+    assert.deepEqual(builtOn, ['a', 'b']);
+  });
+});

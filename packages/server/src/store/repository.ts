@@ -368,26 +368,31 @@ function ownQueries(
 }
 
 /**
- * Repositories for per-transaction executors, `own`'s members (the token path's queries compiled
- * once) on the transaction's object itself and every other member built on first use: the whole
- * repository (`createRepository`, some 180 closures copied onto one object) only for a transaction
- * that uses one of them. A refresh uses the token path's alone. `members` names every member of
- * the repository (those of one made once, at the store's start); `ownMembers` those `own` always has.
+ * Repositories for per-transaction executors (a PostgreSQL transaction's connection, a SQLite group
+ * commit's batch): the token path's queries at once and every other member built on first use, so
+ * that the whole repository (`createRepository`, some 200 closures copied onto one object) is made
+ * only for a transaction that uses one of them. A refresh or a REST write uses the token path's
+ * alone; making the whole repository for each was 13–66 µs a transaction on a loaded machine
+ * (2026-11-30). `members` names every member of the repository (those of one made once, at the
+ * store's start); `shared` are members that serve every executor (statements prepared once), kept on
+ * the prototype all transactions share; `ownMembers` those each transaction is given (`own`, queries
+ * compiled once and bound to its connection).
  */
 export function lazyRepositories<E>(
   build: (executor: E) => Repository,
   members: readonly string[],
   ownMembers: readonly string[],
-): (executor: E, own: Partial<Repository>) => Repository {
+  shared: Partial<Repository> = {},
+): (executor: E, own?: Partial<Repository>) => Repository {
   const executorOf = Symbol('executor');
   const builtOf = Symbol('built');
   type Lazy = { [executorOf]: E; [builtOf]?: Repository } & Record<string, unknown>;
-  // An accessor per member not among `own`'s (an own property set over an inherited getter would throw).
-  const shared = Object.create(null) as object;
-  const owned = new Set(ownMembers);
+  // An accessor per member neither shared nor own (an own property set over an inherited getter would throw).
+  const prototype = Object.assign(Object.create(null) as object, shared);
+  const given = new Set([...ownMembers, ...Object.keys(shared)]);
   for (const member of members) {
-    if (owned.has(member)) continue;
-    Object.defineProperty(shared, member, {
+    if (given.has(member)) continue;
+    Object.defineProperty(prototype, member, {
       enumerable: true,
       get(this: Lazy) {
         const built = (this[builtOf] ??= build(this[executorOf]));
@@ -396,8 +401,8 @@ export function lazyRepositories<E>(
     });
   }
   return (executor, own) => {
-    const tx = Object.create(shared) as Lazy;
+    const tx = Object.create(prototype) as Lazy;
     tx[executorOf] = executor;
-    return Object.assign(tx, own) as unknown as Repository;
+    return (own === undefined ? tx : Object.assign(tx, own)) as unknown as Repository;
   };
 }

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
-import { createRepository } from '../repository.js';
+import { createRepository, lazyRepositories } from '../repository.js';
 import type { MigrationMode } from '../migrations.js';
 import type { Store } from '../store.js';
+import type { Database } from '../schema.js';
 import { prepareHotQueries } from './hot-queries.js';
 import { migrateSqlite, pendingSqliteMigrations } from './migrations.js';
 import { openSqliteDatabase } from './open.js';
@@ -10,7 +11,6 @@ import { ROW_EPOCH, ROW_EPOCH_TABLE, RowCache } from '../row-cache.js';
 import { cachedHeldAccess } from '../access-resolution.js';
 import { TurnEpoch } from './turn-epoch.js';
 import { GroupCommit } from './transactions.js';
-import { batchRepository } from './batch-repository.js';
 
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:`. */
@@ -47,8 +47,11 @@ export async function openSqliteStore({
   const hot = prepareHotQueries(database, db);
   const repository = createRepository(db, { lockRows: false });
   // A batch's repository: the hot queries, the rest built on its connection only if a work reads it.
-  const onConnection = batchRepository(hot, Object.keys(repository), (conn) =>
-    createRepository(conn, { lockRows: false }),
+  const onConnection = lazyRepositories(
+    (conn: Kysely<Database>) => createRepository(conn, { lockRows: false }),
+    Object.keys(repository),
+    [],
+    hot,
   );
   const commits = new GroupCommit({
     database,
