@@ -131,6 +131,32 @@ describe('the rate-limit algorithm (GCRA)', () => {
     assert.equal(await limiter.consume([['token_address', 'a']]), 0);
     assert.equal(await limiter.consume([['token_client', 'off']]), 0, 'a limit that is off charges nothing');
   });
+
+  it('over buckets in memory the limiter answers at once, the same as through a store that answers with a promise', async () => {
+    const policies = { ...NO_RATE_LIMITS, token_address: { limit: 1, periodMs: MINUTE } };
+    const memory = new MemoryRateLimitStore();
+    const inMemory = new RateLimiter(memory, policies, () => 0);
+    const other = new MemoryRateLimitStore();
+    const promised = new RateLimiter(
+      {
+        consume: async (...args) => other.consume(...args),
+        peek: async (...args) => other.peek(...args),
+        sweep: (nowMs) => other.sweep(nowMs),
+      },
+      policies,
+      () => 0,
+    );
+    for (const expected of [0, 60, 60]) {
+      assert.equal(inMemory.consume([['token_address', 'a']]), expected);
+      const answer = promised.consume([['token_address', 'a']]);
+      assert.ok(answer instanceof Promise);
+      assert.equal(await answer, expected);
+    }
+    assert.equal(inMemory.peek([['token_address', 'b']]), 0);
+    // A limit nobody declared is a bug: a rejection, never a free pass, whatever the store.
+    await assert.rejects(Promise.resolve(inMemory.consume([['nonexistent_limit', 'a']])), /not declared/);
+    await assert.rejects(Promise.resolve(promised.consume([['nonexistent_limit', 'a']])), /not declared/);
+  });
 });
 
 describe('rate-limit configuration', () => {

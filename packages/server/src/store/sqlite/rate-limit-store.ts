@@ -13,7 +13,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#maxBuckets = maxBuckets;
   }
 
-  async consume(charges: readonly RateCharge[], nowMs: number): Promise<number[]> {
+  consume(charges: readonly RateCharge[], nowMs: number): number[] {
     const waits = charges.map(({ bucket, policy }) => {
       const step = gcraStep(this.#tats.get(bucket), nowMs, policy);
       if (step.allowed) {
@@ -27,7 +27,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return waits;
   }
 
-  async peek(charges: readonly RateCharge[], nowMs: number): Promise<number[]> {
+  peek(charges: readonly RateCharge[], nowMs: number): number[] {
     return charges.map(({ bucket, policy }) => gcraStep(this.#tats.get(bucket), nowMs, policy).retryAfterMs);
   }
 
