@@ -101,25 +101,22 @@ export class RateLimiter {
     charges: readonly Charge[],
     ask: (resolved: NamedCharge[], now: number) => number[] | Promise<number[]>,
   ): number | Promise<number> {
-    try {
-      const now = this.#now();
-      const known = this.knownRefusal(charges);
-      if (known > 0) return known;
-      const resolved: NamedCharge[] = [];
-      for (const [name, key] of charges) {
-        const policy = this.#policies[name];
-        // Every limit an endpoint charges is declared (policies.ts); a name without one is a bug, not a free pass.
-        if (policy === undefined) throw new Error(`rate limit '${name}' is not declared`);
-        if (policy !== null) resolved.push({ name, bucket: bucketOf(name, key), policy });
-      }
-      if (resolved.length === 0) return 0;
-      const waits = ask(resolved, now);
-      return Array.isArray(waits)
-        ? this.#answer(resolved, waits, now)
-        : waits.then((answered) => this.#answer(resolved, answered, now));
-    } catch (error) {
-      return Promise.reject(error);
+    const now = this.#now();
+    const known = this.knownRefusal(charges);
+    if (known > 0) return known;
+    const resolved: NamedCharge[] = [];
+    for (const [name, key] of charges) {
+      const policy = this.#policies[name];
+      // Every limit an endpoint charges is declared (policies.ts); a name without one is a bug, not a
+      // free pass: a rejection, as from an async function.
+      if (policy === undefined) return Promise.reject(new Error(`rate limit '${name}' is not declared`));
+      if (policy !== null) resolved.push({ name, bucket: bucketOf(name, key), policy });
     }
+    if (resolved.length === 0) return 0;
+    const waits = ask(resolved, now);
+    return Array.isArray(waits)
+      ? this.#answer(resolved, waits, now)
+      : waits.then((answered) => this.#answer(resolved, answered, now));
   }
 
   /** Remembers the refusals among `waits` (one per charge of `resolved`); whole seconds to wait, else 0. */
