@@ -260,7 +260,7 @@ describe('round trips to PostgreSQL: a refresh in two (store/postgres/pool.ts, p
     const before = counter.roundTrips;
     const nowMs = NOW * 1000;
     const waits = await Promise.all(
-      [1, 2, 3, 4, 5].map(async () =>
+      [1, 2, 3, 4, 5].map(() =>
         store.rateLimits.consume(
           [
             { bucket: 'token:client:turn', policy },

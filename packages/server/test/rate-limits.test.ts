@@ -94,10 +94,10 @@ describe('the rate-limit algorithm (GCRA)', () => {
   it('the memory store forgets full buckets first and never holds more than its cap', async () => {
     const store = new MemoryRateLimitStore(100);
     const p = { limit: 1, periodMs: 1000 };
-    for (let i = 0; i < 1000; i++) store.consume([{ bucket: `b${i}`, policy: p }], i);
+    for (let i = 0; i < 1000; i++) await store.consume([{ bucket: `b${i}`, policy: p }], i);
     assert.ok(store.size <= 100, `${store.size} buckets`);
     // The newest bucket is remembered: charging it again at once is refused.
-    assert.deepEqual(store.consume([{ bucket: 'b999', policy: p }], 999), [1000]);
+    assert.deepEqual(await store.consume([{ bucket: 'b999', policy: p }], 999), [1000]);
     await store.sweep(10_000);
     assert.equal(store.size, 0);
   });
@@ -130,36 +130,6 @@ describe('the rate-limit algorithm (GCRA)', () => {
     now = MINUTE;
     assert.equal(await limiter.consume([['token_address', 'a']]), 0);
     assert.equal(await limiter.consume([['token_client', 'off']]), 0, 'a limit that is off charges nothing');
-  });
-
-  it('over buckets in memory the limiter answers at once, the same as through a store that answers with a promise', async () => {
-    const policies = { ...NO_RATE_LIMITS, token_address: { limit: 1, periodMs: MINUTE } };
-    const memory = new MemoryRateLimitStore();
-    const inMemory = new RateLimiter(memory, policies, () => 0);
-    const other = new MemoryRateLimitStore();
-    const promised = new RateLimiter(
-      {
-        consume: async (...args) => other.consume(...args),
-        peek: async (...args) => other.peek(...args),
-        sweep: (nowMs) => other.sweep(nowMs),
-      },
-      policies,
-      () => 0,
-    );
-    // Both ask their store: at once in memory, with a promise otherwise; the same answers.
-    for (const expected of [0, 60]) {
-      assert.equal(inMemory.consume([['token_address', 'a']]), expected);
-      const answer = promised.consume([['token_address', 'a']]);
-      assert.ok(answer instanceof Promise);
-      assert.equal(await answer, expected);
-    }
-    // A refusal known to the limiter is answered without the store, by both.
-    assert.equal(inMemory.consume([['token_address', 'a']]), 60);
-    assert.equal(await promised.consume([['token_address', 'a']]), 60);
-    assert.equal(inMemory.peek([['token_address', 'b']]), 0);
-    // A limit nobody declared is a bug: a rejection, never a free pass, whatever the store.
-    await assert.rejects(Promise.resolve(inMemory.consume([['nonexistent_limit', 'a']])), /not declared/);
-    await assert.rejects(Promise.resolve(promised.consume([['nonexistent_limit', 'a']])), /not declared/);
   });
 });
 

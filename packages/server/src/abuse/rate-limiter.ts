@@ -65,17 +65,13 @@ export class RateLimiter {
     return this.#refusals;
   }
 
-  /**
-   * Counts one request in every bucket of `charges`; whole seconds to wait when any refused it, else
-   * 0. Answered at once when the store keeps its buckets in this process's memory (SQLite), with a
-   * promise otherwise; callers await either. A failure is always a rejected promise.
-   */
-  consume(charges: readonly Charge[]): number | Promise<number> {
+  /** Counts one request in every bucket of `charges`; whole seconds to wait when any refused it, else 0. */
+  async consume(charges: readonly Charge[]): Promise<number> {
     return this.#ask(charges, (resolved, now) => this.#store.consume(resolved, now));
   }
 
-  /** What `consume` would answer, without counting anything (at once or with a promise, as `consume`). */
-  peek(charges: readonly Charge[]): number | Promise<number> {
+  /** What `consume` would answer, without counting anything. */
+  async peek(charges: readonly Charge[]): Promise<number> {
     return this.#ask(charges, (resolved, now) => this.#store.peek(resolved, now));
   }
 
@@ -97,30 +93,22 @@ export class RateLimiter {
     this.#refusals.set(name, (this.#refusals.get(name) ?? 0) + 1);
   }
 
-  #ask(
+  async #ask(
     charges: readonly Charge[],
-    ask: (resolved: NamedCharge[], now: number) => number[] | Promise<number[]>,
-  ): number | Promise<number> {
+    ask: (resolved: NamedCharge[], now: number) => Promise<number[]>,
+  ): Promise<number> {
     const now = this.#now();
     const known = this.knownRefusal(charges);
     if (known > 0) return known;
     const resolved: NamedCharge[] = [];
     for (const [name, key] of charges) {
       const policy = this.#policies[name];
-      // Every limit an endpoint charges is declared (policies.ts); a name without one is a bug, not a
-      // free pass: a rejection, as from an async function.
-      if (policy === undefined) return Promise.reject(new Error(`rate limit '${name}' is not declared`));
+      // Every limit an endpoint charges is declared (policies.ts); a name without one is a bug, not a free pass.
+      if (policy === undefined) throw new Error(`rate limit '${name}' is not declared`);
       if (policy !== null) resolved.push({ name, bucket: bucketOf(name, key), policy });
     }
     if (resolved.length === 0) return 0;
-    const waits = ask(resolved, now);
-    return Array.isArray(waits)
-      ? this.#answer(resolved, waits, now)
-      : waits.then((answered) => this.#answer(resolved, answered, now));
-  }
-
-  /** Remembers the refusals among `waits` (one per charge of `resolved`); whole seconds to wait, else 0. */
-  #answer(resolved: readonly NamedCharge[], waits: readonly number[], now: number): number {
+    const waits = await ask(resolved, now);
     let wait = 0;
     let refusedBy: string | undefined;
     waits.forEach((ms, i) => {

@@ -58,14 +58,10 @@ export function forgetPast(times: Map<string, number>, nowMs: number, keepAtMost
 
 /** Where the buckets live. `consume` charges every bucket it is given, each on its own. */
 export interface RateLimitStore {
-  /**
-   * Per charge, 0 when allowed, else the milliseconds to wait; every allowed charge is counted. A
-   * store in this process's memory answers at once (no promise, so no microtask on every token
-   * request); one in the database answers with a promise.
-   */
-  consume(charges: readonly RateCharge[], nowMs: number): number[] | Promise<number[]>;
-  /** Per charge, what `consume` would answer, without counting anything (at once or with a promise, as `consume`). */
-  peek(charges: readonly RateCharge[], nowMs: number): number[] | Promise<number[]>;
+  /** Per charge, 0 when allowed, else the milliseconds to wait; every allowed charge is counted. */
+  consume(charges: readonly RateCharge[], nowMs: number): Promise<number[]>;
+  /** Per charge, what `consume` would answer, without counting anything. */
+  peek(charges: readonly RateCharge[], nowMs: number): Promise<number[]>;
   /** Forgets buckets that are back to full (their `tat` is past): they answer as a new bucket would. */
   sweep(nowMs: number): Promise<void>;
 }

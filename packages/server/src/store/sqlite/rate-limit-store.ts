@@ -13,7 +13,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#maxBuckets = maxBuckets;
   }
 
-  consume(charges: readonly RateCharge[], nowMs: number): number[] {
+  async consume(charges: readonly RateCharge[], nowMs: number): Promise<number[]> {
     const waits = charges.map(({ bucket, policy }) => {
       const step = gcraStep(this.#tats.get(bucket), nowMs, policy);
       if (step.allowed) {
@@ -27,7 +27,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return waits;
   }
 
-  peek(charges: readonly RateCharge[], nowMs: number): number[] {
+  async peek(charges: readonly RateCharge[], nowMs: number): Promise<number[]> {
     return charges.map(({ bucket, policy }) => gcraStep(this.#tats.get(bucket), nowMs, policy).retryAfterMs);
   }
 
