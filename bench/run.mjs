@@ -167,7 +167,9 @@ async function measure(scenario, peer, run) {
       + `${roundTrips.toFixed(2)} round trips to PostgreSQL`);
     return { ...result, commitsPerRequest: perRefresh('commits'), rowsPerRequest: perRefresh('rowsWritten'), roundTripsPerRequest: roundTrips };
   } finally {
-    await Promise.all([server.child, ...(server.others ?? []), ...(server.helpers ?? [])].map(stop));
+    // The servers first, then what they send to (the OTLP sink): a server's last export at its stop finds it listening.
+    await Promise.all([server.child, ...(server.others ?? [])].map(stop));
+    await Promise.all((server.helpers ?? []).map(stop));
     await server.dropDatabase?.();
   }
 }
