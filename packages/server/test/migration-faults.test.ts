@@ -50,6 +50,7 @@ const ALL_MIGRATIONS = [
   '0035_access_epoch',
   '0036_required_actions',
   '0038_list_indexes',
+  '0039_token_path_functions',
 ];
 
 /**
@@ -142,6 +143,10 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0039_token_path_functions: PostgreSQL's functions (SQLite has none)
+    ...(dialect === 'postgres'
+      ? ['drop function refresh_token_locked_read', 'drop function refresh_token_rotate']
+      : []),
     // 0038_list_indexes: the grants' index (the roles' one goes with 0028's access_roles, below)
     'drop index grants_live_expiry',
     // 0036_required_actions

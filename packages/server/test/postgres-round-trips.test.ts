@@ -121,8 +121,10 @@ describe('round trips to PostgreSQL: a refresh in two (store/postgres/pool.ts, p
     assert.equal(counter.roundTrips - before, 2, counter.statements.join('\n'));
     assert.deepEqual(
       counter.statements.map((s) => s.trim().split(/\s+/)[0]?.toLowerCase()),
-      ['begin', 'select', 'select', 'with', 'commit'],
+      ['begin', 'select', 'select', 'select', 'commit'],
     );
+    // The rotation is a call of migration 0039's function, whose plans PostgreSQL keeps.
+    assert.match(counter.statements[3] ?? '', /^select refresh_token_rotate\(/);
     const next = await refresh(outcome.refreshToken, NOW + 2);
     assert.equal(next.ok, true, 'the successor rotates in turn');
   });
@@ -194,7 +196,7 @@ describe('round trips to PostgreSQL: a refresh in two (store/postgres/pool.ts, p
     // Not yet in memory: its groups and roles read in the transaction, after the locked read.
     const first = await measured(issued.refreshToken as string, NOW + 1, { api: '/v2' });
     assert.equal(first.roundTrips, 3, counter.statements.join('\n'));
-    assert.deepEqual(first.statements, ['begin', 'select', 'select', 'with', 'with', 'commit']);
+    assert.deepEqual(first.statements, ['begin', 'select', 'select', 'with', 'select', 'commit']);
     // The same rule as the read of its own (store/access-resolution.ts), and the membership.
     const held = await store.heldAccess('u4', '/v2');
     assert.equal(held.groups.length, 51);
@@ -204,7 +206,10 @@ describe('round trips to PostgreSQL: a refresh in two (store/postgres/pool.ts, p
     // Kept under the epoch its locked read read: the transaction's two round trips.
     const kept = await measured(first.outcome.refreshToken as string, NOW + 2, { api: '/v2' });
     assert.equal(kept.roundTrips, 2, counter.statements.join('\n'));
-    assert.deepEqual(kept.statements, ['begin', 'select', 'select', 'with', 'commit']);
+    assert.deepEqual(kept.statements, ['begin', 'select', 'select', 'select', 'commit']);
+    // A refresh's locked read with what its user holds, and its rotation: calls of migration 0039's functions.
+    assert.match(counter.statements[2] ?? '', /^select \* from refresh_token_locked_read\(\$1\)$/);
+    assert.match(counter.statements[3] ?? '', /^select refresh_token_rotate\(/);
     assert.deepEqual(kept.outcome.holder, first.outcome.holder);
     // A role taken away before the refresh began advanced the epoch (migration 0035): read anew.
     assert.equal(await store.unassignRole('writer', { kind: 'user', id: 'u4' }), true);

@@ -32,6 +32,11 @@ export interface DialectSteps {
    * the epoch as it keeps clients (`row-cache.ts`). Inserts too: a new membership changes an answer.
    */
   createAccessEpochTriggers(db: Kysely<unknown>): Promise<void>;
+  /**
+   * 0039: on a dialect that plans a statement sent unnamed at every call, a refresh's locked read
+   * and rotation as functions whose plans the database keeps (`postgres/token-path-functions.ts`).
+   */
+  createTokenPathFunctions(db: Kysely<unknown>): Promise<void>;
 }
 
 /** 0035: the tables whose every change advances the row epoch (DialectSteps.createAccessEpochTriggers). */
@@ -304,6 +309,7 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0035_access_epoch': { up: (db) => steps.createAccessEpochTriggers(db) },
   '0036_required_actions': { up: requiredActionsMigration },
   '0038_list_indexes': { up: listIndexesMigration },
+  '0039_token_path_functions': { up: (db) => steps.createTokenPathFunctions(db) },
 });
 
 /**

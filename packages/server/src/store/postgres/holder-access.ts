@@ -15,6 +15,10 @@ import { tokenPathQueries, tokenInFamilyFromRow, type TokenInFamilyRow } from '.
  * refresh began is seen: a membership at once, a group or role through the epoch its triggers
  * advanced (migration 0035).
  *
+ * The refresh's transaction reads it locked through migration 0039's function, which runs this
+ * statement's SQL with its plan kept for the session (./token-path-functions.ts); this definition
+ * is the unlocked read's, and the function's row must stay the same as its row (a test compares).
+ *
  * The groups and roles are not resolved here on every refresh: that recursive query made the
  * statement about six times PostgreSQL's planning and execution of the read alone (450 against
  * 70 µs, EXPLAIN ANALYZE, 2026-11-29), sent unnamed and so planned anew each time.

@@ -4,17 +4,19 @@ import { amrFromColumn, clientFromRow, grantFromRow, grantLivenessFromRow } from
 import type { Database } from '../schema.js';
 import { userFromRow } from '../identity-repository.js';
 import { tokenInFamilyFromRow, tokenPathQueries, type TokenPathMethods } from '../token-path-queries.js';
-import { rotationQueries } from './rotation.js';
+import { lockedReadCall, rotateCall, rotateWithSuccessorCall } from './token-path-functions.js';
 import { holderAccessFromRow, holderAccessQuery } from './holder-access.js';
 import { heldAccessFromRows, heldAccessQuery, type CachedHeldAccess } from '../access-resolution.js';
 
 /**
  * The token hot path's queries (`../token-path-queries.ts`, the same definitions the repository
- * runs, and the one-statement rotation of ./rotation.ts) compiled by Kysely once, when the store
- * opens, rather than built and compiled on every call: per refresh that was about a fifth of a
- * PostgreSQL process's CPU (bench refresh-pg profile, docs/performance.md). The SQL is sent as
- * node-postgres sends any query, an unnamed statement with its parameters, so a transaction-pooling
- * PgBouncer sees nothing new (no named prepared statement).
+ * runs) compiled by Kysely once, when the store opens, rather than built and compiled on every
+ * call: per refresh that was about a fifth of a PostgreSQL process's CPU (bench refresh-pg profile,
+ * docs/performance.md). The SQL is sent as node-postgres sends any query, an unnamed statement with
+ * its parameters, so a transaction-pooling PgBouncer sees nothing new (no named prepared
+ * statement). A refresh's transaction's two statements, the locked read and the rotation, are calls
+ * of migration 0039's functions, whose plans PostgreSQL keeps for the session
+ * (./token-path-functions.ts).
  *
  * Returns the queries on an executor: the pool, or a transaction (`lockRows`: the token's read
  * locks its rows, as `Repository.findRefreshToken` does in a transaction). `heldAccess`: the
@@ -30,12 +32,13 @@ export function postgresHotQueries(db: Kysely<Database>, heldAccess: CachedHeldA
     findRefreshToken: queryTemplate(db, (d, p: { id: string }) => q.findRefreshToken(d, p, false)),
     findRefreshTokenLocked: queryTemplate(db, (d, p: { id: string }) => q.findRefreshToken(d, p, true)),
     findRefreshTokenWithHolder: queryTemplate(db, (d, p: { id: string }) => holderAccessQuery(d, p, false)),
-    findRefreshTokenWithHolderLocked: queryTemplate(db, (d, p: { id: string }) => holderAccessQuery(d, p, true)),
+    // The transaction's two statements, through the functions of migration 0039 (./token-path-functions.ts).
+    findRefreshTokenWithHolderLocked: lockedReadCall,
     heldAccess: queryTemplate(db, heldAccessQuery),
     insertRefreshToken: queryTemplate(db, q.insertRefreshToken),
     updateRefreshToken: queryTemplate(db, q.updateRefreshToken),
-    rotate: queryTemplate(db, rotationQueries.rotate),
-    rotateWithSuccessor: queryTemplate(db, rotationQueries.rotateWithSuccessor),
+    rotate: rotateCall,
+    rotateWithSuccessor: rotateWithSuccessorCall,
     touchGrantUse: queryTemplate(db, q.touchGrantUse),
     findUserBySubject: queryTemplate(db, q.findUserBySubject),
     insertRecord: queryTemplate(db, q.insertRecord),

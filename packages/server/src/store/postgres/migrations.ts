@@ -7,6 +7,7 @@ import {
   type MigrationMode,
 } from '../migrations.js';
 import { ROW_EPOCH, ROW_EPOCH_TABLE } from '../row-cache.js';
+import { createTokenPathFunctions } from './token-path-functions.js';
 
 /** 0032's function: the rate-limit charges of many requests in one statement. */
 export const RATE_LIMIT_CHARGE_FUNCTION = 'rate_limits_charge';
@@ -93,6 +94,7 @@ end $$`,
       )
       .execute(db);
   },
+  createTokenPathFunctions,
   async hasTable(db, name) {
     // Resolved by the connection's search_path: the store's schema.
     const { rows } = await sql<{ found: boolean }>`select to_regclass(${name}) is not null as found`.execute(db);

@@ -14,6 +14,8 @@ const steps: DialectSteps = {
   // One process serves a SQLite file in the common case: its rate-limit buckets stay in memory.
   async createRateLimitsTable() {},
   async createRateLimitCharge() {},
+  // Prepared once already (sqlite/hot-queries.ts): nothing is planned per call.
+  async createTokenPathFunctions() {},
   async hasTable(db, name) {
     const { rows } = await sql`select 1 from sqlite_master where type = 'table' and name = ${name}`.execute(db);
     return rows.length > 0;
