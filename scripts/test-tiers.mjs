@@ -68,6 +68,7 @@ export const TABLE = {
     'postgres-connection.test.ts': 'unit',
     'postgres-commit-in-doubt.test.ts': 'unit',
     'postgres-round-trips.test.ts': 'unit',
+    'postgres-token-path-functions.test.ts': 'unit',
     'redirect-uri.test.ts': 'unit',
     'safe-fetch.test.ts': 'unit',
     'refresh-token-state-table.test.ts': 'unit',

@@ -17,7 +17,7 @@ export const ROTATE_FUNCTION = 'refresh_token_rotate';
  * statement that a transaction-pooling PgBouncer before 1.21 passes (docs/deployment.md, PgBouncer).
  * Each reads and writes exactly the rows the statement it replaces did, and decides nothing; a
  * later change of either is a migration that replaces the function (released migrations are never
- * edited). Measured: the backends' CPU a refresh 0.75–0.85× (docs/performance.md, PostgreSQL).
+ * edited). Measured: the backends' CPU a refresh 0.81× (median of seven rounds, docs/performance.md).
  * `#variable_conflict use_column`: a column named like an output column is the column.
  */
 export async function createTokenPathFunctions(db: Kysely<unknown>): Promise<void> {
