@@ -180,6 +180,7 @@ export const TABLE = {
     'password-reset-timing.test.ts': 'processes',
     'tracing.test.ts': 'processes',
     'young-generation.test.ts': 'processes',
+    'old-generation.test.ts': 'processes',
     'private-key-jwt-processes.test.ts': 'processes',
     'dpop-processes.test.ts': 'processes',
     'health.test.ts': 'postgres-clusters',

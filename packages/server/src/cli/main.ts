@@ -1,8 +1,12 @@
 #!/usr/bin/env node
+import { limitOldGenerationGrowth } from './old-generation.js';
 import { capYoungGeneration } from './young-generation.js';
 
-// Before the server's modules are loaded: the young generation grows from the start (./young-generation.ts).
-if (process.argv[2] === 'serve') capYoungGeneration();
+// Before the server's modules are loaded: the heap grows from the start (./young-generation.ts, ./old-generation.ts).
+if (process.argv[2] === 'serve') {
+  capYoungGeneration();
+  limitOldGenerationGrowth();
+}
 const { runCli } = await import('./run.js');
 
 process.exitCode = await runCli(process.argv.slice(2), process.env, {
