@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { DPOP_SIGNING_ALGORITHMS, InvalidDpopProof } from '../src/index.js';
+import { checkDpopProof, DPOP_SIGNING_ALGORITHMS, InvalidDpopProof, type CheckedDpopProof } from '../src/index.js';
 import { calculateJwkThumbprint } from 'jose';
-import { DpopKeys, dpopSignatureStep, joseDpopSignature, plainEs256 } from '../src/node/index.js';
+import { DpopKeys, dpopSignatureStep, joseDpopSignature, plainEs256, sha256Base64url } from '../src/node/index.js';
 
 const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -97,7 +97,8 @@ describe('DPoP proof signatures through node:crypto (RFC 9449 §4.3 steps 2-7)',
     const proof = signed(part({ alg: 'ES256', typ: 'dpop+jwt', jwk }), part(claims()), other.privateKey);
     assert.throws(() => plainEs256(proof, new DpopKeys(8)), InvalidDpopProof);
     assert.equal(await joseAccepts(proof), false);
-    await assert.rejects(dpopSignatureStep(8)(proof, DPOP_SIGNING_ALGORITHMS), InvalidDpopProof);
+    // Refused at once, by a throw: no promise on the node:crypto path.
+    assert.throws(() => dpopSignatureStep(8)(proof, DPOP_SIGNING_ALGORITHMS), InvalidDpopProof);
   });
 
   it('a proof jose accepts but the node:crypto path does not take (application/ typ, jwk members, exp) is accepted through jose', async () => {
@@ -111,6 +112,12 @@ describe('DPoP proof signatures through node:crypto (RFC 9449 §4.3 steps 2-7)',
       'a jwk with use and kid': signed(
         part({ alg: 'ES256', typ: 'dpop+jwt', jwk: { ...jwk, use: 'sig', kid: 'k' } }),
         part(claims()),
+        privateKey,
+      ),
+      // A byte-order mark, which jose's decoder drops: the node:crypto path leaves it to jose.
+      'a payload starting with a BOM': signed(
+        part({ alg: 'ES256', typ: 'dpop+jwt', jwk }),
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(claims()))]).toString('base64url'),
         privateKey,
       ),
       'an exp in the future': signed(
@@ -174,5 +181,81 @@ describe('DPoP proof signatures through node:crypto (RFC 9449 §4.3 steps 2-7)',
     const bAgain = keys.of(b.x!, b.y!);
     assert.ok(bAgain);
     assert.notEqual(bAgain, bFirst, 'b was dropped and imported again');
+  });
+});
+
+describe('checkDpopProof at a resource (RFC 9449 §4.3, §7.1)', () => {
+  const url = 'https://api.example/v2/contacts';
+  const token = 'eyJ.access.token';
+  const proofOf = (privateKey: KeyObject, jwk: Record<string, string>, extra: object = {}) =>
+    signed(
+      part({ alg: 'ES256', typ: 'dpop+jwt', jwk }),
+      part({ htm: 'POST', htu: url, iat: now(), jti: crypto.randomUUID(), ath: sha256Base64url(token), ...extra }),
+      privateKey,
+    );
+
+  it('a plain proof is checked synchronously: the checked proof, no promise', async () => {
+    const { privateKey, jwk } = es256Key();
+    const jkt = await calculateJwkThumbprint(jwk, 'sha256');
+    const checked = checkDpopProof(
+      proofOf(privateKey, jwk),
+      { method: 'POST', url, now: now(), accessToken: token, jkt },
+      dpopSignatureStep(8),
+      sha256Base64url,
+    );
+    assert.ok(!(checked instanceof Promise));
+    assert.equal(checked.jkt, jkt);
+  });
+
+  it('each refusal of a plain proof is thrown at once: htm, htu, iat, ath, the bound key, the signature', async () => {
+    const { privateKey, jwk } = es256Key();
+    const other = es256Key();
+    const jkt = await calculateJwkThumbprint(jwk, 'sha256');
+    const expected = { method: 'POST', url, now: now(), accessToken: token, jkt };
+    const cases: Record<string, [string, typeof expected, RegExp]> = {
+      htm: [proofOf(privateKey, jwk, { htm: 'GET' }), expected, /htm/],
+      htu: [proofOf(privateKey, jwk, { htu: 'https://api.example/v2/other' }), expected, /htu/],
+      'iat too old': [proofOf(privateKey, jwk, { iat: now() - 120 }), expected, /iat/],
+      'no jti': [proofOf(privateKey, jwk, { jti: '' }), expected, /jti/],
+      ath: [proofOf(privateKey, jwk, { ath: sha256Base64url('another token') }), expected, /ath/],
+      'no ath': [proofOf(privateKey, jwk, { ath: undefined }), expected, /ath/],
+      'another key than the bound one': [proofOf(other.privateKey, other.jwk), expected, /bound/],
+      'a forged signature': [
+        signed(part({ alg: 'ES256', typ: 'dpop+jwt', jwk }), part(claims()), other.privateKey),
+        expected,
+        /not a JWS/,
+      ],
+    };
+    const step = dpopSignatureStep(8);
+    for (const [name, [proof, expectations, message]] of Object.entries(cases))
+      assert.throws(() => checkDpopProof(proof, expectations, step, sha256Base64url), message, name);
+  });
+
+  it('with a signature step or a token hash that waits, the same checks reject the promise', async () => {
+    const { privateKey, jwk } = es256Key();
+    const jkt = await calculateJwkThumbprint(jwk, 'sha256');
+    const expected = { method: 'POST', url, now: now(), accessToken: token, jkt };
+    const later = async (text: string) => sha256Base64url(text);
+    const checked = checkDpopProof(proofOf(privateKey, jwk), expected, joseDpopSignature, later);
+    assert.ok(checked instanceof Promise);
+    assert.equal((await checked).jkt, jkt);
+    await assert.rejects(
+      checkDpopProof(
+        proofOf(privateKey, jwk, { ath: 'x' }),
+        expected,
+        dpopSignatureStep(8),
+        later,
+      ) as Promise<CheckedDpopProof>,
+      /ath/,
+    );
+    await assert.rejects(
+      checkDpopProof(
+        proofOf(privateKey, jwk, { htm: 'GET' }),
+        expected,
+        joseDpopSignature,
+        later,
+      ) as Promise<CheckedDpopProof>,
+      /htm/,
+    );
   });
 });

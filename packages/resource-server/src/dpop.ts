@@ -5,6 +5,7 @@ import {
   DPOP_SIGNING_ALGORITHMS,
   DpopNonceRequired,
   InvalidDpopProof,
+  type CheckedDpopProof,
   type DpopStep,
 } from '@gatehouse/contract';
 import { dpopSignatureStep, sha256Base64url } from '@gatehouse/contract/node';
@@ -44,18 +45,55 @@ export function dpopStep(options: DpopOptions, nonces: DpopNonces | undefined): 
   const now = dpopClock(options);
   // RFC 9449 §4.3 steps 2-7, as the server does them: node:crypto for the proofs SDKs write, jose for the rest.
   const signature = dpopSignatureStep(DPOP_KEY_CACHE);
+  const athOf = tokenHashes(DPOP_KEY_CACHE);
+
+  /** §4.3 step 10, §9, §11.1 of a proof that passed every other check. */
+  function noted(checked: CheckedDpopProof, at: number): void | Promise<void> {
+    // The nonce, before the jti is noted, so that a refused proof is not spent.
+    if (nonces !== undefined && !nonces.accepts(checked.nonce, at)) throw new DpopNonceRequired(nonces.current(at));
+    const id = sha256Base64url(`${checked.jkt}.${checked.jti}`);
+    const fresh = replay(id, checked.iat + DPOP_PROOF_LIFETIME + DPOP_CLOCK_SKEW);
+    if (fresh instanceof Promise) return fresh.then(refuseReplay);
+    refuseReplay(fresh);
+  }
+
   return {
     algorithms: DPOP_SIGNING_ALGORITHMS,
-    async check(proof, expected) {
+    // Synchronous for an SDK's proof with the default replay check: no promise on the request's path.
+    check(proof, expected) {
       if (proof === undefined) throw new InvalidDpopProof('The request has no DPoP proof.');
       const at = now();
-      const checked = await checkDpopProof(proof, { ...expected, now: at }, signature, sha256Base64url);
-      // §4.3 step 10, §9: the nonce, before the jti is noted, so that a refused proof is not spent.
-      if (nonces !== undefined && !nonces.accepts(checked.nonce, at)) throw new DpopNonceRequired(nonces.current(at));
-      const id = sha256Base64url(`${checked.jkt}.${checked.jti}`);
-      if (!(await replay(id, checked.iat + DPOP_PROOF_LIFETIME + DPOP_CLOCK_SKEW)))
-        throw new InvalidDpopProof('The DPoP proof was used before (its jti is not new).');
+      const checked = checkDpopProof(
+        proof,
+        { method: expected.method, url: expected.url, accessToken: expected.accessToken, jkt: expected.jkt, now: at },
+        signature,
+        athOf,
+      );
+      return checked instanceof Promise ? checked.then((c) => noted(c, at)) : noted(checked, at);
     },
+  };
+}
+
+function refuseReplay(fresh: boolean): void {
+  if (!fresh) throw new InvalidDpopProof('The DPoP proof was used before (its jti is not new).');
+}
+
+/**
+ * §4.3 step 12's `ath` input: the SHA-256 of an access token, base64url, kept for the last
+ * `capacity` tokens. A client sends the same token with every proof; the verifier asks only after
+ * the token verified (so the tokens kept are signed ones), and the hash is of the whole token as
+ * presented, so every proof's `ath` is still compared with it.
+ */
+function tokenHashes(capacity: number): (token: string) => string {
+  const hashes = new Map<string, string>();
+  return (token) => {
+    let hash = hashes.get(token);
+    if (hash === undefined) {
+      hash = sha256Base64url(token);
+      if (hashes.size >= capacity) hashes.delete(hashes.keys().next().value as string);
+      hashes.set(token, hash);
+    }
+    return hash;
   };
 }
 

@@ -116,6 +116,42 @@ describe('the kit with DPoP-bound tokens (RFC 9449 §7)', () => {
     assert.equal(wrongMethod.status, 401);
   });
 
+  it("a token verified before (found without parsing the header) still needs its own key's proof for this request (RFC 9449 §7.1)", async () => {
+    const key = await dpopKey();
+    const other = await dpopKey();
+    const token = await boundToken(key);
+    const url = `${fastifyUrl}/notes`;
+    const first = await get(url, `DPoP ${token}`, await key.proof('GET', url, token));
+    assert.equal(first.status, 200, await first.clone().text());
+    const refusals: Record<string, Response> = {
+      'no proof': await get(url, `DPoP ${token}`),
+      "another key's proof": await get(url, `DPoP ${token}`, await other.proof('GET', url, token)),
+      'a proof for another URL': await get(url, `DPoP ${token}`, await key.proof('GET', `${url}/x`, token)),
+      'a proof without ath': await get(url, `DPoP ${token}`, await key.proof('GET', url)),
+    };
+    for (const [name, refused] of Object.entries(refusals)) {
+      assert.equal(refused.status, 401, name);
+      assert.match(refused.headers.get('www-authenticate') ?? '', /^DPoP .*error="invalid_dpop_proof"/, name);
+    }
+    // The scheme is case-insensitive (RFC 9110 §11.1): the header parsed, the same checks.
+    const lower = await get(url, `dpop ${token}`, await key.proof('GET', url, token));
+    assert.equal(lower.status, 200, await lower.clone().text());
+    // A token that is not DPoP-bound, verified before as Bearer, is refused as DPoP (§7.1).
+    const response = await fetch(`${gatehouse.issuer}/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'notes:read' }).toString(),
+    });
+    const bearer = ((await response.json()) as { access_token: string }).access_token;
+    assert.equal((await get(url, `Bearer ${bearer}`)).status, 200);
+    const unbound = await get(url, `DPoP ${bearer}`, await key.proof('GET', url, bearer));
+    assert.equal(unbound.status, 401);
+    assert.match(unbound.headers.get('www-authenticate') ?? '', /^DPoP .*error="invalid_token"/);
+  });
+
   it('Express behind a proxy: htu is the configured public origin, not the address it listens on (RFC 9449 §4.3)', async () => {
     const key = await dpopKey();
     const token = await boundToken(key);

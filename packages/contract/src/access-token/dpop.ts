@@ -54,10 +54,13 @@ export interface SignedDpopProof {
 
 /**
  * Verifies the proof's JWS: compact, `typ` `dpop+jwt`, `alg` one of `algorithms`, signed by the
- * public key in its `jwk` header (a private key there is refused). Refuses by throwing
- * InvalidDpopProof.
+ * public key in its `jwk` header (a private key there is refused). Refuses by throwing (or rejecting
+ * with) InvalidDpopProof; answers at once when nothing has to wait (a key verified synchronously).
  */
-export type DpopSignatureStep = (proof: string, algorithms: readonly string[]) => Promise<SignedDpopProof>;
+export type DpopSignatureStep = (
+  proof: string,
+  algorithms: readonly string[],
+) => SignedDpopProof | Promise<SignedDpopProof>;
 
 /** What a proof must say of the request it comes with. */
 export interface DpopExpectations {
@@ -121,17 +124,33 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
  * (step 9), `iat` within the window (step 11), `ath` (step 12, at a resource) and the key (§7.1,
  * §10). The nonce (step 10) and the replay of `jti` are the caller's: they need its state.
  *
+ * Synchronous when `verifySignature` and `hashOfToken` answer at once (node:crypto's path, the
+ * proofs SDKs send): the checked proof is returned, a refusal thrown as InvalidDpopProof. A promise
+ * otherwise, rejecting with the refusal. Callers `await` it either way; a resource's hot path skips
+ * the promise and its microtasks.
+ *
  * @see https://www.rfc-editor.org/rfc/rfc9449#section-4.3 RFC 9449 §4.3
  */
-export async function checkDpopProof(
+export function checkDpopProof(
   proof: string,
   expected: DpopExpectations,
   verifySignature: DpopSignatureStep,
   hashOfToken: (token: string) => string | Promise<string>,
-): Promise<CheckedDpopProof> {
+): CheckedDpopProof | Promise<CheckedDpopProof> {
   // §4.3 step 1: exactly one header, a JWT (a list or a JSON serialization is refused).
   if (!COMPACT_JWS.test(proof)) throw new InvalidDpopProof('The DPoP header is not a single compact JWS.');
-  const { payload, jkt } = await verifySignature(proof, DPOP_SIGNING_ALGORITHMS);
+  const signed = verifySignature(proof, DPOP_SIGNING_ALGORITHMS);
+  return signed instanceof Promise
+    ? signed.then((verified) => checkedClaims(verified, expected, hashOfToken))
+    : checkedClaims(signed, expected, hashOfToken);
+}
+
+/** §4.3 steps 8, 9, 11, 12 and §7.1 of a proof whose signature verified (see checkDpopProof). */
+function checkedClaims(
+  { payload, jkt }: SignedDpopProof,
+  expected: DpopExpectations,
+  hashOfToken: (token: string) => string | Promise<string>,
+): CheckedDpopProof | Promise<CheckedDpopProof> {
   const { jti, htm, htu, iat, ath, nonce } = payload;
   if (typeof jti !== 'string' || jti.length === 0 || jti.length > 256)
     throw new InvalidDpopProof('The DPoP proof has no usable jti.');
@@ -143,15 +162,26 @@ export async function checkDpopProof(
     throw new InvalidDpopProof('The DPoP proof iat is outside the accepted window.');
   if (nonce !== undefined && typeof nonce !== 'string')
     throw new InvalidDpopProof('The DPoP proof nonce is malformed.');
-  if (expected.accessToken !== undefined) {
-    // §4.3 step 12, §7.1: ath is the base64url SHA-256 of the access token's ASCII.
-    const hash = hashOfToken(expected.accessToken);
-    if (typeof ath !== 'string' || ath !== (typeof hash === 'string' ? hash : await hash))
-      throw new InvalidDpopProof('The DPoP proof ath does not match the access token.');
-  }
-  if (expected.jkt !== undefined && jkt !== expected.jkt)
+  const checked: CheckedDpopProof = { jkt, jti, iat, nonce };
+  if (expected.accessToken === undefined) return boundTo(checked, expected);
+  // §4.3 step 12, §7.1: ath is the base64url SHA-256 of the access token's ASCII.
+  const hash = hashOfToken(expected.accessToken);
+  return typeof hash === 'string'
+    ? withAth(checked, ath, hash, expected)
+    : hash.then((digest) => withAth(checked, ath, digest, expected));
+}
+
+function withAth(checked: CheckedDpopProof, ath: unknown, hash: string, expected: DpopExpectations): CheckedDpopProof {
+  if (typeof ath !== 'string' || ath !== hash)
+    throw new InvalidDpopProof('The DPoP proof ath does not match the access token.');
+  return boundTo(checked, expected);
+}
+
+/** §7.1, §10: the proof is signed by the key the token (or the authorization code) is bound to. */
+function boundTo(checked: CheckedDpopProof, expected: DpopExpectations): CheckedDpopProof {
+  if (expected.jkt !== undefined && checked.jkt !== expected.jkt)
     throw new InvalidDpopProof('The DPoP proof is not signed by the key the token is bound to.');
-  return { jkt, jti, iat, nonce };
+  return checked;
 }
 
 /**

@@ -53,7 +53,8 @@ export interface AccessTokenVerifierOptions<R, C extends AccessTokenClaims, S = 
  */
 export interface DpopStep {
   readonly algorithms: readonly string[];
-  readonly check: (proof: string | undefined, expected: Omit<DpopExpectations, 'now'>) => Promise<void>;
+  /** Throws (or rejects with) the refusal; returns at once when nothing has to wait. */
+  readonly check: (proof: string | undefined, expected: Omit<DpopExpectations, 'now'>) => void | Promise<void>;
 }
 
 export interface AccessTokenVerifier<R, C extends AccessTokenClaims> {
@@ -72,6 +73,7 @@ const NOT_BEARER = 'The Authorization header is not a bearer access token.';
 const BOUND_AS_BEARER = 'The access token is DPoP-bound: send it as Authorization: DPoP with a proof.';
 const NOT_BOUND = 'The access token is not DPoP-bound: send it as Authorization: Bearer.';
 const PREFIX = 'Bearer ';
+const DPOP_PREFIX = 'DPoP ';
 
 /**
  * The one access-token check of Gatehouse: the server's `/v2`, `/admin/v1` and `/userinfo` and the
@@ -105,6 +107,12 @@ export function accessTokenVerifier<R, C extends AccessTokenClaims, S = unknown>
       const claims = known(presented);
       if (claims !== undefined) return bearerLiveInScope(presented, claims, required);
     }
+    // The same for `DPoP <a token verified before>` (RFC 9449 §7.1): its proof is still checked in full.
+    if (known !== undefined && dpop !== undefined && authorization.startsWith(DPOP_PREFIX)) {
+      const presented = authorization.slice(DPOP_PREFIX.length);
+      const claims = known(presented);
+      if (claims !== undefined) return proven(presented, claims, request, required);
+    }
     const token = bearerTokenOf(authorization);
     if (token !== undefined) return checkToken(token, request, required);
     const bound = dpop === undefined ? undefined : dpopTokenOf(authorization);
@@ -125,25 +133,42 @@ export function accessTokenVerifier<R, C extends AccessTokenClaims, S = unknown>
   }
 
   // RFC 9449 §7.1: a DPoP-bound token, with a proof of the key it is bound to for this request.
-  async function checkDpopToken(token: string, request: R, required: RequiredScopes): Promise<C> {
-    const step = dpop as DpopStep;
-    const dpopInvalid = (detail: string, refusal?: InvalidAccessToken) =>
-      new BearerChallenge(
-        'invalid_token',
-        detail,
-        dpopChallenge(options.challenge, step.algorithms, { error: 'invalid_token' }),
-        refusal,
-      );
-    let claims: C;
+  // Synchronous when the token was verified before and the proof's check needs no wait (the usual
+  // request at a resource): no promise, no microtask. A refusal is thrown, or rejected when a step waited.
+  function checkDpopToken(token: string, request: R, required: RequiredScopes): C | Promise<C> {
+    let claims: C | Promise<C>;
     try {
-      claims = await verify(token);
+      claims = verify(token);
     } catch (error) {
-      throw error instanceof InvalidAccessToken ? dpopInvalid(error.message, error) : error;
+      return dpopRefused(error);
     }
+    return claims instanceof Promise
+      ? claims.then((verified) => proven(token, verified, request, required), dpopRefused)
+      : proven(token, claims, request, required);
+  }
+
+  /** The token's refusal with the DPoP challenge (RFC 9449 §7.1); any other error as it is. */
+  function dpopRefused(error: unknown): never {
+    throw error instanceof InvalidAccessToken ? dpopInvalid(error.message, error) : error;
+  }
+
+  function dpopInvalid(detail: string, refusal?: InvalidAccessToken): BearerChallenge {
+    return new BearerChallenge(
+      'invalid_token',
+      detail,
+      dpopChallenge(options.challenge, (dpop as DpopStep).algorithms, { error: 'invalid_token' }),
+      refusal,
+    );
+  }
+
+  /** §7.1: the token is bound (`cnf.jkt`) and the request's proof is signed by that key; then its liveness and scope. */
+  function proven(token: string, claims: C, request: R, required: RequiredScopes): C | Promise<C> {
+    const step = dpop as DpopStep;
     const jkt = claims.cnf?.jkt;
     if (jkt === undefined) throw dpopInvalid(NOT_BOUND);
+    let checked: void | Promise<void>;
     try {
-      await step.check(reader.header(request, 'dpop'), {
+      checked = step.check(reader.header(request, 'dpop'), {
         method: reader.method(request),
         url: reader.absoluteUrl(request),
         accessToken: token,
@@ -152,7 +177,14 @@ export function accessTokenVerifier<R, C extends AccessTokenClaims, S = unknown>
     } catch (error) {
       throw proofRefusal(error, step.algorithms);
     }
-    return live(token, claims, required);
+    return checked instanceof Promise
+      ? checked.then(
+          () => live(token, claims, required),
+          (error: unknown) => {
+            throw proofRefusal(error, step.algorithms);
+          },
+        )
+      : live(token, claims, required);
   }
 
   /** §7.1 `invalid_dpop_proof`, §9 `use_dpop_nonce` (with the nonce for the DPoP-Nonce header). */

@@ -1,4 +1,5 @@
 import * as crypto from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { InvalidDpopProof, type DpopSignatureStep, type SignedDpopProof } from '../access-token/index.js';
 import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify, type JWK } from 'jose';
@@ -32,7 +33,6 @@ const PLAIN_JWK = new Set(['kty', 'crv', 'x', 'y']);
 const P256_COORDINATE = /^[A-Za-z0-9_-]{43}$/;
 /** The longest proof header (base64url) DpopKeys keeps: twice a plain ES256 header's 200 or so. */
 const MAX_REMEMBERED_HEADER = 400;
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The signature step of the server's token endpoint and resources and of the resource-server kit: proofs as client SDKs make them (ES256, typ dpop+jwt,
@@ -40,13 +40,17 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * reused; anything else through jose (`joseDpopSignature`). The path accepts only what jose
  * accepts, and refuses on its own only a signature that does not verify.
  *
+ * A plain proof is answered synchronously (a forged one refused by a throw), so that a resource's
+ * check needs no promise; any other proof gets jose's promise.
+ *
  * A proof costs one ECDSA verification and, for a key seen before, no key import nor thumbprint:
  * jose's jwtVerify imports the key through WebCrypto on every call, several times the cost of the
  * verification itself (docs/performance.md, "DPoP").
  */
 export function dpopSignatureStep(keyCacheSize: number): DpopSignatureStep {
   const keys = new DpopKeys(keyCacheSize);
-  return async (proof, algorithms) =>
+  // Not async: a plain ES256 proof is answered (or refused, by a throw) at once; jose's path is a promise.
+  return (proof, algorithms) =>
     (algorithms.includes('ES256') ? plainEs256(proof, keys) : undefined) ?? joseDpopSignature(proof, algorithms);
 }
 
@@ -98,8 +102,12 @@ function plainHeader(encodedHeader: string, keys: DpopKeys): PlainHeader | undef
 function jsonObjectOf(segment: string): Record<string, unknown> | undefined {
   // A length of 4n+1 is no base64url: jose refuses it, Buffer would drop its last character.
   if (segment.length % 4 === 1) return undefined;
+  const bytes = Buffer.from(segment, 'base64url');
+  // Strict UTF-8 (jose decodes it too); checked natively, then decoded without TextDecoder's
+  // per-call setup. A BOM is kept, so JSON.parse refuses it and jose, which drops it, decides.
+  if (!isUtf8(bytes)) return undefined;
   try {
-    const value: unknown = JSON.parse(strictUtf8.decode(Buffer.from(segment, 'base64url')));
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
     return isPlainObject(value) ? value : undefined;
   } catch {
     return undefined;
