@@ -87,7 +87,7 @@ describe('DPoP proof signatures through node:crypto (RFC 9449 §4.3 steps 2-7)',
     for (const [name, proof] of Object.entries(cases)) {
       assert.equal(plainEs256(proof, keys), undefined, `${name}: left to jose`);
       assert.equal(await joseAccepts(proof), false, `${name}: jose refuses it`);
-      await assert.rejects(step(proof, DPOP_SIGNING_ALGORITHMS), InvalidDpopProof, name);
+      await assert.rejects(async () => step(proof, DPOP_SIGNING_ALGORITHMS), InvalidDpopProof, name);
     }
   });
 
@@ -136,7 +136,7 @@ describe('DPoP proof signatures through node:crypto (RFC 9449 §4.3 steps 2-7)',
   it('without ES256 in the allow-list the node:crypto path is not taken', async () => {
     const { privateKey, jwk } = es256Key();
     const proof = signed(part({ alg: 'ES256', typ: 'dpop+jwt', jwk }), part(claims()), privateKey);
-    await assert.rejects(dpopSignatureStep(8)(proof, ['EdDSA']), InvalidDpopProof);
+    await assert.rejects(async () => dpopSignatureStep(8)(proof, ['EdDSA']), InvalidDpopProof);
   });
 
   it('a header seen before is not decoded again, yet every proof carrying it is verified (RFC 9449 §4.3 step 6)', () => {
