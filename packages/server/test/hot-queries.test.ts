@@ -132,6 +132,62 @@ for (const dialect of DIALECTS)
       assert.equal(await hot.findGrantLiveness('missing'), undefined);
     });
 
+    it("reads a token's brief as the full read has it: the state columns, the scope as stored, the exchange's act", async () => {
+      const exchanged: GrantRecord = {
+        ...grant('g-brief'),
+        scope: ['a', 'b'],
+        rotationCount: 3,
+        headTokenId: 't-brief-head',
+        previousTokenId: 't-brief',
+        rotatedAt: NOW + 7,
+        revokedAt: NOW + 8,
+        revokedReason: 'revoked_by_admin',
+        exchange: { act: { sub: 'service-a' }, audience: 'https://api.example' },
+      };
+      await kysely.insertGrant(exchanged);
+      await kysely.insertRefreshToken({
+        id: 't-brief',
+        grantId: 'g-brief',
+        useCount: 1,
+        issuedAt: NOW + 2,
+        expiresAt: NOW + 90,
+      });
+      const full = await kysely.findRefreshToken('t-brief');
+      assert.ok(full);
+      const expected = {
+        token: { id: 't-brief', useCount: 1, issuedAt: NOW + 2, expiresAt: NOW + 90 },
+        grant: {
+          clientId: 'app',
+          subject: 'alice',
+          expiresAt: full.grant.expiresAt,
+          rotationCount: 3,
+          headTokenId: 't-brief-head',
+          previousTokenId: 't-brief',
+          revokedAt: NOW + 8,
+          rotatedAt: NOW + 7,
+          exchange: { act: { sub: 'service-a' }, audience: 'https://api.example' },
+        },
+        scope: full.grant.scope.join(' '),
+      };
+      assert.equal(expected.scope, 'a b');
+      assert.deepEqual(await hot.findRefreshTokenBrief('t-brief'), expected);
+      assert.deepEqual(await kysely.findRefreshTokenBrief('t-brief'), expected);
+      // A grant without an exchange has no `exchange` member, as the full read's record has none.
+      await kysely.insertRefreshToken({
+        id: 't-plain',
+        grantId: 'g1',
+        useCount: 0,
+        issuedAt: NOW,
+        expiresAt: NOW + 60,
+      });
+      const plain = await hot.findRefreshTokenBrief('t-plain');
+      assert.deepEqual(plain, await kysely.findRefreshTokenBrief('t-plain'));
+      assert.equal(plain && 'exchange' in plain.grant, false);
+      assert.equal(plain?.scope, 'a');
+      assert.equal(await hot.findRefreshTokenBrief('missing'), undefined);
+      assert.equal(await kysely.findRefreshTokenBrief('missing'), undefined);
+    });
+
     it("reads an OpenID grant's user by subject as the repository does (its claims parsed, its flags as booleans)", async () => {
       const user = {
         username: 'alice',

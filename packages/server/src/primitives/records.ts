@@ -235,6 +235,28 @@ export interface RefreshTokenInFamily {
   readonly grant: GrantRecord;
 }
 
+/**
+ * A refresh token's state and its grant's, without the rest of the grant (`Repository.findRefreshTokenBrief`):
+ * what says whether the token is live and what an answer about it names. The scope stays as stored,
+ * space-separated (RFC 6749 §3.3).
+ */
+export interface RefreshTokenBrief {
+  readonly token: Pick<RefreshTokenRecord, 'id' | 'useCount' | 'issuedAt' | 'expiresAt'>;
+  readonly grant: Pick<
+    GrantRecord,
+    | 'clientId'
+    | 'subject'
+    | 'expiresAt'
+    | 'rotationCount'
+    | 'headTokenId'
+    | 'previousTokenId'
+    | 'revokedAt'
+    | 'rotatedAt'
+    | 'exchange'
+  >;
+  readonly scope: string;
+}
+
 /** A private key sealed under KEY_ENCRYPTION_KEY (oauth/keys/key-sealing.ts): AES-256-GCM, the kid as its AAD. */
 export interface SealedPrivateKey {
   readonly sealed: 'A256GCM';

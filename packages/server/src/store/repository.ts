@@ -5,6 +5,7 @@ import type {
   GrantLiveness,
   GrantRecord,
   GrantRevocationReason,
+  RefreshTokenBrief,
   RefreshTokenInFamily,
   RefreshTokenRecord,
   SigningKeyRecord,
@@ -44,7 +45,7 @@ import {
   createClientPresentationRepository,
   type ClientPresentationRepository,
 } from './client-presentation-repository.js';
-import { tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
+import { tokenBriefFromRow, tokenInFamilyFromRow, tokenPathQueries } from './token-path-queries.js';
 import { createGroupRepository, type GroupRepository } from './group-repository.js';
 import { createRoleRepository, type RoleRepository } from './role-repository.js';
 import {
@@ -124,6 +125,8 @@ export interface Repository
     holderAccess?: HolderAccessRead,
   ): Promise<(RefreshTokenInFamily & { readonly holder?: GrantHolderAccess }) | undefined>;
   updateRefreshToken(id: string, fields: Pick<RefreshTokenRecord, 'useCount' | 'expiresAt'>): Promise<void>;
+  /** The token's state with its grant's, and nothing else of the grant; never locks (introspection's read). */
+  findRefreshTokenBrief(id: string): Promise<RefreshTokenBrief | undefined>;
 
   insertAuthorizationCode(code: AuthorizationCodeRecord): Promise<void>;
   findAuthorizationCode(id: string): Promise<AuthorizationCodeRecord | undefined>;
@@ -296,6 +299,10 @@ function ownQueries(
     async findRefreshToken(id) {
       const row = await tokenPathQueries.findRefreshToken(db, { id }, lockRows).executeTakeFirst();
       return row && tokenInFamilyFromRow(row);
+    },
+    async findRefreshTokenBrief(id) {
+      const row = await tokenPathQueries.findRefreshTokenBrief(db, { id }).executeTakeFirst();
+      return row && tokenBriefFromRow(row);
     },
     async updateRefreshToken(id, fields) {
       await tokenPathQueries

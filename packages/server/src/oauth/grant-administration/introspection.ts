@@ -37,18 +37,19 @@ async function introspectRefreshToken(
   caller: ClientRecord,
   token: string,
 ): Promise<GatehouseIntrospectionResponse> {
-  const found = await store.findRefreshToken(digestOf(token));
+  // The token's state and what the answer names, not the whole grant (Repository.findRefreshTokenBrief).
+  const found = await store.findRefreshTokenBrief(digestOf(token));
   if (!found) return INACTIVE;
-  // The token's client decides its policy; usually it is the caller, just read.
-  const client = found.grant.clientId === caller.id ? caller : await store.findClient(found.grant.clientId);
-  if (!client || refreshTokenState(found, client.policy, clock.now()) !== 'active') return INACTIVE;
   const { grant } = found;
+  // The token's client decides its policy; usually it is the caller, just read.
+  const client = grant.clientId === caller.id ? caller : await store.findClient(grant.clientId);
+  if (!client || refreshTokenState(found, client.policy, clock.now()) !== 'active') return INACTIVE;
   return {
     active: true,
     token_type: 'refresh_token',
     client_id: grant.clientId,
     sub: grant.subject,
-    scope: grant.scope.join(' '),
+    scope: found.scope,
     exp: Math.min(found.token.expiresAt, grant.expiresAt),
     iat: found.token.issuedAt,
     iss: issuer,

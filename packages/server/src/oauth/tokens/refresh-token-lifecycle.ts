@@ -62,16 +62,25 @@ export interface PresentedRefreshToken extends RefreshTokenInFamily {
 }
 
 /**
+ * What a token's state is read from: a presented token (its whole family) or a brief of it
+ * (`RefreshTokenBrief`, introspection's read).
+ */
+export interface TokenStateView {
+  readonly token: Pick<RefreshTokenRecord, 'id' | 'useCount' | 'expiresAt'>;
+  readonly grant: Pick<
+    GrantRecord,
+    'expiresAt' | 'rotationCount' | 'headTokenId' | 'previousTokenId' | 'revokedAt' | 'rotatedAt'
+  >;
+  readonly successor?: SuccessorView | null;
+}
+
+/**
  * The state of a token. The replay window comes first (above). Where several others apply, past
  * rotation limit wins over revoked, which wins over expired: a replayed token keeps saying "past its
  * rotation limit" after the reuse it gave away got its family revoked, and a revoked token does not
  * start saying "expired" when its time runs out.
  */
-export function refreshTokenState(
-  presented: PresentedRefreshToken,
-  policy: RefreshPolicy,
-  now: number,
-): RefreshTokenState {
+export function refreshTokenState(presented: TokenStateView, policy: RefreshPolicy, now: number): RefreshTokenState {
   if (isInReplayWindow(presented, policy, now)) return 'in_replay_window';
   const { token, grant } = presented;
   if (token.useCount >= policy.rotationLimit || familyAtMaxRotations(grant, policy)) return 'past_rotation_limit';
@@ -84,14 +93,14 @@ export function refreshTokenState(
  * Presenting a token that was used up or superseded means a second party holds a token of the
  * family: the whole family is revoked (RFC 9700 §4.14.2).
  */
-export function isReplay(presented: PresentedRefreshToken, policy: RefreshPolicy, now: number): boolean {
+export function isReplay(presented: TokenStateView, policy: RefreshPolicy, now: number): boolean {
   if (isInReplayWindow(presented, policy, now)) return false;
   const { token, grant } = presented;
   return token.useCount >= policy.rotationLimit || isSuperseded(token.id, grant);
 }
 
 /** The replay window's row (see the table above). */
-function isInReplayWindow({ token, grant, successor }: PresentedRefreshToken, policy: RefreshPolicy, now: number) {
+function isInReplayWindow({ token, grant, successor }: TokenStateView, policy: RefreshPolicy, now: number) {
   return (
     successor !== undefined &&
     policy.rotation &&
@@ -103,16 +112,16 @@ function isInReplayWindow({ token, grant, successor }: PresentedRefreshToken, po
   );
 }
 
-function withinWindow(grant: GrantRecord, policy: RefreshPolicy, now: number): boolean {
+function withinWindow(grant: TokenStateView['grant'], policy: RefreshPolicy, now: number): boolean {
   return grant.rotatedAt !== null && now < grant.rotatedAt + policy.replayWindow;
 }
 
 /** Only the family's newest head is live, and the token exchanged for it while it has uses left. */
-function isSuperseded(tokenId: string, grant: GrantRecord): boolean {
+function isSuperseded(tokenId: string, grant: TokenStateView['grant']): boolean {
   return tokenId !== grant.headTokenId && tokenId !== grant.previousTokenId;
 }
 
-function familyAtMaxRotations(grant: GrantRecord, policy: RefreshPolicy): boolean {
+function familyAtMaxRotations(grant: TokenStateView['grant'], policy: RefreshPolicy): boolean {
   return policy.maxRotations !== null && grant.rotationCount >= policy.maxRotations;
 }
 

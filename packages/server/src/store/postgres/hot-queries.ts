@@ -3,7 +3,12 @@ import { queryTemplate, type QueryTemplate } from '../query-template.js';
 import { amrFromColumn, clientFromRow, grantFromRow, grantLivenessFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
 import { userFromRow } from '../identity-repository.js';
-import { tokenInFamilyFromRow, tokenPathQueries, type TokenPathMethods } from '../token-path-queries.js';
+import {
+  tokenBriefFromRow,
+  tokenInFamilyFromRow,
+  tokenPathQueries,
+  type TokenPathMethods,
+} from '../token-path-queries.js';
 import { lockedReadCall, rotateCall, rotateWithSuccessorCall } from './token-path-functions.js';
 import { holderAccessFromRow, holderAccessQuery } from './holder-access.js';
 import { heldAccessFromRows, heldAccessQuery, type CachedHeldAccess } from '../access-resolution.js';
@@ -30,6 +35,7 @@ export function postgresHotQueries(db: Kysely<Database>, heldAccess: CachedHeldA
     findGrant: queryTemplate(db, q.findGrant),
     findGrantLiveness: queryTemplate(db, q.findGrantLiveness),
     findRefreshToken: queryTemplate(db, (d, p: { id: string }) => q.findRefreshToken(d, p, false)),
+    findRefreshTokenBrief: queryTemplate(db, q.findRefreshTokenBrief),
     findRefreshTokenLocked: queryTemplate(db, (d, p: { id: string }) => q.findRefreshToken(d, p, true)),
     findRefreshTokenWithHolder: queryTemplate(db, (d, p: { id: string }) => holderAccessQuery(d, p, false)),
     // The transaction's two statements, through the functions of migration 0039 (./token-path-functions.ts).
@@ -75,6 +81,10 @@ export function postgresHotQueries(db: Kysely<Database>, heldAccess: CachedHeldA
         }
         const row = await first(findToken, { id });
         return row && tokenInFamilyFromRow(row);
+      },
+      async findRefreshTokenBrief(id) {
+        const row = await first(t.findRefreshTokenBrief, { id });
+        return row && tokenBriefFromRow(row);
       },
       async insertRefreshToken(token) {
         await run(t.insertRefreshToken, token);

@@ -6,7 +6,12 @@ import type { Database } from '../schema.js';
 import { queryTemplate } from '../query-template.js';
 import { userFromRow } from '../identity-repository.js';
 import { heldAccessFromRows, heldAccessQuery } from '../access-resolution.js';
-import { tokenInFamilyFromRow, tokenPathQueries, type TokenPathMethods } from '../token-path-queries.js';
+import {
+  tokenBriefFromRow,
+  tokenInFamilyFromRow,
+  tokenPathQueries,
+  type TokenPathMethods,
+} from '../token-path-queries.js';
 
 /** The repository methods every token request runs, and which this file runs on prepared statements. */
 export type HotQueries = TokenPathMethods & Pick<Repository, 'revokeGrant' | 'heldAccess'>;
@@ -26,6 +31,7 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
   const findGrant = prepare(database, db, q.findGrant);
   const findGrantLiveness = prepare(database, db, q.findGrantLiveness);
   const findRefreshToken = prepare(database, db, q.findRefreshToken);
+  const findRefreshTokenBrief = prepare(database, db, q.findRefreshTokenBrief);
   const revokeGrant = prepare(database, db, q.revokeGrant);
   const updateGrantFamily = prepare(database, db, q.updateGrantFamily);
   const insertRefreshToken = prepare(database, db, q.insertRefreshToken);
@@ -53,6 +59,10 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
     async findRefreshToken(id) {
       const row = findRefreshToken.get({ id });
       return row && tokenInFamilyFromRow(row);
+    },
+    async findRefreshTokenBrief(id) {
+      const row = findRefreshTokenBrief.get({ id });
+      return row && tokenBriefFromRow(row);
     },
     async heldAccess(subject, audience) {
       return heldAccessFromRows(heldAccess.all({ subject, audience: audience ?? '' }));

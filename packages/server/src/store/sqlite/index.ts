@@ -73,6 +73,7 @@ export async function openSqliteStore({
     findGrant: hot.findGrant,
     findGrantLiveness: hot.findGrantLiveness,
     findRefreshToken: hot.findRefreshToken,
+    findRefreshTokenBrief: hot.findRefreshTokenBrief,
     findUserBySubject: hot.findUserBySubject,
     heldAccess: hot.heldAccess,
   });
