@@ -125,6 +125,7 @@ form + #passkey-form { margin-top: 20px; }
 .what-to-do { margin: 16px 0 0; padding: 12px 14px; background: var(--accent-soft); border-radius: 10px; }
 .what-to-do p { margin: 0; }
 .forgot-password { margin: 12px 0 0; font-size: 14px; text-align: center; }
+.sign-up { margin: 6px 0 0; font-size: 14px; text-align: center; }
 .fine-print { margin: 20px 0 0; color: var(--muted); font-size: 13.5px; text-align: center; overflow-wrap: anywhere; }
 .fine-print strong { color: var(--text); font-weight: 600; }
 a { color: var(--accent); }
