@@ -30,12 +30,42 @@ async function pgBin(name: string, args: string[]): Promise<string> {
   return ran.out;
 }
 
+/** The kernel's ephemeral range, where connect() picks its local ports and listen(0) its own. */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low && high) return [low, high];
+  } catch {
+    // Not Linux: the IANA dynamic range.
+  }
+  return [49152, 65535];
+}
+
+const handedOut = new Set<number>();
+
+/**
+ * A free port of 127.0.0.1 for a program started later, chosen below the ephemeral range: a port
+ * from listen(0) lies in that range, and any outgoing connection of the machine may take it as its
+ * local port before the program binds it (Patroni's second node binds its REST API a minute after
+ * the ports are chosen, and once found its port held). Below the range only another listener can
+ * hold it, which the probe sees.
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  const [ephemeralLow] = ephemeralRange();
+  const low = Math.min(20_000, ephemeralLow - 1_000);
+  for (;;) {
+    const port = low + Math.floor(Math.random() * (ephemeralLow - low));
+    if (handedOut.has(port)) continue;
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    await new Promise((resolve) => server.close(resolve));
+    handedOut.add(port);
+    return port;
+  }
 }
 
 export interface Cluster {
