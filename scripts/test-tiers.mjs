@@ -77,6 +77,7 @@ export const TABLE = {
     'store.test.ts': 'unit',
     'row-cache.test.ts': 'unit',
     'sqlite-busy-reads.test.ts': 'unit',
+    'turn-read-transaction.test.ts': 'unit',
     'sqlite-open.test.ts': 'unit',
     'users.test.ts': 'unit',
     'organizations.test.ts': 'unit',

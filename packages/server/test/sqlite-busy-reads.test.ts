@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { StoreBusyError } from '../src/store/store.js';
 import { GroupCommit } from '../src/store/sqlite/transactions.js';
+import { TurnReadTransaction } from '../src/store/sqlite/turn-read-transaction.js';
 
 /**
  * The token path's reads (findClient, findGrantLiveness, findRefreshToken) run at once when no
@@ -11,9 +12,11 @@ import { GroupCommit } from '../src/store/sqlite/transactions.js';
  */
 describe('SQLite: the token path reads outside transactions', () => {
   const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+  let database: BetterSqlite3.Database;
   function gate(busyBudgetMs: number, read: () => Promise<string>) {
-    const database = new BetterSqlite3(':memory:');
-    const commits = new GroupCommit({ database, busyBudgetMs, exclusive: (batch) => batch({} as never) });
+    database = new BetterSqlite3(':memory:');
+    const reads = new TurnReadTransaction(database);
+    const commits = new GroupCommit({ database, busyBudgetMs, exclusive: (batch) => batch({} as never), reads });
     return commits.outsideTransactions({ read });
   }
 
@@ -33,6 +36,7 @@ describe('SQLite: the token path reads outside transactions', () => {
       throw busy();
     });
     await assert.rejects(gated.read(), StoreBusyError);
+    assert.equal(database.inTransaction, false, 'no read transaction left open');
   });
 
   it('any other error of a read is passed on as it is, without a second try', async () => {
@@ -44,5 +48,6 @@ describe('SQLite: the token path reads outside transactions', () => {
     });
     await assert.rejects(gated.read(), (error) => error === broken);
     assert.equal(calls, 1);
+    assert.equal(database.inTransaction, false, 'no read transaction left open');
   });
 });

@@ -5,7 +5,7 @@ import type { Store } from '../store.js';
 import type { Database } from '../schema.js';
 import { prepareHotQueries } from './hot-queries.js';
 import { migrateSqlite, pendingSqliteMigrations } from './migrations.js';
-import { openSqliteDatabase } from './open.js';
+import { openSqliteDatabase, type SqliteDatabase } from './open.js';
 import { MemoryRateLimitStore } from './rate-limit-store.js';
 import { ROW_EPOCH, ROW_EPOCH_TABLE, RowCache } from '../row-cache.js';
 import { cachedHeldAccess } from '../access-resolution.js';
@@ -33,7 +33,7 @@ export async function openSqliteStore({
   create = true,
 }: SqliteStoreOptions): Promise<Store> {
   const opened = await openSqliteDatabase(filename, busyTimeoutMs, create);
-  const { database, db } = opened;
+  const { db } = opened;
   let appliedMigrations: string[];
   try {
     appliedMigrations = await migrateSqlite(opened, migrations);
@@ -41,7 +41,12 @@ export async function openSqliteStore({
     await db.destroy();
     throw error;
   }
+  return sqliteStore(opened, busyTimeoutMs, appliedMigrations);
+}
 
+/** The store on a database opened and migrated (openSqliteStore; tests see its connection). */
+export function sqliteStore(opened: SqliteDatabase, busyTimeoutMs: number, appliedMigrations: string[]): Store {
+  const { database, db, reads } = opened;
   // The token hot path runs on statements prepared once; everything else on Kysely. Transactions
   // are group-committed: one fsync for all the transactions of an event-loop turn.
   const hot = prepareHotQueries(database, db);
@@ -58,12 +63,14 @@ export async function openSqliteStore({
     busyBudgetMs: busyTimeoutMs,
     exclusive: (batch) => db.connection().execute((conn) => batch(onConnection(conn))),
     wrote: () => epoch.wrote(),
+    reads,
   });
   // Clients and grant liveness, read on every token and API request, kept while the file's row
-  // epoch stands (../row-cache.ts); every write of this process has the epoch read again.
+  // epoch stands (../row-cache.ts); every write of this process has the epoch read again. The
+  // epoch is the turn's first read: it opens the turn's read transaction (turn-read-transaction.ts).
   const readEpoch = database.prepare(`select epoch from ${ROW_EPOCH_TABLE} where name = ?`).pluck();
   const epoch = new TurnEpoch(
-    () => readEpoch.get(ROW_EPOCH) as number,
+    () => reads.read(() => readEpoch.get(ROW_EPOCH) as number),
     () => commits.writing,
   );
   opened.writes.wrote = epoch.wrote;

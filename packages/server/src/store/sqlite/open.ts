@@ -5,6 +5,7 @@ import { Kysely, SqliteAdapter, SqliteDriver, SqliteIntrospector, SqliteQueryCom
 import type { Database } from '../schema.js';
 import { BusyWaitingDriver, type WriteNotices } from './busy-waiting-driver.js';
 import { waitOutBusy } from './errors.js';
+import { TurnReadTransaction } from './turn-read-transaction.js';
 
 /** The SQLite file, both as better-sqlite3 (for statements prepared once) and as Kysely, on one connection. */
 export interface SqliteDatabase {
@@ -12,6 +13,8 @@ export interface SqliteDatabase {
   readonly db: Kysely<Database>;
   /** Told after each Kysely statement that may have written; set `wrote` to listen. */
   readonly writes: WriteNotices;
+  /** The turn's read transaction on the connection, which the Kysely driver ends before any write. */
+  readonly reads: TurnReadTransaction;
 }
 
 /**
@@ -57,14 +60,20 @@ export async function openSqliteDatabase(
   database.pragma('foreign_keys = ON');
   database.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   const writes: WriteNotices = { wrote: () => {} };
-  const db = new Kysely<Database>({ dialect: busyWaitingDialect(database, busyTimeoutMs, writes) });
-  return { database, db, writes };
+  const reads = new TurnReadTransaction(database);
+  const db = new Kysely<Database>({ dialect: busyWaitingDialect(database, busyTimeoutMs, writes, reads) });
+  return { database, db, writes, reads };
 }
 
-function busyWaitingDialect(database: BetterSqlite3.Database, budgetMs: number, writes: WriteNotices): Dialect {
+function busyWaitingDialect(
+  database: BetterSqlite3.Database,
+  budgetMs: number,
+  writes: WriteNotices,
+  reads: TurnReadTransaction,
+): Dialect {
   return {
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new BusyWaitingDriver(new SqliteDriver({ database }), budgetMs, writes),
+    createDriver: () => new BusyWaitingDriver(new SqliteDriver({ database }), budgetMs, writes, reads),
     createIntrospector: (db) => new SqliteIntrospector(db),
     createQueryCompiler: () => new SqliteQueryCompiler(),
   };

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Repository } from '../repository.js';
 import { isBusy, waitOutBusy } from './errors.js';
+import type { TurnReadTransaction } from './turn-read-transaction.js';
 
 /** The connection a GroupCommit runs on. */
 export interface GroupCommitConnection {
@@ -15,6 +16,11 @@ export interface GroupCommitConnection {
   exclusive<T>(batch: (tx: Repository) => Promise<T>): Promise<T>;
   /** Told once each batch has committed or rolled back (row-cache.ts). */
   readonly wrote?: () => void;
+  /**
+   * The turn's read transaction on the same connection: the reads of `outsideTransactions` run in
+   * it, and each batch ends it before its BEGIN IMMEDIATE.
+   */
+  readonly reads: TurnReadTransaction;
 }
 
 interface Pending {
@@ -110,24 +116,40 @@ export class GroupCommit {
   /**
    * Wraps queries that run on the connection outside any transaction, so that they never run
    * inside an open batch — where they would see writes not yet committed, which may never be —
-   * and wait for another process's lock as the Kysely queries do.
+   * and wait for another process's lock as the Kysely queries do. They run in the turn's read
+   * transaction (turn-read-transaction.ts), which a failed read ends.
    */
   outsideTransactions<Q extends object>(queries: Q): Q {
+    const { reads } = this.#connection;
     const gated = {} as Record<string, unknown>;
     for (const [name, query] of Object.entries(queries) as [string, (...args: unknown[]) => Promise<unknown>][]) {
       const waiting = (...args: unknown[]) =>
         this.#busyAware(async () => {
           // Re-checked after each wait: another batch may have opened in the meantime.
           while (this.#open) await this.#open;
-          return query(...args);
+          reads.enter();
+          try {
+            return await query(...args);
+          } catch (error) {
+            reads.end();
+            throw error;
+          }
         });
       // The usual read, with no batch open, runs at once, as the waiting path would run it in this
       // same turn, without its two async frames (a promise and a microtask each, on every token
       // and REST request); only an SQLITE_BUSY refusal is handed to the waiting path.
       gated[name] = (...args: unknown[]) => {
         if (this.#open !== null) return waiting(...args);
-        // The queries are async functions: a failure, SQLITE_BUSY included, is a rejection.
+        try {
+          reads.enter();
+        } catch {
+          // Tried again, and its error answered, where errors are rejections.
+          return waiting(...args);
+        }
+        // The queries are async functions whose statement runs before they return: a failure,
+        // SQLITE_BUSY included, is a rejection.
         return query(...args).catch((error: unknown) => {
+          reads.end();
           if (isBusy(error)) return waiting(...args);
           throw error;
         });
@@ -143,7 +165,11 @@ export class GroupCommit {
     const outcomes: (() => void)[] = [];
     try {
       await this.#connection.exclusive(async (tx) => {
-        await this.#busyAware(() => this.#statements.begin.run());
+        // The turn's read transaction ends first, on each try: a read may open it while this waits.
+        await this.#busyAware(() => {
+          this.#connection.reads.end();
+          return this.#statements.begin.run();
+        });
         let closeBatch!: () => void;
         this.#open = new Promise<void>((resolve) => (closeBatch = resolve));
         try {
