@@ -69,6 +69,7 @@ export const TABLE = {
     'postgres-commit-in-doubt.test.ts': 'unit',
     'postgres-round-trips.test.ts': 'unit',
     'postgres-token-path-functions.test.ts': 'unit',
+    'dpop-proofs-migration.test.ts': 'unit',
     'redirect-uri.test.ts': 'unit',
     'safe-fetch.test.ts': 'unit',
     'refresh-token-state-table.test.ts': 'unit',

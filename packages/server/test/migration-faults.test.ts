@@ -51,6 +51,7 @@ const ALL_MIGRATIONS = [
   '0036_required_actions',
   '0038_list_indexes',
   '0039_token_path_functions',
+  '0040_dpop_proofs_shape',
 ];
 
 /**
@@ -143,6 +144,7 @@ type FreshDatabase = Awaited<ReturnType<typeof freshDatabase>>;
 /** Takes a complete store back to the schema of migration 0003, as an earlier version left it. */
 async function downgradeTo0003(dialect: Dialect, url: string): Promise<void> {
   const statements = [
+    // 0040_dpop_proofs_shape: SQLite's table goes with 0021's, below (PostgreSQL's is unchanged)
     // 0039_token_path_functions: PostgreSQL's functions (SQLite has none)
     ...(dialect === 'postgres'
       ? ['drop function refresh_token_locked_read', 'drop function refresh_token_rotate']

@@ -37,6 +37,12 @@ export interface DialectSteps {
    * and rotation as functions whose plans the database keeps (`postgres/token-path-functions.ts`).
    */
   createTokenPathFunctions(db: Kysely<unknown>): Promise<void>;
+  /**
+   * 0040: the DPoP replay table (0021's `dpop_proofs`) in the shape its dialect writes with the least
+   * work per proof, its rows kept: one insert per proof on the token path, a sweep a minute
+   * (`dpop-repository.ts`).
+   */
+  reshapeDpopProofs(db: Kysely<unknown>): Promise<void>;
 }
 
 /** 0035: the tables whose every change advances the row epoch (DialectSteps.createAccessEpochTriggers). */
@@ -310,6 +316,7 @@ const migrations = (steps: DialectSteps): Record<string, Migration> => ({
   '0036_required_actions': { up: requiredActionsMigration },
   '0038_list_indexes': { up: listIndexesMigration },
   '0039_token_path_functions': { up: (db) => steps.createTokenPathFunctions(db) },
+  '0040_dpop_proofs_shape': { up: (db) => steps.reshapeDpopProofs(db) },
 });
 
 /**

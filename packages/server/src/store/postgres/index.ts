@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { MigrationMode } from '../migrations.js';
 import { createRepository } from '../repository.js';
+import { deleteExpiredDpopProofsByExpiry } from '../dpop-repository.js';
 import type { Store } from '../store.js';
 import { withUnavailableMapped } from './errors.js';
 import { migratePostgres, pendingPostgresMigrations } from './migrations.js';
@@ -70,6 +71,7 @@ export async function openPostgresStore({
     ...createRepository(db, { lockRows: false }),
     ...hot(db, false),
     ...postgresOverviewCounts(db),
+    deleteExpiredDpopProofs: (now: number) => deleteExpiredDpopProofsByExpiry(db, now),
   });
   return {
     dialect: 'postgres',

@@ -16,6 +16,18 @@ const steps: DialectSteps = {
   async createRateLimitCharge() {},
   // Prepared once already (sqlite/hot-queries.ts): nothing is planned per call.
   async createTokenPathFunctions() {},
+  // A clustered table keyed by the proof's id: one B-tree written per proof, where the rowid table
+  // wrote three (its rows, the primary key's index, 0021's index on expires_at). The sweep reads the
+  // table by ranges of ids instead of the expiry index (`dpop-repository.ts`): it holds only the
+  // proofs of the last two minutes or so.
+  async reshapeDpopProofs(db) {
+    await sql`create table dpop_proofs_0040 (id text primary key, expires_at bigint not null) without rowid`.execute(
+      db,
+    );
+    await sql`insert into dpop_proofs_0040 (id, expires_at) select id, expires_at from dpop_proofs`.execute(db);
+    await sql`drop table dpop_proofs`.execute(db);
+    await sql`alter table dpop_proofs_0040 rename to dpop_proofs`.execute(db);
+  },
   async hasTable(db, name) {
     const { rows } = await sql`select 1 from sqlite_master where type = 'table' and name = ${name}`.execute(db);
     return rows.length > 0;
