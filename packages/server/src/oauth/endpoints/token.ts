@@ -34,7 +34,8 @@ export const tokenEndpoint = oauthEndpoint({
     // RFC 6749 §5.2 unauthorized_client: the client may not use this grant type.
     if (!client.grantTypes.includes(grant.grantType)) throw new OAuthError('grant_type_not_allowed');
     const target = grant.resolvesOwnTarget === true ? undefined : params.get('resource');
-    const scoped = await servicesFor(target, services);
+    // No resource named (the usual request): the services as they are, without an async call's microtask.
+    const scoped = target === undefined ? services : await servicesFor(target, services);
     // No DPoP header, no work: the plain request reads nothing more. The jti is noted by the grant, in
     // its transaction (GrantHandler.notesDpopProof), or just below.
     const proof =
