@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ClientRecord, GrantRecord } from '../src/primitives/records.js';
+import type { GrantRecord } from '../src/primitives/records.js';
 import { sql, type Kysely } from 'kysely';
 import { createRepository, type Repository } from '../src/store/repository.js';
 import { postgresHotQueries } from '../src/store/postgres/hot-queries.js';
@@ -15,47 +15,11 @@ import { prepareHotQueries, type HotQueries } from '../src/store/sqlite/hot-quer
 import { migrateSqlite } from '../src/store/sqlite/migrations.js';
 import { openSqliteDatabase } from '../src/store/sqlite/open.js';
 import { DIALECTS, freshDatabase, type Dialect } from './_dialects.js';
+import { appClient, appGrant, NOW } from './_records.js';
 import { until } from './_until.js';
 
-const NOW = 1_800_000_000;
-
-const client: ClientRecord = {
-  id: 'app',
-  name: 'App',
-  secretDigest: null,
-  redirectUris: ['https://app.example/cb'],
-  grantTypes: ['refresh_token'],
-  scope: ['a', 'b'],
-  policy: {
-    rotation: true,
-    rotationLimit: 1,
-    maxRotations: null,
-    refreshTokenTtl: 3600,
-    refreshTokenAbsoluteTtl: 86_400,
-    replayWindow: 0,
-  },
-  accessTokenTtl: 300,
-  resourceServer: false,
-  createdAt: NOW,
-  idTokenAlg: 'RS256',
-  postLogoutRedirectUris: [],
-  admin: false,
-};
-
-const grant = (id: string): GrantRecord => ({
-  id,
-  clientId: 'app',
-  subject: 'alice',
-  scope: ['a'],
-  createdAt: NOW,
-  expiresAt: NOW + 86_400,
-  rotationCount: 0,
-  headTokenId: null,
-  previousTokenId: null,
-  revokedAt: null,
-  revokedReason: null,
-  rotatedAt: null,
-});
+const client = appClient(['a', 'b']);
+const grant = appGrant;
 
 interface Opened {
   readonly db: Kysely<Database>;

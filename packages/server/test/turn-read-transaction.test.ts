@@ -2,53 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
-import type { ClientRecord, GrantRecord } from '../src/primitives/records.js';
 import { sqliteStore } from '../src/store/sqlite/index.js';
 import { migrateSqlite } from '../src/store/sqlite/migrations.js';
 import { openSqliteDatabase, type SqliteDatabase } from '../src/store/sqlite/open.js';
 import { TurnReadTransaction } from '../src/store/sqlite/turn-read-transaction.js';
 import type { Store } from '../src/store/store.js';
 import { freshDatabase } from './_dialects.js';
+import { appClient, appGrant, NOW } from './_records.js';
 
-const NOW = 1_800_000_000;
-
-const client: ClientRecord = {
-  id: 'app',
-  name: 'App',
-  secretDigest: null,
-  redirectUris: ['https://app.example/cb'],
-  grantTypes: ['refresh_token'],
-  scope: ['a'],
-  policy: {
-    rotation: true,
-    rotationLimit: 1,
-    maxRotations: null,
-    refreshTokenTtl: 3600,
-    refreshTokenAbsoluteTtl: 86_400,
-    replayWindow: 0,
-  },
-  accessTokenTtl: 300,
-  resourceServer: false,
-  createdAt: NOW,
-  idTokenAlg: 'RS256',
-  postLogoutRedirectUris: [],
-  admin: false,
-};
-
-const grant = (id: string): GrantRecord => ({
-  id,
-  clientId: 'app',
-  subject: 'alice',
-  scope: ['a'],
-  createdAt: NOW,
-  expiresAt: NOW + 86_400,
-  rotationCount: 0,
-  headTokenId: null,
-  previousTokenId: null,
-  revokedAt: null,
-  revokedReason: null,
-  rotatedAt: null,
-});
+const client = appClient();
+const grant = appGrant;
 
 /**
  * The reads of one event-loop turn made outside transactions share one read transaction on the
