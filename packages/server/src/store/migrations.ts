@@ -40,7 +40,7 @@ export interface DialectSteps {
   /**
    * 0040: the DPoP replay table (0021's `dpop_proofs`) in the shape its dialect writes with the least
    * work per proof, its rows kept: one insert per proof on the token path, a sweep a minute
-   * (`dpop-repository.ts`).
+   * (`sqlite/dpop-sweep.ts`).
    */
   reshapeDpopProofs(db: Kysely<unknown>): Promise<void>;
 }

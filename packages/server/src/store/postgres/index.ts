@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { MigrationMode } from '../migrations.js';
 import { createRepository } from '../repository.js';
-import { deleteExpiredDpopProofsByExpiry } from '../dpop-repository.js';
 import type { Store } from '../store.js';
 import { withUnavailableMapped } from './errors.js';
 import { migratePostgres, pendingPostgresMigrations } from './migrations.js';
@@ -71,7 +70,6 @@ export async function openPostgresStore({
     ...createRepository(db, { lockRows: false }),
     ...hot(db, false),
     ...postgresOverviewCounts(db),
-    deleteExpiredDpopProofs: (now: number) => deleteExpiredDpopProofsByExpiry(db, now),
   });
   return {
     dialect: 'postgres',

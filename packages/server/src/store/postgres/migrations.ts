@@ -97,7 +97,7 @@ end $$`,
   createTokenPathFunctions,
   // 0021's shape stays: PostgreSQL keeps rows in a heap whatever the keys, the primary key decides a
   // replay across processes, and the index on expires_at takes each proof at its right edge (the
-  // expiry grows with time) and lets each slice of the sweep read only what has expired.
+  // expiry grows with time) and lets the sweep, one statement, read only what has expired.
   async reshapeDpopProofs() {},
   async hasTable(db, name) {
     // Resolved by the connection's search_path: the store's schema.

@@ -10,6 +10,7 @@ import { MemoryRateLimitStore } from './rate-limit-store.js';
 import { ROW_EPOCH, ROW_EPOCH_TABLE, RowCache } from '../row-cache.js';
 import { cachedHeldAccess } from '../access-resolution.js';
 import { TurnEpoch } from './turn-epoch.js';
+import { deleteExpiredDpopProofsInSlices } from './dpop-sweep.js';
 import { GroupCommit } from './transactions.js';
 
 export interface SqliteStoreOptions {
@@ -104,6 +105,8 @@ export function sqliteStore(opened: SqliteDatabase, busyTimeoutMs: number, appli
     deleteRecord: (...args) => commits.runStatement((tx) => tx.deleteRecord(...args)),
     // A proof noted on its own (a grant without a transaction, a resource request) shares it too.
     noteDpopProof: (id, expiresAt) => commits.runStatement((tx) => tx.noteDpopProof(id, expiresAt)),
+    // Migration 0040 left the table without an index on expires_at: swept by ranges of the id.
+    deleteExpiredDpopProofs: (now) => deleteExpiredDpopProofsInSlices(db, now),
     // BEGIN IMMEDIATE takes the write lock before the first read, so two transactions (in this
     // process or another one on the same file) never both read a token as unused.
     transaction: (work) => commits.run(work),

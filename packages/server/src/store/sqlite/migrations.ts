@@ -18,7 +18,7 @@ const steps: DialectSteps = {
   async createTokenPathFunctions() {},
   // A clustered table keyed by the proof's id: one B-tree written per proof, where the rowid table
   // wrote three (its rows, the primary key's index, 0021's index on expires_at). The sweep reads the
-  // table by ranges of ids instead of the expiry index (`dpop-repository.ts`): it holds only the
+  // table by ranges of ids instead of the expiry index (`dpop-sweep.ts`): it holds only the
   // proofs of the last two minutes or so.
   async reshapeDpopProofs(db) {
     await sql`create table dpop_proofs_0040 (id text primary key, expires_at bigint not null) without rowid`.execute(
