@@ -59,6 +59,7 @@ export const TABLE = {
     'grant-types.test.ts': 'unit',
     'token-path-encoding.test.ts': 'unit',
     'hot-queries.test.ts': 'unit',
+    'reads-at-once.test.ts': 'unit',
     'lazy-repositories.test.ts': 'unit',
     'layers.test.ts': 'unit',
     'message-catalogs.test.ts': 'unit',

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertOAuthError, assertOkJson, ISSUER } from './_oauth-assertions.js';
 import { refresh, startTestServer, type TestClient, type TestServer } from './_server.js';
 import { DIALECTS } from './_dialects.js';
+import type { ReadsAtOnce } from '../src/store/store.js';
 
 const HOUR = 3600;
 const ACTIVE_KEYS = ['active', 'client_id', 'exp', 'iat', 'iss', 'scope', 'sub', 'token_type'];
@@ -163,3 +164,83 @@ for (const dialect of DIALECTS)
       assert.equal(body.token_type, 'refresh_token');
     });
   });
+
+/**
+ * On SQLite a refresh token's introspection is answered in the request's own turn, without an await
+ * (its reads and limits are in the process: oauth/endpoints/introspect.ts); every step that must
+ * wait hands it to the awaited path, which gives the same answer.
+ */
+describe('POST /introspect answered at once [sqlite]', () => {
+  let server: TestServer;
+  let app: TestClient;
+  let resourceServer: TestClient;
+  let reads: ReadsAtOnce;
+  const calls = { client: 0, brief: 0 };
+  /** What the spied reads answer: the store's, or null (a read that must wait) when set. */
+  const wait = { client: false, brief: false };
+
+  before(async () => {
+    server = await startTestServer({ dialect: 'sqlite' });
+    app = await server.addClient({ id: 'app', refreshTokenTtl: HOUR });
+    resourceServer = await server.addClient({ id: 'api', resourceServer: true });
+    const store = server.context.store as { readsAtOnce?: ReadsAtOnce };
+    assert.ok(store.readsAtOnce);
+    const own = store.readsAtOnce;
+    reads = {
+      ...own,
+      findClient: (id) => (calls.client++, wait.client ? null : own.findClient(id)),
+      findRefreshTokenBrief: (id) => (calls.brief++, wait.brief ? null : own.findRefreshTokenBrief(id)),
+    };
+    Object.defineProperty(store, 'readsAtOnce', { value: reads });
+  });
+  after(() => server.close());
+
+  async function introspect(token: string, as: TestClient): Promise<Record<string, unknown>> {
+    return assertOkJson(await server.post('/introspect', { token }, { as }));
+  }
+
+  it('a refresh token’s answer comes from the reads at once, the same as the awaited path’s', async () => {
+    const { refresh_token } = await server.issueGrant(app, 'alice', ['contacts:read']);
+    Object.assign(calls, { client: 0, brief: 0 });
+    const atOnce = await introspect(refresh_token, app);
+    assert.deepEqual(calls, { client: 1, brief: 1 });
+    wait.client = true;
+    const awaited = await introspect(refresh_token, app);
+    wait.client = false;
+    assert.equal(awaited.active, true);
+    assert.deepEqual(atOnce, awaited);
+  });
+
+  it('a resource server’s introspection reads the token’s client too, at once or awaited alike', async () => {
+    const { refresh_token } = await server.issueGrant(app, 'alice', ['contacts:read']);
+    Object.assign(calls, { client: 0, brief: 0 });
+    const atOnce = await introspect(refresh_token, resourceServer);
+    assert.deepEqual(calls, { client: 2, brief: 1 }, 'the caller, then the token’s client');
+    wait.brief = true;
+    const awaited = await introspect(refresh_token, resourceServer);
+    wait.brief = false;
+    assert.equal(atOnce.client_id, 'app');
+    assert.deepEqual(atOnce, awaited);
+  });
+
+  it('a wrong secret is left to the awaited path: invalid_client, with its audit record', async () => {
+    const failures = async (): Promise<number> =>
+      (await server.context.store.listAuditEvents({ event: 'client_authentication_failed', limit: 1000 })).length;
+    const before = await failures();
+    await assertOAuthError(await server.post('/introspect', { token: 'x' }, { as: { id: 'app', secret: 'wrong' } }), {
+      error: 'invalid_client',
+    });
+    assert.equal(await failures(), before + 1);
+  });
+
+  it('a revoked token, an unknown one and another client’s answer {"active":false} at once', async () => {
+    const other = await server.addClient({ id: 'other' });
+    const { refresh_token } = await server.issueGrant(app);
+    assert.deepEqual(await introspect(refresh_token, other), { active: false });
+    assert.equal((await server.post('/revoke', { token: refresh_token }, { as: app })).status, 200);
+    Object.assign(calls, { client: 0, brief: 0 });
+    assert.deepEqual(await introspect(refresh_token, app), { active: false });
+    assert.deepEqual(await introspect('unknown', app), { active: false });
+    assert.equal(calls.brief, 2);
+  });
+});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { DEFAULT_RATE_LIMITS, NO_RATE_LIMITS, parseRatePolicy, rateLimitsFromEnv } from '../src/rate-limits.js';
-import { addressKey, RateLimiter, usernameKey } from '../src/abuse/rate-limiter.js';
+import { addressKey, RateLimiter, usernameKey, type Charge } from '../src/abuse/rate-limiter.js';
 import { gcraStep, type RatePolicy } from '../src/store/rate-limits.js';
 import { MemoryRateLimitStore } from '../src/store/sqlite/rate-limit-store.js';
 import { addTestUser, authorizationQuery, CALLBACK, PageBrowser, PASSWORD, pkce } from './_authorize.js';
@@ -130,6 +130,52 @@ describe('the rate-limit algorithm (GCRA)', () => {
     now = MINUTE;
     assert.equal(await limiter.consume([['token_address', 'a']]), 0);
     assert.equal(await limiter.consume([['token_client', 'off']]), 0, 'a limit that is off charges nothing');
+  });
+
+  it('property: consumeAtOnce charges, refuses and remembers exactly as consume does, over any sequence of charges', async () => {
+    const policies = {
+      ...NO_RATE_LIMITS,
+      token_address: { limit: 3, periodMs: MINUTE },
+      token_client: { limit: 2, periodMs: 10_000 },
+    };
+    const charge = fc.record({
+      at: fc.integer({ min: 0, max: 20_000 }),
+      address: fc.constantFrom('a', 'b'),
+      client: fc.constantFrom('x', 'y', 'off'),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(charge, { maxLength: 40 }), async (charges) => {
+        let now = 0;
+        const awaited = new RateLimiter(new MemoryRateLimitStore(), policies, () => now);
+        const atOnce = new RateLimiter(new MemoryRateLimitStore(), policies, () => now);
+        for (const { at, address, client } of charges) {
+          now += at;
+          const asked: Charge[] = [
+            ['token_address', address],
+            client === 'off' ? ['introspect_client', client] : ['token_client', client],
+          ];
+          assert.equal(atOnce.consumeAtOnce(asked), await awaited.consume(asked));
+          assert.equal(atOnce.knownRefusal(asked), awaited.knownRefusal(asked));
+        }
+        assert.deepEqual([...atOnce.refusals()], [...awaited.refusals()]);
+      }),
+    );
+  });
+
+  it('consumeAtOnce answers undefined over a store that must be awaited (PostgreSQL’s), charging nothing', async () => {
+    const memory = new MemoryRateLimitStore();
+    const awaitedOnly = {
+      consume: memory.consume.bind(memory),
+      peek: memory.peek.bind(memory),
+      sweep: memory.sweep.bind(memory),
+    };
+    const limiter = new RateLimiter(
+      awaitedOnly,
+      { ...NO_RATE_LIMITS, token_address: { limit: 1, periodMs: MINUTE } },
+      () => 0,
+    );
+    assert.equal(limiter.consumeAtOnce([['token_address', 'a']]), undefined);
+    assert.equal(await limiter.consume([['token_address', 'a']]), 0, 'the bucket was not charged');
   });
 });
 

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { api, assertInvalidValue, assertProblem, clientWithToken, receivedProblemTypes, type Api } from './_api.js';
 import { startTestServer, type TestClient, type TestServer } from './_server.js';
 import { REST_SUITES } from './_documents.js';
+import type { ReadsAtOnce } from '../src/store/store.js';
 
 for (const { dialect, version, api: document } of REST_SUITES)
   describe(`REST API v2 [${dialect}, OpenAPI ${version}]`, () => {
@@ -94,6 +95,43 @@ for (const { dialect, version, api: document } of REST_SUITES)
         const response = await revokedApi.get('/v2/contacts');
         assertProblem(response, 401, 'invalid-token');
         assert.match(response.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
+      });
+
+      it('the grant’s liveness is read without an await on SQLite, awaited on PostgreSQL; a revocation is refused either way', async () => {
+        const store = server.context.store as { readsAtOnce?: ReadsAtOnce };
+        const own = store.readsAtOnce;
+        assert.equal(own === undefined, dialect === 'postgres', 'only SQLite reads at once');
+        const asked: (string | null)[] = [];
+        let wait = false;
+        if (own !== undefined)
+          Object.defineProperty(store, 'readsAtOnce', {
+            configurable: true,
+            value: {
+              ...own,
+              findGrantLiveness: (id: string) => {
+                const live = wait ? null : own.findGrantLiveness(id);
+                asked.push(live === null ? null : id);
+                return live;
+              },
+            } satisfies ReadsAtOnce,
+          });
+        try {
+          const issued = await clientWithToken(server, 'liveness-app', ['contacts:read']);
+          const reader = api(server, issued.access_token);
+          assert.equal((await reader.get('/v2/contacts')).status, 200);
+          wait = true;
+          assert.equal((await reader.get('/v2/contacts')).status, 200, 'a read that must wait is awaited');
+          wait = false;
+          assert.equal(
+            (await server.post('/revoke', { token: issued.refresh_token }, { as: issued.client })).status,
+            200,
+          );
+          assertProblem(await reader.get('/v2/contacts'), 401, 'invalid-token');
+          if (own !== undefined) assert.equal(asked.length, 3);
+          if (own !== undefined) assert.equal(asked[1], null);
+        } finally {
+          if (own !== undefined) Object.defineProperty(store, 'readsAtOnce', { value: own });
+        }
       });
 
       it('auth is checked before the body: no token and a malformed body is 401, not 400', async () => {

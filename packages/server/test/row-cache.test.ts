@@ -20,7 +20,15 @@ const NOW = 1_800_000_000;
 
 /** A RowCache over a counted read, on TurnEpoch (SQLite's source) over an epoch the test moves. */
 function counted(options: { maxRows?: number } = {}) {
-  const state = { epoch: 0, writing: false, reads: 0, epochReads: 0, failEpoch: false, value: 'v0' };
+  const state = {
+    epoch: 0,
+    writing: false,
+    reads: 0,
+    epochReads: 0,
+    failEpoch: false,
+    value: 'v0',
+    readAtOnce: true,
+  };
   const source = new TurnEpoch(
     () => {
       state.epochReads++;
@@ -30,11 +38,16 @@ function counted(options: { maxRows?: number } = {}) {
     () => state.writing,
   );
   const cache = new RowCache(source, options.maxRows);
-  const read = cache.cached(async (id: string) => {
+  const row = (id: string) => {
     state.reads++;
     return id === 'absent' ? undefined : { id, value: state.value };
-  });
-  return { state, source, read };
+  };
+  const read = cache.cached(
+    async (id: string) => row(id),
+    (id) => (state.readAtOnce ? row(id) : null),
+  );
+  const withoutAtOnce = cache.cached(async (id: string) => row(id));
+  return { state, source, read, withoutAtOnce };
 }
 
 describe('RowCache on the turn epoch (SQLite)', () => {
@@ -150,6 +163,57 @@ describe('RowCache on the turn epoch (SQLite)', () => {
     assert.equal(state.reads, 3);
     await read('a');
     assert.equal(state.reads, 4);
+  });
+
+  it('atOnce: the kept row, or the row read at once and kept; the awaited read shares it', async () => {
+    const { state, read } = counted();
+    await nextTurn();
+    assert.deepEqual(read.atOnce('a'), { id: 'a', value: 'v0' });
+    assert.deepEqual(read.atOnce('a'), { id: 'a', value: 'v0' });
+    assert.deepEqual(await read('a'), { id: 'a', value: 'v0' });
+    assert.equal(state.reads, 1);
+    assert.equal(read.atOnce('absent'), undefined);
+    assert.equal(read.atOnce('absent'), undefined);
+    assert.equal(state.reads, 3, 'a row not found is not kept');
+    state.epoch = 1;
+    state.value = 'v1';
+    await nextTurn();
+    assert.deepEqual(read.atOnce('a'), { id: 'a', value: 'v1' }, 'the epoch moved: read again');
+  });
+
+  it('atOnce answers null where the awaited read must answer: a transaction open, the epoch unreadable, a read at once refused', async () => {
+    const { state, read } = counted();
+    await nextTurn();
+    state.writing = true;
+    assert.equal(read.atOnce('a'), null);
+    state.writing = false;
+    state.failEpoch = true;
+    assert.equal(read.atOnce('a'), null);
+    state.failEpoch = false;
+    await nextTurn();
+    state.readAtOnce = false;
+    assert.equal(read.atOnce('a'), null);
+    assert.equal(state.reads, 0);
+    state.readAtOnce = true;
+    assert.deepEqual(read.atOnce('a'), { id: 'a', value: 'v0' });
+  });
+
+  it('atOnce answers null while an awaited read of the same row is under way, and keeps nothing of its own meanwhile', async () => {
+    const { state, read } = counted();
+    await nextTurn();
+    const pending = read('a');
+    assert.equal(read.atOnce('a'), null);
+    assert.deepEqual(await pending, { id: 'a', value: 'v0' });
+    assert.deepEqual(read.atOnce('a'), { id: 'a', value: 'v0' });
+    assert.equal(state.reads, 1);
+  });
+
+  it('atOnce of a read made without a reader at once answers null without reading the epoch', async () => {
+    const { state, withoutAtOnce } = counted();
+    await nextTurn();
+    assert.equal(withoutAtOnce.atOnce('a'), null);
+    assert.equal(state.epochReads, 0);
+    assert.equal(state.reads, 0);
   });
 });
 

@@ -94,10 +94,18 @@ export class RateLimiter {
     this.#refusals.set(name, (this.#refusals.get(name) ?? 0) + 1);
   }
 
-  async #ask(charges: readonly Charge[], ask: 'consume' | 'peek'): Promise<number> {
+  /** `consume` answered synchronously, where the buckets are in memory (SQLite); undefined where it must be awaited. */
+  consumeAtOnce(charges: readonly Charge[]): number | undefined {
+    if (this.#store.consumeAtOnce === undefined) return undefined;
     const now = this.#now();
     const known = this.knownRefusal(charges);
     if (known > 0) return known;
+    const resolved = this.#resolve(charges);
+    if (resolved.length === 0) return 0;
+    return this.#settle(resolved, this.#store.consumeAtOnce(resolved, now), now);
+  }
+
+  #resolve(charges: readonly Charge[]): NamedCharge[] {
     const resolved: NamedCharge[] = [];
     for (const [name, key] of charges) {
       const policy = this.#policies[name];
@@ -105,8 +113,21 @@ export class RateLimiter {
       if (policy === undefined) throw new Error(`rate limit '${name}' is not declared`);
       if (policy !== null) resolved.push({ name, bucket: bucketOf(name, key), policy });
     }
+    return resolved;
+  }
+
+  async #ask(charges: readonly Charge[], ask: 'consume' | 'peek'): Promise<number> {
+    const now = this.#now();
+    const known = this.knownRefusal(charges);
+    if (known > 0) return known;
+    const resolved = this.#resolve(charges);
     if (resolved.length === 0) return 0;
     const waits = await (ask === 'consume' ? this.#store.consume(resolved, now) : this.#store.peek(resolved, now));
+    return this.#settle(resolved, waits, now);
+  }
+
+  /** Remembers and counts the refusals among the store's `waits`; whole seconds to wait, 0 when none refused. */
+  #settle(resolved: readonly NamedCharge[], waits: readonly number[], now: number): number {
     let wait = 0;
     let refusedBy: string | undefined;
     waits.forEach((ms, i) => {

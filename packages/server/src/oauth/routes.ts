@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addressKey } from '../abuse/rate-limiter.js';
 import { FormParams, formParamsOf } from '../http/form.js';
 import { OAuthRateLimited, oauthErrorHandler } from '../http/oauth-errors.js';
 import { traceRoutes } from '../telemetry/tracing.js';
-import { callerAuthentication } from './endpoints/authenticate-caller.js';
+import { callerAuthentication, callerAuthenticationAtOnce } from './endpoints/authenticate-caller.js';
 import type { ClientAuthentication, EndpointCall, OAuthEndpoint } from './endpoints/endpoint.js';
 import { OAUTH_ENDPOINTS } from './endpoints/index.js';
 import type { OAuthServices } from './services.js';
@@ -57,19 +57,39 @@ function registerEndpoint(app: FastifyInstance, services: OAuthServices, endpoin
   // Where no client authenticates, the endpoint's own limit counts every request of an address.
   const addressLimit =
     endpoint.clientAuthentication === 'none' && endpoint.rateLimits ? `${endpoint.name}_address` : null;
+  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    if (addressLimit !== null) {
+      const wait = await services.rateLimits.consume([[addressLimit, addressKey(request.ip)]]);
+      if (wait > 0) throw new OAuthRateLimited(wait);
+    }
+    const params = request.method === 'POST' ? formParamsOf(request.body) : FormParams.empty();
+    const checked = endpoint.precheck?.(params);
+    const client = authenticate === null ? null : await authenticate(services, request, params);
+    const call: EndpointCall<ClientAuthentication> = { request, reply, params, client, checked };
+    return endpoint.handle!(call, services);
+  };
+  // On a store that reads at once (SQLite), a client-authenticating endpoint authenticates its caller
+  // without an await, then answers at once where it can (`handleAtOnce`); any step that must wait
+  // hands the request to the handler above, before anything was charged or written.
+  const authenticateAtOnce =
+    authenticate === null || services.store.readsAtOnce === undefined ? null : callerAuthenticationAtOnce(endpoint);
+  const handleAtOnce = endpoint.handleAtOnce?.bind(endpoint);
   app.route({
     method: endpoint.bearer ? ['GET', 'POST'] : [endpoint.method].flat(),
     url: endpoint.path,
-    handler: async (request, reply) => {
-      if (addressLimit !== null) {
-        const wait = await services.rateLimits.consume([[addressLimit, addressKey(request.ip)]]);
-        if (wait > 0) throw new OAuthRateLimited(wait);
-      }
-      const params = request.method === 'POST' ? formParamsOf(request.body) : FormParams.empty();
-      const checked = endpoint.precheck?.(params);
-      const client = authenticate === null ? null : await authenticate(services, request, params);
-      const call: EndpointCall<ClientAuthentication> = { request, reply, params, client, checked };
-      return endpoint.handle!(call, services);
-    },
+    handler:
+      authenticateAtOnce === null
+        ? handler
+        : (request, reply) => {
+            const params = request.method === 'POST' ? formParamsOf(request.body) : FormParams.empty();
+            const checked = endpoint.precheck?.(params);
+            const client = authenticateAtOnce(services, request, params);
+            if (client === null) return handler(request, reply);
+            const call: EndpointCall<ClientAuthentication> = { request, reply, params, client, checked };
+            if (handleAtOnce === undefined || handleAtOnce(call, services) === null)
+              return endpoint.handle!(call, services);
+            // Sent: Fastify sends a reply a synchronous handler returns once more, so return nothing.
+            return undefined;
+          },
   });
 }

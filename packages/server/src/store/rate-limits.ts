@@ -64,4 +64,6 @@ export interface RateLimitStore {
   peek(charges: readonly RateCharge[], nowMs: number): Promise<number[]>;
   /** Forgets buckets that are back to full (their `tat` is past): they answer as a new bucket would. */
   sweep(nowMs: number): Promise<void>;
+  /** `consume` answered synchronously, by a store whose buckets are in this process's memory; else absent. */
+  consumeAtOnce?(charges: readonly RateCharge[], nowMs: number): number[];
 }

@@ -21,7 +21,16 @@ export interface CachedRead<T> {
    * row (in the caller's transaction, say) and it is kept under that epoch.
    */
   under(id: string, epoch: number, readNow: (id: string) => Promise<T | undefined>): Promise<T | undefined>;
+  /**
+   * The row in the caller's own turn, where the epoch is known at once (SQLite): from memory, or read
+   * by the `readAtOnce` it was made with; null when it must be waited for (no epoch, no `readAtOnce`,
+   * a read of it under way, or `readAtOnce` answered null), and the call above then answers.
+   */
+  readonly atOnce: ReadAtOnce<T>;
 }
+
+/** A read answered in the caller's own turn; null when it must be waited for (store.ts `ReadsAtOnce`). */
+export type ReadAtOnce<T> = (id: string) => T | undefined | null;
 
 /**
  * Rows kept in memory between reads, for the reads that run outside transactions on the token and
@@ -61,7 +70,7 @@ export class RowCache {
    * `read` with its rows kept under the epoch, at most `maxRows` of them (the oldest forgotten
    * first). The rows are shared between callers: their types are readonly.
    */
-  cached<T extends object>(read: (id: string) => Promise<T | undefined>): CachedRead<T> {
+  cached<T extends object>(read: (id: string) => Promise<T | undefined>, readAtOnce?: ReadAtOnce<T>): CachedRead<T> {
     const rows = new Map<string, T>();
     // The reads under way, so that the requests of one turn that miss the same row share one read.
     const reading = new Map<string, Promise<T | undefined>>();
@@ -108,12 +117,25 @@ export class RowCache {
       if (generation === this.#generation) keep(id, row);
       return row;
     };
+    const atOnce = (id: string): T | undefined | null => {
+      // Only a dialect that reads at once asks its epoch here (PostgreSQL's is a round trip).
+      if (readAtOnce === undefined) return null;
+      const epoch = this.#source.current();
+      if (epoch === undefined || epoch instanceof Promise) return null;
+      const hit = kept(id, epoch);
+      if (hit !== undefined) return hit;
+      if (reading.has(id)) return null;
+      // Read and kept in this same turn: no other epoch can have been seen meanwhile.
+      const row = readAtOnce(id);
+      if (row !== null) keep(id, row);
+      return row;
+    };
     return Object.assign(
       (id: string) => {
         const epoch = this.#source.current();
         return epoch instanceof Promise ? epoch.then((e) => answer(id, e)) : answer(id, epoch);
       },
-      { under },
+      { under, atOnce },
     );
   }
 

@@ -1,5 +1,6 @@
 import type { RateLimitStore } from './rate-limits.js';
 import type { Repository } from './repository.js';
+import type { ClientRecord, GrantLiveness, RefreshTokenBrief } from '../primitives/records.js';
 
 /**
  * The one storage interface. Every dialect (`./sqlite`, later `./postgres`) gives the same
@@ -22,6 +23,21 @@ export interface Store extends Repository {
    */
   readonly commitsInDoubt?: () => ReadonlyMap<CommitInDoubtOutcome, number>;
   close(): Promise<void>;
+  /** The reads a request can have answered in its own turn, on a dialect that can (SQLite); else absent. */
+  readonly readsAtOnce?: ReadsAtOnce;
+}
+
+/**
+ * Repository reads answered synchronously: each gives what its namesake's promise would, or null
+ * when it must be waited for (a group commit is open, the file is locked, the epoch unreadable), and
+ * the caller then asks the namesake. Introspection answers from these without an await
+ * (oauth/endpoints/introspect.ts), and the bearer check of the JSON APIs reads its grant's liveness
+ * (oauth/tokens/access-token-check.ts).
+ */
+export interface ReadsAtOnce {
+  findClient(id: string): ClientRecord | undefined | null;
+  findGrantLiveness(id: string): GrantLiveness | undefined | null;
+  findRefreshTokenBrief(id: string): RefreshTokenBrief | undefined | null;
 }
 
 /** What a COMMIT whose answer was lost turned out to be: applied, rolled back, or not known (a 503). */

@@ -3,6 +3,7 @@ import { AUDIT_CLIENT_ID_MAX, truncated, type AuditTrail } from '../../audit/aud
 import type { FormParams } from '../../http/form.js';
 import { isPublicClient, type ClientRecord } from '../../primitives/records.js';
 import type { Repository } from '../../store/repository.js';
+import type { ReadsAtOnce } from '../../store/store.js';
 import { digestOf, secretMatchesDigest } from '../../primitives/secrets.js';
 import {
   assertedClientId,
@@ -96,13 +97,13 @@ type MethodCheck = (
   origin: AuthenticationOrigin,
 ) => Promise<FailureReason | null> | FailureReason | null;
 
-const checkSecret: MethodCheck = (client, presented) => {
+function checkSecret(client: ClientRecord | undefined, presented: PresentedClient): FailureReason | null {
   const secret = 'secret' in presented ? presented.secret : '';
   const storedDigest = client?.secretDigest ?? null;
   const matches = secretMatchesDigest(secret, storedDigest ?? UNKNOWN_CLIENT_DIGEST);
   if (client && storedDigest !== null && matches) return null;
   return !client ? 'unknown_client' : storedDigest === null ? 'unexpected_secret' : 'wrong_secret';
-};
+}
 
 /**
  * The methods, each the check of its credentials against the client (RFC 6749 §2.3, RFC 7523 §2.2).
@@ -137,6 +138,19 @@ export async function authenticateClient(
   const failure = restricted ? 'method_not_allowed' : await METHODS[presented.method](client, presented, store, origin);
   if (failure === null && client) return client;
   return failed(presented, origin, failure ?? 'unknown_client');
+}
+
+/**
+ * `authenticateClient` answered synchronously for a client secret (RFC 6749 §2.3.1) whose client the
+ * store reads at once: the client when it authenticates, else null: a failure too, which
+ * `authenticateClient` then answers with its audit record, as it answers every read that must wait.
+ */
+export function authenticatedAtOnce(reads: ReadsAtOnce, presented: PresentedClient): ClientRecord | null {
+  if (presented.method !== 'client_secret_basic' && presented.method !== 'client_secret_post') return null;
+  const client = reads.findClient(presented.clientId);
+  // Restricted to another method (as in authenticateClient): a fapi2 client or a private_key_jwt one.
+  if (!client || client.profile === 'fapi2' || client.authMethod !== undefined) return null;
+  return checkSecret(client, presented) === null ? client : null;
 }
 
 async function failed(presented: PresentedClient, origin: AuthenticationOrigin, reason: FailureReason): Promise<never> {

@@ -28,7 +28,12 @@ export {
   type LogoFetcher,
   operatorLogoFetcher,
 } from './client-presentation.js';
-export { authenticateClient, type ClientAuthMethod, presentedClient } from './client-authentication.js';
+export {
+  authenticateClient,
+  authenticatedAtOnce,
+  type ClientAuthMethod,
+  presentedClient,
+} from './client-authentication.js';
 export {
   type ClientChanges,
   createClient,

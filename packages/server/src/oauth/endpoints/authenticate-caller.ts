@@ -5,7 +5,7 @@ import { addressKey, type Charge } from '../../abuse/rate-limiter.js';
 import type { FormParams } from '../../http/form.js';
 import { OAuthRateLimited } from '../../http/oauth-errors.js';
 import type { ClientRecord } from '../../primitives/records.js';
-import { authenticateClient, presentedClient } from '../clients/index.js';
+import { authenticateClient, authenticatedAtOnce, presentedClient } from '../clients/index.js';
 import type { ClientIdMetadataDocuments } from '../client-id-metadata/index.js';
 import type { OAuthServices } from '../services.js';
 import type { OAuthEndpoint } from './endpoint.js';
@@ -38,6 +38,33 @@ export function callerAuthentication(
       request,
       params,
     );
+}
+
+/**
+ * The same step answered synchronously: the client, or null where a step must be awaited (the
+ * store's read, the limits' buckets, a URL client_id's document) or authentication failed. Nothing
+ * is charged before null, and the caller then runs `callerAuthentication`'s step, which answers a
+ * failure with its audit record.
+ */
+export function callerAuthenticationAtOnce(
+  endpoint: Pick<OAuthEndpoint, 'name' | 'clientAuthentication' | 'resolvesClientIdMetadataDocuments'>,
+): (services: CallerServices, request: FastifyRequest, params: FormParams) => ClientRecord | null {
+  const clientLimit = `${endpoint.name}_client`;
+  const addressLimit = `${endpoint.name}_address`;
+  const publicAllowed = endpoint.clientAuthentication === 'public_allowed';
+  const resolvesDocuments = endpoint.resolvesClientIdMetadataDocuments === true;
+  return ({ store, rateLimits, clientIdMetadataDocuments }, request, params) => {
+    if (store.readsAtOnce === undefined) return null;
+    const presented = presentedClient(request.headers.authorization, params);
+    if (resolvesDocuments && clientIdMetadataDocuments.handles(presented.clientId)) return null;
+    const address: Charge = [addressLimit, addressKey(request.ip)];
+    const known = rateLimits.knownRefusal([address, [clientLimit, presented.clientId]]);
+    if (known > 0) throw new OAuthRateLimited(known);
+    const client = authenticatedAtOnce(store.readsAtOnce, presented);
+    if (client === null) return null;
+    const wait = rateLimits.consumeAtOnce([address, [clientLimit, client.id]]);
+    return wait === undefined ? null : admitted(client, wait, publicAllowed);
+  };
 }
 
 type CallerServices = Pick<
@@ -83,12 +110,14 @@ async function authenticateCaller(
     const wait = await rateLimits.consume([address]);
     throw wait > 0 ? new OAuthRateLimited(wait) : error;
   }
-  const wait = await rateLimits.consume([address, [clientLimit, client.id]]);
+  return admitted(client, await rateLimits.consume([address, [clientLimit, client.id]]), rules.publicAllowed);
+}
+
+/** An authenticated client past its limits' charge (`wait` seconds, 0: allowed) and the endpoint's rule on public clients. */
+function admitted(client: ClientRecord, wait: number, publicAllowed: boolean): ClientRecord {
   if (wait > 0) throw new OAuthRateLimited(wait);
   // A public client authenticated by `none` where only confidential clients are served (RFC 7662 §2.1).
-  if (!rules.publicAllowed && isPublicClient(client)) {
-    throw new OAuthError('client_authentication_failed');
-  }
+  if (!publicAllowed && isPublicClient(client)) throw new OAuthError('client_authentication_failed');
   return client;
 }
 

@@ -94,6 +94,13 @@ export interface OAuthEndpoint<
    * endpoint is served with the sign-in pages, which answer in HTML and redirects).
    */
   handle?(call: EndpointCall<Auth, Checked>, services: OAuthServices): Promise<FastifyReply>;
+  /**
+   * Answers the request synchronously, after a client authentication that answered synchronously
+   * too (SQLite: its reads and limits in the process): the reply sent, or null, having changed
+   * nothing, where a step must be awaited; `handle` then answers. Saves the awaits of a request
+   * that needs none; the answer is `handle`'s.
+   */
+  handleAtOnce?(call: EndpointCall<Auth, Checked>, services: OAuthServices): FastifyReply | null;
 }
 
 /**

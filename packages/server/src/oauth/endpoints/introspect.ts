@@ -1,6 +1,6 @@
 import { per } from '../../abuse/rate-policies.js';
 import { noStore } from '../../http/oauth-errors.js';
-import { introspectToken } from '../grant-administration/index.js';
+import { introspectToken, introspectTokenAtOnce } from '../grant-administration/index.js';
 import { oauthEndpoint } from './endpoint.js';
 
 /**
@@ -19,5 +19,12 @@ export const introspectEndpoint = oauthEndpoint({
     const token = params.require('token');
     params.get('token_type_hint');
     return noStore(reply).send(await introspectToken(services, client, token));
+  },
+  // A refresh token on SQLite is answered without an await (its reads and limits answer at once).
+  handleAtOnce({ reply, params, client }, services) {
+    const token = params.require('token');
+    params.get('token_type_hint');
+    const answer = introspectTokenAtOnce(services, client, token);
+    return answer === null ? null : noStore(reply).send(answer);
   },
 });

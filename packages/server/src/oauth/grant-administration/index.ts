@@ -6,4 +6,4 @@
 export { describeGrant, grantState, revokeGrantAsAdmin } from './grant-administration.js';
 export { issueOperatorGrant } from './operator-grants.js';
 export { revokeToken } from './revocation.js';
-export { introspectToken } from './introspection.js';
+export { introspectToken, introspectTokenAtOnce } from './introspection.js';

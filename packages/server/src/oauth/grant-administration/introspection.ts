@@ -1,6 +1,6 @@
 import type { GatehouseIntrospectionResponse } from '@gatehouse/contract';
 import type { OAuthServices, TokenServices } from '../services.js';
-import type { ClientRecord } from '../../primitives/records.js';
+import type { ClientRecord, RefreshTokenBrief } from '../../primitives/records.js';
 import { refreshTokenState } from '../tokens/index.js';
 import { digestOf } from '../../primitives/secrets.js';
 import { clientStillHolds } from '../tokens/index.js';
@@ -28,22 +28,56 @@ export async function introspectToken(
   const found = token.includes('.')
     ? await introspectAccessToken(services, token)
     : await introspectRefreshToken(services, caller, token);
+  return shownTo(caller, found);
+}
+
+/**
+ * `introspectToken` answered synchronously where the store reads at once (a refresh token on
+ * SQLite); null where a read must be awaited, or for an access token: `introspectToken` answers then.
+ */
+export function introspectTokenAtOnce(
+  services: Pick<OAuthServices, 'store' | 'clock' | 'issuer'>,
+  caller: ClientRecord,
+  token: string,
+): GatehouseIntrospectionResponse | null {
+  const reads = services.store.readsAtOnce;
+  if (reads === undefined || token.includes('.')) return null;
+  const found = reads.findRefreshTokenBrief(digestOf(token));
+  if (found === null) return null;
+  const client =
+    found === undefined || found.grant.clientId === caller.id ? caller : reads.findClient(found.grant.clientId);
+  if (client === null) return null;
+  return shownTo(caller, refreshTokenAnswer(services, found, client));
+}
+
+/** The answer to `caller`: a token of another client is shown only to a resource server (RFC 7662 §4). */
+function shownTo(caller: ClientRecord, found: GatehouseIntrospectionResponse): GatehouseIntrospectionResponse {
   if (!found.active) return INACTIVE;
   return caller.resourceServer || caller.id === found.client_id ? found : INACTIVE;
 }
 
 async function introspectRefreshToken(
-  { store, clock, issuer }: Pick<OAuthServices, 'store' | 'clock' | 'issuer'>,
+  services: Pick<OAuthServices, 'store' | 'clock' | 'issuer'>,
   caller: ClientRecord,
   token: string,
 ): Promise<GatehouseIntrospectionResponse> {
+  const { store } = services;
   // The token's state and what the answer names, not the whole grant (Repository.findRefreshTokenBrief).
   const found = await store.findRefreshTokenBrief(digestOf(token));
-  if (!found) return INACTIVE;
-  const { grant } = found;
   // The token's client decides its policy; usually it is the caller, just read.
-  const client = grant.clientId === caller.id ? caller : await store.findClient(grant.clientId);
-  if (!client || refreshTokenState(found, client.policy, clock.now()) !== 'active') return INACTIVE;
+  const client =
+    found === undefined || found.grant.clientId === caller.id ? caller : await store.findClient(found.grant.clientId);
+  return refreshTokenAnswer(services, found, client);
+}
+
+/** What a refresh token's brief says, `client` being its grant's (undefined: removed). */
+function refreshTokenAnswer(
+  { clock, issuer }: Pick<OAuthServices, 'clock' | 'issuer'>,
+  found: RefreshTokenBrief | undefined,
+  client: ClientRecord | undefined,
+): GatehouseIntrospectionResponse {
+  if (!found || !client || refreshTokenState(found, client.policy, clock.now()) !== 'active') return INACTIVE;
+  const { grant } = found;
   return {
     active: true,
     token_type: 'refresh_token',

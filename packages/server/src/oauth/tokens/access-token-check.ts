@@ -1,7 +1,7 @@
 import { DPOP_SIGNING_ALGORITHMS, InvalidAccessToken, type DpopStep, type Liveness } from '@gatehouse/contract';
 import type { Clock } from '../../primitives/clock.js';
 import type { GrantLiveness } from '../../primitives/records.js';
-import type { Repository } from '../../store/repository.js';
+import type { Store } from '../../store/store.js';
 import type { AccessTokenClaims, AccessTokens } from './access-tokens.js';
 import { clientStillHolds } from './client-token-liveness.js';
 import type { DpopProofs } from '../sender-constraints/index.js';
@@ -19,7 +19,7 @@ export class ForeignAccessToken extends InvalidAccessToken {
 
 interface LocalTokenServices {
   readonly accessTokens: AccessTokens;
-  readonly store: Pick<Repository, 'findGrantLiveness' | 'findClient'>;
+  readonly store: Pick<Store, 'findGrantLiveness' | 'findClient' | 'readsAtOnce'>;
   readonly clock: Clock;
   readonly issuer: string;
   readonly dpop: DpopProofs;
@@ -64,11 +64,14 @@ export function localTokenSteps(services: LocalTokenServices): LocalTokenSteps {
        * Asked of the store on every request: a revocation, by any process, takes effect at once (the
        * store answers from memory while its row epoch stands, store/row-cache.ts).
        */
-      read: (_token, claims) =>
-        claims.grant_id === undefined
-          ? clientStillHolds(services.store, claims)
-          : // Promise.resolve: whatever the store returns, the wait is a promise.
-            Promise.resolve(services.store.findGrantLiveness(claims.grant_id)),
+      read: (_token, claims) => {
+        if (claims.grant_id === undefined) return clientStillHolds(services.store, claims);
+        // At once where the store can (SQLite): the request then waits for nothing.
+        const reads = services.store.readsAtOnce;
+        const atOnce = reads === undefined ? null : reads.findGrantLiveness(claims.grant_id);
+        // Promise.resolve: whatever the store returns, the wait is a promise.
+        return atOnce !== null ? atOnce : Promise.resolve(services.store.findGrantLiveness(claims.grant_id));
+      },
       judge(state, claims) {
         if (claims.grant_id === undefined) {
           if (state !== true) throw new InvalidAccessToken('The client of this access token has been removed.');

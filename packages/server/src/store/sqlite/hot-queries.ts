@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Compilable, Kysely } from 'kysely';
 import type { Repository } from '../repository.js';
+import type { ClientRecord, GrantLiveness, RefreshTokenBrief } from '../../primitives/records.js';
 import { amrFromColumn, clientFromRow, grantFromRow, grantLivenessFromRow, revokedGrantFromRow } from '../rows.js';
 import type { Database } from '../schema.js';
 import { queryTemplate } from '../query-template.js';
@@ -16,6 +17,16 @@ import {
 /** The repository methods every token request runs, and which this file runs on prepared statements. */
 export type HotQueries = TokenPathMethods & Pick<Repository, 'revokeGrant' | 'heldAccess'>;
 
+/** The hot queries on SQLite, where a statement runs before its method returns. */
+export type SqliteHotQueries = HotQueries & {
+  /** The reads of `Store.readsAtOnce`, answered synchronously. */
+  readonly atOnce: {
+    findClient(id: string): ClientRecord | undefined;
+    findGrantLiveness(id: string): GrantLiveness | undefined;
+    findRefreshTokenBrief(id: string): RefreshTokenBrief | undefined;
+  };
+};
+
 /**
  * The token hot path's queries (`../token-path-queries.ts`, the same definitions the repository
  * runs) compiled once by Kysely and prepared once by better-sqlite3, returning the same records:
@@ -25,7 +36,7 @@ export type HotQueries = TokenPathMethods & Pick<Repository, 'revokeGrant' | 'he
  * The caller decides when they may run: inside a transaction on its connection, or outside one
  * when no transaction is open (see GroupCommit.outsideTransactions).
  */
-export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<Database>): HotQueries {
+export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<Database>): SqliteHotQueries {
   const q = tokenPathQueries;
   const findClient = prepare(database, db, q.findClient);
   const findGrant = prepare(database, db, q.findGrant);
@@ -43,26 +54,39 @@ export function prepareHotQueries(database: BetterSqlite3.Database, db: Kysely<D
   // A user grant's refresh reads what its user holds for the access token (../access-resolution.ts).
   const heldAccess = prepare(database, db, heldAccessQuery);
 
-  return {
-    async findClient(id) {
+  const atOnce: SqliteHotQueries['atOnce'] = {
+    findClient(id) {
       const row = findClient.get({ id });
       return row && clientFromRow(row);
+    },
+    findGrantLiveness(id) {
+      const row = findGrantLiveness.get({ id });
+      return row && grantLivenessFromRow(row);
+    },
+    findRefreshTokenBrief(id) {
+      const row = findRefreshTokenBrief.get({ id });
+      return row && tokenBriefFromRow(row);
+    },
+  };
+
+  return {
+    atOnce,
+    async findClient(id) {
+      return atOnce.findClient(id);
     },
     async findGrant(id) {
       const row = findGrant.get({ id });
       return row && grantFromRow(row);
     },
     async findGrantLiveness(id) {
-      const row = findGrantLiveness.get({ id });
-      return row && grantLivenessFromRow(row);
+      return atOnce.findGrantLiveness(id);
     },
     async findRefreshToken(id) {
       const row = findRefreshToken.get({ id });
       return row && tokenInFamilyFromRow(row);
     },
     async findRefreshTokenBrief(id) {
-      const row = findRefreshTokenBrief.get({ id });
-      return row && tokenBriefFromRow(row);
+      return atOnce.findRefreshTokenBrief(id);
     },
     async heldAccess(subject, audience) {
       return heldAccessFromRows(heldAccess.all({ subject, audience: audience ?? '' }));

@@ -86,6 +86,11 @@ export function sqliteStore(opened: SqliteDatabase, busyTimeoutMs: number, appli
     heldAccess: hot.heldAccess,
   });
 
+  // The same reads in the caller's own turn, for an endpoint that answers without an await.
+  const atOnce = commits.outsideTransactionsAtOnce(hot.atOnce);
+  const findClient = rows.cached(outside.findClient, atOnce.findClient);
+  const findGrantLiveness = rows.cached(outside.findGrantLiveness, atOnce.findGrantLiveness);
+
   return {
     dialect: 'sqlite',
     appliedMigrations,
@@ -95,8 +100,13 @@ export function sqliteStore(opened: SqliteDatabase, busyTimeoutMs: number, appli
     rateLimits: new MemoryRateLimitStore(),
     ...repository,
     ...outside,
-    findClient: rows.cached(outside.findClient),
-    findGrantLiveness: rows.cached(outside.findGrantLiveness),
+    findClient,
+    findGrantLiveness,
+    readsAtOnce: {
+      findClient: findClient.atOnce,
+      findGrantLiveness: findGrantLiveness.atOnce,
+      findRefreshTokenBrief: atOnce.findRefreshTokenBrief,
+    },
     heldAccess: cachedHeldAccess(rows, outside.heldAccess),
     // The REST API's writes are one statement each: as transactions of their own they share the
     // group commit's fsync instead of paying one each, and need no savepoint (runStatement).

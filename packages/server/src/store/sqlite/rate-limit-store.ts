@@ -14,6 +14,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async consume(charges: readonly RateCharge[], nowMs: number): Promise<number[]> {
+    return this.consumeAtOnce(charges, nowMs);
+  }
+
+  consumeAtOnce(charges: readonly RateCharge[], nowMs: number): number[] {
     const waits = charges.map(({ bucket, policy }) => {
       const step = gcraStep(this.#tats.get(bucket), nowMs, policy);
       if (step.allowed) {

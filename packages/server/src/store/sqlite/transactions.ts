@@ -158,6 +158,31 @@ export class GroupCommit {
     return gated as Q;
   }
 
+  /**
+   * `outsideTransactions` for synchronous queries: each runs at once in the turn's read transaction,
+   * or answers null where the gated query would wait (a batch open, the file locked) or fail; the
+   * caller then asks the gated query, which waits or answers the error.
+   */
+  outsideTransactionsAtOnce<Q extends Record<keyof Q, (id: string) => unknown>>(
+    queries: Q,
+  ): { readonly [K in keyof Q]: (id: string) => ReturnType<Q[K]> | null } {
+    const { reads } = this.#connection;
+    const gated = {} as Record<string, (id: string) => unknown>;
+    for (const [name, query] of Object.entries<(id: string) => unknown>(queries)) {
+      gated[name] = (id) => {
+        if (this.#open !== null) return null;
+        try {
+          reads.enter();
+          return query(id);
+        } catch {
+          reads.end();
+          return null;
+        }
+      };
+    }
+    return gated as { readonly [K in keyof Q]: (id: string) => ReturnType<Q[K]> | null };
+  }
+
   async #flush(): Promise<void> {
     this.#flushScheduled = false;
     const batch = this.#queue;
