@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import BetterSqlite3 from 'better-sqlite3';
-import { sqliteStore } from '../src/store/sqlite/index.js';
-import { migrateSqlite } from '../src/store/sqlite/migrations.js';
-import { openSqliteDatabase, type SqliteDatabase } from '../src/store/sqlite/open.js';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteDatabase } from '../src/store/sqlite/open.js';
 import type { ReadsAtOnce, Store } from '../src/store/store.js';
-import { freshDatabase } from './_dialects.js';
-import { appClient, appGrant, NOW } from './_records.js';
+import { NOW } from './_records.js';
+import { sqliteStoreFixture, type SqliteStoreFixture } from './_sqlite-store.js';
 
 /**
  * Store.readsAtOnce on SQLite: the reads an endpoint can have answered in the request's own turn
  * (introspection), each the same answer as its awaited namesake, or null where that one would wait.
  */
 describe('SQLite: reads answered in the caller’s turn (Store.readsAtOnce)', () => {
-  let fresh: Awaited<ReturnType<typeof freshDatabase>>;
+  let fixture: SqliteStoreFixture;
   let opened: SqliteDatabase;
   let store: Store;
   let reads: ReadsAtOnce;
@@ -22,22 +20,13 @@ describe('SQLite: reads answered in the caller’s turn (Store.readsAtOnce)', ()
   let other: BetterSqlite3.Database;
 
   before(async () => {
-    fresh = await freshDatabase('sqlite');
-    const filename = fresh.url.slice('sqlite:'.length);
-    opened = await openSqliteDatabase(filename, 1000);
-    store = sqliteStore(opened, 1000, await migrateSqlite(opened, 'apply'));
+    fixture = await sqliteStoreFixture();
+    ({ opened, store, other } = fixture);
     assert.ok(store.readsAtOnce);
     reads = store.readsAtOnce;
-    await store.insertClient(appClient());
-    await store.insertGrant(appGrant('g1'));
     await store.insertRefreshToken({ id: 't1', grantId: 'g1', useCount: 0, issuedAt: NOW, expiresAt: NOW + 60 });
-    other = new BetterSqlite3(filename);
   });
-  after(async () => {
-    other.close();
-    await store.close();
-    await fresh.drop();
-  });
+  after(() => fixture.close());
 
   it('answers what the awaited reads answer: the client, the token’s brief, and nothing for an unknown id', async () => {
     await nextTurn();

@@ -2,15 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
-import { sqliteStore } from '../src/store/sqlite/index.js';
-import { migrateSqlite } from '../src/store/sqlite/migrations.js';
 import { openSqliteDatabase, type SqliteDatabase } from '../src/store/sqlite/open.js';
 import { TurnReadTransaction } from '../src/store/sqlite/turn-read-transaction.js';
 import type { Store } from '../src/store/store.js';
-import { freshDatabase } from './_dialects.js';
-import { appClient, appGrant, NOW } from './_records.js';
+import { appGrant, NOW } from './_records.js';
+import { sqliteStoreFixture, type SqliteStoreFixture } from './_sqlite-store.js';
 
-const client = appClient();
 const grant = appGrant;
 
 /**
@@ -19,26 +16,17 @@ const grant = appGrant;
  * Each test awaits only settled promises between the reads it says are of one turn.
  */
 describe('SQLite: the reads of one turn in one read transaction', () => {
-  let fresh: Awaited<ReturnType<typeof freshDatabase>>;
+  let fixture: SqliteStoreFixture;
   let opened: SqliteDatabase;
   let store: Store;
   /** A second connection on the same file, as another process would have. */
   let other: BetterSqlite3.Database;
 
   before(async () => {
-    fresh = await freshDatabase('sqlite');
-    const filename = fresh.url.slice('sqlite:'.length);
-    opened = await openSqliteDatabase(filename, 1000);
-    store = sqliteStore(opened, 1000, await migrateSqlite(opened, 'apply'));
-    await store.insertClient(client);
-    await store.insertGrant(grant('g1'));
-    other = new BetterSqlite3(filename);
+    fixture = await sqliteStoreFixture();
+    ({ opened, store, other } = fixture);
   });
-  after(async () => {
-    other.close();
-    await store.close();
-    await fresh.drop();
-  });
+  after(() => fixture.close());
 
   it('opens at the turn’s first read and ends with the turn; another connection’s commit is seen in the next', async () => {
     await nextTurn();
@@ -107,7 +95,7 @@ describe('SQLite: the reads of one turn in one read transaction', () => {
   });
 
   it('closing ends it', async () => {
-    const second = await openSqliteDatabase(fresh.url.slice('sqlite:'.length), 1000);
+    const second = await openSqliteDatabase(fixture.filename, 1000);
     const reads = second.reads;
     await second.db.selectFrom('clients').select('id').execute();
     assert.equal(reads.open, true);
