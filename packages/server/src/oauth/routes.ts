@@ -57,13 +57,18 @@ function registerEndpoint(app: FastifyInstance, services: OAuthServices, endpoin
   // Where no client authenticates, the endpoint's own limit counts every request of an address.
   const addressLimit =
     endpoint.clientAuthentication === 'none' && endpoint.rateLimits ? `${endpoint.name}_address` : null;
-  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  const handler = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    // The form and its precheck, when the answer at once read them already.
+    read?: { readonly params: FormParams; readonly checked: unknown },
+  ): Promise<FastifyReply> => {
     if (addressLimit !== null) {
       const wait = await services.rateLimits.consume([[addressLimit, addressKey(request.ip)]]);
       if (wait > 0) throw new OAuthRateLimited(wait);
     }
-    const params = request.method === 'POST' ? formParamsOf(request.body) : FormParams.empty();
-    const checked = endpoint.precheck?.(params);
+    const params = read?.params ?? (request.method === 'POST' ? formParamsOf(request.body) : FormParams.empty());
+    const checked = read === undefined ? endpoint.precheck?.(params) : read.checked;
     const client = authenticate === null ? null : await authenticate(services, request, params);
     const call: EndpointCall<ClientAuthentication> = { request, reply, params, client, checked };
     return endpoint.handle!(call, services);
@@ -84,7 +89,7 @@ function registerEndpoint(app: FastifyInstance, services: OAuthServices, endpoin
             const params = request.method === 'POST' ? formParamsOf(request.body) : FormParams.empty();
             const checked = endpoint.precheck?.(params);
             const client = authenticateAtOnce(services, request, params);
-            if (client === null) return handler(request, reply);
+            if (client === null) return handler(request, reply, { params, checked });
             const call: EndpointCall<ClientAuthentication> = { request, reply, params, client, checked };
             if (handleAtOnce === undefined || handleAtOnce(call, services) === null)
               return endpoint.handle!(call, services);

@@ -132,10 +132,9 @@ export async function authenticateClient(
   origin: AuthenticationOrigin,
 ): Promise<ClientRecord> {
   const client = await store.findClient(presented.clientId);
-  // FAPI 2.0 §5.4.1: a fapi2 client authenticates with private_key_jwt only, never a secret.
-  const only = client?.profile === 'fapi2' ? 'private_key_jwt' : client?.authMethod;
-  const restricted = only !== undefined && only !== presented.method;
-  const failure = restricted ? 'method_not_allowed' : await METHODS[presented.method](client, presented, store, origin);
+  const failure = restricted(client, presented)
+    ? 'method_not_allowed'
+    : await METHODS[presented.method](client, presented, store, origin);
   if (failure === null && client) return client;
   return failed(presented, origin, failure ?? 'unknown_client');
 }
@@ -148,9 +147,15 @@ export async function authenticateClient(
 export function authenticatedAtOnce(reads: ReadsAtOnce, presented: PresentedClient): ClientRecord | null {
   if (presented.method !== 'client_secret_basic' && presented.method !== 'client_secret_post') return null;
   const client = reads.findClient(presented.clientId);
-  // Restricted to another method (as in authenticateClient): a fapi2 client or a private_key_jwt one.
-  if (!client || client.profile === 'fapi2' || client.authMethod !== undefined) return null;
+  if (!client || restricted(client, presented)) return null;
   return checkSecret(client, presented) === null ? client : null;
+}
+
+/** Whether the client may not use the method presented: it is restricted to another one. */
+function restricted(client: ClientRecord | undefined, presented: PresentedClient): boolean {
+  // FAPI 2.0 §5.4.1: a fapi2 client authenticates with private_key_jwt only, never a secret.
+  const only = client?.profile === 'fapi2' ? 'private_key_jwt' : client?.authMethod;
+  return only !== undefined && only !== presented.method;
 }
 
 async function failed(presented: PresentedClient, origin: AuthenticationOrigin, reason: FailureReason): Promise<never> {
